@@ -1,0 +1,160 @@
+"""The client: one method per RPC, plain arguments, protobuf answers."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Sequence
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gamehost.client.structs import to_struct
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+
+def game_name(game: str) -> str:
+    """Accept "tictactoe" or "games/tictactoe"."""
+    return game if game.startswith("games/") else f"games/{game}"
+
+
+def match_name(match: str) -> str:
+    """Accept "abc123" or "matches/abc123"."""
+    return match if match.startswith("matches/") else f"matches/{match}"
+
+
+@dataclass
+class GameHostError(Exception):
+    """A failed call, with the host's structured details unpacked."""
+
+    code: grpc.StatusCode
+    message: str
+    reason: str = ""
+    metadata: dict[str, str] = field(default_factory=dict)
+    field_violations: list[tuple[str, str]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"{self.code.name}: {self.message}"
+
+    @classmethod
+    def from_rpc_error(cls, error: grpc.RpcError) -> "GameHostError":
+        found = cls(error.code(), error.details() or "")
+        status = rpc_status.from_call(error)
+        for detail in status.details if status else ():
+            info = error_details_pb2.ErrorInfo()
+            bad_request = error_details_pb2.BadRequest()
+            if detail.Unpack(info):
+                found.reason, found.metadata = info.reason, dict(info.metadata)
+            elif detail.Unpack(bad_request):
+                found.field_violations = [(v.field, v.description) for v in bad_request.field_violations]
+        return found
+
+
+class GameHostClient:
+    def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None,
+                 timeout: float | None = 30.0) -> None:
+        self._channel = channel or grpc.insecure_channel(target)
+        self.stub = pb_grpc.GameHostStub(self._channel)
+        self.timeout = timeout
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> "GameHostClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, method, request):
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise GameHostError.from_rpc_error(error) from None
+
+    # ------------------------------------------------------------ catalog
+
+    def games(self) -> list[pb.Game]:
+        games, token = [], ""
+        while True:
+            page = self._call(self.stub.ListGames, pb.ListGamesRequest(page_token=token))
+            games += page.games
+            token = page.next_page_token
+            if not token:
+                return games
+
+    def game(self, game: str) -> pb.Game:
+        return self._call(self.stub.GetGame, pb.GetGameRequest(name=game_name(game)))
+
+    # ------------------------------------------------------------ matches
+
+    def create_match(self, game: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                     seed: int | None = None, bots: Sequence[int] = (), variant: str = "",
+                     request_id: str | None = None) -> pb.Match:
+        request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
+                                        bot_seats=list(bots), variant=variant,
+                                        request_id=request_id or uuid.uuid4().hex)
+        if seed is not None:
+            request.seed = seed
+        return self._call(self.stub.CreateMatch, request)
+
+    def matches(self, *, game: str = "", status: int = 0, limit: int | None = None) -> list[pb.Match]:
+        found, token = [], ""
+        while True:
+            page = self._call(self.stub.ListMatches, pb.ListMatchesRequest(
+                game=game_name(game) if game else "", status=status, page_token=token))
+            found += page.matches
+            token = page.next_page_token
+            if not token or (limit and len(found) >= limit):
+                return found[:limit] if limit else found
+
+    def match(self, match: str) -> pb.Match:
+        return self._call(self.stub.GetMatch, pb.GetMatchRequest(name=match_name(match)))
+
+    def join(self, match: str, *, seat: int | None = None, player_name: str = "") -> pb.JoinMatchResponse:
+        request = pb.JoinMatchRequest(name=match_name(match), player_name=player_name)
+        if seat is not None:
+            request.seat = seat
+        return self._call(self.stub.JoinMatch, request)
+
+    def leave(self, match: str, token: str) -> pb.Match:
+        return self._call(self.stub.LeaveMatch, pb.LeaveMatchRequest(name=match_name(match), player_token=token))
+
+    # ------------------------------------------------------------ play
+
+    def view(self, match: str, token: str = "", *, text: bool = False, svg: bool = False) -> pb.View:
+        return self._call(self.stub.GetView, pb.GetViewRequest(
+            name=match_name(match), player_token=token, render=pb.RenderOptions(text=text, svg=svg)))
+
+    def move(self, match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
+             expected_version: int | None = None, request_id: str | None = None,
+             text: bool = False, svg: bool = False) -> pb.SubmitMoveResponse:
+        request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
+                                       request_id=request_id or uuid.uuid4().hex,
+                                       render=pb.RenderOptions(text=text, svg=svg))
+        if move is not None:
+            request.structured.CopyFrom(to_struct(move))
+        else:
+            request.move_id = move_id
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return self._call(self.stub.SubmitMove, request)
+
+    def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
+              svg: bool = False) -> Iterator[pb.MatchEvent]:
+        """Events after ``after_version`` until the match ends."""
+        stream = self.stub.WatchMatch(pb.WatchMatchRequest(
+            name=match_name(match), player_token=token, after_version=after_version,
+            render=pb.RenderOptions(text=text, svg=svg)))
+        try:
+            yield from stream
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:
+                raise GameHostError.from_rpc_error(error) from None
+        finally:
+            stream.cancel()
+
+    def log(self, match: str, token: str = "") -> pb.MatchLog:
+        return self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(name=match_name(match), player_token=token))

@@ -1,0 +1,379 @@
+import datetime
+
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
+    MATCH_STATUS_OPEN: _ClassVar[MatchStatus]
+    MATCH_STATUS_ACTIVE: _ClassVar[MatchStatus]
+    MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
+    MATCH_STATUS_ABANDONED: _ClassVar[MatchStatus]
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    SEAT_KIND_OPEN: _ClassVar[SeatKind]
+    SEAT_KIND_HUMAN: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
+
+class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    EVENT_KIND_UNSPECIFIED: _ClassVar[EventKind]
+    EVENT_KIND_JOINED: _ClassVar[EventKind]
+    EVENT_KIND_LEFT: _ClassVar[EventKind]
+    EVENT_KIND_STARTED: _ClassVar[EventKind]
+    EVENT_KIND_MOVED: _ClassVar[EventKind]
+    EVENT_KIND_FINISHED: _ClassVar[EventKind]
+    EVENT_KIND_ABANDONED: _ClassVar[EventKind]
+MATCH_STATUS_UNSPECIFIED: MatchStatus
+MATCH_STATUS_OPEN: MatchStatus
+MATCH_STATUS_ACTIVE: MatchStatus
+MATCH_STATUS_FINISHED: MatchStatus
+MATCH_STATUS_ABANDONED: MatchStatus
+SEAT_KIND_UNSPECIFIED: SeatKind
+SEAT_KIND_OPEN: SeatKind
+SEAT_KIND_HUMAN: SeatKind
+SEAT_KIND_BOT: SeatKind
+EVENT_KIND_UNSPECIFIED: EventKind
+EVENT_KIND_JOINED: EventKind
+EVENT_KIND_LEFT: EventKind
+EVENT_KIND_STARTED: EventKind
+EVENT_KIND_MOVED: EventKind
+EVENT_KIND_FINISHED: EventKind
+EVENT_KIND_ABANDONED: EventKind
+
+class Game(_message.Message):
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_INFORMATION_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_FIELD_NUMBER: _ClassVar[int]
+    PLUGIN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    id: str
+    title: str
+    summary: str
+    rules_version: str
+    min_players: int
+    max_players: int
+    options_schema: _struct_pb2.Struct
+    default_options: _struct_pb2.Struct
+    variants: _containers.RepeatedCompositeFieldContainer[Variant]
+    hidden_information: bool
+    chance: bool
+    plugin: str
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ...) -> None: ...
+
+class Variant(_message.Message):
+    __slots__ = ("id", "title", "description", "options")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    title: str
+    description: str
+    options: _struct_pb2.Struct
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[Game]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class Seat(_message.Message):
+    __slots__ = ("index", "kind", "player_name", "bot")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    kind: SeatKind
+    player_name: str
+    bot: str
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class Result(_message.Message):
+    __slots__ = ("scores", "ranking", "winners", "summary")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[float]
+    ranking: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    summary: str
+    def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
+
+class Match(_message.Message):
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    game: str
+    rules_version: str
+    status: MatchStatus
+    version: int
+    seats: _containers.RepeatedCompositeFieldContainer[Seat]
+    options: _struct_pb2.Struct
+    to_move: _containers.RepeatedScalarFieldContainer[int]
+    result: Result
+    create_time: _timestamp_pb2.Timestamp
+    update_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seats: int
+    options: _struct_pb2.Struct
+    seed: int
+    bot_seats: _containers.RepeatedScalarFieldContainer[int]
+    request_id: str
+    variant: str
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "game", "status")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    game: str
+    status: MatchStatus
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[Match]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class JoinMatchRequest(_message.Message):
+    __slots__ = ("name", "seat", "player_name")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat: int
+    player_name: str
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ...) -> None: ...
+
+class JoinMatchResponse(_message.Message):
+    __slots__ = ("match", "seat", "player_token")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match: Match
+    seat: int
+    player_token: str
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., seat: _Optional[int] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class LeaveMatchRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class LegalMove(_message.Message):
+    __slots__ = ("id", "label", "move")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    label: str
+    move: _struct_pb2.Struct
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class View(_message.Message):
+    __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SVG_FIELD_NUMBER: _ClassVar[int]
+    match: str
+    version: int
+    status: MatchStatus
+    seat: int
+    to_move: _containers.RepeatedScalarFieldContainer[int]
+    state: _struct_pb2.Struct
+    legal_moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
+    result: Result
+    text: str
+    svg: str
+    def __init__(self, match: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ...) -> None: ...
+
+class RenderOptions(_message.Message):
+    __slots__ = ("text", "svg")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SVG_FIELD_NUMBER: _ClassVar[int]
+    text: bool
+    svg: bool
+    def __init__(self, text: _Optional[bool] = ..., svg: _Optional[bool] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("name", "player_token", "render")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RENDER_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    render: RenderOptions
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    STRUCTURED_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RENDER_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    move_id: str
+    structured: _struct_pb2.Struct
+    expected_version: int
+    request_id: str
+    render: RenderOptions
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("version", "view", "replayed")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    view: View
+    replayed: bool
+    def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class MatchEvent(_message.Message):
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    kind: EventKind
+    time: _timestamp_pb2.Timestamp
+    seat: int
+    move: _struct_pb2.Struct
+    label: str
+    view: View
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+
+class WatchMatchRequest(_message.Message):
+    __slots__ = ("name", "player_token", "after_version", "render")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RENDER_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    after_version: int
+    render: RenderOptions
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+
+class GetMatchLogRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class MatchLog(_message.Message):
+    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    match: str
+    game: str
+    rules_version: str
+    seats: int
+    options: _struct_pb2.Struct
+    seed: int
+    complete: bool
+    events: _containers.RepeatedCompositeFieldContainer[MatchEvent]
+    result: Result
+    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,1 @@
+"""The gamehost server: plugin manager, match engine, stores and gRPC service."""

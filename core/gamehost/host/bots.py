@@ -1,0 +1,22 @@
+"""Bots: strategies the host plays seats with."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, Sequence
+
+from gamehost.sdk.rules import Game, Move
+
+
+class Bot(Protocol):
+    def choose(self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random) -> Move: ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal move."""
+
+    def choose(self, game, state, seat, moves, rng):
+        return moves[rng.randrange(len(moves))]
+
+
+BUILTIN_BOTS: dict[str, Bot] = {"random": RandomBot()}

@@ -1,0 +1,540 @@
+"""The match engine: lifecycle, seats and tokens, turns, bots and fan-out.
+
+It knows games only through the rules interface and storage only through the
+store interface. Every change is one committed step (events + match row +
+sometimes a snapshot); the in-memory match takes the change only after the
+commit, so a failed step leaves state and log exactly as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+import time
+import uuid
+from typing import Any, AsyncIterator, Mapping
+
+import structlog
+
+from gamehost.host import errors
+from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host.live import LiveMatch, token_hash
+from gamehost.host.plugins import Catalog, GameEntry
+from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
+from gamehost.sdk.chance import rng_for
+from gamehost.sdk.replay import RecordedMove, replay
+from gamehost.sdk.rules import IllegalMove, MalformedMove, Move, Outcome
+
+log = structlog.get_logger("gamehost.engine")
+
+FINISHED_CACHE = 256  # finished matches kept in memory after a read
+MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
+
+
+@dataclasses.dataclass(frozen=True)
+class ViewData:
+    """A match as one viewer sees it at one version."""
+
+    version: int
+    status: str
+    seat: int | None
+    to_move: tuple[int, ...]
+    state: Mapping[str, Any]
+    moves: tuple[Move, ...]
+    result: dict | None
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveResult:
+    version: int
+    seat: int
+    replayed: bool
+
+
+def outcome_to_result(outcome: Outcome) -> dict:
+    return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
+            "winners": outcome.winners, "summary": outcome.summary}
+
+
+class MatchEngine:
+    def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
+                 bot_delay: float = 0.0, max_watchers_per_match: int = 256,
+                 bots: Mapping[str, Bot] | None = None) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.bot_delay = bot_delay
+        self.max_watchers_per_match = max_watchers_per_match
+        self.bots: dict[str, Bot] = dict(BUILTIN_BOTS)
+        self.bots.update(bots or {})
+        self._live: dict[str, LiveMatch] = {}
+        self._finished_order: list[str] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._closing = False
+        hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
+        self._observers = hook.gamehost_match_event if hook else None
+        if hook:
+            for extra in hook.gamehost_bots():
+                self.bots.update(extra or {})
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Restore every open and active match from the store."""
+        restored = 0
+        for record in await self.store.unfinished_matches():
+            try:
+                live = await self._restore(record)
+            except Exception as error:  # one unreadable match must not stop the host
+                log.error("match not restored", match_id=record.id, game=record.game_id, error=str(error))
+                continue
+            self._live[record.id] = live
+            self._schedule_bots(live)
+            restored += 1
+        log.info("matches restored", count=restored)
+
+    async def close(self) -> None:
+        """Stop bots and end every watch stream; in-flight moves finish first."""
+        self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for live in self._live.values():
+            async with live.lock:
+                live.wake_watchers()
+
+    # ------------------------------------------------------------ catalog
+
+    def game_entry(self, game_id: str) -> GameEntry:
+        entry = self.catalog.get(game_id)
+        if entry is None:
+            known = ", ".join(sorted(self.catalog.games)) or "none"
+            raise errors.NotFound(f"No game 'games/{game_id}' on this host. Games served: {known}.",
+                                  "GAME_NOT_FOUND", resource=("gamehost.dev/Game", f"games/{game_id}"))
+        return entry
+
+    # ------------------------------------------------------------ matches
+
+    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                           seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
+                           variant: str = "") -> LiveMatch:
+        entry = self.game_entry(game_id)
+        game = entry.game
+        if request_id:
+            existing = await self.store.find_match_by_request(request_id)
+            if existing is not None:
+                return await self.live_match(existing.id)
+        seats = seats or game.min_players
+        if not game.min_players <= seats <= game.max_players:
+            raise errors.invalid_field("seats", f"{game.title} is played by {game.min_players} to "
+                                                f"{game.max_players} players, not {seats}.")
+        merged = self._options(entry, variant, options or {})
+        if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
+            raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
+        seed = secrets.randbits(63) if seed is None else seed
+        now = time.time()
+        record = MatchRecord(
+            id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
+            seats=[SeatRecord(i, "bot", f"bot {i}", bot="random") if i in bot_seats else SeatRecord(i)
+                   for i in range(seats)],
+            create_time=now, update_time=now, create_request_id=request_id)
+        bound = log.bind(match_id=record.id, game=game.id)
+        state = self._rules(entry, bound, "setup", game.setup, seats, merged, rng_for(seed, 0))
+        events = []
+        if len(bot_seats) == seats:
+            record.status, record.version = "active", 1
+            events.append(self._event(1, "started", -1, now))
+        try:
+            await self.store.create_match(record, Snapshot(0, state), events)
+        except VersionConflict:
+            # Same request id raced with another call: answer with that match.
+            existing = await self.store.find_match_by_request(request_id)
+            if existing is None:
+                raise
+            return await self.live_match(existing.id)
+        live = LiveMatch(record, entry, state, 0, bound)
+        live.recent.extend(events)
+        self._live[record.id] = live
+        bound.info("match created", seats=seats, bots=list(bot_seats), options=merged)
+        self._schedule_bots(live)
+        return live
+
+    def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
+        game = entry.game
+        merged = game.default_options()
+        if variant:
+            chosen = next((v for v in game.variants if v.id == variant), None)
+            if chosen is None:
+                names = ", ".join(v.id for v in game.variants) or "none"
+                raise errors.invalid_field("variant", f"{game.title} has no variant {variant!r} (variants: {names}).")
+            merged.update(chosen.options)
+        merged.update(options)
+        problems = sorted(entry.validator.iter_errors(merged), key=lambda e: list(e.path))
+        if problems:
+            violations = [(".".join(["options", *map(str, p.path)]), p.message) for p in problems]
+            raise errors.InvalidArgument(
+                "Invalid options: " + "; ".join(f"{field}: {text}" for field, text in violations)
+                + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
+        return merged
+
+    async def live_match(self, match_id: str) -> LiveMatch:
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        record = await self.store.get_match(match_id) if match_id else None
+        if record is None:
+            raise errors.NotFound(f"No match 'matches/{match_id}'. ListMatches shows the matches on this host.",
+                                  "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
+        live = self._live.get(match_id)  # restored by a concurrent call meanwhile
+        if live is None:
+            live = await self._restore(record)
+            self._live[match_id] = live
+            if live.over:
+                self._remember_finished(match_id)
+        return live
+
+    def _remember_finished(self, match_id: str) -> None:
+        self._finished_order.append(match_id)
+        while len(self._finished_order) > FINISHED_CACHE:
+            old = self._finished_order.pop(0)
+            live = self._live.get(old)
+            if live is not None and live.over and live.watchers == 0:
+                del self._live[old]
+
+    async def _restore(self, record: MatchRecord) -> LiveMatch:
+        entry = self.game_entry(record.game_id)
+        bound = log.bind(match_id=record.id, game=record.game_id)
+        if record.rules_version != entry.game.version:
+            bound.warning("rules version changed since the match began",
+                          match_rules=record.rules_version, plugin_rules=entry.game.version)
+        snapshot = await self.store.latest_snapshot(record.id)
+        tail = await self.store.events(record.id, snapshot.version)
+        moves = [RecordedMove(e["version"], e["seat"], e["move"]) for e in tail if e["kind"] == "moved"]
+        state = replay(entry.game, snapshot.state, record.seed, moves)
+        live = LiveMatch(record, entry, state, snapshot.version, bound)
+        live.recent.extend(tail)
+        live.requests = await self.store.request_versions(record.id)
+        return live
+
+    async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
+                           before: tuple[float, str] | None) -> list[MatchRecord]:
+        if game_id:
+            self.game_entry(game_id)
+        return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before)
+
+    async def join(self, match_id: str, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
+        live = await self.live_match(match_id)
+        async with live.lock:
+            record = live.record
+            if record.status != "open":
+                raise errors.FailedPrecondition(
+                    f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
+                    "MATCH_NOT_OPEN", metadata=errors.metadata_of(status=record.status))
+            open_seats = [s.index for s in record.seats if s.kind == "open"]
+            if seat is None:
+                seat = open_seats[0]
+            elif not 0 <= seat < len(record.seats):
+                raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
+            elif seat not in open_seats:
+                raise errors.FailedPrecondition(
+                    f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
+                    metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
+            token = secrets.token_urlsafe(24)
+            seats = list(record.seats)
+            seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
+            now = time.time()
+            events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
+            status = record.status
+            if all(s.kind != "open" for s in seats):
+                status = "active"
+                events.append(self._event(record.version + 2, "started", -1, now))
+            new_record = dataclasses.replace(record, seats=seats, status=status,
+                                             version=events[-1]["version"], update_time=now)
+            await self._commit(live, new_record, events)
+            live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
+            return live, seat, token
+
+    async def leave(self, match_id: str, token: str) -> LiveMatch:
+        live = await self.live_match(match_id)
+        async with live.lock:
+            seat = self._seat_of(live, token, action="leave")
+            record = live.record
+            now = time.time()
+            if record.status == "open":
+                seats = list(record.seats)
+                seats[seat] = SeatRecord(seat)
+                events = [self._event(record.version + 1, "left", seat, now)]
+                new_record = dataclasses.replace(record, seats=seats, version=record.version + 1, update_time=now)
+            elif record.status == "active":
+                events = [self._event(record.version + 1, "left", seat, now),
+                          self._event(record.version + 2, "abandoned", seat, now)]
+                new_record = dataclasses.replace(record, status="abandoned", version=record.version + 2,
+                                                 update_time=now)
+            else:
+                raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
+                                                "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
+            await self._commit(live, new_record, events, snapshot_state=live.state if new_record.status == "abandoned" else None)
+            live.log.info("seat left", seat=seat, status=new_record.status)
+            return live
+
+    # ------------------------------------------------------------ views
+
+    def viewer_of(self, live: LiveMatch, token: str) -> int | None:
+        """The seat a token acts for, None for a spectator (no token)."""
+        if not token:
+            return None
+        seat = live.seat_of_token(token)
+        if seat is None:
+            raise errors.Unauthenticated(
+                f"The player token does not belong to any seat of matches/{live.id}. Use the token "
+                "JoinMatch returned for this match, or no token to watch as a spectator.", "INVALID_TOKEN")
+        return seat
+
+    def _seat_of(self, live: LiveMatch, token: str, action: str) -> int:
+        if not token:
+            raise errors.PermissionDenied(
+                f"Spectators cannot {action}: join the match (JoinMatch) and send its player token.",
+                "SPECTATOR_FORBIDDEN", metadata=errors.metadata_of(action=action))
+        return self.viewer_of(live, token)
+
+    def to_move(self, live: LiveMatch) -> tuple[int, ...]:
+        if live.record.status != "active":
+            return ()
+        return live.derived("to_move", lambda: tuple(
+            self._rules(live.entry, live.log, "to_move", live.game.to_move, live.state)))
+
+    def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
+        if seat is None or seat not in self.to_move(live):
+            return ()
+        return live.derived(("moves", seat), lambda: tuple(
+            self._rules(live.entry, live.log, "legal_moves", live.game.legal_moves, live.state, seat)))
+
+    def _moves_by_id(self, live: LiveMatch, seat: int) -> dict[str, Move]:
+        return live.derived(("moves_by_id", seat), lambda: {m.id: m for m in self.legal_moves(live, seat)})
+
+    def view(self, live: LiveMatch, seat: int | None) -> ViewData:
+        def compute() -> ViewData:
+            state = self._rules(live.entry, live.log, "view", live.game.view, live.state, seat)
+            return ViewData(live.version, live.record.status, seat, self.to_move(live), state,
+                            self.legal_moves(live, seat), live.record.result)
+
+        return live.derived(("view", seat), compute)
+
+    def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
+        if kind == "text":
+            return live.derived(("text", view.seat), lambda: self._rules(
+                live.entry, live.log, "render_text", live.game.render_text, view.state))
+        return live.derived(("svg", view.seat), lambda: self._rules(
+            live.entry, live.log, "render_svg", live.game.render_svg, view.state, view.moves))
+
+    # ------------------------------------------------------------ moves
+
+    async def submit(self, match_id: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
+                     expected_version: int | None = None, request_id: str = "") -> MoveResult:
+        if not move_id and move is None:
+            raise errors.invalid_field("move", "send a legal move id (move_id) or a structured move (structured).",
+                                       "MOVE_MISSING")
+        live = await self.live_match(match_id)
+        seat = self._seat_of(live, token, action="move")
+        async with live.lock:
+            if request_id and (seat, request_id) in live.requests:
+                return MoveResult(live.requests[(seat, request_id)], seat, True)
+            if expected_version is not None and expected_version != live.version:
+                raise errors.Aborted(
+                    f"matches/{match_id} is at version {live.version}, not {expected_version}: "
+                    "someone moved first. Fetch the view again and choose a move from it.", "STALE_VERSION",
+                    metadata=errors.metadata_of(current_version=live.version, expected_version=expected_version))
+            version = await self._play(live, seat, move_id, move, request_id)
+            return MoveResult(version, seat, False)
+
+    async def _play(self, live: LiveMatch, seat: int, move_id: str, move: Mapping[str, Any] | None,
+                    request_id: str) -> int:
+        record = live.record
+        if record.status != "active":
+            raise errors.FailedPrecondition(
+                f"matches/{live.id} is {record.status}: moves are accepted only while it is active.",
+                "MATCH_NOT_ACTIVE", metadata=errors.metadata_of(status=record.status))
+        to_move = self.to_move(live)
+        if seat not in to_move:
+            raise errors.FailedPrecondition(
+                f"It is not your turn: seat {', '.join(map(str, to_move))} is to move.", "NOT_YOUR_TURN",
+                metadata=errors.metadata_of(seat=seat, to_move=",".join(map(str, to_move))))
+        if move_id:
+            chosen = self._moves_by_id(live, seat).get(move_id)
+            if chosen is None:
+                ids = [m.id for m in self.legal_moves(live, seat)]
+                shown = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
+                raise errors.FailedPrecondition(
+                    f"No legal move has id {move_id!r} now. Legal moves: {shown}.", "UNKNOWN_MOVE",
+                    metadata=errors.metadata_of(move_id=move_id, rule="unknown-move"))
+            args, label = chosen.args, chosen.label
+        else:
+            args = move
+            listed = next((m for m in self.legal_moves(live, seat) if m.args == args), None)
+            move_id, label = (listed.id, listed.label) if listed else ("", "")
+        version = record.version + 1
+        try:
+            state = live.game.apply(live.state, seat, args, rng_for(record.seed, version))
+        except MalformedMove as refusal:
+            raise errors.InvalidArgument(f"Malformed move: {refusal.reason}", "MALFORMED_MOVE",
+                                         metadata=errors.metadata_of(rule=refusal.rule),
+                                         field_violations=[("structured", refusal.reason)]) from None
+        except IllegalMove as refusal:
+            raise errors.FailedPrecondition(f"Illegal move: {refusal.reason}", "ILLEGAL_MOVE",
+                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
+        except Exception as error:
+            await self._reload_state(live)  # the plugin may have touched the state before it failed
+            raise self._plugin_error(live.entry, live.log, "apply", error) from None
+        outcome = self._rules(live.entry, live.log, "outcome", live.game.outcome, state)
+        now = time.time()
+        event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
+                            label=label or f"seat {seat} moved")
+        if request_id:
+            event["request_id"] = request_id
+        events = [event]
+        changes: dict[str, Any] = {"version": version, "update_time": now}
+        if outcome is not None:
+            changes.update(status="finished", result=outcome_to_result(outcome), version=version + 1)
+            events.append(self._event(version + 1, "finished", -1, now, result=changes["result"]))
+        await self._commit(live, dataclasses.replace(record, **changes), events, state=state)
+        live.log.debug("move applied", seat=seat, move=move_id or args, version=version)
+        if outcome is not None:
+            live.log.info("match finished", result=changes["result"])
+            self._remember_finished(live.id)
+        return version
+
+    async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *, state: Any = None,
+                      snapshot_state: Any = None) -> None:
+        """Write one step; only once it is committed does the live match take it."""
+        if snapshot_state is None and state is not None and (
+                record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
+            snapshot_state = state
+        snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
+        try:
+            await self.store.append(Append(record, events, snapshot))
+        except VersionConflict:
+            raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
+                                 "CONCURRENT_UPDATE") from None
+        live.advance(record, events, state, None if snapshot is None else snapshot.version)
+        self._notify_observers(live, events)
+        self._schedule_bots(live)
+
+    async def _reload_state(self, live: LiveMatch) -> None:
+        snapshot = await self.store.latest_snapshot(live.id)
+        tail = await self.store.events(live.id, snapshot.version)
+        moves = [RecordedMove(e["version"], e["seat"], e["move"]) for e in tail if e["kind"] == "moved"]
+        live.state = replay(live.game, snapshot.state, live.record.seed, moves)
+
+    @staticmethod
+    def _event(version: int, kind: str, seat: int, now: float, **fields: Any) -> dict:
+        return {"version": version, "kind": kind, "seat": seat, "time": now, **fields}
+
+    def _notify_observers(self, live: LiveMatch, events: list[dict]) -> None:
+        if self._observers is None or not self._observers.get_hookimpls():
+            return
+        for event in events:
+            try:
+                self._observers(match_id=live.id, game_id=live.game.id, event=event)
+            except Exception as error:
+                live.log.error("match observer failed", error=str(error))
+
+    # ------------------------------------------------------------ bots
+
+    def _schedule_bots(self, live: LiveMatch) -> None:
+        if self._closing or live.record.status != "active":
+            return
+        for seat in self.to_move(live):
+            record = live.record.seats[seat]
+            if record.kind == "bot" and seat not in live.bot_pending:
+                live.bot_pending.add(seat)
+                task = asyncio.get_running_loop().create_task(self._bot_turn(live, seat))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            async with live.lock:
+                live.bot_pending.discard(seat)
+                if live.record.status != "active" or seat not in self.to_move(live):
+                    return
+                moves = self.legal_moves(live, seat)
+                if not moves:
+                    live.log.error("bot has no legal move", seat=seat)
+                    return
+                bot = self.bots.get(live.record.seats[seat].bot, self.bots["random"])
+                choice = bot.choose(live.game, live.state, seat, moves,
+                                    rng_for(live.record.seed, live.version + 1, "bot"))
+                await self._play(live, seat, choice.id, None, "")
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            live.bot_pending.discard(seat)
+            live.log.error("bot failed", seat=seat, error=str(error))
+
+    # ------------------------------------------------------------ watching
+
+    async def watch(self, live: LiveMatch, after_version: int) -> AsyncIterator[list[dict]]:
+        """Batches of events after ``after_version``, in order, with no gap
+        and no repeat, until the match is over or the host closes."""
+        if not 0 <= after_version <= live.version:
+            raise errors.invalid_field("after_version", f"must be 0 to the match's version ({live.version}), "
+                                                        f"not {after_version}.", "VERSION_OUT_OF_RANGE")
+        if live.watchers >= self.max_watchers_per_match:
+            raise errors.ResourceExhausted(
+                f"matches/{live.id} already has {live.watchers} watchers, the most this host allows; retry later.",
+                "TOO_MANY_WATCHERS", metadata=errors.metadata_of(limit=self.max_watchers_per_match))
+        live.watchers += 1
+        sent = after_version
+        try:
+            while True:
+                if live.version > sent:
+                    batch = live.recent_after(sent)
+                    if batch is None:
+                        batch = await self.store.events(live.id, sent)
+                    batch = [e for e in batch if e["version"] > sent]
+                    if batch:
+                        sent = batch[-1]["version"]
+                        yield batch
+                        continue
+                if (live.over and sent >= live.version) or self._closing:
+                    return
+                await live.changed.wait()
+        finally:
+            live.watchers -= 1
+
+    async def log_events(self, live: LiveMatch) -> list[dict]:
+        return await self.store.events(live.id, 0)
+
+    def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
+        """An event as ``viewer`` may see it: a move hidden from others stays
+        hidden until the match is over."""
+        if event["kind"] != "moved" or live.over or viewer == event["seat"]:
+            return event
+        shown = self._rules(live.entry, live.log, "public_move", live.game.public_move,
+                            event["seat"], event["move"], viewer)
+        if shown == event["move"]:
+            return event
+        return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+
+    # ------------------------------------------------------------ rules calls
+
+    def _rules(self, entry: GameEntry, bound, hook: str, function, *args):
+        """Call rules code; a plugin that raises fails this call, not the host."""
+        try:
+            return function(*args)
+        except errors.HostError:
+            raise
+        except Exception as error:
+            raise self._plugin_error(entry, bound, hook, error) from None
+
+    @staticmethod
+    def _plugin_error(entry: GameEntry, bound, hook: str, error: Exception) -> errors.Internal:
+        bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=f"{type(error).__name__}: {error}",
+                    exc_info=error)
+        return errors.Internal(
+            f"The {entry.plugin!r} plugin failed in {hook}(): {type(error).__name__}: {error}. "
+            "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
+            metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))

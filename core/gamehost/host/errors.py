@@ -1,0 +1,75 @@
+"""Engine errors: what went wrong, in terms the transport maps to gRPC codes.
+
+The engine raises these; the servicer turns each into a status code with
+google.rpc details. ``reason`` is the ErrorInfo reason (UPPER_SNAKE_CASE),
+stable for programs; the message is for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class HostError(Exception):
+    message: str
+    reason: str
+    metadata: dict[str, str] = field(default_factory=dict)
+    field_violations: list[tuple[str, str]] = field(default_factory=list)
+    resource: tuple[str, str] | None = None  # (type, name) for NOT_FOUND
+
+    code = "UNKNOWN"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotFound(HostError):
+    code = "NOT_FOUND"
+
+
+class InvalidArgument(HostError):
+    code = "INVALID_ARGUMENT"
+
+
+class FailedPrecondition(HostError):
+    code = "FAILED_PRECONDITION"
+
+
+class Aborted(HostError):
+    code = "ABORTED"
+
+
+class Unauthenticated(HostError):
+    code = "UNAUTHENTICATED"
+
+
+class PermissionDenied(HostError):
+    code = "PERMISSION_DENIED"
+
+
+class ResourceExhausted(HostError):
+    code = "RESOURCE_EXHAUSTED"
+
+
+class Unavailable(HostError):
+    code = "UNAVAILABLE"
+
+
+class Internal(HostError):
+    code = "INTERNAL"
+
+
+def invalid_field(field_name: str, description: str, reason: str = "INVALID_FIELD") -> InvalidArgument:
+    """An INVALID_ARGUMENT naming one request field."""
+    return InvalidArgument(
+        message=f"{field_name}: {description}",
+        reason=reason,
+        field_violations=[(field_name, description)],
+    )
+
+
+def metadata_of(**values: Any) -> dict[str, str]:
+    """ErrorInfo metadata: string values only, as google.rpc requires."""
+    return {key: str(value) for key, value in values.items() if value is not None}

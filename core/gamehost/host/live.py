@@ -1,0 +1,96 @@
+"""A match the engine holds in memory: its record, its state and what is
+derived from them, cached until the next event."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import deque
+from typing import Any, Callable
+
+from gamehost.host.plugins import GameEntry
+from gamehost.host.store.base import MatchRecord
+
+RECENT_EVENTS = 256  # events kept in memory for watchers that resume
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class LiveMatch:
+    def __init__(self, record: MatchRecord, entry: GameEntry, state: Any, snapshot_version: int, log) -> None:
+        self.record = record
+        self.entry = entry
+        self.game = entry.game
+        self.state = state
+        self.snapshot_version = snapshot_version
+        self.log = log
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.recent: deque[dict] = deque(maxlen=RECENT_EVENTS)
+        self.requests: dict[tuple[int, str], int] = {}
+        self.watchers = 0
+        self.bot_pending: set[int] = set()
+        self._seats_by_token = self._index_tokens()
+        self._derived: dict[Any, Any] = {}
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def over(self) -> bool:
+        return self.record.status in ("finished", "abandoned")
+
+    def _index_tokens(self) -> dict[str, int]:
+        return {seat.token_hash: seat.index for seat in self.record.seats if seat.token_hash}
+
+    def seat_of_token(self, token: str) -> int | None:
+        return self._seats_by_token.get(token_hash(token))
+
+    def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """A value computed from the current version, computed once.
+
+        Views, legal moves and their protobuf forms are asked for by every
+        watcher and every call; they change only when the version does.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = compute()
+            return value
+
+    def advance(self, record: MatchRecord, events: list[dict], state: Any = None, snapshot_version: int | None = None) -> None:
+        """Take the committed ``record`` (and ``state``) as current and wake watchers."""
+        seats_changed = record.seats is not self.record.seats
+        self.record = record
+        if state is not None:
+            self.state = state
+        if snapshot_version is not None:
+            self.snapshot_version = snapshot_version
+        if seats_changed:
+            self._seats_by_token = self._index_tokens()
+        self.recent.extend(events)
+        for event in events:
+            if event.get("request_id"):
+                self.requests[(event["seat"], event["request_id"])] = event["version"]
+        self._derived = {}
+        self.wake_watchers()
+
+    def wake_watchers(self) -> None:
+        woken, self.changed = self.changed, asyncio.Event()
+        woken.set()
+
+    def recent_after(self, version: int) -> list[dict] | None:
+        """Events after ``version`` from memory, or None if memory starts later."""
+        if version >= self.version:
+            return []
+        if not self.recent or self.recent[0]["version"] > version + 1:
+            return None
+        start = version + 1 - self.recent[0]["version"]
+        return list(self.recent)[start:]

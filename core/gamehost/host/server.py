@@ -1,0 +1,80 @@
+"""Assembling and running a host: store, plugins, engine, gRPC server."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from gamehost.host.config import HostConfig
+from gamehost.host.engine import MatchEngine
+from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.service import GameHostService
+from gamehost.host.store import Store, open_store
+from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
+
+log = structlog.get_logger("gamehost.server")
+
+SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"].full_name
+
+
+@dataclass
+class RunningHost:
+    server: grpc.aio.Server
+    engine: MatchEngine
+    health: health.aio.HealthServicer
+    port: int
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
+        streams close, then the store."""
+        await self.health.enter_graceful_shutdown()
+        await self.engine.close()
+        await self.server.stop(grace)
+        await self.engine.store.close()
+        log.info("host stopped")
+
+
+async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
+    catalog = catalog or load_catalog()
+    store = store or open_store(config.store, config.data_dir)
+    await store.open()
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
+    await engine.start()
+
+    server = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_send_message_length", 16 * config.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+    ])
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
+    port = server.add_insecure_port(config.address)
+    if port == 0:
+        raise OSError(f"cannot listen on {config.address}")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
+             store=config.store, data_dir=config.data_dir)
+    return RunningHost(server, engine, health_servicer, port)
+
+
+async def serve(config: HostConfig) -> None:
+    """Run until SIGINT or SIGTERM, then stop gracefully."""
+    host = await start_host(config)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stopping.set)
+    await stopping.wait()
+    log.info("shutting down", grace_seconds=config.shutdown_grace)
+    await host.stop(config.shutdown_grace)

@@ -1,0 +1,284 @@
+"""The gRPC servicer: protobuf in, engine calls, protobuf out.
+
+No game logic and no storage logic here. Engine errors become status codes
+with google.rpc details (see ``status.py``).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+
+import grpc
+import structlog
+from google.protobuf import timestamp_pb2
+
+from gamehost.client.structs import from_struct, to_struct
+from gamehost.host import errors
+from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.live import LiveMatch
+from gamehost.host.status import to_grpc_status
+from gamehost.host.store.base import MatchRecord
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+log = structlog.get_logger("gamehost.service")
+
+STATUS_TO_PB = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
+                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED}
+STATUS_FROM_PB = {value: key for key, value in STATUS_TO_PB.items()}
+SEAT_KIND_TO_PB = {"open": pb.SEAT_KIND_OPEN, "human": pb.SEAT_KIND_HUMAN, "bot": pb.SEAT_KIND_BOT}
+EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, "started": pb.EVENT_KIND_STARTED,
+                    "moved": pb.EVENT_KIND_MOVED, "finished": pb.EVENT_KIND_FINISHED,
+                    "abandoned": pb.EVENT_KIND_ABANDONED}
+GAME_PAGE = (100, 1000)    # default and maximum page sizes
+MATCH_PAGE = (50, 500)
+
+
+async def _abort(context, error: errors.HostError):
+    await context.abort_with_status(to_grpc_status(error))
+
+
+def _unexpected(method_name: str, error: Exception) -> errors.Internal:
+    log.exception("rpc failed", method=method_name, error=str(error))
+    return errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
+                           "HOST_ERROR")
+
+
+def unary(method):
+    """Translate engine errors of a unary method into statuses."""
+    @functools.wraps(method)
+    async def wrapper(self, request, context):
+        try:
+            return await method(self, request, context)
+        except errors.HostError as error:
+            await _abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await _abort(context, _unexpected(method.__name__, error))
+    return wrapper
+
+
+def streaming(method):
+    """Translate engine errors of a server-streaming method into statuses."""
+    @functools.wraps(method)
+    async def wrapper(self, request, context):
+        try:
+            async for message in method(self, request, context):
+                yield message
+        except errors.HostError as error:
+            await _abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await _abort(context, _unexpected(method.__name__, error))
+    return wrapper
+
+
+def resource_id(name: str, collection: str, field: str = "name") -> str:
+    prefix = f"{collection}/"
+    if not name.startswith(prefix) or len(name) == len(prefix) or "/" in name[len(prefix):]:
+        raise errors.invalid_field(field, f"expected a resource name like '{collection}/{{id}}', got {name!r}.",
+                                   "INVALID_NAME")
+    return name[len(prefix):]
+
+
+def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+def page_size(requested: int, limits: tuple[int, int]) -> int:
+    if requested < 0:
+        raise errors.invalid_field("page_size", "must not be negative.")
+    return min(requested or limits[0], limits[1])
+
+
+def encode_token(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).decode()
+
+
+def decode_token(token: str, expected_query: dict) -> dict:
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token.encode()))
+    except (ValueError, TypeError):
+        raise errors.invalid_field("page_token", "is not a token this host issued; send next_page_token "
+                                                 "unchanged.", "INVALID_PAGE_TOKEN") from None
+    if not isinstance(data, dict) or data.get("q") != expected_query:
+        raise errors.invalid_field("page_token", "belongs to a listing with other filters; repeat the first "
+                                                 "call's filters or start without a token.", "INVALID_PAGE_TOKEN")
+    return data
+
+
+def result_pb(result: dict | None) -> pb.Result | None:
+    if result is None:
+        return None
+    return pb.Result(scores=result["scores"], ranking=result["ranking"], winners=result["winners"],
+                     summary=result["summary"])
+
+
+class GameHostService(pb_grpc.GameHostServicer):
+    def __init__(self, engine: MatchEngine) -> None:
+        self.engine = engine
+        self._games = self._catalog_messages()
+
+    def _catalog_messages(self) -> list[pb.Game]:
+        messages = []
+        for game_id in sorted(self.engine.catalog.games):
+            entry = self.engine.catalog.games[game_id]
+            game = entry.game
+            report = next((r for r in self.engine.catalog.reports if r.name == entry.plugin), None)
+            plugin = " ".join(filter(None, [report.distribution or report.name, report.version])) if report else ""
+            messages.append(pb.Game(
+                name=f"games/{game.id}", id=game.id, title=game.title, summary=game.summary,
+                rules_version=game.version, min_players=game.min_players, max_players=game.max_players,
+                options_schema=to_struct(dict(game.options_schema)), default_options=to_struct(game.default_options()),
+                variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
+                                     options=to_struct(dict(v.options))) for v in game.variants],
+                hidden_information=game.hidden_information, chance=game.chance, plugin=plugin))
+        return messages
+
+    # ------------------------------------------------------------ catalog
+
+    @unary
+    async def ListGames(self, request, context):
+        size = page_size(request.page_size, GAME_PAGE)
+        start = decode_token(request.page_token, {})["offset"] if request.page_token else 0
+        page = self._games[start:start + size]
+        more = start + size < len(self._games)
+        return pb.ListGamesResponse(games=page, next_page_token=encode_token({"q": {}, "offset": start + size})
+                                    if more else "")
+
+    @unary
+    async def GetGame(self, request, context):
+        game_id = resource_id(request.name, "games")
+        self.engine.game_entry(game_id)
+        return next(game for game in self._games if game.id == game_id)
+
+    # ------------------------------------------------------------ matches
+
+    def _match_pb(self, record: MatchRecord, to_move=()) -> pb.Match:
+        return pb.Match(
+            name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
+            status=STATUS_TO_PB[record.status], version=record.version,
+            seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot)
+                   for s in record.seats],
+            options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
+            create_time=timestamp(record.create_time), update_time=timestamp(record.update_time))
+
+    def _live_match_pb(self, live: LiveMatch) -> pb.Match:
+        return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
+
+    @unary
+    async def CreateMatch(self, request, context):
+        game_id = resource_id(request.game, "games", "game")
+        live = await self.engine.create_match(
+            game_id, seats=request.seats, options=from_struct(request.options),
+            seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
+            request_id=request.request_id, variant=request.variant)
+        return self._live_match_pb(live)
+
+    @unary
+    async def ListMatches(self, request, context):
+        size = page_size(request.page_size, MATCH_PAGE)
+        game_id = resource_id(request.game, "games", "game") if request.game else None
+        status = STATUS_FROM_PB.get(request.status)
+        query = {"game": game_id, "status": status}
+        before = tuple(decode_token(request.page_token, query)["before"]) if request.page_token else None
+        records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before)
+        more = len(records) > size
+        records = records[:size]
+        token = encode_token({"q": query, "before": [records[-1].create_time, records[-1].id]}) if more else ""
+        return pb.ListMatchesResponse(matches=[self._match_pb(r) for r in records], next_page_token=token)
+
+    @unary
+    async def GetMatch(self, request, context):
+        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        return self._live_match_pb(live)
+
+    @unary
+    async def JoinMatch(self, request, context):
+        match_id = resource_id(request.name, "matches")
+        live, seat, token = await self.engine.join(
+            match_id, request.seat if request.HasField("seat") else None, request.player_name)
+        return pb.JoinMatchResponse(match=self._live_match_pb(live), seat=seat, player_token=token)
+
+    @unary
+    async def LeaveMatch(self, request, context):
+        live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token)
+        return self._live_match_pb(live)
+
+    # ------------------------------------------------------------ views
+
+    def _view_pb(self, live: LiveMatch, seat: int | None, render: pb.RenderOptions) -> pb.View:
+        def build() -> pb.View:
+            view: ViewData = self.engine.view(live, seat)
+            return pb.View(
+                match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
+                seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
+                legal_moves=[pb.LegalMove(id=m.id, label=m.label, move=to_struct(dict(m.args))) for m in view.moves],
+                result=result_pb(view.result),
+                text=self.engine.render(live, view, "text") if render.text else "",
+                svg=self.engine.render(live, view, "svg") if render.svg else "")
+
+        return live.derived(("view_pb", seat, render.text, render.svg), build)
+
+    @unary
+    async def GetView(self, request, context):
+        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        seat = self.engine.viewer_of(live, request.player_token)
+        return self._view_pb(live, seat, request.render)
+
+    @unary
+    async def SubmitMove(self, request, context):
+        match_id = resource_id(request.name, "matches")
+        which = request.WhichOneof("move")
+        result = await self.engine.submit(
+            match_id, request.player_token,
+            move_id=request.move_id if which == "move_id" else "",
+            move=from_struct(request.structured) if which == "structured" else None,
+            expected_version=request.expected_version if request.HasField("expected_version") else None,
+            request_id=request.request_id)
+        live = await self.engine.live_match(match_id)
+        return pb.SubmitMoveResponse(version=result.version, replayed=result.replayed,
+                                     view=self._view_pb(live, result.seat, request.render))
+
+    # ------------------------------------------------------------ events
+
+    def _event_pb(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
+        shown = self.engine.public_event(live, event, viewer)
+        message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
+                                time=timestamp(shown["time"]), seat=shown["seat"],
+                                label=shown.get("label", ""))
+        if shown.get("move") is not None:
+            message.move.CopyFrom(to_struct(shown["move"]))
+        return message
+
+    @streaming
+    async def WatchMatch(self, request, context):
+        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        seat = self.engine.viewer_of(live, request.player_token)
+        async for batch in self.engine.watch(live, request.after_version):
+            for event in batch:
+                message = self._event_pb(live, event, seat)
+                if event["version"] == live.version:
+                    message.view.CopyFrom(self._view_pb(live, seat, request.render))
+                yield message
+
+    @unary
+    async def GetMatchLog(self, request, context):
+        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        seat = self.engine.viewer_of(live, request.player_token)
+        events = await self.engine.log_events(live)
+        record = live.record
+        message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
+                              rules_version=record.rules_version, seats=len(record.seats),
+                              options=to_struct(record.options), complete=live.over,
+                              events=[self._event_pb(live, e, seat) for e in events],
+                              result=result_pb(record.result))
+        if live.over:
+            message.seed = record.seed
+        return message

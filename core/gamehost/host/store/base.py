@@ -1,0 +1,96 @@
+"""The store interface and the records it keeps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence
+
+
+class VersionConflict(Exception):
+    """An event at this (match, version) is already committed: someone else
+    moved first. Nothing of the failed append was written."""
+
+
+@dataclass
+class SeatRecord:
+    index: int
+    kind: str = "open"  # "open" | "human" | "bot"
+    player_name: str = ""
+    token_hash: str = ""
+    bot: str = ""
+
+    def to_json(self) -> dict:
+        return {"index": self.index, "kind": self.kind, "player_name": self.player_name,
+                "token_hash": self.token_hash, "bot": self.bot}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "SeatRecord":
+        return cls(**data)
+
+
+@dataclass
+class MatchRecord:
+    """The match row: everything about a match but its state and log."""
+
+    id: str
+    game_id: str
+    rules_version: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatRecord]
+    status: str = "open"  # "open" | "active" | "finished" | "abandoned"
+    version: int = 0
+    create_time: float = 0.0
+    update_time: float = 0.0
+    result: dict[str, Any] | None = None
+    create_request_id: str = ""
+
+
+@dataclass
+class Snapshot:
+    version: int
+    state: Any
+
+
+@dataclass
+class Append:
+    """What one committed step writes, all or nothing: events at consecutive
+    versions, the updated match row and, sometimes, a state snapshot."""
+
+    record: MatchRecord
+    events: Sequence[dict]
+    snapshot: Snapshot | None = None
+
+
+class Store(Protocol):
+    """Every backend has these semantics:
+
+    - ``append`` is one transaction; an event whose (match, version) exists
+      raises ``VersionConflict`` and writes nothing;
+    - a request id is unique per (match, seat): ``find_request`` finds the
+      version its move produced;
+    - nothing is acknowledged before it is committed.
+    """
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None: ...
+
+    async def append(self, step: Append) -> None: ...
+
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    async def find_match_by_request(self, request_id: str) -> MatchRecord | None: ...
+
+    async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
+                           before: tuple[float, str] | None) -> list[MatchRecord]: ...
+
+    async def unfinished_matches(self) -> list[MatchRecord]: ...
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[dict]: ...
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot: ...
+
+    async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]: ...

@@ -1,0 +1,93 @@
+"""In-memory store for tests and benchmarks: the SQLite semantics, no disk.
+
+Snapshots and events are kept as JSON text, as the durable backends keep
+them, so a state that would not survive the database does not survive here.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import copy_record, dumps, loads
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._matches: dict[str, MatchRecord] = {}
+        self._events: dict[str, list[str]] = {}
+        self._snapshots: dict[str, tuple[int, str]] = {}
+        self._requests: dict[str, dict[tuple[int, str], int]] = {}
+
+    async def open(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
+        if record.id in self._matches:
+            raise VersionConflict(f"match {record.id} exists")
+        self._matches[record.id] = copy_record(record)
+        self._events[record.id] = [dumps(event) for event in events]
+        self._snapshots[record.id] = (snapshot.version, dumps(snapshot.state))
+        self._requests[record.id] = {}
+
+    async def append(self, step: Append) -> None:
+        match_id = step.record.id
+        log = self._events[match_id]
+        requests = self._requests[match_id]
+        for offset, event in enumerate(step.events):
+            if event["version"] != len(log) + 1 + offset:
+                raise VersionConflict(f"match {match_id} has no free version {event['version']}")
+            key = (event.get("seat", -1), event.get("request_id") or "")
+            if key[1] and key in requests:
+                raise VersionConflict(f"request {key[1]} already applied")
+        encoded = [dumps(event) for event in step.events]
+        snapshot = None if step.snapshot is None else (step.snapshot.version, dumps(step.snapshot.state))
+        # Everything is checked and encoded: from here on nothing can fail.
+        log.extend(encoded)
+        for event in step.events:
+            if event.get("request_id"):
+                requests[(event["seat"], event["request_id"])] = event["version"]
+        self._matches[match_id] = copy_record(step.record)
+        if snapshot is not None:
+            self._snapshots[match_id] = snapshot
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        record = self._matches.get(match_id)
+        return None if record is None else copy_record(record)
+
+    async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
+        for record in self._matches.values():
+            if record.create_request_id == request_id:
+                return copy_record(record)
+        return None
+
+    async def list_matches(self, *, game_id, status, limit, before):
+        rows = sorted(self._matches.values(), key=lambda r: (r.create_time, r.id), reverse=True)
+        selected = []
+        for record in rows:
+            if game_id and record.game_id != game_id:
+                continue
+            if status and record.status != status:
+                continue
+            if before is not None and (record.create_time, record.id) >= before:
+                continue
+            selected.append(copy_record(record))
+            if len(selected) == limit:
+                break
+        return selected
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        return [copy_record(r) for r in self._matches.values() if r.status in ("open", "active")]
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
+        return [loads(text) for text in self._events.get(match_id, [])[after_version:]]
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot:
+        version, text = self._snapshots[match_id]
+        return Snapshot(version, loads(text))
+
+    async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
+        return dict(self._requests.get(match_id, {}))

@@ -1,0 +1,190 @@
+"""The embedded default store: one SQLite file in the data directory.
+
+Calls run on the event loop's thread: in WAL mode a commit is a write() to the
+log file, a few tens of microseconds, cheaper than a hop to a worker thread.
+``synchronous=NORMAL`` keeps every commit across a crash of the host process
+(SIGKILL included); ``durability="full"`` also fsyncs each commit, for power
+loss, at the price of a disk flush per move.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Sequence
+
+from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import dumps, loads, seats_from_json, seats_json
+
+# Versioned schema: entry i brings the database from user_version i to i + 1.
+MIGRATIONS = [
+    """
+    CREATE TABLE matches (
+        id TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        rules_version TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        create_time REAL NOT NULL,
+        update_time REAL NOT NULL,
+        result TEXT,
+        create_request_id TEXT UNIQUE
+    );
+    CREATE INDEX matches_by_status ON matches (status, create_time);
+    CREATE INDEX matches_by_game ON matches (game_id, create_time);
+    CREATE TABLE events (
+        match_id TEXT NOT NULL REFERENCES matches (id),
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        request_id TEXT,
+        body TEXT NOT NULL,
+        PRIMARY KEY (match_id, version)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX events_by_request ON events (match_id, seat, request_id)
+        WHERE request_id IS NOT NULL;
+    CREATE TABLE snapshots (
+        match_id TEXT PRIMARY KEY REFERENCES matches (id),
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL
+    );
+    """,
+]
+
+_MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
+                  "create_time, update_time, result, create_request_id")
+
+
+def _row_to_record(row) -> MatchRecord:
+    return MatchRecord(
+        id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
+        seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
+        update_time=row[9], result=None if row[10] is None else loads(row[10]),
+        create_request_id=row[11] or "",
+    )
+
+
+def _match_values(record: MatchRecord) -> tuple:
+    return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
+            seats_json(record.seats), record.status, record.version, record.create_time,
+            record.update_time, None if record.result is None else dumps(record.result),
+            record.create_request_id or None)
+
+
+def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
+    return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
+
+
+class SQLiteStore:
+    def __init__(self, path: Path, durability: str = "normal") -> None:
+        self.path = Path(path)
+        self._durability = durability
+        self._db: sqlite3.Connection | None = None
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={'FULL' if self._durability == 'full' else 'NORMAL'}")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        self._db = db
+        self._migrate()
+
+    def _migrate(self) -> None:
+        current = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if current > len(MIGRATIONS):
+            raise RuntimeError(f"{self.path} has schema version {current}, newer than this host "
+                               f"({len(MIGRATIONS)}): upgrade gamehost")
+        for version in range(current, len(MIGRATIONS)):
+            self._db.executescript(f"BEGIN; {MIGRATIONS[version]} PRAGMA user_version = {version + 1}; COMMIT;")
+
+    async def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _transaction(self, work) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            work(db)
+        except sqlite3.IntegrityError as error:
+            db.execute("ROLLBACK")
+            raise VersionConflict(str(error)) from error
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
+        def work(db):
+            db.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                       _match_values(record))
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, events))
+            db.execute("INSERT INTO snapshots VALUES (?,?,?)", (record.id, snapshot.version, dumps(snapshot.state)))
+
+        self._transaction(work)
+
+    async def append(self, step: Append) -> None:
+        record = step.record
+
+        def work(db):
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, step.events))
+            db.execute(
+                "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=?",
+                (seats_json(record.seats), record.status, record.version, record.update_time,
+                 None if record.result is None else dumps(record.result), record.id))
+            if step.snapshot is not None:
+                db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
+                           (record.id, step.snapshot.version, dumps(step.snapshot.state)))
+
+        self._transaction(work)
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        row = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
+        return None if row is None else _row_to_record(row)
+
+    async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
+        row = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE create_request_id=?",
+                               (request_id,)).fetchone()
+        return None if row is None else _row_to_record(row)
+
+    async def list_matches(self, *, game_id, status, limit, before):
+        clauses, params = [], []
+        if game_id:
+            clauses.append("game_id = ?")
+            params.append(game_id)
+        if status:
+            clauses.append("status = ?")
+            params.append(status)
+        if before is not None:
+            clauses.append("(create_time < ? OR (create_time = ? AND id < ?))")
+            params += [before[0], before[0], before[1]]
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT ?",
+            (*params, limit)).fetchall()
+        return [_row_to_record(row) for row in rows]
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        rows = self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')").fetchall()
+        return [_row_to_record(row) for row in rows]
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
+        rows = self._db.execute("SELECT body FROM events WHERE match_id=? AND version>? ORDER BY version",
+                                (match_id, after_version)).fetchall()
+        return [loads(row[0]) for row in rows]
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot:
+        row = self._db.execute("SELECT version, state FROM snapshots WHERE match_id=?", (match_id,)).fetchone()
+        return Snapshot(row[0], loads(row[1]))
+
+    async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
+        rows = self._db.execute(
+            "SELECT seat, request_id, version FROM events WHERE match_id=? AND request_id IS NOT NULL",
+            (match_id,)).fetchall()
+        return {(seat, request_id): version for seat, request_id, version in rows}

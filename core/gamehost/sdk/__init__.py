@@ -1,0 +1,29 @@
+"""What a game plugin author imports: the rules interface and the hook marker."""
+
+from gamehost.sdk.chance import rng_for
+from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.rules import (
+    SPECTATOR,
+    Game,
+    IllegalMove,
+    MalformedMove,
+    Move,
+    Outcome,
+    Secret,
+    State,
+    Variant,
+)
+
+__all__ = [
+    "SPECTATOR",
+    "Game",
+    "IllegalMove",
+    "MalformedMove",
+    "Move",
+    "Outcome",
+    "Secret",
+    "State",
+    "Variant",
+    "hookimpl",
+    "rng_for",
+]

@@ -1,0 +1,248 @@
+"""The ruleset conformance kit: random playouts through the real engine.
+
+Every plugin's tests call ``run_conformance`` for each player count and
+variant. Each playout creates a match on a real ``MatchEngine`` over the
+in-memory store (which keeps JSON text, as the databases do), joins every
+seat and plays random legal moves, checking at every step:
+
+(a) determinism: replaying seed, options and the logged moves reproduces
+    every view of every seat and of a spectator exactly;
+(b) legality: listed moves are accepted (a sample of them each step, applied
+    without committing), moves not listed (moves of earlier positions, a
+    malformed move, a move by a seat not to move) are refused through the
+    engine with the match version, log and state unchanged; ``apply`` never
+    mutates its input;
+(c) hidden information: no secret appears in a view, a legal move or a log
+    event shown to another seat or to a spectator;
+(d) persistence: the state survives a JSON round trip, and a match evicted
+    from memory mid-game and at the end is restored from the store equal;
+(e) termination: every game ends within ``max_moves`` with a well-formed
+    outcome.
+It also renders text and SVG every few steps and checks that the SVG's
+``data-move`` targets are legal move ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from gamehost.host import errors
+from gamehost.host.engine import MatchEngine
+from gamehost.host.plugins import load_catalog
+from gamehost.host.store.memory import MemoryStore
+from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.replay import RecordedMove, initial_state, replay
+from gamehost.sdk.rules import Game
+
+MOVES_CHECKED_PER_STEP = 8
+RENDER_EVERY = 10
+DATA_MOVE = re.compile(r'data-move="([^"]*)"')
+
+
+@dataclass
+class ConformanceReport:
+    game: str
+    seats: int
+    playouts: int = 0
+    moves: int = 0
+    longest: int = 0
+    wins: list[int] = field(default_factory=list)
+
+
+def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
+                    seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
+    """Play ``playouts`` random games; raise AssertionError on the first violation."""
+    return asyncio.run(check_game(game, seats=seats, options=options, playouts=playouts, seed=seed,
+                                  max_moves=max_moves))
+
+
+async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
+                     seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
+    catalog = load_catalog([(f"conformance:{game.id}", _SinglePlugin(game))], use_entry_points=False)
+    problems = [error for report in catalog.reports for error in report.errors]
+    assert not problems, f"{game.id} fails validation: {problems}"
+    store = MemoryStore()
+    engine = MatchEngine(catalog, store, snapshot_every=7)
+    report = ConformanceReport(game.id, seats, wins=[0] * seats)
+    for index in range(playouts):
+        await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
+        report.playouts += 1
+    await engine.close()
+    return report
+
+
+class _SinglePlugin:
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    @hookimpl
+    def gamehost_games(self):
+        return [self._game]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _tokens(value: Any, into: set) -> set:
+    """Every key and scalar anywhere in a JSON-shaped value."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            into.add(key)
+            _tokens(item, into)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _tokens(item, into)
+    else:
+        into.add(value)
+    return into
+
+
+async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: int, options: dict, seed: int,
+                   max_moves: int, report: ConformanceReport) -> None:
+    where = f"{game.id}, {seats} seats, options {options}, seed {seed}"
+    chooser = random.Random(f"conformance/{seed}")
+    live = await engine.create_match(game.id, seats=seats, options=options, seed=seed)
+    tokens = [(await engine.join(live.id, seat, f"p{seat}"))[2] for seat in range(seats)]
+    viewers: list[int | None] = [*range(seats), None]
+    seen_views: dict[int, list[str]] = {}
+    seen_moves: list[dict] = []
+    moves_made = 0
+
+    while True:
+        step = f"{where}, version {live.version}"
+        state = live.state
+        assert json.loads(_dump(state)) == state, f"(d) state does not survive a JSON round trip at {step}"
+        views = {viewer: engine.view(live, viewer) for viewer in viewers}
+        seen_views[live.version] = [_dump(dict(views[viewer].state)) for viewer in viewers]
+        _check_secrets(engine, live, views, step)
+        if moves_made % RENDER_EVERY == 0:
+            _check_renderers(engine, live, views, step)
+        if live.over:
+            break
+        to_move = engine.to_move(live)
+        assert to_move, f"(e) no seat is to move but the game has no outcome at {step}"
+        assert moves_made < max_moves, f"(e) no end after {max_moves} moves at {step}"
+        seat = to_move[chooser.randrange(len(to_move))]
+        moves = engine.legal_moves(live, seat)
+        assert moves, f"(b) seat {seat} is to move but has no legal move at {step}"
+        ids = [move.id for move in moves]
+        assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
+        _check_listed_moves_accepted(game, state, seat, moves, chooser, step)
+        await _check_refusals(engine, store, live, seat, tokens, moves, seen_moves, chooser, step)
+        chosen = moves[chooser.randrange(len(moves))]
+        seen_moves.append(dict(chosen.args))
+        result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)
+        assert result.version > 0 and not result.replayed
+        moves_made += 1
+        if moves_made == 3:
+            await _check_restore(engine, live.id, step)
+            live = await engine.live_match(live.id)
+
+    outcome = live.record.result
+    assert outcome is not None, f"(e) match over without a result at {where}"
+    assert len(outcome["scores"]) == seats and len(outcome["ranking"]) == seats, f"(e) malformed outcome at {where}"
+    assert min(outcome["ranking"]) == 1, f"(e) nobody ranked first at {where}: {outcome}"
+    for winner in outcome["winners"]:
+        report.wins[winner] += 1
+    report.moves += moves_made
+    report.longest = max(report.longest, moves_made)
+    await _check_restore(engine, live.id, f"{where}, at the end")
+    await _check_replay(engine, store, game, live, seen_views, viewers, where)
+
+
+def _check_secrets(engine: MatchEngine, live, views, step: str) -> None:
+    secrets = list(live.game.secrets(live.state))
+    if not secrets:
+        return
+    for viewer, view in views.items():
+        visible = _tokens(dict(view.state), set())
+        for move in view.moves:
+            _tokens(dict(move.args), visible)
+            visible.add(move.label)
+            visible.add(move.id)
+        for event in list(live.recent):
+            _tokens(engine.public_event(live, event, viewer), visible)
+        if live.over:
+            continue  # the plugin may reveal everything at the end
+        for secret in secrets:
+            if secret.owner != viewer:
+                who = "a spectator" if viewer is None else f"seat {viewer}"
+                owner = "nobody" if secret.owner is None else f"seat {secret.owner}"
+                assert secret.value not in visible, (
+                    f"(c) {who} can see {secret.value!r}, which only {owner} may see, at {step}")
+
+
+def _check_renderers(engine: MatchEngine, live, views, step: str) -> None:
+    for view in views.values():
+        text = engine.render(live, view, "text")
+        assert isinstance(text, str) and text, f"render_text returned {text!r} at {step}"
+        svg = engine.render(live, view, "svg")
+        assert isinstance(svg, str) and svg.lstrip().startswith("<svg"), f"render_svg is not an SVG at {step}"
+        targets = set(DATA_MOVE.findall(svg))
+        legal = {move.id for move in view.moves}
+        assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
+
+
+def _check_listed_moves_accepted(game: Game, state, seat: int, moves, chooser: random.Random, step: str) -> None:
+    before = _dump(state)
+    sample = moves if len(moves) <= MOVES_CHECKED_PER_STEP else chooser.sample(moves, MOVES_CHECKED_PER_STEP)
+    for move in sample:
+        try:
+            game.apply(state, seat, move.args, random.Random(0))
+        except Exception as error:
+            raise AssertionError(f"(b) listed move {move.id!r} refused with {error!r} at {step}") from None
+        assert _dump(state) == before, f"(b) apply mutated its input state (move {move.id!r}) at {step}"
+
+
+async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, seat: int, tokens, moves,
+                          seen_moves: list[dict], chooser: random.Random, step: str) -> None:
+    listed = [dict(move.args) for move in moves]
+    stale = [args for args in seen_moves if args not in listed]
+    attempts: list[tuple[int, dict]] = [(seat, {"__conformance__": "not a move"})]
+    if stale:
+        attempts.append((seat, stale[chooser.randrange(len(stale))]))
+    others = [s for s in range(len(tokens)) if s not in engine.to_move(live)]
+    if others:
+        attempts.append((others[0], listed[0]))
+    before = (live.version, _dump(live.state), len(await store.events(live.id)))
+    for mover, args in attempts:
+        try:
+            await engine.submit(live.id, tokens[mover], move=args)
+        except (errors.FailedPrecondition, errors.InvalidArgument):
+            pass
+        except errors.Internal as error:
+            raise AssertionError(f"(b) move {args} by seat {mover} crashed the rules: {error} at {step}") from None
+        else:
+            raise AssertionError(f"(b) move {args} by seat {mover} is not listed but was accepted at {step}")
+        after = (live.version, _dump(live.state), len(await store.events(live.id)))
+        assert after == before, f"(b) refused move {args} changed the match at {step}"
+
+
+async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
+    held = engine._live.pop(match_id)
+    try:
+        restored = await engine.live_match(match_id)
+    finally:
+        engine._live[match_id] = held
+    assert _dump(restored.state) == _dump(held.state), f"(d) state restored from the store differs at {step}"
+    assert restored.version == held.version, f"(d) restored version differs at {step}"
+
+
+async def _check_replay(engine: MatchEngine, store: MemoryStore, game: Game, live, seen_views, viewers,
+                        where: str) -> None:
+    record = live.record
+    state = initial_state(game, len(record.seats), record.options, record.seed)
+    version = 0
+    for event in await store.events(live.id):
+        if event["kind"] == "moved":
+            state = replay(game, state, record.seed, [RecordedMove(event["version"], event["seat"], event["move"])])
+        version = event["version"]
+        if version in seen_views:
+            replayed = [_dump(dict(game.view(state, viewer))) for viewer in viewers]
+            assert replayed == seen_views[version], f"(a) replay gives other views at version {version}, {where}"

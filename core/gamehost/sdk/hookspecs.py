@@ -1,0 +1,39 @@
+"""The hooks a gamehost plugin may implement.
+
+A plugin is a module (or object) registered under the entry-point group
+``gamehost.games``. It marks its implementations with ``gamehost.sdk.hookimpl``.
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("gamehost")
+hookimpl = pluggy.HookimplMarker("gamehost")
+
+
+@hookspec
+def gamehost_games():
+    """Return the games this plugin provides, as a list of ``Game`` instances.
+
+    The host validates each game (metadata, options schema) before listing
+    it; an invalid game is skipped and reported by ``gamehost plugins``.
+    """
+
+
+@hookspec
+def gamehost_bots():
+    """Return extra bot strategies as a mapping of name to ``Bot``.
+
+    A bot is any object with ``choose(game, state, seat, moves, rng) -> Move``.
+    The host always provides ``"random"``.
+    """
+
+
+@hookspec
+def gamehost_match_event(match_id, game_id, event):
+    """Observe a committed match event (a dict as written to the log).
+
+    Called after the event is committed and before watchers are told. An
+    exception here is logged and ignored: observers cannot break a match.
+    """

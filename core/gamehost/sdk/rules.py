@@ -1,0 +1,185 @@
+"""The rules interface a game plugin implements.
+
+A game is a set of pure functions over plain state. State is JSON-shaped data
+(dicts with string keys, lists, str, int, float, bool, None): the engine caches
+it per match, snapshots it to the store and replays it from the log, so it must
+survive ``json.dumps``/``json.loads`` unchanged.
+
+Rules never mutate the state they are given: ``apply`` returns a new state.
+That lets the engine keep the committed state while a move is being checked,
+and the conformance kit verifies it on every move.
+
+All chance comes from the ``random.Random`` the engine passes in. The engine
+derives it from the match seed and the match version, so a match replays
+exactly from (game, rules version, options, seed, moves).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+State = Any
+"""JSON-shaped game state: whatever a game's ``setup`` returns."""
+
+SPECTATOR = None
+"""The ``seat`` passed to ``view`` for someone who holds no seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One legal move as a client sees it.
+
+    ``id`` is stable for the same move in the same position (clients submit it
+    back), ``label`` is what a person reads, ``args`` the structured form that
+    ``apply`` receives.
+    """
+
+    id: str
+    label: str
+    args: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranking[i]`` is seat i's place (1 is best; tied seats share a place).
+    ``scores[i]`` is seat i's score in the game's own unit.
+    """
+
+    scores: Sequence[float]
+    ranking: Sequence[int]
+    summary: str = ""
+
+    @property
+    def winners(self) -> list[int]:
+        return [seat for seat, place in enumerate(self.ranking) if place == 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """A value only ``owner`` may see (``owner=None``: nobody may see it).
+
+    Games with hidden information list their secrets so the conformance kit
+    can check that no view for another seat, and no spectator view, carries
+    the value anywhere. Make secret values unique tokens (``"card-17"``, not
+    ``17``) so the check is exact.
+    """
+
+    owner: int | None
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named preset of options, shown in the catalog."""
+
+    id: str
+    title: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+class IllegalMove(Exception):
+    """Raised by ``apply`` for a move the rules refuse.
+
+    ``reason`` is a sentence a player can act on; ``rule`` names the rule
+    (kebab-case, e.g. ``"cell-occupied"``) for programs and tests.
+    """
+
+    def __init__(self, reason: str, rule: str = "illegal-move"):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class MalformedMove(IllegalMove):
+    """Raised by ``apply`` for a move that does not have the game's move shape
+    (a missing or mistyped field): the host answers INVALID_ARGUMENT instead of
+    FAILED_PRECONDITION."""
+
+    def __init__(self, reason: str, rule: str = "malformed-move"):
+        super().__init__(reason, rule)
+
+
+class Game:
+    """Base class of every ruleset. Override the attributes and methods."""
+
+    id: str = ""
+    title: str = ""
+    version: str = "1"
+    summary: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options_schema: Mapping[str, Any] = {"type": "object", "properties": {}}
+    """JSON Schema of the options; each property should carry a ``default``."""
+    variants: Sequence[Variant] = ()
+    hidden_information: bool = False
+    chance: bool = False
+
+    def default_options(self) -> dict[str, Any]:
+        properties = self.options_schema.get("properties", {})
+        return {name: spec["default"] for name, spec in properties.items() if "default" in spec}
+
+    # --- rules -----------------------------------------------------------
+
+    def setup(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> State:
+        """The initial state for ``seats`` players with validated ``options``."""
+        raise NotImplementedError
+
+    def to_move(self, state: State) -> Sequence[int]:
+        """Seats that may move now: usually one, several for simultaneous
+        choices, none once the game is over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now, each once."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], rng: random.Random) -> State:
+        """The state after ``seat`` plays ``move`` (structured args).
+
+        Raise ``IllegalMove`` with a readable reason for a move the rules
+        refuse. Never mutate ``state``.
+        """
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+        raise NotImplementedError
+
+    # --- information -------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
+        """What ``seat`` (or a spectator, ``None``) may see: a JSON object.
+
+        The default shows everything, right for games without hidden
+        information only.
+        """
+        return state
+
+    def secrets(self, state: State) -> Iterable[Secret]:
+        """Values in ``state`` that some seats must not see."""
+        return ()
+
+    def public_move(self, seat: int, move: Mapping[str, Any], viewer: int | None) -> Mapping[str, Any] | None:
+        """How a move appears in the log to ``viewer`` while the game runs.
+
+        Moves are public by default; return a redacted dict, or None to show
+        only that ``seat`` moved.
+        """
+        return move
+
+    # --- renderers ---------------------------------------------------------
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        """A plain-text picture of a view, for terminals."""
+        raise NotImplementedError
+
+    def render_svg(self, view: Mapping[str, Any], moves: Sequence[Move]) -> str:
+        """An SVG picture of a view. Mark each clickable target of a legal
+        move with ``data-move="<move id>"``; moves without a natural target
+        are listed beside the picture by the client."""
+        raise NotImplementedError
