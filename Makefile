@@ -1,0 +1,30 @@
+# Set-up and everyday commands. `make serve` and `make test` work on a fresh
+# machine with only Python 3.11: they create .venv and install everything.
+VENV := .venv
+PY := $(VENV)/bin/python
+PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test stubs check-stubs bench
+
+$(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q --config-settings editable_mode=compat \
+		-e clients/python -e '.[test]' $(addprefix -e ,$(PLUGINS))
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/gamehost serve $(ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest $(ARGS)
+
+stubs: $(STAMP)
+	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
+
+check-stubs: stubs
+	git diff --exit-code -- clients/ || (echo "generated stubs are stale: run 'make stubs' and commit" && exit 1)
+
+bench: $(STAMP)
+	$(PY) bench/moves.py

@@ -1,0 +1,1 @@
+"""The gamehost command line."""

@@ -1,0 +1,204 @@
+"""What each client-side ``gamehost`` subcommand does."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from gamehost.client import GameHostClient, from_struct
+from gamehost.v1 import gamehost_pb2 as pb
+
+STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
+                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED}
+
+
+def _status(value: int) -> str:
+    return pb.MatchStatus.Name(value).removeprefix("MATCH_STATUS_").lower()
+
+
+def _options(pairs: list[str]) -> dict:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"error: --option takes NAME=VALUE, got {pair!r}")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    return options
+
+
+def plugins(args) -> int:
+    from gamehost.host.plugins import load_catalog
+
+    catalog = load_catalog()
+    for report in catalog.reports:
+        origin = " ".join(filter(None, [report.distribution, report.version]))
+        state = "ok" if report.ok else "FAILED"
+        print(f"{report.name:<20} {state:<7} {origin}")
+        if report.games:
+            print(f"    games: {', '.join(report.games)}")
+        for error in report.errors:
+            print(f"    error: {error}")
+    return 0 if all(report.ok for report in catalog.reports) else 1
+
+
+def games(args) -> int:
+    with GameHostClient(args.host) as host:
+        found = host.games()
+    if args.json:
+        from google.protobuf.json_format import MessageToDict
+        print(json.dumps([MessageToDict(game) for game in found], indent=2))
+        return 0
+    for game in found:
+        traits = [t for t, on in (("hidden information", game.hidden_information), ("chance", game.chance)) if on]
+        print(f"{game.id:<16} {game.title} ({game.min_players}-{game.max_players} players"
+              f"{', ' + ', '.join(traits) if traits else ''})")
+        print(f"{'':<16} {game.summary}")
+        defaults = from_struct(game.default_options)
+        if defaults:
+            print(f"{'':<16} options: {json.dumps(defaults)}")
+        for variant in game.variants:
+            print(f"{'':<16} variant {variant.id}: {variant.title}")
+    return 0
+
+
+def matches(args) -> int:
+    with GameHostClient(args.host) as host:
+        found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit)
+    for match in found:
+        seats = ", ".join(s.player_name or "(open)" for s in match.seats)
+        print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}")
+    return 0
+
+
+def create(args) -> int:
+    bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
+    with GameHostClient(args.host) as host:
+        match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
+                                  bots=bots, variant=args.variant)
+    print(match.name)
+    return 0
+
+
+def join(args) -> int:
+    with GameHostClient(args.host) as host:
+        joined = host.join(args.match, seat=args.seat, player_name=args.name)
+    print(f"seat {joined.seat} of {joined.match.name}")
+    print(f"player token: {joined.player_token}")
+    return 0
+
+
+def _print_view(view: pb.View) -> None:
+    print()
+    print(view.text)
+    if view.result.summary:
+        print(f"\nGame over: {view.result.summary}  scores: {list(view.result.scores)}")
+
+
+def play(args) -> int:
+    with GameHostClient(args.host) as host:
+        if args.match:
+            match_name, token = args.match, args.token
+            if not token:
+                joined = host.join(args.match, player_name=args.name)
+                match_name, token = joined.match.name, joined.player_token
+        elif args.game:
+            game = host.game(args.game)
+            seats = args.seats or game.min_players
+            match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
+                                      bots=list(range(1, seats)), variant=args.variant)
+            joined = host.join(match.name, seat=0, player_name=args.name)
+            match_name, token = match.name, joined.player_token
+        else:
+            raise SystemExit("error: name a game to start, or --match to play an existing one")
+        print(f"{match_name}: you are seat {host.view(match_name, token).seat}")
+        view = host.view(match_name, token, text=True)
+        while True:
+            _print_view(view)
+            if view.status != pb.MATCH_STATUS_ACTIVE:
+                return 0
+            if not view.legal_moves:
+                print(f"waiting for seat {', '.join(map(str, view.to_move))} ...")
+                view = _next_view(host, match_name, token, view.version)
+                continue
+            for number, move in enumerate(view.legal_moves, 1):
+                print(f"  {number:>3}. {move.label}  [{move.id}]")
+            choice = _ask(view)
+            if choice is None:
+                return 0
+            answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
+            view = answer.view
+
+
+def _ask(view: pb.View) -> str | None:
+    ids = [move.id for move in view.legal_moves]
+    while True:
+        try:
+            text = input("your move (number or id, q to quit): ").strip()
+        except EOFError:
+            return None
+        if text == "q":
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(ids):
+            return ids[int(text) - 1]
+        if text in ids:
+            return text
+        print(f"'{text}' is not one of the moves above.")
+
+
+def _next_view(host: GameHostClient, match_name: str, token: str, version: int) -> pb.View:
+    for event in host.watch(match_name, token, after_version=version, text=True):
+        if event.kind == pb.EVENT_KIND_MOVED:
+            print(f"  seat {event.seat}: {event.label}")
+        if event.HasField("view"):
+            return event.view
+    return host.view(match_name, token, text=True)
+
+
+def watch(args) -> int:
+    with GameHostClient(args.host) as host:
+        for event in host.watch(args.match, args.token, after_version=args.after, text=True):
+            kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
+            who = f" seat {event.seat}" if event.seat >= 0 else ""
+            print(f"v{event.version} {kind}{who} {event.label}".rstrip())
+            if event.HasField("view"):
+                _print_view(event.view)
+    return 0
+
+
+def replay(args) -> int:
+    from gamehost.host.plugins import load_catalog
+    from gamehost.sdk.replay import RecordedMove, initial_state
+    from gamehost.sdk.replay import replay as replay_moves
+
+    with GameHostClient(args.host) as host:
+        log = host.log(args.match)
+    if not log.complete:
+        print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",
+              file=sys.stderr)
+        return 1
+    game_id = log.game.removeprefix("games/")
+    entry = load_catalog().get(game_id)
+    if entry is None:
+        print(f"error: the {game_id} plugin is not installed here", file=sys.stderr)
+        return 1
+    game = entry.game
+    if game.version != log.rules_version:
+        print(f"warning: match used rules {log.rules_version}, local plugin has {game.version}", file=sys.stderr)
+    state = initial_state(game, log.seats, from_struct(log.options), log.seed)
+    for event in log.events:
+        if event.kind != pb.EVENT_KIND_MOVED:
+            continue
+        state = replay_moves(game, state, log.seed, [RecordedMove(event.version, event.seat, from_struct(event.move))])
+        if not args.quiet:
+            print(f"\nv{event.version} seat {event.seat}: {event.label}")
+            print(game.render_text(game.view(state, None)))
+    outcome = game.outcome(state)
+    expected = list(log.result.ranking), list(log.result.scores)
+    if outcome is None or (list(outcome.ranking), [float(s) for s in outcome.scores]) != expected:
+        print(f"MISMATCH: the replay ends with {outcome}, the host recorded {log.result}", file=sys.stderr)
+        return 1
+    print(f"verified: {len(log.events)} events replay to the recorded result: {log.result.summary}")
+    return 0

@@ -1,0 +1,136 @@
+"""The ``gamehost`` command: run a host, or talk to one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from typing import Sequence
+
+from gamehost.cli import commands
+from gamehost.client import GameHostError
+
+
+def _host_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--host", default=os.environ.get("GAMEHOST_TARGET", "127.0.0.1:50051"),
+                        help="host address (env GAMEHOST_TARGET, default 127.0.0.1:50051)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gamehost.host.config import HostConfig
+
+    defaults = HostConfig.from_env()
+    parser = argparse.ArgumentParser(prog="gamehost", description="Host turn-based board games over gRPC.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    client = _host_parser()
+
+    serve = sub.add_parser("serve", help="run the host")
+    serve.add_argument("--address", default=defaults.address, help="listen address (env GAMEHOST_ADDRESS)")
+    serve.add_argument("--port", type=int, help="listen port; overrides the port of --address")
+    serve.add_argument("--data-dir", default=defaults.data_dir, help="where the SQLite store lives "
+                                                                     "(env GAMEHOST_DATA_DIR)")
+    serve.add_argument("--store", default=defaults.store,
+                       help="'sqlite' (default, in --data-dir), 'memory' or 'sqlite:///path/file.db' "
+                            "(env GAMEHOST_STORE)")
+    serve.add_argument("--log-format", default=defaults.log_format, choices=["auto", "console", "json"])
+    serve.add_argument("--log-level", default=defaults.log_level, choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
+                       help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+    serve.set_defaults(run=run_serve)
+
+    sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
+        run=commands.plugins)
+
+    games = sub.add_parser("games", parents=[client], help="list the host's games")
+    games.add_argument("--json", action="store_true", help="print JSON")
+    games.set_defaults(run=commands.games)
+
+    matches = sub.add_parser("matches", parents=[client], help="list matches")
+    matches.add_argument("--game", default="")
+    matches.add_argument("--status", default="", choices=["", "open", "active", "finished", "abandoned"])
+    matches.add_argument("--limit", type=int, default=20)
+    matches.set_defaults(run=commands.matches)
+
+    create = sub.add_parser("create", parents=[client], help="open a match")
+    create.add_argument("game")
+    create.add_argument("--seats", type=int, default=0)
+    create.add_argument("--bots", default="", help="comma-separated bot seats, e.g. 1,2")
+    create.add_argument("--seed", type=int)
+    create.add_argument("--variant", default="")
+    create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option; VALUE is JSON when it parses as JSON")
+    create.set_defaults(run=commands.create)
+
+    join = sub.add_parser("join", parents=[client], help="take a seat; prints the player token")
+    join.add_argument("match")
+    join.add_argument("--seat", type=int)
+    join.add_argument("--name", default=os.environ.get("USER", ""))
+    join.set_defaults(run=commands.join)
+
+    play = sub.add_parser("play", parents=[client], help="play in the terminal against bots")
+    play.add_argument("game", nargs="?", help="start a new match of this game (other seats are bots)")
+    play.add_argument("--match", help="play an existing match instead")
+    play.add_argument("--token", help="your player token in --match (join a free seat when omitted)")
+    play.add_argument("--seats", type=int, default=0)
+    play.add_argument("--seed", type=int)
+    play.add_argument("--variant", default="")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument("--name", default=os.environ.get("USER", "") or "player")
+    play.set_defaults(run=commands.play)
+
+    watch = sub.add_parser("watch", parents=[client], help="follow a match live")
+    watch.add_argument("match")
+    watch.add_argument("--token", default="", help="watch as this seat (default: spectator)")
+    watch.add_argument("--after", type=int, default=0, help="start after this version")
+    watch.set_defaults(run=commands.watch)
+
+    replay_cmd = sub.add_parser("replay", parents=[client],
+                                help="fetch a finished match's log and verify it with the local plugin")
+    replay_cmd.add_argument("match")
+    replay_cmd.add_argument("--quiet", action="store_true", help="only verify, do not print each position")
+    replay_cmd.set_defaults(run=commands.replay)
+    return parser
+
+
+def run_serve(args) -> int:
+    from gamehost.host.config import HostConfig
+    from gamehost.host.logs import configure
+    from gamehost.host.server import serve
+
+    address = args.address
+    if args.port is not None:
+        address = f"{address.rsplit(':', 1)[0]}:{args.port}"
+    config = HostConfig.from_env()
+    config.address, config.data_dir, config.store = address, args.data_dir, args.store
+    config.log_format, config.log_level, config.bot_delay = args.log_format, args.log_level, args.bot_delay
+    configure(config.log_format, config.log_level)
+    asyncio.run(serve(config))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command != "serve":
+        from gamehost.host.logs import configure
+
+        configure("console", "warning")
+    try:
+        return args.run(args) or 0
+    except GameHostError as error:
+        print(f"error: {error}", file=sys.stderr)
+        for field, description in error.field_violations:
+            print(f"  {field}: {description}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except json.JSONDecodeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Real hosts for the tests: ``gamehost serve`` in a child process on a free
+port, reached over real gRPC sockets."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+from gamehost.client import GameHostClient
+
+FIXTURE_SITE = Path(__file__).parent / "fixtures" / "site"
+
+
+class HostProcess:
+    """A ``gamehost serve`` child process; its JSON log lines are collected."""
+
+    def __init__(self, *args: str, data_dir: Path | None = None, env: dict | None = None,
+                 command: list[str] | None = None) -> None:
+        self.args = args
+        self.data_dir = data_dir
+        self.extra_env = env or {}
+        self.command = command
+        self.logs: list[dict] = []
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30.0) -> "HostProcess":
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FIXTURE_SITE),
+                                                                           os.environ.get("PYTHONPATH")])),
+               "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", **self.extra_env}
+        command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
+                                   *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),
+                                   *self.args]
+        self.logs, self.port = [], 0
+        ready = threading.Event()
+        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                        text=True, start_new_session=True)
+
+        def collect(stream):
+            for line in stream:
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    entry = {"event": line.rstrip(), "raw": True}
+                self.logs.append(entry)
+                if entry.get("event") == "host serving":
+                    self.port = entry["port"]
+                    ready.set()
+
+        threading.Thread(target=collect, args=(self.process.stderr,), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.05):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"host did not start: {self.logs[-20:]}")
+        return self
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def client(self) -> GameHostClient:
+        return GameHostClient(self.target)
+
+    def channel(self) -> grpc.Channel:
+        return grpc.insecure_channel(self.target)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> int:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode if self.process else 0
+
+    def log_lines(self, event: str) -> list[dict]:
+        return [entry for entry in self.logs if entry.get("event") == event]

@@ -1,0 +1,109 @@
+"""The host as an operator and a generic gRPC tool see it: the catalog,
+reflection, health, plugin isolation and graceful shutdown."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+from gamehost.host.plugins import ENTRY_POINT_GROUP
+
+
+def installed_game_plugins() -> set[str]:
+    return {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def test_host_serves_tictactoe_and_every_installed_plugin(client):
+    served = {game.id for game in client.games()}
+    assert "tictactoe" in served
+    # Every installed plugin's entry point name is its game id by convention.
+    assert installed_game_plugins() <= served
+
+
+def test_catalog_entry_describes_the_game(client):
+    game = client.game("games/tictactoe")
+    assert (game.name, game.title, game.min_players, game.max_players) == ("games/tictactoe", "Tic-tac-toe", 2, 2)
+    assert game.rules_version == "1" and game.summary
+    assert game.options_schema.fields["type"].string_value == "object"
+    assert not game.hidden_information and not game.chance
+    assert game.plugin.startswith("gamehost-tictactoe")
+
+
+def test_list_games_pages_with_tokens(host):
+    from gamehost.v1 import gamehost_pb2 as pb, gamehost_pb2_grpc as pb_grpc
+
+    with host.channel() as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        names, token = [], ""
+        while True:
+            page = stub.ListGames(pb.ListGamesRequest(page_size=1, page_token=token))
+            assert len(page.games) <= 1
+            names += [game.name for game in page.games]
+            token = page.next_page_token
+            if not token:
+                break
+        everything = [game.name for game in stub.ListGames(pb.ListGamesRequest()).games]
+    assert names == everything and len(names) >= 2
+
+
+def test_reflection_lists_the_gamehost_services(host):
+    with host.channel() as channel:
+        database = ProtoReflectionDescriptorDatabase(channel)
+        services = set(database.get_services())
+        assert {"gamehost.v1.GameHost", "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
+        described = database.FindFileContainingSymbol("gamehost.v1.GameHost")
+        assert described.package == "gamehost.v1"
+        assert {m.name for m in described.service[0].method} >= {
+            "ListGames", "GetGame", "CreateMatch", "ListMatches", "GetMatch", "JoinMatch", "LeaveMatch",
+            "GetView", "SubmitMove", "WatchMatch", "GetMatchLog"}
+
+
+def test_health_is_serving(host):
+    with host.channel() as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "gamehost.v1.GameHost"):
+            answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert answer.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_broken_plugins_are_skipped_with_a_clear_log_line(host, client):
+    skipped = {line["plugin"]: line for line in host.log_lines("plugin skipped")}
+    assert "ModuleNotFoundError" in skipped["fixture-broken-import"]["error"]
+    assert "gamehost_module_that_does_not_exist" in skipped["fixture-broken-import"]["error"]
+    invalid = [line for line in host.log_lines("game skipped") if line["plugin"] == "fixture-invalid-game"]
+    assert invalid and any("must match" in error for error in invalid[0]["errors"])
+    served = {game.id for game in client.games()}
+    assert "crashy" in served and "tictactoe" in served
+
+
+def test_gamehost_plugins_command_lists_each_plugin_with_its_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from hosts import FIXTURE_SITE
+
+    result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "plugins"], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(FIXTURE_SITE)}, timeout=60)
+    assert result.returncode == 1  # some plugin failed
+    lines = result.stdout.splitlines()
+    broken = next(i for i, line in enumerate(lines) if line.startswith("fixture-broken-import"))
+    assert "FAILED" in lines[broken] and "gamehost-fixture-plugins" in lines[broken]
+    assert "import failed: ModuleNotFoundError" in lines[broken + 1]
+    tictactoe = next(line for line in lines if line.startswith("tictactoe"))
+    assert " ok " in tictactoe
+
+
+def test_graceful_shutdown_reports_not_serving_and_ends_streams(start_host):
+    host = start_host()
+    with host.client() as client:
+        match = client.create_match("tictactoe")
+        stream = client.watch(match.name)
+        host.process.terminate()
+        # The stream ends cleanly (no error) when the host shuts down.
+        assert list(stream) == []
+    assert host.process.wait(15) == 0
+    assert host.log_lines("host stopped")
