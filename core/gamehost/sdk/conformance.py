@@ -70,7 +70,10 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
     engine = MatchEngine(catalog, store, snapshot_every=7)
     report = ConformanceReport(game.id, seats, wins=[0] * seats)
     for index in range(playouts):
-        await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
+        try:
+            await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
+        except errors.HostError as error:
+            raise AssertionError(f"{game.id}, {seats} seats, seed {seed + index}: {error}") from error
         report.playouts += 1
     await engine.close()
     return report
@@ -230,7 +233,9 @@ async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
         restored = await engine.live_match(match_id)
     finally:
         engine._live[match_id] = held
-    assert _dump(restored.state) == _dump(held.state), f"(d) state restored from the store differs at {step}"
+    assert _dump(restored.state) == _dump(held.state), (
+        f"(d) state restored from the store (snapshot plus replayed moves) differs at {step}: "
+        "is every chance drawn from the rng the engine passes?")
     assert restored.version == held.version, f"(d) restored version differs at {step}"
 
 

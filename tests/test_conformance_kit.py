@@ -1,0 +1,105 @@
+"""The conformance kit catches each kind of broken ruleset it promises to."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamehost.sdk import IllegalMove, Move, Secret
+from gamehost.sdk.conformance import run_conformance
+from gamehost_tictactoe import TicTacToe, cell_of
+
+
+class MutatesItsInput(TicTacToe):
+    def apply(self, state, seat, move, rng):
+        result = super().apply(state, seat, move, rng)
+        state["board"][cell_of(move)] = seat
+        return result
+
+
+class AcceptsOccupiedCells(TicTacToe):
+    def apply(self, state, seat, move, rng):
+        if seat != state["turn"]:
+            raise IllegalMove("not your turn", "not-your-turn")
+        board = list(state["board"])
+        board[cell_of(move)] = seat
+        return {"board": board, "turn": 1 - seat}
+
+
+class ListsOccupiedCells(TicTacToe):
+    def legal_moves(self, state, seat):
+        if seat != state["turn"] or self.outcome(state):
+            return []
+        return [Move(f"c{cell}", str(cell), {"cell": cell}) for cell in range(9)]
+
+
+class LeaksHiddenCodes(TicTacToe):
+    hidden_information = True
+
+    def setup(self, seats, options, rng):
+        return {**super().setup(seats, options, rng), "codes": [f"code-{rng.randrange(10**6)}-{s}" for s in range(2)]}
+
+    def apply(self, state, seat, move, rng):
+        return {**super().apply(state, seat, move, rng), "codes": state["codes"]}
+
+    def secrets(self, state):
+        return [Secret(seat, code) for seat, code in enumerate(state["codes"])]
+
+
+class HidesCodesProperly(LeaksHiddenCodes):
+    def view(self, state, seat):
+        return {**state, "codes": [code if s == seat else None for s, code in enumerate(state["codes"])]}
+
+
+class UsesGlobalRandom(TicTacToe):
+    def setup(self, seats, options, rng):
+        return {**super().setup(seats, options, rng), "nonce": random.random()}
+
+    def apply(self, state, seat, move, rng):
+        return {**super().apply(state, seat, move, rng), "nonce": random.random()}
+
+
+class NeverEnds(TicTacToe):
+    def outcome(self, state):
+        return None
+
+    def to_move(self, state):
+        return (state["turn"],)
+
+    def legal_moves(self, state, seat):
+        return [Move("pass", "pass", {"pass": True})] if seat == state["turn"] else []
+
+    def apply(self, state, seat, move, rng):
+        if seat != state["turn"] or move != {"pass": True}:
+            raise IllegalMove("only pass", "only-pass")
+        return {"board": state["board"], "turn": 1 - seat}
+
+    def render_svg(self, view, moves):
+        return "<svg/>"
+
+
+class KeepsTuples(TicTacToe):
+    def apply(self, state, seat, move, rng):
+        result = super().apply(state, seat, move, rng)
+        return {**result, "board": tuple(result["board"])}
+
+
+@pytest.mark.parametrize(("game", "finding"), [
+    (MutatesItsInput(), "(b) apply mutated its input"),
+    (AcceptsOccupiedCells(), "is not listed but was accepted"),
+    (ListsOccupiedCells(), "(b) listed move"),
+    (LeaksHiddenCodes(), "(c) seat 0 can see 'code-"),
+    (UsesGlobalRandom(), "is every chance drawn from the rng"),
+    (NeverEnds(), "(e) no end after 50 moves"),
+    (KeepsTuples(), "(d) state does not survive a JSON round trip"),
+])
+def test_kit_reports_the_broken_rule(game, finding):
+    with pytest.raises(AssertionError) as caught:
+        run_conformance(game, seats=2, playouts=20, max_moves=50)
+    assert finding in str(caught.value)
+
+
+def test_kit_passes_a_game_that_hides_its_secrets():
+    report = run_conformance(HidesCodesProperly(), seats=2, playouts=50)
+    assert report.playouts == 50 and report.moves >= 5 * 50
