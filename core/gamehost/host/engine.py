@@ -249,7 +249,7 @@ class MatchEngine:
             if all(s.kind != "open" for s in seats):
                 status = "active"
                 events.append(self._event(record.version + 2, "started", -1, now))
-            new_record = dataclasses.replace(record, seats=seats, status=status,
+            new_record = record.replace(seats=seats, status=status,
                                              version=events[-1]["version"], update_time=now)
             await self._commit(live, new_record, events)
             live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
@@ -265,11 +265,11 @@ class MatchEngine:
                 seats = list(record.seats)
                 seats[seat] = SeatRecord(seat)
                 events = [self._event(record.version + 1, "left", seat, now)]
-                new_record = dataclasses.replace(record, seats=seats, version=record.version + 1, update_time=now)
+                new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
             elif record.status == "active":
                 events = [self._event(record.version + 1, "left", seat, now),
                           self._event(record.version + 2, "abandoned", seat, now)]
-                new_record = dataclasses.replace(record, status="abandoned", version=record.version + 2,
+                new_record = record.replace(status="abandoned", version=record.version + 2,
                                                  update_time=now)
             else:
                 raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
@@ -397,7 +397,7 @@ class MatchEngine:
         if outcome is not None:
             changes.update(status="finished", result=outcome_to_result(outcome), version=version + 1)
             events.append(self._event(version + 1, "finished", -1, now, result=changes["result"]))
-        await self._commit(live, dataclasses.replace(record, **changes), events, state=state)
+        await self._commit(live, record.replace(**changes), events, state=state)
         live.log.debug("move applied", seat=seat, move=move_id or args, version=version)
         if outcome is not None:
             live.log.info("match finished", result=changes["result"])

@@ -10,6 +10,47 @@ from __future__ import annotations
 import random
 
 
+class DerivedRandom(random.Random):
+    """A ``random.Random`` seeded with ``key`` on first use.
+
+    Most moves of most games draw nothing, and seeding costs more than a whole
+    tic-tac-toe move. The sequence is exactly that of ``random.Random(key)``.
+    """
+
+    def __init__(self, key: str) -> None:  # no super().__init__: it would seed now
+        self._key = key
+        self._seeded = False
+        self.gauss_next = None
+
+    def _ready(self) -> None:
+        if not self._seeded:
+            self._seeded = True
+            super().seed(self._key)
+            # Later draws skip this check and go straight to the C methods.
+            self.random = super().random
+            self.getrandbits = super().getrandbits
+
+    def seed(self, *args, **kwargs) -> None:
+        self._seeded = True
+        super().seed(*args, **kwargs)
+
+    def random(self) -> float:
+        self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ready()
+        return super().getrandbits(k)
+
+    def getstate(self):
+        self._ready()
+        return super().getstate()
+
+    def setstate(self, state) -> None:
+        self._seeded = True
+        super().setstate(state)
+
+
 def rng_for(seed: int, version: int, purpose: str = "rules") -> random.Random:
     """The generator for the event that produces ``version`` of a match.
 
@@ -18,4 +59,4 @@ def rng_for(seed: int, version: int, purpose: str = "rules") -> random.Random:
     """
     # String seeds are hashed with SHA-512 by random.seed: stable across runs
     # and Python builds, unlike hash().
-    return random.Random(f"{seed}/{version}/{purpose}")
+    return DerivedRandom(f"{seed}/{version}/{purpose}")

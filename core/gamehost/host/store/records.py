@@ -26,12 +26,6 @@ def seats_from_json(text: str) -> list[SeatRecord]:
 
 
 def copy_record(record: MatchRecord) -> MatchRecord:
-    """A detached copy, so a backend never shares mutable rows with the engine."""
-    return MatchRecord(
-        id=record.id, game_id=record.game_id, rules_version=record.rules_version,
-        options=loads(dumps(record.options)), seed=record.seed,
-        seats=seats_from_json(seats_json(record.seats)), status=record.status,
-        version=record.version, create_time=record.create_time, update_time=record.update_time,
-        result=None if record.result is None else loads(dumps(record.result)),
-        create_request_id=record.create_request_id,
-    )
+    """A detached copy of the row. The engine replaces records, seat lists and
+    seats rather than changing them, so copying the containers is enough."""
+    return record.replace(seats=list(record.seats), options=dict(record.options))

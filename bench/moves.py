@@ -1,0 +1,166 @@
+"""Benchmark: SubmitMove throughput and latency against the empty-call ceiling.
+
+A host runs in its own process (``gamehost serve``); this process is the
+client. For 1, 16 and 128 concurrent tictactoe matches it measures, in one
+run and under the same client machinery:
+
+- the empty call: grpc.health.v1.Health/Check, the least work a Python gRPC
+  host can do per call, which bounds any RPC's rate on this machine;
+- SubmitMove with the in-memory store and with the SQLite store (one commit
+  per move), matches created and joined before the clock starts.
+
+It prints rates, p50/p99 latencies, the host's CPU time per call (from
+/proc) and the ratio SubmitMove / empty call. Usage:
+    python bench/moves.py [--quick] [--json results.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+DRAW = ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"]  # nine moves, no line: a full game
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def host_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+class Host:
+    def __init__(self, store: str, data_dir: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--store", store,
+             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info"],
+            stderr=subprocess.PIPE, text=True)
+        for line in self.process.stderr:
+            entry = json.loads(line)
+            if "host serving" in line:
+                self.target = f"127.0.0.1:{entry['port']}"
+                break
+        else:
+            raise RuntimeError("host did not start")
+        # Keep reading its log, or a full pipe would block the host.
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
+
+    def cpu(self) -> float:
+        return host_cpu_seconds(self.process.pid)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(30)
+
+
+def summary(latencies: list[float], calls: int, elapsed: float, cpu: float) -> dict:
+    ordered = sorted(latencies)
+    return {"calls": calls, "rate": calls / elapsed, "p50_ms": 1000 * statistics.median(ordered),
+            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "host_cpu_us_per_call": 1e6 * cpu / calls}
+
+
+async def empty_calls(host: Host, concurrency: int, calls_per_task: int) -> dict:
+    async with grpc.aio.insecure_channel(host.target) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        request = health_pb2.HealthCheckRequest(service="")
+        await stub.Check(request)
+        latencies: list[float] = []
+
+        async def task():
+            for _ in range(calls_per_task):
+                start = time.perf_counter()
+                await stub.Check(request)
+                latencies.append(time.perf_counter() - start)
+
+        cpu, start = host.cpu(), time.perf_counter()
+        await asyncio.gather(*(task() for _ in range(concurrency)))
+        elapsed, cpu = time.perf_counter() - start, host.cpu() - cpu
+    return summary(latencies, len(latencies), elapsed, cpu)
+
+
+async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> dict:
+    async with grpc.aio.insecure_channel(host.target) as channel:
+        stub = pb_grpc.GameHostStub(channel)
+
+        async def prepare():
+            match = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"))
+            tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))).player_token for _ in range(2)]
+            return match.name, tokens
+
+        prepared = [[await prepare() for _ in range(matches_per_task)] for _ in range(concurrency)]
+        latencies: list[float] = []
+
+        async def task(matches):
+            for name, tokens in matches:
+                for turn, move_id in enumerate(DRAW):
+                    request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
+                                                   expected_version=3 + turn)
+                    start = time.perf_counter()
+                    await stub.SubmitMove(request)
+                    latencies.append(time.perf_counter() - start)
+
+        cpu, start = host.cpu(), time.perf_counter()
+        await asyncio.gather(*(task(matches) for matches in prepared))
+        elapsed, cpu = time.perf_counter() - start, host.cpu() - cpu
+    return summary(latencies, len(latencies), elapsed, cpu)
+
+
+def machine() -> dict:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpu": model, "cores": os.cpu_count(),
+            "python": platform.python_version(), "grpcio": grpc.__version__}
+
+
+async def run(quick: bool) -> dict:
+    total_moves = 1800 if quick else 9000
+    results = {"machine": machine(), "runs": []}
+    with tempfile.TemporaryDirectory() as data_dir:
+        for store in ("memory", "sqlite"):
+            host = Host(store, data_dir)
+            try:
+                for concurrency in (1, 16, 128):
+                    matches_per_task = max(1, total_moves // len(DRAW) // concurrency)
+                    empty = await empty_calls(host, concurrency, matches_per_task * len(DRAW))
+                    moves = await submit_moves(host, concurrency, matches_per_task)
+                    row = {"store": store, "concurrency": concurrency, "empty": empty, "submit": moves,
+                           "ratio": moves["rate"] / empty["rate"]}
+                    results["runs"].append(row)
+                    print(f"{store:<7} c={concurrency:<4} empty {empty['rate']:7.0f}/s "
+                          f"p50 {empty['p50_ms']:6.2f} ms p99 {empty['p99_ms']:6.2f} ms "
+                          f"cpu {empty['host_cpu_us_per_call']:5.0f} us | SubmitMove {moves['rate']:7.0f}/s "
+                          f"p50 {moves['p50_ms']:6.2f} ms p99 {moves['p99_ms']:6.2f} ms "
+                          f"cpu {moves['host_cpu_us_per_call']:5.0f} us | ratio {row['ratio']:.2f}", flush=True)
+            finally:
+                host.stop()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke run")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    results = asyncio.run(run(args.quick))
+    print(json.dumps(results["machine"]))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Both store backends keep the same semantics."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from gamehost.host.store import MatchRecord, MemoryStore, SeatRecord, SQLiteStore, VersionConflict
+from gamehost.host.store.base import Append, Snapshot
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request, tmp_path):
+    backend = MemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "store.db")
+    await backend.open()
+    yield backend
+    await backend.close()
+
+
+def record(match_id="m1", game="tictactoe", created=1.0, status="open", version=0):
+    return MatchRecord(id=match_id, game_id=game, rules_version="1", options={"size": 3}, seed=2**63 + 5,
+                       seats=[SeatRecord(0), SeatRecord(1, "bot", "bot 1", bot="random")], status=status,
+                       version=version, create_time=created, update_time=created)
+
+
+def moved(version, seat=0, request_id=None):
+    event = {"version": version, "kind": "moved", "seat": seat, "time": 2.0, "move": {"cell": version}}
+    if request_id:
+        event["request_id"] = request_id
+    return event
+
+
+async def test_a_created_match_reads_back_equal(store):
+    await store.create_match(record(), Snapshot(0, {"board": [None] * 9}))
+    assert await store.get_match("m1") == record()
+    assert (await store.latest_snapshot("m1")) == Snapshot(0, {"board": [None] * 9})
+    assert await store.get_match("other") is None
+
+
+async def test_append_commits_events_row_and_snapshot_together(store):
+    await store.create_match(record(), Snapshot(0, {"n": 0}))
+    updated = record(status="active", version=2)
+    await store.append(Append(updated, [moved(1), moved(2, 1, "r-2")], Snapshot(2, {"n": 2})))
+    assert (await store.get_match("m1")).version == 2
+    assert [e["version"] for e in await store.events("m1")] == [1, 2]
+    assert [e["version"] for e in await store.events("m1", 1)] == [2]
+    assert await store.latest_snapshot("m1") == Snapshot(2, {"n": 2})
+    assert await store.request_versions("m1") == {(1, "r-2"): 2}
+
+
+async def test_an_event_at_a_taken_version_conflicts_and_writes_nothing(store):
+    await store.create_match(record(), Snapshot(0, {}))
+    await store.append(Append(record(version=1), [moved(1)]))
+    with pytest.raises(VersionConflict):
+        await store.append(Append(record(version=2, status="finished"), [moved(1), moved(2)], Snapshot(2, {"x": 1})))
+    assert [e["version"] for e in await store.events("m1")] == [1]
+    row = await store.get_match("m1")
+    assert (row.version, row.status) == (1, "open")
+    assert await store.latest_snapshot("m1") == Snapshot(0, {})
+
+
+async def test_a_request_id_is_applied_once_per_seat(store):
+    await store.create_match(record(), Snapshot(0, {}))
+    await store.append(Append(record(version=1), [moved(1, 0, "same")]))
+    with pytest.raises(VersionConflict):
+        await store.append(Append(record(version=2), [moved(2, 0, "same")]))
+    await store.append(Append(record(version=2), [moved(2, 1, "same")]))  # another seat may reuse it
+    assert await store.request_versions("m1") == {(0, "same"): 1, (1, "same"): 2}
+
+
+async def test_list_matches_newest_first_with_filters_and_cursor(store):
+    for index in range(5):
+        game = "tictactoe" if index % 2 == 0 else "campanile"
+        await store.create_match(record(f"m{index}", game, created=float(index)), Snapshot(0, {}))
+    everything = await store.list_matches(game_id=None, status=None, limit=10, before=None)
+    assert [r.id for r in everything] == ["m4", "m3", "m2", "m1", "m0"]
+    tictactoe = await store.list_matches(game_id="tictactoe", status=None, limit=10, before=None)
+    assert [r.id for r in tictactoe] == ["m4", "m2", "m0"]
+    page = await store.list_matches(game_id=None, status=None, limit=2, before=(3.0, "m3"))
+    assert [r.id for r in page] == ["m2", "m1"]
+    assert await store.list_matches(game_id=None, status="finished", limit=10, before=None) == []
+
+
+async def test_unfinished_matches_are_the_open_and_active_ones(store):
+    await store.create_match(record("a", status="open"), Snapshot(0, {}))
+    await store.create_match(record("b", status="active"), Snapshot(0, {}))
+    await store.create_match(record("c", status="finished"), Snapshot(0, {}))
+    assert sorted(r.id for r in await store.unfinished_matches()) == ["a", "b"]
+
+
+async def test_create_request_ids_find_their_match(store):
+    created = record()
+    created.create_request_id = "create-1"
+    await store.create_match(created, Snapshot(0, {}))
+    assert (await store.find_match_by_request("create-1")).id == "m1"
+    assert await store.find_match_by_request("create-2") is None
+
+
+async def test_sqlite_keeps_everything_across_reopening(tmp_path):
+    path = tmp_path / "durable.db"
+    first = SQLiteStore(path)
+    await first.open()
+    await first.create_match(record(), Snapshot(0, {"a": 1}))
+    await first.append(Append(record(version=1), [moved(1, 0, "r")]))
+    await first.close()
+    second = SQLiteStore(path)
+    await second.open()
+    assert (await second.get_match("m1")).version == 1
+    assert await second.request_versions("m1") == {(0, "r"): 1}
+    await second.close()
+
+
+async def test_sqlite_refuses_a_database_from_a_newer_host(tmp_path):
+    path = tmp_path / "future.db"
+    sqlite3.connect(path).execute("PRAGMA user_version = 99").connection.close()
+    with pytest.raises(RuntimeError, match="newer than this host"):
+        await SQLiteStore(path).open()
