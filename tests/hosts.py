@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -21,11 +22,12 @@ class HostProcess:
     """A ``gamehost serve`` child process; its JSON log lines are collected."""
 
     def __init__(self, *args: str, data_dir: Path | None = None, env: dict | None = None,
-                 command: list[str] | None = None) -> None:
+                 command: list[str] | None = None, cwd: Path | None = None) -> None:
         self.args = args
         self.data_dir = data_dir
         self.extra_env = env or {}
         self.command = command
+        self.cwd = cwd
         self.logs: list[dict] = []
         self.port = 0
         self.process: subprocess.Popen | None = None
@@ -40,7 +42,7 @@ class HostProcess:
         self.logs, self.port = [], 0
         ready = threading.Event()
         self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                        text=True, start_new_session=True)
+                                        text=True, start_new_session=True, cwd=self.cwd)
 
         def collect(stream):
             for line in stream:
@@ -72,17 +74,18 @@ class HostProcess:
         return grpc.insecure_channel(self.target)
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown code runs."""
-        self.process.kill()
+        """SIGKILL to the host and anything that started it: no shutdown code runs."""
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
     def stop(self) -> int:
+        """SIGTERM, the way an operator or an orchestrator stops a host."""
         if self.process and self.process.poll() is None:
-            self.process.terminate()
+            os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         return self.process.returncode if self.process else 0
 

@@ -412,7 +412,7 @@ class MatchEngine:
             snapshot_state = state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
         try:
-            await self.store.append(Append(record, events, snapshot))
+            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None

@@ -68,6 +68,7 @@ class Append:
     record: MatchRecord
     events: Sequence[dict]
     snapshot: Snapshot | None = None
+    seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
 
 
 class Store(Protocol):

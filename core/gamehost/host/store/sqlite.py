@@ -133,10 +133,14 @@ class SQLiteStore:
 
         def work(db):
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, step.events))
-            db.execute(
-                "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=?",
-                (seats_json(record.seats), record.status, record.version, record.update_time,
-                 None if record.result is None else dumps(record.result), record.id))
+            result = None if record.result is None else dumps(record.result)
+            if step.seats_changed:
+                db.execute("UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=?",
+                           (seats_json(record.seats), record.status, record.version, record.update_time, result,
+                            record.id))
+            else:
+                db.execute("UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=?",
+                           (record.status, record.version, record.update_time, result, record.id))
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
