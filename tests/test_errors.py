@@ -184,6 +184,20 @@ def test_invalid_options_are_field_violations(client):
     assert "board_size" in error.message
 
 
+def test_option_out_of_its_schema_names_the_field(client):
+    with pytest.raises(GameHostError) as caught:
+        client.create_match("crashy", options={"target": 12})
+    assert caught.value.field_violations[0][0] == "options.target"
+    assert "12 is greater than the maximum of 9" in caught.value.message
+
+
+def test_unknown_variant_lists_the_variants(client):
+    with pytest.raises(GameHostError) as caught:
+        client.create_match("crashy", variant="short")
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.field_violations == [("variant", "Crashy counter has no variant 'short' (variants: long).")]
+
+
 def test_seat_count_out_of_range_is_invalid_argument(client):
     with pytest.raises(GameHostError) as caught:
         client.create_match("tictactoe", seats=3)

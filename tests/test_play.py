@@ -87,10 +87,12 @@ def test_watch_delivers_each_seat_its_own_view_with_its_legal_moves(client):
         assert [e.version for e in events] == list(range(4, 10))
         views = [e.view for e in events if e.HasField("view")]
         assert views and all(v.seat == seat for v in views)
-    # Live, each event carries the view after it; O's view after X's first move offers O's moves.
-    after_first = next(e for e in o_events if e.version == 4)
-    if after_first.HasField("view"):
-        assert list(after_first.view.to_move) == [1] and len(after_first.view.legal_moves) == 8
+    # The newest event of each batch carries the viewer's view after it: O's view after X's
+    # first move offers O's eight moves; the last view is the finished match.
+    for event in o_events:
+        if event.HasField("view") and event.version == 4:
+            assert list(event.view.to_move) == [1] and len(event.view.legal_moves) == 8
+    assert o_events[-1].HasField("view") and o_events[-1].view.status == pb.MATCH_STATUS_FINISHED
 
 
 def test_bots_play_their_seats(client):
@@ -180,3 +182,20 @@ def test_views_render_text_and_svg_with_clickable_move_targets(client):
     view = client.view(match.name, x, text=True, svg=True)
     assert "a b c" in view.text
     assert view.svg.startswith("<svg") and view.svg.count("data-move=") == 9
+
+
+def test_create_match_with_the_same_request_id_returns_the_first_match(client):
+    first = client.create_match("tictactoe", request_id="create-once")
+    again = client.create_match("tictactoe", request_id="create-once")
+    assert first.name == again.name
+    assert len([m for m in client.matches(game="tictactoe") if m.name == first.name]) == 1
+
+
+def test_options_take_defaults_then_the_variant_then_what_the_request_names(client):
+    from gamehost.client import from_struct
+
+    assert from_struct(client.create_match("crashy").options) == {"target": 5}
+    assert from_struct(client.create_match("crashy", variant="long").options) == {"target": 9}
+    assert from_struct(client.create_match("crashy", variant="long", options={"target": 7}).options) == {"target": 7}
+    match = client.create_match("crashy", options={"target": 3})
+    assert client.view(match.name).state.fields["target"].number_value == 3
