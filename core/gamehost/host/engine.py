@@ -170,7 +170,7 @@ class MatchEngine:
                 raise errors.invalid_field("variant", f"{game.title} has no variant {variant!r} (variants: {names}).")
             merged.update(chosen.options)
         merged.update(options)
-        problems = sorted(entry.validator.iter_errors(merged), key=lambda e: list(e.path))
+        problems = sorted(entry.validator.iter_errors(merged), key=lambda e: [str(p) for p in e.path])
         if problems:
             violations = [(".".join(["options", *map(str, p.path)]), p.message) for p in problems]
             raise errors.InvalidArgument(
