@@ -10,7 +10,8 @@ run and under the same client machinery:
   per move), matches created and joined before the clock starts.
 
 It prints rates, p50/p99 latencies, the host's CPU time per call (from
-/proc) and the ratio SubmitMove / empty call. Usage:
+/proc), the ratio SubmitMove / empty call, and the host's resident memory
+per joined match (RSS growth while the matches are opened). Usage:
     python bench/moves.py [--quick] [--json results.json]
 """
 
@@ -63,6 +64,10 @@ class Host:
     def cpu(self) -> float:
         return host_cpu_seconds(self.process.pid)
 
+    def rss_bytes(self) -> int:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) * 1024
+
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(30)
@@ -102,7 +107,9 @@ async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> d
             tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))).player_token for _ in range(2)]
             return match.name, tokens
 
+        rss = host.rss_bytes()
         prepared = [[await prepare() for _ in range(matches_per_task)] for _ in range(concurrency)]
+        memory_per_match = (host.rss_bytes() - rss) / (concurrency * matches_per_task)
         latencies: list[float] = []
 
         async def task(matches):
@@ -117,7 +124,7 @@ async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> d
         cpu, start = host.cpu(), time.perf_counter()
         await asyncio.gather(*(task(matches) for matches in prepared))
         elapsed, cpu = time.perf_counter() - start, host.cpu() - cpu
-    return summary(latencies, len(latencies), elapsed, cpu)
+    return {**summary(latencies, len(latencies), elapsed, cpu), "host_rss_bytes_per_open_match": memory_per_match}
 
 
 def machine() -> dict:
@@ -145,7 +152,8 @@ async def run(quick: bool) -> dict:
                           f"p50 {empty['p50_ms']:6.2f} ms p99 {empty['p99_ms']:6.2f} ms "
                           f"cpu {empty['host_cpu_us_per_call']:5.0f} us | SubmitMove {moves['rate']:7.0f}/s "
                           f"p50 {moves['p50_ms']:6.2f} ms p99 {moves['p99_ms']:6.2f} ms "
-                          f"cpu {moves['host_cpu_us_per_call']:5.0f} us | ratio {row['ratio']:.2f}", flush=True)
+                          f"cpu {moves['host_cpu_us_per_call']:5.0f} us | ratio {row['ratio']:.2f} | "
+                          f"{moves['host_rss_bytes_per_open_match'] / 1024:.1f} KiB per match", flush=True)
             finally:
                 host.stop()
     return results
