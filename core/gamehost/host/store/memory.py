@@ -85,6 +85,10 @@ class MemoryStore:
     async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
         return [loads(text) for text in self._events.get(match_id, [])[after_version:]]
 
+    def log_length(self, match_id: str) -> int:
+        """Events committed for a match (for the conformance kit's checks)."""
+        return len(self._events[match_id])
+
     async def latest_snapshot(self, match_id: str) -> Snapshot:
         version, text = self._snapshots[match_id]
         return Snapshot(version, loads(text))
