@@ -191,6 +191,13 @@ def test_option_out_of_its_schema_names_the_field(client):
     assert "12 is greater than the maximum of 9" in caught.value.message
 
 
+def test_options_that_do_not_fit_the_seat_count_are_refused_by_the_rules(client):
+    with pytest.raises(GameHostError) as caught:
+        client.create_match("crashy", options={"first_seat": 3})
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT and caught.value.reason == "INVALID_OPTIONS"
+    assert caught.value.field_violations == [("options.first_seat", "first_seat must be a seat, 0 to 1.")]
+
+
 def test_unknown_variant_lists_the_variants(client):
     with pytest.raises(GameHostError) as caught:
         client.create_match("crashy", variant="short")

@@ -194,8 +194,8 @@ def test_create_match_with_the_same_request_id_returns_the_first_match(client):
 def test_options_take_defaults_then_the_variant_then_what_the_request_names(client):
     from gamehost.client import from_struct
 
-    assert from_struct(client.create_match("crashy").options) == {"target": 5}
-    assert from_struct(client.create_match("crashy", variant="long").options) == {"target": 9}
-    assert from_struct(client.create_match("crashy", variant="long", options={"target": 7}).options) == {"target": 7}
+    assert from_struct(client.create_match("crashy").options) == {"target": 5, "first_seat": 0}
+    assert from_struct(client.create_match("crashy", variant="long").options)["target"] == 9
+    assert from_struct(client.create_match("crashy", variant="long", options={"target": 7}).options)["target"] == 7
     match = client.create_match("crashy", options={"target": 3})
     assert client.view(match.name).state.fields["target"].number_value == 3

@@ -24,7 +24,7 @@ from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
-from gamehost.sdk.rules import IllegalMove, MalformedMove, Move, Outcome
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome
 
 log = structlog.get_logger("gamehost.engine")
 
@@ -140,7 +140,10 @@ class MatchEngine:
                    for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id)
         bound = log.bind(match_id=record.id, game=game.id)
-        state = self._rules(entry, bound, "setup", game.setup, seats, merged, rng_for(seed, 0))
+        try:
+            state = self._rules(entry, bound, "setup", game.setup, seats, merged, rng_for(seed, 0))
+        except InvalidOptions as refusal:
+            raise errors.invalid_field(f"options.{refusal.field}", refusal.reason, "INVALID_OPTIONS") from None
         events = []
         if len(bot_seats) == seats:
             record.status, record.version = "active", 1
@@ -525,7 +528,7 @@ class MatchEngine:
         """Call rules code; a plugin that raises fails this call, not the host."""
         try:
             return function(*args)
-        except errors.HostError:
+        except (errors.HostError, InvalidOptions):
             raise
         except Exception as error:
             raise self._plugin_error(entry, bound, hook, error) from None

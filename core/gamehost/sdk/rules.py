@@ -104,6 +104,17 @@ class MalformedMove(IllegalMove):
         super().__init__(reason, rule)
 
 
+class InvalidOptions(ValueError):
+    """Raised by ``setup`` for options the schema accepts but this seat count
+    does not (say a start seat beyond the last player): the host answers
+    INVALID_ARGUMENT naming ``options.<field>``."""
+
+    def __init__(self, field: str, reason: str):
+        super().__init__(reason)
+        self.field = field
+        self.reason = reason
+
+
 class Game:
     """Base class of every ruleset. Override the attributes and methods."""
 
@@ -126,7 +137,9 @@ class Game:
     # --- rules -----------------------------------------------------------
 
     def setup(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> State:
-        """The initial state for ``seats`` players with validated ``options``."""
+        """The initial state for ``seats`` players with validated ``options``.
+
+        Raise ``InvalidOptions`` for options that do not fit ``seats``."""
         raise NotImplementedError
 
     def to_move(self, state: State) -> Sequence[int]:
