@@ -205,6 +205,19 @@ def test_unknown_variant_lists_the_variants(client):
     assert caught.value.field_violations == [("variant", "Crashy counter has no variant 'short' (variants: long).")]
 
 
+def test_unknown_bot_names_the_bots_there_are(client):
+    with pytest.raises(GameHostError) as caught:
+        client._call(client.stub.CreateMatch, pb.CreateMatchRequest(game="games/tictactoe", bot_seats=[1],
+                                                                    bot="grandmaster"))
+    assert caught.value.field_violations == [("bot", "no bot 'grandmaster' on this host (bots: first, random).")]
+
+
+def test_unknown_status_filter_is_invalid_argument(client):
+    with pytest.raises(GameHostError) as caught:
+        client._call(client.stub.ListMatches, pb.ListMatchesRequest(status=42))
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT and caught.value.field_violations[0][0] == "status"
+
+
 def test_seat_count_out_of_range_is_invalid_argument(client):
     with pytest.raises(GameHostError) as caught:
         client.create_match("tictactoe", seats=3)

@@ -106,6 +106,19 @@ def test_cli_replay_verifies_a_finished_match(host):
     assert "verified:" in result.stdout and "v3 seat" in result.stdout
 
 
+def test_cli_replay_of_an_abandoned_match_says_there_is_no_result(host):
+    with host.client() as client:
+        match = client.create_match("tictactoe")
+        x = client.join(match.name).player_token
+        client.join(match.name)
+        client.move(match.name, x, move_id="b2")
+        client.leave(match.name, x)
+    result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "replay", match.name, "--host", host.target,
+                             "--quiet"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "abandoned, so there is no result to verify" in result.stdout
+
+
 def test_cli_play_in_the_terminal_to_the_end(host):
     answers = "\n".join(["1"] * 9) + "\n"
     result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "play", "tictactoe", "--host", host.target,

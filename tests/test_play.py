@@ -36,6 +36,7 @@ def test_create_join_twice_play_to_the_end(client):
         assert move_id in [m.id for m in view.legal_moves]
         answer = client.move(match.name, tokens[turn % 2], move_id=move_id, expected_version=view.version)
         assert answer.version == view.version + 1
+    assert answer.view.version == answer.version + 1, "the winning move's event, then FINISHED"
     final = client.match(match.name)
     assert final.status == pb.MATCH_STATUS_FINISHED
     assert list(final.result.winners) == [0] and list(final.result.ranking) == [1, 2]
@@ -128,6 +129,15 @@ def test_match_of_bots_only_plays_itself_and_replays_to_the_same_result(client):
     moves = [RecordedMove(e.version, e.seat, from_struct(e.move)) for e in log.events if e.kind == pb.EVENT_KIND_MOVED]
     outcome = game.outcome(replay(game, state, log.seed, moves))
     assert list(outcome.ranking) == list(log.result.ranking)
+
+
+def test_listed_matches_say_who_is_to_move(client):
+    match = client.create_match("tictactoe")
+    x = client.join(match.name).player_token
+    client.join(match.name)
+    client.move(match.name, x, move_id="a1")
+    listed = next(m for m in client.matches(game="tictactoe") if m.name == match.name)
+    assert list(listed.to_move) == [1] == list(client.match(match.name).to_move)
 
 
 def test_log_during_play_is_public_and_has_no_seed(client):

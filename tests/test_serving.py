@@ -10,6 +10,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
 from gamehost.host.plugins import ENTRY_POINT_GROUP
+from gamehost.v1 import gamehost_pb2 as pb
 
 
 def installed_game_plugins() -> set[str]:
@@ -97,13 +98,50 @@ def test_gamehost_plugins_command_lists_each_plugin_with_its_error(tmp_path):
     assert " ok " in tictactoe
 
 
-def test_graceful_shutdown_reports_not_serving_and_ends_streams(start_host):
+def test_graceful_shutdown_reports_not_serving_ends_streams_and_exits_cleanly(start_host):
+    import threading
+
     host = start_host()
-    with host.client() as client:
+    statuses = []
+    with host.client() as client, host.channel() as channel:
+        health_stream = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=""))
+        statuses.append(next(health_stream).status)
+
+        def follow_health():
+            try:
+                statuses.extend(answer.status for answer in health_stream)
+            except grpc.RpcError:
+                pass  # the connection closes once the host is gone
+
+        follower = threading.Thread(target=follow_health, daemon=True)
+        follower.start()
         match = client.create_match("tictactoe")
+        client.join(match.name)
         stream = client.watch(match.name)
+        assert next(stream).version == 1  # the stream is established
         host.process.terminate()
         # The stream ends cleanly (no error) when the host shuts down.
         assert list(stream) == []
+        follower.join(15)
     assert host.process.wait(15) == 0
+    assert statuses[0] == health_pb2.HealthCheckResponse.SERVING
+    assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses[1:]
     assert host.log_lines("host stopped")
+
+
+def test_plugin_bots_play_and_failing_observers_are_contained(host, client):
+    match = client.create_match("crashy", bots=[1], bot="first")
+    me = client.join(match.name, seat=0).player_token
+    while client.view(match.name, me).status == pb.MATCH_STATUS_ACTIVE:
+        view = client.view(match.name, me)
+        if view.legal_moves:
+            client.move(match.name, me, move_id="add1", expected_version=view.version)
+        else:
+            next(iter(client.watch(match.name, me, after_version=view.version)), None)
+    bot_labels = {e.label for e in client.log(match.name).events if e.kind == pb.EVENT_KIND_MOVED and e.seat == 1}
+    assert bot_labels == {"add 1"}, "the plugin's bot always plays the first legal move"
+    assert client.match(match.name).status == pb.MATCH_STATUS_FINISHED
+    assert any(line.get("match_id") == match.name.removeprefix("matches/")
+               for line in host.log_lines("match observer failed"))
+    refused = host.log_lines("plugin bot skipped: the name is taken")
+    assert refused and refused[0]["bot"] == "random"

@@ -60,6 +60,13 @@ async def test_an_event_at_a_taken_version_conflicts_and_writes_nothing(store):
     assert await store.latest_snapshot("m1") == Snapshot(0, {})
 
 
+async def test_an_event_after_a_gap_conflicts(store):
+    await store.create_match(record(), Snapshot(0, {}))
+    with pytest.raises(VersionConflict):
+        await store.append(Append(record(version=2), [moved(2)]))
+    assert await store.events("m1") == [] and (await store.get_match("m1")).version == 0
+
+
 async def test_a_request_id_is_applied_once_per_seat(store):
     await store.create_match(record(), Snapshot(0, {}))
     await store.append(Append(record(version=1), [moved(1, 0, "same")]))

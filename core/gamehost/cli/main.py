@@ -11,6 +11,7 @@ from typing import Sequence
 
 from gamehost.cli import commands
 from gamehost.client import GameHostError
+from gamehost.host.logs import LEVELS
 
 
 def _host_parser() -> argparse.ArgumentParser:
@@ -36,8 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", default=defaults.store,
                        help="'sqlite' (default, in --data-dir), 'memory' or 'sqlite:///path/file.db' "
                             "(env GAMEHOST_STORE)")
-    serve.add_argument("--log-format", default=defaults.log_format, choices=["auto", "console", "json"])
-    serve.add_argument("--log-level", default=defaults.log_level, choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--durability", default=defaults.durability, choices=["normal", "full"],
+                       help="SQLite: 'normal' keeps every commit across a host crash, 'full' also across power "
+                            "loss, with an fsync per move (env GAMEHOST_DURABILITY)")
+    serve.add_argument("--log-format", default=defaults.log_format, choices=["auto", "console", "json"],
+                       help="console lines for a terminal, JSON otherwise (env GAMEHOST_LOG_FORMAT)")
+    serve.add_argument("--log-level", default=defaults.log_level, choices=["debug", "info", "warning", "error"],
+                       help="(env GAMEHOST_LOG_LEVEL)")
+    serve.add_argument("--max-message-bytes", type=int, default=defaults.max_message_bytes,
+                       help="largest request accepted; larger ones get RESOURCE_EXHAUSTED "
+                            "(env GAMEHOST_MAX_MESSAGE_BYTES)")
+    serve.add_argument("--shutdown-grace", type=float, default=defaults.shutdown_grace,
+                       help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
     serve.set_defaults(run=run_serve)
@@ -104,16 +115,24 @@ def run_serve(args) -> int:
     address = args.address
     if args.port is not None:
         address = f"{address.rsplit(':', 1)[0]}:{args.port}"
-    config = HostConfig.from_env()
-    config.address, config.data_dir, config.store = address, args.data_dir, args.store
-    config.log_format, config.log_level, config.bot_delay = args.log_format, args.log_level, args.bot_delay
+    config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
+                        log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
+                        max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace)
     configure(config.log_format, config.log_level)
     asyncio.run(serve(config))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        for option, value, choices in (("--log-level", args.log_level, LEVELS), ("--durability", args.durability,
+                                                                                 ("normal", "full")),
+                                       ("--log-format", args.log_format, ("auto", "console", "json"))):
+            if value not in choices:  # argparse does not check defaults taken from the environment
+                parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
+                             f"not {value!r}")
     if args.command != "serve":
         from gamehost.host.logs import configure
 

@@ -15,6 +15,7 @@ class HostConfig:
     address: str = "127.0.0.1:50051"
     data_dir: str = "data"
     store: str = "sqlite"
+    durability: str = "normal"  # "full": fsync every SQLite commit, for power loss
     log_format: str = "auto"
     log_level: str = "info"
     bot_delay: float = 0.0
@@ -27,6 +28,7 @@ class HostConfig:
             address=_env("ADDRESS", cls.address),
             data_dir=_env("DATA_DIR", cls.data_dir),
             store=_env("STORE", cls.store),
+            durability=_env("DURABILITY", cls.durability),
             log_format=_env("LOG_FORMAT", cls.log_format),
             log_level=_env("LOG_LEVEL", cls.log_level),
             bot_delay=float(_env("BOT_DELAY", str(cls.bot_delay))),

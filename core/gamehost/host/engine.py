@@ -66,17 +66,27 @@ class MatchEngine:
         self.snapshot_every = snapshot_every
         self.bot_delay = bot_delay
         self.max_watchers_per_match = max_watchers_per_match
-        self.bots: dict[str, Bot] = dict(BUILTIN_BOTS)
-        self.bots.update(bots or {})
+        self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
         self._live: dict[str, LiveMatch] = {}
         self._finished_order: list[str] = []
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
-        self._observers = hook.gamehost_match_event if hook else None
-        if hook:
-            for extra in hook.gamehost_bots():
-                self.bots.update(extra or {})
+        self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
+        for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
+            self._add_plugin_bots(impl)
+
+    def _add_plugin_bots(self, impl) -> None:
+        try:
+            offered = dict(impl.function() or {})
+        except Exception as error:  # a plugin's bots must not stop the host
+            log.error("plugin bots skipped", plugin=impl.plugin_name, error=f"{type(error).__name__}: {error}")
+            return
+        for name, bot in offered.items():
+            if name in self.bots:
+                log.error("plugin bot skipped: the name is taken", plugin=impl.plugin_name, bot=name)
+            else:
+                self.bots[name] = bot
 
     # ------------------------------------------------------------ lifecycle
 
@@ -118,7 +128,7 @@ class MatchEngine:
 
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
-                           variant: str = "") -> LiveMatch:
+                           variant: str = "", bot: str = "") -> LiveMatch:
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
@@ -132,18 +142,23 @@ class MatchEngine:
         merged = self._options(entry, variant, options or {})
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
+        bot = bot or "random"
+        if bot not in self.bots:
+            raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
-            seats=[SeatRecord(i, "bot", f"bot {i}", bot="random") if i in bot_seats else SeatRecord(i)
+            seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id)
         bound = log.bind(match_id=record.id, game=game.id)
         try:
-            state = self._rules(entry, bound, "setup", game.setup, seats, merged, rng_for(seed, 0))
+            state = game.setup(seats, merged, rng_for(seed, 0))
         except InvalidOptions as refusal:
             raise errors.invalid_field(f"options.{refusal.field}", refusal.reason, "INVALID_OPTIONS") from None
+        except Exception as error:
+            raise self._plugin_error(entry, bound, "setup", error) from None
         events = []
         if len(bot_seats) == seats:
             record.status, record.version = "active", 1
@@ -159,7 +174,8 @@ class MatchEngine:
         live = LiveMatch(record, entry, state, 0, bound)
         live.recent.extend(events)
         self._live[record.id] = live
-        bound.info("match created", seats=seats, bots=list(bot_seats), options=merged)
+        bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
+        self._notify_observers(live, events)
         self._schedule_bots(live)
         return live
 
@@ -181,6 +197,10 @@ class MatchEngine:
                 + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
         return merged
 
+    def held(self, match_id: str) -> LiveMatch | None:
+        """The match if this host holds it in memory now, without a store read."""
+        return self._live.get(match_id)
+
     async def live_match(self, match_id: str) -> LiveMatch:
         live = self._live.get(match_id)
         if live is not None:
@@ -198,11 +218,15 @@ class MatchEngine:
         return live
 
     def _remember_finished(self, match_id: str) -> None:
+        """Keep the latest finished matches in memory; forget the oldest
+        ones nobody is watching."""
         self._finished_order.append(match_id)
-        while len(self._finished_order) > FINISHED_CACHE:
+        for _ in range(len(self._finished_order) - FINISHED_CACHE):
             old = self._finished_order.pop(0)
             live = self._live.get(old)
-            if live is not None and live.over and live.watchers == 0:
+            if live is not None and live.watchers:
+                self._finished_order.append(old)  # still watched: look again later
+            elif live is not None and live.over:
                 del self._live[old]
 
     async def _restore(self, record: MatchRecord) -> LiveMatch:
@@ -279,6 +303,8 @@ class MatchEngine:
                                                 "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
             await self._commit(live, new_record, events, snapshot_state=live.state if new_record.status == "abandoned" else None)
             live.log.info("seat left", seat=seat, status=new_record.status)
+            if live.over:
+                self._remember_finished(live.id)
             return live
 
     # ------------------------------------------------------------ views
@@ -434,13 +460,12 @@ class MatchEngine:
         return {"version": version, "kind": kind, "seat": seat, "time": now, **fields}
 
     def _notify_observers(self, live: LiveMatch, events: list[dict]) -> None:
-        if self._observers is None or not self._observers.get_hookimpls():
-            return
-        for event in events:
-            try:
-                self._observers(match_id=live.id, game_id=live.game.id, event=event)
-            except Exception as error:
-                live.log.error("match observer failed", error=str(error))
+        for impl in self._observers:
+            for event in events:
+                try:
+                    impl.function(match_id=live.id, game_id=live.game.id, event=event)
+                except Exception as error:  # observers cannot break a match
+                    live.log.error("match observer failed", plugin=impl.plugin_name, error=str(error))
 
     # ------------------------------------------------------------ bots
 
@@ -467,7 +492,7 @@ class MatchEngine:
                 if not moves:
                     live.log.error("bot has no legal move", seat=seat)
                     return
-                bot = self.bots.get(live.record.seats[seat].bot, self.bots["random"])
+                bot = self.bots.get(live.record.seats[seat].bot) or self.bots["random"]
                 choice = bot.choose(live.game, live.state, seat, moves,
                                     rng_for(live.record.seed, live.version + 1, "bot"))
                 await self._play(live, seat, choice.id, None, "")
@@ -528,7 +553,7 @@ class MatchEngine:
         """Call rules code; a plugin that raises fails this call, not the host."""
         try:
             return function(*args)
-        except (errors.HostError, InvalidOptions):
+        except errors.HostError:
             raise
         except Exception as error:
             raise self._plugin_error(entry, bound, hook, error) from None

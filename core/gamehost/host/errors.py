@@ -53,10 +53,6 @@ class ResourceExhausted(HostError):
     code = "RESOURCE_EXHAUSTED"
 
 
-class Unavailable(HostError):
-    code = "UNAVAILABLE"
-
-
 class Internal(HostError):
     code = "INTERNAL"
 

@@ -42,7 +42,7 @@ class RunningHost:
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
     catalog = catalog or load_catalog()
-    store = store or open_store(config.store, config.data_dir)
+    store = store or open_store(config.store, config.data_dir, config.durability)
     await store.open()
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
     await engine.start()

@@ -178,13 +178,15 @@ class GameHostService(pb_grpc.GameHostServicer):
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
-            request_id=request.request_id, variant=request.variant)
+            request_id=request.request_id, variant=request.variant, bot=request.bot)
         return self._live_match_pb(live)
 
     @unary
     async def ListMatches(self, request, context):
         size = page_size(request.page_size, MATCH_PAGE)
         game_id = resource_id(request.game, "games", "game") if request.game else None
+        if request.status and request.status not in STATUS_FROM_PB:
+            raise errors.invalid_field("status", f"unknown match status {request.status}.")
         status = STATUS_FROM_PB.get(request.status)
         query = {"game": game_id, "status": status}
         before = tuple(decode_token(request.page_token, query)["before"]) if request.page_token else None
@@ -192,7 +194,11 @@ class GameHostService(pb_grpc.GameHostServicer):
         more = len(records) > size
         records = records[:size]
         token = encode_token({"q": query, "before": [records[-1].create_time, records[-1].id]}) if more else ""
-        return pb.ListMatchesResponse(matches=[self._match_pb(r) for r in records], next_page_token=token)
+        return pb.ListMatchesResponse(matches=[self._listed_match_pb(r) for r in records], next_page_token=token)
+
+    def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
+        live = self.engine.held(record.id)
+        return self._match_pb(record) if live is None else self._live_match_pb(live)
 
     @unary
     async def GetMatch(self, request, context):

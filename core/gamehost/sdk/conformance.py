@@ -181,7 +181,7 @@ def _check_secrets(engine: MatchEngine, live, views, events_checked: int, step: 
         if live.over:
             continue  # the plugin may reveal everything at the end
         for secret in secrets:
-            if secret.owner != viewer:
+            if viewer is None or secret.owner != viewer:
                 who = "a spectator" if viewer is None else f"seat {viewer}"
                 owner = "nobody" if secret.owner is None else f"seat {secret.owner}"
                 assert secret.value not in visible, (

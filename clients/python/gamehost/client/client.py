@@ -91,10 +91,10 @@ class GameHostClient:
     # ------------------------------------------------------------ matches
 
     def create_match(self, game: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
-                     seed: int | None = None, bots: Sequence[int] = (), variant: str = "",
+                     seed: int | None = None, bots: Sequence[int] = (), bot: str = "", variant: str = "",
                      request_id: str | None = None) -> pb.Match:
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
-                                        bot_seats=list(bots), variant=variant,
+                                        bot_seats=list(bots), bot=bot, variant=variant,
                                         request_id=request_id or uuid.uuid4().hex)
         if seed is not None:
             request.seed = seed

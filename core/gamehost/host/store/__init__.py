@@ -14,15 +14,15 @@ from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 
 
-def open_store(spec: str | None, data_dir: str | Path | None = None) -> Store:
+def open_store(spec: str | None, data_dir: str | Path | None = None, durability: str = "normal") -> Store:
     if spec in (None, "", "sqlite"):
         directory = Path(data_dir or "data")
         directory.mkdir(parents=True, exist_ok=True)
-        return SQLiteStore(directory / "gamehost.db")
+        return SQLiteStore(directory / "gamehost.db", durability)
     if spec == "memory":
         return MemoryStore()
     if spec.startswith("sqlite://"):
-        return SQLiteStore(Path(spec.removeprefix("sqlite://")))
+        return SQLiteStore(Path(spec.removeprefix("sqlite://")), durability)
     raise ValueError(f"unknown store {spec!r}: use 'memory', 'sqlite' or 'sqlite:///path/file.db'")
 
 

@@ -114,6 +114,9 @@ class SQLiteStore:
         except sqlite3.IntegrityError as error:
             db.execute("ROLLBACK")
             raise VersionConflict(str(error)) from error
+        except VersionConflict:
+            db.execute("ROLLBACK")
+            raise
         except BaseException:
             db.execute("ROLLBACK")
             raise
@@ -131,16 +134,24 @@ class SQLiteStore:
     async def append(self, step: Append) -> None:
         record = step.record
 
+        previous = step.events[0]["version"] - 1
+
         def work(db):
-            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, step.events))
             result = None if record.result is None else dumps(record.result)
+            # The row must still be at the version before these events: the
+            # same optimistic check a shared database needs.
             if step.seats_changed:
-                db.execute("UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=?",
-                           (seats_json(record.seats), record.status, record.version, record.update_time, result,
-                            record.id))
+                updated = db.execute(
+                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
+                    (seats_json(record.seats), record.status, record.version, record.update_time, result,
+                     record.id, previous))
             else:
-                db.execute("UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=?",
-                           (record.status, record.version, record.update_time, result, record.id))
+                updated = db.execute(
+                    "UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
+                    (record.status, record.version, record.update_time, result, record.id, previous))
+            if updated.rowcount != 1:
+                raise VersionConflict(f"match {record.id} is not at version {previous}")
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, step.events))
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
