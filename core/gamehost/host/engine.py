@@ -23,7 +23,7 @@ from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
 from gamehost.sdk.chance import rng_for
-from gamehost.sdk.replay import RecordedMove, replay
+from gamehost.sdk.replay import recorded_moves, replay
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome
 
 log = structlog.get_logger("gamehost.engine")
@@ -237,8 +237,7 @@ class MatchEngine:
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
         snapshot = await self.store.latest_snapshot(record.id)
         tail = await self.store.events(record.id, snapshot.version)
-        moves = [RecordedMove(e["version"], e["seat"], e["move"]) for e in tail if e["kind"] == "moved"]
-        state = replay(entry.game, snapshot.state, record.seed, moves)
+        state = replay(entry.game, snapshot.state, record.seed, recorded_moves(tail))
         live = LiveMatch(record, entry, state, snapshot.version, bound)
         live.recent.extend(tail)
         live.requests = await self.store.request_versions(record.id)
@@ -452,8 +451,7 @@ class MatchEngine:
     async def _reload_state(self, live: LiveMatch) -> None:
         snapshot = await self.store.latest_snapshot(live.id)
         tail = await self.store.events(live.id, snapshot.version)
-        moves = [RecordedMove(e["version"], e["seat"], e["move"]) for e in tail if e["kind"] == "moved"]
-        live.state = replay(live.game, snapshot.state, live.record.seed, moves)
+        live.state = replay(live.game, snapshot.state, live.record.seed, recorded_moves(tail))
 
     @staticmethod
     def _event(version: int, kind: str, seat: int, now: float, **fields: Any) -> dict:

@@ -36,44 +36,40 @@ GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
 
-async def _abort(context, error: errors.HostError):
+async def _abort(context, method_name: str, error: Exception):
+    """End the call with the status for ``error``; an unexpected one is logged
+    and becomes INTERNAL without internals in the message."""
+    if not isinstance(error, errors.HostError):
+        log.exception("rpc failed", method=method_name, error=str(error))
+        error = errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
+                                "HOST_ERROR")
     await context.abort_with_status(to_grpc_status(error))
 
 
-def _unexpected(method_name: str, error: Exception) -> errors.Internal:
-    log.exception("rpc failed", method=method_name, error=str(error))
-    return errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
-                           "HOST_ERROR")
-
-
 def unary(method):
-    """Translate engine errors of a unary method into statuses."""
+    """Translate the errors of a unary method into statuses."""
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
             return await method(self, request, context)
-        except errors.HostError as error:
-            await _abort(context, error)
         except grpc.aio.AbortError:
             raise
         except Exception as error:
-            await _abort(context, _unexpected(method.__name__, error))
+            await _abort(context, method.__name__, error)
     return wrapper
 
 
 def streaming(method):
-    """Translate engine errors of a server-streaming method into statuses."""
+    """Translate the errors of a server-streaming method into statuses."""
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
             async for message in method(self, request, context):
                 yield message
-        except errors.HostError as error:
-            await _abort(context, error)
         except grpc.aio.AbortError:
             raise
         except Exception as error:
-            await _abort(context, _unexpected(method.__name__, error))
+            await _abort(context, method.__name__, error)
     return wrapper
 
 

@@ -18,6 +18,11 @@ class RecordedMove:
     args: Mapping[str, Any]
 
 
+def recorded_moves(events: Iterable[Mapping[str, Any]]) -> list[RecordedMove]:
+    """The moves among log events (as the store keeps them)."""
+    return [RecordedMove(e["version"], e["seat"], e["move"]) for e in events if e["kind"] == "moved"]
+
+
 def initial_state(game: Game, seats: int, options: Mapping[str, Any], seed: int) -> State:
     """The state a match starts from (version 0)."""
     return game.setup(seats, options, rng_for(seed, 0))
