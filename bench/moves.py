@@ -9,9 +9,11 @@ run and under the same client machinery:
 - SubmitMove with the in-memory store and with the SQLite store (one commit
   per move), matches created and joined before the clock starts.
 
-It prints rates, p50/p99 latencies, the host's CPU time per call (from
-/proc), the ratio SubmitMove / empty call, and the host's resident memory
-per joined match (RSS growth while the matches are opened). Usage:
+Each figure is measured ``--repeat`` times, empty calls and moves
+interleaved, and the run with the median rate is kept. It prints rates,
+p50/p99 latencies, CPU time per call of the host (from /proc) and of the
+client, the ratio SubmitMove / empty call, and the host's resident memory
+per open, joined match (RSS growth on a fresh host). Usage:
     python bench/moves.py [--quick] [--json results.json]
 """
 
@@ -73,10 +75,11 @@ class Host:
         self.process.wait(30)
 
 
-def summary(latencies: list[float], calls: int, elapsed: float, cpu: float) -> dict:
+def summary(latencies: list[float], calls: int, elapsed: float, cpu: float, client_cpu: float) -> dict:
     ordered = sorted(latencies)
     return {"calls": calls, "rate": calls / elapsed, "p50_ms": 1000 * statistics.median(ordered),
-            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "host_cpu_us_per_call": 1e6 * cpu / calls}
+            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "host_cpu_us_per_call": 1e6 * cpu / calls,
+            "client_cpu_us_per_call": 1e6 * client_cpu / calls}
 
 
 async def empty_calls(host: Host, concurrency: int, calls_per_task: int) -> dict:
@@ -92,10 +95,10 @@ async def empty_calls(host: Host, concurrency: int, calls_per_task: int) -> dict
                 await stub.Check(request)
                 latencies.append(time.perf_counter() - start)
 
-        cpu, start = host.cpu(), time.perf_counter()
+        cpu, client_cpu, start = host.cpu(), time.process_time(), time.perf_counter()
         await asyncio.gather(*(task() for _ in range(concurrency)))
-        elapsed, cpu = time.perf_counter() - start, host.cpu() - cpu
-    return summary(latencies, len(latencies), elapsed, cpu)
+        elapsed, cpu, client_cpu = time.perf_counter() - start, host.cpu() - cpu, time.process_time() - client_cpu
+    return summary(latencies, len(latencies), elapsed, cpu, client_cpu)
 
 
 async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> dict:
@@ -107,9 +110,7 @@ async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> d
             tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))).player_token for _ in range(2)]
             return match.name, tokens
 
-        rss = host.rss_bytes()
         prepared = [[await prepare() for _ in range(matches_per_task)] for _ in range(concurrency)]
-        memory_per_match = (host.rss_bytes() - rss) / (concurrency * matches_per_task)
         latencies: list[float] = []
 
         async def task(matches):
@@ -121,10 +122,22 @@ async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> d
                     await stub.SubmitMove(request)
                     latencies.append(time.perf_counter() - start)
 
-        cpu, start = host.cpu(), time.perf_counter()
+        cpu, client_cpu, start = host.cpu(), time.process_time(), time.perf_counter()
         await asyncio.gather(*(task(matches) for matches in prepared))
-        elapsed, cpu = time.perf_counter() - start, host.cpu() - cpu
-    return {**summary(latencies, len(latencies), elapsed, cpu), "host_rss_bytes_per_open_match": memory_per_match}
+        elapsed, cpu, client_cpu = time.perf_counter() - start, host.cpu() - cpu, time.process_time() - client_cpu
+    return summary(latencies, len(latencies), elapsed, cpu, client_cpu)
+
+
+async def memory_per_match(host: Host, count: int) -> float:
+    """Resident memory the host gains per open, joined match (on a fresh host)."""
+    async with grpc.aio.insecure_channel(host.target) as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        before = host.rss_bytes()
+        for _ in range(count):
+            match = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"))
+            for _ in range(2):
+                await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))
+        return (host.rss_bytes() - before) / count
 
 
 def machine() -> dict:
@@ -134,26 +147,40 @@ def machine() -> dict:
             "python": platform.python_version(), "grpcio": grpc.__version__}
 
 
-async def run(quick: bool) -> dict:
+def median_run(runs: list[dict]) -> dict:
+    """The run with the median rate: one noisy run does not decide."""
+    return sorted(runs, key=lambda run: run["rate"])[len(runs) // 2]
+
+
+async def run(quick: bool, repeat: int) -> dict:
     total_moves = 1800 if quick else 9000
-    results = {"machine": machine(), "runs": []}
+    results = {"machine": machine(), "repeat": repeat, "runs": []}
     with tempfile.TemporaryDirectory() as data_dir:
         for store in ("memory", "sqlite"):
             host = Host(store, data_dir)
             try:
+                per_match = await memory_per_match(host, 500 if quick else 2000)
+                results["runs"].append({"store": store, "host_rss_bytes_per_open_match": per_match})
+                print(f"{store:<7} host memory per open match: {per_match / 1024:.1f} KiB", flush=True)
                 for concurrency in (1, 16, 128):
                     matches_per_task = max(1, total_moves // len(DRAW) // concurrency)
-                    empty = await empty_calls(host, concurrency, matches_per_task * len(DRAW))
-                    moves = await submit_moves(host, concurrency, matches_per_task)
+                    empties, submits = [], []
+                    for _ in range(repeat):  # interleaved, so both see the same machine
+                        empties.append(await empty_calls(host, concurrency, matches_per_task * len(DRAW)))
+                        submits.append(await submit_moves(host, concurrency, matches_per_task))
+                    empty, moves = median_run(empties), median_run(submits)
                     row = {"store": store, "concurrency": concurrency, "empty": empty, "submit": moves,
-                           "ratio": moves["rate"] / empty["rate"]}
+                           "ratio": moves["rate"] / empty["rate"],
+                           "ratios": [m["rate"] / e["rate"] for e, m in zip(empties, submits)]}
                     results["runs"].append(row)
-                    print(f"{store:<7} c={concurrency:<4} empty {empty['rate']:7.0f}/s "
+                    print(f"{store:<7} c={concurrency:<4} empty {empty['rate']:6.0f}/s "
                           f"p50 {empty['p50_ms']:6.2f} ms p99 {empty['p99_ms']:6.2f} ms "
-                          f"cpu {empty['host_cpu_us_per_call']:5.0f} us | SubmitMove {moves['rate']:7.0f}/s "
+                          f"cpu {empty['host_cpu_us_per_call']:4.0f}+{empty['client_cpu_us_per_call']:<4.0f}us "
+                          f"| SubmitMove {moves['rate']:6.0f}/s "
                           f"p50 {moves['p50_ms']:6.2f} ms p99 {moves['p99_ms']:6.2f} ms "
-                          f"cpu {moves['host_cpu_us_per_call']:5.0f} us | ratio {row['ratio']:.2f} | "
-                          f"{moves['host_rss_bytes_per_open_match'] / 1024:.1f} KiB per match", flush=True)
+                          f"cpu {moves['host_cpu_us_per_call']:4.0f}+{moves['client_cpu_us_per_call']:<4.0f}us "
+                          f"| ratio {row['ratio']:.2f} (runs: {' '.join(f'{r:.2f}' for r in row['ratios'])})",
+                          flush=True)
             finally:
                 host.stop()
     return results
@@ -162,9 +189,10 @@ async def run(quick: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke run")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per figure; the median is kept")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
-    results = asyncio.run(run(args.quick))
+    results = asyncio.run(run(args.quick, args.repeat))
     print(json.dumps(results["machine"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
