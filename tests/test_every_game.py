@@ -90,7 +90,7 @@ def test_full_match_over_grpc_against_bots(host, game_id, seats):
         for version, sent in views.items():
             if sent.status == pb.MATCH_STATUS_FINISHED:
                 continue
-            secrets = [s for s in game.secrets(states[version]) if s.owner != (None if viewer < 0 else viewer)]
+            secrets = [s for s in game.secrets(states[version]) if viewer < 0 or s.owner != viewer]
             visible = _tokens(from_struct(sent.state), set())
             leaked = [s.value for s in secrets if s.value in visible]
             assert not leaked, f"{game_id}: view for seat {viewer} at version {version} carries {leaked[:3]}"

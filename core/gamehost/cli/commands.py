@@ -77,7 +77,7 @@ def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
     with GameHostClient(args.host) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
-                                  bots=bots, variant=args.variant)
+                                  bots=bots, bot=args.bot, variant=args.variant)
     print(match.name)
     return 0
 
@@ -108,7 +108,7 @@ def play(args) -> int:
             game = host.game(args.game)
             seats = args.seats or game.min_players
             match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
-                                      bots=list(range(1, seats)), variant=args.variant)
+                                      bots=list(range(1, seats)), bot=args.bot, variant=args.variant)
             joined = host.join(match.name, seat=0, player_name=args.name)
             match_name, token = match.name, joined.player_token
         else:

@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("game")
     create.add_argument("--seats", type=int, default=0)
     create.add_argument("--bots", default="", help="comma-separated bot seats, e.g. 1,2")
+    create.add_argument("--bot", default="", help="the bot strategy for those seats (default: random)")
     create.add_argument("--seed", type=int)
     create.add_argument("--variant", default="")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--match", help="play an existing match instead")
     play.add_argument("--token", help="your player token in --match (join a free seat when omitted)")
     play.add_argument("--seats", type=int, default=0)
+    play.add_argument("--bot", default="", help="the bot strategy of the other seats (default: random)")
     play.add_argument("--seed", type=int)
     play.add_argument("--variant", default="")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -133,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
+        if args.store not in ("sqlite", "memory") and not args.store.startswith("sqlite://"):
+            parser.error(f"--store (or GAMEHOST_STORE) must be 'sqlite', 'memory' or 'sqlite:///path/file.db', "
+                         f"not {args.store!r}")
     if args.command != "serve":
         from gamehost.host.logs import configure
 

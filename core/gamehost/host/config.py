@@ -10,6 +10,14 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(f"GAMEHOST_{name}", default)
 
 
+def _env_number(name: str, default: float, kind: type) -> float:
+    text = _env(name, str(default))
+    try:
+        return kind(text)
+    except ValueError:
+        raise SystemExit(f"gamehost: GAMEHOST_{name} must be a number, not {text!r}") from None
+
+
 @dataclass
 class HostConfig:
     address: str = "127.0.0.1:50051"
@@ -31,7 +39,7 @@ class HostConfig:
             durability=_env("DURABILITY", cls.durability),
             log_format=_env("LOG_FORMAT", cls.log_format),
             log_level=_env("LOG_LEVEL", cls.log_level),
-            bot_delay=float(_env("BOT_DELAY", str(cls.bot_delay))),
-            max_message_bytes=int(_env("MAX_MESSAGE_BYTES", str(cls.max_message_bytes))),
-            shutdown_grace=float(_env("SHUTDOWN_GRACE", str(cls.shutdown_grace))),
+            bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
+            max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
+            shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
         )

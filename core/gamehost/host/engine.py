@@ -215,6 +215,8 @@ class MatchEngine:
             self._live[match_id] = live
             if live.over:
                 self._remember_finished(match_id)
+            else:
+                self._schedule_bots(live)
         return live
 
     def _remember_finished(self, match_id: str) -> None:
@@ -237,7 +239,10 @@ class MatchEngine:
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
         snapshot = await self.store.latest_snapshot(record.id)
         tail = await self.store.events(record.id, snapshot.version)
-        state = replay(entry.game, snapshot.state, record.seed, recorded_moves(tail))
+        try:
+            state = replay(entry.game, snapshot.state, record.seed, recorded_moves(tail))
+        except Exception as error:  # the plugin no longer accepts its own log
+            raise self._plugin_error(entry, bound, "apply (replaying the log)", error) from None
         live = LiveMatch(record, entry, state, snapshot.version, bound)
         live.recent.extend(tail)
         live.requests = await self.store.request_versions(record.id)
@@ -412,8 +417,12 @@ class MatchEngine:
             raise errors.FailedPrecondition(f"Illegal move: {refusal.reason}", "ILLEGAL_MOVE",
                                             metadata=errors.metadata_of(rule=refusal.rule)) from None
         except Exception as error:
-            await self._reload_state(live)  # the plugin may have touched the state before it failed
-            raise self._plugin_error(live.entry, live.log, "apply", error) from None
+            failure = self._plugin_error(live.entry, live.log, "apply", error)
+            try:
+                await self._reload_state(live)  # the plugin may have touched the state before it failed
+            except Exception as reload_error:
+                live.log.error("state not reloaded after a plugin error", error=str(reload_error))
+            raise failure from None
         outcome = self._rules(live.entry, live.log, "outcome", live.game.outcome, state)
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,

@@ -34,6 +34,7 @@ def gamehost_bots():
 def gamehost_match_event(match_id, game_id, event):
     """Observe a committed match event (a dict as written to the log).
 
-    Called after the event is committed and before watchers are told. An
-    exception here is logged and ignored: observers cannot break a match.
+    Called once the event is committed, one plugin at a time. An exception
+    here is logged and ignored: observers cannot break a match. Do not
+    change ``event``.
     """

@@ -74,10 +74,12 @@ class Append:
 class Store(Protocol):
     """Every backend has these semantics:
 
-    - ``append`` is one transaction; an event whose (match, version) exists
-      raises ``VersionConflict`` and writes nothing;
-    - a request id is unique per (match, seat): ``find_request`` finds the
-      version its move produced;
+    - ``append`` is one transaction; events must continue the match's
+      version with no gap and no repeat, else it raises ``VersionConflict``
+      and writes nothing;
+    - a request id is unique per (match, seat) (``request_versions`` maps
+      each to the version its move produced), a create request id unique
+      per store (``find_match_by_request``);
     - nothing is acknowledged before it is committed.
     """
 

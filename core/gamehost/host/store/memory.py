@@ -28,6 +28,8 @@ class MemoryStore:
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
         if record.id in self._matches:
             raise VersionConflict(f"match {record.id} exists")
+        if record.create_request_id and await self.find_match_by_request(record.create_request_id):
+            raise VersionConflict(f"create request {record.create_request_id} already made a match")
         self._matches[record.id] = copy_record(record)
         self._events[record.id] = [dumps(event) for event in events]
         self._snapshots[record.id] = (snapshot.version, dumps(snapshot.state))
