@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.tom
 serve: $(STAMP)
 	$(VENV)/bin/gamehost serve $(ARGS)
 
+# One pytest worker per core: the conformance runs are CPU-bound.
 test: $(STAMP)
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m pytest -n auto $(ARGS)
 
 stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
