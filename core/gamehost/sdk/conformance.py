@@ -92,17 +92,27 @@ def _dump(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _tokens(value: Any, into: set) -> set:
     """Every key and scalar anywhere in a JSON-shaped value."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            into.add(key)
-            _tokens(item, into)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _tokens(item, into)
-    else:
-        into.add(value)
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in _SCALARS:
+            into.add(item)
+        elif kind is dict:
+            into.update(item)
+            pending.extend(item.values())
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        elif isinstance(item, Mapping):  # rare: the exact type checks above are the fast path
+            into.update(item.keys())
+            pending.extend(item.values())
+        else:
+            into.add(item)
     return into
 
 
