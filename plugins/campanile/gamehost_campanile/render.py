@@ -1,0 +1,181 @@
+"""Text and SVG pictures of a Campanile view (see rules.Campanile.view).
+
+Both show the towers left to right with their heights and the chips beneath in
+bet order, the three piles with their tops and sizes, the viewer's own hand,
+and the scores once the game is over.
+"""
+
+from __future__ import annotations
+
+STYLE_COLOURS = {"S1": "#b5654a", "S2": "#8c8c8c", "S3": "#7a5a3a", "S4": "#d8b25c", "S5": "#5b7fa6"}
+SEAT_COLOURS = ("#c0392b", "#2c6fbb", "#27884b", "#8e44ad", "#d68910")
+STEP_TEXT = {"build": "build", "bet": "bet or draw", "draw": "draw"}
+
+
+def hand_styles(view) -> list[str]:
+    """The styles of the viewer's hand cards (tokens are "<style>#<nn>")."""
+    return [card.split("#", 1)[0] for card in view.get("hand", [])]
+
+
+def cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def chips_text(chips: list[int]) -> str:
+    return "+".join(str(chip) for chip in chips)
+
+
+def bettors_text(entries) -> str:
+    return ", ".join(f"seat {entry['seat']} ({chips_text(entry['chips'])})" for entry in entries) or "-"
+
+
+def status_text(view) -> str:
+    if view["step"] == "over":
+        return "Game over."
+    line = f"Seat {view['turn']} to move: {STEP_TEXT[view['step']]}"
+    if view["built"]:
+        built = view["built"]
+        line += f" (built {built['style']} +{built['storeys']}; draws from pile {built['storeys']})"
+    return line + "."
+
+
+def options_text(view) -> str:
+    options = view["options"]
+    rule = "at least" if options["bet_rule"] == "at_least" else "exactly"
+    variant = "; may also bet on the tower just built" if options["bet_on_built_tower"] else ""
+    return f"bet chip worth {rule} the storeys built{variant}"
+
+
+def text(view) -> str:
+    lines = [f"Campanile, {view['players']} players: {options_text(view)}.",
+             "Piles (after building n storeys, draw from pile n):"]
+    for pile in view["piles"]:
+        top = pile["top"] or "empty (Finito)"
+        lines.append(f"  pile {pile['number']}: top {top}, {cards(pile['size'])}")
+    lines.append("Towers, left to right (the left one wins a tie):")
+    for style in view["row"]:
+        height = view["heights"][style]
+        lines.append(f"  {style} {'#' * height:<30} {height:>3}  bets: {bettors_text(view['bets'][style])}")
+    lines.append("Chips left: " + "; ".join(
+        f"seat {seat}: " + " ".join(f"{count}x{value}" for value, count in chips.items())
+        for seat, chips in enumerate(view["chips"])))
+    lines.append("Cards in hand: " + ", ".join(f"seat {seat}: {size}" for seat, size in enumerate(view["hand_sizes"])))
+    if view["viewer"] is not None:
+        lines.append(f"Your hand (seat {view['viewer']}): {' '.join(hand_styles(view))}")
+    lines.append(status_text(view))
+    if view["result"]:
+        lines += result_lines(view["result"])
+    return "\n".join(lines)
+
+
+def result_lines(result) -> list[str]:
+    lines = []
+    for flag in result["flags"]:
+        big, small = flag["flag"]
+        awards = ", ".join(f"seat {award['seat']} {award['points']}" for award in flag["awards"]) or "nobody bet"
+        lines.append(f"  flag {big}/{small} on {flag['tower']}: {awards}")
+    lines.append(f"  no flag on {result['tower_ranking'][-1]}")
+    lines.append("Scores: " + ", ".join(f"seat {seat}: {score}" for seat, score in enumerate(result["scores"])))
+    return lines
+
+
+# --- SVG ------------------------------------------------------------------------
+
+WIDTH, HEIGHT = 780, 660
+PILE_X, TOWER_X0, TOWER_DX = 14, 150, 124
+BASE_Y, TOWER_ROOM = 320, 230
+
+
+def svg_text(x, y, content, size=13, anchor="middle", fill="#222", weight="normal") -> str:
+    return (f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" font-family="sans-serif" '
+            f'fill="{fill}" font-weight="{weight}">{content}</text>')
+
+
+def button(x, y, width, label, move_id) -> str:
+    return (f'<g data-move="{move_id}" style="cursor:pointer"><rect x="{x}" y="{y}" width="{width}" height="20" '
+            f'rx="4" fill="#fff3c4" stroke="#9a7b1c"/>{svg_text(x + width / 2, y + 14, label, 12)}</g>')
+
+
+def svg(view, moves) -> str:
+    by_id = {move.id: move for move in moves}
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">',
+             f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f6f1e4"/>',
+             svg_text(WIDTH / 2, 22, f"Campanile: {options_text(view)}", 14)]
+    parts += svg_piles(view, by_id)
+    parts += svg_towers(view, by_id)
+    parts += svg_footer(view)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def svg_piles(view, by_id) -> list[str]:
+    """Pile 3 on top, pile 1 at the bottom, as the rules lay them out."""
+    parts = []
+    for pile in view["piles"]:
+        y = 60 + (3 - pile["number"]) * 90
+        move_id = f"draw:{pile['number']}"
+        move_attr = f' data-move="{move_id}" style="cursor:pointer"' if move_id in by_id else ""
+        fill = STYLE_COLOURS.get(pile["top"], "#555")
+        stroke = ' stroke="#d4a017" stroke-width="4"' if move_attr else ' stroke="#333"'
+        parts.append(f'<g{move_attr}><rect x="{PILE_X}" y="{y}" width="110" height="74" rx="6" fill="{fill}"{stroke}/>'
+                     + svg_text(PILE_X + 55, y + 24, f"pile {pile['number']}", 13, fill="#fff", weight="bold")
+                     + svg_text(PILE_X + 55, y + 44, f"top {pile['top'] or 'Finito'}", 13, fill="#fff")
+                     + svg_text(PILE_X + 55, y + 63, cards(pile["size"]), 12, fill="#fff") + "</g>")
+    return parts
+
+
+def svg_towers(view, by_id) -> list[str]:
+    parts = []
+    tallest = max(view["heights"].values())
+    storey = min(10.0, TOWER_ROOM / tallest) if tallest else 10.0
+    flags = {flag["tower"]: f"{flag['flag'][0]}/{flag['flag'][1]}" for flag in (view["result"] or {"flags": []})["flags"]}
+    for column, style in enumerate(view["row"]):
+        x = TOWER_X0 + column * TOWER_DX
+        height = view["heights"][style]
+        top = BASE_Y - height * storey
+        parts.append(f'<rect x="{x + 30}" y="{top:.1f}" width="50" height="{height * storey:.1f}" '
+                     f'fill="{STYLE_COLOURS[style]}" stroke="#333"/>')
+        parts.append(svg_text(x + 55, top - 6, str(height), 13, weight="bold"))
+        if style in flags:
+            parts.append(f'<rect x="{x + 33}" y="{top - 42}" width="44" height="18" fill="#fff" stroke="#b22"/>'
+                         + svg_text(x + 55, top - 28, flags[style], 12, fill="#b22", weight="bold"))
+        parts.append(f'<rect x="{x + 10}" y="{BASE_Y}" width="90" height="18" fill="#6b8e23"/>')
+        parts.append(svg_text(x + 55, BASE_Y + 14, style, 12, fill="#fff", weight="bold"))
+        for offset, storeys in enumerate((1, 2, 3)):
+            move_id = f"build:{style}:{storeys}"
+            if move_id in by_id:
+                parts.append(button(x + 4 + offset * 34, BASE_Y + 24, 32, f"+{storeys}", move_id))
+        for offset, chip in enumerate((1, 2, 3)):
+            move_id = f"bet:{style}:{chip}"
+            if move_id in by_id:
+                parts.append(button(x + 4 + offset * 34, BASE_Y + 48, 32, f"bet {chip}", move_id))
+        # Chips beneath the tower, one row per bettor in bet order.
+        for row, entry in enumerate(view["bets"][style]):
+            y = BASE_Y + 84 + row * 18
+            colour = SEAT_COLOURS[entry["seat"] % len(SEAT_COLOURS)]
+            for index, chip in enumerate(entry["chips"]):
+                cx = x + 12 + index * 14
+                parts.append(f'<circle cx="{cx}" cy="{y}" r="7" fill="{colour}"/>'
+                             + svg_text(cx, y + 4, str(chip), 10, fill="#fff"))
+    return parts
+
+
+def svg_footer(view) -> list[str]:
+    parts = []
+    y = BASE_Y + 190
+    for seat, left in enumerate(view["chips"]):
+        chips = " ".join(f"{count}x{value}" for value, count in left.items())
+        parts.append(f'<circle cx="{20 + seat * 150}" cy="{y - 4}" r="6" fill="{SEAT_COLOURS[seat]}"/>'
+                     + svg_text(30 + seat * 150, y, f"seat {seat}: {cards(view['hand_sizes'][seat])}", 11, anchor="start")
+                     + svg_text(30 + seat * 150, y + 16, f"chips {chips}", 11, anchor="start"))
+    if view["viewer"] is not None:
+        parts.append(svg_text(14, y + 48, f"Your hand (seat {view['viewer']}):", 13, anchor="start"))
+        for index, style in enumerate(hand_styles(view)):
+            cx = 180 + index * 60
+            parts.append(f'<rect x="{cx}" y="{y + 34}" width="50" height="22" rx="3" fill="{STYLE_COLOURS[style]}"/>'
+                         + svg_text(cx + 25, y + 50, style, 12, fill="#fff", weight="bold"))
+    parts.append(svg_text(14, y + 76, status_text(view), 13, anchor="start"))
+    if view["result"]:
+        scores = " · ".join(f"seat {seat}: {score}" for seat, score in enumerate(view["result"]["scores"]))
+        parts.append(svg_text(14, y + 100, f"Scores: {scores}", 14, anchor="start", weight="bold"))
+    return parts

@@ -1,0 +1,486 @@
+"""Campanile (Hanno & Wilfried Kuhn, Blatz 1996), as shared/rules/campanile.md specifies.
+
+Five towers, one per architectural style, stand in a row. On a turn a player
+builds one tower 1, 2 or 3 storeys higher with a card of its style, may bet one
+power chip on a tower whose style shows on a draw pile, and draws from the pile
+whose number is the storeys just built. The game ends the moment a pile runs
+out; the four highest towers carry flags, and the two biggest bettors on each
+flagged tower score its flag's values.
+
+Section numbers (1.2, 1.3, ...) in the docstrings refer to the spec.
+
+State (plain JSON data):
+
+- ``players``: number of seats; ``options``: the validated options.
+- ``row``: the five style ids left to right; nearer the piles (left) wins ties.
+- ``heights``: storeys built per style.
+- ``bets``: per style, the bettors in the order of their first chip, each
+  ``{"seat": s, "chips": [values in the order placed]}``.
+- ``chips``: per seat, unplaced chips by value (``{"1": 5, "2": 3, "3": 1}``).
+- ``hands``: per seat, card tokens (secret to the owner).
+- ``piles``: piles 1, 2, 3 as card lists, bottom first; the last card is the
+  face-up top, the others are face down (secret to everybody).
+- ``surplus``: cards removed unseen at setup (secret to everybody).
+- ``turn``: the seat whose turn it is (None once over); ``step``: "build",
+  "bet" (built; may bet or draw), "draw" (has bet; must draw) or "over";
+  ``built``: this turn's build, ``{"style": S, "storeys": n}``, else None.
+
+A card token is ``"<style>#<nn>"`` (``"S3#07"``): unique, so the conformance
+kit can tell whether a hidden card shows in a view it must not reach.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant
+
+from gamehost_campanile import render
+
+# --- components (1.1) and setup tables (1.2) ----------------------------------
+
+STYLES = ("S1", "S2", "S3", "S4", "S5")
+"""PROPOSED style ids (1.1): the 1996 style names are not sourced."""
+CARDS_PER_STYLE = 14
+"""INFERRED: 70 tower cards over 5 styles (1.1)."""
+REMOVED_PER_STYLE = {2: 5, 3: 3, 4: 1, 5: 0}
+"""Tower cards of each style put back in the box before the shuffle (1.2 step 2)."""
+HAND_SIZE = 3
+"""Cards in hand (1.2 step 3; A2: the rules' 3, not the reviews' 4)."""
+PILE_NUMBERS = (1, 2, 3)
+"""The Finito cards under the three draw piles (1.1)."""
+STOREY_CHOICES = (1, 2, 3)
+"""How many storeys a card may add: the three alignment marks (1.1)."""
+CHIP_SET = {"1": 5, "2": 3, "3": 1}
+"""Each player's nine power chips by value (1.1)."""
+FLAGS = ((8, 4), (6, 3), (4, 2), (2, 1))
+"""Flag values for the towers ranked 1 to 4; the fifth tower gets none (1.5)."""
+START_HEIGHT = 0
+"""All towers start equal (1.1); only relative height matters."""
+
+BET_RULES = ("at_least", "exact")
+"""A1: a chip must be worth at least (French rules) or exactly (German reviews)
+the storeys built this turn."""
+
+
+def card_style(card: str) -> str:
+    """The style a card token belongs to."""
+    return card.split("#", 1)[0]
+
+
+def seat_name(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def storeys_text(storeys: int) -> str:
+    return "1 storey" if storeys == 1 else f"{storeys} storeys"
+
+
+# --- setup (1.2) -------------------------------------------------------------
+
+
+def tower_cards(players: int) -> list[str]:
+    """The tower cards left after removing a fixed count of each style (1.2 step 2)."""
+    kept = CARDS_PER_STYLE - REMOVED_PER_STYLE[players]
+    return [f"{style}#{number:02d}" for style in STYLES for number in range(1, kept + 1)]
+
+
+def deal(players: int, rng) -> tuple[list[list[str]], list[list[str]], list[str]]:
+    """Shuffle, deal hands of three, then three equal piles; the surplus is
+    removed unseen (1.2 steps 3-4). Returns (hands, piles, surplus)."""
+    deck = tower_cards(players)
+    rng.shuffle(deck)
+    hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(players)]
+    rest = deck[players * HAND_SIZE:]
+    pile_size = len(rest) // len(PILE_NUMBERS)
+    piles = [rest[index * pile_size:(index + 1) * pile_size] for index in range(len(PILE_NUMBERS))]
+    surplus = rest[len(PILE_NUMBERS) * pile_size:]
+    return hands, piles, surplus
+
+
+def tower_row(options: Mapping[str, Any], rng) -> list[str]:
+    """The left-to-right order of the towers (1.2 step 1; A3, PROPOSED random)."""
+    row = list(STYLES)
+    if options["tower_order"] == "random":
+        rng.shuffle(row)
+    return row
+
+
+def start_player(players: int, options: Mapping[str, Any], rng) -> int:
+    """Who starts (1.2 step 8; PROPOSED: random, since the oldest player is not
+    known to the host)."""
+    return rng.randrange(players) if options["start_player"] == "random" else 0
+
+
+# --- what is visible on the table ----------------------------------------------
+
+
+def pile_top(state, pile: int) -> str | None:
+    """The face-up top card of pile 1, 2 or 3 (1.2 step 5), None if empty."""
+    cards = state["piles"][pile - 1]
+    return cards[-1] if cards else None
+
+
+def visible_styles(state) -> set[str]:
+    """Styles shown on the face-up pile tops right now (1.3 step 2)."""
+    return {card_style(top) for pile in PILE_NUMBERS if (top := pile_top(state, pile)) is not None}
+
+
+def is_over(state) -> bool:
+    return state["step"] == "over"
+
+
+# --- the turn (1.3) --------------------------------------------------------------
+
+
+def check_build(state, seat: int, style: str, storeys: int) -> None:
+    """Build (1.3 step 1): once per turn, with a hand card of the tower's style,
+    adding 1, 2 or 3 storeys."""
+    if state["step"] != "build":
+        raise IllegalMove(f"You have already built on tower {state['built']['style']} this turn; "
+                          f"bet or draw from pile {state['built']['storeys']}.", "one-build-per-turn")
+    if style not in STYLES:
+        raise IllegalMove(f"There is no tower {style}: the towers are {', '.join(STYLES)}.", "unknown-tower")
+    if storeys not in STOREY_CHOICES:
+        raise IllegalMove(f"A card adds 1, 2 or 3 storeys, not {storeys}.", "storeys-1-to-3")
+    if not any(card_style(card) == style for card in state["hands"][seat]):
+        raise IllegalMove(f"You hold no {style} card, so you cannot build tower {style}.", "card-not-in-hand")
+
+
+def build(state, seat: int, style: str, storeys: int):
+    """Play the first hand card of ``style`` onto its tower, ``storeys`` higher."""
+    hand = list(state["hands"][seat])
+    hand.remove(next(card for card in hand if card_style(card) == style))
+    hands = list(state["hands"])
+    hands[seat] = hand
+    heights = dict(state["heights"])
+    heights[style] += storeys
+    return {**state, "hands": hands, "heights": heights, "step": "bet",
+            "built": {"style": style, "storeys": storeys}}
+
+
+def chip_fits(chip: int, storeys: int, bet_rule: str) -> bool:
+    """The chip value allowed after building ``storeys`` (1.3 step 2, A1)."""
+    return chip >= storeys if bet_rule == "at_least" else chip == storeys
+
+
+def betting_towers(state) -> set[str]:
+    """Towers a bet may go under: styles on a pile top, checked after the build
+    and before the draw, plus the tower just built in the official variant
+    (1.3 step 2, A5)."""
+    towers = visible_styles(state)
+    if state["options"]["bet_on_built_tower"]:
+        towers.add(state["built"]["style"])
+    return towers
+
+
+def check_bet(state, seat: int, tower: str, chip: int) -> None:
+    """Bet (1.3 step 2): optional, after the build, one chip per turn, and all
+    three conditions: the tower's style on a pile top, a chip value that fits
+    the storeys built, and such a chip still in hand."""
+    if state["step"] == "build":
+        raise IllegalMove("Build first: a bet comes after this turn's build.", "build-before-bet")
+    if state["step"] == "draw":
+        raise IllegalMove(f"You have already bet this turn; draw from pile {state['built']['storeys']}.",
+                          "one-bet-per-turn")
+    if tower not in STYLES:
+        raise IllegalMove(f"There is no tower {tower}: the towers are {', '.join(STYLES)}.", "unknown-tower")
+    if chip not in STOREY_CHOICES:
+        raise IllegalMove(f"Chips are worth 1, 2 or 3, not {chip}.", "unknown-chip")
+    if tower not in betting_towers(state):
+        shown = ", ".join(sorted(visible_styles(state))) or "none"
+        also = (f" or the tower you just built ({state['built']['style']})"
+                if state["options"]["bet_on_built_tower"] else "")
+        raise IllegalMove(f"You may only bet on a style shown on a pile top ({shown}){also}; "
+                          f"{tower} is not.", "bet-style-not-on-pile-top")
+    storeys = state["built"]["storeys"]
+    if not chip_fits(chip, storeys, state["options"]["bet_rule"]):
+        if state["options"]["bet_rule"] == "at_least":
+            allowed = " or ".join(str(value) for value in STOREY_CHOICES if value >= storeys)
+            raise IllegalMove(f"You built {storeys_text(storeys)}, so your chip must be worth at least {storeys} "
+                              f"({allowed}), not {chip}.", "bet-chip-below-storeys")
+        raise IllegalMove(f"You built {storeys_text(storeys)}, so your chip must be worth exactly {storeys}, "
+                          f"not {chip}.", "bet-chip-not-storeys")
+    if state["chips"][seat][str(chip)] == 0:
+        raise IllegalMove(f"You have no {chip}-chip left to bet.", "bet-chip-used-up")
+
+
+def place_bet(state, seat: int, tower: str, chip: int):
+    """Put the chip under the tower. A player already betting there keeps the
+    position of their first chip (1.3 step 2)."""
+    chips = list(state["chips"])
+    chips[seat] = {**chips[seat], str(chip): chips[seat][str(chip)] - 1}
+    bettors = [dict(entry) for entry in state["bets"][tower]]
+    mine = next((entry for entry in bettors if entry["seat"] == seat), None)
+    if mine is None:
+        bettors.append({"seat": seat, "chips": [chip]})
+    else:
+        mine["chips"] = mine["chips"] + [chip]
+    return {**state, "chips": chips, "bets": {**state["bets"], tower: bettors}, "step": "draw"}
+
+
+def check_draw(state, pile: int) -> None:
+    """Draw (1.3 step 3): after the build, from the pile numbered with the
+    storeys just built."""
+    if state["step"] == "build":
+        raise IllegalMove("Build first: you draw at the end of your turn.", "build-before-draw")
+    storeys = state["built"]["storeys"]
+    if pile != storeys:
+        raise IllegalMove(f"You built {storeys_text(storeys)}, so you must draw from pile {storeys}, not pile {pile}.",
+                          "draw-from-pile-n")
+
+
+def draw(state, seat: int, pile: int):
+    """Take the top card of the pile; the next card is now its face-up top.
+    Emptying a pile ends the game at once (1.4); otherwise play passes
+    clockwise."""
+    cards = list(state["piles"][pile - 1])
+    drawn = cards.pop()
+    piles = list(state["piles"])
+    piles[pile - 1] = cards
+    hands = list(state["hands"])
+    hands[seat] = hands[seat] + [drawn]
+    if not cards:
+        return {**state, "piles": piles, "hands": hands, "turn": None, "step": "over", "built": None}
+    return {**state, "piles": piles, "hands": hands, "turn": (seat + 1) % state["players"],
+            "step": "build", "built": None}
+
+
+# --- scoring (1.5) ---------------------------------------------------------------
+
+
+def tower_ranking(state) -> list[str]:
+    """Towers from highest to lowest; among equal heights the one further left
+    (nearer the piles) ranks higher (1.5 step 1)."""
+    return sorted(state["row"], key=lambda style: (-state["heights"][style], state["row"].index(style)))
+
+
+def stake(entry) -> int:
+    return sum(entry["chips"])
+
+
+def tower_awards(state, tower: str, flag: tuple[int, int]) -> list[dict]:
+    """Who scores a flagged tower: the highest stake takes the larger value, the
+    second-highest the smaller; equal stakes go to the earlier first chip
+    (1.5 steps 3-4)."""
+    bettors = state["bets"][tower]
+    by_stake = sorted(range(len(bettors)), key=lambda place: (-stake(bettors[place]), place))
+    return [{"seat": bettors[place]["seat"], "stake": stake(bettors[place]), "points": points}
+            for place, points in zip(by_stake, flag)]
+
+
+def final_scores(state) -> dict:
+    """The flags on towers ranked 1 to 4 and the points they give (1.5); chips
+    on the lowest tower and unplayed chips score nothing."""
+    ranking = tower_ranking(state)
+    scores = [0] * state["players"]
+    flags = []
+    for tower, flag in zip(ranking, FLAGS):
+        awards = tower_awards(state, tower, flag)
+        for award in awards:
+            scores[award["seat"]] += award["points"]
+        flags.append({"tower": tower, "flag": list(flag), "awards": awards})
+    return {"tower_ranking": ranking, "flags": flags, "scores": scores}
+
+
+def places(scores: list[int]) -> list[int]:
+    """Place per seat, 1 best; equal scores share a place (1.5 step 6, A4)."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+# --- move parsing -------------------------------------------------------------------
+
+MOVE_SHAPES = {
+    "build": '{"action": "build", "style": "S1".."S5", "storeys": 1..3}',
+    "bet": '{"action": "bet", "tower": "S1".."S5", "chip": 1..3}',
+    "draw": '{"action": "draw", "pile": 1..3}',
+}
+
+
+def move_action(move) -> str:
+    action = move.get("action") if isinstance(move, Mapping) else None
+    if action not in MOVE_SHAPES:
+        raise MalformedMove("A move is one of: " + "; ".join(MOVE_SHAPES.values()) + ".")
+    return action
+
+
+def text_field(move, action: str, name: str) -> str:
+    value = move.get(name)
+    if not isinstance(value, str):
+        raise MalformedMove(f"A {action} move is {MOVE_SHAPES[action]}: {name!r} is missing or not a string.")
+    return value
+
+
+def int_field(move, action: str, name: str) -> int:
+    value = move.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise MalformedMove(f"A {action} move is {MOVE_SHAPES[action]}: {name!r} is missing or not a whole number.")
+    return int(value)
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+class Campanile(Game):
+    id = "campanile"
+    title = "Campanile"
+    version = "1"
+    summary = "Build five rival towers storey by storey and bet power chips on the ones that will stand tallest."
+    min_players = 2
+    max_players = 5
+    hidden_information = True
+    chance = True
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "bet_rule": {
+                "enum": list(BET_RULES), "default": "at_least",
+                "description": "A bet chip must be worth at least (French rules) or exactly "
+                               "(German reviews) the storeys built this turn.",
+            },
+            "bet_on_built_tower": {
+                "type": "boolean", "default": False,
+                "description": "Official variant: you may also bet on the tower you just built.",
+            },
+            "start_player": {
+                "enum": ["random", "first-seat"], "default": "random",
+                "description": "Who takes the first turn: a random seat, or seat 0.",
+            },
+            "tower_order": {
+                "enum": ["random", "fixed"], "default": "random",
+                "description": "Left-to-right order of the towers: shuffled, or S1 to S5.",
+            },
+        },
+        "additionalProperties": False,
+    }
+    variants = (
+        Variant("standard", "Standard", {}, "The 1996 rules as translated: a chip worth at least the storeys built."),
+        Variant("official-variant", "Official variant", {"bet_on_built_tower": True},
+                "You may also bet on the tower you have just built."),
+        Variant("exact-bets", "Exact bets", {"bet_rule": "exact"},
+                "As the German reviews read: a chip worth exactly the storeys built."),
+    )
+
+    def setup(self, seats, options, rng):
+        options = {**self.default_options(), **options}
+        row = tower_row(options, rng)
+        hands, piles, surplus = deal(seats, rng)
+        return {
+            "players": seats,
+            "options": options,
+            "row": row,
+            "heights": {style: START_HEIGHT for style in STYLES},
+            "bets": {style: [] for style in STYLES},
+            "chips": [dict(CHIP_SET) for _ in range(seats)],
+            "hands": hands,
+            "piles": piles,
+            "surplus": surplus,
+            "turn": start_player(seats, options, rng),
+            "step": "build",
+            "built": None,
+        }
+
+    def to_move(self, state):
+        return () if is_over(state) else (state["turn"],)
+
+    def legal_moves(self, state, seat):
+        if is_over(state) or seat != state["turn"]:
+            return []
+        if state["step"] == "build":
+            held = {card_style(card) for card in state["hands"][seat]}
+            return [Move(f"build:{style}:{storeys}",
+                         f"Build tower {style} up {storeys_text(storeys)}, then draw from pile {storeys}",
+                         {"action": "build", "style": style, "storeys": storeys})
+                    for style in state["row"] if style in held for storeys in STOREY_CHOICES]
+        pile = state["built"]["storeys"]
+        top = card_style(pile_top(state, pile))
+        if state["step"] == "draw":
+            return [Move(f"draw:{pile}", f"Draw the {top} card from pile {pile}", {"action": "draw", "pile": pile})]
+        moves = [Move(f"draw:{pile}", f"Bet nothing; draw the {top} card from pile {pile}",
+                      {"action": "draw", "pile": pile})]
+        towers = betting_towers(state)
+        for tower in state["row"]:
+            if tower not in towers:
+                continue
+            for chip in STOREY_CHOICES:
+                if chip_fits(chip, pile, state["options"]["bet_rule"]) and state["chips"][seat][str(chip)]:
+                    moves.append(Move(f"bet:{tower}:{chip}", f"Bet a {chip}-chip on tower {tower}",
+                                      {"action": "bet", "tower": tower, "chip": chip}))
+        return moves
+
+    def apply(self, state, seat, move, rng):
+        if is_over(state):
+            raise IllegalMove("The game is over.", "game-over")
+        if seat != state["turn"]:
+            raise IllegalMove(f"It is {seat_name(state['turn'])}'s turn.", "not-your-turn")
+        action = move_action(move)
+        if action == "build":
+            style, storeys = text_field(move, action, "style"), int_field(move, action, "storeys")
+            check_build(state, seat, style, storeys)
+            return build(state, seat, style, storeys)
+        if action == "bet":
+            tower, chip = text_field(move, action, "tower"), int_field(move, action, "chip")
+            check_bet(state, seat, tower, chip)
+            return place_bet(state, seat, tower, chip)
+        pile = int_field(move, action, "pile")
+        check_draw(state, pile)
+        return draw(state, seat, pile)
+
+    def outcome(self, state):
+        if not is_over(state):
+            return None
+        scores = final_scores(state)["scores"]
+        ranking = places(scores)
+        best = max(scores)
+        winners = [seat_name(seat) for seat, place in enumerate(ranking) if place == 1]
+        if len(winners) == 1:
+            summary = f"{winners[0].capitalize()} wins with {best} points."
+        else:
+            summary = f"{', '.join(winners).capitalize()} share the win with {best} points."
+        return Outcome(scores=[float(score) for score in scores], ranking=ranking, summary=summary)
+
+    # --- hidden information (1.6) ---
+
+    def view(self, state, seat):
+        """Everything public, plus the viewer's own hand. Pile tops show as
+        styles; face-down pile cards and the surplus are only counted."""
+        view = {
+            "viewer": seat,
+            "players": state["players"],
+            "options": state["options"],
+            "row": state["row"],
+            "heights": state["heights"],
+            "bets": state["bets"],
+            "chips": state["chips"],
+            "hand_sizes": [len(hand) for hand in state["hands"]],
+            "piles": [{"number": pile, "size": len(state["piles"][pile - 1]),
+                       "top": card_style(top) if (top := pile_top(state, pile)) else None}
+                      for pile in PILE_NUMBERS],
+            "removed_per_style": REMOVED_PER_STYLE[state["players"]],
+            "surplus_size": len(state["surplus"]),
+            "turn": state["turn"],
+            "step": state["step"],
+            "built": state["built"],
+            "result": final_scores(state) if is_over(state) else None,
+        }
+        if seat is not None:
+            view["hand"] = state["hands"][seat]
+        return view
+
+    def secrets(self, state):
+        for seat, hand in enumerate(state["hands"]):
+            for card in hand:
+                yield Secret(seat, card)
+        for cards in state["piles"]:
+            for card in cards[:-1]:  # the top card lies face up
+                yield Secret(None, card)
+        for card in state["surplus"]:
+            yield Secret(None, card)
+
+    # --- renderers ---
+
+    def render_text(self, view):
+        return render.text(view)
+
+    def render_svg(self, view, moves):
+        return render.svg(view, moves)

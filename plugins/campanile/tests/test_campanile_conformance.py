@@ -1,0 +1,43 @@
+"""The conformance kit over Campanile, for every player count and variant.
+
+500 random games per player count (the issue's figure; 2000 games), split
+60/20/20 over the standard rules, the official variant and exact bets, in
+batches of at most BATCH games (one test each, so pytest's workers share
+them). CAMPANILE_CONFORMANCE_PLAYOUTS=N plays N per count, for a quick local run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from gamehost.sdk.conformance import run_conformance
+from gamehost_campanile.rules import Campanile
+
+PLAYOUTS_PER_COUNT = int(os.environ.get("CAMPANILE_CONFORMANCE_PLAYOUTS", "500"))
+SHARE = {"standard": 0.6, "official-variant": 0.2, "exact-bets": 0.2}
+BATCH = 50
+VARIANTS = {variant.id: variant for variant in Campanile.variants}
+
+
+def playouts(variant: str) -> int:
+    """This variant's share; the standard rules take the rounding remainder."""
+    others = sum(round(PLAYOUTS_PER_COUNT * share) for name, share in SHARE.items() if name != "standard")
+    return PLAYOUTS_PER_COUNT - others if variant == "standard" else round(PLAYOUTS_PER_COUNT * SHARE[variant])
+
+
+def batches():
+    """(seats, variant, first game, games) for every batch of the run."""
+    return [pytest.param(seats, variant, first, min(BATCH, playouts(variant) - first),
+                         id=f"{seats}p-{variant}-{first}")
+            for seats in (2, 3, 4, 5) for variant in SHARE for first in range(0, playouts(variant), BATCH)]
+
+
+@pytest.mark.parametrize("seats, variant, first, games", batches())
+def test_campanile_conformance(seats, variant, first, games):
+    seed = 10_000 * seats + 1_000 * list(SHARE).index(variant) + first
+    report = run_conformance(Campanile(), seats=seats, options=dict(VARIANTS[variant].options),
+                             playouts=games, seed=seed)
+    assert report.playouts == games
+    assert sum(report.wins) >= games
