@@ -1,0 +1,55 @@
+"""The host's conformance kit over both Scalino games: 500 random games per
+player count of each game (the issue's figure), fewer for the other rule
+readings. SCALINO_PLAYOUTS=N sets every count to N, for a quick local run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from gamehost.sdk.conformance import run_conformance
+from gamehost_scalino.dismantle import ScalinoPyramid
+from gamehost_scalino.scalino import Scalino
+
+PLAYOUTS = os.environ.get("SCALINO_PLAYOUTS")
+
+
+def playouts(default: int) -> int:
+    return int(PLAYOUTS) if PLAYOUTS else default
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_scalino_conformance(seats):
+    report = run_conformance(Scalino(), seats=seats, playouts=playouts(500), seed=1000 * seats)
+    assert report.playouts == playouts(500)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_scalino_diamond_pyramid_conformance(seats):
+    report = run_conformance(Scalino(), seats=seats, options={"geometry": "diamonds"}, playouts=playouts(10),
+                             seed=50_000 + seats)
+    assert report.playouts == playouts(10)
+
+
+@pytest.mark.parametrize("options", [
+    {"pocket_rule": "cell", "staircase_steps": "level-change"},
+    {"pocket_rule": "region", "start_player": "first-seat"},
+    {"pocket_rule": "off"},
+])
+def test_scalino_other_readings_conformance(options):
+    report = run_conformance(Scalino(), seats=4, options=options, playouts=playouts(6), seed=60_000)
+    assert report.playouts == playouts(6)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_scalino_pyramid_conformance(seats):
+    report = run_conformance(ScalinoPyramid(), seats=seats, playouts=playouts(500), seed=2000 * seats)
+    assert report.playouts == playouts(500)
+
+
+def test_scalino_pyramid_diamonds_any_face_conformance():
+    options = {"geometry": "diamonds", "free_side": "any-face"}
+    report = run_conformance(ScalinoPyramid(), seats=3, options=options, playouts=playouts(10), seed=70_000)
+    assert report.playouts == playouts(10)

@@ -1,0 +1,78 @@
+"""Text and SVG pictures of both Scalino games."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from gamehost_scalino.dismantle import ScalinoPyramid
+from gamehost_scalino.scalino import Scalino, colour_scores
+
+SCALINO = Scalino()
+PYRAMID = ScalinoPyramid()
+DATA_MOVE = re.compile(r'data-move="([^"]*)"')
+
+LEVEL_1 = """
+BGBBRRR
+GBYRGBG
+GBYRGBR
+GBYRYBR
+YRRBYRG
+YGGRGGY
+GBBRYBY
+"""
+LEVEL_2 = """
+-------
+-GGGBR-
+-YRYBR-
+-YGGGR-
+-YBYRG-
+-BYGBR-
+-------
+"""
+
+
+def played(game, seats, moves, seed=4):
+    rng = random.Random(seed)
+    state = game.setup(seats, game.default_options(), rng)
+    for _ in range(moves):
+        seat = game.to_move(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)).args, rng)
+    return state
+
+
+def test_text_shows_the_top_view_with_levels_and_uncounted_cells(scalino_position):
+    text = SCALINO.render_text(scalino_position(LEVEL_1, LEVEL_2))
+    rows = text.splitlines()
+    assert "  1 B1 G1 B1 B1 R1 R1 R1" in rows
+    # c4-e4 is green on level 2 below its final height: lower case.
+    assert "  4 G1 Y2 g2 g2 g2 R2 R1" in rows
+    assert "seat 4 green: in hand 0 x 1, 0 x 2, 0 x 3; staircases" in text
+    assert "28 points" in text
+
+
+def test_svg_marks_every_legal_placement_as_a_target():
+    for seats, moves in ((2, 0), (2, 9), (4, 14)):
+        state = played(SCALINO, seats, moves)
+        legal = SCALINO.legal_moves(state, SCALINO.to_move(state)[0])
+        svg = SCALINO.render_svg(state, legal)
+        assert svg.startswith("<svg") and svg.endswith("</svg>")
+        assert sorted(DATA_MOVE.findall(svg)) == sorted(move.id for move in legal)
+
+
+def test_svg_outlines_each_staircase(scalino_position):
+    state = scalino_position(LEVEL_1, LEVEL_2)
+    svg = SCALINO.render_svg(state, [])
+    staircases = [path for score in colour_scores(state).values() for path in score["staircases"]]
+    assert svg.count('<polyline') == sum(len(path) > 1 for path in staircases)
+    assert svg.count('class="staircase"') == len(staircases)
+
+
+def test_pyramid_pictures_mark_every_takeable_piece():
+    state = played(PYRAMID, 3, 5)
+    legal = PYRAMID.legal_moves(state, PYRAMID.to_move(state)[0])
+    svg = PYRAMID.render_svg(state, legal)
+    assert sorted(DATA_MOVE.findall(svg)) == sorted(move.id for move in legal)
+    text = PYRAMID.render_text(state)
+    assert text.startswith("Démonte la pyramide: seat")
+    assert "seat 3:" in text
