@@ -19,7 +19,7 @@ serve: $(STAMP)
 
 # One pytest worker per core: the conformance runs are CPU-bound.
 test: $(STAMP)
-	$(PY) -m pytest -n auto $(ARGS)
+	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
 stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs

@@ -1,0 +1,610 @@
+"""Kensington (Piatnik 2019), as specified in shared/rules/kensington.md.
+
+Each player builds the front of a house on a grid, starting from their door at
+(0, 0). On a turn you take one tile (a free beige draw, a brown draw paid with
+a chip, or a steal from an opponent's warehouse paid to them), then build with
+it and with your own warehouse tiles. The game ends when the 7th bird roof is
+drawn (after a final build-only round) or when nobody can place any more.
+Windows and doors under a roof, levels of different roofed heights and cats
+score.
+
+State (plain JSON data):
+
+* ``buildings[seat]``: ``left`` (x of the first column), ``columns`` (each a
+  list of cell codes from the ground up: ``lit``, ``dark``, ``lit-cat``,
+  ``dark-cat``, ``wall``, ``roof``, ``door-red``, ``door-<colour>``) and
+  ``birds`` (bird roofs built, the tie-break).
+  Tiles cannot overhang and nothing goes below the door, so every column is a
+  solid stack from the ground (spec 1.4): a column list is the whole truth.
+* ``pile``: tokens of the face-down tiles, sorted (a secret owned by nobody);
+  ``warehouses[seat]``: two spots, a token or None; ``chips``, ``supply``.
+* ``turn``, ``phase`` (``take``, ``build``, ``final-build``, ``over``),
+  ``hand`` (the tile taken this turn), ``stolen`` (the hand must be placed
+  first), ``placed_this_turn``, ``idle_turns``, ``final`` (the 7th-bird
+  trigger and the seats still owed a final build), ``end``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant
+
+from gamehost_kensington.tiles import (
+    BEIGE_BACKS,
+    BIRD_ROOFS,
+    BROWN_BACKS,
+    PLAYER_COLOURS,
+    TILES,
+    TOKEN_NUMBER,
+)
+
+CHIPS_PER_PLAYER = 4
+"""Supply: 8 / 12 / 16 / 20 chips for 2 / 3 / 4 / 5 players (spec 1.6)."""
+START_CHIPS = 1
+FOUR_CHIP_LIMIT = 4
+BIRDS_TO_END = 7
+IDLE_ROUNDS_TO_END = 3
+WAREHOUSE_SPOTS = 2
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "strict_lighting": {
+            "type": "boolean", "default": False,
+            "description": "Variant (spec 1.8): a window tile may never touch a window of the other lighting.",
+        },
+        "roof_on_ground": {
+            "type": "boolean", "default": False,
+            "description": "PROPOSED off (spec 1.8): allow roof cells on the ground floor.",
+        },
+        "store_when_free": {
+            "type": "boolean", "default": True,
+            "description": "PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
+                           "rather than back to the pile.",
+        },
+    },
+}
+
+
+def clone(state: dict) -> dict:
+    """A deep copy of a JSON-shaped state (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
+
+
+# --- Buildings (spec 1.4) -------------------------------------------------------
+
+def height(building: dict, x: int) -> int:
+    """h(x): how many cells column x holds (0 outside the building)."""
+    index = x - building["left"]
+    columns = building["columns"]
+    return len(columns[index]) if 0 <= index < len(columns) else 0
+
+
+def cell_at(building: dict, x: int, y: int) -> str | None:
+    """The code of cell (x, y), or None where it is empty."""
+    return building["columns"][x - building["left"]][y] if 0 <= y < height(building, x) else None
+
+
+def start_building(colour: str) -> dict:
+    """The player's door, pre-placed at (0, 0) (spec 1.4, 1.6)."""
+    return {"colour": colour, "left": 0, "columns": [[f"door-{colour}"]], "birds": 0}
+
+
+def is_window(code: str | None) -> bool:
+    return code is not None and (code.startswith("lit") or code.startswith("dark"))
+
+
+def lighting_of(code: str) -> str:
+    return code.split("-")[0]
+
+
+# --- Placement legality (spec 1.8) ----------------------------------------------
+
+def placement_problem(building: dict, tile: dict, x: int, y: int, options: Mapping) -> tuple[str, str] | None:
+    """Why ``tile`` may not go with its bottom-left corner at (x, y), as
+    (reason, rule), or None when the placement is legal (spec 1.8, rules 1-5)."""
+    cells = [(x + dx, y + dy, code) for dx, dy, code in tile["cells"]]
+    own = {(cx, cy) for cx, cy, _ in cells}
+    for cx, cy, _ in cells:
+        if cy < 0:
+            return (f"The cell at ({cx}, {cy}) would be below the ground floor: nothing is built under the door.",
+                    "below-ground")
+        if cy < height(building, cx):
+            return f"The cell at ({cx}, {cy}) is already built.", "cell-occupied"
+    for cx, cy, _ in cells:
+        if cy > 0 and (cx, cy - 1) not in own:
+            below = cell_at(building, cx, cy - 1)
+            if below is None:
+                return (f"The tile would overhang: nothing holds up its cell at ({cx}, {cy}). "
+                        "Its lower edge must rest on the ground or on other tiles.", "no-overhang")
+            if below == "roof":
+                return f"The cell at ({cx}, {cy}) would stand on a roof: nothing is built on a roof.", "nothing-on-roof"
+    touching = [cell_at(building, nx, ny) for cx, cy, _ in cells
+                for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)) if (nx, ny) not in own]
+    touching = [code for code in touching if code is not None]
+    if not touching:
+        return "The tile must touch your building: no separate pieces.", "connected"
+    return kind_problem(tile, cells, touching, options)
+
+
+def kind_problem(tile: dict, cells: list, touching: list[str], options: Mapping) -> tuple[str, str] | None:
+    """The rule of the tile's own kind (spec 1.8, rule 5)."""
+    kind = tile["kind"]
+    if kind == "window":
+        lighting = tile["lighting"]
+        other = "dark" if lighting == "lit" else "lit"
+        if options.get("strict_lighting") and any(is_window(code) and lighting_of(code) == other for code in touching):
+            return (f"Strict lighting: a {lighting} window tile may not touch a {other} window.", "strict-lighting")
+        if not any((is_window(code) and lighting_of(code) == lighting) or not is_window(code) for code in touching):
+            return (f"A {lighting} window tile must touch a {lighting} window, a door, a wall or a roof; "
+                    f"here it would touch only {other} windows.", "window-contact")
+    elif kind == "door":
+        if any(cy != 0 for _, cy, _ in cells):
+            return "A red door goes on the ground floor.", "door-on-ground-floor"
+    elif kind == "roof":
+        if not options.get("roof_on_ground") and any(cy == 0 for _, cy, _ in cells):
+            return "A roof goes on tiles, not on the ground.", "roof-not-on-ground"
+    return None
+
+
+def placements(building: dict, tile: dict, options: Mapping, first_only: bool = False) -> list[list[int]]:
+    """Every legal [x, y] for ``tile`` (or the first one found). Columns are
+    solid stacks, so the lowest cell of each tile column must sit right on top
+    of its building column: one y per x, and only those x where all the tile's
+    columns agree go through the full check."""
+    left = building["left"]
+    heights = [len(column) for column in building["columns"]]
+    width = len(heights)
+
+    def height_at(x: int) -> int:
+        return heights[x - left] if 0 <= x - left < width else 0
+
+    bottoms = tile["bottoms"]
+    first_column, first_bottom = bottoms[0]
+    found = []
+    for x in range(left - tile["width"], left + width + 1):
+        y = height_at(x + first_column) - first_bottom
+        if (y >= 0 and all(height_at(x + dx) == y + bottom for dx, bottom in bottoms)
+                and placement_problem(building, tile, x, y, options) is None):
+            found.append([x, y])
+            if first_only:
+                break
+    return found
+
+
+def fits(building: dict, tile: dict, options: Mapping) -> bool:
+    return bool(placements(building, tile, options, first_only=True))
+
+
+def built(building: dict, token: str, x: int, y: int) -> dict:
+    """A new building with tile ``token`` added at (x, y) (already checked legal)."""
+    tile = TILES[token]
+    left = building["left"]
+    columns = [list(column) for column in building["columns"]]
+    for cx, cy, code in sorted((x + dx, y + dy, code) for dx, dy, code in tile["cells"]):
+        while cx < left:
+            columns.insert(0, [])
+            left -= 1
+        while cx >= left + len(columns):
+            columns.append([])
+        columns[cx - left].append(code)
+    return {**building, "left": left, "columns": columns, "birds": building["birds"] + tile["bird"]}
+
+
+# --- Scoring (spec 1.10) ----------------------------------------------------------
+
+def score(building: dict) -> dict:
+    """The scoring breakdown: 1 per window and 2 per door in a roofed column,
+    1+2+..+k for k distinct roofed heights, 1 per cat anywhere, and 1 per
+    column when every column is roofed."""
+    columns = building["columns"]
+    roofed = [column for column in columns if column and column[-1] == "roof"]
+    windows = sum(1 for column in roofed for code in column if is_window(code))
+    doors = sum(2 for column in roofed for code in column if code.startswith("door"))
+    levels = len({len(column) for column in roofed})
+    cats = sum(1 for column in columns for code in column if code.endswith("-cat"))
+    full_roof = len(columns) if len(roofed) == len(columns) else 0
+    level_points = levels * (levels + 1) // 2
+    return {"windows": windows, "doors": doors, "levels": levels, "level_points": level_points, "cats": cats,
+            "full_roof": full_roof, "total": windows + doors + level_points + cats + full_roof,
+            "birds": building["birds"]}
+
+
+# --- Setup (spec 1.6) --------------------------------------------------------------
+
+def initial_state(players: int, options: Mapping, start: int) -> dict:
+    state = {
+        "players": players,
+        "options": dict(options),
+        "buildings": [start_building(PLAYER_COLOURS[seat]) for seat in range(players)],
+        "warehouses": [[None] * WAREHOUSE_SPOTS for _ in range(players)],
+        "chips": [START_CHIPS] * players,
+        "supply": CHIPS_PER_PLAYER * players - START_CHIPS * players,
+        "pile": sorted(TILES, key=TOKEN_NUMBER.__getitem__),
+        "turn": start,
+        "phase": "take",
+        "hand": None,
+        "stolen": False,
+        "placed_this_turn": 0,
+        "idle_turns": 0,
+        "final": None,
+        "end": None,
+    }
+    return begin_turn(state, start)
+
+
+# --- Taking a tile (spec 1.7, step 1) ------------------------------------------------
+
+def may_draw(state: dict, seat: int, back: str) -> bool:
+    """Beige draws are free but forbidden from 4 chips up; brown draws cost a chip."""
+    chips = state["chips"][seat]
+    return chips < FOUR_CHIP_LIMIT if back in BEIGE_BACKS else chips >= 1
+
+
+def pile_groups(pile: list[str]) -> dict[tuple[str, str], list[str]]:
+    """The pile as the backs show it: (back category, outline) -> tokens."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for token in pile:
+        tile = TILES[token]
+        groups.setdefault((tile["back"], tile["silhouette"]), []).append(token)
+    return groups
+
+
+def stealable(state: dict, seat: int) -> list[tuple[int, int, str]]:
+    """(opponent, spot, token) a seat may steal: it costs a chip, and the tile
+    must fit in the building as it stands now (PROPOSED, spec 1.7 c)."""
+    if state["chips"][seat] < 1:
+        return []
+    building = state["buildings"][seat]
+    return [(other, spot, token) for other in range(state["players"]) if other != seat
+            for spot, token in enumerate(state["warehouses"][other])
+            if token is not None and fits(building, TILES[token], state["options"])]
+
+
+def draw_options(state: dict, seat: int) -> list[tuple[str, str]]:
+    return sorted(key for key in pile_groups(state["pile"]) if may_draw(state, seat, key[0]))
+
+
+def birds_out_of_pile(state: dict) -> int:
+    """Bird roofs built, stored or in hand: all but those in the pile (spec 1.9 A)."""
+    return BIRD_ROOFS - sum(1 for token in state["pile"] if TILES[token]["bird"])
+
+
+# --- Turn flow (spec 1.7, 1.9) ---------------------------------------------------------
+
+def begin_turn(state: dict, seat: int) -> dict:
+    """Start ``seat``'s turn, or end the game when nobody can place (spec 1.9 B).
+    With no legal Take the player goes straight to Build (PROPOSED)."""
+    state.update(turn=seat, hand=None, stolen=False, placed_this_turn=0)
+    if nobody_can_place(state):
+        state.update(phase="over", end="nobody-can-place")
+    elif draw_options(state, seat) or stealable(state, seat):
+        state["phase"] = "take"
+    else:
+        state["phase"] = "build"
+    return state
+
+
+def nobody_can_place(state: dict) -> bool:
+    """Spec 1.9 B, judged on the real pile: no player has a warehouse tile that
+    fits, nor a tile they could legally take (by their chips) that fits."""
+    players = state["players"]
+    options = state["options"]
+    for offset in range(players):
+        seat = (state["turn"] + offset) % players
+        building = state["buildings"][seat]
+        candidates = [token for token in state["warehouses"][seat] if token is not None]
+        candidates += [token for token in state["pile"] if may_draw(state, seat, TILES[token]["back"])]
+        if state["chips"][seat] >= 1:
+            candidates += [token for other in range(players) if other != seat
+                           for token in state["warehouses"][other] if token is not None]
+        tried = set()
+        for token in candidates:
+            key = (TILES[token]["type"], TILES[token]["lighting"])
+            if key not in tried:
+                tried.add(key)
+                if fits(building, TILES[token], options):
+                    return False
+    return True
+
+
+def end_turn(state: dict) -> dict:
+    """After Build: the final round if the 7th bird came out, else the next
+    player clockwise; three idle rounds end the game (spec 1.9)."""
+    players = state["players"]
+    if state["phase"] == "final-build":
+        remaining = state["final"]["remaining"][1:]
+        state["final"] = {**state["final"], "remaining": remaining}
+        if not remaining:
+            state.update(phase="over", hand=None, end="seventh-bird")
+            return state
+        state.update(turn=remaining[0], placed_this_turn=0)
+        return state
+    if state["final"] is not None:
+        trigger = state["final"]["trigger"]
+        remaining = [(trigger + step) % players for step in range(1, players)]
+        state["final"] = {"trigger": trigger, "remaining": remaining}
+        state.update(phase="final-build", turn=remaining[0], hand=None, stolen=False, placed_this_turn=0)
+        return state
+    state["idle_turns"] = 0 if state["placed_this_turn"] else state["idle_turns"] + 1
+    if state["idle_turns"] >= IDLE_ROUNDS_TO_END * players:
+        state.update(phase="over", end="idle-rounds", hand=None)
+        return state
+    return begin_turn(state, (state["turn"] + 1) % players)
+
+
+def take_draw(state: dict, seat: int, back: str, shape: str, rng) -> dict:
+    """Spec 1.7 a/b and 1.12: choose a face-down tile by its back and outline;
+    the tile you get is a random one of those matching."""
+    if back not in BEIGE_BACKS + BROWN_BACKS:
+        raise IllegalMove(f"No tile back is called {back!r}: backs are {', '.join(BEIGE_BACKS + BROWN_BACKS)}.",
+                          "unknown-back")
+    if back in BEIGE_BACKS and not may_draw(state, seat, back):
+        raise IllegalMove("You hold 4 or more chips, so you must spend one: draw a brown tile or steal "
+                          "from an opponent's warehouse.", "four-chip-rule")
+    if back in BROWN_BACKS and not may_draw(state, seat, back):
+        raise IllegalMove("A brown tile costs one chip and you have none.", "brown-draw-costs-a-chip")
+    matching = pile_groups(state["pile"]).get((back, shape))
+    if not matching:
+        raise IllegalMove(f"No face-down tile with a {back} back and a {shape} outline is left in the pile.",
+                          "no-such-tile")
+    token = matching[rng.randrange(len(matching))]
+    state = clone(state)
+    if back in BROWN_BACKS:
+        state["chips"][seat] -= 1
+        state["supply"] += 1
+    state["pile"].remove(token)
+    state.update(hand=token, phase="build")
+    if TILES[token]["bird"] and state["final"] is None and birds_out_of_pile(state) >= BIRDS_TO_END:
+        state["final"] = {"trigger": seat, "remaining": []}
+    return state
+
+
+def take_steal(state: dict, seat: int, other: int, spot: int) -> dict:
+    """Spec 1.7 c: pay one chip to the opponent and take a tile from their
+    warehouse; it must be placed at once."""
+    if other == seat or not 0 <= other < state["players"]:
+        raise IllegalMove("Steal from an opponent's warehouse, not your own.", "steal-from-opponent")
+    if not 0 <= spot < WAREHOUSE_SPOTS or state["warehouses"][other][spot] is None:
+        raise IllegalMove("That warehouse spot is empty.", "empty-spot")
+    if state["chips"][seat] < 1:
+        raise IllegalMove("Stealing costs one chip, paid to the opponent, and you have none.", "steal-costs-a-chip")
+    token = state["warehouses"][other][spot]
+    if not fits(state["buildings"][seat], TILES[token], state["options"]):
+        raise IllegalMove("That tile cannot be placed in your building now, and a stolen tile must be placed "
+                          "at once.", "stolen-tile-must-fit")
+    state = clone(state)
+    state["chips"][seat] -= 1
+    state["chips"][other] += 1
+    state["warehouses"][other][spot] = None
+    state.update(hand=token, stolen=True, phase="build")
+    return state
+
+
+def own_tiles(state: dict, seat: int) -> list[str]:
+    """Tiles the player may place now: the stolen tile alone until it is
+    placed, else the taken tile and their own warehouse tiles."""
+    if state["stolen"]:
+        return [state["hand"]]
+    warehouse = [token for token in state["warehouses"][seat] if token is not None]
+    return ([state["hand"]] if state["hand"] else []) + warehouse
+
+
+def build_tile(state: dict, seat: int, token: str, x: int, y: int) -> dict:
+    """Spec 1.7 step 2: place a tile; a diamond tile earns a chip from the
+    supply (none when it is empty)."""
+    if state["stolen"] and token != state["hand"]:
+        raise IllegalMove("Place the tile you stole first: it must go into your building at once.",
+                          "place-stolen-first")
+    if token not in own_tiles(state, seat):
+        raise IllegalMove("You can place only the tile you took this turn and tiles from your own warehouse.",
+                          "not-your-tile")
+    tile = TILES[token]
+    problem = placement_problem(state["buildings"][seat], tile, x, y, state["options"])
+    if problem:
+        raise IllegalMove(*problem)
+    state = clone(state)
+    state["buildings"][seat] = built(state["buildings"][seat], token, x, y)
+    if token == state["hand"]:
+        state.update(hand=None, stolen=False)
+    else:
+        spots = state["warehouses"][seat]
+        spots[spots.index(token)] = None
+    if tile["diamond"] and state["supply"] > 0:
+        state["supply"] -= 1
+        state["chips"][seat] += 1
+    state["placed_this_turn"] += 1
+    return state
+
+
+def finish_build(state: dict, seat: int, send_back: bool) -> dict:
+    """End Build: an unplaced taken tile goes to a free warehouse spot, else
+    face-down back into the pile (spec 1.7)."""
+    if state["stolen"]:
+        raise IllegalMove("Place the tile you stole first: it must go into your building at once.",
+                          "place-stolen-first")
+    spots = state["warehouses"][seat]
+    free = None in spots
+    if send_back:
+        if state["hand"] is None:
+            raise IllegalMove("You hold no taken tile to send back to the pile.", "nothing-to-return")
+        if not free:
+            raise IllegalMove("Your warehouse is full, so ending the turn sends the tile back to the pile: "
+                              "choose done.", "return-is-done-when-full")
+        if state["options"].get("store_when_free", True):
+            raise IllegalMove("A spot in your warehouse is free, so the tile must be stored there.",
+                              "store-when-free")
+    state = clone(state)
+    if state["hand"] is not None:
+        if free and not send_back:
+            spots = state["warehouses"][seat]
+            spots[spots.index(None)] = state["hand"]
+        else:
+            state["pile"] = sorted([*state["pile"], state["hand"]], key=TOKEN_NUMBER.__getitem__)
+        state["hand"] = None
+    return end_turn(state)
+
+
+# --- Moves ----------------------------------------------------------------------------
+
+def _int_arg(move: Mapping, name: str) -> int:
+    value = move.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedMove(f"The move needs an integer {name!r}.")
+    return value
+
+
+def _str_arg(move: Mapping, name: str) -> str:
+    value = move.get(name)
+    if not isinstance(value, str):
+        raise MalformedMove(f"The move needs a string {name!r}.")
+    return value
+
+
+ACTIONS = ("draw", "steal", "place", "done", "return")
+
+
+class Kensington(Game):
+    id = "kensington"
+    title = "Kensington"
+    version = "1"
+    summary = ("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
+               "varied roof heights and cats score.")
+    min_players = 2
+    max_players = 5
+    options_schema = OPTIONS_SCHEMA
+    variants = (
+        Variant("standard", "Standard", {}, "The rules as specified, with every PROPOSED default."),
+        Variant("strict-lighting", "Strict lighting", {"strict_lighting": True},
+                "Lit and dark windows may never touch."),
+    )
+    hidden_information = True
+    chance = True
+
+    def setup(self, seats, options, rng):
+        """Spec 1.6: doors, warehouses, one chip each; the start player is random (PROPOSED)."""
+        return initial_state(seats, {**self.default_options(), **options}, rng.randrange(seats))
+
+    def to_move(self, state):
+        return () if state["phase"] == "over" else (state["turn"],)
+
+    def legal_moves(self, state, seat):
+        if state["phase"] == "over" or seat != state["turn"]:
+            return []
+        if state["phase"] == "take":
+            return self._take_moves(state, seat)
+        return self._build_moves(state, seat)
+
+    def _take_moves(self, state, seat):
+        moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back} {shape} tile"
+                      + (" (pay 1 chip)" if back in BROWN_BACKS else ""),
+                      {"action": "draw", "back": back, "shape": shape})
+                 for back, shape in draw_options(state, seat)]
+        moves += [Move(f"steal:{other}:{spot}",
+                       f"Steal {TILES[token]['type']} from {PLAYER_COLOURS[other]}'s warehouse (pay them 1 chip)",
+                       {"action": "steal", "from": other, "spot": spot})
+                  for other, spot, token in stealable(state, seat)]
+        return moves
+
+    def _build_moves(self, state, seat):
+        building = state["buildings"][seat]
+        moves = []
+        for token in own_tiles(state, seat):
+            tile = TILES[token]
+            for x, y in placements(building, tile, state["options"]):
+                moves.append(Move(f"place:{token}:{x}:{y}", f"Place {describe(tile)} at ({x}, {y})",
+                                  {"action": "place", "tile": token, "x": x, "y": y}))
+        if state["stolen"]:
+            return moves
+        hand = state["hand"]
+        free = None in state["warehouses"][seat]
+        if hand is None:
+            moves.append(Move("done", "End your turn", {"action": "done"}))
+        else:
+            where = "store the tile in your warehouse" if free else "send the tile back to the pile"
+            moves.append(Move("done", f"End your turn and {where}", {"action": "done"}))
+            if free and not state["options"].get("store_when_free", True):
+                moves.append(Move("return", "End your turn and send the tile back to the pile",
+                                  {"action": "return"}))
+        return moves
+
+    def apply(self, state, seat, move, rng):
+        if not isinstance(move, Mapping) or move.get("action") not in ACTIONS:
+            raise MalformedMove(f"A move is an object with an action among {', '.join(ACTIONS)}.")
+        if state["phase"] == "over":
+            raise IllegalMove("The game is over.", "game-over")
+        if seat != state["turn"]:
+            raise IllegalMove(f"It is {PLAYER_COLOURS[state['turn']]}'s turn.", "not-your-turn")
+        action = move["action"]
+        if action in ("draw", "steal"):
+            if state["phase"] == "final-build":
+                raise IllegalMove("The final round is build-only: place tiles from your warehouse or end.",
+                                  "final-round-build-only")
+            if state["phase"] != "take":
+                raise IllegalMove("You have already taken a tile this turn.", "one-take-per-turn")
+            if action == "draw":
+                return take_draw(state, seat, _str_arg(move, "back"), _str_arg(move, "shape"), rng)
+            return take_steal(state, seat, _int_arg(move, "from"), _int_arg(move, "spot"))
+        if state["phase"] == "take":
+            raise IllegalMove("Take a tile first: draw from the pile or steal from a warehouse.", "take-first")
+        if action == "place":
+            token = _str_arg(move, "tile")
+            x, y = _int_arg(move, "x"), _int_arg(move, "y")
+            if token not in TILES:
+                raise IllegalMove(f"There is no tile {token!r}.", "not-your-tile")
+            return build_tile(state, seat, token, x, y)
+        return finish_build(state, seat, send_back=action == "return")
+
+    def outcome(self, state):
+        if state["phase"] != "over":
+            return None
+        sheets = [score(building) for building in state["buildings"]]
+        keys = [(sheet["total"], sheet["birds"]) for sheet in sheets]
+        ranking = [1 + sum(1 for other in keys if other > key) for key in keys]
+        winners = [PLAYER_COLOURS[seat] for seat, place in enumerate(ranking) if place == 1]
+        best = max(sheet["total"] for sheet in sheets)
+        reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",
+                  "idle-rounds": "three rounds passed without a tile placed"}[state["end"]]
+        return Outcome([sheet["total"] for sheet in sheets], ranking,
+                       f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best} points "
+                       f"(the game ended because {reason}).")
+
+    def view(self, state, seat):
+        view = {key: value for key, value in state.items() if key != "pile"}
+        # The pile as its backs show it: "back:outline" -> how many.
+        groups = sorted(pile_groups(state["pile"]).items())
+        view["pile"] = {f"{back}:{shape}": len(tokens) for (back, shape), tokens in groups}
+        view["pile_size"] = len(state["pile"])
+        view["birds_out"] = birds_out_of_pile(state)
+        # Faces of the loose face-up tiles; placed tiles show in the building columns.
+        loose = [token for spots in state["warehouses"] for token in spots if token is not None]
+        loose += [state["hand"]] if state["hand"] else []
+        view["tiles"] = {token: face_of(TILES[token]) for token in loose}
+        return view
+
+    def secrets(self, state):
+        return [Secret(None, token) for token in state["pile"]]
+
+    def render_text(self, view):
+        from gamehost_kensington.render import render_text
+        return render_text(view)
+
+    def render_svg(self, view, moves):
+        from gamehost_kensington.render import render_svg
+        return render_svg(view, moves)
+
+
+def face_of(tile: dict) -> dict:
+    """What a face-up tile shows, for views and renderers."""
+    return {key: tile[key] for key in ("type", "kind", "lighting", "cat", "bird", "diamond", "grid")}
+
+
+def describe(tile: dict) -> str:
+    if tile["kind"] == "window":
+        return f"{tile['type']} ({tile['lighting']}{', diamond' if tile['diamond'] else ''})"
+    if tile["kind"] == "roof":
+        return f"roof {tile['type']}{' with bird' if tile['bird'] else ''}"
+    return "a red door" if tile["kind"] == "door" else "a wall"

@@ -1,0 +1,52 @@
+"""Text and SVG pictures: buildings on their grid, warehouses, chips, the pile by back and outline, scores."""
+
+import random
+import re
+
+from gamehost_kensington.rules import Kensington, clone
+from gamehost_kensington.tiles import TILES
+
+GAME = Kensington()
+
+
+def position():
+    state = clone(GAME.setup(2, GAME.default_options(), random.Random(0)))
+    lit = [t for t, tile in TILES.items() if tile["type"] == "E1" and tile["lighting"] == "lit" and not tile["cat"]]
+    state["buildings"][0]["columns"] = [["door-yellow", "lit-cat", "roof"], ["lit"]]
+    state["warehouses"][1] = [lit[0], None]
+    state["pile"].remove(lit[0])
+    state.update(turn=0, phase="take")
+    return state
+
+
+def test_text_shows_each_building_row_by_row_with_its_score_breakdown():
+    text = GAME.render_text(GAME.view(position(), None))
+    assert "   2 ^." in text and "   1 l." in text and "   0 @L" in text
+    assert "yellow: chips 1, warehouse [-, -]" in text
+    assert "green: chips 1, warehouse [E1 lit, -]" in text
+    assert "5 points: windows 1, doors 2, levels 1 (1 heights), cats 1, full roof 0" in text
+
+
+def test_text_shows_the_pile_by_back_and_outline_only():
+    state = position()
+    text = GAME.render_text(GAME.view(state, 1))
+    assert "beige:square-1 x7" in text and "brown-circle:square-1 x6" in text
+    assert not any(re.search(rf"\b{token}\b", text) for token in state["pile"])
+
+
+def test_svg_marks_draws_and_steals_as_legal_move_targets():
+    state = position()
+    moves = GAME.legal_moves(state, 0)
+    svg = GAME.render_svg(GAME.view(state, 0), moves)
+    targets = set(re.findall(r'data-move="([^"]*)"', svg))
+    assert targets == {move.id for move in moves}
+    assert "steal:1:0" in targets and "draw:brown:square-1" in targets
+
+
+def test_svg_marks_every_placement_of_the_taken_tile():
+    state = GAME.apply(position(), 0, {"action": "draw", "back": "beige", "shape": "bar-2"}, random.Random(0))
+    moves = GAME.legal_moves(state, 0)
+    svg = GAME.render_svg(GAME.view(state, 0), moves)
+    targets = set(re.findall(r'data-move="([^"]*)"', svg))
+    assert targets == {move.id for move in moves if move.id != "done"}
+    assert svg.startswith("<svg")
