@@ -265,5 +265,5 @@ def test_crashing_rules_fail_the_move_with_internal_naming_the_plugin(client):
     assert "fixture-crashy" in error.message and "ZeroDivisionError" in error.message
     assert error.metadata["hook"] == "apply"
     # The match goes on: the rules' in-place damage was not kept.
-    answer = client.move(created.name, a, move_id="add1")
+    answer = client.move(created.name, a, move_id="add1", view=True)
     assert answer.view.state.fields["count"].number_value == 1

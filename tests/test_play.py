@@ -34,7 +34,8 @@ def test_create_join_twice_play_to_the_end(client):
         view = client.view(match.name, tokens[turn % 2])
         assert list(view.to_move) == [turn % 2]
         assert move_id in [m.id for m in view.legal_moves]
-        answer = client.move(match.name, tokens[turn % 2], move_id=move_id, expected_version=view.version)
+        answer = client.move(match.name, tokens[turn % 2], move_id=move_id, expected_version=view.version,
+                             view=True)
         assert answer.version == view.version + 1
     assert answer.view.version == answer.version + 1, "the winning move's event, then FINISHED"
     final = client.match(match.name)
@@ -129,6 +130,18 @@ def test_match_of_bots_only_plays_itself_and_replays_to_the_same_result(client):
     moves = [RecordedMove(e.version, e.seat, from_struct(e.move)) for e in log.events if e.kind == pb.EVENT_KIND_MOVED]
     outcome = game.outcome(replay(game, state, log.seed, moves))
     assert list(outcome.ranking) == list(log.result.ranking)
+
+
+def test_a_move_is_acknowledged_leanly_unless_the_view_is_asked_for(client):
+    match = client.create_match("tictactoe")
+    x = client.join(match.name).player_token
+    o = client.join(match.name).player_token
+    lean = client.move(match.name, x, move_id="b2")
+    assert lean.version == 4 and not lean.HasField("view")
+    full = client.move(match.name, o, move_id="a1", view=True)
+    assert full.view.seat == 1 and full.view.version == 5 and list(full.view.to_move) == [0]
+    rendered = client.move(match.name, x, move_id="c3", text=True)
+    assert rendered.view.text and rendered.view.version == 6
 
 
 def test_listed_matches_say_who_is_to_move(client):

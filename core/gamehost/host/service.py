@@ -244,9 +244,10 @@ class GameHostService(pb_grpc.GameHostServicer):
             move=from_struct(request.structured) if which == "structured" else None,
             expected_version=request.expected_version if request.HasField("expected_version") else None,
             request_id=request.request_id)
-        live = await self.engine.live_match(match_id)
-        return pb.SubmitMoveResponse(version=result.version, replayed=result.replayed,
-                                     view=self._view_pb(live, result.seat, request.render))
+        answer = pb.SubmitMoveResponse(version=result.version, replayed=result.replayed)
+        if request.include_view:
+            answer.view.CopyFrom(self._view_pb(await self.engine.live_match(match_id), result.seat, request.render))
+        return answer
 
     # ------------------------------------------------------------ events
 

@@ -130,10 +130,13 @@ class GameHostClient:
 
     def move(self, match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
              expected_version: int | None = None, request_id: str | None = None,
-             text: bool = False, svg: bool = False) -> pb.SubmitMoveResponse:
+             view: bool = False, text: bool = False, svg: bool = False) -> pb.SubmitMoveResponse:
+        """Play a move. The answer carries the mover's new view when ``view``
+        (or a rendering) is asked for."""
         request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
                                        request_id=request_id or uuid.uuid4().hex,
-                                       render=pb.RenderOptions(text=text, svg=svg))
+                                       render=pb.RenderOptions(text=text, svg=svg),
+                                       include_view=view or text or svg)
         if move is not None:
             request.structured.CopyFrom(to_struct(move))
         else:

@@ -293,7 +293,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
-    __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render")
+    __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render", "include_view")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MOVE_ID_FIELD_NUMBER: _ClassVar[int]
@@ -301,6 +301,7 @@ class SubmitMoveRequest(_message.Message):
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     move_id: str
@@ -308,7 +309,8 @@ class SubmitMoveRequest(_message.Message):
     expected_version: int
     request_id: str
     render: RenderOptions
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+    include_view: bool
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
     __slots__ = ("version", "view", "replayed")
