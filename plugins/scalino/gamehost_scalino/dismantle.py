@@ -13,10 +13,19 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Variant
+from gamehost.sdk import Game, IllegalMove, Move, Outcome
 
 from gamehost_scalino import render
-from gamehost_scalino.pyramid import COLOURS, GEOMETRIES, PIECE_SIZES, PIECES_PER_COLOUR, Pyramid, pyramid, ranking_of
+from gamehost_scalino.pyramid import (
+    COLOURS,
+    DIAMONDS_VARIANT,
+    GEOMETRY_OPTION,
+    PIECE_SIZES,
+    PIECES_PER_COLOUR,
+    Pyramid,
+    pyramid,
+    ranking_of,
+)
 
 FREE_SIDE_RULES = ("whole-side", "any-face")
 """When a piece is "free on at least one side" (spec 3.8 b): PROPOSED default,
@@ -198,8 +207,7 @@ class ScalinoPyramid(Game):
     options_schema = {
         "type": "object",
         "properties": {
-            "geometry": {"enum": sorted(GEOMETRIES), "default": "squares",
-                         "description": "Board: concentric squares 7x7/5x5/3x3/1x1 or diamonds 41/25/13/5 cells."},
+            "geometry": GEOMETRY_OPTION,
             "free_side": {"enum": list(FREE_SIDE_RULES), "default": "whole-side",
                           "description": "A piece is free when a whole side is clear, or when any single face is."},
             "start_player": {"enum": list(START_PLAYERS), "default": "random",
@@ -207,10 +215,7 @@ class ScalinoPyramid(Game):
         },
         "additionalProperties": False,
     }
-    variants = (
-        Variant("diamonds", "Diamond pyramid", {"geometry": "diamonds"},
-                "The alternative board of concentric diamonds (41, 25, 13 and 5 cells)."),
-    )
+    variants = (DIAMONDS_VARIANT,)
     hidden_information = False
     chance = True  # the starting pyramid and the start player
 

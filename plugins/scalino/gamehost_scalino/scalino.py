@@ -15,12 +15,13 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Variant
+from gamehost.sdk import Game, IllegalMove, Move, Outcome
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
     COLOURS,
-    GEOMETRIES,
+    DIAMONDS_VARIANT,
+    GEOMETRY_OPTION,
     PIECE_SIZES,
     PIECES_PER_COLOUR,
     Pyramid,
@@ -309,8 +310,7 @@ class Scalino(Game):
     options_schema = {
         "type": "object",
         "properties": {
-            "geometry": {"enum": sorted(GEOMETRIES), "default": "squares",
-                         "description": "Board: concentric squares 7x7/5x5/3x3/1x1 or diamonds 41/25/13/5 cells."},
+            "geometry": GEOMETRY_OPTION,
             "pocket_rule": {"enum": list(POCKET_RULES), "default": "rectangle",
                             "description": "Reading of the no-pocket rule."},
             "staircase_steps": {"enum": list(STAIRCASE_STEPS), "default": "adjacent",
@@ -320,10 +320,7 @@ class Scalino(Game):
         },
         "additionalProperties": False,
     }
-    variants = (
-        Variant("diamonds", "Diamond pyramid", {"geometry": "diamonds"},
-                "The alternative board of concentric diamonds (41, 25, 13 and 5 cells)."),
-    )
+    variants = (DIAMONDS_VARIANT,)
     hidden_information = False
     chance = True  # only the start player (spec 3.7)
 
