@@ -13,6 +13,7 @@ from gamehost.sdk.rules import (
     Secret,
     State,
     Variant,
+    places,
 )
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Secret",
     "State",
     "Variant",
+    "places",
     "hookimpl",
     "rng_for",
 ]

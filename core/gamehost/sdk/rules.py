@@ -58,6 +58,14 @@ class Outcome:
         return [seat for seat, place in enumerate(self.ranking) if place == 1]
 
 
+def places(keys: Sequence[Any]) -> list[int]:
+    """Each seat's place from comparable keys, higher is better (1 is best):
+    seats with equal keys share a place, the next place is skipped.
+    ``places([5, 7, 7, 1]) == [3, 1, 1, 4]``; use tuples for tie-breaks and
+    negate keys where lower is better."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
 @dataclass(frozen=True, slots=True)
 class Secret:
     """A value only ``owner`` may see (``owner=None``: nobody may see it).

@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places
 from gamehost_burgbaumeister import render
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -299,11 +299,6 @@ def wall_points(wall: list[int], options: Mapping[str, Any]) -> int:
 def score(wall: list[int], options: Mapping[str, Any]) -> int:
     """The basic game ranks by wall length (§2.4); the points variant by points (§2.5)."""
     return wall_points(wall, options) if options["special_cards"] else len(wall)
-
-
-def places(keys: list[tuple]) -> list[int]:
-    """Place per seat, 1 best; equal keys share a place (PROPOSED: a shared win when still level)."""
-    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 # --- Move arguments --------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, Move, Outcome
+from gamehost.sdk import IllegalMove, InvalidOptions, Move, Outcome, places
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -515,7 +515,7 @@ def game_ranking(penalties: list[int], order: list[int]) -> list[int]:
 def match_ranking(totals: list[int]) -> list[int]:
     """Places for a match (§2.7 Match variant): lowest total first; equal
     totals share a place (PROPOSED)."""
-    return [1 + sum(other < total for other in totals) for total in totals]
+    return places([-total for total in totals])
 
 
 def outcome(state) -> Outcome | None:

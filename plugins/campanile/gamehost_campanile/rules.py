@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places
 
 from gamehost_campanile import render
 
@@ -281,11 +281,6 @@ def final_scores(state) -> dict:
             scores[award["seat"]] += award["points"]
         flags.append({"tower": tower, "flag": list(flag), "awards": awards})
     return {"tower_ranking": ranking, "flags": flags, "scores": scores}
-
-
-def places(scores: list[int]) -> list[int]:
-    """Place per seat, 1 best; equal scores share a place (1.5 step 6, A4)."""
-    return [1 + sum(other > score for other in scores) for score in scores]
 
 
 # --- move parsing -------------------------------------------------------------------

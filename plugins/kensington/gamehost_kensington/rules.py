@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -563,7 +563,7 @@ class Kensington(Game):
             return None
         sheets = [score(building) for building in state["buildings"]]
         keys = [(sheet["total"], sheet["birds"]) for sheet in sheets]
-        ranking = [1 + sum(1 for other in keys if other > key) for key in keys]
+        ranking = places(keys)
         winners = [PLAYER_COLOURS[seat] for seat, place in enumerate(ranking) if place == 1]
         best = max(sheet["total"] for sheet in sheets)
         reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",

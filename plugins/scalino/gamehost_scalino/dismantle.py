@@ -13,7 +13,7 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, places
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -24,7 +24,6 @@ from gamehost_scalino.pyramid import (
     PIECES_PER_COLOUR,
     Pyramid,
     pyramid,
-    ranking_of,
 )
 
 FREE_SIDE_RULES = ("whole-side", "any-face")
@@ -273,7 +272,7 @@ class ScalinoPyramid(Game):
         if not state["over"]:
             return None
         points = collected_points(state)
-        ranking = ranking_of(points)
+        ranking = places(points)
         winners = [f"seat {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
         return Outcome(scores=[float(p) for p in points], ranking=ranking,
                        summary=f"The pyramid is taken apart. {' and '.join(winners).capitalize()} "

@@ -60,12 +60,6 @@ def triangular(steps: int) -> int:
     return steps * (steps + 1) // 2
 
 
-def ranking_of(totals: list) -> list[int]:
-    """Place per seat, highest total first; equal totals share a place (PROPOSED
-    shared victory, spec 3.6 and 3.8)."""
-    return [1 + sum(other > total for other in totals) for total in totals]
-
-
 class Pyramid:
     """One board geometry, precomputed: cells are indices ``y * side + x``.
 

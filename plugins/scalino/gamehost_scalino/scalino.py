@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, places
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -28,7 +28,6 @@ from gamehost_scalino.pyramid import (
     best_staircases,
     counted_cells,
     pyramid,
-    ranking_of,
     staircase_graph,
     triangular,
 )
@@ -403,7 +402,7 @@ class Scalino(Game):
         if not state["over"]:
             return None
         totals = seat_totals(state)
-        ranking = ranking_of(totals)
+        ranking = places(totals)
         winners = [f"seat {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
                    if ranking[seat] == 1]
         complete = current_level(state, pyramid(state["options"]["geometry"])) is None

@@ -7,11 +7,12 @@ import random
 
 import pytest
 
+from gamehost.sdk import places
+
 from gamehost_scalino.pyramid import (
     best_staircases,
     counted_cells,
     pyramid,
-    ranking_of,
     staircase_graph,
     triangular,
 )
@@ -94,8 +95,8 @@ def test_two_player_score_adds_both_colours(scalino_position):
 
 
 def test_highest_total_wins_and_equal_totals_share_the_place():
-    assert ranking_of([5, 7, 7, 1]) == [3, 1, 1, 4]
-    assert ranking_of([-3, -3]) == [1, 1]
+    assert places([5, 7, 7, 1]) == [3, 1, 1, 4]
+    assert places([-3, -3]) == [1, 1]
 
 
 # --- the staircase split is optimal: property test against brute force ---------------
