@@ -21,6 +21,15 @@ def _host_parser() -> argparse.ArgumentParser:
     return common
 
 
+def _web_port(text: str) -> int | None:
+    from gamehost.host.config import parse_web_port
+
+    try:
+        return parse_web_port(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number or 'off', not {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     from gamehost.host.config import HostConfig
 
@@ -51,6 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+    serve.add_argument("--web-port", type=_web_port, default=defaults.web_port,
+                       help="HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, "
+                            "'off' serves none (env GAMEHOST_WEB_PORT, default 8080)")
+    serve.add_argument("--cors-origins", default=defaults.cors_origins,
+                       help="comma-separated origins whose pages may call the host, e.g. http://localhost:5173, "
+                            "or '*'; default: same origin only (env GAMEHOST_CORS_ORIGINS)")
+    serve.add_argument("--web-root", default=defaults.web_root,
+                       help="directory served at / on the web port; default: clients/web/dist of this checkout "
+                            "when built; 'off' serves no files (env GAMEHOST_WEB_ROOT)")
     serve.set_defaults(run=run_serve)
 
     sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
@@ -119,7 +137,8 @@ def run_serve(args) -> int:
         address = f"{address.rsplit(':', 1)[0]}:{args.port}"
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
-                        max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace)
+                        max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
+                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
     configure(config.log_format, config.log_level)
     asyncio.run(serve(config))
     return 0
@@ -138,6 +157,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.store not in ("sqlite", "memory") and not args.store.startswith("sqlite://"):
             parser.error(f"--store (or GAMEHOST_STORE) must be 'sqlite', 'memory' or 'sqlite:///path/file.db', "
                          f"not {args.store!r}")
+        from gamehost.host.web.cors import parse_origins
+
+        try:
+            parse_origins(args.cors_origins)
+        except ValueError as error:
+            parser.error(f"--cors-origins (or GAMEHOST_CORS_ORIGINS): {error}")
+        if args.web_root not in ("", "off") and not os.path.isdir(args.web_root):
+            parser.error(f"--web-root (or GAMEHOST_WEB_ROOT): {args.web_root!r} is not a directory")
     if args.command != "serve":
         from gamehost.host.logs import configure
 

@@ -18,6 +18,24 @@ def _env_number(name: str, default: float, kind: type) -> float:
         raise SystemExit(f"gamehost: GAMEHOST_{name} must be a number, not {text!r}") from None
 
 
+def parse_web_port(text: str) -> int | None:
+    """A port number (0: a free one), or "off" for no HTTP port."""
+    if text.strip().lower() == "off":
+        return None
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise ValueError(f"{port} is not a port number")
+    return port
+
+
+def _env_web_port() -> int | None:
+    text = _env("WEB_PORT", str(HostConfig.web_port))
+    try:
+        return parse_web_port(text)
+    except ValueError:
+        raise SystemExit(f"gamehost: GAMEHOST_WEB_PORT must be a port number or 'off', not {text!r}") from None
+
+
 @dataclass
 class HostConfig:
     address: str = "127.0.0.1:50051"
@@ -29,6 +47,9 @@ class HostConfig:
     bot_delay: float = 0.0
     max_message_bytes: int = 1 << 20
     shutdown_grace: float = 5.0
+    web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
+    cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
+    web_root: str = ""  # "": the checkout's clients/web/dist when built; "off": no files
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -42,4 +63,7 @@ class HostConfig:
             bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
             max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
+            web_port=_env_web_port(),
+            cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
+            web_root=_env("WEB_ROOT", cls.web_root),
         )
