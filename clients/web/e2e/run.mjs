@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+// The browser tests' scenarios, one per invocation: tests/test_web_client.py
+// runs `node clients/web/e2e/run.mjs <scenario> --target <web url> ...` and
+// checks the JSON printed on the last line against the host.
+import { mkdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { launchBrowser } from "./browser.mjs";
+import {
+  boardTexts, createMatch, openLobby, openMatch, pageState, playMove, playToEnd, seededRandom, waitForTurnOrEnd,
+} from "./pages.mjs";
+
+const [scenarioName, ...rest] = process.argv.slice(2);
+const args = Object.fromEntries(rest.join(" ").split("--").filter(Boolean).map((pair) => {
+  const [key, ...value] = pair.trim().split(" ");
+  return [key, value.join(" ")];
+}));
+const target = args.target;
+
+const scenarios = {
+  /** Create a match against bots from the lobby and play it to the end; optionally reload mid-match. */
+  async play(browser) {
+    const page = await newPage(browser);
+    const id = await createMatch(page, target, { game: args.game, seats: Number(args.seats || 2),
+      bots: range(1, Number(args.seats || 2) - 1) });
+    const before = await pageState(page);
+    let seatAfterReload = null;
+    const moves = await playToEnd(page, seededRandom(Number(args.choices || 1)), {
+      afterMove: async (count) => {
+        if (count !== Number(args["reload-after"])) return;
+        await page.reload();
+        await page.waitForSelector(".match-page[data-version]");
+        seatAfterReload = (await pageState(page)).seat;
+      },
+    });
+    const end = await pageState(page);
+    return { match: id, seat: before.seat, seatAfterReload, moves, status: end.status, version: end.version,
+      turn: await page.locator("#turn").innerText(), result: await page.locator("#result").innerText(),
+      log: await page.locator("#move-log li").allInnerTexts(), html: await page.content() };
+  },
+
+  /** A player page and a spectator page (no token) on one match of a hidden-information game. */
+  async spectate(browser) {
+    const player = await newPage(browser);
+    const spectator = await newPage(browser);
+    const id = await createMatch(player, target, { game: args.game, seats: 2, bots: [1] });
+    await openMatch(spectator, target, id);
+    const random = seededRandom(7);
+    const seenBySpectator = [];
+    for (let count = 0; count < Number(args.moves || 4); count += 1) {
+      await waitForTurnOrEnd(player);
+      const state = await pageState(player);
+      if (state.status !== "active") break;
+      await playMove(player, state.legal[Math.floor(random() * state.legal.length)].id);
+      await waitForTurnOrEnd(player);
+      const version = (await pageState(player)).version;
+      // Live: the spectator's page reaches the player's version without a reload.
+      await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
+        version, { timeout: 15000 });
+      seenBySpectator.push((await pageState(spectator)).version);
+    }
+    await waitForTurnOrEnd(player);
+    const playerState = await pageState(player);
+    await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) === v,
+      playerState.version, { timeout: 15000 });
+    const spectatorState = await pageState(spectator);
+    return {
+      match: id, version: playerState.version, status: playerState.status, seenBySpectator,
+      token: await player.evaluate((match) => JSON.parse(localStorage.getItem(`gamehost.seat.${match}`)).token, id),
+      player: { seat: playerState.seat, texts: await boardTexts(player), legal: playerState.legal.length,
+        html: await player.content() },
+      spectator: {
+        seat: spectatorState.seat, texts: await boardTexts(spectator), html: await spectator.content(),
+        identity: await spectator.locator("#identity").innerText(),
+        controls: await spectator.locator("#moves .legal-move, #board [data-move], #board .move-target").count(),
+        log: await spectator.locator("#move-log li").allInnerTexts(),
+      },
+    };
+  },
+
+  /** Errors a person meets: a match that does not exist, a stale move from a second tab, bad options. */
+  async errors(browser) {
+    const problem = (page) => page.locator("#problems .problem, .problem-area .problem").first().evaluate((panel) => ({
+      code: panel.dataset.code, reason: panel.dataset.reason, text: panel.innerText }));
+
+    const page = await newPage(browser);
+    await openMatch(page, target, args.missing);
+    const notFound = await problem(page);
+
+    // Two tabs of one browser hold the same seat. The second tab's live stream is held up (a slow
+    // network), so it still shows the old position when its player clicks.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await context.newPage();
+    const id = await createMatch(first, target, { game: "tictactoe", seats: 2, bots: [1] });
+    const second = await context.newPage();
+    await second.route("**/gamehost.v1.GameHost/WatchMatch", () => {});
+    await openMatch(second, target, id);
+    await waitForTurnOrEnd(second);
+    const [moveA, moveB] = (await pageState(first)).legal;
+    await playMove(first, moveA.id);
+    await waitForTurnOrEnd(first);
+    const staleVersion = (await pageState(second)).version;
+    await second.locator(`#moves .legal-move[data-move-id="${moveB.id}"]`).click();
+    await second.waitForSelector("#problems .problem");
+    await second.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) > v, staleVersion);
+    const stale = { ...(await problem(second)), staleVersion, versionAfter: (await pageState(second)).version,
+      currentVersion: (await pageState(first)).version };
+
+    // Options the host refuses: the field violation is shown next to its input.
+    await openLobby(page, target);
+    const card = page.locator(`details.game[data-game="${args["options-game"]}"]`);
+    await card.locator("summary").click();
+    await card.locator(`[name="option:${args["bad-option"]}"]`).fill(args["bad-value"]);
+    await card.locator("button.create-match").click();
+    await card.locator(".problem").first().waitFor();
+    const invalidOptions = {
+      ...(await card.locator(".problem").first().evaluate((panel) => ({ code: panel.dataset.code,
+        reason: panel.dataset.reason, text: panel.innerText }))),
+      marked: await card.locator(".option.invalid").allInnerTexts(),
+    };
+    return { notFound, stale, invalidOptions };
+  },
+
+  /** Plays, then the host goes away and comes back (driven by the test over stdin/stdout). */
+  async reconnect(browser) {
+    const page = await newPage(browser);
+    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1] });
+    const random = seededRandom(3);
+    const moves = await playToEnd(page, random, { maxMoves: Number(args["drop-after"]) }).catch(() => null);
+    await waitForTurnOrEnd(page);
+    const before = await pageState(page);
+    await step({ step: "drop-now", match: id, version: before.version });
+    await page.waitForSelector('.match-page[data-connection="reconnecting"]', { timeout: 20000 });
+    const badge = await page.locator("#connection").innerText();
+    await step({ step: "reconnecting", badge });
+    await page.waitForSelector('.match-page[data-connection="live"]', { timeout: 30000 });
+    const rest = await playToEnd(page, random);
+    const end = await pageState(page);
+    return { match: id, badge, versionBeforeDrop: before.version, movesBeforeDrop: moves, movesAfter: rest,
+      status: end.status, seat: end.seat, log: await page.locator("#move-log li").allInnerTexts() };
+  },
+
+  /** A screenshot of the game page of every game in the catalog. */
+  async screenshots(browser) {
+    mkdirSync(args.out, { recursive: true });
+    const page = await newPage(browser);
+    await openLobby(page, target);
+    const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
+    const shots = [];
+    for (const game of games) {
+      await createMatch(page, target, { game });
+      await waitForTurnOrEnd(page);
+      const file = `${args.out}/${game}.png`;
+      await page.screenshot({ path: file, fullPage: true });
+      shots.push({ game, file, svg: await page.locator("#board svg").count(), ...(await pageState(page)) });
+    }
+    return { shots };
+  },
+};
+
+async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+  return page;
+}
+
+const input = createInterface({ input: process.stdin });
+const lines = input[Symbol.asyncIterator]();
+/** Tells the test where the scenario is and waits for its go-ahead line. */
+async function step(report) {
+  console.log(JSON.stringify(report));
+  await lines.next();
+}
+
+function range(first, last) {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+}
+
+const scenario = scenarios[scenarioName];
+if (!scenario || !target) {
+  console.error(`usage: run.mjs <${Object.keys(scenarios).join("|")}> --target <web url> [--option value ...]`);
+  process.exit(2);
+}
+const browser = await launchBrowser();
+try {
+  console.log(JSON.stringify(await scenario(browser)));
+} finally {
+  await browser.close();
+  input.close();
+}

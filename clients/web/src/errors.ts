@@ -1,0 +1,148 @@
+// Every failed call becomes a Problem: the gRPC code, the host's message, the
+// google.rpc details, and what the person can do about it.
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+  PreconditionFailureSchema,
+  ResourceInfoSchema,
+} from "./gen/google/rpc/error_details_pb";
+import { h } from "./elements";
+
+export interface Problem {
+  /** The gRPC status name, e.g. "NOT_FOUND". */
+  code: string;
+  message: string;
+  /** ErrorInfo.reason, e.g. "STALE_VERSION"; empty when the host sent none. */
+  reason: string;
+  metadata: Record<string, string>;
+  fieldViolations: { field: string; description: string }[];
+  preconditionViolations: { type: string; subject: string; description: string }[];
+  resource?: { type: string; name: string };
+  /** What the person can do, in one sentence. */
+  advice: string;
+}
+
+const CODE_NAMES: Record<Code, string> = {
+  [Code.Canceled]: "CANCELLED",
+  [Code.Unknown]: "UNKNOWN",
+  [Code.InvalidArgument]: "INVALID_ARGUMENT",
+  [Code.DeadlineExceeded]: "DEADLINE_EXCEEDED",
+  [Code.NotFound]: "NOT_FOUND",
+  [Code.AlreadyExists]: "ALREADY_EXISTS",
+  [Code.PermissionDenied]: "PERMISSION_DENIED",
+  [Code.ResourceExhausted]: "RESOURCE_EXHAUSTED",
+  [Code.FailedPrecondition]: "FAILED_PRECONDITION",
+  [Code.Aborted]: "ABORTED",
+  [Code.OutOfRange]: "OUT_OF_RANGE",
+  [Code.Unimplemented]: "UNIMPLEMENTED",
+  [Code.Internal]: "INTERNAL",
+  [Code.Unavailable]: "UNAVAILABLE",
+  [Code.DataLoss]: "DATA_LOSS",
+  [Code.Unauthenticated]: "UNAUTHENTICATED",
+};
+
+// What to do, per ErrorInfo reason (docs/protocol.md, "Reasons").
+const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => string> = {
+  GAME_NOT_FOUND: () => "This host does not serve that game; reload the lobby for the current catalog.",
+  MATCH_NOT_FOUND: () => "There is no such match on this host. Go back to the lobby and pick one from the list.",
+  INVALID_NAME: () => "The address names no valid match. Go back to the lobby.",
+  INVALID_FIELD: () => "Correct the field named below and try again.",
+  INVALID_OPTIONS: () => "Correct the options marked below and create the match again.",
+  INVALID_PAGE_TOKEN: () => "Reload the list.",
+  MOVE_MISSING: () => "Choose a move from the list.",
+  MALFORMED_MOVE: () => "Choose one of the listed moves instead.",
+  VERSION_OUT_OF_RANGE: () => "Reload the page to follow the match from its current state.",
+  ILLEGAL_MOVE: () => "The rules refused that move; choose another one.",
+  UNKNOWN_MOVE: () => "That move is not legal any more. The board has been refreshed: choose again.",
+  NOT_YOUR_TURN: (m) => `It is not your turn${m.to_move ? ` (seat ${m.to_move} to move)` : ""}; wait for it.`,
+  MATCH_NOT_ACTIVE: (m) => `The match is ${m.status || "not active"}: moves are only accepted while it is being played.`,
+  MATCH_NOT_OPEN: () => "Every seat is taken: you can still watch the match.",
+  MATCH_OVER: () => "The match is over; there is nothing to leave.",
+  SEAT_TAKEN: (m) =>
+    `Someone took that seat first. ${m.open_seats ? `Open seats now: ${m.open_seats}.` : "No seat is open."}`,
+  STALE_VERSION: (m) =>
+    `The match moved on (it is at version ${m.current_version ?? "?"}, you chose at version ` +
+    `${m.expected_version ?? "?"}). The board has been refreshed: choose again.`,
+  CONCURRENT_UPDATE: () => "Someone else changed the match at the same moment. The board has been refreshed: try again.",
+  INVALID_TOKEN: () =>
+    "The seat saved in this browser does not belong to this match. You are watching as a spectator; join to play.",
+  SPECTATOR_FORBIDDEN: () => "Spectators cannot do that: join the match first.",
+  TOO_MANY_WATCHERS: (m) => `Too many people are watching this match (limit ${m.limit ?? "?"}); retrying shortly.`,
+  PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
+  HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
+};
+
+const ADVICE_BY_CODE: Partial<Record<Code, string>> = {
+  [Code.Unavailable]: "The host cannot be reached. Check that it is running; this page retries on its own.",
+  [Code.Unknown]: "The request did not get through (network or host problem). Try again.",
+  [Code.DeadlineExceeded]: "The host took too long to answer. Try again.",
+  [Code.Canceled]: "The request was cancelled. Try again.",
+  [Code.Unimplemented]: "This host does not offer that call; it may be older than this page.",
+  [Code.ResourceExhausted]: "The request was too large or the host is busy. Try again later.",
+  [Code.Internal]: "The host failed on this request. Try again later and report it.",
+};
+
+export function problemOf(error: unknown): Problem {
+  const connectError = ConnectError.from(error);
+  const [info] = connectError.findDetails(ErrorInfoSchema);
+  const metadata = { ...(info?.metadata ?? {}) };
+  const reason = info?.reason ?? "";
+  const [resource] = connectError.findDetails(ResourceInfoSchema);
+  const adviceFor = ADVICE_BY_REASON[reason];
+  return {
+    code: CODE_NAMES[connectError.code] ?? String(connectError.code),
+    message: connectError.rawMessage,
+    reason,
+    metadata,
+    fieldViolations: connectError
+      .findDetails(BadRequestSchema)
+      .flatMap((badRequest) => badRequest.fieldViolations)
+      .map(({ field, description }) => ({ field, description })),
+    preconditionViolations: connectError
+      .findDetails(PreconditionFailureSchema)
+      .flatMap((failure) => failure.violations)
+      .map(({ type, subject, description }) => ({ type, subject, description })),
+    resource: resource ? { type: resource.resourceType, name: resource.resourceName } : undefined,
+    advice: adviceFor ? adviceFor(metadata) : ADVICE_BY_CODE[connectError.code] ?? "",
+  };
+}
+
+/** Codes after which the same call may work later: the connection, not the request, failed. */
+export function isTransient(problem: Problem): boolean {
+  if (problem.reason === "TOO_MANY_WATCHERS") return true;
+  if (problem.reason) return false;
+  return ["UNAVAILABLE", "UNKNOWN", "CANCELLED", "DEADLINE_EXCEEDED", "INTERNAL"].includes(problem.code);
+}
+
+/** A box a person can act on: what failed, the host's words, the details, the advice. */
+export function problemPanel(problem: Problem, context: string): HTMLElement {
+  const metadataEntries = Object.entries(problem.metadata);
+  return h(
+    "section",
+    { class: "problem", role: "alert", "data-code": problem.code, "data-reason": problem.reason },
+    h("h3", {}, `${context} failed: `, h("code", { class: "problem-code" }, problem.code),
+      problem.reason ? [" · ", h("code", { class: "problem-reason" }, problem.reason)] : null),
+    h("p", { class: "problem-message" }, problem.message || "(no message)"),
+    problem.advice ? h("p", { class: "problem-advice" }, problem.advice) : null,
+    problem.fieldViolations.length
+      ? h("ul", { class: "problem-fields" },
+        problem.fieldViolations.map((violation) =>
+          h("li", {}, h("code", {}, violation.field), ": ", violation.description)))
+      : null,
+    problem.preconditionViolations.length
+      ? h("ul", { class: "problem-preconditions" },
+        problem.preconditionViolations.map((violation) =>
+          h("li", {}, h("code", {}, violation.type), violation.subject ? [" (", violation.subject, ")"] : null,
+            ": ", violation.description)))
+      : null,
+    problem.resource
+      ? h("p", { class: "problem-resource" }, "Resource: ", h("code", {}, problem.resource.name),
+        ` (${problem.resource.type})`)
+      : null,
+    metadataEntries.length
+      ? h("dl", { class: "problem-metadata" },
+        metadataEntries.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value)]))
+      : null,
+  );
+}

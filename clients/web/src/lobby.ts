@@ -1,0 +1,186 @@
+// The lobby: the game catalog with a "new match" form per game, and the
+// matches on this host with their joinable seats.
+import { MatchStatus, SeatKind, type Game, type Match } from "./gen/gamehost/v1/gamehost_pb";
+import { gamehost } from "./api";
+import { h, replaceChildren } from "./elements";
+import { problemOf, problemPanel, type Problem } from "./errors";
+import { optionsForm } from "./options-form";
+import { newRequestId } from "./request-ids";
+import { heldSeat, holdSeat, playerName, rememberPlayerName } from "./seat-tokens";
+import { gameId, matchId, seatText, statusText } from "./match-text";
+
+const MATCH_REFRESH_MS = 5000;
+
+export function showLobby(root: HTMLElement): () => void {
+  const nameInput = h("input", { id: "player-name", type: "text", placeholder: "anonymous", maxlength: 40,
+    value: playerName(), onchange: () => rememberPlayerName(nameInput.value.trim()) });
+  const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, "Loading the catalog…"));
+  const matchesArea = h("div", { id: "matches" });
+  const statusFilter = h("select", { id: "match-filter", onchange: () => void refreshMatches() },
+    h("option", { value: String(MatchStatus.UNSPECIFIED) }, "all"),
+    h("option", { value: String(MatchStatus.OPEN) }, "open"),
+    h("option", { value: String(MatchStatus.ACTIVE) }, "active"),
+    h("option", { value: String(MatchStatus.FINISHED) }, "finished"));
+  replaceChildren(root,
+    h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    h("section", {}, h("h2", {}, "Games"), gamesList),
+    h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
+      h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, "Refresh")),
+    matchesArea));
+
+  let games: Game[] = [];
+  const loadGames = async () => {
+    try {
+      games = (await gamehost.listGames({ pageSize: 1000 })).games;
+      replaceChildren(gamesList, games.map((game) => gameCard(game, () => nameInput.value.trim())));
+    } catch (error) {
+      replaceChildren(gamesList, problemPanel(problemOf(error), "Loading the games"));
+    }
+  };
+
+  const refreshMatches = async () => {
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 50, status: Number(statusFilter.value) });
+      const titles = new Map(games.map((game) => [game.name, game.title]));
+      replaceChildren(matchesArea, matches.length
+        ? h("table", { class: "matches" },
+          h("thead", {}, h("tr", {}, ["game", "match", "status", "seats", ""].map((title) => h("th", {}, title)))),
+          h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game),
+            () => nameInput.value.trim(), (problem) => matchesArea.prepend(problemPanel(problem, "Joining"))))))
+        : h("p", { class: "muted" }, "No matches yet."));
+    } catch (error) {
+      replaceChildren(matchesArea, problemPanel(problemOf(error), "Listing the matches"));
+    }
+  };
+
+  void loadGames().then(refreshMatches);
+  const timer = window.setInterval(() => { if (!document.hidden) void refreshMatches(); }, MATCH_REFRESH_MS);
+  return () => window.clearInterval(timer);
+}
+
+function gameCard(game: Game, currentName: () => string): HTMLElement {
+  const players = game.minPlayers === game.maxPlayers ? `${game.minPlayers} players`
+    : `${game.minPlayers}–${game.maxPlayers} players`;
+  const traits = [game.hiddenInformation ? "hidden information" : "", game.chance ? "chance" : ""].filter(Boolean);
+  return h("details", { class: "game", "data-game": game.id },
+    h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
+    h("p", { class: "game-summary" }, game.summary),
+    h("p", { class: "muted" }, `${game.plugin}, rules version ${game.rulesVersion}`),
+    createForm(game, currentName));
+}
+
+function createForm(game: Game, currentName: () => string): HTMLElement {
+  const seatCount = h("select", { name: "seats", onchange: () => drawSeatChoices() },
+    range(game.minPlayers, game.maxPlayers).map((count) => h("option", { value: String(count) }, String(count))));
+  const seatChoices = h("div", { class: "seat-choices" });
+  const drawSeatChoices = () => {
+    // Seats keep their choice when the count changes; new seats start as bots, seat 0 as a person.
+    const chosen = new Map(Array.from(seatChoices.querySelectorAll<HTMLInputElement>("input"),
+      (box) => [Number(box.value), box.checked]));
+    replaceChildren(seatChoices, range(0, Number(seatCount.value) - 1).map((seat) =>
+      h("label", { class: "seat-choice" },
+        h("input", { type: "checkbox", name: `bot-seat-${seat}`, value: String(seat), checked: chosen.get(seat) ?? seat > 0 }),
+        ` seat ${seat} is a bot`)));
+  };
+  const botSeats = () => Array.from(seatChoices.querySelectorAll<HTMLInputElement>("input:checked"), (box) => Number(box.value));
+  const botName = h("input", { type: "text", name: "bot", placeholder: "random", size: 10 });
+  const options = optionsForm(game.optionsSchema, game.defaultOptions);
+  const variant = h("select", { name: "variant", onchange: () => {
+    const chosen = game.variants.find((candidate) => candidate.id === variant.value);
+    options.show({ ...(game.defaultOptions ?? {}), ...(chosen?.options ?? {}) });
+  } }, h("option", { value: "" }, "(none: the options below)"),
+  game.variants.map((candidate) => h("option", { value: candidate.id, title: candidate.description }, candidate.title)));
+  const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: "random", size: 20 });
+  const takeSeat = h("input", { type: "checkbox", name: "take-seat", checked: true });
+  const problemArea = h("div", { class: "problem-area" });
+  const createButton = h("button", { type: "submit", class: "create-match" }, "Create match");
+
+  // novalidate: the host checks the options and names the field at fault.
+  const form = h("form", { class: "create-form", "data-game": game.id, novalidate: true },
+    h("div", {}, h("label", {}, "Seats ", seatCount), " ", h("label", {}, "Bot strategy ", botName)),
+    seatChoices,
+    game.variants.length ? h("div", {}, h("label", {}, "Variant ", variant)) : null,
+    options.element,
+    h("div", {}, h("label", {}, "Seed ", seed), h("small", { class: "muted" }, " optional: the same seed and moves replay the same match")),
+    h("div", {}, h("label", {}, takeSeat, " take the first seat that is not a bot")),
+    createButton, problemArea);
+  drawSeatChoices();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problemArea.replaceChildren();
+    options.markViolations([]);
+    const seedText = seed.value.trim();
+    if (seedText && (!/^\d{1,20}$/.test(seedText) || BigInt(seedText) >= 2n ** 64n)) {
+      problemArea.append(inputProblem("The seed must be a whole number (0 to 2^64-1), or empty."));
+      return;
+    }
+    let chosenOptions;
+    try {
+      chosenOptions = options.values();
+    } catch (error) {
+      problemArea.append(inputProblem((error as Error).message));
+      return;
+    }
+    createButton.disabled = true;
+    try {
+      const seats = Number(seatCount.value);
+      const bots = botSeats();
+      const match = await gamehost.createMatch({
+        game: game.name, seats, options: chosenOptions, variant: variant.value, botSeats: bots,
+        bot: botName.value.trim(), seed: seedText ? BigInt(seedText) : undefined, requestId: newRequestId(),
+      });
+      const humanSeat = range(0, seats - 1).find((seat) => !bots.includes(seat));
+      if (takeSeat.checked && humanSeat !== undefined) {
+        await joinSeat(match.name, humanSeat, currentName());
+      }
+      window.location.hash = `#/matches/${matchId(match.name)}`;
+    } catch (error) {
+      const problem = problemOf(error);
+      options.markViolations(problem.fieldViolations);
+      problemArea.append(problemPanel(problem, "Creating the match"));
+    } finally {
+      createButton.disabled = false;
+    }
+  });
+  return form;
+}
+
+function matchRow(match: Match, title: string, currentName: () => string, report: (problem: Problem) => void): HTMLElement {
+  const id = matchId(match.name);
+  const held = heldSeat(id);
+  const openSeats = match.status === MatchStatus.OPEN && !held
+    ? match.seats.filter((seat) => seat.kind === SeatKind.OPEN) : [];
+  return h("tr", { "data-match": id },
+    h("td", {}, title),
+    h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
+    h("td", { class: `status status-${statusText(match.status)}` }, statusText(match.status)),
+    h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
+    h("td", { class: "actions" },
+      openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
+        onclick: async (event: Event) => {
+          (event.currentTarget as HTMLButtonElement).disabled = true;
+          try {
+            await joinSeat(match.name, seat.index, currentName());
+            window.location.hash = `#/matches/${id}`;
+          } catch (error) {
+            report(problemOf(error));
+          }
+        } }, `Join seat ${seat.index}`)),
+      h("a", { class: "button", href: `#/matches/${id}` }, held ? `Play seat ${held.seat}` : "Watch")));
+}
+
+/** Takes a seat and keeps its token in this browser. */
+export async function joinSeat(matchName: string, seat: number | undefined, name: string): Promise<number> {
+  const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
+  holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name });
+  return joined.seat;
+}
+
+function inputProblem(message: string): HTMLElement {
+  return h("p", { class: "problem input-problem", role: "alert" }, message);
+}
+
+function range(first: number, last: number): number[] {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+}

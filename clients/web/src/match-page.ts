@@ -1,0 +1,364 @@
+// The universal game page: the plugin's SVG of this seat's view, the legal
+// moves (click a data-move target or pick from the list), seats, turn,
+// result and move log, kept live by a MatchFollower.
+import {
+  EventKind, MatchStatus, SeatKind,
+  type Game, type Match, type MatchEvent, type View,
+} from "./gen/gamehost/v1/gamehost_pb";
+import { gamehost } from "./api";
+import { h, replaceChildren } from "./elements";
+import { isTransient, problemOf, problemPanel, type Problem } from "./errors";
+import { MatchFollower, type Connection } from "./match-follower";
+import { eventText, gameId, isOver, seatName, seatText, statusText } from "./match-text";
+import { newRequestId } from "./request-ids";
+import { sanitizeSvg } from "./svg-sanitizer";
+import { heldSeat, playerName, releaseSeat } from "./seat-tokens";
+import { joinSeat } from "./lobby";
+
+// After these failures the view the player chose from is out of date: fetch it again.
+const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
+  "ILLEGAL_MOVE", "CONCURRENT_UPDATE"]);
+const SUBMIT_RETRIES = 3;
+
+export function showMatch(root: HTMLElement, id: string): () => void {
+  const name = `matches/${id}`;
+  const page = new MatchPage(root, name, id);
+  void page.open();
+  return () => page.close();
+}
+
+class MatchPage {
+  private token: string;
+  private match?: Match;
+  private game?: Game;
+  private view?: View;
+  private follower?: MatchFollower;
+  private loggedVersion = 0n;
+  private submitting = false;
+  private submits = 0;
+  private closed = false;
+
+  private readonly container = h("div", { class: "match-page" });
+  private readonly title = h("h2", {}, "Match");
+  private readonly statusBadge = h("span", { class: "status", id: "match-status" });
+  private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
+  private readonly identity = h("p", { id: "identity" });
+  private readonly turn = h("p", { id: "turn", class: "turn" });
+  private readonly problems = h("div", { id: "problems" });
+  private readonly board = h("div", { id: "board", class: "board" });
+  private readonly moves = h("section", { id: "moves" });
+  private readonly seats = h("section", { id: "seats" });
+  private readonly result = h("section", { id: "result" });
+  private readonly moveLog = h("ol", { id: "move-log", class: "move-log" });
+
+  constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
+    this.token = heldSeat(id)?.token ?? "";
+    this.container.dataset.match = id;
+    replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
+    replaceChildren(this.container,
+      h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
+        this.connectionBadge, " ", h("a", { href: `#/matches/${id}/log` }, "match log"), " ",
+        h("a", { href: "#/" }, "lobby")),
+      this.identity, this.turn, this.problems,
+      h("div", { class: "match-body" }, this.board,
+        h("aside", {}, this.moves, this.result, this.seats,
+          h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
+    this.board.addEventListener("click", (event) => this.clickBoard(event));
+    this.board.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") this.clickBoard(event);
+    });
+  }
+
+  async open(): Promise<void> {
+    try {
+      this.match = await gamehost.getMatch({ name: this.name });
+    } catch (error) {
+      this.fail(problemOf(error), "Opening the match");
+      return;
+    }
+    this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
+    this.title.textContent = this.game?.title ?? gameId(this.match.game);
+    document.title = `${this.title.textContent} · gamehost`;
+    const view = await this.fetchView();
+    if (!view || this.closed) return;
+    this.showView(view, true);
+    await this.loadLog(view.version);
+    this.follower = new MatchFollower(this.name, this.token, {
+      view: (next) => this.showView(next),
+      event: (event) => this.addEvent(event),
+      connection: (connection) => this.showConnection(connection),
+    });
+    this.follower.start(view);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.follower?.stop();
+  }
+
+  /** GetView as this seat; a token the host refuses is dropped and the page goes on as a spectator. */
+  private async fetchView(): Promise<View | undefined> {
+    try {
+      return await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
+    } catch (error) {
+      const problem = problemOf(error);
+      if (problem.reason === "INVALID_TOKEN" && this.token) {
+        releaseSeat(this.id);
+        this.token = "";
+        this.showProblem(problem, "Opening your seat");
+        return this.fetchView();
+      }
+      this.fail(problem, "Loading the view");
+      return undefined;
+    }
+  }
+
+  private async loadLog(upTo: bigint): Promise<void> {
+    try {
+      const log = await gamehost.getMatchLog({ name: this.name, playerToken: this.token });
+      for (const event of log.events) if (event.version <= upTo) this.addEvent(event, false);
+    } catch (error) {
+      this.showProblem(problemOf(error), "Loading the move log");
+    }
+  }
+
+  private fail(problem: Problem, context: string): void {
+    this.container.dataset.failed = problem.code;
+    this.connectionBadge.textContent = "not connected";
+    this.showProblem(problem, context);
+  }
+
+  private showProblem(problem: Problem, context: string): void {
+    replaceChildren(this.problems, problemPanel(problem, context),
+      h("button", { type: "button", class: "dismiss", onclick: () => this.problems.replaceChildren() }, "Dismiss"));
+  }
+
+  private showConnection(connection: Connection): void {
+    this.container.dataset.connection = connection.state;
+    this.connectionBadge.className = `connection connection-${connection.state}`;
+    switch (connection.state) {
+      case "live":
+        this.connectionBadge.textContent = "live";
+        break;
+      case "ended":
+        this.connectionBadge.textContent = "match over";
+        break;
+      case "reconnecting":
+        this.connectionBadge.textContent = `reconnecting (attempt ${connection.attempt}, next try in ` +
+          `${(connection.retryInMs / 1000).toFixed(1)} s${connection.problem ? `; ${connection.problem.code}` : ""})`;
+        break;
+      case "failed":
+        this.connectionBadge.textContent = `disconnected: ${connection.problem.code}`;
+        this.showProblem(connection.problem, "Following the match");
+        break;
+    }
+  }
+
+  private addEvent(event: MatchEvent, live = true): void {
+    if (event.version <= this.loggedVersion) return;
+    this.loggedVersion = event.version;
+    this.moveLog.append(h("li", { value: Number(event.version), "data-version": String(event.version),
+      "data-kind": EventKind[event.kind] }, eventText(event, this.match?.seats ?? [])));
+    this.moveLog.lastElementChild?.scrollIntoView({ block: "nearest" });
+    if (live && event.kind !== EventKind.MOVED) void this.refreshMatch();
+  }
+
+  /** Seats and status change with joins, leaves, the start and the end. */
+  private async refreshMatch(): Promise<void> {
+    try {
+      this.match = await gamehost.getMatch({ name: this.name });
+      if (this.view) this.showView(this.view, true);
+    } catch {
+      // The follower reports connection trouble; the seats refresh on the next event.
+    }
+  }
+
+  private showView(view: View, force = false): void {
+    if (this.view && view.version < this.view.version && !force) return;
+    if (this.view && view.version === this.view.version && !force) return;
+    this.view = view;
+    const seat = view.seat;
+    const player = seat >= 0;
+    Object.assign(this.container.dataset, {
+      version: String(view.version), status: statusText(view.status), seat: String(seat),
+      toMove: view.toMove.join(","),
+    });
+    this.statusBadge.textContent = statusText(view.status);
+    this.statusBadge.className = `status status-${statusText(view.status)}`;
+    this.showIdentity(seat);
+    this.showTurn(view);
+    this.showBoard(view);
+    this.showMoves(view, player);
+    this.showResult(view);
+    this.showSeats(view);
+  }
+
+  private showIdentity(seat: number): void {
+    const seats = this.match?.seats ?? [];
+    if (seat >= 0) {
+      replaceChildren(this.identity, "You play ", h("strong", {}, seatName(seat, seats)), ". ",
+        this.view && !isOver(this.view.status)
+          ? h("button", { type: "button", id: "leave", onclick: () => void this.leave() }, "Leave")
+          : null);
+      return;
+    }
+    const open = this.match?.status === MatchStatus.OPEN
+      ? this.match.seats.filter((candidate) => candidate.kind === SeatKind.OPEN) : [];
+    replaceChildren(this.identity, "You are watching as a spectator.",
+      open.flatMap((candidate) => [" ", h("button", { type: "button", class: "join-seat", "data-seat": candidate.index,
+        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]));
+  }
+
+  private showTurn(view: View): void {
+    const seats = this.match?.seats ?? [];
+    let text: string;
+    if (view.status === MatchStatus.FINISHED) text = `Finished: ${view.result?.summary || "the match is over."}`;
+    else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
+    else if (view.status === MatchStatus.OPEN) text = "Waiting for players to take the open seats.";
+    else if (view.toMove.includes(view.seat)) text = view.toMove.length > 1 ? "Your turn (with others)." : "Your turn.";
+    else text = `Waiting for ${view.toMove.map((index) => seatName(index, seats)).join(" and ")}.`;
+    this.turn.textContent = text;
+    this.turn.classList.toggle("your-turn", view.toMove.includes(view.seat));
+  }
+
+  private showBoard(view: View): void {
+    const svg = view.svg ? sanitizeSvg(view.svg) : null;
+    if (!svg) {
+      replaceChildren(this.board, h("pre", { class: "state" }, JSON.stringify(view.state ?? {}, null, 2)));
+      return;
+    }
+    const legal = new Set(view.legalMoves.map((move) => move.id));
+    for (const target of Array.from(svg.querySelectorAll("[data-move]"))) {
+      if (!legal.has(target.getAttribute("data-move") ?? "")) continue;
+      target.classList.add("move-target");
+      target.setAttribute("tabindex", "0");
+      target.setAttribute("role", "button");
+      const label = view.legalMoves.find((move) => move.id === target.getAttribute("data-move"))?.label;
+      if (label) target.setAttribute("aria-label", label);
+    }
+    replaceChildren(this.board, svg);
+  }
+
+  private showMoves(view: View, player: boolean): void {
+    if (!player) {
+      this.moves.replaceChildren();
+      return;
+    }
+    replaceChildren(this.moves, h("h3", {}, "Your moves"), view.legalMoves.length
+      ? h("ul", { class: "legal-moves" }, view.legalMoves.map((move) =>
+        h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
+          disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))))
+      : h("p", { class: "muted" }, isOver(view.status) ? "The match is over." : "No moves for you right now."));
+  }
+
+  private showResult(view: View): void {
+    const result = view.result;
+    if (!result || view.status !== MatchStatus.FINISHED) {
+      this.result.replaceChildren();
+      return;
+    }
+    const seats = this.match?.seats ?? [];
+    replaceChildren(this.result, h("h3", {}, "Result"), h("p", { class: "result-summary" }, result.summary),
+      h("table", { class: "result-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "place"), h("th", {}, "score"))),
+        h("tbody", {}, result.scores.map((score, index) =>
+          h("tr", { class: result.winners.includes(index) ? "winner" : "" },
+            h("td", {}, seatName(index, seats), index === view.seat ? " (you)" : ""),
+            h("td", {}, String(result.ranking[index] ?? "")), h("td", {}, String(score)))))));
+  }
+
+  private showSeats(view: View): void {
+    const seats = this.match?.seats ?? [];
+    replaceChildren(this.seats, h("h3", {}, "Seats"), h("ul", { class: "seat-list" }, seats.map((seat) =>
+      h("li", { class: [view.toMove.includes(seat.index) ? "to-move" : "", seat.index === view.seat ? "you" : ""]
+        .filter(Boolean).join(" ") || null },
+      seatText(seat), seat.index === view.seat ? " (you)" : "", view.toMove.includes(seat.index) ? " · to move" : ""))));
+  }
+
+  private clickBoard(event: Event): void {
+    if (!this.view) return;
+    const moveId = this.targetOf(event);
+    if (!moveId || !this.view.legalMoves.some((move) => move.id === moveId)) return;
+    event.preventDefault();
+    void this.submit(moveId);
+  }
+
+  /** The data-move id under the click: the clicked element's own target, or
+   * one lying beneath a label or piece the plugin drew on top of it. */
+  private targetOf(event: Event): string | null {
+    const direct = (event.target as Element | null)?.closest?.("[data-move]");
+    if (direct && this.board.contains(direct)) return direct.getAttribute("data-move");
+    if (!(event instanceof MouseEvent)) return null;
+    const beneath = document.elementsFromPoint(event.clientX, event.clientY)
+      .find((element) => element.hasAttribute("data-move") && this.board.contains(element));
+    return beneath?.getAttribute("data-move") ?? null;
+  }
+
+  /** SubmitMove with the version the move was chosen from and one request id for all retries. */
+  private async submit(moveId: string): Promise<void> {
+    if (this.submitting || !this.view) return;
+    this.submitting = true;
+    this.submits += 1;
+    Object.assign(this.container.dataset, { submits: String(this.submits), lastSubmit: moveId });
+    this.container.classList.add("submitting");
+    this.problems.replaceChildren();
+    this.showMoves(this.view, true);
+    const request = { name: this.name, playerToken: this.token, move: { case: "moveId" as const, value: moveId },
+      expectedVersion: this.view.version, requestId: newRequestId() };
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await gamehost.submitMove(request);
+          return;
+        } catch (error) {
+          const problem = problemOf(error);
+          if (isTransient(problem) && attempt < SUBMIT_RETRIES) {
+            await new Promise((resolve) => window.setTimeout(resolve, 400 * 2 ** attempt));
+            continue;
+          }
+          this.showProblem(problem, "Your move");
+          if (REFRESH_AFTER.has(problem.reason)) await this.refreshView();
+          return;
+        }
+      }
+    } finally {
+      this.submitting = false;
+      this.container.classList.remove("submitting");
+      if (this.view) this.showMoves(this.view, this.view.seat >= 0);
+    }
+  }
+
+  private async refreshView(): Promise<void> {
+    try {
+      const view = await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
+      this.showView(view, true);
+    } catch (error) {
+      this.showProblem(problemOf(error), "Refreshing the view");
+    }
+  }
+
+  private async join(seat: number): Promise<void> {
+    try {
+      await joinSeat(this.name, seat, playerName());
+      this.reopen();
+    } catch (error) {
+      this.showProblem(problemOf(error), "Joining");
+    }
+  }
+
+  private async leave(): Promise<void> {
+    const active = this.view?.status === MatchStatus.ACTIVE;
+    if (active && !window.confirm("Leaving an active match abandons it for everyone. Leave?")) return;
+    try {
+      await gamehost.leaveMatch({ name: this.name, playerToken: this.token });
+      releaseSeat(this.id);
+      this.reopen();
+    } catch (error) {
+      this.showProblem(problemOf(error), "Leaving");
+    }
+  }
+
+  private reopen(): void {
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  }
+}
