@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test stubs check-stubs bench
+.PHONY: serve test stubs check-stubs bench web
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -14,14 +14,36 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.tom
 		-e clients/python -e '.[test]' $(addprefix -e ,$(PLUGINS))
 	touch $(STAMP)
 
-serve: $(STAMP)
+# The web client (clients/web): its npm packages, then a Vite build into
+# dist/, which the host serves on its web port. Rebuilt when a source changes.
+WEB := clients/web
+WEB_MODULES := $(WEB)/node_modules/.installed
+WEB_BUILT := $(WEB)/dist/.built
+WEB_SOURCES := $(shell find $(WEB)/src -type f) $(addprefix $(WEB)/,index.html vite.config.ts tsconfig.json)
+# The browser tests drive Debian's chromium: browsers cannot be downloaded here.
+CHROMIUM := /usr/bin/chromium
+
+$(WEB_MODULES): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES)
+	cd $(WEB) && npm run --silent build
+	touch $@
+
+web: $(WEB_BUILT)
+
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+
+serve: $(STAMP) $(WEB_BUILT)
 	$(VENV)/bin/gamehost serve $(ARGS)
 
 # One pytest worker per core: the conformance runs are CPU-bound.
-test: $(STAMP)
+test: $(STAMP) $(WEB_BUILT) $(CHROMIUM)
 	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
-stubs: $(STAMP)
+stubs: $(STAMP) $(WEB_MODULES)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
 
 check-stubs: stubs

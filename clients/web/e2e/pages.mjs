@@ -120,19 +120,22 @@ export async function playMove(page, moveId) {
   return via;
 }
 
-/** Plays random legal moves (chosen with `random`) until the match ends; `afterMove(count)` runs after each. */
+/**
+ * Plays random legal moves (chosen with `random`) until the match ends or
+ * `maxMoves` were played; `afterMove(count)` runs after each move.
+ */
 export async function playToEnd(page, random, { afterMove, maxMoves = 2000 } = {}) {
   const played = [];
   while (played.length < maxMoves) {
     await waitForTurnOrEnd(page);
     const state = await pageState(page);
-    if (state.status === "finished" || state.status === "abandoned") return played;
+    if (state.status === "finished" || state.status === "abandoned") break;
     const move = state.legal[Math.floor(random() * state.legal.length)];
     const via = await playMove(page, move.id);
     played.push({ id: move.id, label: move.label, via, version: state.version });
     if (afterMove) await afterMove(played.length);
   }
-  throw new Error(`the match did not end within ${maxMoves} moves`);
+  return played;
 }
 
 /** The texts a board SVG shows, in document order. */

@@ -125,7 +125,7 @@ const scenarios = {
     const page = await newPage(browser);
     const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1] });
     const random = seededRandom(3);
-    const moves = await playToEnd(page, random, { maxMoves: Number(args["drop-after"]) }).catch(() => null);
+    const moves = await playToEnd(page, random, { maxMoves: Number(args["drop-after"]) });
     await waitForTurnOrEnd(page);
     const before = await pageState(page);
     await step({ step: "drop-now", match: id, version: before.version });

@@ -1,0 +1,201 @@
+"""The web client (clients/web) in headless Chromium against a real host: the
+browser talks Connect to the host's web port, exactly as a person's would.
+
+Each test runs one scenario of clients/web/e2e/run.mjs (playwright-core
+driving /usr/bin/chromium) and checks what the page did against the host,
+through the Python client. `make test` builds the client and installs
+chromium first (`make web`, Debian's chromium package).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import socket
+import subprocess
+import xml.etree.ElementTree as ElementTree
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from gamehost.client import from_struct
+from gamehost.v1 import gamehost_pb2 as pb
+from google.protobuf import json_format
+
+from hosts import HostProcess
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB = ROOT / "clients" / "web"
+E2E = WEB / "e2e"
+SCREENSHOTS = ROOT / "ci-artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+SCENARIO_TIMEOUT = 240
+
+
+@pytest.fixture(scope="module")
+def web_host():
+    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
+        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
+    if not CHROMIUM.exists():
+        pytest.fail("no /usr/bin/chromium: `apt-get install chromium` (make test does it)")
+    process = HostProcess("--web-root", str(WEB / "dist")).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture()
+def web_client(web_host):
+    with web_host.client() as connected:
+        yield connected
+
+
+def scenario(name: str, target: str, **options) -> dict:
+    """Runs one browser scenario and returns the JSON it printed last."""
+    command = [shutil.which("node") or "node", str(E2E / "run.mjs"), name, "--target", target]
+    for key, value in options.items():
+        command += [f"--{key.replace('_', '-')}", str(value)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, f"{name} failed:\n{done.stderr[-4000:]}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def moves_of(log: pb.MatchLog, seat: int) -> list[str]:
+    return [event.label for event in log.events if event.kind == pb.EVENT_KIND_MOVED and event.seat == seat]
+
+
+def svg_texts(svg: str) -> list[str]:
+    return [element.text or "" for element in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "callisto"])
+def test_a_match_against_a_bot_is_played_to_the_end_by_clicking(web_host, web_client, game):
+    played = scenario("play", web_host.web_url, game=game, reload_after=2)
+
+    name = f"matches/{played['match']}"
+    match = web_client.match(name)
+    assert match.status == pb.MATCH_STATUS_FINISHED and played["status"] == "finished"
+    # Every click reached the host as the move it was labelled with, in order.
+    assert moves_of(web_client.log(name), 0) == [move["label"] for move in played["moves"]]
+    assert any(move["via"] == "svg" for move in played["moves"])
+    # Reloaded after two moves, the page went on as the same seat.
+    assert played["seat"] == played["seatAfterReload"] == 0
+    assert match.result.summary in played["turn"] and match.result.summary in played["result"]
+    assert len(played["log"]) == match.version
+
+
+def test_a_spectator_sees_moves_live_with_no_controls_and_no_secrets(web_host, web_client):
+    watched = scenario("spectate", web_host.web_url, game="campanile", moves=4)
+
+    name = f"matches/{watched['match']}"
+    spectator, player = watched["spectator"], watched["player"]
+    assert spectator["seat"] == -1 and "spectator" in spectator["identity"]
+    assert spectator["controls"] == 0 and player["legal"] > 0
+    assert watched["seenBySpectator"] == sorted(set(watched["seenBySpectator"])) and len(watched["seenBySpectator"]) >= 3
+    assert len(spectator["log"]) == watched["version"]
+
+    public = web_client.view(name, svg=True)
+    own = web_client.view(name, watched["token"], svg=True)
+    assert public.version == own.version == watched["version"]
+    # The spectator's board shows what the host's spectator view shows, and the seat's board more.
+    assert Counter(spectator["texts"]) == Counter(svg_texts(public.svg))
+    assert Counter(player["texts"]) == Counter(svg_texts(own.svg))
+    assert Counter(player["texts"]) - Counter(spectator["texts"])
+    for card in from_struct(own.state)["hand"]:
+        assert card not in spectator["html"]
+    # Tokens stay out of the page, even the holder's.
+    assert watched["token"] not in spectator["html"] and watched["token"] not in player["html"]
+
+
+def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_client):
+    missing = secrets.token_hex(8)
+    shown = scenario("errors", web_host.web_url, missing=missing, options_game="burgbaumeister",
+                     bad_option="stall_turns_per_face_down_card", bad_value=0)
+
+    not_found = shown["notFound"]
+    assert (not_found["code"], not_found["reason"]) == ("NOT_FOUND", "MATCH_NOT_FOUND")
+    assert f"matches/{missing}" in not_found["text"] and "lobby" in not_found["text"]
+
+    stale = shown["stale"]
+    assert (stale["code"], stale["reason"]) == ("ABORTED", "STALE_VERSION")
+    assert "moved on" in stale["text"] and f"version {stale['currentVersion']}" in stale["text"]
+    # The page refreshed to the match as it is; the stale move changed nothing.
+    assert stale["versionAfter"] == stale["currentVersion"] > stale["staleVersion"]
+
+    refused = shown["invalidOptions"]
+    assert (refused["code"], refused["reason"]) == ("INVALID_ARGUMENT", "INVALID_OPTIONS")
+    assert "options.stall_turns_per_face_down_card" in refused["text"]
+    assert len(refused["marked"]) == 1 and "stall_turns_per_face_down_card" in refused["marked"][0]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_page_reconnects_and_resumes_after_the_host_restarts(tmp_path):
+    web_port = free_port()
+    host_args = ("--web-port", str(web_port), "--web-root", str(WEB / "dist"))
+    host = HostProcess(*host_args, data_dir=tmp_path).start()
+    browser = subprocess.Popen([shutil.which("node") or "node", str(E2E / "run.mjs"), "reconnect",
+                                "--target", host.web_url, "--game", "tictactoe", "--drop-after", "2"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(browser.stdout.readline())["step"] == "drop-now", browser.stderr.read()
+        host.kill()
+        browser.stdin.write("go on\n")
+        browser.stdin.flush()
+        assert json.loads(browser.stdout.readline())["step"] == "reconnecting", browser.stderr.read()
+        host = HostProcess(*host_args, data_dir=tmp_path).start()
+        browser.stdin.write("go on\n")
+        browser.stdin.flush()
+        resumed = json.loads(browser.stdout.readline() or "{}")
+        assert browser.wait(SCENARIO_TIMEOUT) == 0, browser.stderr.read()
+        assert "reconnecting" in resumed["badge"]
+        assert resumed["status"] == "finished" and resumed["movesAfter"]
+        with host.client() as client:
+            name = f"matches/{resumed['match']}"
+            log = client.log(name)
+            played = resumed["movesBeforeDrop"] + resumed["movesAfter"]
+            assert moves_of(log, 0) == [move["label"] for move in played]
+            # Every event is in the page's move log exactly once, across the restart.
+            assert len(resumed["log"]) == len(log.events) == client.match(name).version
+    finally:
+        if browser.poll() is None:
+            browser.kill()
+        host.stop()
+
+
+def test_a_screenshot_of_every_game_page(web_host, web_client):
+    taken = scenario("screenshots", web_host.web_url, out=SCREENSHOTS)
+
+    assert [shot["game"] for shot in taken["shots"]] == sorted(game.id for game in web_client.games())
+    for shot in taken["shots"]:
+        picture = Path(shot["file"]).read_bytes()
+        assert picture.startswith(b"\x89PNG") and len(picture) > 10_000, shot["game"]
+        assert shot["svg"] == 1 and shot["status"] == "active" and shot["legal"], shot["game"]
+
+
+def test_script_mode_plays_given_moves_and_prints_the_match_log(web_host, web_client):
+    moves = ["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1"]
+    done = subprocess.run([shutil.which("node") or "node", str(E2E / "script.mjs"), "--target", web_host.web_url,
+                           "--game", "tictactoe", "--seed", "7", "--moves", ",".join(moves)],
+                          capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+
+    log = web_client.log(printed["match"])
+    assert printed == json_format.MessageToDict(log, preserving_proto_field_name=True)
+    assert printed["complete"] and printed["seed"] == "7"
+    # Tic-tac-toe numbers its cells row by row from a3.
+    assert [from_struct(event.move)["cell"] for event in log.events if event.kind == pb.EVENT_KIND_MOVED] == \
+        [(3 - int(move[1])) * 3 + "abc".index(move[0]) for move in moves]
+
+
+def test_script_mode_names_the_legal_moves_when_a_move_is_not_legal(web_host):
+    done = subprocess.run([shutil.which("node") or "node", str(E2E / "script.mjs"), "--target", web_host.web_url,
+                           "--game", "tictactoe", "--moves", "b2,b2"],
+                          capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and done.stdout == ""
+    assert "move b2 is not legal for any seat" in done.stderr and "seat 1: a3 b3 c3 a2 c2 a1 b1 c1" in done.stderr
