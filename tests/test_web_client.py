@@ -26,6 +26,7 @@ from google.protobuf import json_format
 from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
+HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
 WEB = ROOT / "clients" / "web"
 E2E = WEB / "e2e"
 SCREENSHOTS = ROOT / "ci-artifacts" / "screenshots"
@@ -165,6 +166,25 @@ def test_the_page_reconnects_and_resumes_after_the_host_restarts(tmp_path):
         if browser.poll() is None:
             browser.kill()
         host.stop()
+
+
+def test_plugin_svg_is_drawn_inert_and_its_move_target_still_works():
+    host = HostProcess("--web-root", str(WEB / "dist"), env={"PYTHONPATH": str(HOSTILE_PLUGIN_SITE)}).start()
+    try:
+        drawn = scenario("hostile", host.web_url, game="hostile-svg")
+    finally:
+        host.stop()
+
+    board = drawn["drawn"]
+    assert board["svg"] == 1 and board["hostile"] is None
+    assert board["forbiddenElements"] == [] and board["handlers"] == [] and board["links"] == []
+    assert board["targets"] == ["go"]
+    # Hovering, clicking the link and the target ran nothing; the target lies under a label and
+    # the click on the label still played it.
+    assert drawn["interactionError"] is None
+    assert (drawn["viaBoard"], drawn["viaList"]) == ("svg", "list")
+    assert drawn["after"]["hostile"] is None and drawn["after"]["handlers"] == []
+    assert drawn["state"]["status"] == "finished" and "#/matches/" in drawn["url"]
 
 
 def test_a_screenshot_of_every_game_page(web_host, web_client):

@@ -139,6 +139,43 @@ const scenarios = {
       status: end.status, seat: end.seat, log: await page.locator("#move-log li").allInnerTexts() };
   },
 
+  /** A plugin SVG that attacks the page: nothing of it may run, its move target must still work. */
+  async hostile(browser) {
+    const page = await newPage(browser);
+    await createMatch(page, target, { game: args.game });
+    await waitForTurnOrEnd(page);
+    const inspect = () => page.evaluate(() => {
+      const board = document.querySelector("#board");
+      const elements = Array.from(board.querySelectorAll("*"));
+      return {
+        hostile: window.__hostile ?? null,
+        svg: board.querySelectorAll("svg").length,
+        forbiddenElements: elements.filter((element) =>
+          /^(script|foreignobject|iframe|style|set|animate|div|img)$/i.test(element.localName)).map((e) => e.localName),
+        handlers: elements.flatMap((element) => Array.from(element.attributes))
+          .filter((attribute) => /^on/i.test(attribute.name)).map((attribute) => attribute.name),
+        links: elements.flatMap((element) => Array.from(element.attributes))
+          .filter((attribute) => /href$|^src$/i.test(attribute.name)).map((attribute) => attribute.value),
+        targets: Array.from(board.querySelectorAll(".move-target"), (element) => element.getAttribute("data-move")),
+      };
+    });
+    const drawn = await inspect();
+    // Everything a person might do on the board: hover, click the link, click the target.
+    let viaBoard, viaList, interactionError = null;
+    try {
+      await page.locator("#board svg").hover();
+      await page.locator("#hostile-link").click({ force: true });
+      viaBoard = await playMove(page, "go");
+      await waitForTurnOrEnd(page);
+      viaList = await playMove(page, "stay");
+      await page.waitForTimeout(300);
+    } catch (error) {
+      interactionError = error.message;
+    }
+    return { drawn, viaBoard, viaList, interactionError, after: await inspect().catch((error) => error.message),
+      state: await pageState(page), url: page.url() };
+  },
+
   /** A screenshot of the game page of every game in the catalog. */
   async screenshots(browser) {
     mkdirSync(args.out, { recursive: true });
