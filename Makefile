@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test stubs check-stubs bench web
+.PHONY: serve test stubs check-stubs bench
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -13,6 +13,22 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.tom
 	$(PY) -m pip install -q --config-settings editable_mode=compat \
 		-e clients/python -e '.[test]' $(addprefix -e ,$(PLUGINS))
 	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/gamehost serve $(ARGS)
+
+# One pytest worker per core: the conformance runs are CPU-bound.
+test: $(STAMP)
+	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
+
+stubs: $(STAMP)
+	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
+
+check-stubs: stubs
+	git diff --exit-code -- clients/ || (echo "generated stubs are stale: run 'make stubs' and commit" && exit 1)
+
+bench: $(STAMP)
+	$(PY) bench/moves.py
 
 # The web client (clients/web): its npm packages, then a Vite build into
 # dist/, which the host serves on its web port. Rebuilt when a source changes.
@@ -23,6 +39,12 @@ WEB_SOURCES := $(shell find $(WEB)/src -type f) $(addprefix $(WEB)/,index.html v
 # The browser tests drive Debian's chromium: browsers cannot be downloaded here.
 CHROMIUM := /usr/bin/chromium
 
+.PHONY: web
+web: $(WEB_BUILT)
+serve: $(WEB_BUILT)
+test: $(WEB_BUILT) $(CHROMIUM)
+stubs: $(WEB_MODULES)
+
 $(WEB_MODULES): $(WEB)/package.json $(WEB)/package-lock.json
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
@@ -31,23 +53,5 @@ $(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES)
 	cd $(WEB) && npm run --silent build
 	touch $@
 
-web: $(WEB_BUILT)
-
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
-
-serve: $(STAMP) $(WEB_BUILT)
-	$(VENV)/bin/gamehost serve $(ARGS)
-
-# One pytest worker per core: the conformance runs are CPU-bound.
-test: $(STAMP) $(WEB_BUILT) $(CHROMIUM)
-	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
-
-stubs: $(STAMP) $(WEB_MODULES)
-	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
-
-check-stubs: stubs
-	git diff --exit-code -- clients/ || (echo "generated stubs are stale: run 'make stubs' and commit" && exit 1)
-
-bench: $(STAMP)
-	$(PY) bench/moves.py
