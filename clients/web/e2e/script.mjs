@@ -14,15 +14,23 @@ import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
 import { createMatch, openMatch, pageState, playMove } from "./pages.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    target: { type: "string" }, game: { type: "string" }, seed: { type: "string" }, seats: { type: "string" },
-    variant: { type: "string" }, options: { type: "string", default: "{}" }, moves: { type: "string", default: "" },
-  },
-});
+const USAGE = "usage: script.mjs --target <web url> --game <id> [--seed N] [--seats N] [--variant id] " +
+  "[--options JSON] --moves id,id,...";
+let args;
+try {
+  args = parseArgs({
+    options: {
+      target: { type: "string" }, game: { type: "string" }, seed: { type: "string" }, seats: { type: "string" },
+      variant: { type: "string" }, options: { type: "string", default: "{}" }, moves: { type: "string", default: "" },
+    },
+  }).values;
+  JSON.parse(args.options);
+} catch (error) {
+  console.error(`script.mjs: ${error.message}\n${USAGE}`);
+  process.exit(2);
+}
 if (!args.target || !args.game) {
-  console.error("usage: script.mjs --target <web url> --game <id> [--seed N] [--seats N] [--variant id] " +
-    "[--options JSON] --moves id,id,...");
+  console.error(USAGE);
   process.exit(2);
 }
 

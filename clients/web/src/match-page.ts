@@ -19,6 +19,7 @@ import { joinSeat } from "./lobby";
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
   "ILLEGAL_MOVE", "CONCURRENT_UPDATE"]);
 const SUBMIT_RETRIES = 3;
+const FILTER_FROM_MOVES = 12;
 
 export function showMatch(root: HTMLElement, id: string): () => void {
   const name = `matches/${id}`;
@@ -50,6 +51,8 @@ class MatchPage {
   private readonly seats = h("section", { id: "seats" });
   private readonly result = h("section", { id: "result" });
   private readonly moveLog = h("ol", { id: "move-log", class: "move-log" });
+  private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: "filter the moves",
+    "aria-label": "filter the moves", oninput: () => this.filterMoves() });
 
   constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
     this.token = heldSeat(id)?.token ?? "";
@@ -244,11 +247,23 @@ class MatchPage {
       this.moves.replaceChildren();
       return;
     }
-    replaceChildren(this.moves, h("h3", {}, "Your moves"), view.legalMoves.length
-      ? h("ul", { class: "legal-moves" }, view.legalMoves.map((move) =>
-        h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
-          disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))))
-      : h("p", { class: "muted" }, isOver(view.status) ? "The match is over." : "No moves for you right now."));
+    const list = h("ul", { class: "legal-moves" }, view.legalMoves.map((move) =>
+      h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
+        disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))));
+    replaceChildren(this.moves, h("h3", {}, "Your moves"),
+      view.legalMoves.length > FILTER_FROM_MOVES ? this.moveFilter : null,
+      view.legalMoves.length ? list
+        : h("p", { class: "muted" }, isOver(view.status) ? "The match is over." : "No moves for you right now."));
+    this.filterMoves();
+  }
+
+  /** Long move lists get a filter box: it hides the moves whose label lacks its words. */
+  private filterMoves(): void {
+    const words = this.moveFilter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const button of Array.from(this.moves.querySelectorAll<HTMLButtonElement>(".legal-move"))) {
+      const label = (button.textContent ?? "").toLowerCase();
+      (button.parentElement as HTMLElement).hidden = !words.every((word) => label.includes(word));
+    }
   }
 
   private showResult(view: View): void {
