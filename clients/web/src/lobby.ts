@@ -6,7 +6,7 @@ import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel, type Problem } from "./errors";
 import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
-import { heldSeat, holdSeat, playerName, rememberPlayerName } from "./seat-tokens";
+import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
 import { gameId, matchId, seatText, statusText } from "./match-text";
 
 const MATCH_REFRESH_MS = 5000;
@@ -16,6 +16,7 @@ export function showLobby(root: HTMLElement): () => void {
     value: playerName(), onchange: () => rememberPlayerName(nameInput.value.trim()) });
   const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, "Loading the catalog…"));
   const matchesArea = h("div", { id: "matches" });
+  const joinProblems = h("div", { class: "problem-area" });
   const statusFilter = h("select", { id: "match-filter", onchange: () => void refreshMatches() },
     h("option", { value: String(MatchStatus.UNSPECIFIED) }, "all"),
     h("option", { value: String(MatchStatus.OPEN) }, "open"),
@@ -26,7 +27,7 @@ export function showLobby(root: HTMLElement): () => void {
     h("section", {}, h("h2", {}, "Games"), gamesList),
     h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
       h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, "Refresh")),
-    matchesArea));
+    joinProblems, matchesArea));
 
   let games: Game[] = [];
   const loadGames = async () => {
@@ -46,7 +47,7 @@ export function showLobby(root: HTMLElement): () => void {
         ? h("table", { class: "matches" },
           h("thead", {}, h("tr", {}, ["game", "match", "status", "seats", ""].map((title) => h("th", {}, title)))),
           h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game),
-            () => nameInput.value.trim(), (problem) => matchesArea.prepend(problemPanel(problem, "Joining"))))))
+            () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, "Joining"))))))
         : h("p", { class: "muted" }, "No matches yet."));
     } catch (error) {
       replaceChildren(matchesArea, problemPanel(problemOf(error), "Listing the matches"));
@@ -168,13 +169,6 @@ function matchRow(match: Match, title: string, currentName: () => string, report
           }
         } }, `Join seat ${seat.index}`)),
       h("a", { class: "button", href: `#/matches/${id}` }, held ? `Play seat ${held.seat}` : "Watch")));
-}
-
-/** Takes a seat and keeps its token in this browser. */
-export async function joinSeat(matchName: string, seat: number | undefined, name: string): Promise<number> {
-  const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
-  holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name });
-  return joined.seat;
 }
 
 function inputProblem(message: string): HTMLElement {

@@ -12,8 +12,7 @@ import { MatchFollower, type Connection } from "./match-follower";
 import { eventText, gameId, isOver, seatName, seatText, statusText } from "./match-text";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
-import { heldSeat, playerName, releaseSeat } from "./seat-tokens";
-import { joinSeat } from "./lobby";
+import { heldSeat, joinSeat, playerName, releaseSeat } from "./seat-tokens";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",

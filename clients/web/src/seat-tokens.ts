@@ -1,6 +1,8 @@
 // The player token of each match this browser joined, kept in localStorage
 // so that a reload continues as the same seat. Nothing else stores tokens:
 // they never go into URLs or the page's visible text.
+import { gamehost } from "./api";
+import { matchId } from "./match-text";
 
 export interface HeldSeat {
   seat: number;
@@ -36,4 +38,11 @@ export function playerName(): string {
 
 export function rememberPlayerName(name: string): void {
   window.localStorage.setItem(NAME_KEY, name);
+}
+
+/** Takes a seat (the lowest open one when `seat` is undefined) and keeps its token. */
+export async function joinSeat(matchName: string, seat: number | undefined, name: string): Promise<number> {
+  const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
+  holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name });
+  return joined.seat;
 }
