@@ -155,7 +155,7 @@ function matchRow(match: Match, title: string, currentName: () => string, report
   return h("tr", { "data-match": id },
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
-    h("td", { class: `status status-${statusText(match.status)}` }, statusText(match.status)),
+    h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusText(match.status))),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
       openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
