@@ -390,3 +390,29 @@ def test_web_port_can_be_turned_off():
         assert not host.log_lines("web serving")
     finally:
         host.stop()
+
+
+def test_host_shutdown_ends_browser_streams_cleanly(start_host):
+    host = start_host()
+    with host.client() as client:
+        name, _ = two_player_match(client)
+    started = time.monotonic()
+    connect_stream, grpc_web_stream = watch(host, name), Stream(
+        host, "/gamehost.v1.GameHost/WatchMatch", "application/grpc-web+proto",
+        envelope(pb.WatchMatchRequest(name=name).SerializeToString()))
+    try:
+        assert connect_stream.next()[0] == 0 and grpc_web_stream.next()[0] == 0
+        host.process.terminate()
+        versions = [pb.MatchEvent.FromString(connect_stream.next()[1]).version for _ in range(2)]
+        assert versions == [2, 3]
+        flags, end = connect_stream.next()
+        assert flags == 0x02 and json.loads(end) == {}, "the stream ends without error"
+        for _ in range(2):
+            grpc_web_stream.next()
+        flags, trailers = grpc_web_stream.next()
+        assert flags == 0x80 and b"grpc-status: 0\r\n" in trailers
+    finally:
+        connect_stream.close()
+        grpc_web_stream.close()
+    assert host.process.wait(15) == 0 and time.monotonic() - started < 10
+    assert host.log_lines("host stopped")
