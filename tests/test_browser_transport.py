@@ -9,8 +9,11 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import os
 import re
 import struct
+import subprocess
+import sys
 import time
 
 import pytest
@@ -416,3 +419,29 @@ def test_host_shutdown_ends_browser_streams_cleanly(start_host):
         grpc_web_stream.close()
     assert host.process.wait(15) == 0 and time.monotonic() - started < 10
     assert host.log_lines("host stopped")
+
+
+@pytest.mark.parametrize("args, env, complaint", [
+    (["--cors-origins", "localhost:5173"], {}, "--cors-origins"),
+    (["--web-port", "http"], {}, "--web-port"),
+    (["--web-root", "/nonexistent/dist"], {}, "--web-root"),
+    ([], {"GAMEHOST_CORS_ORIGINS": "https://ok.example, ftp://files.example"}, "ftp://files.example"),
+])
+def test_bad_browser_settings_are_usage_errors(args, env, complaint):
+    run = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", "--port", "0",
+                          *args], env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and complaint in run.stderr
+
+
+def test_a_taken_web_port_is_reported_plainly():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", "--port", "0",
+                              "--web-port", str(port)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert f"gamehost: cannot listen on 127.0.0.1:{port} for browsers (--web-port)" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -60,6 +60,10 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
     return app
 
 
+class ListenError(OSError):
+    """A port the host was told to use cannot be had; said without a traceback."""
+
+
 @dataclass
 class WebServer:
     runner: web.AppRunner
@@ -85,9 +89,10 @@ async def start_web(*, address: str, port: int, grpc_port: int, max_message_byte
     site = web.TCPSite(runner, host or None, port, reuse_port=False)
     try:
         await site.start()
-    except OSError:
+    except OSError as error:
         await runner.cleanup()
         await gateway.upstream.close()
-        raise
+        raise ListenError(f"cannot listen on {host}:{port} for browsers (--web-port): "
+                          f"{error.strerror or error}") from None
     bound = runner.addresses[0][1]
     return WebServer(runner, gateway, bound)
