@@ -5,6 +5,7 @@ watch. The package is tests/browser_clients (npm ci there; .ci/run does)."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -25,27 +26,33 @@ pytestmark = pytest.mark.skipif((NODE is None or NPM is None) and not os.environ
 
 
 @pytest.fixture(scope="module")
-def node_package():
+def stubs():
     """The package's dependencies, and stubs generated the way the web client's
-    are: protoc-gen-es run by grpc_tools' protoc, here as plain JavaScript."""
+    are: protoc-gen-es run by grpc_tools' protoc, here as plain JavaScript.
+    Each pytest process writes its own copy: xdist workers run side by side."""
     assert NODE and NPM, "node and npm must be on PATH in CI"
-    if not (PACKAGE / "node_modules" / ".bin" / "protoc-gen-es").exists():
-        subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=PACKAGE, check=True, timeout=300)
+    with open(PACKAGE / "package-lock.json") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one `npm ci` at a time
+        if not (PACKAGE / "node_modules" / ".bin" / "protoc-gen-es").exists():
+            subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=PACKAGE, check=True, timeout=300)
     import google.rpc
 
     rpc_protos = Path(google.rpc.__path__[0]).parents[1]
-    (PACKAGE / "gen").mkdir(exist_ok=True)
+    out = PACKAGE / "gen" / str(os.getpid())
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
     subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO}", f"-I{rpc_protos}",
                     f"--plugin=protoc-gen-es={PACKAGE / 'node_modules' / '.bin' / 'protoc-gen-es'}",
-                    f"--es_out={PACKAGE / 'gen'}", "--es_opt=target=js",
+                    f"--es_out={out}", "--es_opt=target=js",
                     "gamehost/v1/gamehost.proto", "google/rpc/error_details.proto"], check=True, timeout=60)
-    return PACKAGE
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
 
 
 @pytest.mark.parametrize("transport", ["connect-json", "connect-proto", "grpc-web-proto", "grpc-web-json"])
-def test_connect_node_clients_play_watch_and_read_errors(node_package, host, transport):
-    run = subprocess.run([NODE, "play.mjs", host.web_url, transport], cwd=node_package, capture_output=True,
-                         text=True, timeout=60)
+def test_connect_node_clients_play_watch_and_read_errors(stubs, host, transport):
+    run = subprocess.run([NODE, "play.mjs", host.web_url, transport, str(stubs)], cwd=PACKAGE,
+                         capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
 

@@ -339,6 +339,10 @@ def test_cors_preflight_allows_the_configured_origins_only(web_host):
     requested = {h.strip().lower() for h in allowed.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"content-type", "connect-protocol-version", "connect-timeout-ms", "x-grpc-web",
             "grpc-timeout"} <= requested
+    assert "Access-Control-Allow-Private-Network" not in allowed.headers
+    private = request(web_host, "OPTIONS", "/gamehost.v1.GameHost/WatchMatch", Origin="https://play.example.com",
+                      Access_Control_Request_Method="POST", Access_Control_Request_Private_Network="true")
+    assert private.status == 204 and private.headers["Access-Control-Allow-Private-Network"] == "true"
     denied = request(web_host, "OPTIONS", "/gamehost.v1.GameHost/GetGame", Origin="https://evil.example",
                      Access_Control_Request_Method="POST")
     assert denied.status == 403 and "Access-Control-Allow-Origin" not in denied.headers
@@ -375,6 +379,8 @@ def test_static_root_serves_the_app_with_content_types(web_host, site):
     route = request(web_host, "GET", "/matches/abc123")
     assert route.status == 200 and route.body == index.body, "client-side routes get the app shell"
     assert request(web_host, "GET", "/assets/missing.js").status == 404
+    head = request(web_host, "HEAD", "/assets/app-1234.js")
+    assert head.status == 200 and head.body == b"" and head.headers["Content-Type"].startswith("text/javascript")
     assert request(web_host, "GET", "/gamehost.v1.GameHost/GetGame").status == 405
 
 

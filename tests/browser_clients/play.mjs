@@ -2,13 +2,17 @@
 // Node transports and prints what it saw as JSON, for
 // tests/test_browser_clients.py to check.
 //
-//   node play.mjs BASE_URL connect-json|connect-proto|grpc-web-proto|grpc-web-json
+//   node play.mjs BASE_URL connect-json|connect-proto|grpc-web-proto|grpc-web-json STUBS
 import { createClient, ConnectError } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { GameHost } from "./gen/gamehost/v1/gamehost_pb.js";
-import { BadRequestSchema, ErrorInfoSchema, ResourceInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import { pathToFileURL } from "node:url";
 
-const [baseUrl, transportName] = process.argv.slice(2);
+// STUBS: the directory protoc-gen-es wrote the stubs to (inside this package,
+// so that they find its node_modules).
+const [baseUrl, transportName, stubs] = process.argv.slice(2);
+const stub = (path) => import(pathToFileURL(`${stubs}/${path}`).href);
+const { GameHost } = await stub("gamehost/v1/gamehost_pb.js");
+const { BadRequestSchema, ErrorInfoSchema, ResourceInfoSchema } = await stub("google/rpc/error_details_pb.js");
 const options = { baseUrl, httpVersion: "1.1", useBinaryFormat: transportName.endsWith("-proto") };
 const transport = transportName.startsWith("grpc-web")
   ? createGrpcWebTransport(options)
