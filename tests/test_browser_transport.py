@@ -9,8 +9,11 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import os
 import re
 import struct
+import subprocess
+import sys
 import time
 
 import pytest
@@ -336,6 +339,10 @@ def test_cors_preflight_allows_the_configured_origins_only(web_host):
     requested = {h.strip().lower() for h in allowed.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"content-type", "connect-protocol-version", "connect-timeout-ms", "x-grpc-web",
             "grpc-timeout"} <= requested
+    assert "Access-Control-Allow-Private-Network" not in allowed.headers
+    private = request(web_host, "OPTIONS", "/gamehost.v1.GameHost/WatchMatch", Origin="https://play.example.com",
+                      Access_Control_Request_Method="POST", Access_Control_Request_Private_Network="true")
+    assert private.status == 204 and private.headers["Access-Control-Allow-Private-Network"] == "true"
     denied = request(web_host, "OPTIONS", "/gamehost.v1.GameHost/GetGame", Origin="https://evil.example",
                      Access_Control_Request_Method="POST")
     assert denied.status == 403 and "Access-Control-Allow-Origin" not in denied.headers
@@ -372,6 +379,8 @@ def test_static_root_serves_the_app_with_content_types(web_host, site):
     route = request(web_host, "GET", "/matches/abc123")
     assert route.status == 200 and route.body == index.body, "client-side routes get the app shell"
     assert request(web_host, "GET", "/assets/missing.js").status == 404
+    head = request(web_host, "HEAD", "/assets/app-1234.js")
+    assert head.status == 200 and head.body == b"" and head.headers["Content-Type"].startswith("text/javascript")
     assert request(web_host, "GET", "/gamehost.v1.GameHost/GetGame").status == 405
 
 
@@ -390,3 +399,55 @@ def test_web_port_can_be_turned_off():
         assert not host.log_lines("web serving")
     finally:
         host.stop()
+
+
+def test_host_shutdown_ends_browser_streams_cleanly(start_host):
+    host = start_host()
+    with host.client() as client:
+        name, _ = two_player_match(client)
+    started = time.monotonic()
+    connect_stream, grpc_web_stream = watch(host, name), Stream(
+        host, "/gamehost.v1.GameHost/WatchMatch", "application/grpc-web+proto",
+        envelope(pb.WatchMatchRequest(name=name).SerializeToString()))
+    try:
+        assert connect_stream.next()[0] == 0 and grpc_web_stream.next()[0] == 0
+        host.process.terminate()
+        versions = [pb.MatchEvent.FromString(connect_stream.next()[1]).version for _ in range(2)]
+        assert versions == [2, 3]
+        flags, end = connect_stream.next()
+        assert flags == 0x02 and json.loads(end) == {}, "the stream ends without error"
+        for _ in range(2):
+            grpc_web_stream.next()
+        flags, trailers = grpc_web_stream.next()
+        assert flags == 0x80 and b"grpc-status: 0\r\n" in trailers
+    finally:
+        connect_stream.close()
+        grpc_web_stream.close()
+    assert host.process.wait(15) == 0 and time.monotonic() - started < 10
+    assert host.log_lines("host stopped")
+
+
+@pytest.mark.parametrize("args, env, complaint", [
+    (["--cors-origins", "localhost:5173"], {}, "--cors-origins"),
+    (["--web-port", "http"], {}, "--web-port"),
+    (["--web-root", "/nonexistent/dist"], {}, "--web-root"),
+    ([], {"GAMEHOST_CORS_ORIGINS": "https://ok.example, ftp://files.example"}, "ftp://files.example"),
+])
+def test_bad_browser_settings_are_usage_errors(args, env, complaint):
+    run = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", "--port", "0",
+                          *args], env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and complaint in run.stderr
+
+
+def test_a_taken_web_port_is_reported_plainly():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", "--port", "0",
+                              "--web-port", str(port)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert f"gamehost: cannot listen on 127.0.0.1:{port} for browsers (--web-port)" in run.stderr
+    assert "Traceback" not in run.stderr

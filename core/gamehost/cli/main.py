@@ -140,7 +140,13 @@ def run_serve(args) -> int:
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
     configure(config.log_format, config.log_level)
-    asyncio.run(serve(config))
+    from gamehost.host.web.app import ListenError
+
+    try:
+        asyncio.run(serve(config))
+    except ListenError as error:
+        print(f"gamehost: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import signal
 from dataclasses import dataclass
-from pathlib import Path
 
 import grpc
 import structlog
@@ -17,9 +16,7 @@ from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, open_store
-from gamehost.host.web.app import WebServer, start_web
-from gamehost.host.web.cors import parse_origins
-from gamehost.host.web.static import default_web_root
+from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 log = structlog.get_logger("gamehost.server")
@@ -64,19 +61,17 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
     port = server.add_insecure_port(config.address)
     if port == 0:
-        raise OSError(f"cannot listen on {config.address}")
+        raise ListenError(f"cannot listen on {config.address}")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     web = None
     if config.web_port is not None:
-        web_root = None if config.web_root == "off" else Path(config.web_root) if config.web_root else default_web_root()
-        web = await start_web(address=config.address, port=config.web_port, grpc_port=port,
-                              max_message_bytes=config.max_message_bytes,
-                              cors_origins=parse_origins(config.cors_origins), web_root=web_root,
-                              shutdown_grace=config.shutdown_grace)
-        log.info("web serving", web_port=web.port, web_root=str(web_root) if web_root else None,
-                 cors_origins=config.cors_origins or None)
+        try:
+            web = await start_web(config, port)
+        except ListenError:
+            await RunningHost(server, engine, health_servicer, port).stop(0)
+            raise
     log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
              games=sorted(catalog.games), store=config.store, data_dir=config.data_dir)
     return RunningHost(server, engine, health_servicer, port, web)

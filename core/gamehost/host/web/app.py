@@ -12,16 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import structlog
 from aiohttp import web
 from grpc_health.v1 import health_pb2
 
+from gamehost.host.config import HostConfig
 from gamehost.host.web import connect, grpc_web
-from gamehost.host.web.cors import CorsPolicy
+from gamehost.host.web.cors import CorsPolicy, parse_origins
 from gamehost.host.web.errors import connect_error
 from gamehost.host.web.gateway import Gateway
-from gamehost.host.web.static import StaticRoot
+from gamehost.host.web.static import StaticRoot, default_web_root
 from gamehost.host.web.upstream import Failure, Method, Upstream, loopback_target, methods_of
 from gamehost.v1 import gamehost_pb2
+
+log = structlog.get_logger("gamehost.web")
 
 SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"], health_pb2.DESCRIPTOR.services_by_name["Health"])
 
@@ -52,12 +56,15 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
             return await connect.server_stream(gateway, request, method, connect.STREAM_TYPES[content_type])
         return _unsupported(method)
 
-    cors_middleware = cors.preflight
-    app = web.Application(middlewares=[cors_middleware])
+    app = web.Application(middlewares=[cors.preflight])
     app.on_response_prepare.append(cors.on_response_prepare)
     app.router.add_post("/{path:.*}", rpc)
     app.router.add_get("/{path:.*}", StaticRoot(web_root, frozenset(methods)).handle)
     return app
+
+
+class ListenError(OSError):
+    """A port the host was told to use cannot be had; said without a traceback."""
 
 
 @dataclass
@@ -73,21 +80,26 @@ class WebServer:
         await self.gateway.upstream.close()
 
 
-async def start_web(*, address: str, port: int, grpc_port: int, max_message_bytes: int,
-                    cors_origins: tuple[str, ...], web_root: Path | None, shutdown_grace: float) -> WebServer:
-    """Listen on the host of ``address`` and ``port`` (0: a free one)."""
-    gateway = Gateway(Upstream(loopback_target(address, grpc_port), max_message_bytes), max_message_bytes)
-    app = build_app(gateway, CorsPolicy(cors_origins), web_root)
+async def start_web(config: HostConfig, grpc_port: int) -> WebServer:
+    """Listen on the host part of ``config.address`` and ``config.web_port``
+    (0: a free one), forwarding to the gRPC server on ``grpc_port``."""
+    web_root = (None if config.web_root == "off" else Path(config.web_root) if config.web_root
+                else default_web_root())
+    gateway = Gateway(Upstream(loopback_target(config.address, grpc_port), config.max_message_bytes),
+                      config.max_message_bytes)
+    app = build_app(gateway, CorsPolicy(parse_origins(config.cors_origins)), web_root)
     # handler_cancellation: a browser that disconnects cancels its handler, which cancels its upstream call.
-    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=shutdown_grace)
+    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=config.shutdown_grace)
     await runner.setup()
-    host = address.rsplit(":", 1)[0].strip("[]") if ":" in address else address
-    site = web.TCPSite(runner, host or None, port, reuse_port=False)
+    host = config.address.rsplit(":", 1)[0].strip("[]") if ":" in config.address else config.address
     try:
-        await site.start()
-    except OSError:
+        await web.TCPSite(runner, host or None, config.web_port, reuse_port=False).start()
+    except OSError as error:
         await runner.cleanup()
         await gateway.upstream.close()
-        raise
-    bound = runner.addresses[0][1]
-    return WebServer(runner, gateway, bound)
+        raise ListenError(f"cannot listen on {host}:{config.web_port} for browsers (--web-port): "
+                          f"{error.strerror or error}") from None
+    port = runner.addresses[0][1]
+    log.info("web serving", web_port=port, web_root=str(web_root) if web_root else None,
+             cors_origins=config.cors_origins or None)
+    return WebServer(runner, gateway, port)

@@ -12,7 +12,7 @@ from aiohttp import web
 from gamehost.host.web import codec, deadlines, framing
 from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
 from gamehost.host.web.gateway import Gateway
-from gamehost.host.web.upstream import Failure, Method
+from gamehost.host.web.upstream import Failure, Method, unexpected
 
 END_STREAM = 0x02
 UNARY_TYPES = {"application/proto": codec.PROTO, "application/json": codec.JSON}
@@ -28,8 +28,9 @@ def _check_version(request: web.Request) -> None:
 
 
 def error_response(failure: Failure) -> web.Response:
-    return web.Response(status=CONNECT_HTTP_STATUS[connect_error(failure)["code"]],
-                        body=json.dumps(connect_error(failure)).encode(), content_type="application/json")
+    error = connect_error(failure)
+    return web.Response(status=CONNECT_HTTP_STATUS[error["code"]], body=json.dumps(error).encode(),
+                        content_type="application/json")
 
 
 async def unary(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:
@@ -42,6 +43,8 @@ async def unary(gateway: Gateway, request: web.Request, method: Method, kind: st
                             content_type=f"application/{kind}")
     except Failure as failure:
         return error_response(failure)
+    except Exception as error:
+        return error_response(unexpected(method, error))
 
 
 async def server_stream(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:
@@ -65,6 +68,8 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         end = {"error": connect_error(failure)}
     except ConnectionResetError:  # the browser went away while we wrote; the upstream call is cancelled
         return response
+    except Exception as error:
+        end = {"error": connect_error(unexpected(method, error))}
     if not response.prepared:
         await response.prepare(request)
     await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))

@@ -57,12 +57,16 @@ class CorsPolicy:
         if not self.allows(origin):
             return web.Response(status=403, text=f"origin {origin} is not allowed; see --cors-origins.\n",
                                 headers={"Vary": "Origin"})
-        return web.Response(status=204, headers={
+        headers = {
             **self._allow_origin(origin),
             "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
             "Access-Control-Allow-Headers": ", ".join(ALLOWED_HEADERS),
             "Access-Control-Max-Age": str(PREFLIGHT_MAX_AGE),
-        })
+        }
+        if request.headers.get("Access-Control-Request-Private-Network") == "true":
+            # Chrome asks before a public page calls a host on a private address, e.g. localhost.
+            headers["Access-Control-Allow-Private-Network"] = "true"
+        return web.Response(status=204, headers=headers)
 
     async def on_response_prepare(self, request: web.Request, response: web.StreamResponse) -> None:
         """Add the CORS headers to every answer to an allowed origin, streams

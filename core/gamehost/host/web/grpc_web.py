@@ -15,7 +15,7 @@ from aiohttp import web
 from gamehost.host.web import codec, deadlines, framing
 from gamehost.host.web.errors import failure_trailers, grpc_trailers
 from gamehost.host.web.gateway import Gateway
-from gamehost.host.web.upstream import Failure, Method
+from gamehost.host.web.upstream import Failure, Method, unexpected
 
 TRAILERS = 0x80
 # content type -> (text?, codec)
@@ -76,6 +76,8 @@ async def handle(gateway: Gateway, request: web.Request, method: Method, content
         trailers = failure_trailers(failure)
     except ConnectionResetError:  # the browser went away while we wrote; the upstream call is cancelled
         return response
+    except Exception as error:
+        trailers = failure_trailers(unexpected(method, error))
     await send(_trailer_frame(trailers))
     await response.write_eof()
     return response

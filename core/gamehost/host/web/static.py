@@ -56,7 +56,10 @@ class StaticRoot:
         if request.path in self.rpc_paths:
             return web.Response(status=405, headers={"Allow": "POST"},
                                 text="RPCs take POST (Connect or gRPC-Web); see docs/protocol.md.\n")
-        if self.root is None or escapes(request.path):
+        if self.root is None:
+            return web.Response(status=404, text="this host serves no web client: build clients/web "
+                                                 "(npm run build) or pass --web-root.\n")
+        if escapes(request.path):
             return web.Response(status=404, text=NOT_FOUND)
         target = self._file(request.path)
         if target is None and "." not in PurePosixPath(request.path).name:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 import grpc
+import structlog
 from google.protobuf import any_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
@@ -19,6 +20,8 @@ from google.rpc import error_details_pb2, status_pb2
 from gamehost.host.status import DOMAIN
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+log = structlog.get_logger("gamehost.web")
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,14 @@ class Failure(Exception):
             status.ParseFromString(self.details)
         status.code, status.message = self.code.value[0], self.message
         return status
+
+
+def unexpected(method: Method, error: Exception) -> Failure:
+    """A gateway bug: logged, and INTERNAL without internals for the client,
+    as the servicer does."""
+    log.exception("browser call failed", method=method.path, error=str(error))
+    return Failure.local(grpc.StatusCode.INTERNAL, f"The host failed on {method.path}: {type(error).__name__}. "
+                                                   f"It has been logged.", "HOST_ERROR")
 
 
 def loopback_target(address: str, port: int) -> str:
