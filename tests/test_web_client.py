@@ -123,6 +123,11 @@ def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_clie
     # The page refreshed to the match as it is; the stale move changed nothing.
     assert stale["versionAfter"] == stale["currentVersion"] > stale["staleVersion"]
 
+    late = shown["lateJoin"]
+    assert late["earlySeat"] == 1
+    assert (late["code"], late["reason"]) == ("FAILED_PRECONDITION", "MATCH_NOT_OPEN")
+    assert "watch" in late["text"]
+
     refused = shown["invalidOptions"]
     assert (refused["code"], refused["reason"]) == ("INVALID_ARGUMENT", "INVALID_OPTIONS")
     assert "options.stall_turns_per_face_down_card" in refused["text"]

@@ -105,6 +105,20 @@ const scenarios = {
     const stale = { ...(await problem(second)), staleVersion, versionAfter: (await pageState(second)).version,
       currentVersion: (await pageState(first)).version };
 
+    // The last open seat, offered to two spectators: the first takes it from the game page, the
+    // second (whose page has not seen that yet) is told the match is no longer open.
+    const openId = await createMatch(await newPage(browser), target, { game: "tictactoe", seats: 2, bots: [] });
+    const late = await newPage(browser);
+    await late.route("**/gamehost.v1.GameHost/WatchMatch", () => {});
+    await openMatch(late, target, openId);
+    const early = await newPage(browser);
+    await openMatch(early, target, openId);
+    await early.locator('#identity .join-seat[data-seat="1"]').click();
+    await early.waitForSelector('.match-page[data-seat="1"][data-status="active"]');
+    await late.locator('#identity .join-seat[data-seat="1"]').click();
+    await late.waitForSelector("#problems .problem");
+    const lateJoin = { ...(await problem(late)), earlySeat: (await pageState(early)).seat };
+
     // Options the host refuses: the field violation is shown next to its input.
     await openLobby(page, target);
     const card = page.locator(`details.game[data-game="${args["options-game"]}"]`);
@@ -117,7 +131,7 @@ const scenarios = {
         reason: panel.dataset.reason, text: panel.innerText }))),
       marked: await card.locator(".option.invalid").allInnerTexts(),
     };
-    return { notFound, stale, invalidOptions };
+    return { notFound, stale, lateJoin, invalidOptions };
   },
 
   /** Plays, then the host goes away and comes back (driven by the test over stdin/stdout). */

@@ -12,7 +12,7 @@
 // move is not legal for any seat, with the legal moves on stderr.
 import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
-import { createMatch, openMatch, pageState, playMove } from "./pages.mjs";
+import { createMatch, openLobby, pageState, playMove } from "./pages.mjs";
 
 const USAGE = "usage: script.mjs --target <web url> --game <id> [--seed N] [--seats N] [--variant id] " +
   "[--options JSON] --moves id,id,...";
@@ -45,9 +45,10 @@ try {
   });
   const seats = await pages[0].locator("#seats li").count();
   for (let seat = 1; seat < seats; seat += 1) {
+    // The other seats join from the lobby's list of matches, as other people would.
     const page = await newPage();
-    await openMatch(page, args.target, id);
-    await page.locator(`#identity .join-seat[data-seat="${seat}"]`).click();
+    await openLobby(page, args.target);
+    await page.locator(`tr[data-match="${id}"] .join-seat[data-seat="${seat}"]`).click();
     await page.waitForSelector(`.match-page[data-seat="${seat}"]`);
     pages.push(page);
   }
