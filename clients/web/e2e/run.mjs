@@ -4,16 +4,17 @@
 // checks the JSON printed on the last line against the host.
 import { mkdirSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
 import {
   boardTexts, createMatch, openLobby, openMatch, pageState, playMove, playToEnd, seededRandom, waitForTurnOrEnd,
 } from "./pages.mjs";
 
-const [scenarioName, ...rest] = process.argv.slice(2);
-const args = Object.fromEntries(rest.join(" ").split("--").filter(Boolean).map((pair) => {
-  const [key, ...value] = pair.trim().split(" ");
-  return [key, value.join(" ")];
-}));
+const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
+  "bad-option", "bad-value", "drop-after", "out"];
+const { values: args, positionals: [scenarioName] } = parseArgs({
+  allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
+});
 const target = args.target;
 
 const scenarios = {
