@@ -5,10 +5,12 @@ import { GameHost } from "./gen/gamehost/v1/gamehost_pb";
 
 export type GameHostClient = Client<typeof GameHost>;
 
-/** The host's web address: the page's own origin, unless `?host=` names
- * another (for a dev server; that host must allow this origin by CORS). */
+/** The host's web address: the page's own origin. Only the Vite dev server
+ * (`npm run dev`) honours `?host=` for a host elsewhere (it must allow the dev
+ * origin by CORS): in a build, such a link could send the player tokens this
+ * origin keeps to any server. */
 export function hostBaseUrl(): string {
-  const override = new URLSearchParams(window.location.search).get("host");
+  const override = import.meta.env.DEV ? new URLSearchParams(window.location.search).get("host") : null;
   return override ? override.replace(/\/+$/, "") : window.location.origin;
 }
 
