@@ -17,9 +17,12 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.tom
 serve: $(STAMP)
 	$(VENV)/bin/gamehost serve $(ARGS)
 
-# One pytest worker per core: the conformance runs are CPU-bound.
+# One pytest worker per core: the conformance runs are CPU-bound. The store
+# and replica tests need PostgreSQL: scripts/start-test-postgres installs
+# Debian's package when missing and starts it (or set GAMEHOST_TEST_POSTGRES).
 test: $(STAMP)
-	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
+	GAMEHOST_TEST_POSTGRES=$${GAMEHOST_TEST_POSTGRES:-$$(scripts/start-test-postgres)} \
+		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
 stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs

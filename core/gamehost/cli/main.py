@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=defaults.data_dir, help="where the SQLite store lives "
                                                                      "(env GAMEHOST_DATA_DIR)")
     serve.add_argument("--store", default=defaults.store,
-                       help="'sqlite' (default, in --data-dir), 'memory' or 'sqlite:///path/file.db' "
+                       help="'sqlite' (default, in --data-dir), 'memory', 'sqlite:///path/file.db' or "
+                            "'postgresql://user:password@host:port/database', shared by replicas "
                             "(env GAMEHOST_STORE)")
     serve.add_argument("--durability", default=defaults.durability, choices=["normal", "full"],
                        help="SQLite: 'normal' keeps every commit across a host crash, 'full' also across power "
@@ -51,7 +52,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+    serve.add_argument("--claim-lease", type=float, default=defaults.claim_lease,
+                       help="PostgreSQL: seconds after which a bot turn claimed by a replica that died is "
+                            "taken over by another (env GAMEHOST_CLAIM_LEASE)")
+    serve.add_argument("--replica-id", default=defaults.replica_id,
+                       help="this replica's name in bot-turn claims (env GAMEHOST_REPLICA_ID; "
+                            "default: hostname-pid)")
     serve.set_defaults(run=run_serve)
+
+    migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
+                                             "(serve also does it on start)")
+    migrate.add_argument("--store", default=defaults.store, help="as for serve (env GAMEHOST_STORE)")
+    migrate.add_argument("--data-dir", default=defaults.data_dir, help="as for serve (env GAMEHOST_DATA_DIR)")
+    migrate.set_defaults(run=run_migrate)
 
     sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
         run=commands.plugins)
@@ -119,9 +132,30 @@ def run_serve(args) -> int:
         address = f"{address.rsplit(':', 1)[0]}:{args.port}"
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
-                        max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace)
+                        max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
+                        claim_lease=args.claim_lease, replica_id=args.replica_id)
     configure(config.log_format, config.log_level)
     asyncio.run(serve(config))
+    return 0
+
+
+def run_migrate(args) -> int:
+    from gamehost.host.logs import configure
+    from gamehost.host.store import describe_store, open_store
+
+    configure("auto", "info")
+    store = open_store(args.store, args.data_dir)
+
+    async def migrate() -> None:
+        await store.open()  # every backend migrates on open
+        await store.close()
+
+    try:
+        asyncio.run(migrate())
+    except Exception as error:  # unreachable database, newer schema: say which store and why
+        print(f"error: cannot migrate {describe_store(args.store)}: {error}", file=sys.stderr)
+        return 1
+    print(f"{describe_store(args.store)}: schema up to date")
     return 0
 
 
@@ -135,10 +169,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
-        if args.store not in ("sqlite", "memory") and not args.store.startswith("sqlite://"):
-            parser.error(f"--store (or GAMEHOST_STORE) must be 'sqlite', 'memory' or 'sqlite:///path/file.db', "
-                         f"not {args.store!r}")
-    if args.command != "serve":
+    if args.command in ("serve", "migrate") and args.store not in ("sqlite", "memory") and not args.store.startswith(
+            ("sqlite://", "postgresql://", "postgres://")):
+        from gamehost.host.store import describe_store
+
+        parser.error("--store (or GAMEHOST_STORE) must be 'sqlite', 'memory', 'sqlite:///path/file.db' or "
+                     f"'postgresql://user:password@host:port/database', not {describe_store(args.store)!r}")
+    if args.command not in ("serve", "migrate"):
         from gamehost.host.logs import configure
 
         configure("console", "warning")

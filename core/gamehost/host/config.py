@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import socket
+from dataclasses import dataclass, field
 
 
 def _env(name: str, default: str) -> str:
@@ -29,6 +30,8 @@ class HostConfig:
     bot_delay: float = 0.0
     max_message_bytes: int = 1 << 20
     shutdown_grace: float = 5.0
+    claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
+    replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -42,4 +45,6 @@ class HostConfig:
             bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
             max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
+            claim_lease=_env_number("CLAIM_LEASE", cls.claim_lease, float),
+            **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
         )

@@ -32,6 +32,7 @@ class LiveMatch:
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
         self.bot_pending: set[int] = set()
+        self.catching_up = False  # a catch-up with a shared store is scheduled
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}
 

@@ -15,7 +15,7 @@ from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.service import GameHostService
-from gamehost.host.store import Store, open_store
+from gamehost.host.store import Store, describe_store, open_store
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 log = structlog.get_logger("gamehost.server")
@@ -42,9 +42,9 @@ class RunningHost:
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
     catalog = catalog or load_catalog()
-    store = store or open_store(config.store, config.data_dir, config.durability)
+    store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id)
     await store.open()
-    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, claim_lease=config.claim_lease)
     await engine.start()
 
     server = grpc.aio.server(options=[
@@ -64,7 +64,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
-             store=config.store, data_dir=config.data_dir)
+             store=describe_store(config.store), data_dir=config.data_dir, replica=config.replica_id)
     return RunningHost(server, engine, health_servicer, port)
 
 

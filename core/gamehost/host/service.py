@@ -194,11 +194,13 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
         live = self.engine.held(record.id)
-        return self._match_pb(record) if live is None else self._live_match_pb(live)
+        if live is None or live.version < record.version:  # another replica moved it on
+            return self._match_pb(record)
+        return self._live_match_pb(live)
 
     @unary
     async def GetMatch(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         return self._live_match_pb(live)
 
     @unary
@@ -230,7 +232,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetView(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         return self._view_pb(live, seat, request.render)
 
@@ -262,7 +264,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @streaming
     async def WatchMatch(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         async for batch in self.engine.watch(live, request.after_version):
             for event in batch:
@@ -273,7 +275,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetMatchLog(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         events = await self.engine.log_events(live)
         record = live.record

@@ -69,6 +69,7 @@ class Append:
     events: Sequence[dict]
     snapshot: Snapshot | None = None
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
+    bot_due_in: float | None = None  # seconds until a bot must move, None when no bot is to move
 
 
 class Store(Protocol):
@@ -81,13 +82,22 @@ class Store(Protocol):
       each to the version its move produced), a create request id unique
       per store (``find_match_by_request``);
     - nothing is acknowledged before it is committed.
+
+    A *shared* store (``shared = True``, PostgreSQL) is written by several
+    host replicas. It also offers ``match_version``, ``subscribe`` (a call
+    per step any replica commits) and ``claim_due`` (bot turns nobody is
+    acting on), and records ``bot_due_in`` for those claims; the other
+    stores ignore ``bot_due_in``.
     """
+
+    shared: bool
 
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
 
-    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None: ...
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           bot_due_in: float | None = None) -> None: ...
 
     async def append(self, step: Append) -> None: ...
 

@@ -78,6 +78,8 @@ def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
 
 
 class SQLiteStore:
+    shared = False  # this process is the only writer
+
     def __init__(self, path: Path, durability: str = "normal") -> None:
         self.path = Path(path)
         self._durability = durability
@@ -122,7 +124,8 @@ class SQLiteStore:
             raise
         db.execute("COMMIT")
 
-    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           bot_due_in: float | None = None) -> None:
         def work(db):
             db.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                        _match_values(record))

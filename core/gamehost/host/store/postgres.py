@@ -1,0 +1,314 @@
+"""The shared store: PostgreSQL, for several host replicas behind a load balancer.
+
+Same semantics as SQLite (one transaction per step, the optimistic version
+check, unique request ids), plus what replicas need to share matches:
+
+- each committed step sends ``NOTIFY gamehost_matches, '<match> <version>'``
+  in its own transaction, so every replica learns of it once it is durable;
+- a match where a bot must move carries ``due_time``, and a replica *claims*
+  it (``claimed_by`` / ``claim_until``, a lease) before acting, so exactly one
+  replica moves for a bot, and another takes over when a replica dies.
+
+Times for claims come from the database's clock, so replicas' clocks may
+disagree without two of them acting at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable, Sequence
+
+import psycopg
+import structlog
+from psycopg_pool import AsyncConnectionPool
+
+from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import dumps, loads, seats_from_json, seats_json
+
+log = structlog.get_logger("gamehost.store.postgres")
+
+CHANNEL = "gamehost_matches"
+MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
+
+# Versioned schema: entry i brings the database from version i to i + 1.
+MIGRATIONS = [
+    """
+    CREATE TABLE matches (
+        id text PRIMARY KEY,
+        game_id text NOT NULL,
+        rules_version text NOT NULL,
+        options text NOT NULL,
+        seed text NOT NULL,
+        seats text NOT NULL,
+        status text NOT NULL,
+        version bigint NOT NULL,
+        create_time double precision NOT NULL,
+        update_time double precision NOT NULL,
+        result text,
+        create_request_id text UNIQUE,
+        due_time double precision,
+        claimed_by text,
+        claim_until double precision
+    );
+    CREATE INDEX matches_by_status ON matches (status, create_time);
+    CREATE INDEX matches_by_game ON matches (game_id, create_time);
+    CREATE INDEX matches_due ON matches (due_time) WHERE due_time IS NOT NULL;
+    CREATE TABLE events (
+        match_id text NOT NULL REFERENCES matches (id),
+        version bigint NOT NULL,
+        seat integer NOT NULL,
+        request_id text,
+        body text NOT NULL,
+        PRIMARY KEY (match_id, version)
+    );
+    CREATE UNIQUE INDEX events_by_request ON events (match_id, seat, request_id)
+        WHERE request_id IS NOT NULL;
+    CREATE TABLE snapshots (
+        match_id text PRIMARY KEY REFERENCES matches (id),
+        version bigint NOT NULL,
+        state text NOT NULL
+    );
+    """,
+]
+
+_MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
+                  "create_time, update_time, result, create_request_id")
+_NOW = "extract(epoch from clock_timestamp())"
+
+
+def _row_to_record(row) -> MatchRecord:
+    return MatchRecord(
+        id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
+        seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
+        update_time=row[9], result=None if row[10] is None else loads(row[10]),
+        create_request_id=row[11] or "",
+    )
+
+
+def _match_values(record: MatchRecord) -> tuple:
+    return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
+            seats_json(record.seats), record.status, record.version, record.create_time,
+            record.update_time, None if record.result is None else dumps(record.result),
+            record.create_request_id or None)
+
+
+def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
+    return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for logs and errors."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    return f"postgresql://{info.get('user', '')}@{info.get('host', '')}:{info.get('port', 5432)}/{info.get('dbname', '')}"
+
+
+class PostgresStore:
+    shared = True  # other replicas write too: the engine must catch up and claim
+
+    lease = 10.0  # seconds a claim holds past its due time (the engine sets it)
+
+    def __init__(self, url: str, *, owner: str = "", pool_size: int = 10) -> None:
+        self.url = url
+        self.owner = owner
+        self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
+                                         kwargs={"autocommit": True}, name="gamehost")
+        self._listener: asyncio.Task | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({_redacted(self.url)})"
+
+    async def open(self) -> None:
+        await self._pool.open(wait=True, timeout=30)
+        await self.migrate()
+
+    async def migrate(self) -> int:
+        """Bring the schema up to date; returns how many migrations ran.
+        Replicas starting together take turns on an advisory lock."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                               "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")).fetchone()
+            current = row[0]
+            if current > len(MIGRATIONS):
+                raise RuntimeError(f"{self!r} has schema version {current}, newer than this host "
+                                   f"({len(MIGRATIONS)}): upgrade gamehost")
+            for version in range(current, len(MIGRATIONS)):
+                await conn.execute(MIGRATIONS[version])
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version + 1,))
+                log.info("schema migrated", version=version + 1)
+            return len(MIGRATIONS) - current
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+            self._listener = None
+        await self._pool.close()
+
+    async def ping(self) -> None:
+        async with self._pool.connection(timeout=5) as conn:
+            await conn.execute("SELECT 1")
+
+    # ------------------------------------------------------------ writes
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           bot_due_in: float | None = None) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
+                await conn.execute(
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
+                    f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
+                    (*_match_values(record), *self._claim(bot_due_in)))
+                async with conn.cursor() as cursor:
+                    await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
+                                             _event_rows(record.id, events))
+                await conn.execute("INSERT INTO snapshots VALUES (%s,%s,%s)",
+                                   (record.id, snapshot.version, dumps(snapshot.state)))
+        except psycopg.errors.UniqueViolation as error:
+            raise VersionConflict(str(error)) from error
+
+    async def append(self, step: Append) -> None:
+        record = step.record
+        previous = step.events[0]["version"] - 1
+        result = None if record.result is None else dumps(record.result)
+        seats = "seats=%s, " if step.seats_changed else ""
+        try:
+            async with self._pool.connection() as conn:
+                async with conn.transaction():
+                    async with conn.pipeline():
+                        # The row must still be at the version before these
+                        # events: the check that keeps replicas from both moving.
+                        updated = await conn.execute(
+                            f"UPDATE matches SET {seats}status=%s, version=%s, update_time=%s, result=%s, "
+                            f"due_time={_NOW} + %s, claimed_by=%s, claim_until={_NOW} + %s "
+                            "WHERE id=%s AND version=%s",
+                            (*([seats_json(record.seats)] if step.seats_changed else []), record.status,
+                             record.version, record.update_time, result, *self._claim(step.bot_due_in),
+                             record.id, previous))
+                        async with conn.cursor() as cursor:
+                            await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
+                                                     _event_rows(record.id, step.events))
+                        if step.snapshot is not None:
+                            await conn.execute(
+                                "INSERT INTO snapshots VALUES (%s,%s,%s) ON CONFLICT (match_id) "
+                                "DO UPDATE SET version=excluded.version, state=excluded.state",
+                                (record.id, step.snapshot.version, dumps(step.snapshot.state)))
+                        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{record.id} {record.version}"))
+                    if updated.rowcount != 1:
+                        raise VersionConflict(f"match {record.id} is not at version {previous}")
+        except psycopg.errors.UniqueViolation as error:
+            raise VersionConflict(str(error)) from error
+
+    def _claim(self, bot_due_in: float | None) -> tuple:
+        """due_time offset, claimer and lease offset for a step: the replica
+        that commits a step where a bot is to move holds the claim."""
+        if bot_due_in is None:
+            return None, None, None
+        return bot_due_in, self.owner, bot_due_in + self.lease
+
+    async def claim_due(self, limit: int = 32) -> list[str]:
+        """Claim matches whose bot turn is due and unclaimed (or whose
+        claim expired: the replica that held it died). SKIP LOCKED lets
+        replicas sweep at once without waiting on each other."""
+        async with self._pool.connection() as conn:
+            rows = await (await conn.execute(
+                f"UPDATE matches SET claimed_by=%s, claim_until={_NOW} + %s WHERE id IN ("
+                "  SELECT id FROM matches WHERE due_time IS NOT NULL AND status = 'active'"
+                f"  AND due_time <= {_NOW} AND (claim_until IS NULL OR claim_until < {_NOW})"
+                "  ORDER BY due_time LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
+                (self.owner, self.lease, limit))).fetchall()
+        return [row[0] for row in rows]
+
+    # ------------------------------------------------------------ reads
+
+    async def _one(self, sql: str, params: tuple):
+        async with self._pool.connection() as conn:
+            return await (await conn.execute(sql, params)).fetchone()
+
+    async def _all(self, sql: str, params: tuple) -> list:
+        async with self._pool.connection() as conn:
+            return await (await conn.execute(sql, params)).fetchall()
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
+        return None if row is None else _row_to_record(row)
+
+    async def match_version(self, match_id: str) -> int | None:
+        row = await self._one("SELECT version FROM matches WHERE id=%s", (match_id,))
+        return None if row is None else row[0]
+
+    async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
+        row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
+        return None if row is None else _row_to_record(row)
+
+    async def list_matches(self, *, game_id, status, limit, before):
+        clauses, params = [], []
+        if game_id:
+            clauses.append("game_id = %s")
+            params.append(game_id)
+        if status:
+            clauses.append("status = %s")
+            params.append(status)
+        if before is not None:
+            clauses.append("(create_time, id) < (%s, %s)")
+            params += [before[0], before[1]]
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = await self._all(
+            f"SELECT {_MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT %s",
+            (*params, limit))
+        return [_row_to_record(row) for row in rows]
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        rows = await self._all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())
+        return [_row_to_record(row) for row in rows]
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
+        rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version>%s ORDER BY version",
+                               (match_id, after_version))
+        return [loads(row[0]) for row in rows]
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot:
+        row = await self._one("SELECT version, state FROM snapshots WHERE match_id=%s", (match_id,))
+        return Snapshot(row[0], loads(row[1]))
+
+    async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
+        rows = await self._all(
+            "SELECT seat, request_id, version FROM events WHERE match_id=%s AND request_id IS NOT NULL",
+            (match_id,))
+        return {(seat, request_id): version for seat, request_id, version in rows}
+
+    # ------------------------------------------------------------ notifications
+
+    def subscribe(self, on_change: Callable[[str | None, int], Awaitable[None] | None]) -> None:
+        """Call ``on_change(match_id, version)`` for every step any replica
+        commits, and ``on_change(None, 0)`` after a lost connection came back
+        (notifications sent meanwhile are lost: the engine catches up)."""
+        self._listener = asyncio.get_running_loop().create_task(self._listen(on_change))
+
+    async def _listen(self, on_change) -> None:
+        delay, reconnected = 0.1, False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.1
+                    if reconnected:
+                        log.info("notifications resumed")
+                        await _call(on_change, None, 0)
+                    async for note in conn.notifies():
+                        match_id, _, version = note.payload.partition(" ")
+                        await _call(on_change, match_id, int(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database went away: retry, never give up
+                log.warning("notifications lost; reconnecting", error=str(error), retry_in=delay)
+                reconnected = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+
+async def _call(function, *args) -> None:
+    result = function(*args)
+    if asyncio.iscoroutine(result):
+        await result
