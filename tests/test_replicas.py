@@ -82,6 +82,23 @@ def test_a_bot_turn_is_played_once_though_both_replicas_hold_the_match(replicas)
     assert len(bot_moves) == moved  # each applied exactly once, by one replica
 
 
+def test_a_bot_turn_claimed_by_a_killed_replica_is_taken_over(start_host, postgres_url):
+    a, b = [start_host("--store", postgres_url, "--claim-lease", "1", "--bot-delay", "0.5", "--replica-id", name)
+            for name in "ab"]
+    with a.client() as on_a, b.client() as on_b:
+        match = on_a.create_match("tictactoe", bots=[1], seed=3).name
+        token = on_a.join(match, seat=0).player_token
+        moved = on_b.move(match, token, move_id=on_b.view(match, token).legal_moves[0].id)
+        b.kill()  # b claimed the bot's reply and waits half a second before playing it
+        deadline = time.monotonic() + 30
+        while on_a.match(match).version == moved.version:
+            assert time.monotonic() < deadline, "nobody took over the bot turn"
+            time.sleep(0.1)
+        assert on_a.log(match).events[-1].seat == 1
+    assert any(line.get("event") == "bot turn claimed" and line.get("match_id") == match.removeprefix("matches/")
+               for line in a.logs)
+
+
 def test_two_hundred_matches_over_two_replicas_survive_duplicates_and_a_sigkill(replicas):
     """Clients spread over both replicas send every move twice at once (once
     to each replica, same request id). Midway, replica b is SIGKILLed; its

@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                                              "(serve also does it on start)")
     migrate.add_argument("--store", default=defaults.store, help="as for serve (env GAMEHOST_STORE)")
     migrate.add_argument("--data-dir", default=defaults.data_dir, help="as for serve (env GAMEHOST_DATA_DIR)")
+    migrate.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the database to answer")
     migrate.set_defaults(run=run_migrate)
 
     sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
@@ -145,6 +146,7 @@ def run_migrate(args) -> int:
 
     configure("auto", "info")
     store = open_store(args.store, args.data_dir)
+    store.open_timeout = args.wait
 
     async def migrate() -> None:
         await store.open()  # every backend migrates on open

@@ -107,9 +107,10 @@ class PostgresStore:
 
     lease = 10.0  # seconds a claim holds past its due time (the engine sets it)
 
-    def __init__(self, url: str, *, owner: str = "", pool_size: int = 10) -> None:
+    def __init__(self, url: str, *, owner: str = "", pool_size: int = 10, open_timeout: float = 30.0) -> None:
         self.url = url
         self.owner = owner
+        self.open_timeout = open_timeout  # how long open() waits for the database to accept connections
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
         self._listener: asyncio.Task | None = None
@@ -118,7 +119,7 @@ class PostgresStore:
         return f"PostgresStore({_redacted(self.url)})"
 
     async def open(self) -> None:
-        await self._pool.open(wait=True, timeout=30)
+        await self._pool.open(wait=True, timeout=self.open_timeout)
         await self.migrate()
 
     async def migrate(self) -> int:
