@@ -3,8 +3,10 @@
 Same semantics as SQLite (one transaction per step, the optimistic version
 check, unique request ids), plus what replicas need to share matches:
 
-- each committed step sends ``NOTIFY gamehost_matches, '<match> <version>'``
-  in its own transaction, so every replica learns of it once it is durable;
+- a step is one call of the ``gamehost_append`` function (one statement,
+  one round trip, one transaction) that also sends
+  ``NOTIFY gamehost_matches, '<match> <version>'``, so every replica learns
+  of the step once it is committed;
 - a match where a bot must move carries ``due_time``, and a replica *claims*
   it (``claimed_by`` / ``claim_until``, a lease) before acting, so exactly one
   replica moves for a bot, and another takes over when a replica dies.
@@ -68,8 +70,38 @@ MIGRATIONS = [
         version bigint NOT NULL,
         state text NOT NULL
     );
+    -- One step in one statement, so one round trip per move. The row must
+    -- still be at the version before the events: the check that keeps two
+    -- replicas from both moving (SQLSTATE GH409 when it fails).
+    CREATE FUNCTION gamehost_append(
+        p_match text, p_previous bigint, p_version bigint, p_status text, p_update_time double precision,
+        p_result text, p_seats text, p_due_in double precision, p_owner text, p_lease double precision,
+        p_versions bigint[], p_event_seats integer[], p_requests text[], p_bodies text[],
+        p_snapshot_version bigint, p_snapshot_state text
+    ) RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        now_epoch double precision := extract(epoch from clock_timestamp());
+    BEGIN
+        UPDATE matches SET seats = coalesce(p_seats, seats), status = p_status, version = p_version,
+               update_time = p_update_time, result = p_result, due_time = now_epoch + p_due_in,
+               claimed_by = CASE WHEN p_due_in IS NULL THEN NULL ELSE p_owner END,
+               claim_until = now_epoch + p_due_in + p_lease
+         WHERE id = p_match AND version = p_previous;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'match % is not at version %', p_match, p_previous USING ERRCODE = 'GH409';
+        END IF;
+        INSERT INTO events SELECT p_match, v, s, r, b FROM unnest(p_versions, p_event_seats, p_requests, p_bodies)
+            AS step(v, s, r, b);
+        IF p_snapshot_state IS NOT NULL THEN
+            INSERT INTO snapshots VALUES (p_match, p_snapshot_version, p_snapshot_state)
+                ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, state = excluded.state;
+        END IF;
+        PERFORM pg_notify('gamehost_matches', p_match || ' ' || p_version);
+    END;
+    $$;
     """,
 ]
+VERSION_CHECK_FAILED = "GH409"
 
 _MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
                   "create_time, update_time, result, create_request_id")
@@ -170,35 +202,25 @@ class PostgresStore:
             raise VersionConflict(str(error)) from error
 
     async def append(self, step: Append) -> None:
-        record = step.record
-        previous = step.events[0]["version"] - 1
-        result = None if record.result is None else dumps(record.result)
-        seats = "seats=%s, " if step.seats_changed else ""
+        record, events, snapshot = step.record, step.events, step.snapshot
+        due_in, owner, _ = self._claim(step.bot_due_in)
         try:
             async with self._pool.connection() as conn:
-                async with conn.transaction():
-                    async with conn.pipeline():
-                        # The row must still be at the version before these
-                        # events: the check that keeps replicas from both moving.
-                        updated = await conn.execute(
-                            f"UPDATE matches SET {seats}status=%s, version=%s, update_time=%s, result=%s, "
-                            f"due_time={_NOW} + %s, claimed_by=%s, claim_until={_NOW} + %s "
-                            "WHERE id=%s AND version=%s",
-                            (*([seats_json(record.seats)] if step.seats_changed else []), record.status,
-                             record.version, record.update_time, result, *self._claim(step.bot_due_in),
-                             record.id, previous))
-                        async with conn.cursor() as cursor:
-                            await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
-                                                     _event_rows(record.id, step.events))
-                        if step.snapshot is not None:
-                            await conn.execute(
-                                "INSERT INTO snapshots VALUES (%s,%s,%s) ON CONFLICT (match_id) "
-                                "DO UPDATE SET version=excluded.version, state=excluded.state",
-                                (record.id, step.snapshot.version, dumps(step.snapshot.state)))
-                        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{record.id} {record.version}"))
-                    if updated.rowcount != 1:
-                        raise VersionConflict(f"match {record.id} is not at version {previous}")
+                # %b: the event arrays go in binary, which skips escaping each text.
+                await conn.execute(
+                    "SELECT gamehost_append(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%b,%b,%b,%b,%s,%s)",
+                    (record.id, events[0]["version"] - 1, record.version, record.status, record.update_time,
+                     None if record.result is None else dumps(record.result),
+                     seats_json(record.seats) if step.seats_changed else None, due_in, owner, self.lease,
+                     [e["version"] for e in events], [e.get("seat", -1) for e in events],
+                     [e.get("request_id") or None for e in events], [dumps(e) for e in events],
+                     None if snapshot is None else snapshot.version,
+                     None if snapshot is None else dumps(snapshot.state)))
         except psycopg.errors.UniqueViolation as error:
+            raise VersionConflict(str(error)) from error
+        except psycopg.DatabaseError as error:
+            if error.sqlstate != VERSION_CHECK_FAILED:
+                raise
             raise VersionConflict(str(error)) from error
 
     def _claim(self, bot_due_in: float | None) -> tuple:
