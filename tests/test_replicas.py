@@ -95,7 +95,7 @@ def test_a_bot_turn_claimed_by_a_killed_replica_is_taken_over(start_host, postgr
             assert time.monotonic() < deadline, "nobody took over the bot turn"
             time.sleep(0.1)
         assert on_a.log(match).events[-1].seat == 1
-    assert any(line.get("event") == "bot turn claimed" and line.get("match_id") == match.removeprefix("matches/")
+    assert any(line.get("event") == "turn claimed" and line.get("match_id") == match.removeprefix("matches/")
                for line in a.logs)
 
 
@@ -185,3 +185,19 @@ def test_two_hundred_matches_over_two_replicas_survive_duplicates_and_a_sigkill(
         assert {version: seat for version, seat in acknowledged[name].values()} == human_moves, name
     for channel in channels.values():
         channel.close()
+
+
+def test_a_turn_deadline_is_acted_on_once_across_replicas(replicas):
+    a, b = replicas
+    with a.client() as on_a, b.client() as on_b:
+        match = on_a.create_match("tictactoe", seed=9, turn_timeout=0.3).name
+        on_a.join(match)
+        on_b.join(match)
+        on_a.view(match)  # both replicas hold a copy
+        events = list(on_b.watch(match))  # nobody moves: timeouts play the whole match
+        assert events[-1].kind == pb.EVENT_KIND_FINISHED
+        moves = [e for e in events if e.kind == pb.EVENT_KIND_MOVED]
+        assert moves and all(e.timed_out for e in moves)
+        assert [e.version for e in on_a.log(match).events] == list(range(1, events[-1].version + 1))
+    acted = [line for host in replicas for line in host.logs if line.get("event") == "turn timed out"]
+    assert len(acted) == len(moves)

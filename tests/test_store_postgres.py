@@ -109,7 +109,7 @@ async def test_a_due_bot_turn_is_claimed_by_the_committer_then_by_one_sweeper_af
     first, second = two_replicas
     first.lease = second.lease = 0.3
     await first.create_match(record(), Snapshot(0, {}))
-    await first.append(Append(record(status="active", version=1), [moved(1)], bot_due_in=0.0))
+    await first.append(Append(record(status="active", version=1), [moved(1)], due_in=0.0))
     assert await second.claim_due() == []  # the committing replica holds it
     await asyncio.sleep(0.4)  # ... until its lease runs out
     claims = await asyncio.gather(first.claim_due(), second.claim_due())

@@ -77,7 +77,7 @@ def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
     with GameHostClient(args.host) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
-                                  bots=bots, bot=args.bot, variant=args.variant)
+                                  bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
     print(match.name)
     return 0
 

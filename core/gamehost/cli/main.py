@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--bot", default="", help="the bot strategy for those seats (default: random)")
     create.add_argument("--seed", type=int)
     create.add_argument("--variant", default="")
+    create.add_argument("--turn-timeout", type=float, default=0.0, metavar="SECONDS",
+                        help="seconds a player may take per move; then the host plays a random move for them")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option; VALUE is JSON when it parses as JSON")
     create.set_defaults(run=commands.create)

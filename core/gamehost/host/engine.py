@@ -9,8 +9,8 @@ With a shared store (PostgreSQL, several replicas) the in-memory match is a
 cache that other replicas' commits make stale. The store's version check
 refuses a step built on a stale copy; the engine then catches up from the log
 and tries again, so the answer is the one a single host would have given.
-Watched matches follow the store's notifications; bot turns are claimed in
-the store so that exactly one replica plays them.
+Watched matches follow the store's notifications; bot moves and turn
+deadlines are claimed in the store so that exactly one replica acts on them.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ log = structlog.get_logger("gamehost.engine")
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
+MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,11 +105,12 @@ class MatchEngine:
 
     async def start(self) -> None:
         """Restore every open and active match from the store; with a shared
-        store, follow other replicas' commits and sweep for due bot turns."""
+        store, follow other replicas' commits and sweep for due bot moves
+        and deadlines."""
         if self.shared:
             self.store.lease = self.claim_lease
             self.store.subscribe(self._on_store_change)
-            self._spawn(self._sweep_due_bots())
+            self._spawn(self._sweep_due_turns())
             log.info("sharing the store with other replicas", claim_lease=self.claim_lease,
                      sweep_interval=self.sweep_interval)
             return
@@ -120,7 +122,7 @@ class MatchEngine:
                 log.error("match not restored", match_id=record.id, game=record.game_id, error=str(error))
                 continue
             self._live[record.id] = live
-            self._schedule_bots(live)
+            self._schedule_turns(live)
             restored += 1
         log.info("matches restored", count=restored)
 
@@ -132,6 +134,8 @@ class MatchEngine:
     async def close(self) -> None:
         """Stop bots and end every watch stream; in-flight moves finish first."""
         self._closing = True
+        for live in self._live.values():
+            live.disarm_deadline()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -153,7 +157,7 @@ class MatchEngine:
 
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
-                           variant: str = "", bot: str = "") -> LiveMatch:
+                           variant: str = "", bot: str = "", turn_timeout: float = 0.0) -> LiveMatch:
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
@@ -167,6 +171,8 @@ class MatchEngine:
         merged = self._options(entry, variant, options or {})
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
+        if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("turn_timeout", f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
@@ -176,7 +182,7 @@ class MatchEngine:
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
             seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
-            create_time=now, update_time=now, create_request_id=request_id)
+            create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout)
         bound = log.bind(match_id=record.id, game=game.id)
         try:
             state = game.setup(seats, merged, rng_for(seed, 0))
@@ -190,7 +196,7 @@ class MatchEngine:
             events.append(self._event(1, "started", -1, now))
         try:
             await self.store.create_match(record, Snapshot(0, state), events,
-                                          bot_due_in=self.bot_delay if self.shared and events else None)
+                                          due_in=self.bot_delay if self.shared and events else None)
         except VersionConflict:
             # Same request id raced with another call: answer with that match.
             existing = await self.store.find_match_by_request(request_id)
@@ -202,7 +208,7 @@ class MatchEngine:
         self._live[record.id] = live
         bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
         self._notify_observers(live, events)
-        self._schedule_bots(live)
+        self._schedule_turns(live)
         return live
 
     def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
@@ -241,8 +247,8 @@ class MatchEngine:
             self._live[match_id] = live
             if live.over:
                 self._remember_finished(match_id)
-            elif not self.shared:  # shared: bots move where their turn is claimed
-                self._schedule_bots(live)
+            elif not self.shared:  # shared: the host acts where the turn is claimed
+                self._schedule_turns(live)
         return live
 
     async def read_match(self, match_id: str) -> LiveMatch:
@@ -481,7 +487,7 @@ class MatchEngine:
         return await self._locked(live, attempt)
 
     async def _play(self, live: LiveMatch, seat: int, move_id: str, move: Mapping[str, Any] | None,
-                    request_id: str) -> int:
+                    request_id: str, timed_out: bool = False) -> int:
         record = live.record
         if record.status != "active":
             raise errors.FailedPrecondition(
@@ -528,6 +534,8 @@ class MatchEngine:
                             label=label or f"seat {seat} moved")
         if request_id:
             event["request_id"] = request_id
+        if timed_out:
+            event["timed_out"] = True
         events = [event]
         changes: dict[str, Any] = {"version": version, "update_time": now}
         if outcome is not None:
@@ -547,23 +555,27 @@ class MatchEngine:
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
             snapshot_state = state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
-        bot_due_in = self._bot_due_in(live, record, live.state if state is None else state) if self.shared else None
+        due_in = self._due_in(live, record, live.state if state is None else state) if self.shared else None
         try:
-            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, bot_due_in))
+            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
         live.advance(record, events, state, None if snapshot is None else snapshot.version)
         self._notify_observers(live, events)
-        self._schedule_bots(live)
+        self._schedule_turns(live)
 
-    def _bot_due_in(self, live: LiveMatch, record: MatchRecord, state: Any) -> float | None:
-        """When a bot must move after this step (the committing replica
-        claims that turn in the same transaction), or None."""
+    def _due_in(self, live: LiveMatch, record: MatchRecord, state: Any) -> float | None:
+        """Seconds until the host must act after this step: a bot's move or
+        a player's deadline (the committing replica claims it in the same
+        transaction), or None."""
         if record.status != "active":
             return None
-        to_move = self._rules(live.entry, live.log, "to_move", live.game.to_move, state)
-        return self.bot_delay if any(record.seats[s].kind == "bot" for s in to_move) else None
+        kinds = {record.seats[s].kind for s in self._rules(live.entry, live.log, "to_move", live.game.to_move, state)}
+        due = [self.bot_delay] if "bot" in kinds else []
+        if "human" in kinds and record.turn_timeout:
+            due.append(record.turn_timeout)
+        return min(due, default=None)
 
     async def _reload_state(self, live: LiveMatch) -> None:
         snapshot = await self.store.latest_snapshot(live.id)
@@ -587,29 +599,31 @@ class MatchEngine:
                 except Exception as error:  # observers cannot break a match
                     live.log.error("match observer failed", plugin=impl.plugin_name, error=str(error))
 
-    # ------------------------------------------------------------ bots
+    # ------------------------------------------------------------ bots and deadlines
 
-    def _schedule_bots(self, live: LiveMatch) -> None:
+    def _schedule_turns(self, live: LiveMatch) -> None:
+        """Act where the host must: bot seats to move, and the deadline of a
+        player to move in a match with a turn timeout."""
+        live.disarm_deadline()
         if self._closing or live.record.status != "active":
             return
-        for seat in self.to_move(live):
-            record = live.record.seats[seat]
-            if record.kind == "bot" and seat not in live.bot_pending:
+        record = live.record
+        to_move = self.to_move(live)
+        for seat in to_move:
+            if record.seats[seat].kind == "bot" and seat not in live.bot_pending:
                 live.bot_pending.add(seat)
                 self._spawn(self._bot_turn(live, seat))
+        if record.turn_timeout and any(record.seats[seat].kind == "human" for seat in to_move):
+            delay = max(0.0, record.update_time + record.turn_timeout - time.time())
+            live.deadline = asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._turn_timed_out(live)))
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
         async def attempt() -> None:
             live.bot_pending.discard(seat)
             if live.record.status != "active" or seat not in self.to_move(live):
                 return
-            moves = self.legal_moves(live, seat)
-            if not moves:
-                live.log.error("bot has no legal move", seat=seat)
-                return
-            bot = self.bots.get(live.record.seats[seat].bot) or self.bots["random"]
-            choice = bot.choose(live.game, live.state, seat, moves, rng_for(live.record.seed, live.version + 1, "bot"))
-            await self._play(live, seat, choice.id, None, "")
+            await self._play_for(live, seat, live.record.seats[seat].bot)
 
         try:
             if self.bot_delay:
@@ -621,19 +635,50 @@ class MatchEngine:
             live.bot_pending.discard(seat)
             live.log.error("bot failed", seat=seat, error=str(error))
 
-    async def _sweep_due_bots(self) -> None:
-        """Shared store: play the bot turns this replica claims, those whose
-        replica died or failed before moving."""
+    async def _turn_timed_out(self, live: LiveMatch) -> None:
+        """The deadline passed: a random legal move for the first player to
+        move. Checked again under the lock, on a fresh copy: the player may
+        have moved just now, here or on another replica."""
+        async def attempt() -> None:
+            record = live.record
+            if record.status != "active" or time.time() < record.update_time + record.turn_timeout:
+                return
+            late = [seat for seat in self.to_move(live) if record.seats[seat].kind == "human"]
+            if late:
+                live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
+                await self._play_for(live, late[0], "random", timed_out=True)
+
+        try:
+            if not self._closing:
+                await self._locked(live, attempt)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            live.log.error("timed-out turn not played", error=str(error))
+
+    async def _play_for(self, live: LiveMatch, seat: int, bot_name: str, timed_out: bool = False) -> None:
+        """The host moves for ``seat`` with the named bot (the lock is held)."""
+        moves = self.legal_moves(live, seat)
+        if not moves:
+            live.log.error("no legal move to play for the seat", seat=seat)
+            return
+        bot = self.bots.get(bot_name) or self.bots["random"]
+        choice = bot.choose(live.game, live.state, seat, moves, rng_for(live.record.seed, live.version + 1, "bot"))
+        await self._play(live, seat, choice.id, None, "", timed_out)
+
+    async def _sweep_due_turns(self) -> None:
+        """Shared store: act on the bot moves and deadlines this replica
+        claims, those whose replica died or failed before acting."""
         while not self._closing:
             try:
                 for match_id in await self.store.claim_due():
                     live = await self.live_match(match_id)
                     async with live.lock:
                         await self._catch_up(live)
-                    live.log.info("bot turn claimed")
-                    self._schedule_bots(live)
+                    live.log.info("turn claimed")
+                    self._schedule_turns(live)
             except Exception as error:  # the database may be away: sweep again later
-                log.warning("bot sweep failed", error=str(error))
+                log.warning("sweep for due turns failed", error=str(error))
             await asyncio.sleep(self.sweep_interval)
 
     # ------------------------------------------------------------ watching

@@ -44,6 +44,7 @@ class MatchRecord:
     update_time: float = 0.0
     result: dict[str, Any] | None = None
     create_request_id: str = ""
+    turn_timeout: float = 0.0  # seconds a player may take per move; 0: no limit
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -69,7 +70,7 @@ class Append:
     events: Sequence[dict]
     snapshot: Snapshot | None = None
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
-    bot_due_in: float | None = None  # seconds until a bot must move, None when no bot is to move
+    due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
 
 
 class Store(Protocol):
@@ -84,10 +85,10 @@ class Store(Protocol):
     - nothing is acknowledged before it is committed.
 
     A *shared* store (``shared = True``, PostgreSQL) is written by several
-    host replicas. It also offers ``match_version``, ``subscribe`` (a call
-    per step any replica commits) and ``claim_due`` (bot turns nobody is
-    acting on), and records ``bot_due_in`` for those claims; the other
-    stores ignore ``bot_due_in``.
+    host replicas. It also offers ``subscribe`` (a call per step any
+    replica commits) and ``claim_due`` (bot moves and deadlines nobody is
+    acting on), and records ``due_in`` for those claims; the other stores
+    ignore ``due_in``.
     """
 
     shared: bool
@@ -97,7 +98,7 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           bot_due_in: float | None = None) -> None: ...
+                           due_in: float | None = None) -> None: ...
 
     async def append(self, step: Append) -> None: ...
 

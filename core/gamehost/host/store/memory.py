@@ -28,7 +28,7 @@ class MemoryStore:
         pass
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           bot_due_in: float | None = None) -> None:
+                           due_in: float | None = None) -> None:
         if record.id in self._matches:
             raise VersionConflict(f"match {record.id} exists")
         if record.create_request_id and await self.find_match_by_request(record.create_request_id):

@@ -48,6 +48,7 @@ MIGRATIONS = [
         update_time double precision NOT NULL,
         result text,
         create_request_id text UNIQUE,
+        turn_timeout double precision NOT NULL DEFAULT 0,
         due_time double precision,
         claimed_by text,
         claim_until double precision
@@ -104,7 +105,7 @@ MIGRATIONS = [
 VERSION_CHECK_FAILED = "GH409"
 
 _MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
-                  "create_time, update_time, result, create_request_id")
+                  "create_time, update_time, result, create_request_id, turn_timeout")
 _NOW = "extract(epoch from clock_timestamp())"
 
 
@@ -113,7 +114,7 @@ def _row_to_record(row) -> MatchRecord:
         id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
         seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
         update_time=row[9], result=None if row[10] is None else loads(row[10]),
-        create_request_id=row[11] or "",
+        create_request_id=row[11] or "", turn_timeout=row[12],
     )
 
 
@@ -121,7 +122,7 @@ def _match_values(record: MatchRecord) -> tuple:
     return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
             seats_json(record.seats), record.status, record.version, record.create_time,
             record.update_time, None if record.result is None else dumps(record.result),
-            record.create_request_id or None)
+            record.create_request_id or None, record.turn_timeout)
 
 
 def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
@@ -186,13 +187,13 @@ class PostgresStore:
     # ------------------------------------------------------------ writes
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           bot_due_in: float | None = None) -> None:
+                           due_in: float | None = None) -> None:
         try:
             async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
                 await conn.execute(
                     f"INSERT INTO matches ({_MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
-                    f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
-                    (*_match_values(record), *self._claim(bot_due_in)))
+                    f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
+                    (*_match_values(record), *self._claim(due_in)))
                 async with conn.cursor() as cursor:
                     await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
                                              _event_rows(record.id, events))
@@ -203,7 +204,7 @@ class PostgresStore:
 
     async def append(self, step: Append) -> None:
         record, events, snapshot = step.record, step.events, step.snapshot
-        due_in, owner, _ = self._claim(step.bot_due_in)
+        due_in, owner, _ = self._claim(step.due_in)
         try:
             async with self._pool.connection() as conn:
                 # %b: the event arrays go in binary, which skips escaping each text.
@@ -223,12 +224,12 @@ class PostgresStore:
                 raise
             raise VersionConflict(str(error)) from error
 
-    def _claim(self, bot_due_in: float | None) -> tuple:
+    def _claim(self, due_in: float | None) -> tuple:
         """due_time offset, claimer and lease offset for a step: the replica
-        that commits a step where a bot is to move holds the claim."""
-        if bot_due_in is None:
+        that commits a step after which the host must act holds the claim."""
+        if due_in is None:
             return None, None, None
-        return bot_due_in, self.owner, bot_due_in + self.lease
+        return due_in, self.owner, due_in + self.lease
 
     async def claim_due(self, limit: int = 32) -> list[str]:
         """Claim matches whose bot turn is due and unclaimed (or whose

@@ -51,10 +51,11 @@ MIGRATIONS = [
         state TEXT NOT NULL
     );
     """,
+    "ALTER TABLE matches ADD COLUMN turn_timeout REAL NOT NULL DEFAULT 0;",
 ]
 
 _MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
-                  "create_time, update_time, result, create_request_id")
+                  "create_time, update_time, result, create_request_id, turn_timeout")
 
 
 def _row_to_record(row) -> MatchRecord:
@@ -62,7 +63,7 @@ def _row_to_record(row) -> MatchRecord:
         id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
         seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
         update_time=row[9], result=None if row[10] is None else loads(row[10]),
-        create_request_id=row[11] or "",
+        create_request_id=row[11] or "", turn_timeout=row[12],
     )
 
 
@@ -70,7 +71,7 @@ def _match_values(record: MatchRecord) -> tuple:
     return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
             seats_json(record.seats), record.status, record.version, record.create_time,
             record.update_time, None if record.result is None else dumps(record.result),
-            record.create_request_id or None)
+            record.create_request_id or None, record.turn_timeout)
 
 
 def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
@@ -125,9 +126,9 @@ class SQLiteStore:
         db.execute("COMMIT")
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           bot_due_in: float | None = None) -> None:
+                           due_in: float | None = None) -> None:
         def work(db):
-            db.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            db.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        _match_values(record))
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, events))
             db.execute("INSERT INTO snapshots VALUES (?,?,?)", (record.id, snapshot.version, dumps(snapshot.state)))
