@@ -201,3 +201,23 @@ def test_a_turn_deadline_is_acted_on_once_across_replicas(replicas):
         assert [e.version for e in on_a.log(match).events] == list(range(1, events[-1].version + 1))
     acted = [line for host in replicas for line in host.logs if line.get("event") == "turn timed out"]
     assert len(acted) == len(moves)
+
+
+def test_watchers_keep_following_after_the_notification_connection_is_cut(replicas, postgres_url):
+    import psycopg
+
+    a, b = replicas
+    with a.client() as on_a, b.client() as on_b:
+        match = on_a.create_match("tictactoe", seed=4).name
+        tokens = {0: on_a.join(match).player_token, 1: on_a.join(match).player_token}
+        seen: list[int] = []
+        watcher = threading.Thread(target=lambda: seen.extend(e.version for e in on_b.watch(match)), daemon=True)
+        watcher.start()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            cut = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE query LIKE 'LISTEN %' AND datname = current_database()").fetchall()
+        assert len(cut) == 2  # each replica's listening connection
+        play_to_end([on_a], match, tokens)  # every move on a; b hears of them once it has reconnected
+        watcher.join(30)
+        assert seen == list(range(1, on_a.match(match).version + 1))
+    assert any(line.get("event") == "notifications resumed" for line in b.logs)
