@@ -29,6 +29,8 @@ class HostConfig:
     bot_delay: float = 0.0
     max_message_bytes: int = 1 << 20
     shutdown_grace: float = 5.0
+    metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
+    store_check_interval: float = 5.0  # seconds between readiness checks of the store
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -42,4 +44,6 @@ class HostConfig:
             bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
             max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
+            metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
+            store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
         )

@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, open_store
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
@@ -29,14 +30,20 @@ class RunningHost:
     engine: MatchEngine
     health: health.aio.HealthServicer
     port: int
+    readiness: StoreReadiness | None = None
+    metrics: "MetricsServer | None" = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
         streams close, then the store."""
+        if self.readiness:
+            await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
         await self.server.stop(grace)
         await self.engine.store.close()
+        if self.metrics:
+            await asyncio.to_thread(self.metrics.stop)
         log.info("host stopped")
 
 
@@ -44,10 +51,17 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability)
     await store.open()
+    metrics = None
+    if config.metrics_port is not None:
+        from gamehost.host import metrics  # prometheus_client is loaded only when metrics are on
+        moves = metrics.MoveCounter()
+        if catalog.plugin_manager:  # before the engine collects the observers
+            catalog.plugin_manager.register(moves, name="gamehost.metrics")
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
     await engine.start()
 
-    server = grpc.aio.server(options=[
+    stats = metrics.RpcStats() if metrics else None
+    server = grpc.aio.server(interceptors=[metrics.MetricsInterceptor(stats)] if metrics else None, options=[
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
@@ -63,9 +77,17 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
+    readiness.start()
+    metrics_server = None
+    if metrics:
+        collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
+        metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
+                                               config.metrics_port)
     log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
-             store=config.store, data_dir=config.data_dir)
-    return RunningHost(server, engine, health_servicer, port)
+             store=config.store, data_dir=config.data_dir,
+             metrics_port=metrics_server.port if metrics_server else None)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server)
 
 
 async def serve(config: HostConfig) -> None:

@@ -25,6 +25,9 @@ class MemoryStore:
     async def close(self) -> None:
         pass
 
+    async def ping(self) -> None:
+        pass  # always reachable: it is this process
+
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
         if record.id in self._matches:
             raise VersionConflict(f"match {record.id} exists")
