@@ -9,6 +9,7 @@ a thread: it reads copies of dicts, which CPython makes atomically.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import collections
 import inspect
@@ -89,8 +90,8 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
             start = clock()
             try:
                 response = await behavior(request, context)
-            except BaseException:
-                record(key, _failure_code(context), clock() - start)
+            except BaseException as error:
+                record(key, _failure_code(context, error), clock() - start)
                 raise
             record(key, context.code(), clock() - start)
             return response
@@ -104,20 +105,22 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
             try:
                 async for message in behavior(request, context):
                     yield message
-            except BaseException:
-                record(key, _failure_code(context), clock() - start)
+            except BaseException as error:
+                record(key, _failure_code(context, error), clock() - start)
                 raise
             record(key, context.code(), clock() - start)
         return stream
 
 
-def _failure_code(context) -> grpc.StatusCode:
-    """The code of a call that raised: the one an abort set, else CANCELLED
-    for a cancelled call, UNKNOWN for an error (what gRPC then sends)."""
+def _failure_code(context, error: BaseException) -> grpc.StatusCode:
+    """The code of a call that raised: the one an abort set, CANCELLED for a
+    call cancelled under it, else UNKNOWN (what gRPC then sends)."""
     code = context.code()
     if code not in (None, grpc.StatusCode.OK):
         return code
-    return grpc.StatusCode.CANCELLED if context.cancelled() else grpc.StatusCode.UNKNOWN
+    if isinstance(error, (asyncio.CancelledError, GeneratorExit)) or context.cancelled():
+        return grpc.StatusCode.CANCELLED
+    return grpc.StatusCode.UNKNOWN
 
 
 class MoveCounter:
