@@ -200,14 +200,16 @@ async def compare_metrics(quick: bool, repeat: int) -> dict:
                 for _ in range(repeat):
                     runs["off"].append(await submit_moves(plain, concurrency, matches_per_task))
                     runs["on"].append(await submit_moves(measured, concurrency, matches_per_task))
-                off, on = median_run(runs["off"]), median_run(runs["on"])
-                row = {"concurrency": concurrency, "off": off, "on": on, "ratio": on["rate"] / off["rate"],
-                       "ratios": [b["rate"] / a["rate"] for a, b in zip(runs["off"], runs["on"])]}
+                ratios = [b["rate"] / a["rate"] for a, b in zip(runs["off"], runs["on"])]
+                cpu = {side: statistics.median(r["host_cpu_us_per_call"] for r in runs[side]) for side in runs}
+                rate = {side: statistics.median(r["rate"] for r in runs[side]) for side in runs}
+                row = {"concurrency": concurrency, "runs": runs, "ratio": statistics.median(ratios),
+                       "ratios": ratios, "host_cpu_us_per_call": cpu, "rate": rate}
                 results["metrics_cost"].append(row)
-                print(f"memory  c={concurrency:<4} SubmitMove metrics off {off['rate']:6.0f}/s "
-                      f"cpu {off['host_cpu_us_per_call']:4.0f}us | on {on['rate']:6.0f}/s "
-                      f"cpu {on['host_cpu_us_per_call']:4.0f}us | on/off {row['ratio']:.2f} "
-                      f"(runs: {' '.join(f'{r:.2f}' for r in row['ratios'])})", flush=True)
+                print(f"memory  c={concurrency:<4} SubmitMove/s off {rate['off']:6.0f} on {rate['on']:6.0f} | "
+                      f"host CPU per move off {cpu['off']:4.0f} us on {cpu['on']:4.0f} us "
+                      f"({cpu['on'] - cpu['off']:+.0f} us) | on/off rate, median of {repeat}: {row['ratio']:.2f} "
+                      f"(runs: {' '.join(f'{r:.2f}' for r in ratios)})", flush=True)
         finally:
             plain.stop()
             measured.stop()
