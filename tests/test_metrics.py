@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 import urllib.request
@@ -119,3 +120,13 @@ def test_metrics_port_from_the_environment(start_host):
     host = start_host(env={"GAMEHOST_METRICS_PORT": "0"})
     assert host.metrics_port
     assert value(scrape(host), "gamehost_store_up") == 1
+
+
+def test_a_taken_metrics_port_stops_the_host_with_a_clear_error(start_host):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(RuntimeError) as failed:
+            start_host("--metrics-port", str(port))
+    assert f"cannot serve metrics on 127.0.0.1:{port}: Address already in use" in str(failed.value)

@@ -225,7 +225,10 @@ class MetricsServer:
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(collector)
         ProcessCollector(registry=self.registry)
-        self._server, self._thread = start_http_server(port, addr=host, registry=self.registry)
+        try:
+            self._server, self._thread = start_http_server(port, addr=host, registry=self.registry)
+        except OSError as error:
+            raise OSError(f"cannot serve metrics on {host}:{port}: {error.strerror or error}") from None
         self.port = self._server.server_port
 
     def stop(self) -> None:

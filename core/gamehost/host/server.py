@@ -51,23 +51,30 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability)
     await store.open()
-    metrics = None
+    moves = None
     if config.metrics_port is not None:
         from gamehost.host import metrics  # prometheus_client is loaded only when metrics are on
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
-            catalog.plugin_manager.register(moves, name="gamehost.metrics")
+            catalog.plugin_manager.register(moves)
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
     await engine.start()
+    health_servicer = health.aio.HealthServicer()
+    readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
-    stats = metrics.RpcStats() if metrics else None
-    server = grpc.aio.server(interceptors=[metrics.MetricsInterceptor(stats)] if metrics else None, options=[
+    interceptors, metrics_server = [], None
+    if moves is not None:
+        stats = metrics.RpcStats()
+        interceptors.append(metrics.MetricsInterceptor(stats))
+        collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
+        metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
+                                               config.metrics_port)
+    server = grpc.aio.server(interceptors=interceptors or None, options=[
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ])
     gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine), server)
-    health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
@@ -77,13 +84,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
     readiness.start()
-    metrics_server = None
-    if metrics:
-        collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
-        metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
-                                               config.metrics_port)
     log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
              store=config.store, data_dir=config.data_dir,
              metrics_port=metrics_server.port if metrics_server else None)
