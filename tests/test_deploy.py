@@ -27,7 +27,7 @@ import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehost.cli.main import build_parser
-from gamehost.host.config import HostConfig
+from gamehost.host.config import HostConfig, without_password
 from gamehost.host.server import SERVICE_NAME
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
@@ -179,6 +179,16 @@ def test_manifests_agree_with_each_other_with_the_image_and_with_the_host(monkey
     assert (pod["spec"]["securityContext"]["runAsUser"], pod["spec"]["securityContext"]["runAsGroup"]) == (
         int(uid), int(gid))
     assert container["securityContext"]["allowPrivilegeEscalation"] is False
+
+
+def test_the_database_password_from_the_secret_is_not_logged():
+    secret = manifests()[("Secret", "gamehost-database")]["stringData"]["GAMEHOST_STORE"]
+    assert "CHANGE-ME" in secret
+    assert without_password(secret) == "postgresql://gamehost:***@postgres:5432/gamehost"
+    assert without_password("postgresql://app:p%40ss@db.internal/games?sslmode=require") == (
+        "postgresql://app:***@db.internal/games?sslmode=require")
+    assert without_password("sqlite:///var/lib/gamehost/gamehost.db") == "sqlite:///var/lib/gamehost/gamehost.db"
+    assert without_password("memory") == "memory"
 
 
 # ------------------------------------------------------------------ image and compose

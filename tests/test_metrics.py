@@ -12,6 +12,7 @@ import pytest
 from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 from prometheus_client.parser import text_string_to_metric_families
 
 X_WINS_TOP_ROW = ["a3", "a2", "b3", "b2", "c3"]
@@ -116,10 +117,15 @@ def test_a_cancelled_stream_is_counted_when_it_ends(start_host):
         assert value(scrape(host), "gamehost_watchers", game="tictactoe") == 0
 
 
-def test_metrics_port_from_the_environment(start_host):
+def test_metrics_port_from_the_environment_and_bidi_streams_counted(start_host):
     host = start_host(env={"GAMEHOST_METRICS_PORT": "0"})
     assert host.metrics_port
     assert value(scrape(host), "gamehost_store_up") == 1
+    with host.channel() as channel:  # server reflection is a bidirectional stream
+        services = ProtoReflectionDescriptorDatabase(channel).get_services()
+    assert "gamehost.v1.GameHost" in services
+    wait_for(lambda: value(scrape(host), "gamehost_grpc_server_handled_total", **rpc(
+        "ServerReflectionInfo", service="grpc.reflection.v1alpha.ServerReflection", kind="bidi_stream")) == 1)
 
 
 def test_a_taken_metrics_port_stops_the_host_with_a_clear_error(start_host):

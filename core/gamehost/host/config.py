@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 
 def _env(name: str, default: str) -> str:
@@ -47,3 +48,12 @@ class HostConfig:
             metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
             store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
         )
+
+
+def without_password(store: str) -> str:
+    """The store spec for logs: a URL's password replaced by '***'."""
+    parts = urlsplit(store)
+    if not parts.password:
+        return store
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + parts.netloc.rpartition("@")[2]))

@@ -11,7 +11,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gamehost.host.config import HostConfig
+from gamehost.host.config import HostConfig, without_password
 from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
@@ -86,7 +86,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
     log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
-             store=config.store, data_dir=config.data_dir,
+             store=without_password(config.store), data_dir=config.data_dir,
              metrics_port=metrics_server.port if metrics_server else None)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server)
 
