@@ -30,6 +30,7 @@ class HostProcess:
         self.cwd = cwd
         self.logs: list[dict] = []
         self.port = 0
+        self.metrics_port: int | None = None  # with --metrics-port
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> "HostProcess":
@@ -53,6 +54,7 @@ class HostProcess:
                 self.logs.append(entry)
                 if entry.get("event") == "host serving":
                     self.port = entry["port"]
+                    self.metrics_port = entry.get("metrics_port")
                     ready.set()
 
         threading.Thread(target=collect, args=(self.process.stderr,), daemon=True).start()

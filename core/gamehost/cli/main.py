@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Sequence
 
-from gamehost.cli import commands
+from gamehost.cli import commands, health
 from gamehost.client import GameHostError
 from gamehost.host.logs import LEVELS
 
@@ -58,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--replica-id", default=defaults.replica_id,
                        help="this replica's name in bot-turn claims (env GAMEHOST_REPLICA_ID; "
                             "default: hostname-pid)")
+    serve.add_argument("--metrics-port", type=int, default=defaults.metrics_port,
+                       help="serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port "
+                            "(env GAMEHOST_METRICS_PORT; off by default)")
+    serve.add_argument("--store-check-interval", type=float, default=defaults.store_check_interval,
+                       help="seconds between readiness checks of the store (env GAMEHOST_STORE_CHECK_INTERVAL)")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -69,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
         run=commands.plugins)
+
+    health_check = sub.add_parser("health", parents=[client], help="ask a host's gRPC health service; "
+                                  "exit 0 if SERVING, 1 otherwise (for container health checks)")
+    health_check.add_argument("--service", default="gamehost.v1.GameHost",
+                              help="'gamehost.v1.GameHost' (default): ready, the store answers; "
+                                   "'': the process answers")
+    health_check.add_argument("--timeout", type=float, default=3.0, help="seconds")
+    health_check.set_defaults(run=health.check)
 
     games = sub.add_parser("games", parents=[client], help="list the host's games")
     games.add_argument("--json", action="store_true", help="print JSON")
@@ -136,7 +149,9 @@ def run_serve(args) -> int:
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
-                        claim_lease=args.claim_lease, replica_id=args.replica_id)
+                        claim_lease=args.claim_lease, replica_id=args.replica_id,
+
+                        metrics_port=args.metrics_port, store_check_interval=args.store_check_interval)
     configure(config.log_format, config.log_level)
     asyncio.run(serve(config))
     return 0

@@ -32,6 +32,8 @@ class HostConfig:
     shutdown_grace: float = 5.0
     claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
     replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+    metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
+    store_check_interval: float = 5.0  # seconds between readiness checks of the store
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -47,4 +49,7 @@ class HostConfig:
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
             claim_lease=_env_number("CLAIM_LEASE", cls.claim_lease, float),
             **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
+            metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
+            store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
         )
+

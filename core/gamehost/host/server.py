@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
@@ -29,14 +30,20 @@ class RunningHost:
     engine: MatchEngine
     health: health.aio.HealthServicer
     port: int
+    readiness: StoreReadiness | None = None
+    metrics: "MetricsServer | None" = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
         streams close, then the store."""
+        if self.readiness:
+            await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
         await self.server.stop(grace)
         await self.engine.store.close()
+        if self.metrics:
+            await asyncio.to_thread(self.metrics.stop)
         log.info("host stopped")
 
 
@@ -44,16 +51,30 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id)
     await store.open()
+    moves = None
+    if config.metrics_port is not None:
+        from gamehost.host import metrics  # prometheus_client is loaded only when metrics are on
+        moves = metrics.MoveCounter()
+        if catalog.plugin_manager:  # before the engine collects the observers
+            catalog.plugin_manager.register(moves)
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, claim_lease=config.claim_lease)
     await engine.start()
+    health_servicer = health.aio.HealthServicer()
+    readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
-    server = grpc.aio.server(options=[
+    interceptors, metrics_server = [], None
+    if moves is not None:
+        stats = metrics.RpcStats()
+        interceptors.append(metrics.MetricsInterceptor(stats))
+        collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
+        metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
+                                               config.metrics_port)
+    server = grpc.aio.server(interceptors=interceptors or None, options=[
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ])
     gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine), server)
-    health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
@@ -63,9 +84,11 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    readiness.start()
     log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
-             store=describe_store(config.store), data_dir=config.data_dir, replica=config.replica_id)
-    return RunningHost(server, engine, health_servicer, port)
+             store=describe_store(config.store), data_dir=config.data_dir, replica=config.replica_id,
+             metrics_port=metrics_server.port if metrics_server else None)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server)
 
 
 async def serve(config: HostConfig) -> None:

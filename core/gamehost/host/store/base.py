@@ -97,6 +97,10 @@ class Store(Protocol):
 
     async def close(self) -> None: ...
 
+    async def ping(self) -> None:
+        """Return if the store answers now, raise if it does not: the
+        readiness check. Cheap, and it must not wait long."""
+
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None) -> None: ...
 

@@ -27,6 +27,9 @@ class MemoryStore:
     async def close(self) -> None:
         pass
 
+    async def ping(self) -> None:
+        pass  # always reachable: it is this process
+
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None) -> None:
         if record.id in self._matches:

@@ -109,6 +109,11 @@ class SQLiteStore:
             self._db.close()
             self._db = None
 
+    async def ping(self) -> None:
+        if self._db is None:
+            raise ConnectionError(f"{self.path} is not open")
+        self._db.execute("SELECT 1").fetchone()
+
     def _transaction(self, work) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
