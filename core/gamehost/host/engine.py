@@ -295,6 +295,8 @@ class MatchEngine:
         """A replica committed ``version`` of ``match_id`` (None: some
         notifications were lost). Watched matches catch up at once; the
         others when they are next used."""
+        if self._closing:
+            return
         if match_id is None:
             followed = [live for live in self._live.values() if live.watchers and not live.over]
         else:
@@ -671,14 +673,20 @@ class MatchEngine:
         claims, those whose replica died or failed before acting."""
         while not self._closing:
             try:
-                for match_id in await self.store.claim_due():
+                claimed = await self.store.claim_due()
+            except Exception as error:  # the database may be away: sweep again later
+                log.warning("sweep for due turns failed", error=str(error))
+                claimed = []
+            for match_id in claimed:
+                try:
                     live = await self.live_match(match_id)
                     async with live.lock:
                         await self._catch_up(live)
-                    live.log.info("turn claimed")
-                    self._schedule_turns(live)
-            except Exception as error:  # the database may be away: sweep again later
-                log.warning("sweep for due turns failed", error=str(error))
+                except Exception as error:  # e.g. a game this replica lacks: the lease lets another try
+                    log.error("claimed turn not taken", match_id=match_id, error=str(error))
+                    continue
+                live.log.info("turn claimed")
+                self._schedule_turns(live)
             await asyncio.sleep(self.sweep_interval)
 
     # ------------------------------------------------------------ watching
