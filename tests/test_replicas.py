@@ -221,3 +221,34 @@ def test_watchers_keep_following_after_the_notification_connection_is_cut(replic
         watcher.join(30)
         assert seen == list(range(1, on_a.match(match).version + 1))
     assert any(line.get("event") == "notifications resumed" for line in b.logs)
+
+
+def test_a_replica_is_not_ready_while_the_database_refuses_it_and_ready_again_after(start_host, postgres_url):
+    import psycopg
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    host = start_host("--store", postgres_url, "--store-check-interval", "0.2")
+    database = postgres_url.rsplit("/", 1)[1]
+    admin_url = postgres_url.rsplit("/", 1)[0] + "/postgres"
+
+    def readiness() -> int:
+        with host.channel() as channel:
+            return health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service="gamehost.v1.GameHost"), timeout=5).status
+
+    def becomes(status: int) -> None:
+        deadline = time.monotonic() + 20
+        while readiness() != status:
+            assert time.monotonic() < deadline, f"readiness never became {status}"
+            time.sleep(0.1)
+
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        assert readiness() == health_pb2.HealthCheckResponse.SERVING
+        admin.execute(f"ALTER DATABASE {database} CONNECTION LIMIT 0")
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (database,))
+        becomes(health_pb2.HealthCheckResponse.NOT_SERVING)
+        admin.execute(f"ALTER DATABASE {database} CONNECTION LIMIT -1")
+        becomes(health_pb2.HealthCheckResponse.SERVING)
+    with host.client() as client:  # and it serves again
+        match = client.create_match("tictactoe", bots=[1])
+        assert client.join(match.name).match.status == pb.MATCH_STATUS_ACTIVE
