@@ -216,6 +216,11 @@ def test_dockerfile_runtime_matches_the_host_and_its_cli():
     assert arguments.command == "health" and arguments.service == SERVICE_NAME
     assert arguments.host.rsplit(":", 1)[1] == env["GAMEHOST_ADDRESS"].rsplit(":", 1)[1]
 
+    # The runtime installs from the builder's wheel directory.
+    mount = re.search(r"--mount=type=bind,from=builder,source=(\S+),target=(\S+)",
+                      " ".join(instructions(runtime, "RUN")))
+    assert mount and mount.groups() == (stage_env(stages["builder"])["WHEELS"], env["WHEELS"])
+
     # What the builder copies exists, and the context leaves out what it must not send.
     for source in (part for line in instructions(stages["builder"], "COPY") for part in line.split()[:-1]):
         assert (ROOT / source).exists(), source

@@ -68,3 +68,10 @@ async def test_health_command_fails_when_no_host_answers():
     code, output = await health_command("127.0.0.1:1", "--timeout", "1")
     assert code == 1 and ("UNAVAILABLE" in output or "DEADLINE_EXCEEDED" in output), output
 
+
+
+def test_store_check_interval_must_be_positive():
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory",
+                              "--store-check-interval", "0"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2
+    assert "--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds" in refused.stderr

@@ -188,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
+        if args.store_check_interval <= 0:
+            parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
+                         f"not {args.store_check_interval}")
     if args.command in ("serve", "migrate") and args.store not in ("sqlite", "memory") and not args.store.startswith(
             ("sqlite://", "postgresql://", "postgres://")):
         from gamehost.host.store import describe_store

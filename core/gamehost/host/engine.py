@@ -229,6 +229,10 @@ class MatchEngine:
                 + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
         return merged
 
+    def held_matches(self) -> list[LiveMatch]:
+        """Every match this host holds in memory now (for metrics)."""
+        return list(self._live.values())
+
     def held(self, match_id: str) -> LiveMatch | None:
         """The match if this host holds it in memory now, without a store read."""
         return self._live.get(match_id)

@@ -20,14 +20,11 @@ from typing import Callable
 
 import grpc
 import pluggy
-import structlog
 from prometheus_client import CollectorRegistry, ProcessCollector, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
 from gamehost.host.engine import MatchEngine
-
-log = structlog.get_logger("gamehost.metrics")
 
 # Seconds. Moves take about a millisecond; WatchMatch streams last minutes.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
@@ -178,7 +175,7 @@ class HostCollector(Collector):
         held: collections.Counter = collections.Counter()
         watching: collections.Counter = collections.Counter()
         # The engine's own table of the matches it holds: no bookkeeping of ours on the move path.
-        for live in list(self.engine._live.values()):
+        for live in self.engine.held_matches():
             record = live.record
             if record.status in ("open", "active"):
                 held[(record.game_id, record.status)] += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import grpc
 import structlog
@@ -19,6 +20,9 @@ from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
+if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
+    from gamehost.host.metrics import MetricsServer
+
 log = structlog.get_logger("gamehost.server")
 
 SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"].full_name
@@ -31,7 +35,7 @@ class RunningHost:
     health: health.aio.HealthServicer
     port: int
     readiness: StoreReadiness | None = None
-    metrics: "MetricsServer | None" = None
+    metrics: MetricsServer | None = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
