@@ -10,7 +10,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
+import psycopg
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
@@ -37,14 +39,20 @@ def play_to_end(clients: list[GameHostClient], match: str, tokens: dict[int, str
     raise AssertionError("the match did not end")
 
 
+def watch_in_background(client: GameHostClient, match: str) -> tuple[threading.Thread, list[int]]:
+    """A thread that collects the versions the client's watch stream sends."""
+    seen: list[int] = []
+    watcher = threading.Thread(target=lambda: seen.extend(e.version for e in client.watch(match)), daemon=True)
+    watcher.start()
+    return watcher, seen
+
+
 def test_a_move_on_replica_a_reaches_a_watcher_on_replica_b(replicas):
     a, b = replicas
     with a.client() as on_a, b.client() as on_b:
         match = on_a.create_match("tictactoe", seed=1).name
         tokens = {0: on_b.join(match).player_token, 1: on_a.join(match).player_token}
-        seen: list[int] = []
-        watcher = threading.Thread(target=lambda: seen.extend(e.version for e in on_b.watch(match)), daemon=True)
-        watcher.start()
+        watcher, seen = watch_in_background(on_b, match)
         play_to_end([on_a, on_b], match, tokens)
         watcher.join(30)
         final = on_a.match(match)
@@ -204,15 +212,11 @@ def test_a_turn_deadline_is_acted_on_once_across_replicas(replicas):
 
 
 def test_watchers_keep_following_after_the_notification_connection_is_cut(replicas, postgres_url):
-    import psycopg
-
     a, b = replicas
     with a.client() as on_a, b.client() as on_b:
         match = on_a.create_match("tictactoe", seed=4).name
         tokens = {0: on_a.join(match).player_token, 1: on_a.join(match).player_token}
-        seen: list[int] = []
-        watcher = threading.Thread(target=lambda: seen.extend(e.version for e in on_b.watch(match)), daemon=True)
-        watcher.start()
+        watcher, seen = watch_in_background(on_b, match)
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             cut = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE query LIKE 'LISTEN %' AND datname = current_database()").fetchall()
@@ -224,9 +228,6 @@ def test_watchers_keep_following_after_the_notification_connection_is_cut(replic
 
 
 def test_a_replica_is_not_ready_while_the_database_refuses_it_and_ready_again_after(start_host, postgres_url):
-    import psycopg
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
     host = start_host("--store", postgres_url, "--store-check-interval", "0.2")
     database = postgres_url.rsplit("/", 1)[1]
     admin_url = postgres_url.rsplit("/", 1)[0] + "/postgres"

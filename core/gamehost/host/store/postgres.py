@@ -24,8 +24,10 @@ import psycopg
 import structlog
 from psycopg_pool import AsyncConnectionPool
 
+from gamehost.host.store import describe_store
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import dumps, loads, seats_from_json, seats_json
+from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, loads, match_values, row_to_record,
+                                         seats_json)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -104,35 +106,7 @@ MIGRATIONS = [
 ]
 VERSION_CHECK_FAILED = "GH409"
 
-_MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
-                  "create_time, update_time, result, create_request_id, turn_timeout")
 _NOW = "extract(epoch from clock_timestamp())"
-
-
-def _row_to_record(row) -> MatchRecord:
-    return MatchRecord(
-        id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
-        seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
-        update_time=row[9], result=None if row[10] is None else loads(row[10]),
-        create_request_id=row[11] or "", turn_timeout=row[12],
-    )
-
-
-def _match_values(record: MatchRecord) -> tuple:
-    return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
-            seats_json(record.seats), record.status, record.version, record.create_time,
-            record.update_time, None if record.result is None else dumps(record.result),
-            record.create_request_id or None, record.turn_timeout)
-
-
-def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
-    return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
-
-
-def _redacted(url: str) -> str:
-    """The URL without its password, for logs and errors."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    return f"postgresql://{info.get('user', '')}@{info.get('host', '')}:{info.get('port', 5432)}/{info.get('dbname', '')}"
 
 
 class PostgresStore:
@@ -149,7 +123,7 @@ class PostgresStore:
         self._listener: asyncio.Task | None = None
 
     def __repr__(self) -> str:
-        return f"PostgresStore({_redacted(self.url)})"
+        return f"PostgresStore({describe_store(self.url)!r})"
 
     async def open(self) -> None:
         await self._pool.open(wait=True, timeout=self.open_timeout)
@@ -191,12 +165,12 @@ class PostgresStore:
         try:
             async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
                 await conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
+                    f"INSERT INTO matches ({MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
                     f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
-                    (*_match_values(record), *self._claim(due_in)))
+                    (*match_values(record), *self._claim(due_in)))
                 async with conn.cursor() as cursor:
                     await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
-                                             _event_rows(record.id, events))
+                                             event_rows(record.id, events))
                 await conn.execute("INSERT INTO snapshots VALUES (%s,%s,%s)",
                                    (record.id, snapshot.version, dumps(snapshot.state)))
         except psycopg.errors.UniqueViolation as error:
@@ -255,16 +229,16 @@ class PostgresStore:
             return await (await conn.execute(sql, params)).fetchall()
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
-        row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
-        return None if row is None else _row_to_record(row)
+        row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
+        return None if row is None else row_to_record(row)
 
     async def match_version(self, match_id: str) -> int | None:
         row = await self._one("SELECT version FROM matches WHERE id=%s", (match_id,))
         return None if row is None else row[0]
 
     async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
-        row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
-        return None if row is None else _row_to_record(row)
+        row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
+        return None if row is None else row_to_record(row)
 
     async def list_matches(self, *, game_id, status, limit, before):
         clauses, params = [], []
@@ -279,13 +253,13 @@ class PostgresStore:
             params += [before[0], before[1]]
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = await self._all(
-            f"SELECT {_MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT %s",
+            f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT %s",
             (*params, limit))
-        return [_row_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     async def unfinished_matches(self) -> list[MatchRecord]:
-        rows = await self._all(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())
-        return [_row_to_record(row) for row in rows]
+        rows = await self._all(f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())
+        return [row_to_record(row) for row in rows]
 
     async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
         rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version>%s ORDER BY version",
