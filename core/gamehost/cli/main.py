@@ -130,6 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--after", type=int, default=0, help="start after this version")
     watch.set_defaults(run=commands.watch)
 
+    script = sub.add_parser("script", parents=[client],
+                            help="play given move ids in a new match holding every seat; print its log as JSON")
+    script.add_argument("game")
+    script.add_argument("--moves", default="", metavar="ID,ID,...", help="the move ids to play, in order")
+    script.add_argument("--seed", type=int, required=True, help="the match seed: same seed and moves, same match")
+    script.add_argument("--seats", type=int, default=0, help="number of seats (default: the game's minimum)")
+    script.add_argument("--variant", default="")
+    script.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    script.set_defaults(run=commands.script)
+
     replay_cmd = sub.add_parser("replay", parents=[client],
                                 help="fetch a finished match's log and verify it with the local plugin")
     replay_cmd.add_argument("match")
