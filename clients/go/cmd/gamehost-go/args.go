@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// usageError is a mistake in the command line, not a failure of the host.
+type usageError struct{ message string }
+
+func (e usageError) Error() string { return e.message }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// newFlagSet makes a subcommand's flag set with the --host flag every
+// subcommand has. synopsis follows the command name in the usage line.
+func newFlagSet(name, synopsis string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: gamehost-go %s [flags] %s\n\nflags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	target := os.Getenv("GAMEHOST_TARGET")
+	if target == "" {
+		target = "127.0.0.1:50051"
+	}
+	host := fs.String("host", target, "host address (env GAMEHOST_TARGET)")
+	return fs, host
+}
+
+// parseArgs parses flags wherever they stand among the positional arguments
+// (the flag package alone stops at the first positional one) and returns the
+// positional ones. Everything after "--" is positional.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// optionsFlag collects repeated --option NAME=VALUE flags into match
+// options. VALUE is read as JSON when it parses (3, true, "x", [1,2]), else
+// taken as a string.
+type optionsFlag map[string]any
+
+func (o optionsFlag) String() string { return "" }
+
+func (o optionsFlag) Set(pair string) error {
+	name, value, found := strings.Cut(pair, "=")
+	if !found || name == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", pair)
+	}
+	var parsed any
+	if err := json.Unmarshal([]byte(value), &parsed); err != nil {
+		parsed = value
+	}
+	o[name] = parsed
+	return nil
+}
+
+// Struct returns the options as the protocol carries them, or nil when none were given.
+func (o optionsFlag) Struct() (*structpb.Struct, error) {
+	if len(o) == 0 {
+		return nil, nil
+	}
+	return structpb.NewStruct(o)
+}
+
+// seedFlag is an optional unsigned seed; set says whether it was given.
+type seedFlag struct {
+	value uint64
+	set   bool
+}
+
+func (s *seedFlag) String() string {
+	if s == nil || !s.set {
+		return ""
+	}
+	return strconv.FormatUint(s.value, 10)
+}
+
+func (s *seedFlag) Set(text string) error {
+	value, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want an unsigned integer, got %q", text)
+	}
+	s.value, s.set = value, true
+	return nil
+}
