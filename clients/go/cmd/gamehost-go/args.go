@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -18,30 +20,37 @@ func (e usageError) Error() string { return e.message }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// newFlagSet makes a subcommand's flag set with the --host flag every
-// subcommand has. synopsis follows the command name in the usage line.
-func newFlagSet(name, synopsis string) (*flag.FlagSet, *string) {
+// flagSet is a subcommand's flags, with the --host flag every subcommand has.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis string // what follows the flags in the usage line
+	host     *string
+}
+
+func newFlagSet(name, synopsis string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: gamehost-go %s [flags] %s\n\nflags:\n", name, synopsis)
-		fs.PrintDefaults()
-	}
+	// Parse errors come back as usage errors, which main prints; only -h prints the flags.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	target := os.Getenv("GAMEHOST_TARGET")
 	if target == "" {
 		target = "127.0.0.1:50051"
 	}
 	host := fs.String("host", target, "host address (env GAMEHOST_TARGET)")
-	return fs, host
+	return &flagSet{FlagSet: fs, synopsis: synopsis, host: host}
 }
 
-// parseArgs parses flags wherever they stand among the positional arguments
+// parse parses flags wherever they stand among the positional arguments
 // (the flag package alone stops at the first positional one) and returns the
 // positional ones. Everything after "--" is positional.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+func (fs *flagSet) parse(args []string) ([]string, error) {
 	var positional []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			fs.printUsage(os.Stderr)
 			return nil, err
+		} else if err != nil {
+			return nil, usagef("%v (see 'gamehost-go %s -h')", err, fs.Name())
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
@@ -53,6 +62,12 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+func (fs *flagSet) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: gamehost-go %s [flags] %s\n\nflags:\n", fs.Name(), fs.synopsis)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }
 
 // optionsFlag collects repeated --option NAME=VALUE flags into match

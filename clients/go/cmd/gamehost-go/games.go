@@ -13,15 +13,15 @@ import (
 
 // runGames lists the catalog: one paragraph per game.
 func runGames(ctx context.Context, args []string, out io.Writer) error {
-	fs, target := newFlagSet("games", "")
-	positional, err := parseArgs(fs, args)
+	fs := newFlagSet("games", "")
+	positional, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
 	if len(positional) > 0 {
 		return usagef("games takes no arguments, got %q", positional)
 	}
-	host, err := gamehost.Dial(*target)
+	host, err := gamehost.Dial(*fs.host)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ type seatHeld struct {
 // runPlay opens a match against bots (or joins one with --match) and plays
 // its seat to the end, following the match on a WatchMatch stream.
 func runPlay(ctx context.Context, args []string, out io.Writer) error {
-	fs, target := newFlagSet("play", "<game> | --match <match>")
+	fs := newFlagSet("play", "<game> | --match <match>")
 	flags := playFlags{options: optionsFlag{}}
 	fs.StringVar(&flags.match, "match", "", "join this existing match instead of creating one")
 	fs.IntVar(&flags.seat, "seat", -1, "with --match: the seat to take; -1 takes the lowest open one")
@@ -43,7 +43,7 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	fs.Var(&flags.matchSeed, "match-seed", "the seed of the new match's chance events (default: the host draws one)")
 	fs.StringVar(&flags.strategy, "strategy", "random", "how this client chooses its moves: random or first")
 	fs.Var(&flags.seed, "seed", "the seed of this client's random choices (default: the clock)")
-	positional, err := parseArgs(fs, args)
+	positional, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 
-	host, err := gamehost.Dial(*target)
+	host, err := gamehost.Dial(*fs.host)
 	if err != nil {
 		return err
 	}

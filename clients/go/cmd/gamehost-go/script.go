@@ -16,14 +16,14 @@ import (
 // match log as canonical JSON. The same game, seed, options and moves give
 // the same log from any client, whatever its language.
 func runScript(ctx context.Context, args []string, out io.Writer) error {
-	fs, target := newFlagSet("script", "<game> <move-id>...")
+	fs := newFlagSet("script", "<game> <move-id>...")
 	var seed seedFlag
 	options := optionsFlag{}
 	fs.Var(&seed, "seed", "the match seed (required)")
 	seats := fs.Int("seats", 0, "number of seats (default: the game's minimum)")
 	variant := fs.String("variant", "", "a variant id of the game")
 	fs.Var(options, "option", "a match option NAME=VALUE (VALUE read as JSON if it parses); repeatable")
-	positional, err := parseArgs(fs, args)
+	positional, err := fs.parse(args)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func runScript(ctx context.Context, args []string, out io.Writer) error {
 	}
 	game, moves := positional[0], positional[1:]
 
-	host, err := gamehost.Dial(*target)
+	host, err := gamehost.Dial(*fs.host)
 	if err != nil {
 		return err
 	}
