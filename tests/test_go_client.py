@@ -100,7 +100,9 @@ def test_play_finishes_a_match_of_every_game_in_the_catalog(gamehost_go, go_host
             log = assert_finished_with_gapless_log(client, match_name)
             assert log.seed == 100 + number and log.seats == seats
             assert any(e.kind == pb.EVENT_KIND_MOVED and e.seat == 0 for e in log.events), game.id
-            # It printed every event it waited for, and the result.
+            # It printed every event after its first view, once each and in order, then the result.
+            printed = [int(line.split()[0][1:]) for line in lines if line.startswith("v")]
+            assert printed == list(range(printed[0], len(log.events) + 1)), game.id
             assert f"finished at version {len(log.events)}: {log.result.summary}" in lines
 
 
