@@ -28,7 +28,8 @@ stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
 
 check-stubs: stubs
-	git diff --exit-code -- clients/ || (echo "generated stubs are stale: run 'make stubs' and commit" && exit 1)
+	@test -z "$$(git status --porcelain -- clients/)" || (git status --short -- clients/; git diff -- clients/ | head -50; \
+		echo "generated stubs are stale or new: run 'make stubs' and commit" && exit 1)
 
 bench: $(STAMP)
 	$(PY) bench/moves.py

@@ -19,6 +19,7 @@ package gamehostv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
@@ -728,9 +729,14 @@ type Match struct {
 	// ListMatches fills it for the matches this host holds in memory).
 	ToMove []int32 `protobuf:"varint,8,rep,packed,name=to_move,json=toMove,proto3" json:"to_move,omitempty"`
 	// Set once the match is finished.
-	Result        *Result                `protobuf:"bytes,9,opt,name=result,proto3" json:"result,omitempty"`
-	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
-	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	Result     *Result                `protobuf:"bytes,9,opt,name=result,proto3" json:"result,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	// How long a player may take over a move (unset: no limit).
+	TurnTimeout *durationpb.Duration `protobuf:"bytes,12,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
+	// When the player to move times out, while a player (not a bot) is to
+	// move in a match with a turn_timeout.
+	TurnDeadline  *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=turn_deadline,json=turnDeadline,proto3" json:"turn_deadline,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -842,6 +848,20 @@ func (x *Match) GetUpdateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Match) GetTurnTimeout() *durationpb.Duration {
+	if x != nil {
+		return x.TurnTimeout
+	}
+	return nil
+}
+
+func (x *Match) GetTurnDeadline() *timestamppb.Timestamp {
+	if x != nil {
+		return x.TurnDeadline
+	}
+	return nil
+}
+
 type CreateMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -860,7 +880,11 @@ type CreateMatchRequest struct {
 	// A variant id of the game; its options are applied under `options`.
 	Variant string `protobuf:"bytes,7,opt,name=variant,proto3" json:"variant,omitempty"`
 	// The bot strategy for bot_seats: "random" (the default) or one a plugin adds.
-	Bot           string `protobuf:"bytes,8,opt,name=bot,proto3" json:"bot,omitempty"`
+	Bot string `protobuf:"bytes,8,opt,name=bot,proto3" json:"bot,omitempty"`
+	// How long a player may take over each move; when it runs out, the host
+	// plays a random legal move for that seat (the event says timed_out).
+	// Unset or zero: no limit. At most 30 days.
+	TurnTimeout   *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -949,6 +973,13 @@ func (x *CreateMatchRequest) GetBot() string {
 		return x.Bot
 	}
 	return ""
+}
+
+func (x *CreateMatchRequest) GetTurnTimeout() *durationpb.Duration {
+	if x != nil {
+		return x.TurnTimeout
+	}
+	return nil
 }
 
 type ListMatchesRequest struct {
@@ -1814,7 +1845,9 @@ type MatchEvent struct {
 	Label string           `protobuf:"bytes,6,opt,name=label,proto3" json:"label,omitempty"`
 	// The viewer's view after this event. Events replayed from the log to a
 	// resuming watcher carry it on the newest one only.
-	View          *View `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
+	View *View `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
+	// For MOVED: the host moved for this seat because its turn timed out.
+	TimedOut      bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1896,6 +1929,13 @@ func (x *MatchEvent) GetView() *View {
 		return x.View
 	}
 	return nil
+}
+
+func (x *MatchEvent) GetTimedOut() bool {
+	if x != nil {
+		return x.TimedOut
+	}
+	return false
 }
 
 type WatchMatchRequest struct {
@@ -2138,7 +2178,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x03\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x03\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -2180,7 +2220,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xbc\x03\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xbb\x04\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -2195,7 +2235,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12;\n" +
 	"\vupdate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updateTime\"\xfb\x01\n" +
+	"updateTime\x12<\n" +
+	"\fturn_timeout\x18\f \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12?\n" +
+	"\rturn_deadline\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\fturnDeadline\"\xb9\x02\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -2205,7 +2247,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\x06 \x01(\tR\trequestId\x12\x18\n" +
 	"\avariant\x18\a \x01(\tR\avariant\x12\x10\n" +
-	"\x03bot\x18\b \x01(\tR\x03botB\a\n" +
+	"\x03bot\x18\b \x01(\tR\x03bot\x12<\n" +
+	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeoutB\a\n" +
 	"\x05_seed\"\x96\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
@@ -2272,7 +2315,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x80\x02\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x9d\x02\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -2281,7 +2324,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seat\x18\x04 \x01(\x05R\x04seat\x12+\n" +
 	"\x04move\x18\x05 \x01(\v2\x17.google.protobuf.StructR\x04move\x12\x14\n" +
 	"\x05label\x18\x06 \x01(\tR\x05label\x12%\n" +
-	"\x04view\x18\a \x01(\v2\x11.gamehost.v1.ViewR\x04view\"\xa3\x01\n" +
+	"\x04view\x18\a \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1b\n" +
+	"\ttimed_out\x18\b \x01(\bR\btimedOut\"\xa3\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -2381,6 +2425,7 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*MatchLog)(nil),              // 27: gamehost.v1.MatchLog
 	(*structpb.Struct)(nil),       // 28: google.protobuf.Struct
 	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	28, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
@@ -2395,54 +2440,57 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	9,  // 9: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
 	29, // 10: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
 	29, // 11: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	28, // 12: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	0,  // 13: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	10, // 14: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	10, // 15: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	28, // 16: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	0,  // 17: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	28, // 18: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	18, // 19: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	9,  // 20: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	20, // 21: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	28, // 22: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	20, // 23: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	19, // 24: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 25: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	29, // 26: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	28, // 27: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	19, // 28: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	20, // 29: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	28, // 30: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	24, // 31: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	9,  // 32: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	5,  // 33: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	7,  // 34: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	11, // 35: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	12, // 36: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	14, // 37: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	15, // 38: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	17, // 39: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	21, // 40: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	22, // 41: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	25, // 42: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	26, // 43: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	6,  // 44: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 45: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	10, // 46: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	13, // 47: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	10, // 48: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	16, // 49: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	10, // 50: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	19, // 51: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	23, // 52: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	24, // 53: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	27, // 54: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	44, // [44:55] is the sub-list for method output_type
-	33, // [33:44] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	30, // 12: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	29, // 13: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	28, // 14: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	30, // 15: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	0,  // 16: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	10, // 17: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	10, // 18: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	28, // 19: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	0,  // 20: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	28, // 21: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	18, // 22: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	9,  // 23: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	20, // 24: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	28, // 25: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	20, // 26: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	19, // 27: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 28: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	29, // 29: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	28, // 30: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	19, // 31: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	20, // 32: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	28, // 33: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	24, // 34: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	9,  // 35: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	5,  // 36: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	7,  // 37: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	11, // 38: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	12, // 39: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	14, // 40: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	15, // 41: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	17, // 42: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	21, // 43: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	22, // 44: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	25, // 45: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	26, // 46: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	6,  // 47: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 48: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	10, // 49: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	13, // 50: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	10, // 51: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	16, // 52: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	10, // 53: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	19, // 54: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	23, // 55: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	24, // 56: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	27, // 57: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	47, // [47:58] is the sub-list for method output_type
+	36, // [36:47] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
