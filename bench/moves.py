@@ -50,7 +50,7 @@ def host_cpu_seconds(pid: int) -> float:
 class Host:
     def __init__(self, store: str, data_dir: str, *extra_args: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--store", store,
+            [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", store,
              "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", *extra_args],
             stderr=subprocess.PIPE, text=True)
         for line in self.process.stderr:

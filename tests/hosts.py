@@ -31,12 +31,14 @@ class HostProcess:
         self.logs: list[dict] = []
         self.port = 0
         self.metrics_port: int | None = None  # with --metrics-port
+        self.web_port = 0
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> "HostProcess":
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FIXTURE_SITE),
                                                                            os.environ.get("PYTHONPATH")])),
-               "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", **self.extra_env}
+               "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", "GAMEHOST_WEB_PORT": "0",
+               **self.extra_env}
         command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
                                    *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),
                                    *self.args]
@@ -55,6 +57,7 @@ class HostProcess:
                 if entry.get("event") == "host serving":
                     self.port = entry["port"]
                     self.metrics_port = entry.get("metrics_port")
+                    self.web_port = entry.get("web_port")
                     ready.set()
 
         threading.Thread(target=collect, args=(self.process.stderr,), daemon=True).start()
@@ -68,6 +71,11 @@ class HostProcess:
     @property
     def target(self) -> str:
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def web_url(self) -> str:
+        """The HTTP port's base URL: Connect, gRPC-Web and the web client."""
+        return f"http://127.0.0.1:{self.web_port}"
 
     def client(self) -> GameHostClient:
         return GameHostClient(self.target)

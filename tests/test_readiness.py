@@ -45,7 +45,7 @@ async def health_command(target: str, *args: str) -> tuple[int, str]:
 
 async def test_not_ready_while_the_store_is_unreachable_and_ready_again_after(tmp_path):
     store = SQLiteStore(tmp_path / "gamehost.db")
-    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1), store=store)
+    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None), store=store)
     target = f"127.0.0.1:{host.port}"
     try:
         assert await status(target, SERVICE_NAME) == SERVING

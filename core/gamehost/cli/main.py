@@ -21,6 +21,15 @@ def _host_parser() -> argparse.ArgumentParser:
     return common
 
 
+def _web_port(text: str) -> int | None:
+    from gamehost.host.config import parse_web_port
+
+    try:
+        return parse_web_port(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number or 'off', not {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     from gamehost.host.config import HostConfig
 
@@ -63,6 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "(env GAMEHOST_METRICS_PORT; off by default)")
     serve.add_argument("--store-check-interval", type=float, default=defaults.store_check_interval,
                        help="seconds between readiness checks of the store (env GAMEHOST_STORE_CHECK_INTERVAL)")
+    serve.add_argument("--web-port", type=_web_port, default=defaults.web_port,
+                       help="HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, "
+                            "'off' serves none (env GAMEHOST_WEB_PORT, default 8080)")
+    serve.add_argument("--cors-origins", default=defaults.cors_origins,
+                       help="comma-separated origins whose pages may call the host, e.g. http://localhost:5173, "
+                            "or '*'; default: same origin only (env GAMEHOST_CORS_ORIGINS)")
+    serve.add_argument("--web-root", default=defaults.web_root,
+                       help="directory served at / on the web port; default: clients/web/dist of this checkout "
+                            "when built; 'off' serves no files (env GAMEHOST_WEB_ROOT)")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -160,10 +178,16 @@ def run_serve(args) -> int:
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
-
-                        metrics_port=args.metrics_port, store_check_interval=args.store_check_interval)
+                        metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
+                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
     configure(config.log_format, config.log_level)
-    asyncio.run(serve(config))
+    from gamehost.host.web.app import ListenError
+
+    try:
+        asyncio.run(serve(config))
+    except ListenError as error:
+        print(f"gamehost: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -201,6 +225,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.store_check_interval <= 0:
             parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
                          f"not {args.store_check_interval}")
+        from gamehost.host.web.cors import parse_origins
+
+        try:
+            parse_origins(args.cors_origins)
+        except ValueError as error:
+            parser.error(f"--cors-origins (or GAMEHOST_CORS_ORIGINS): {error}")
+        if args.web_root not in ("", "off") and not os.path.isdir(args.web_root):
+            parser.error(f"--web-root (or GAMEHOST_WEB_ROOT): {args.web_root!r} is not a directory")
     if args.command in ("serve", "migrate") and args.store not in ("sqlite", "memory") and not args.store.startswith(
             ("sqlite://", "postgresql://", "postgres://")):
         from gamehost.host.store import describe_store

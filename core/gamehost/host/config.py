@@ -19,6 +19,24 @@ def _env_number(name: str, default: float, kind: type) -> float:
         raise SystemExit(f"gamehost: GAMEHOST_{name} must be a number, not {text!r}") from None
 
 
+def parse_web_port(text: str) -> int | None:
+    """A port number (0: a free one), or "off" for no HTTP port."""
+    if text.strip().lower() == "off":
+        return None
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise ValueError(f"{port} is not a port number")
+    return port
+
+
+def _env_web_port() -> int | None:
+    text = _env("WEB_PORT", str(HostConfig.web_port))
+    try:
+        return parse_web_port(text)
+    except ValueError:
+        raise SystemExit(f"gamehost: GAMEHOST_WEB_PORT must be a port number or 'off', not {text!r}") from None
+
+
 @dataclass
 class HostConfig:
     address: str = "127.0.0.1:50051"
@@ -34,6 +52,9 @@ class HostConfig:
     replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
     metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
     store_check_interval: float = 5.0  # seconds between readiness checks of the store
+    web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
+    cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
+    web_root: str = ""  # "": the checkout's clients/web/dist when built; "off": no files
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -51,5 +72,8 @@ class HostConfig:
             **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
             metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
             store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
+            web_port=_env_web_port(),
+            cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
+            web_root=_env("WEB_ROOT", cls.web_root),
         )
 

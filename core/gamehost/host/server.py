@@ -18,6 +18,7 @@ from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
+from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
@@ -36,6 +37,7 @@ class RunningHost:
     port: int
     readiness: StoreReadiness | None = None
     metrics: MetricsServer | None = None
+    web: WebServer | None = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -44,7 +46,7 @@ class RunningHost:
             await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
-        await self.server.stop(grace)
+        await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []))
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
@@ -84,15 +86,22 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
     port = server.add_insecure_port(config.address)
     if port == 0:
-        raise OSError(f"cannot listen on {config.address}")
+        raise ListenError(f"cannot listen on {config.address}")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
-    log.info("host serving", address=config.address, port=port, games=sorted(catalog.games),
-             store=describe_store(config.store), data_dir=config.data_dir, replica=config.replica_id,
-             metrics_port=metrics_server.port if metrics_server else None)
-    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server)
+    web = None
+    if config.web_port is not None:
+        try:
+            web = await start_web(config, port)
+        except ListenError:
+            await RunningHost(server, engine, health_servicer, port, readiness, metrics_server).stop(0)
+            raise
+    log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
+             games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
+             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web)
 
 
 async def serve(config: HostConfig) -> None:

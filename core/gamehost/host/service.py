@@ -277,12 +277,17 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def WatchMatch(self, request, context):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
-        async for batch in self.engine.watch(live, request.after_version):
-            for event in batch:
-                message = self._event_pb(live, event, seat)
-                if event["version"] == live.version:
-                    message.view.CopyFrom(self._view_pb(live, seat, request.render))
-                yield message
+        sent = 0
+        try:
+            async for batch in self.engine.watch(live, request.after_version):
+                for event in batch:
+                    message = self._event_pb(live, event, seat)
+                    if event["version"] == live.version:
+                        message.view.CopyFrom(self._view_pb(live, seat, request.render))
+                    yield message
+                    sent += 1
+        finally:  # also when the watcher cancels: operators see streams end
+            live.log.debug("watch ended", seat=seat, events_sent=sent)
 
     @unary
     async def GetMatchLog(self, request, context):

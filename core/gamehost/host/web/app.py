@@ -1,0 +1,105 @@
+"""The host's HTTP port: Connect and gRPC-Web for browsers, and the web
+client's files, served by aiohttp inside the host's asyncio loop.
+
+Every RPC is forwarded to the host's own gRPC server (upstream.py), so gRPC,
+Connect and gRPC-Web clients get the same answers and the same errors.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import structlog
+from aiohttp import web
+from grpc_health.v1 import health_pb2
+
+from gamehost.host.config import HostConfig
+from gamehost.host.web import connect, grpc_web
+from gamehost.host.web.cors import CorsPolicy, parse_origins
+from gamehost.host.web.errors import connect_error
+from gamehost.host.web.gateway import Gateway
+from gamehost.host.web.static import StaticRoot, default_web_root
+from gamehost.host.web.upstream import Failure, Method, Upstream, loopback_target, methods_of
+from gamehost.v1 import gamehost_pb2
+
+log = structlog.get_logger("gamehost.web")
+
+SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"], health_pb2.DESCRIPTOR.services_by_name["Health"])
+
+
+def _unsupported(method: Method) -> web.Response:
+    types = (connect.STREAM_TYPES if method.server_streaming else connect.UNARY_TYPES).keys()
+    accepted = ", ".join([*types, *grpc_web.CONTENT_TYPES])
+    return web.Response(status=415, headers={"Accept-Post": accepted},
+                        text=f"{method.path} takes one of these content types: {accepted}\n")
+
+
+def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.Application:
+    methods = methods_of(*SERVICES)
+
+    async def rpc(request: web.Request) -> web.StreamResponse:
+        content_type = request.content_type.lower()
+        method = methods.get(request.path)
+        if method is None:
+            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED, f"{request.path} is not a method of this host.",
+                                    "UNKNOWN_METHOD")
+            return web.Response(status=404, body=json.dumps(connect_error(failure)).encode(),
+                                content_type="application/json")
+        if content_type in grpc_web.CONTENT_TYPES:
+            return await grpc_web.handle(gateway, request, method, content_type)
+        if not method.server_streaming and content_type in connect.UNARY_TYPES:
+            return await connect.unary(gateway, request, method, connect.UNARY_TYPES[content_type])
+        if method.server_streaming and content_type in connect.STREAM_TYPES:
+            return await connect.server_stream(gateway, request, method, connect.STREAM_TYPES[content_type])
+        return _unsupported(method)
+
+    app = web.Application(middlewares=[cors.preflight])
+    app.on_response_prepare.append(cors.on_response_prepare)
+    app.router.add_post("/{path:.*}", rpc)
+    app.router.add_get("/{path:.*}", StaticRoot(web_root, frozenset(methods)).handle)
+    return app
+
+
+class ListenError(OSError):
+    """A port the host was told to use cannot be had; said without a traceback."""
+
+
+@dataclass
+class WebServer:
+    runner: web.AppRunner
+    gateway: Gateway
+    port: int
+
+    async def stop(self) -> None:
+        """Stop listening, let open calls end (watch streams end when the
+        engine closes), then close the loopback channel."""
+        await self.runner.cleanup()
+        await self.gateway.upstream.close()
+
+
+async def start_web(config: HostConfig, grpc_port: int) -> WebServer:
+    """Listen on the host part of ``config.address`` and ``config.web_port``
+    (0: a free one), forwarding to the gRPC server on ``grpc_port``."""
+    web_root = (None if config.web_root == "off" else Path(config.web_root) if config.web_root
+                else default_web_root())
+    gateway = Gateway(Upstream(loopback_target(config.address, grpc_port), config.max_message_bytes),
+                      config.max_message_bytes)
+    app = build_app(gateway, CorsPolicy(parse_origins(config.cors_origins)), web_root)
+    # handler_cancellation: a browser that disconnects cancels its handler, which cancels its upstream call.
+    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=config.shutdown_grace)
+    await runner.setup()
+    host = config.address.rsplit(":", 1)[0].strip("[]") if ":" in config.address else config.address
+    try:
+        await web.TCPSite(runner, host or None, config.web_port, reuse_port=False).start()
+    except OSError as error:
+        await runner.cleanup()
+        await gateway.upstream.close()
+        raise ListenError(f"cannot listen on {host}:{config.web_port} for browsers (--web-port): "
+                          f"{error.strerror or error}") from None
+    port = runner.addresses[0][1]
+    log.info("web serving", web_port=port, web_root=str(web_root) if web_root else None,
+             cors_origins=config.cors_origins or None)
+    return WebServer(runner, gateway, port)

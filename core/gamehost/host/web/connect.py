@@ -1,0 +1,77 @@
+"""The Connect protocol: unary calls (application/proto, application/json)
+and server streams (application/connect+proto, application/connect+json)."""
+
+from __future__ import annotations
+
+import json
+from contextlib import aclosing
+
+import grpc
+from aiohttp import web
+
+from gamehost.host.web import codec, deadlines, framing
+from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
+from gamehost.host.web.gateway import Gateway
+from gamehost.host.web.upstream import Failure, Method, unexpected
+
+END_STREAM = 0x02
+UNARY_TYPES = {"application/proto": codec.PROTO, "application/json": codec.JSON}
+STREAM_TYPES = {"application/connect+proto": codec.PROTO, "application/connect+json": codec.JSON}
+
+
+def _check_version(request: web.Request) -> None:
+    version = request.headers.get("Connect-Protocol-Version")
+    if version is not None and version != "1":
+        raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT,
+                            f"Connect-Protocol-Version {version!r} is not supported; this host speaks version 1.",
+                            "UNSUPPORTED_PROTOCOL_VERSION")
+
+
+def error_response(failure: Failure) -> web.Response:
+    error = connect_error(failure)
+    return web.Response(status=CONNECT_HTTP_STATUS[error["code"]], body=json.dumps(error).encode(),
+                        content_type="application/json")
+
+
+async def unary(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:
+    try:
+        _check_version(request)
+        timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
+        body = await framing.read_body(request, gateway.body_limit(kind))
+        answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout)
+        return web.Response(body=codec.response_body(kind, method.output, answer),
+                            content_type=f"application/{kind}")
+    except Failure as failure:
+        return error_response(failure)
+    except Exception as error:
+        return error_response(unexpected(method, error))
+
+
+async def server_stream(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:
+    """Each upstream message is written as soon as it arrives; the stream ends
+    with an end-of-stream envelope holding the error, if any. Errors go there
+    too, with HTTP 200, as the protocol says for streams."""
+    response = web.StreamResponse(status=200, headers={"Content-Type": f"application/connect+{kind}"})
+    end: dict = {}
+    try:
+        _check_version(request)
+        timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
+        limit = gateway.body_limit(kind)
+        body = await framing.read_body(request, limit)
+        message = framing.single_message(body, request.headers.get("Connect-Content-Encoding", ""), limit)
+        await response.prepare(request)
+        async with aclosing(gateway.upstream.stream(
+                method, codec.request_bytes(kind, method.input, message), timeout)) as messages:
+            async for data in messages:
+                await response.write(framing.envelope(0, codec.response_body(kind, method.output, data)))
+    except Failure as failure:
+        end = {"error": connect_error(failure)}
+    except ConnectionResetError:  # the browser went away while we wrote; the upstream call is cancelled
+        return response
+    except Exception as error:
+        end = {"error": connect_error(unexpected(method, error))}
+    if not response.prepared:
+        await response.prepare(request)
+    await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))
+    await response.write_eof()
+    return response
