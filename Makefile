@@ -17,15 +17,19 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.tom
 serve: $(STAMP)
 	$(VENV)/bin/gamehost serve $(ARGS)
 
-# One pytest worker per core: the conformance runs are CPU-bound.
+# One pytest worker per core: the conformance runs are CPU-bound. The store
+# and replica tests need PostgreSQL: scripts/start-test-postgres installs
+# Debian's package when missing and starts it (or set GAMEHOST_TEST_POSTGRES).
 test: $(STAMP)
-	$(PY) -m pytest -n auto --dist worksteal $(ARGS)
+	GAMEHOST_TEST_POSTGRES=$${GAMEHOST_TEST_POSTGRES:-$$(scripts/start-test-postgres)} \
+		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
 stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs
 
 check-stubs: stubs
-	git diff --exit-code -- clients/ || (echo "generated stubs are stale: run 'make stubs' and commit" && exit 1)
+	@test -z "$$(git status --porcelain -- clients/)" || (git status --short -- clients/; git diff -- clients/ | head -50; \
+		echo "generated stubs are stale or new: run 'make stubs' and commit" && exit 1)
 
 bench: $(STAMP)
 	$(PY) bench/moves.py

@@ -48,10 +48,10 @@ def host_cpu_seconds(pid: int) -> float:
 
 
 class Host:
-    def __init__(self, store: str, data_dir: str) -> None:
+    def __init__(self, store: str, data_dir: str, *extra_args: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--store", store,
-             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info"],
+            [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", store,
+             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", *extra_args],
             stderr=subprocess.PIPE, text=True)
         for line in self.process.stderr:
             entry = json.loads(line)
@@ -186,13 +186,45 @@ async def run(quick: bool, repeat: int) -> dict:
     return results
 
 
+async def compare_metrics(quick: bool, repeat: int) -> dict:
+    """SubmitMove on a host without metrics against one with --metrics-port
+    (the interceptor on every call), both up at once, runs interleaved."""
+    total_moves = 1800 if quick else 9000
+    results = {"machine": machine(), "repeat": repeat, "metrics_cost": []}
+    with tempfile.TemporaryDirectory() as data_dir:
+        plain, measured = Host("memory", data_dir), Host("memory", data_dir, "--metrics-port", "0")
+        try:
+            for concurrency in (1, 16, 128):
+                matches_per_task = max(1, total_moves // len(DRAW) // concurrency)
+                runs = {"off": [], "on": []}
+                for _ in range(repeat):
+                    runs["off"].append(await submit_moves(plain, concurrency, matches_per_task))
+                    runs["on"].append(await submit_moves(measured, concurrency, matches_per_task))
+                ratios = [b["rate"] / a["rate"] for a, b in zip(runs["off"], runs["on"])]
+                cpu = {side: statistics.median(r["host_cpu_us_per_call"] for r in runs[side]) for side in runs}
+                rate = {side: statistics.median(r["rate"] for r in runs[side]) for side in runs}
+                row = {"concurrency": concurrency, "runs": runs, "ratio": statistics.median(ratios),
+                       "ratios": ratios, "host_cpu_us_per_call": cpu, "rate": rate}
+                results["metrics_cost"].append(row)
+                print(f"memory  c={concurrency:<4} SubmitMove/s off {rate['off']:6.0f} on {rate['on']:6.0f} | "
+                      f"host CPU per move off {cpu['off']:4.0f} us on {cpu['on']:4.0f} us "
+                      f"({cpu['on'] - cpu['off']:+.0f} us) | on/off rate, median of {repeat}: {row['ratio']:.2f} "
+                      f"(runs: {' '.join(f'{r:.2f}' for r in ratios)})", flush=True)
+        finally:
+            plain.stop()
+            measured.stop()
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per figure; the median is kept")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--metrics-cost", action="store_true",
+                        help="instead: SubmitMove with and without --metrics-port, interleaved")
     args = parser.parse_args()
-    results = asyncio.run(run(args.quick, args.repeat))
+    results = asyncio.run((compare_metrics if args.metrics_cost else run)(args.quick, args.repeat))
     print(json.dumps(results["machine"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

@@ -30,6 +30,7 @@ class HostProcess:
         self.cwd = cwd
         self.logs: list[dict] = []
         self.port = 0
+        self.metrics_port: int | None = None  # with --metrics-port
         self.web_port = 0
         self.process: subprocess.Popen | None = None
 
@@ -55,6 +56,7 @@ class HostProcess:
                 self.logs.append(entry)
                 if entry.get("event") == "host serving":
                     self.port = entry["port"]
+                    self.metrics_port = entry.get("metrics_port")
                     self.web_port = entry.get("web_port")
                     ready.set()
 

@@ -1,4 +1,4 @@
-"""Both store backends keep the same semantics."""
+"""Every store backend keeps the same semantics."""
 
 from __future__ import annotations
 
@@ -6,13 +6,16 @@ import sqlite3
 
 import pytest
 
-from gamehost.host.store import MatchRecord, MemoryStore, SeatRecord, SQLiteStore, VersionConflict
+from gamehost.host.store import MatchRecord, MemoryStore, SeatRecord, SQLiteStore, VersionConflict, open_store
 from gamehost.host.store.base import Append, Snapshot
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
 async def store(request, tmp_path):
-    backend = MemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "store.db")
+    if request.param == "postgresql":
+        backend = open_store(request.getfixturevalue("postgres_url"))
+    else:
+        backend = MemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "store.db")
     await backend.open()
     yield backend
     await backend.close()

@@ -77,7 +77,7 @@ def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
     with GameHostClient(args.host) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
-                                  bots=bots, bot=args.bot, variant=args.variant)
+                                  bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
     print(match.name)
     return 0
 
@@ -166,6 +166,35 @@ def watch(args) -> int:
             if event.HasField("view"):
                 _print_view(event.view)
     return 0
+
+
+def script(args) -> int:
+    """Create a match with every seat held here, play the given move ids in
+    order (each by the seat whose move it is) and print the match log as
+    JSON: the same game, seed, options and moves give the same log from any
+    client, in any language."""
+    from google.protobuf.json_format import MessageToJson
+
+    with GameHostClient(args.host) as host:
+        seats = args.seats or host.game(args.game).min_players
+        match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
+                                  variant=args.variant).name
+        tokens = [host.join(match, seat=seat, player_name=f"seat {seat}").player_token for seat in range(seats)]
+        for move_id in filter(None, args.moves.split(",")):
+            current = host.match(match)
+            seat = _mover_of(host, match, current.to_move, tokens, move_id)
+            host.move(match, tokens[seat], move_id=move_id, expected_version=current.version)
+        print(MessageToJson(host.log(match), sort_keys=True, indent=None))
+    return 0
+
+
+def _mover_of(host: GameHostClient, match: str, to_move, tokens: list[str], move_id: str) -> int:
+    """The seat to submit ``move_id``: the one to move, or among several the
+    one whose legal moves list it; else the first, and the host says why not."""
+    for seat in to_move if len(to_move) > 1 else ():
+        if any(move.id == move_id for move in host.view(match, tokens[seat]).legal_moves):
+            return seat
+    return to_move[0] if to_move else 0
 
 
 def replay(args) -> int:

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Sequence
 
-from gamehost.cli import commands
+from gamehost.cli import commands, health
 from gamehost.client import GameHostError
 from gamehost.host.logs import LEVELS
 
@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=defaults.data_dir, help="where the SQLite store lives "
                                                                      "(env GAMEHOST_DATA_DIR)")
     serve.add_argument("--store", default=defaults.store,
-                       help="'sqlite' (default, in --data-dir), 'memory' or 'sqlite:///path/file.db' "
+                       help="'sqlite' (default, in --data-dir), 'memory', 'sqlite:///path/file.db' or "
+                            "'postgresql://user:password@host:port/database', shared by replicas "
                             "(env GAMEHOST_STORE)")
     serve.add_argument("--durability", default=defaults.durability, choices=["normal", "full"],
                        help="SQLite: 'normal' keeps every commit across a host crash, 'full' also across power "
@@ -60,6 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+    serve.add_argument("--claim-lease", type=float, default=defaults.claim_lease,
+                       help="PostgreSQL: seconds after which a bot turn claimed by a replica that died is "
+                            "taken over by another (env GAMEHOST_CLAIM_LEASE)")
+    serve.add_argument("--replica-id", default=defaults.replica_id,
+                       help="this replica's name in bot-turn claims (env GAMEHOST_REPLICA_ID; "
+                            "default: hostname-pid)")
+    serve.add_argument("--metrics-port", type=int, default=defaults.metrics_port,
+                       help="serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port "
+                            "(env GAMEHOST_METRICS_PORT; off by default)")
+    serve.add_argument("--store-check-interval", type=float, default=defaults.store_check_interval,
+                       help="seconds between readiness checks of the store (env GAMEHOST_STORE_CHECK_INTERVAL)")
     serve.add_argument("--web-port", type=_web_port, default=defaults.web_port,
                        help="HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, "
                             "'off' serves none (env GAMEHOST_WEB_PORT, default 8080)")
@@ -71,8 +83,23 @@ def build_parser() -> argparse.ArgumentParser:
                             "when built; 'off' serves no files (env GAMEHOST_WEB_ROOT)")
     serve.set_defaults(run=run_serve)
 
+    migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
+                                             "(serve also does it on start)")
+    migrate.add_argument("--store", default=defaults.store, help="as for serve (env GAMEHOST_STORE)")
+    migrate.add_argument("--data-dir", default=defaults.data_dir, help="as for serve (env GAMEHOST_DATA_DIR)")
+    migrate.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the database to answer")
+    migrate.set_defaults(run=run_migrate)
+
     sub.add_parser("plugins", help="list installed plugins, their games and errors").set_defaults(
         run=commands.plugins)
+
+    health_check = sub.add_parser("health", parents=[client], help="ask a host's gRPC health service; "
+                                  "exit 0 if SERVING, 1 otherwise (for container health checks)")
+    health_check.add_argument("--service", default="gamehost.v1.GameHost",
+                              help="'gamehost.v1.GameHost' (default): ready, the store answers; "
+                                   "'': the process answers")
+    health_check.add_argument("--timeout", type=float, default=3.0, help="seconds")
+    health_check.set_defaults(run=health.check)
 
     games = sub.add_parser("games", parents=[client], help="list the host's games")
     games.add_argument("--json", action="store_true", help="print JSON")
@@ -91,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--bot", default="", help="the bot strategy for those seats (default: random)")
     create.add_argument("--seed", type=int)
     create.add_argument("--variant", default="")
+    create.add_argument("--turn-timeout", type=float, default=0.0, metavar="SECONDS",
+                        help="seconds a player may take per move; then the host plays a random move for them")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option; VALUE is JSON when it parses as JSON")
     create.set_defaults(run=commands.create)
@@ -119,6 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--after", type=int, default=0, help="start after this version")
     watch.set_defaults(run=commands.watch)
 
+    script = sub.add_parser("script", parents=[client],
+                            help="play given move ids in a new match holding every seat; print its log as JSON")
+    script.add_argument("game")
+    script.add_argument("--moves", default="", metavar="ID,ID,...", help="the move ids to play, in order")
+    script.add_argument("--seed", type=int, required=True, help="the match seed: same seed and moves, same match")
+    script.add_argument("--seats", type=int, default=0, help="number of seats (default: the game's minimum)")
+    script.add_argument("--variant", default="")
+    script.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    script.set_defaults(run=commands.script)
+
     replay_cmd = sub.add_parser("replay", parents=[client],
                                 help="fetch a finished match's log and verify it with the local plugin")
     replay_cmd.add_argument("match")
@@ -138,6 +177,8 @@ def run_serve(args) -> int:
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
+                        claim_lease=args.claim_lease, replica_id=args.replica_id,
+                        metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
                         web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
     configure(config.log_format, config.log_level)
     from gamehost.host.web.app import ListenError
@@ -147,6 +188,27 @@ def run_serve(args) -> int:
     except ListenError as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_migrate(args) -> int:
+    from gamehost.host.logs import configure
+    from gamehost.host.store import describe_store, open_store
+
+    configure("auto", "info")
+    store = open_store(args.store, args.data_dir)
+    store.open_timeout = args.wait
+
+    async def migrate() -> None:
+        await store.open()  # every backend migrates on open
+        await store.close()
+
+    try:
+        asyncio.run(migrate())
+    except Exception as error:  # unreachable database, newer schema: say which store and why
+        print(f"error: cannot migrate {describe_store(args.store)}: {error}", file=sys.stderr)
+        return 1
+    print(f"{describe_store(args.store)}: schema up to date")
     return 0
 
 
@@ -160,9 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
-        if args.store not in ("sqlite", "memory") and not args.store.startswith("sqlite://"):
-            parser.error(f"--store (or GAMEHOST_STORE) must be 'sqlite', 'memory' or 'sqlite:///path/file.db', "
-                         f"not {args.store!r}")
+        if args.store_check_interval <= 0:
+            parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
+                         f"not {args.store_check_interval}")
         from gamehost.host.web.cors import parse_origins
 
         try:
@@ -171,7 +233,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--cors-origins (or GAMEHOST_CORS_ORIGINS): {error}")
         if args.web_root not in ("", "off") and not os.path.isdir(args.web_root):
             parser.error(f"--web-root (or GAMEHOST_WEB_ROOT): {args.web_root!r} is not a directory")
-    if args.command != "serve":
+    if args.command in ("serve", "migrate") and args.store not in ("sqlite", "memory") and not args.store.startswith(
+            ("sqlite://", "postgresql://", "postgres://")):
+        from gamehost.host.store import describe_store
+
+        parser.error("--store (or GAMEHOST_STORE) must be 'sqlite', 'memory', 'sqlite:///path/file.db' or "
+                     f"'postgresql://user:password@host:port/database', not {describe_store(args.store)!r}")
+    if args.command not in ("serve", "migrate"):
         from gamehost.host.logs import configure
 
         configure("console", "warning")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import socket
+from dataclasses import dataclass, field
 
 
 def _env(name: str, default: str) -> str:
@@ -47,6 +48,10 @@ class HostConfig:
     bot_delay: float = 0.0
     max_message_bytes: int = 1 << 20
     shutdown_grace: float = 5.0
+    claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
+    replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+    metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
+    store_check_interval: float = 5.0  # seconds between readiness checks of the store
     web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
     cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
     web_root: str = ""  # "": the checkout's clients/web/dist when built; "off": no files
@@ -63,7 +68,12 @@ class HostConfig:
             bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
             max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
+            claim_lease=_env_number("CLAIM_LEASE", cls.claim_lease, float),
+            **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
+            metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
+            store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
             web_port=_env_web_port(),
             cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
             web_root=_env("WEB_ROOT", cls.web_root),
         )
+

@@ -4,6 +4,13 @@ It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
 sometimes a snapshot); the in-memory match takes the change only after the
 commit, so a failed step leaves state and log exactly as they were.
+
+With a shared store (PostgreSQL, several replicas) the in-memory match is a
+cache that other replicas' commits make stale. The store's version check
+refuses a step built on a stale copy; the engine then catches up from the log
+and tries again, so the answer is the one a single host would have given.
+Watched matches follow the store's notifications; bot moves and turn
+deadlines are claimed in the store so that exactly one replica acts on them.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ log = structlog.get_logger("gamehost.engine")
 
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
+STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
+MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,9 +69,13 @@ def outcome_to_result(outcome: Outcome) -> dict:
 class MatchEngine:
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
-                 bots: Mapping[str, Bot] | None = None) -> None:
+                 bots: Mapping[str, Bot] | None = None, claim_lease: float = 10.0,
+                 sweep_interval: float = 1.0) -> None:
         self.catalog = catalog
         self.store = store
+        self.shared = store.shared
+        self.claim_lease = claim_lease
+        self.sweep_interval = sweep_interval
         self.snapshot_every = snapshot_every
         self.bot_delay = bot_delay
         self.max_watchers_per_match = max_watchers_per_match
@@ -91,7 +104,16 @@ class MatchEngine:
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Restore every open and active match from the store."""
+        """Restore every open and active match from the store; with a shared
+        store, follow other replicas' commits and sweep for due bot moves
+        and deadlines."""
+        if self.shared:
+            self.store.lease = self.claim_lease
+            self.store.subscribe(self._on_store_change)
+            self._spawn(self._sweep_due_turns())
+            log.info("sharing the store with other replicas", claim_lease=self.claim_lease,
+                     sweep_interval=self.sweep_interval)
+            return
         restored = 0
         for record in await self.store.unfinished_matches():
             try:
@@ -100,13 +122,20 @@ class MatchEngine:
                 log.error("match not restored", match_id=record.id, game=record.game_id, error=str(error))
                 continue
             self._live[record.id] = live
-            self._schedule_bots(live)
+            self._schedule_turns(live)
             restored += 1
         log.info("matches restored", count=restored)
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
         """Stop bots and end every watch stream; in-flight moves finish first."""
         self._closing = True
+        for live in self._live.values():
+            live.disarm_deadline()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -128,7 +157,7 @@ class MatchEngine:
 
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
-                           variant: str = "", bot: str = "") -> LiveMatch:
+                           variant: str = "", bot: str = "", turn_timeout: float = 0.0) -> LiveMatch:
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
@@ -142,6 +171,8 @@ class MatchEngine:
         merged = self._options(entry, variant, options or {})
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
+        if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("turn_timeout", f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
@@ -151,7 +182,7 @@ class MatchEngine:
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
             seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
-            create_time=now, update_time=now, create_request_id=request_id)
+            create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout)
         bound = log.bind(match_id=record.id, game=game.id)
         try:
             state = game.setup(seats, merged, rng_for(seed, 0))
@@ -164,7 +195,8 @@ class MatchEngine:
             record.status, record.version = "active", 1
             events.append(self._event(1, "started", -1, now))
         try:
-            await self.store.create_match(record, Snapshot(0, state), events)
+            await self.store.create_match(record, Snapshot(0, state), events,
+                                          due_in=self.bot_delay if self.shared and events else None)
         except VersionConflict:
             # Same request id raced with another call: answer with that match.
             existing = await self.store.find_match_by_request(request_id)
@@ -176,7 +208,7 @@ class MatchEngine:
         self._live[record.id] = live
         bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
         self._notify_observers(live, events)
-        self._schedule_bots(live)
+        self._schedule_turns(live)
         return live
 
     def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
@@ -197,6 +229,10 @@ class MatchEngine:
                 + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
         return merged
 
+    def held_matches(self) -> list[LiveMatch]:
+        """Every match this host holds in memory now (for metrics)."""
+        return list(self._live.values())
+
     def held(self, match_id: str) -> LiveMatch | None:
         """The match if this host holds it in memory now, without a store read."""
         return self._live.get(match_id)
@@ -215,9 +251,73 @@ class MatchEngine:
             self._live[match_id] = live
             if live.over:
                 self._remember_finished(match_id)
-            else:
-                self._schedule_bots(live)
+            elif not self.shared:  # shared: the host acts where the turn is claimed
+                self._schedule_turns(live)
         return live
+
+    async def read_match(self, match_id: str) -> LiveMatch:
+        """The match for a read: with a shared store, first brought up to
+        what other replicas committed, so a client reads its own moves
+        whichever replica it asks."""
+        live = await self.live_match(match_id)
+        if self.shared and not live.over:
+            async with live.lock:
+                await self._catch_up(live)
+        return live
+
+    async def _locked(self, live: LiveMatch, attempt):
+        """Run ``attempt()`` under the match's lock. With a shared store a
+        refusal may come from a stale copy (another replica moved): catch up
+        and try again while the store has newer steps."""
+        async with live.lock:
+            for _ in range(STALE_RETRIES):
+                try:
+                    return await attempt()
+                except errors.HostError:
+                    if not self.shared or not await self._catch_up(live):
+                        raise
+            return await attempt()
+
+    async def _catch_up(self, live: LiveMatch) -> bool:
+        """Take the steps other replicas committed (the lock is held).
+        True if there were any."""
+        record = await self.store.get_match(live.id)
+        if record is None or record.version <= live.version:
+            return False
+        events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= record.version]
+        try:
+            state = replay(live.game, live.state, record.seed, recorded_moves(events))
+        except Exception as error:
+            raise self._plugin_error(live.entry, live.log, "apply (catching up)", error) from None
+        live.advance(record, events, state)
+        live.log.debug("caught up", version=record.version, events=len(events))
+        if live.over:
+            self._remember_finished(live.id)
+        return True
+
+    def _on_store_change(self, match_id: str | None, version: int) -> None:
+        """A replica committed ``version`` of ``match_id`` (None: some
+        notifications were lost). Watched matches catch up at once; the
+        others when they are next used."""
+        if self._closing:
+            return
+        if match_id is None:
+            followed = [live for live in self._live.values() if live.watchers and not live.over]
+        else:
+            live = self._live.get(match_id)
+            followed = [live] if live is not None and live.watchers and version > live.version else []
+        for live in followed:
+            if not live.catching_up:
+                live.catching_up = True
+                self._spawn(self._follow(live))
+
+    async def _follow(self, live: LiveMatch) -> None:
+        try:
+            async with live.lock:
+                live.catching_up = False  # a notification from now on schedules another pass
+                await self._catch_up(live)
+        except Exception as error:
+            live.log.error("catch-up failed", error=str(error))
 
     def _remember_finished(self, match_id: str) -> None:
         """Keep the latest finished matches in memory; forget the oldest
@@ -238,7 +338,10 @@ class MatchEngine:
             bound.warning("rules version changed since the match began",
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
         snapshot = await self.store.latest_snapshot(record.id)
-        tail = await self.store.events(record.id, snapshot.version)
+        if snapshot.version > record.version:  # another replica moved on since the row was read
+            record = await self.store.get_match(record.id)
+        # ... and may commit more now: the state must stop at the row's version.
+        tail = [e for e in await self.store.events(record.id, snapshot.version) if e["version"] <= record.version]
         try:
             state = replay(entry.game, snapshot.state, record.seed, recorded_moves(tail))
         except Exception as error:  # the plugin no longer accepts its own log
@@ -256,60 +359,65 @@ class MatchEngine:
 
     async def join(self, match_id: str, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
         live = await self.live_match(match_id)
-        async with live.lock:
-            record = live.record
-            if record.status != "open":
-                raise errors.FailedPrecondition(
-                    f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
-                    "MATCH_NOT_OPEN", metadata=errors.metadata_of(status=record.status))
-            open_seats = [s.index for s in record.seats if s.kind == "open"]
-            if seat is None:
-                seat = open_seats[0]
-            elif not 0 <= seat < len(record.seats):
-                raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
-            elif seat not in open_seats:
-                raise errors.FailedPrecondition(
-                    f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
-                    metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
-            token = secrets.token_urlsafe(24)
-            seats = list(record.seats)
-            seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
-            now = time.time()
-            events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
-            status = record.status
-            if all(s.kind != "open" for s in seats):
-                status = "active"
-                events.append(self._event(record.version + 2, "started", -1, now))
-            new_record = record.replace(seats=seats, status=status,
-                                             version=events[-1]["version"], update_time=now)
-            await self._commit(live, new_record, events)
-            live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
-            return live, seat, token
+        return await self._locked(live, lambda: self._join(live, seat, player_name))
+
+    async def _join(self, live: LiveMatch, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
+        match_id = live.id
+        record = live.record
+        if record.status != "open":
+            raise errors.FailedPrecondition(
+                f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
+                "MATCH_NOT_OPEN", metadata=errors.metadata_of(status=record.status))
+        open_seats = [s.index for s in record.seats if s.kind == "open"]
+        if seat is None:
+            seat = open_seats[0]
+        elif not 0 <= seat < len(record.seats):
+            raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
+        elif seat not in open_seats:
+            raise errors.FailedPrecondition(
+                f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
+                metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
+        token = secrets.token_urlsafe(24)
+        seats = list(record.seats)
+        seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
+        now = time.time()
+        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
+        status = record.status
+        if all(s.kind != "open" for s in seats):
+            status = "active"
+            events.append(self._event(record.version + 2, "started", -1, now))
+        new_record = record.replace(seats=seats, status=status, version=events[-1]["version"], update_time=now)
+        await self._commit(live, new_record, events)
+        live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
+        return live, seat, token
 
     async def leave(self, match_id: str, token: str) -> LiveMatch:
         live = await self.live_match(match_id)
-        async with live.lock:
-            seat = self._seat_of(live, token, action="leave")
-            record = live.record
-            now = time.time()
-            if record.status == "open":
-                seats = list(record.seats)
-                seats[seat] = SeatRecord(seat)
-                events = [self._event(record.version + 1, "left", seat, now)]
-                new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
-            elif record.status == "active":
-                events = [self._event(record.version + 1, "left", seat, now),
-                          self._event(record.version + 2, "abandoned", seat, now)]
-                new_record = record.replace(status="abandoned", version=record.version + 2,
-                                                 update_time=now)
-            else:
-                raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
-                                                "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
-            await self._commit(live, new_record, events, snapshot_state=live.state if new_record.status == "abandoned" else None)
-            live.log.info("seat left", seat=seat, status=new_record.status)
-            if live.over:
-                self._remember_finished(live.id)
-            return live
+        return await self._locked(live, lambda: self._leave(live, token))
+
+    async def _leave(self, live: LiveMatch, token: str) -> LiveMatch:
+        match_id = live.id
+        seat = self._seat_of(live, token, action="leave")
+        record = live.record
+        now = time.time()
+        if record.status == "open":
+            seats = list(record.seats)
+            seats[seat] = SeatRecord(seat)
+            events = [self._event(record.version + 1, "left", seat, now)]
+            new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
+        elif record.status == "active":
+            events = [self._event(record.version + 1, "left", seat, now),
+                      self._event(record.version + 2, "abandoned", seat, now)]
+            new_record = record.replace(status="abandoned", version=record.version + 2, update_time=now)
+        else:
+            raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
+                                            "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
+        await self._commit(live, new_record, events,
+                           snapshot_state=live.state if new_record.status == "abandoned" else None)
+        live.log.info("seat left", seat=seat, status=new_record.status)
+        if live.over:
+            self._remember_finished(live.id)
+        return live
 
     # ------------------------------------------------------------ views
 
@@ -369,8 +477,9 @@ class MatchEngine:
             raise errors.invalid_field("move", "send a legal move id (move_id) or a structured move (structured).",
                                        "MOVE_MISSING")
         live = await self.live_match(match_id)
-        seat = self._seat_of(live, token, action="move")
-        async with live.lock:
+
+        async def attempt() -> MoveResult:
+            seat = self._seat_of(live, token, action="move")
             if request_id and (seat, request_id) in live.requests:
                 return MoveResult(live.requests[(seat, request_id)], seat, True)
             if expected_version is not None and expected_version != live.version:
@@ -381,8 +490,10 @@ class MatchEngine:
             version = await self._play(live, seat, move_id, move, request_id)
             return MoveResult(version, seat, False)
 
+        return await self._locked(live, attempt)
+
     async def _play(self, live: LiveMatch, seat: int, move_id: str, move: Mapping[str, Any] | None,
-                    request_id: str) -> int:
+                    request_id: str, timed_out: bool = False) -> int:
         record = live.record
         if record.status != "active":
             raise errors.FailedPrecondition(
@@ -429,6 +540,8 @@ class MatchEngine:
                             label=label or f"seat {seat} moved")
         if request_id:
             event["request_id"] = request_id
+        if timed_out:
+            event["timed_out"] = True
         events = [event]
         changes: dict[str, Any] = {"version": version, "update_time": now}
         if outcome is not None:
@@ -448,18 +561,36 @@ class MatchEngine:
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
             snapshot_state = state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
+        due_in = self._due_in(live, record, live.state if state is None else state) if self.shared else None
         try:
-            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats))
+            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
         live.advance(record, events, state, None if snapshot is None else snapshot.version)
         self._notify_observers(live, events)
-        self._schedule_bots(live)
+        self._schedule_turns(live)
+
+    def _due_in(self, live: LiveMatch, record: MatchRecord, state: Any) -> float | None:
+        """Seconds until the host must act after this step: a bot's move or
+        a player's deadline (the committing replica claims it in the same
+        transaction), or None."""
+        if record.status != "active":
+            return None
+        kinds = {record.seats[s].kind for s in self._rules(live.entry, live.log, "to_move", live.game.to_move, state)}
+        due = [self.bot_delay] if "bot" in kinds else []
+        if "human" in kinds and record.turn_timeout:
+            due.append(record.turn_timeout)
+        return min(due, default=None)
 
     async def _reload_state(self, live: LiveMatch) -> None:
         snapshot = await self.store.latest_snapshot(live.id)
-        tail = await self.store.events(live.id, snapshot.version)
+        if snapshot.version > live.version:  # shared store: other replicas moved on; take it all afresh
+            fresh = await self._restore(await self.store.get_match(live.id))
+            events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= fresh.version]
+            live.advance(fresh.record, events, fresh.state, fresh.snapshot_version)
+            return
+        tail = [e for e in await self.store.events(live.id, snapshot.version) if e["version"] <= live.version]
         live.state = replay(live.game, snapshot.state, live.record.seed, recorded_moves(tail))
 
     @staticmethod
@@ -474,40 +605,93 @@ class MatchEngine:
                 except Exception as error:  # observers cannot break a match
                     live.log.error("match observer failed", plugin=impl.plugin_name, error=str(error))
 
-    # ------------------------------------------------------------ bots
+    # ------------------------------------------------------------ bots and deadlines
 
-    def _schedule_bots(self, live: LiveMatch) -> None:
+    def _schedule_turns(self, live: LiveMatch) -> None:
+        """Act where the host must: bot seats to move, and the deadline of a
+        player to move in a match with a turn timeout."""
+        live.disarm_deadline()
         if self._closing or live.record.status != "active":
             return
-        for seat in self.to_move(live):
-            record = live.record.seats[seat]
-            if record.kind == "bot" and seat not in live.bot_pending:
+        record = live.record
+        to_move = self.to_move(live)
+        for seat in to_move:
+            if record.seats[seat].kind == "bot" and seat not in live.bot_pending:
                 live.bot_pending.add(seat)
-                task = asyncio.get_running_loop().create_task(self._bot_turn(live, seat))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._spawn(self._bot_turn(live, seat))
+        if record.turn_timeout and any(record.seats[seat].kind == "human" for seat in to_move):
+            delay = max(0.0, record.update_time + record.turn_timeout - time.time())
+            live.deadline = asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._turn_timed_out(live)))
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
+        async def attempt() -> None:
+            live.bot_pending.discard(seat)
+            if live.record.status != "active" or seat not in self.to_move(live):
+                return
+            await self._play_for(live, seat, live.record.seats[seat].bot)
+
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            async with live.lock:
-                live.bot_pending.discard(seat)
-                if live.record.status != "active" or seat not in self.to_move(live):
-                    return
-                moves = self.legal_moves(live, seat)
-                if not moves:
-                    live.log.error("bot has no legal move", seat=seat)
-                    return
-                bot = self.bots.get(live.record.seats[seat].bot) or self.bots["random"]
-                choice = bot.choose(live.game, live.state, seat, moves,
-                                    rng_for(live.record.seed, live.version + 1, "bot"))
-                await self._play(live, seat, choice.id, None, "")
+            await self._locked(live, attempt)
         except asyncio.CancelledError:
             raise
         except Exception as error:
             live.bot_pending.discard(seat)
             live.log.error("bot failed", seat=seat, error=str(error))
+
+    async def _turn_timed_out(self, live: LiveMatch) -> None:
+        """The deadline passed: a random legal move for the first player to
+        move. Checked again under the lock, on a fresh copy: the player may
+        have moved just now, here or on another replica."""
+        async def attempt() -> None:
+            record = live.record
+            if record.status != "active" or time.time() < record.update_time + record.turn_timeout:
+                return
+            late = [seat for seat in self.to_move(live) if record.seats[seat].kind == "human"]
+            if late:
+                live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
+                await self._play_for(live, late[0], "random", timed_out=True)
+
+        try:
+            if not self._closing:
+                await self._locked(live, attempt)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            live.log.error("timed-out turn not played", error=str(error))
+
+    async def _play_for(self, live: LiveMatch, seat: int, bot_name: str, timed_out: bool = False) -> None:
+        """The host moves for ``seat`` with the named bot (the lock is held)."""
+        moves = self.legal_moves(live, seat)
+        if not moves:
+            live.log.error("no legal move to play for the seat", seat=seat)
+            return
+        bot = self.bots.get(bot_name) or self.bots["random"]
+        choice = bot.choose(live.game, live.state, seat, moves, rng_for(live.record.seed, live.version + 1, "bot"))
+        await self._play(live, seat, choice.id, None, "", timed_out)
+
+    async def _sweep_due_turns(self) -> None:
+        """Shared store: act on the bot moves and deadlines this replica
+        claims, those whose replica died or failed before acting."""
+        while not self._closing:
+            try:
+                claimed = await self.store.claim_due()
+            except Exception as error:  # the database may be away: sweep again later
+                log.warning("sweep for due turns failed", error=str(error))
+                claimed = []
+            for match_id in claimed:
+                try:
+                    live = await self.live_match(match_id)
+                    async with live.lock:
+                        await self._catch_up(live)
+                except Exception as error:  # e.g. a game this replica lacks: the lease lets another try
+                    log.error("claimed turn not taken", match_id=match_id, error=str(error))
+                    continue
+                live.log.info("turn claimed")
+                self._schedule_turns(live)
+            await asyncio.sleep(self.sweep_interval)
 
     # ------------------------------------------------------------ watching
 

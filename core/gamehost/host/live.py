@@ -32,6 +32,8 @@ class LiveMatch:
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
         self.bot_pending: set[int] = set()
+        self.catching_up = False  # a catch-up with a shared store is scheduled
+        self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}
 
@@ -81,6 +83,11 @@ class LiveMatch:
                 self.requests[(event["seat"], event["request_id"])] = event["version"]
         self._derived = {}
         self.wake_watchers()
+
+    def disarm_deadline(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
 
     def wake_watchers(self) -> None:
         woken, self.changed = self.changed, asyncio.Event()

@@ -12,7 +12,7 @@ import json
 
 import grpc
 import structlog
-from google.protobuf import timestamp_pb2
+from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors
@@ -87,6 +87,12 @@ def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
+def duration(seconds: float) -> duration_pb2.Duration:
+    span = duration_pb2.Duration()
+    span.FromNanoseconds(int(seconds * 1e9))
+    return span
+
+
 def page_size(requested: int, limits: tuple[int, int]) -> int:
     if requested < 0:
         raise errors.invalid_field("page_size", "must not be negative.")
@@ -157,13 +163,17 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ matches
 
     def _match_pb(self, record: MatchRecord, to_move=()) -> pb.Match:
+        timed = record.turn_timeout > 0
+        player_to_move = timed and any(record.seats[seat].kind == "human" for seat in to_move)
         return pb.Match(
             name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
             status=STATUS_TO_PB[record.status], version=record.version,
             seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot)
                    for s in record.seats],
             options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
-            create_time=timestamp(record.create_time), update_time=timestamp(record.update_time))
+            create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
+            turn_timeout=duration(record.turn_timeout) if timed else None,
+            turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None)
 
     def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
@@ -174,7 +184,8 @@ class GameHostService(pb_grpc.GameHostServicer):
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
-            request_id=request.request_id, variant=request.variant, bot=request.bot)
+            request_id=request.request_id, variant=request.variant, bot=request.bot,
+            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9)
         return self._live_match_pb(live)
 
     @unary
@@ -194,11 +205,13 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
         live = self.engine.held(record.id)
-        return self._match_pb(record) if live is None else self._live_match_pb(live)
+        if live is None or live.version < record.version:  # another replica moved it on
+            return self._match_pb(record)
+        return self._live_match_pb(live)
 
     @unary
     async def GetMatch(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         return self._live_match_pb(live)
 
     @unary
@@ -230,7 +243,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetView(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         return self._view_pb(live, seat, request.render)
 
@@ -255,14 +268,14 @@ class GameHostService(pb_grpc.GameHostServicer):
         shown = self.engine.public_event(live, event, viewer)
         message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
                                 time=timestamp(shown["time"]), seat=shown["seat"],
-                                label=shown.get("label", ""))
+                                label=shown.get("label", ""), timed_out=shown.get("timed_out", False))
         if shown.get("move") is not None:
             message.move.CopyFrom(to_struct(shown["move"]))
         return message
 
     @streaming
     async def WatchMatch(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         sent = 0
         try:
@@ -278,7 +291,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetMatchLog(self, request, context):
-        live = await self.engine.live_match(resource_id(request.name, "matches"))
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         events = await self.engine.log_events(live)
         record = live.record

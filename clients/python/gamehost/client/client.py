@@ -92,12 +92,15 @@ class GameHostClient:
 
     def create_match(self, game: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                      seed: int | None = None, bots: Sequence[int] = (), bot: str = "", variant: str = "",
-                     request_id: str | None = None) -> pb.Match:
+                     request_id: str | None = None, turn_timeout: float = 0.0) -> pb.Match:
+        """``turn_timeout``: seconds a player may take per move (0: no limit)."""
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
                                         bot_seats=list(bots), bot=bot, variant=variant,
                                         request_id=request_id or uuid.uuid4().hex)
         if seed is not None:
             request.seed = seed
+        if turn_timeout:
+            request.turn_timeout.FromNanoseconds(int(turn_timeout * 1e9))
         return self._call(self.stub.CreateMatch, request)
 
     def matches(self, *, game: str = "", status: int = 0, limit: int | None = None) -> list[pb.Match]:

@@ -22,11 +22,12 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1agamehost/v1/gamehost.proto\x12\x0bgamehost.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc8\x02\n\x04Game\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05title\x18\x03 \x01(\t\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rrules_version\x18\x05 \x01(\t\x12\x13\n\x0bmin_players\x18\x06 \x01(\x05\x12\x13\n\x0bmax_players\x18\x07 \x01(\x05\x12/\n\x0eoptions_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x30\n\x0f\x64\x65\x66\x61ult_options\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12&\n\x08variants\x18\n \x03(\x0b\x32\x14.gamehost.v1.Variant\x12\x1a\n\x12hidden_information\x18\x0b \x01(\x08\x12\x0e\n\x06\x63hance\x18\x0c \x01(\x08\x12\x0e\n\x06plugin\x18\r \x01(\t\"c\n\x07Variant\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"9\n\x10ListGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"N\n\x11ListGamesResponse\x12 \n\x05games\x18\x01 \x03(\x0b\x32\x11.gamehost.v1.Game\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x1e\n\x0eGetGameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\\\n\x04Seat\x12\r\n\x05index\x18\x01 \x01(\x05\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.gamehost.v1.SeatKind\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\x0b\n\x03\x62ot\x18\x04 \x01(\t\"K\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x01\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0f\n\x07winners\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\"\xd9\x02\n\x05Match\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\x12\x0f\n\x07version\x18\x05 \x01(\x03\x12 \n\x05seats\x18\x06 \x03(\x0b\x32\x11.gamehost.v1.Seat\x12(\n\x07options\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07to_move\x18\x08 \x03(\x05\x12#\n\x06result\x18\t \x01(\x0b\x32\x13.gamehost.v1.Result\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xbc\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\tbot_seats\x18\x05 \x03(\x05\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12\x0f\n\x07variant\x18\x07 \x01(\t\x12\x0b\n\x03\x62ot\x18\x08 \x01(\tB\x07\n\x05_seed\"s\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.gamehost.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x1f\n\x0fGetMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"Q\n\x10JoinMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x0bplayer_name\x18\x03 \x01(\tB\x07\n\x05_seat\"Z\n\x11JoinMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.gamehost.v1.Match\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x14\n\x0cplayer_token\x18\x03 \x01(\t\"7\n\x11LeaveMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"M\n\tLegalMove\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12%\n\x04move\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x84\x02\n\x04View\x12\r\n\x05match\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0f\n\x07to_move\x18\x05 \x03(\x05\x12&\n\x05state\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12+\n\x0blegal_moves\x18\x07 \x03(\x0b\x32\x16.gamehost.v1.LegalMove\x12#\n\x06result\x18\x08 \x01(\x0b\x32\x13.gamehost.v1.Result\x12\x0c\n\x04text\x18\t \x01(\t\x12\x0b\n\x03svg\x18\n \x01(\t\"*\n\rRenderOptions\x12\x0c\n\x04text\x18\x01 \x01(\x08\x12\x0b\n\x03svg\x18\x02 \x01(\x08\"`\n\x0eGetViewRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12*\n\x06render\x18\x03 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\"\x8b\x02\n\x11SubmitMoveRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12\x11\n\x07move_id\x18\x03 \x01(\tH\x00\x12-\n\nstructured\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12*\n\x06render\x18\x07 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\x12\x14\n\x0cinclude_view\x18\x08 \x01(\x08\x42\x06\n\x04moveB\x13\n\x11_expected_version\"X\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x04view\x18\x02 \x01(\x0b\x32\x11.gamehost.v1.View\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"\xd2\x01\n\nMatchEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.gamehost.v1.EventKind\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12%\n\x04move\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05label\x18\x06 \x01(\t\x12\x1f\n\x04view\x18\x07 \x01(\x0b\x32\x11.gamehost.v1.View\"z\n\x11WatchMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12\x15\n\rafter_version\x18\x03 \x01(\x03\x12*\n\x06render\x18\x04 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\"8\n\x12GetMatchLogRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"\xf3\x01\n\x08MatchLog\x12\r\n\x05match\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04seed\x18\x06 \x01(\x04H\x00\x88\x01\x01\x12\x10\n\x08\x63omplete\x18\x07 \x01(\x08\x12\'\n\x06\x65vents\x18\x08 \x03(\x0b\x32\x17.gamehost.v1.MatchEvent\x12#\n\x06result\x18\t \x01(\x0b\x32\x13.gamehost.v1.ResultB\x07\n\x05_seed*\x92\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n\x13MATCH_STATUS_ACTIVE\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x1a\n\x16MATCH_STATUS_ABANDONED\x10\x04*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03*\xb4\x01\n\tEventKind\x12\x1a\n\x16\x45VENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x45VENT_KIND_JOINED\x10\x01\x12\x13\n\x0f\x45VENT_KIND_LEFT\x10\x02\x12\x16\n\x12\x45VENT_KIND_STARTED\x10\x03\x12\x14\n\x10\x45VENT_KIND_MOVED\x10\x04\x12\x17\n\x13\x45VENT_KIND_FINISHED\x10\x05\x12\x18\n\x14\x45VENT_KIND_ABANDONED\x10\x06\x32\x8d\x06\n\x08GameHost\x12J\n\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x12\x39\n\x07GetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12\x42\n\x0b\x43reateMatch\x12\x1f.gamehost.v1.CreateMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n\x0bListMatches\x12\x1f.gamehost.v1.ListMatchesRequest\x1a .gamehost.v1.ListMatchesResponse\x12<\n\x08GetMatch\x12\x1c.gamehost.v1.GetMatchRequest\x1a\x12.gamehost.v1.Match\x12J\n\tJoinMatch\x12\x1d.gamehost.v1.JoinMatchRequest\x1a\x1e.gamehost.v1.JoinMatchResponse\x12@\n\nLeaveMatch\x12\x1e.gamehost.v1.LeaveMatchRequest\x1a\x12.gamehost.v1.Match\x12\x39\n\x07GetView\x12\x1b.gamehost.v1.GetViewRequest\x1a\x11.gamehost.v1.View\x12M\n\nSubmitMove\x12\x1e.gamehost.v1.SubmitMoveRequest\x1a\x1f.gamehost.v1.SubmitMoveResponse\x12G\n\nWatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12\x45\n\x0bGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLogB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1agamehost/v1/gamehost.proto\x12\x0bgamehost.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc8\x02\n\x04Game\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05title\x18\x03 \x01(\t\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rrules_version\x18\x05 \x01(\t\x12\x13\n\x0bmin_players\x18\x06 \x01(\x05\x12\x13\n\x0bmax_players\x18\x07 \x01(\x05\x12/\n\x0eoptions_schema\x18\x08 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x30\n\x0f\x64\x65\x66\x61ult_options\x18\t \x01(\x0b\x32\x17.google.protobuf.Struct\x12&\n\x08variants\x18\n \x03(\x0b\x32\x14.gamehost.v1.Variant\x12\x1a\n\x12hidden_information\x18\x0b \x01(\x08\x12\x0e\n\x06\x63hance\x18\x0c \x01(\x08\x12\x0e\n\x06plugin\x18\r \x01(\t\"c\n\x07Variant\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"9\n\x10ListGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"N\n\x11ListGamesResponse\x12 \n\x05games\x18\x01 \x03(\x0b\x32\x11.gamehost.v1.Game\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x1e\n\x0eGetGameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\\\n\x04Seat\x12\r\n\x05index\x18\x01 \x01(\x05\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.gamehost.v1.SeatKind\x12\x13\n\x0bplayer_name\x18\x03 \x01(\t\x12\x0b\n\x03\x62ot\x18\x04 \x01(\t\"K\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x01\x12\x0f\n\x07ranking\x18\x02 \x03(\x05\x12\x0f\n\x07winners\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\"\xbd\x03\n\x05Match\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\x12\x0f\n\x07version\x18\x05 \x01(\x03\x12 \n\x05seats\x18\x06 \x03(\x0b\x32\x11.gamehost.v1.Seat\x12(\n\x07options\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07to_move\x18\x08 \x03(\x05\x12#\n\x06result\x18\t \x01(\x0b\x32\x13.gamehost.v1.Result\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0cturn_timeout\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\rturn_deadline\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xed\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12(\n\x07options\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\tbot_seats\x18\x05 \x03(\x05\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12\x0f\n\x07variant\x18\x07 \x01(\t\x12\x0b\n\x03\x62ot\x18\x08 \x01(\t\x12/\n\x0cturn_timeout\x18\t \x01(\x0b\x32\x19.google.protobuf.DurationB\x07\n\x05_seed\"s\n\x12ListMatchesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.gamehost.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x1f\n\x0fGetMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"Q\n\x10JoinMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x0bplayer_name\x18\x03 \x01(\tB\x07\n\x05_seat\"Z\n\x11JoinMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.gamehost.v1.Match\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x14\n\x0cplayer_token\x18\x03 \x01(\t\"7\n\x11LeaveMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"M\n\tLegalMove\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12%\n\x04move\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x84\x02\n\x04View\x12\r\n\x05match\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.gamehost.v1.MatchStatus\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0f\n\x07to_move\x18\x05 \x03(\x05\x12&\n\x05state\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12+\n\x0blegal_moves\x18\x07 \x03(\x0b\x32\x16.gamehost.v1.LegalMove\x12#\n\x06result\x18\x08 \x01(\x0b\x32\x13.gamehost.v1.Result\x12\x0c\n\x04text\x18\t \x01(\t\x12\x0b\n\x03svg\x18\n \x01(\t\"*\n\rRenderOptions\x12\x0c\n\x04text\x18\x01 \x01(\x08\x12\x0b\n\x03svg\x18\x02 \x01(\x08\"`\n\x0eGetViewRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12*\n\x06render\x18\x03 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\"\x8b\x02\n\x11SubmitMoveRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12\x11\n\x07move_id\x18\x03 \x01(\tH\x00\x12-\n\nstructured\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12*\n\x06render\x18\x07 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\x12\x14\n\x0cinclude_view\x18\x08 \x01(\x08\x42\x06\n\x04moveB\x13\n\x11_expected_version\"X\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x04view\x18\x02 \x01(\x0b\x32\x11.gamehost.v1.View\x12\x10\n\x08replayed\x18\x03 \x01(\x08\"\xe5\x01\n\nMatchEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.gamehost.v1.EventKind\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12%\n\x04move\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05label\x18\x06 \x01(\t\x12\x1f\n\x04view\x18\x07 \x01(\x0b\x32\x11.gamehost.v1.View\x12\x11\n\ttimed_out\x18\x08 \x01(\x08\"z\n\x11WatchMatchRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\x12\x15\n\rafter_version\x18\x03 \x01(\x03\x12*\n\x06render\x18\x04 \x01(\x0b\x32\x1a.gamehost.v1.RenderOptions\"8\n\x12GetMatchLogRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"\xf3\x01\n\x08MatchLog\x12\r\n\x05match\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x11\n\x04seed\x18\x06 \x01(\x04H\x00\x88\x01\x01\x12\x10\n\x08\x63omplete\x18\x07 \x01(\x08\x12\'\n\x06\x65vents\x18\x08 \x03(\x0b\x32\x17.gamehost.v1.MatchEvent\x12#\n\x06result\x18\t \x01(\x0b\x32\x13.gamehost.v1.ResultB\x07\n\x05_seed*\x92\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n\x13MATCH_STATUS_ACTIVE\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x1a\n\x16MATCH_STATUS_ABANDONED\x10\x04*a\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n\rSEAT_KIND_BOT\x10\x03*\xb4\x01\n\tEventKind\x12\x1a\n\x16\x45VENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x45VENT_KIND_JOINED\x10\x01\x12\x13\n\x0f\x45VENT_KIND_LEFT\x10\x02\x12\x16\n\x12\x45VENT_KIND_STARTED\x10\x03\x12\x14\n\x10\x45VENT_KIND_MOVED\x10\x04\x12\x17\n\x13\x45VENT_KIND_FINISHED\x10\x05\x12\x18\n\x14\x45VENT_KIND_ABANDONED\x10\x06\x32\x8d\x06\n\x08GameHost\x12J\n\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x12\x39\n\x07GetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12\x42\n\x0b\x43reateMatch\x12\x1f.gamehost.v1.CreateMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n\x0bListMatches\x12\x1f.gamehost.v1.ListMatchesRequest\x1a .gamehost.v1.ListMatchesResponse\x12<\n\x08GetMatch\x12\x1c.gamehost.v1.GetMatchRequest\x1a\x12.gamehost.v1.Match\x12J\n\tJoinMatch\x12\x1d.gamehost.v1.JoinMatchRequest\x1a\x1e.gamehost.v1.JoinMatchResponse\x12@\n\nLeaveMatch\x12\x1e.gamehost.v1.LeaveMatchRequest\x1a\x12.gamehost.v1.Match\x12\x39\n\x07GetView\x12\x1b.gamehost.v1.GetViewRequest\x1a\x11.gamehost.v1.View\x12M\n\nSubmitMove\x12\x1e.gamehost.v1.SubmitMoveRequest\x1a\x1f.gamehost.v1.SubmitMoveResponse\x12G\n\nWatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12\x45\n\x0bGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLogB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,62 +35,62 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamehost.v1.gamehost_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1'
-  _globals['_MATCHSTATUS']._serialized_start=3372
-  _globals['_MATCHSTATUS']._serialized_end=3518
-  _globals['_SEATKIND']._serialized_start=3520
-  _globals['_SEATKIND']._serialized_end=3617
-  _globals['_EVENTKIND']._serialized_start=3620
-  _globals['_EVENTKIND']._serialized_end=3800
-  _globals['_GAME']._serialized_start=107
-  _globals['_GAME']._serialized_end=435
-  _globals['_VARIANT']._serialized_start=437
-  _globals['_VARIANT']._serialized_end=536
-  _globals['_LISTGAMESREQUEST']._serialized_start=538
-  _globals['_LISTGAMESREQUEST']._serialized_end=595
-  _globals['_LISTGAMESRESPONSE']._serialized_start=597
-  _globals['_LISTGAMESRESPONSE']._serialized_end=675
-  _globals['_GETGAMEREQUEST']._serialized_start=677
-  _globals['_GETGAMEREQUEST']._serialized_end=707
-  _globals['_SEAT']._serialized_start=709
-  _globals['_SEAT']._serialized_end=801
-  _globals['_RESULT']._serialized_start=803
-  _globals['_RESULT']._serialized_end=878
-  _globals['_MATCH']._serialized_start=881
-  _globals['_MATCH']._serialized_end=1226
-  _globals['_CREATEMATCHREQUEST']._serialized_start=1229
-  _globals['_CREATEMATCHREQUEST']._serialized_end=1417
-  _globals['_LISTMATCHESREQUEST']._serialized_start=1419
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1534
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1536
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1619
-  _globals['_GETMATCHREQUEST']._serialized_start=1621
-  _globals['_GETMATCHREQUEST']._serialized_end=1652
-  _globals['_JOINMATCHREQUEST']._serialized_start=1654
-  _globals['_JOINMATCHREQUEST']._serialized_end=1735
-  _globals['_JOINMATCHRESPONSE']._serialized_start=1737
-  _globals['_JOINMATCHRESPONSE']._serialized_end=1827
-  _globals['_LEAVEMATCHREQUEST']._serialized_start=1829
-  _globals['_LEAVEMATCHREQUEST']._serialized_end=1884
-  _globals['_LEGALMOVE']._serialized_start=1886
-  _globals['_LEGALMOVE']._serialized_end=1963
-  _globals['_VIEW']._serialized_start=1966
-  _globals['_VIEW']._serialized_end=2226
-  _globals['_RENDEROPTIONS']._serialized_start=2228
-  _globals['_RENDEROPTIONS']._serialized_end=2270
-  _globals['_GETVIEWREQUEST']._serialized_start=2272
-  _globals['_GETVIEWREQUEST']._serialized_end=2368
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=2371
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=2638
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=2640
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=2728
-  _globals['_MATCHEVENT']._serialized_start=2731
-  _globals['_MATCHEVENT']._serialized_end=2941
-  _globals['_WATCHMATCHREQUEST']._serialized_start=2943
-  _globals['_WATCHMATCHREQUEST']._serialized_end=3065
-  _globals['_GETMATCHLOGREQUEST']._serialized_start=3067
-  _globals['_GETMATCHLOGREQUEST']._serialized_end=3123
-  _globals['_MATCHLOG']._serialized_start=3126
-  _globals['_MATCHLOG']._serialized_end=3369
-  _globals['_GAMEHOST']._serialized_start=3803
-  _globals['_GAMEHOST']._serialized_end=4584
+  _globals['_MATCHSTATUS']._serialized_start=3572
+  _globals['_MATCHSTATUS']._serialized_end=3718
+  _globals['_SEATKIND']._serialized_start=3720
+  _globals['_SEATKIND']._serialized_end=3817
+  _globals['_EVENTKIND']._serialized_start=3820
+  _globals['_EVENTKIND']._serialized_end=4000
+  _globals['_GAME']._serialized_start=139
+  _globals['_GAME']._serialized_end=467
+  _globals['_VARIANT']._serialized_start=469
+  _globals['_VARIANT']._serialized_end=568
+  _globals['_LISTGAMESREQUEST']._serialized_start=570
+  _globals['_LISTGAMESREQUEST']._serialized_end=627
+  _globals['_LISTGAMESRESPONSE']._serialized_start=629
+  _globals['_LISTGAMESRESPONSE']._serialized_end=707
+  _globals['_GETGAMEREQUEST']._serialized_start=709
+  _globals['_GETGAMEREQUEST']._serialized_end=739
+  _globals['_SEAT']._serialized_start=741
+  _globals['_SEAT']._serialized_end=833
+  _globals['_RESULT']._serialized_start=835
+  _globals['_RESULT']._serialized_end=910
+  _globals['_MATCH']._serialized_start=913
+  _globals['_MATCH']._serialized_end=1358
+  _globals['_CREATEMATCHREQUEST']._serialized_start=1361
+  _globals['_CREATEMATCHREQUEST']._serialized_end=1598
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1600
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1715
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1717
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1800
+  _globals['_GETMATCHREQUEST']._serialized_start=1802
+  _globals['_GETMATCHREQUEST']._serialized_end=1833
+  _globals['_JOINMATCHREQUEST']._serialized_start=1835
+  _globals['_JOINMATCHREQUEST']._serialized_end=1916
+  _globals['_JOINMATCHRESPONSE']._serialized_start=1918
+  _globals['_JOINMATCHRESPONSE']._serialized_end=2008
+  _globals['_LEAVEMATCHREQUEST']._serialized_start=2010
+  _globals['_LEAVEMATCHREQUEST']._serialized_end=2065
+  _globals['_LEGALMOVE']._serialized_start=2067
+  _globals['_LEGALMOVE']._serialized_end=2144
+  _globals['_VIEW']._serialized_start=2147
+  _globals['_VIEW']._serialized_end=2407
+  _globals['_RENDEROPTIONS']._serialized_start=2409
+  _globals['_RENDEROPTIONS']._serialized_end=2451
+  _globals['_GETVIEWREQUEST']._serialized_start=2453
+  _globals['_GETVIEWREQUEST']._serialized_end=2549
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=2552
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=2819
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=2821
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=2909
+  _globals['_MATCHEVENT']._serialized_start=2912
+  _globals['_MATCHEVENT']._serialized_end=3141
+  _globals['_WATCHMATCHREQUEST']._serialized_start=3143
+  _globals['_WATCHMATCHREQUEST']._serialized_end=3265
+  _globals['_GETMATCHLOGREQUEST']._serialized_start=3267
+  _globals['_GETMATCHLOGREQUEST']._serialized_end=3323
+  _globals['_MATCHLOG']._serialized_start=3326
+  _globals['_MATCHLOG']._serialized_end=3569
+  _globals['_GAMEHOST']._serialized_start=4003
+  _globals['_GAMEHOST']._serialized_end=4784
 # @@protoc_insertion_point(module_scope)

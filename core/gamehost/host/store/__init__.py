@@ -2,19 +2,23 @@
 
 ``open_store`` picks a backend from a URL-ish spec:
 ``memory`` (tests), ``sqlite:///path/to/file.db`` or a data directory
-(the embedded default: ``<data-dir>/gamehost.db``).
+(the embedded default: ``<data-dir>/gamehost.db``), or
+``postgresql://user:password@host:port/database`` (shared by replicas).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from gamehost.host.store.base import MatchRecord, SeatRecord, Store, VersionConflict
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 
 
-def open_store(spec: str | None, data_dir: str | Path | None = None, durability: str = "normal") -> Store:
+def open_store(spec: str | None, data_dir: str | Path | None = None, durability: str = "normal",
+               owner: str = "") -> Store:
+    """``owner`` names this replica in a shared store's claims."""
     if spec in (None, "", "sqlite"):
         directory = Path(data_dir or "data")
         directory.mkdir(parents=True, exist_ok=True)
@@ -23,7 +27,21 @@ def open_store(spec: str | None, data_dir: str | Path | None = None, durability:
         return MemoryStore()
     if spec.startswith("sqlite://"):
         return SQLiteStore(Path(spec.removeprefix("sqlite://")), durability)
-    raise ValueError(f"unknown store {spec!r}: use 'memory', 'sqlite' or 'sqlite:///path/file.db'")
+    if spec.startswith(("postgresql://", "postgres://")):
+        from gamehost.host.store.postgres import PostgresStore  # psycopg only when asked for
+
+        return PostgresStore(spec, owner=owner)
+    raise ValueError(f"unknown store {spec!r}: use 'memory', 'sqlite', 'sqlite:///path/file.db' "
+                     "or 'postgresql://user:password@host/database'")
 
 
-__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "VersionConflict", "open_store"]
+def describe_store(spec: str | None) -> str:
+    """The store spec with any password masked, for logs and messages."""
+    spec = spec or "sqlite"
+    parts = urlsplit(spec)
+    if parts.password:
+        return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+    return spec
+
+
+__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "VersionConflict", "describe_store", "open_store"]

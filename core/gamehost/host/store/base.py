@@ -44,6 +44,7 @@ class MatchRecord:
     update_time: float = 0.0
     result: dict[str, Any] | None = None
     create_request_id: str = ""
+    turn_timeout: float = 0.0  # seconds a player may take per move; 0: no limit
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -69,6 +70,7 @@ class Append:
     events: Sequence[dict]
     snapshot: Snapshot | None = None
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
+    due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
 
 
 class Store(Protocol):
@@ -81,13 +83,26 @@ class Store(Protocol):
       each to the version its move produced), a create request id unique
       per store (``find_match_by_request``);
     - nothing is acknowledged before it is committed.
+
+    A *shared* store (``shared = True``, PostgreSQL) is written by several
+    host replicas. It also offers ``subscribe`` (a call per step any
+    replica commits) and ``claim_due`` (bot moves and deadlines nobody is
+    acting on), and records ``due_in`` for those claims; the other stores
+    ignore ``due_in``.
     """
+
+    shared: bool
 
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
 
-    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None: ...
+    async def ping(self) -> None:
+        """Return if the store answers now, raise if it does not: the
+        readiness check. Cheap, and it must not wait long."""
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           due_in: float | None = None) -> None: ...
 
     async def append(self, step: Append) -> None: ...
 

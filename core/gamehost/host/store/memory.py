@@ -13,6 +13,8 @@ from gamehost.host.store.records import copy_record, dumps, loads
 
 
 class MemoryStore:
+    shared = False  # this process is the only writer
+
     def __init__(self) -> None:
         self._matches: dict[str, MatchRecord] = {}
         self._events: dict[str, list[str]] = {}
@@ -25,7 +27,11 @@ class MemoryStore:
     async def close(self) -> None:
         pass
 
-    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
+    async def ping(self) -> None:
+        pass  # always reachable: it is this process
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           due_in: float | None = None) -> None:
         if record.id in self._matches:
             raise VersionConflict(f"match {record.id} exists")
         if record.create_request_id and await self.find_match_by_request(record.create_request_id):

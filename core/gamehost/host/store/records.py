@@ -1,9 +1,10 @@
-"""JSON encoding shared by the backends, so both store exactly the same bytes."""
+"""Rows and JSON shared by the database backends, so both store exactly the
+same bytes in the same columns."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from gamehost.host.store.base import MatchRecord, SeatRecord
 
@@ -29,3 +30,28 @@ def copy_record(record: MatchRecord) -> MatchRecord:
     """A detached copy of the row. The engine replaces records, seat lists and
     seats rather than changing them, so copying the containers is enough."""
     return record.replace(seats=list(record.seats), options=dict(record.options))
+
+
+# The matches columns in the order of match_values and row_to_record.
+MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
+                 "create_time, update_time, result, create_request_id, turn_timeout")
+
+
+def row_to_record(row) -> MatchRecord:
+    return MatchRecord(
+        id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
+        seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
+        update_time=row[9], result=None if row[10] is None else loads(row[10]),
+        create_request_id=row[11] or "", turn_timeout=row[12],
+    )
+
+
+def match_values(record: MatchRecord) -> tuple:
+    return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
+            seats_json(record.seats), record.status, record.version, record.create_time,
+            record.update_time, None if record.result is None else dumps(record.result),
+            record.create_request_id or None, record.turn_timeout)
+
+
+def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
+    return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Sequence
 
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import dumps, loads, seats_from_json, seats_json
+from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, loads, match_values, row_to_record,
+                                         seats_json)
 
 # Versioned schema: entry i brings the database from user_version i to i + 1.
 MIGRATIONS = [
@@ -51,33 +52,12 @@ MIGRATIONS = [
         state TEXT NOT NULL
     );
     """,
+    "ALTER TABLE matches ADD COLUMN turn_timeout REAL NOT NULL DEFAULT 0;",
 ]
 
-_MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
-                  "create_time, update_time, result, create_request_id")
-
-
-def _row_to_record(row) -> MatchRecord:
-    return MatchRecord(
-        id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
-        seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
-        update_time=row[9], result=None if row[10] is None else loads(row[10]),
-        create_request_id=row[11] or "",
-    )
-
-
-def _match_values(record: MatchRecord) -> tuple:
-    return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
-            seats_json(record.seats), record.status, record.version, record.create_time,
-            record.update_time, None if record.result is None else dumps(record.result),
-            record.create_request_id or None)
-
-
-def _event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
-    return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
-
-
 class SQLiteStore:
+    shared = False  # this process is the only writer
+
     def __init__(self, path: Path, durability: str = "normal") -> None:
         self.path = Path(path)
         self._durability = durability
@@ -106,6 +86,11 @@ class SQLiteStore:
             self._db.close()
             self._db = None
 
+    async def ping(self) -> None:
+        if self._db is None:
+            raise ConnectionError(f"{self.path} is not open")
+        self._db.execute("SELECT 1").fetchone()
+
     def _transaction(self, work) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
@@ -122,11 +107,12 @@ class SQLiteStore:
             raise
         db.execute("COMMIT")
 
-    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = ()) -> None:
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           due_in: float | None = None) -> None:
         def work(db):
-            db.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                       _match_values(record))
-            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, events))
+            db.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       match_values(record))
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, events))
             db.execute("INSERT INTO snapshots VALUES (?,?,?)", (record.id, snapshot.version, dumps(snapshot.state)))
 
         self._transaction(work)
@@ -151,7 +137,7 @@ class SQLiteStore:
                     (record.status, record.version, record.update_time, result, record.id, previous))
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
-            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", _event_rows(record.id, step.events))
+            db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
@@ -159,13 +145,13 @@ class SQLiteStore:
         self._transaction(work)
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
-        row = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
-        return None if row is None else _row_to_record(row)
+        row = self._db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
+        return None if row is None else row_to_record(row)
 
     async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
-        row = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE create_request_id=?",
+        row = self._db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=?",
                                (request_id,)).fetchone()
-        return None if row is None else _row_to_record(row)
+        return None if row is None else row_to_record(row)
 
     async def list_matches(self, *, game_id, status, limit, before):
         clauses, params = [], []
@@ -180,14 +166,14 @@ class SQLiteStore:
             params += [before[0], before[0], before[1]]
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT ?",
+            f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT ?",
             (*params, limit)).fetchall()
-        return [_row_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         rows = self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')").fetchall()
-        return [_row_to_record(row) for row in rows]
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')").fetchall()
+        return [row_to_record(row) for row in rows]
 
     async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
         rows = self._db.execute("SELECT body FROM events WHERE match_id=? AND version>? ORDER BY version",

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestFlagsMayFollowPositionalArguments(t *testing.T) {
+	fs := newFlagSet("script", "")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "")
+	got, err := fs.parse([]string{"tictactoe", "--seed", "7", "b2", "--host=h:1", "a1", "--", "-x", "--seed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"tictactoe", "b2", "a1", "-x", "--seed"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("positional %q, want %q", got, want)
+	}
+	if !seed.set || seed.value != 7 || *fs.host != "h:1" {
+		t.Errorf("seed %+v, host %q", seed, *fs.host)
+	}
+}
+
+func TestOptionValuesAreJSONWhenTheyParse(t *testing.T) {
+	options := optionsFlag{}
+	for _, pair := range []string{"n=3", "on=true", "rule=exact", `list=[1,"a"]`, "empty="} {
+		if err := options.Set(pair); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := optionsFlag{"n": 3.0, "on": true, "rule": "exact", "list": []any{1.0, "a"}, "empty": ""}
+	if !reflect.DeepEqual(options, want) {
+		t.Errorf("got %v, want %v", options, want)
+	}
+	if err := options.Set("novalue"); err == nil {
+		t.Error("an option without '=' was accepted")
+	}
+}
+
+func TestExitStatusOfUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"nope"}, {"play"}, {"script", "tictactoe"}, {"games", "extra"},
+		{"play", "tictactoe", "--strategy", "best"}, {"play", "--seed", "-1", "tictactoe"}} {
+		if got := run(args, discard{}, discard{}); got != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, got)
+		}
+	}
+	if got := run([]string{"help"}, discard{}, discard{}); got != 0 {
+		t.Errorf("help exits %d", got)
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

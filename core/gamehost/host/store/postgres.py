@@ -1,0 +1,312 @@
+"""The shared store: PostgreSQL, for several host replicas behind a load balancer.
+
+Same semantics as SQLite (one transaction per step, the optimistic version
+check, unique request ids), plus what replicas need to share matches:
+
+- a step is one call of the ``gamehost_append`` function (one statement,
+  one round trip, one transaction) that also sends
+  ``NOTIFY gamehost_matches, '<match> <version>'``, so every replica learns
+  of the step once it is committed;
+- a match where a bot must move carries ``due_time``, and a replica *claims*
+  it (``claimed_by`` / ``claim_until``, a lease) before acting, so exactly one
+  replica moves for a bot, and another takes over when a replica dies.
+
+Times for claims come from the database's clock, so replicas' clocks may
+disagree without two of them acting at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable, Sequence
+
+import psycopg
+import structlog
+from psycopg_pool import AsyncConnectionPool
+
+from gamehost.host.store import describe_store
+from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, loads, match_values, row_to_record,
+                                         seats_json)
+
+log = structlog.get_logger("gamehost.store.postgres")
+
+CHANNEL = "gamehost_matches"
+MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
+
+# Versioned schema: entry i brings the database from version i to i + 1.
+MIGRATIONS = [
+    """
+    CREATE TABLE matches (
+        id text PRIMARY KEY,
+        game_id text NOT NULL,
+        rules_version text NOT NULL,
+        options text NOT NULL,
+        seed text NOT NULL,
+        seats text NOT NULL,
+        status text NOT NULL,
+        version bigint NOT NULL,
+        create_time double precision NOT NULL,
+        update_time double precision NOT NULL,
+        result text,
+        create_request_id text UNIQUE,
+        turn_timeout double precision NOT NULL DEFAULT 0,
+        due_time double precision,
+        claimed_by text,
+        claim_until double precision
+    );
+    CREATE INDEX matches_by_status ON matches (status, create_time);
+    CREATE INDEX matches_by_game ON matches (game_id, create_time);
+    CREATE INDEX matches_due ON matches (due_time) WHERE due_time IS NOT NULL;
+    CREATE TABLE events (
+        match_id text NOT NULL REFERENCES matches (id),
+        version bigint NOT NULL,
+        seat integer NOT NULL,
+        request_id text,
+        body text NOT NULL,
+        PRIMARY KEY (match_id, version)
+    );
+    CREATE UNIQUE INDEX events_by_request ON events (match_id, seat, request_id)
+        WHERE request_id IS NOT NULL;
+    CREATE TABLE snapshots (
+        match_id text PRIMARY KEY REFERENCES matches (id),
+        version bigint NOT NULL,
+        state text NOT NULL
+    );
+    -- One step in one statement, so one round trip per move. The row must
+    -- still be at the version before the events: the check that keeps two
+    -- replicas from both moving (SQLSTATE GH409 when it fails).
+    CREATE FUNCTION gamehost_append(
+        p_match text, p_previous bigint, p_version bigint, p_status text, p_update_time double precision,
+        p_result text, p_seats text, p_due_in double precision, p_owner text, p_lease double precision,
+        p_versions bigint[], p_event_seats integer[], p_requests text[], p_bodies text[],
+        p_snapshot_version bigint, p_snapshot_state text
+    ) RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+        now_epoch double precision := extract(epoch from clock_timestamp());
+    BEGIN
+        UPDATE matches SET seats = coalesce(p_seats, seats), status = p_status, version = p_version,
+               update_time = p_update_time, result = p_result, due_time = now_epoch + p_due_in,
+               claimed_by = CASE WHEN p_due_in IS NULL THEN NULL ELSE p_owner END,
+               claim_until = now_epoch + p_due_in + p_lease
+         WHERE id = p_match AND version = p_previous;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'match % is not at version %', p_match, p_previous USING ERRCODE = 'GH409';
+        END IF;
+        INSERT INTO events SELECT p_match, v, s, r, b FROM unnest(p_versions, p_event_seats, p_requests, p_bodies)
+            AS step(v, s, r, b);
+        IF p_snapshot_state IS NOT NULL THEN
+            INSERT INTO snapshots VALUES (p_match, p_snapshot_version, p_snapshot_state)
+                ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, state = excluded.state;
+        END IF;
+        PERFORM pg_notify('gamehost_matches', p_match || ' ' || p_version);
+    END;
+    $$;
+    """,
+]
+VERSION_CHECK_FAILED = "GH409"
+
+_NOW = "extract(epoch from clock_timestamp())"
+
+
+class PostgresStore:
+    shared = True  # other replicas write too: the engine must catch up and claim
+
+    lease = 10.0  # seconds a claim holds past its due time (the engine sets it)
+
+    def __init__(self, url: str, *, owner: str = "", pool_size: int = 10, open_timeout: float = 30.0) -> None:
+        self.url = url
+        self.owner = owner
+        self.open_timeout = open_timeout  # how long open() waits for the database to accept connections
+        self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
+                                         kwargs={"autocommit": True}, name="gamehost")
+        self._listener: asyncio.Task | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({describe_store(self.url)!r})"
+
+    async def open(self) -> None:
+        await self._pool.open(wait=True, timeout=self.open_timeout)
+        await self.migrate()
+
+    async def migrate(self) -> int:
+        """Bring the schema up to date; returns how many migrations ran.
+        Replicas starting together take turns on an advisory lock."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                               "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")).fetchone()
+            current = row[0]
+            if current > len(MIGRATIONS):
+                raise RuntimeError(f"{self!r} has schema version {current}, newer than this host "
+                                   f"({len(MIGRATIONS)}): upgrade gamehost")
+            for version in range(current, len(MIGRATIONS)):
+                await conn.execute(MIGRATIONS[version])
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version + 1,))
+                log.info("schema migrated", version=version + 1)
+            return len(MIGRATIONS) - current
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+            self._listener = None
+        await self._pool.close()
+
+    async def ping(self) -> None:
+        async with self._pool.connection(timeout=5) as conn:
+            await conn.execute("SELECT 1")
+
+    # ------------------------------------------------------------ writes
+
+    async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
+                           due_in: float | None = None) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
+                await conn.execute(
+                    f"INSERT INTO matches ({MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
+                    f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
+                    (*match_values(record), *self._claim(due_in)))
+                async with conn.cursor() as cursor:
+                    await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
+                                             event_rows(record.id, events))
+                await conn.execute("INSERT INTO snapshots VALUES (%s,%s,%s)",
+                                   (record.id, snapshot.version, dumps(snapshot.state)))
+        except psycopg.errors.UniqueViolation as error:
+            raise VersionConflict(str(error)) from error
+
+    async def append(self, step: Append) -> None:
+        record, events, snapshot = step.record, step.events, step.snapshot
+        due_in, owner, _ = self._claim(step.due_in)
+        try:
+            async with self._pool.connection() as conn:
+                # %b: the event arrays go in binary, which skips escaping each text.
+                await conn.execute(
+                    "SELECT gamehost_append(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%b,%b,%b,%b,%s,%s)",
+                    (record.id, events[0]["version"] - 1, record.version, record.status, record.update_time,
+                     None if record.result is None else dumps(record.result),
+                     seats_json(record.seats) if step.seats_changed else None, due_in, owner, self.lease,
+                     [e["version"] for e in events], [e.get("seat", -1) for e in events],
+                     [e.get("request_id") or None for e in events], [dumps(e) for e in events],
+                     None if snapshot is None else snapshot.version,
+                     None if snapshot is None else dumps(snapshot.state)))
+        except psycopg.errors.UniqueViolation as error:
+            raise VersionConflict(str(error)) from error
+        except psycopg.DatabaseError as error:
+            if error.sqlstate != VERSION_CHECK_FAILED:
+                raise
+            raise VersionConflict(str(error)) from error
+
+    def _claim(self, due_in: float | None) -> tuple:
+        """due_time offset, claimer and lease offset for a step: the replica
+        that commits a step after which the host must act holds the claim."""
+        if due_in is None:
+            return None, None, None
+        return due_in, self.owner, due_in + self.lease
+
+    async def claim_due(self, limit: int = 32) -> list[str]:
+        """Claim matches whose bot turn is due and unclaimed (or whose
+        claim expired: the replica that held it died). SKIP LOCKED lets
+        replicas sweep at once without waiting on each other."""
+        async with self._pool.connection() as conn:
+            rows = await (await conn.execute(
+                f"UPDATE matches SET claimed_by=%s, claim_until={_NOW} + %s WHERE id IN ("
+                "  SELECT id FROM matches WHERE due_time IS NOT NULL AND status = 'active'"
+                f"  AND due_time <= {_NOW} AND (claim_until IS NULL OR claim_until < {_NOW})"
+                "  ORDER BY due_time LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
+                (self.owner, self.lease, limit))).fetchall()
+        return [row[0] for row in rows]
+
+    # ------------------------------------------------------------ reads
+
+    async def _one(self, sql: str, params: tuple):
+        async with self._pool.connection() as conn:
+            return await (await conn.execute(sql, params)).fetchone()
+
+    async def _all(self, sql: str, params: tuple) -> list:
+        async with self._pool.connection() as conn:
+            return await (await conn.execute(sql, params)).fetchall()
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
+        return None if row is None else row_to_record(row)
+
+    async def match_version(self, match_id: str) -> int | None:
+        row = await self._one("SELECT version FROM matches WHERE id=%s", (match_id,))
+        return None if row is None else row[0]
+
+    async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
+        row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
+        return None if row is None else row_to_record(row)
+
+    async def list_matches(self, *, game_id, status, limit, before):
+        clauses, params = [], []
+        if game_id:
+            clauses.append("game_id = %s")
+            params.append(game_id)
+        if status:
+            clauses.append("status = %s")
+            params.append(status)
+        if before is not None:
+            clauses.append("(create_time, id) < (%s, %s)")
+            params += [before[0], before[1]]
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = await self._all(
+            f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT %s",
+            (*params, limit))
+        return [row_to_record(row) for row in rows]
+
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        rows = await self._all(f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())
+        return [row_to_record(row) for row in rows]
+
+    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
+        rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version>%s ORDER BY version",
+                               (match_id, after_version))
+        return [loads(row[0]) for row in rows]
+
+    async def latest_snapshot(self, match_id: str) -> Snapshot:
+        row = await self._one("SELECT version, state FROM snapshots WHERE match_id=%s", (match_id,))
+        return Snapshot(row[0], loads(row[1]))
+
+    async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
+        rows = await self._all(
+            "SELECT seat, request_id, version FROM events WHERE match_id=%s AND request_id IS NOT NULL",
+            (match_id,))
+        return {(seat, request_id): version for seat, request_id, version in rows}
+
+    # ------------------------------------------------------------ notifications
+
+    def subscribe(self, on_change: Callable[[str | None, int], Awaitable[None] | None]) -> None:
+        """Call ``on_change(match_id, version)`` for every step any replica
+        commits, and ``on_change(None, 0)`` after a lost connection came back
+        (notifications sent meanwhile are lost: the engine catches up)."""
+        self._listener = asyncio.get_running_loop().create_task(self._listen(on_change))
+
+    async def _listen(self, on_change) -> None:
+        delay, reconnected = 0.1, False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.1
+                    if reconnected:
+                        log.info("notifications resumed")
+                        await _call(on_change, None, 0)
+                    async for note in conn.notifies():
+                        match_id, _, version = note.payload.partition(" ")
+                        await _call(on_change, match_id, int(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database went away: retry, never give up
+                log.warning("notifications lost; reconnecting", error=str(error), retry_in=delay)
+                reconnected = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+
+async def _call(function, *args) -> None:
+    result = function(*args)
+    if asyncio.iscoroutine(result):
+        await result

@@ -1,0 +1,257 @@
+"""The Go thin client (clients/go, command gamehost-go), built once per test
+session and run against real hosts: it plays every game of the catalog, lists
+it, reports the host's errors with their details, resumes its stream across a
+host restart, and its `script` log matches what the Python client reads."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from gamehost.client import GameHostClient
+from gamehost.v1 import gamehost_pb2 as pb
+from hosts import HostProcess
+
+GO = shutil.which("go")
+GO_MODULE = Path(__file__).parent.parent / "clients" / "go"
+pytestmark = pytest.mark.skipif(GO is None and not os.environ.get("CI"),
+                                reason="go is not installed (CI has it)")
+
+
+@pytest.fixture(scope="session")
+def gamehost_go(tmp_path_factory, worker_id) -> Path:
+    """The gamehost-go binary. Under pytest-xdist each worker is its own
+    session: the first one builds into the run's shared temp dir while the
+    others wait on the lock, then reuse the binary."""
+    assert GO, "go must be on PATH in CI"
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    binary = shared / "gamehost-go"
+    with open(shared / "gamehost-go.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not binary.exists():
+            built = subprocess.run([GO, "build", "-buildvcs=false", "-o", str(binary), "./cmd/gamehost-go"],
+                                   cwd=GO_MODULE, capture_output=True, text=True, timeout=600)
+            assert built.returncode == 0, built.stderr
+    return binary
+
+
+@pytest.fixture(scope="module")
+def go_host():
+    """A host serving exactly the installed plugins: the shared test host
+    also loads fixture plugins, one of which crashes its rules on purpose."""
+    process = HostProcess(env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")}).start()
+    yield process
+    process.stop()
+
+
+def run_go(binary: Path, host: HostProcess, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([str(binary), *args, "--host", host.target], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def canonical_json(message) -> str:
+    """The canonical JSON that gamehost-go prints (clients/go/canonjson): the
+    proto3 JSON mapping, keys sorted, no spaces, integral numbers as integers."""
+    def plain(value):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        return value
+    return json.dumps(plain(MessageToDict(message)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def assert_finished_with_gapless_log(client: GameHostClient, match_name: str) -> pb.MatchLog:
+    match = client.match(match_name)
+    assert match.status == pb.MATCH_STATUS_FINISHED
+    assert len(match.result.ranking) == len(match.seats) and match.result.summary
+    log = client.log(match_name)
+    assert log.complete and log.HasField("seed")
+    assert [event.version for event in log.events] == list(range(1, match.version + 1))
+    return log
+
+
+def test_play_finishes_a_match_of_every_game_in_the_catalog(gamehost_go, go_host):
+    with go_host.client() as client:
+        games = client.games()
+        assert len(games) >= 7
+        for number, game in enumerate(games):
+            seats = game.max_players if number % 2 else game.min_players
+            played = run_go(gamehost_go, go_host, "play", game.id, "--seats", str(seats),
+                            "--seed", str(number), "--match-seed", str(100 + number))
+            assert played.returncode == 0, f"{game.id}: {played.stderr}"
+            lines = played.stdout.splitlines()
+            match_name = lines[0].split(":")[0]
+            assert lines[0] == f"{match_name}: playing seat 0 (strategy random, seed {number})"
+            log = assert_finished_with_gapless_log(client, match_name)
+            assert log.seed == 100 + number and log.seats == seats
+            assert any(e.kind == pb.EVENT_KIND_MOVED and e.seat == 0 for e in log.events), game.id
+            # It printed every event after its first view, once each and in order, then the result.
+            printed = [int(line.split()[0][1:]) for line in lines if line.startswith("v")]
+            assert printed == list(range(printed[0], len(log.events) + 1)), game.id
+            assert f"finished at version {len(log.events)}: {log.result.summary}" in lines
+
+
+def test_go_unit_tests_pass(gamehost_go):
+    """The Go module's own unit tests (go test runs a subset of go vet too).
+    Asking for the binary first lets them reuse its compiled dependencies."""
+    tested = subprocess.run([GO, "test", "./..."], cwd=GO_MODULE, capture_output=True, text=True, timeout=600)
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    assert "FAIL" not in tested.stdout and tested.stdout.count("\nok ") + tested.stdout.startswith("ok ") >= 3
+
+
+def test_games_lists_the_catalog(gamehost_go, go_host):
+    listed = run_go(gamehost_go, go_host, "games")
+    assert listed.returncode == 0, listed.stderr
+    with go_host.client() as client:
+        games = client.games()
+    ids = [line.split()[0] for line in listed.stdout.splitlines() if not line.startswith(" ")]
+    assert ids == [game.id for game in games]
+    for game in games:
+        assert f"{game.title} ({game.min_players}-{game.max_players} players" in listed.stdout
+        assert game.summary in listed.stdout
+
+
+def test_joining_a_missing_match_prints_not_found_with_its_details(gamehost_go, go_host):
+    failed = run_go(gamehost_go, go_host, "play", "--match", "matches/doesnotexist")
+    assert failed.returncode == 1
+    first, *details = failed.stderr.splitlines()
+    assert first.startswith("gamehost-go play: NOT_FOUND: ") and "matches/doesnotexist" in first
+    assert "  ErrorInfo: reason=MATCH_NOT_FOUND domain=gamehost.dev" in details
+    assert any(line.startswith("  ResourceInfo: type=gamehost.dev/Match name=matches/doesnotexist")
+               for line in details)
+
+
+def test_options_the_game_refuses_print_invalid_argument_with_the_field_violation(gamehost_go, go_host):
+    failed = run_go(gamehost_go, go_host, "play", "tictactoe", "--option", "board=4")
+    assert failed.returncode == 1
+    first, *details = failed.stderr.splitlines()
+    assert first.startswith("gamehost-go play: INVALID_ARGUMENT: ")
+    assert "  ErrorInfo: reason=INVALID_OPTIONS domain=gamehost.dev" in details
+    assert any(line.startswith("  BadRequest: options: ") and "'board'" in line for line in details)
+
+
+def test_script_with_a_move_that_is_not_legal_prints_the_hosts_refusal(gamehost_go, go_host):
+    failed = run_go(gamehost_go, go_host, "script", "tictactoe", "--seed", "5", "b2", "b2")
+    assert failed.returncode == 1 and failed.stdout == ""
+    first, *details = failed.stderr.splitlines()
+    assert first.startswith('gamehost-go script: move 2 of 2 ("b2"): FAILED_PRECONDITION: ')
+    assert "  ErrorInfo: reason=UNKNOWN_MOVE domain=gamehost.dev metadata: move_id=b2, rule=unknown-move" in details
+    assert any(line.startswith("  PreconditionFailure: type=UNKNOWN_MOVE subject=unknown-move: ")
+               for line in details)
+
+
+def test_usage_errors_exit_2_without_calling_the_host(gamehost_go, go_host):
+    assert run_go(gamehost_go, go_host, "play").returncode == 2
+    assert run_go(gamehost_go, go_host, "script", "tictactoe", "b2").returncode == 2  # no --seed
+    assert run_go(gamehost_go, go_host, "play", "tictactoe", "--strategy", "best").returncode == 2
+
+
+def _play_in_python(client: GameHostClient, game: str, seats: int, seed: int, options: dict,
+                    choices: random.Random) -> tuple[pb.Match, list[str]]:
+    """A match with every seat held by the Python client; returns it and the move ids played."""
+    match = client.create_match(game, seats=seats, seed=seed, options=options)
+    tokens = [client.join(match.name, seat=seat).player_token for seat in range(seats)]
+    played = []
+    while (current := client.match(match.name)).status == pb.MATCH_STATUS_ACTIVE:
+        seat = current.to_move[0]
+        moves = client.view(match.name, tokens[seat]).legal_moves
+        move_id = moves[choices.randrange(len(moves))].id
+        client.move(match.name, tokens[seat], move_id=move_id, expected_version=current.version)
+        played.append(move_id)
+    return match, played
+
+
+def _without_match_and_times(log: dict) -> dict:
+    events = [{key: value for key, value in event.items() if key != "time"} for event in log["events"]]
+    return {**{key: value for key, value in log.items() if key != "match"}, "events": events}
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), [
+    ("tictactoe", 2, {}),
+    # Chance, hidden hands and non-default options.
+    ("campanile", 3, {"bet_rule": "exact", "bet_on_built_tower": True}),
+])
+def test_script_prints_the_log_the_python_client_reads(gamehost_go, go_host, game, seats, options):
+    seed = 4242
+    option_flags = [flag for name, value in options.items() for flag in ("--option", f"{name}={json.dumps(value)}")]
+    with go_host.client() as client:
+        python_match, moves = _play_in_python(client, game, seats, seed, options, random.Random(game))
+        scripted = run_go(gamehost_go, go_host, "script", game, "--seats", str(seats), "--seed", str(seed),
+                          *option_flags, *moves)
+        assert scripted.returncode == 0, scripted.stderr
+        go_log = json.loads(scripted.stdout)
+        # Byte for byte what the Python client reads for the Go client's match...
+        assert scripted.stdout == canonical_json(client.log(go_log["match"])) + "\n"
+        assert go_log["complete"] and go_log["seed"] == str(seed) and len(moves) > 0
+        # ...and the same match as the one Python played, but for its name and times.
+        python_log = json.loads(canonical_json(client.log(python_match.name)))
+        assert _without_match_and_times(go_log) == _without_match_and_times(python_log)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_for(predicate, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while not (found := predicate()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+    return found
+
+
+def test_play_resumes_its_stream_after_the_host_restarts(gamehost_go, start_host, tmp_path):
+    port, data = _free_port(), tmp_path / "data"
+    first = start_host("--port", str(port), data_dir=data)
+    with first.client() as client:
+        match = client.create_match("tictactoe", seats=2)
+    go_player = subprocess.Popen([str(gamehost_go), "play", "--match", match.name, "--seat", "0",
+                                  "--strategy", "first", "--host", first.target],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with first.client() as client:
+            _wait_for(lambda: client.match(match.name).seats[0].kind == pb.SEAT_KIND_HUMAN)
+            opponent = client.join(match.name, seat=1).player_token
+            # The Go client moves first, then waits on its stream for seat 1.
+            _wait_for(lambda: client.match(match.name).to_move == [1])
+        first.kill()
+        second = start_host("--port", str(port), data_dir=data)
+        with second.client() as client:
+            deadline = time.monotonic() + 60
+            while (view := client.view(match.name, opponent)).status == pb.MATCH_STATUS_ACTIVE:
+                assert go_player.poll() is None, f"the Go client quit mid-match: {go_player.communicate()}"
+                assert time.monotonic() < deadline, "the Go client stopped playing"
+                if view.legal_moves:
+                    client.move(match.name, opponent, move_id=view.legal_moves[0].id, expected_version=view.version)
+                else:
+                    time.sleep(0.02)
+            out, err = go_player.communicate(timeout=60)
+            assert go_player.returncode == 0, err
+            log = assert_finished_with_gapless_log(client, match.name)
+    finally:
+        if go_player.poll() is None:
+            go_player.kill()
+            go_player.wait()
+    # Every event after the Go client's first view (taken before its first
+    # move, v4), once each and in order: none lost or repeated in the restart.
+    printed = [int(line.split()[0][1:]) for line in out.splitlines() if line.startswith("v")]
+    assert printed[0] <= 4 and printed == list(range(printed[0], len(log.events) + 1))
+    assert "(the stream dropped and was resumed" in out
+    assert f"finished at version {len(log.events)}: {log.result.summary}" in out

@@ -1,0 +1,77 @@
+"""Readiness follows the store; liveness follows the process.
+
+The host runs in this process so the test can take its real SQLite store
+away under it (close its connection) and give it back; probes go over a
+real socket, by gRPC and by the ``gamehost health`` command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from gamehost.host.config import HostConfig
+from gamehost.host.server import SERVICE_NAME, start_host
+from gamehost.host.store import SQLiteStore
+
+SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+async def status(target: str, service: str) -> int:
+    async with grpc.aio.insecure_channel(target) as channel:
+        response = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=service),
+                                                                   timeout=5)
+        return response.status
+
+
+async def becomes(target: str, service: str, wanted: int, timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while await status(target, service) != wanted:
+        assert asyncio.get_running_loop().time() < deadline, f"{service!r} never became {wanted}"
+        await asyncio.sleep(0.05)
+
+
+async def health_command(target: str, *args: str) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gamehost.cli.main", "health", "--host", target, *args,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output, _ = await process.communicate()
+    return process.returncode, output.decode()
+
+
+async def test_not_ready_while_the_store_is_unreachable_and_ready_again_after(tmp_path):
+    store = SQLiteStore(tmp_path / "gamehost.db")
+    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None), store=store)
+    target = f"127.0.0.1:{host.port}"
+    try:
+        assert await status(target, SERVICE_NAME) == SERVING
+        assert await health_command(target) == (0, f"{target} gamehost.v1.GameHost: SERVING\n")
+
+        await store.close()  # the database is gone from under the host
+        await becomes(target, SERVICE_NAME, NOT_SERVING)
+        assert await status(target, "") == SERVING, "alive: restarting would not bring the store back"
+        assert await health_command(target) == (1, f"{target} gamehost.v1.GameHost: NOT_SERVING\n")
+        assert await health_command(target, "--service", "") == (0, f"{target} (overall): SERVING\n")
+
+        await store.open()
+        await becomes(target, SERVICE_NAME, SERVING)
+        assert await health_command(target) == (0, f"{target} gamehost.v1.GameHost: SERVING\n")
+    finally:
+        await host.stop(1)
+
+
+async def test_health_command_fails_when_no_host_answers():
+    code, output = await health_command("127.0.0.1:1", "--timeout", "1")
+    assert code == 1 and ("UNAVAILABLE" in output or "DEADLINE_EXCEEDED" in output), output
+
+
+
+def test_store_check_interval_must_be_positive():
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory",
+                              "--store-check-interval", "0"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2
+    assert "--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds" in refused.stderr
