@@ -202,6 +202,19 @@ def test_a_screenshot_of_every_game_page(web_host, web_client):
         assert shot["svg"] == 1 and shot["status"] == "active" and shot["legal"], shot["game"]
 
 
+def canonical_json(value) -> str:
+    def plain(item):
+        if isinstance(item, float) and item.is_integer():
+            return int(item)
+        if isinstance(item, dict):
+            return {key: plain(entry) for key, entry in item.items()}
+        if isinstance(item, list):
+            return [plain(entry) for entry in item]
+        return item
+
+    return json.dumps(plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def test_script_mode_plays_given_moves_and_prints_the_match_log(web_host, web_client):
     moves = ["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1"]
     done = subprocess.run([shutil.which("node") or "node", str(E2E / "script.mjs"), "--target", web_host.web_url,
@@ -210,9 +223,10 @@ def test_script_mode_plays_given_moves_and_prints_the_match_log(web_host, web_cl
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
 
+    # Byte for byte the canonical JSON of the log the Python client reads (docs/clients.md).
     log = web_client.log(printed["match"])
-    assert printed == json_format.MessageToDict(log, preserving_proto_field_name=True)
-    assert printed["complete"] and printed["seed"] == "7"
+    assert done.stdout == canonical_json(json_format.MessageToDict(log)) + "\n"
+    assert printed["complete"] and printed["seed"] == "7" and printed["result"]["summary"] == "Draw."
     # Tic-tac-toe numbers its cells row by row from a3.
     assert [from_struct(event.move)["cell"] for event in log.events if event.kind == pb.EVENT_KIND_MOVED] == \
         [(3 - int(move[1])) * 3 + "abc".index(move[0]) for move in moves]

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Plays a given list of moves through the web client, every seat held by
-// the browser (one browser profile per seat), and prints the match log
-// (GetMatchLog, proto3 JSON with proto field names) as the page shows it.
+// the browser (one browser profile per seat), and prints the match log that
+// its log page shows (GetMatchLog) as canonical JSON on one line: the proto3
+// JSON mapping with keys sorted and no whitespace (docs/clients.md,
+// "Canonical JSON"), as `gamehost-go script` prints it.
 //
 //   node clients/web/e2e/script.mjs --target http://127.0.0.1:8080 --game tictactoe \
 //     --seed 7 --moves b2,a1,c3,a3,a2,c2,b3,b1,c1 [--seats 2] [--variant id] [--options '{"k": v}']
@@ -62,12 +64,21 @@ try {
   const logPage = pages[0];
   await logPage.goto(`${args.target}/#/matches/${id}/log`);
   await logPage.waitForSelector("#match-log[data-complete]");
-  console.log(await logPage.locator("#match-log").innerText());
+  console.log(canonicalJson(JSON.parse(await logPage.locator("#match-log").textContent())));
 } catch (error) {
   console.error(`script.mjs: ${error.message}`);
   process.exitCode = 1;
 } finally {
   await browser.close();
+}
+
+/** Keys sorted, no whitespace; numbers and strings as JSON.stringify writes them (RFC 8785 for these values). */
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 async function newPage() {

@@ -1,5 +1,5 @@
-// The match log as the host gives it (GetMatchLog), in the proto3 JSON form
-// other tools print, with the seat's own hidden moves when this browser holds a seat.
+// The match log as the host gives it (GetMatchLog), in the proto3 JSON
+// mapping, with the seat's own hidden moves when this browser holds a seat.
 import { toJsonString } from "@bufbuild/protobuf";
 import { MatchLogSchema } from "./gen/gamehost/v1/gamehost_pb";
 import { gamehost } from "./api";
@@ -16,7 +16,7 @@ export function showMatchLog(root: HTMLElement, id: string): () => void {
   void (async () => {
     try {
       const log = await gamehost.getMatchLog({ name: `matches/${id}`, playerToken: heldSeat(id)?.token ?? "" });
-      output.textContent = toJsonString(MatchLogSchema, log, { prettySpaces: 2, useProtoFieldName: true });
+      output.textContent = toJsonString(MatchLogSchema, log, { prettySpaces: 2 });
       output.dataset.complete = String(log.complete);
     } catch (error) {
       output.replaceWith(problemPanel(problemOf(error), "Loading the match log"));
