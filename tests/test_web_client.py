@@ -134,6 +134,16 @@ def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_clie
     assert len(refused["marked"]) == 1 and "stall_turns_per_face_down_card" in refused["marked"][0]
 
 
+def test_a_turn_timeout_set_in_the_lobby_runs_down_on_the_page(web_host, web_client):
+    timed = scenario("timeout", web_host.web_url, seconds=2)
+
+    assert timed["clock"] in ("time left 0:02", "time left 0:01")
+    log = web_client.log(f"matches/{timed['match']}")
+    first_move = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED)
+    assert first_move.seat == 0 and first_move.timed_out
+    assert f"seat 0 (player 0): {first_move.label} (timed out: the host moved for them)" in timed["log"]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

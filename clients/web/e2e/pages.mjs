@@ -21,7 +21,8 @@ export async function openLobby(page, target) {
 }
 
 /** Fills the lobby's "new match" form of `game` and submits it; resolves to the match id. */
-export async function createMatch(page, target, { game, seats, bots, seed, options = {}, variant, takeSeat = true }) {
+export async function createMatch(page, target,
+  { game, seats, bots, seed, options = {}, variant, turnTimeout, takeSeat = true }) {
   await openLobby(page, target);
   const card = page.locator(`details.game[data-game=${attribute(game)}]`);
   await card.locator("summary").click();
@@ -34,6 +35,7 @@ export async function createMatch(page, target, { game, seats, bots, seed, optio
   if (variant) await form.locator('select[name="variant"]').selectOption(variant);
   for (const [name, value] of Object.entries(options)) await fillOption(form, name, value);
   if (seed !== undefined) await form.locator('input[name="seed"]').fill(String(seed));
+  if (turnTimeout !== undefined) await form.locator('input[name="turn-timeout"]').fill(String(turnTimeout));
   await form.locator('input[name="take-seat"]').setChecked(takeSeat);
   const before = page.url();
   await form.locator("button.create-match").click();

@@ -11,7 +11,7 @@ import {
 } from "./pages.mjs";
 
 const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
-  "bad-option", "bad-value", "drop-after", "out"];
+  "bad-option", "bad-value", "drop-after", "out", "seconds"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -189,6 +189,16 @@ const scenarios = {
     }
     return { drawn, viaBoard, viaList, interactionError, after: await inspect().catch((error) => error.message),
       state: await pageState(page), url: page.url() };
+  },
+
+  /** A turn timeout set in the lobby: the clock runs down, then the host moves for the idle player. */
+  async timeout(browser) {
+    const page = await newPage(browser);
+    const id = await createMatch(page, target, { game: "tictactoe", seats: 2, bots: [1], turnTimeout: args.seconds });
+    await page.waitForFunction(() => /time left \d+:\d\d/.test(document.querySelector("#turn-clock").textContent));
+    const clock = await page.locator("#turn-clock").innerText();
+    await page.locator("#move-log li", { hasText: "timed out" }).first().waitFor({ timeout: 30000 });
+    return { match: id, clock, log: await page.locator("#move-log li").allInnerTexts() };
   },
 
   /** A screenshot of the game page of every game in the catalog. */

@@ -92,6 +92,8 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   } }, h("option", { value: "" }, "(none: the options below)"),
   game.variants.map((candidate) => h("option", { value: candidate.id, title: candidate.description }, candidate.title)));
   const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: "random", size: 20 });
+  const turnTimeout = h("input", { type: "number", name: "turn-timeout", min: 0, step: "any", placeholder: "none",
+    style: "width: 6rem" });
   const takeSeat = h("input", { type: "checkbox", name: "take-seat", checked: true });
   const problemArea = h("div", { class: "problem-area" });
   const createButton = h("button", { type: "submit", class: "create-match" }, "Create match");
@@ -103,6 +105,8 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     game.variants.length ? h("div", {}, h("label", {}, "Variant ", variant)) : null,
     options.element,
     h("div", {}, h("label", {}, "Seed ", seed), h("small", { class: "muted" }, " optional: the same seed and moves replay the same match")),
+    h("div", {}, h("label", {}, "Turn timeout ", turnTimeout, " s"),
+      h("small", { class: "muted" }, " optional: when a player's time runs out, the host plays a random move for them")),
     h("div", {}, h("label", {}, takeSeat, " take the first seat that is not a bot")),
     createButton, problemArea);
   drawSeatChoices();
@@ -114,6 +118,11 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     const seedText = seed.value.trim();
     if (seedText && (!/^\d{1,20}$/.test(seedText) || BigInt(seedText) >= 2n ** 64n)) {
       problemArea.append(inputProblem("The seed must be a whole number (0 to 2^64-1), or empty."));
+      return;
+    }
+    const timeoutSeconds = turnTimeout.value.trim() ? turnTimeout.valueAsNumber : 0;
+    if (!(timeoutSeconds >= 0)) {
+      problemArea.append(inputProblem("The turn timeout must be a number of seconds, or empty for none."));
       return;
     }
     let chosenOptions;
@@ -130,6 +139,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
       const match = await gamehost.createMatch({
         game: game.name, seats, options: chosenOptions, variant: variant.value, botSeats: bots,
         bot: botName.value.trim(), seed: seedText ? BigInt(seedText) : undefined, requestId: newRequestId(),
+        turnTimeout: timeoutSeconds > 0 ? durationOf(timeoutSeconds) : undefined,
       });
       const humanSeat = range(0, seats - 1).find((seat) => !bots.includes(seat));
       if (takeSeat.checked && humanSeat !== undefined) {
@@ -169,6 +179,11 @@ function matchRow(match: Match, title: string, currentName: () => string, report
           }
         } }, `Join seat ${seat.index}`)),
       h("a", { class: "button", href: `#/matches/${id}` }, held ? `Play seat ${held.seat}` : "Watch")));
+}
+
+function durationOf(seconds: number) {
+  const whole = Math.floor(seconds);
+  return { seconds: BigInt(whole), nanos: Math.round((seconds - whole) * 1e9) };
 }
 
 function inputProblem(message: string): HTMLElement {

@@ -5,6 +5,7 @@ import {
   EventKind, MatchStatus, SeatKind,
   type Game, type Match, type MatchEvent, type View,
 } from "./gen/gamehost/v1/gamehost_pb";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { isTransient, problemOf, problemPanel, type Problem } from "./errors";
@@ -44,6 +45,8 @@ class MatchPage {
   private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
   private readonly identity = h("p", { id: "identity" });
   private readonly turn = h("p", { id: "turn", class: "turn" });
+  private readonly turnClock = h("span", { id: "turn-clock", class: "turn-clock" });
+  private clockTimer = 0;
   private readonly problems = h("div", { id: "problems" });
   private readonly board = h("div", { id: "board", class: "board" });
   private readonly moves = h("section", { id: "moves" });
@@ -61,7 +64,7 @@ class MatchPage {
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", h("a", { href: `#/matches/${id}/log` }, "match log"), " ",
         h("a", { href: "#/" }, "lobby")),
-      this.identity, this.turn, this.problems,
+      this.identity, h("div", { class: "turn-line" }, this.turn, this.turnClock), this.problems,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
           h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
@@ -96,6 +99,7 @@ class MatchPage {
   close(): void {
     this.closed = true;
     this.follower?.stop();
+    window.clearInterval(this.clockTimer);
   }
 
   /** GetView as this seat; a token the host refuses is dropped and the page goes on as a spectator. */
@@ -162,7 +166,8 @@ class MatchPage {
     this.moveLog.append(h("li", { value: Number(event.version), "data-version": String(event.version),
       "data-kind": EventKind[event.kind] }, eventText(event, this.match?.seats ?? [])));
     this.moveLog.lastElementChild?.scrollIntoView({ block: "nearest" });
-    if (live && event.kind !== EventKind.MOVED) void this.refreshMatch();
+    // Joins, leaves, the start and the end change the seats; with a turn timeout every move moves the deadline.
+    if (live && (event.kind !== EventKind.MOVED || this.match?.turnTimeout)) void this.refreshMatch();
   }
 
   /** Seats and status change with joins, leaves, the start and the end. */
@@ -221,6 +226,24 @@ class MatchPage {
     else text = `Waiting for ${view.toMove.map((index) => seatName(index, seats)).join(" and ")}.`;
     this.turn.textContent = text;
     this.turn.classList.toggle("your-turn", view.toMove.includes(view.seat));
+    this.showClock(view);
+  }
+
+  /** The time left to the turn deadline, ticking, while a player is to move in a match with a turn timeout. */
+  private showClock(view: View): void {
+    window.clearInterval(this.clockTimer);
+    const deadline = this.match?.turnDeadline;
+    if (!deadline || view.status !== MatchStatus.ACTIVE) {
+      this.turnClock.textContent = "";
+      return;
+    }
+    const at = timestampDate(deadline).getTime();
+    const tick = () => {
+      const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+      this.turnClock.textContent = `time left ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    };
+    tick();
+    this.clockTimer = window.setInterval(tick, 1000);
   }
 
   private showBoard(view: View): void {

@@ -38,7 +38,8 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.JOINED: return `${who} joined`;
     case EventKind.LEFT: return `${who} left`;
     case EventKind.STARTED: return "the match started";
-    case EventKind.MOVED: return `${who}: ${event.label || "moved (hidden)"}`;
+    case EventKind.MOVED:
+      return `${who}: ${event.label || "moved (hidden)"}${event.timedOut ? " (timed out: the host moved for them)" : ""}`;
     case EventKind.FINISHED: return "the match is over";
     case EventKind.ABANDONED: return `${who} abandoned the match`;
     default: return "event";
