@@ -129,6 +129,10 @@ def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_clie
     assert (late["code"], late["reason"]) == ("FAILED_PRECONDITION", "MATCH_NOT_OPEN")
     assert "watch" in late["text"]
 
+    forgotten = shown["unknownToken"]
+    assert (forgotten["code"], forgotten["reason"]) == ("UNAUTHENTICATED", "INVALID_TOKEN")
+    assert forgotten["seat"] == -1 and forgotten["kept"] is None and "spectator" in forgotten["text"]
+
     refused = shown["invalidOptions"]
     assert (refused["code"], refused["reason"]) == ("INVALID_ARGUMENT", "INVALID_OPTIONS")
     assert "options.stall_turns_per_face_down_card" in refused["text"]

@@ -120,6 +120,17 @@ const scenarios = {
     await late.waitForSelector("#problems .problem");
     const lateJoin = { ...(await problem(late)), earlySeat: (await pageState(early)).seat };
 
+    // A seat token this browser kept that the host does not know (e.g. from another host): the page
+    // says so, forgets it and goes on as a spectator.
+    const forgotten = await newPage(browser);
+    await forgotten.goto(`${target}/#/`);
+    await forgotten.evaluate((match) => localStorage.setItem(`gamehost.seat.${match}`,
+      JSON.stringify({ seat: 0, token: "not-a-token-of-this-match", playerName: "" })), openId);
+    await openMatch(forgotten, target, openId);
+    await forgotten.waitForSelector("#problems .problem");
+    const unknownToken = { ...(await problem(forgotten)), seat: (await pageState(forgotten)).seat,
+      kept: await forgotten.evaluate((match) => localStorage.getItem(`gamehost.seat.${match}`), openId) };
+
     // Options the host refuses: the field violation is shown next to its input.
     await openLobby(page, target);
     const card = page.locator(`details.game[data-game="${args["options-game"]}"]`);
@@ -132,7 +143,7 @@ const scenarios = {
         reason: panel.dataset.reason, text: panel.innerText }))),
       marked: await card.locator(".option.invalid").allInnerTexts(),
     };
-    return { notFound, stale, lateJoin, invalidOptions };
+    return { notFound, stale, lateJoin, unknownToken, invalidOptions };
   },
 
   /** Plays, then the host goes away and comes back (driven by the test over stdin/stdout). */

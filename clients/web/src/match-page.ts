@@ -74,20 +74,33 @@ class MatchPage {
     });
   }
 
+  /** Loads the match and follows it; while the host cannot be reached, tries again with backoff. */
   async open(): Promise<void> {
-    try {
-      this.match = await gamehost.getMatch({ name: this.name });
-    } catch (error) {
-      this.fail(problemOf(error), "Opening the match");
-      return;
+    for (let attempt = 0; !this.closed; attempt += 1) {
+      try {
+        await this.load();
+        return;
+      } catch (error) {
+        const problem = problemOf(error);
+        this.fail(problem, "Opening the match");
+        if (!isTransient(problem)) return;
+        await new Promise((resolve) => window.setTimeout(resolve, Math.min(8000, 500 * 2 ** attempt)));
+      }
     }
+  }
+
+  private async load(): Promise<void> {
+    this.match = await gamehost.getMatch({ name: this.name });
+    delete this.container.dataset.failed;
+    this.problems.replaceChildren();
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     document.title = `${this.title.textContent} · gamehost`;
     const view = await this.fetchView();
-    if (!view || this.closed) return;
+    if (this.closed) return;
     this.showView(view, true);
     await this.loadLog(view.version);
+    if (this.closed) return;
     this.follower = new MatchFollower(this.name, this.token, {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
@@ -103,19 +116,17 @@ class MatchPage {
   }
 
   /** GetView as this seat; a token the host refuses is dropped and the page goes on as a spectator. */
-  private async fetchView(): Promise<View | undefined> {
+  private async fetchView(): Promise<View> {
     try {
       return await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
     } catch (error) {
       const problem = problemOf(error);
-      if (problem.reason === "INVALID_TOKEN" && this.token) {
-        releaseSeat(this.id);
-        this.token = "";
-        this.showProblem(problem, "Opening your seat");
-        return this.fetchView();
-      }
-      this.fail(problem, "Loading the view");
-      return undefined;
+      if (problem.reason !== "INVALID_TOKEN" || !this.token) throw error;
+      releaseSeat(this.id);
+      this.token = "";
+      const view = await this.fetchView();
+      this.showProblem(problem, "Opening your seat");
+      return view;
     }
   }
 
