@@ -10,6 +10,7 @@ chromium first (`make web`, Debian's chromium package).
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import shutil
@@ -31,7 +32,7 @@ HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
 WEB = ROOT / "clients" / "web"
 E2E = WEB / "e2e"
 SCREENSHOTS = ROOT / "ci-artifacts" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 240
 
 
@@ -40,7 +41,7 @@ def web_host():
     if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
         pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
     if not CHROMIUM.exists():
-        pytest.fail("no /usr/bin/chromium: `apt-get install chromium` (make test does it)")
+        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
     process = HostProcess("--web-root", str(WEB / "dist")).start()
     yield process
     process.stop()
@@ -67,7 +68,7 @@ def moves_of(log: pb.MatchLog, seat: int) -> list[str]:
 
 
 def svg_texts(svg: str) -> list[str]:
-    return [element.text or "" for element in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    return ["".join(element.itertext()) for element in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "callisto"])
