@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -202,7 +203,8 @@ def test_dockerfile_runtime_matches_the_host_and_its_cli():
     env = stage_env(runtime)
     assert env["GAMEHOST_LOG_FORMAT"] == "json"
     exposed = {int(port) for line in instructions(runtime, "EXPOSE") for port in line.split()}
-    assert exposed == {int(env["GAMEHOST_ADDRESS"].rsplit(":", 1)[1]), int(env["GAMEHOST_METRICS_PORT"])}
+    assert exposed == {int(env["GAMEHOST_ADDRESS"].rsplit(":", 1)[1]), int(env["GAMEHOST_WEB_PORT"]),
+                       int(env["GAMEHOST_METRICS_PORT"])}
     assert instructions(runtime, "USER")[-1].split(":")[0] != "0"
 
     parser = build_parser()
@@ -235,6 +237,7 @@ def test_compose_runs_two_replicas_on_postgres_behind_the_grpc_balancer():
     assert replicas == ["gamehost-1", "gamehost-2"]
     runtime_env = stage_env(dockerfile_stages()["runtime"])
     grpc_port = runtime_env["GAMEHOST_ADDRESS"].rsplit(":", 1)[1]
+    web_port = runtime_env["GAMEHOST_WEB_PORT"]
     postgres = services["postgres"]
     assert postgres["image"] == "postgres:15"
     for name in replicas:
@@ -245,7 +248,7 @@ def test_compose_runs_two_replicas_on_postgres_behind_the_grpc_balancer():
         user, database = postgres["environment"]["POSTGRES_USER"], postgres["environment"]["POSTGRES_DB"]
         assert re.fullmatch(rf"postgresql://{user}:[^@]+@postgres:5432/{database}", store), store
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
-        assert grpc_port in service["expose"] and runtime_env["GAMEHOST_METRICS_PORT"] in service["expose"]
+        assert {grpc_port, web_port, runtime_env["GAMEHOST_METRICS_PORT"]} <= set(service["expose"])
         assert float(service["environment"]["GAMEHOST_SHUTDOWN_GRACE"]) < float(
             service["stop_grace_period"].removesuffix("s"))
 
@@ -254,8 +257,8 @@ def test_compose_runs_two_replicas_on_postgres_behind_the_grpc_balancer():
     assert (DEPLOY / mount[0]).resolve() == DEPLOY / "nginx.conf" and mount[1] == "/etc/nginx/nginx.conf"
     assert sorted(balancer["depends_on"]) == replicas
     upstreams = re.findall(r"^\s*server\s+([\w.-]+):(\d+)", (DEPLOY / "nginx.conf").read_text(), re.M)
-    assert sorted(upstreams) == [(name, grpc_port) for name in replicas]
-    assert balancer["ports"] == [f"{grpc_port}:{grpc_port}"]
+    assert sorted(upstreams) == sorted((name, port) for name in replicas for port in (grpc_port, web_port))
+    assert balancer["ports"] == [f"{grpc_port}:{grpc_port}", f"{web_port}:{web_port}"]
 
 
 def test_dockerfile_builder_and_install_commands_run(tmp_path):
@@ -302,20 +305,23 @@ def test_dockerfile_builder_and_install_commands_run(tmp_path):
 
 # ------------------------------------------------------------------ nginx
 
-def local_nginx_conf(tmp_path: Path, upstreams: list[int]) -> tuple[Path, int]:
-    """deploy/nginx.conf with the replicas' names replaced by local ports and
-    its own listen port and pid file."""
+def local_nginx_conf(tmp_path: Path, upstreams: dict[str, int]) -> tuple[Path, dict[str, int]]:
+    """deploy/nginx.conf with each replica's "name:port" replaced by the local
+    port given for it, and its own listen ports (by the port they replace)
+    and pid file."""
     text = (DEPLOY / "nginx.conf").read_text()
     names = re.findall(r"^\s*server\s+([\w.-]+:\d+)", text, re.M)
-    assert len(names) == len(upstreams) == 2
-    for name, port in zip(names, upstreams):
-        text = text.replace(name, f"127.0.0.1:{port}")
-    port = free_port()
-    text = re.sub(r"listen \d+", f"listen 127.0.0.1:{port}", text)
+    assert sorted(names) == sorted(upstreams)
+    for name, port in upstreams.items():
+        text = text.replace(f" {name} ", f" 127.0.0.1:{port} ")
+    listens = {}
+    for listened in re.findall(r"listen (\d+)", text):
+        listens[listened] = free_port()
+        text = text.replace(f"listen {listened}", f"listen 127.0.0.1:{listens[listened]}")
     text = text.replace("pid /tmp/nginx.pid;", f"pid {tmp_path / 'nginx.pid'};")
     conf = tmp_path / "nginx.conf"
     conf.write_text(text)
-    return conf, port
+    return conf, listens
 
 
 def nginx() -> str:
@@ -325,7 +331,7 @@ def nginx() -> str:
 
 
 def test_nginx_config_passes_nginx_t(tmp_path):
-    conf, _ = local_nginx_conf(tmp_path, [free_port(), free_port()])
+    conf, _ = local_nginx_conf(tmp_path, {f"gamehost-{i}:{port}": free_port() for i in (1, 2) for port in (50051, 8080)})
     checked = subprocess.run([nginx(), "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     assert "test is successful" in checked.stderr
@@ -335,7 +341,10 @@ def test_grpc_calls_and_health_checks_go_through_nginx_to_both_replicas(tmp_path
     replicas = [HostProcess("--metrics-port", "0", data_dir=tmp_path / f"replica{i}").start() for i in (1, 2)]
     balancer = None
     try:
-        conf, port = local_nginx_conf(tmp_path, [replica.port for replica in replicas])
+        conf, listens = local_nginx_conf(tmp_path, {
+            **{f"gamehost-{i}:50051": replica.port for i, replica in enumerate(replicas, 1)},
+            **{f"gamehost-{i}:8080": replica.web_port for i, replica in enumerate(replicas, 1)}})
+        port = listens["50051"]
         balancer = subprocess.Popen([nginx(), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -358,6 +367,12 @@ def test_grpc_calls_and_health_checks_go_through_nginx_to_both_replicas(tmp_path
                 stub.GetMatch(pb.GetMatchRequest(name="matches/nosuchmatch"), timeout=5)
             assert refused.value.code() == grpc.StatusCode.NOT_FOUND, "statuses pass through unchanged"
 
+        # Browsers: a Connect call through the web port's upstream.
+        connect = urllib.request.Request(f"http://127.0.0.1:{listens['8080']}/gamehost.v1.GameHost/ListGames",
+                                         data=b"{}", headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(connect, timeout=10) as response:
+            assert "games/tictactoe" in [game["name"] for game in json.loads(response.read())["games"]]
+
         served = []
         for replica in replicas:
             with urllib.request.urlopen(f"http://127.0.0.1:{replica.metrics_port}/metrics", timeout=5) as response:
@@ -365,7 +380,8 @@ def test_grpc_calls_and_health_checks_go_through_nginx_to_both_replicas(tmp_path
             calls = re.search(r'gamehost_grpc_server_handled_total\{grpc_code="OK",grpc_method="ListGames"[^}]*\} '
                               r'([\d.]+)', text)
             served.append(float(calls.group(1)) if calls else 0.0)
-        assert sum(served) == 10 and all(count >= 3 for count in served), f"calls per replica: {served}"
+        # Ten gRPC calls and the Connect one, which the web gateway hands to the host's own gRPC server.
+        assert sum(served) == 11 and all(count >= 3 for count in served), f"calls per replica: {served}"
     finally:
         if balancer:
             balancer.terminate()
