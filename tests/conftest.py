@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from go_client import build_gamehost_go
 from hosts import HostProcess
 
 
@@ -61,3 +62,10 @@ def postgres_url():
     yield urlsplit(server)._replace(path=f"/{name}").geturl()
     with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def gamehost_go(tmp_path_factory, worker_id):
+    """The gamehost-go binary, built once for the whole run (all xdist workers)."""
+    shared = tmp_path_factory.getbasetemp()
+    return build_gamehost_go(shared if worker_id == "master" else shared.parent)

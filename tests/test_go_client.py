@@ -5,46 +5,23 @@ host restart, and its `script` log matches what the Python client reads."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import random
-import shutil
 import socket
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from google.protobuf.json_format import MessageToDict
 
-from gamehost.client import GameHostClient
+from gamehost.client import GameHostClient, canonical_json
 from gamehost.v1 import gamehost_pb2 as pb
+from go_client import GO, GO_MODULE
 from hosts import HostProcess
 
-GO = shutil.which("go")
-GO_MODULE = Path(__file__).parent.parent / "clients" / "go"
 pytestmark = pytest.mark.skipif(GO is None and not os.environ.get("CI"),
                                 reason="go is not installed (CI has it)")
-
-
-@pytest.fixture(scope="session")
-def gamehost_go(tmp_path_factory, worker_id) -> Path:
-    """The gamehost-go binary. Under pytest-xdist each worker is its own
-    session: the first one builds into the run's shared temp dir while the
-    others wait on the lock, then reuse the binary."""
-    assert GO, "go must be on PATH in CI"
-    shared = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
-        shared = shared.parent
-    binary = shared / "gamehost-go"
-    with open(shared / "gamehost-go.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not binary.exists():
-            built = subprocess.run([GO, "build", "-buildvcs=false", "-o", str(binary), "./cmd/gamehost-go"],
-                                   cwd=GO_MODULE, capture_output=True, text=True, timeout=600)
-            assert built.returncode == 0, built.stderr
-    return binary
 
 
 @pytest.fixture(scope="module")
@@ -59,20 +36,6 @@ def go_host():
 def run_go(binary: Path, host: HostProcess, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([str(binary), *args, "--host", host.target], capture_output=True, text=True,
                           timeout=timeout)
-
-
-def canonical_json(message) -> str:
-    """The canonical JSON that gamehost-go prints (clients/go/canonjson): the
-    proto3 JSON mapping, keys sorted, no spaces, integral numbers as integers."""
-    def plain(value):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, dict):
-            return {key: plain(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [plain(item) for item in value]
-        return value
-    return json.dumps(plain(MessageToDict(message)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def assert_finished_with_gapless_log(client: GameHostClient, match_name: str) -> pb.MatchLog:

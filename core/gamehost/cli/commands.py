@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from gamehost.client import GameHostClient, from_struct
+from gamehost.client import GameHostClient, canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
@@ -171,10 +171,8 @@ def watch(args) -> int:
 def script(args) -> int:
     """Create a match with every seat held here, play the given move ids in
     order (each by the seat whose move it is) and print the match log as
-    JSON: the same game, seed, options and moves give the same log from any
+    canonical JSON: the same game, seed, options and moves give the same log from any
     client, in any language."""
-    from google.protobuf.json_format import MessageToJson
-
     with GameHostClient(args.host) as host:
         seats = args.seats or host.game(args.game).min_players
         match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
@@ -184,7 +182,7 @@ def script(args) -> int:
             current = host.match(match)
             seat = _mover_of(host, match, current.to_move, tokens, move_id)
             host.move(match, tokens[seat], move_id=move_id, expected_version=current.version)
-        print(MessageToJson(host.log(match), sort_keys=True, indent=None))
+        print(canonical_json(host.log(match)))
     return 0
 
 

@@ -7,7 +7,8 @@
         view = host.view(match.name, seat.player_token)
 """
 
+from gamehost.client.canonical import canonical_json
 from gamehost.client.client import GameHostClient, GameHostError, match_name, game_name
 from gamehost.client.structs import from_struct, to_struct
 
-__all__ = ["GameHostClient", "GameHostError", "from_struct", "game_name", "match_name", "to_struct"]
+__all__ = ["GameHostClient", "GameHostError", "canonical_json", "from_struct", "game_name", "match_name", "to_struct"]
