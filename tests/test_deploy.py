@@ -331,7 +331,8 @@ def nginx() -> str:
 
 
 def test_nginx_config_passes_nginx_t(tmp_path):
-    conf, _ = local_nginx_conf(tmp_path, {f"gamehost-{i}:{port}": free_port() for i in (1, 2) for port in (50051, 8080)})
+    conf, _ = local_nginx_conf(tmp_path, {f"gamehost-{i}:{port}": free_port()
+                                          for i in (1, 2) for port in (50051, 8080)})
     checked = subprocess.run([nginx(), "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     assert "test is successful" in checked.stderr

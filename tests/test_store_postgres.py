@@ -66,7 +66,8 @@ def test_gamehost_migrate_brings_a_database_up_to_date_and_hides_the_password(po
 
 def test_gamehost_migrate_names_an_unreachable_database():
     done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "migrate", "--store",
-                           "postgresql://nobody:secret@127.0.0.1:1/none", "--wait", "1"], capture_output=True, text=True, timeout=60)
+                           "postgresql://nobody:secret@127.0.0.1:1/none", "--wait", "1"],
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "cannot migrate postgresql://nobody:***@127.0.0.1:1/none" in done.stderr and "secret" not in done.stderr
 

@@ -172,7 +172,8 @@ class MatchEngine:
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
         if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
-            raise errors.invalid_field("turn_timeout", f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
+            raise errors.invalid_field("turn_timeout",
+                                       f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")

@@ -44,4 +44,5 @@ def describe_store(spec: str | None) -> str:
     return spec
 
 
-__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "VersionConflict", "describe_store", "open_store"]
+__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "VersionConflict", "describe_store",
+           "open_store"]
