@@ -232,10 +232,6 @@ class PostgresStore:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
         return None if row is None else row_to_record(row)
 
-    async def match_version(self, match_id: str) -> int | None:
-        row = await self._one("SELECT version FROM matches WHERE id=%s", (match_id,))
-        return None if row is None else row[0]
-
     async def find_match_by_request(self, request_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
         return None if row is None else row_to_record(row)
