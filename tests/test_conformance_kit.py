@@ -79,6 +79,16 @@ class NeverEnds(TicTacToe):
         return "<svg/>"
 
 
+class DrawsOffItsCanvas(TicTacToe):
+    def render_svg(self, view, moves):
+        return super().render_svg(view, moves).replace("</svg>", '<rect x="250" y="0" width="80" height="10"/></svg>')
+
+
+class RendersBrokenXml(TicTacToe):
+    def render_svg(self, view, moves):
+        return super().render_svg(view, moves).replace("</svg>", "<g></svg>")
+
+
 class KeepsTuples(TicTacToe):
     def apply(self, state, seat, move, rng):
         result = super().apply(state, seat, move, rng)
@@ -93,6 +103,8 @@ class KeepsTuples(TicTacToe):
     (UsesGlobalRandom(), "is every chance drawn from the rng"),
     (NeverEnds(), "(e) no end after 50 moves"),
     (KeepsTuples(), "(d) state does not survive a JSON round trip"),
+    (DrawsOffItsCanvas(), "render_svg draws outside its canvas: a <rect> reaches (330, 10) on a 300 x 300 canvas"),
+    (RendersBrokenXml(), "render_svg is not well-formed XML"),
 ])
 def test_kit_reports_the_broken_rule(game, finding):
     with pytest.raises(AssertionError) as caught:

@@ -18,8 +18,10 @@ seat and plays random legal moves, checking at every step:
     from memory mid-game and at the end is restored from the store equal;
 (e) termination: every game ends within ``max_moves`` with a well-formed
     outcome.
-It also renders text and SVG every few steps and checks that the SVG's
-``data-move`` targets are legal move ids.
+It also renders text and SVG every few steps and checks that the SVG is
+well-formed XML (browsers parse it as such), that its ``data-move`` targets
+are legal move ids, and that its shapes lie on its canvas (a web page shows
+the SVG at its size: anything beyond is cut off).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
+from xml.etree import ElementTree
 from typing import Any, Mapping
 
 from gamehost.host import errors
@@ -226,6 +229,50 @@ def _check_renderers(engine: MatchEngine, live, views, step: str) -> None:
         targets = set(DATA_MOVE.findall(svg))
         legal = {move.id for move in view.moves}
         assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
+        try:
+            root = ElementTree.fromstring(svg)
+        except ElementTree.ParseError as error:
+            raise AssertionError(f"render_svg is not well-formed XML ({error}) at {step}") from None
+        outside = _off_canvas(root)
+        assert outside is None, f"render_svg draws outside its canvas: {outside} at {step}"
+
+
+_GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "x1", "x2", "y1", "y2"}
+_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")  # user units only: "50%" is not checked
+
+
+def _far_corner(tag: str, at: dict[str, float]) -> tuple[float, float]:
+    """Where a shape ends, right and down (0, 0 for other elements)."""
+    if tag == "rect":
+        return at.get("x", 0) + at.get("width", 0), at.get("y", 0) + at.get("height", 0)
+    if tag == "circle":
+        return at.get("cx", 0) + at.get("r", 0), at.get("cy", 0) + at.get("r", 0)
+    if tag == "line":
+        return max(at.get("x1", 0), at.get("x2", 0)), max(at.get("y1", 0), at.get("y2", 0))
+    return 0.0, 0.0
+
+
+def _off_canvas(root) -> str | None:
+    """The first rect, circle or line that reaches beyond the SVG's canvas
+    (its viewBox, else its width and height), or None. Shapes under a
+    transform are not checked."""
+    box = root.get("viewBox")
+    try:
+        left, top, width, height = (map(float, box.replace(",", " ").split()) if box
+                                    else (0.0, 0.0, float(root.get("width")), float(root.get("height"))))
+    except (TypeError, ValueError):
+        return None  # no size: the page scales it to fit
+    right, bottom = left + width + 0.5, top + height + 0.5
+    pending = [child for child in root if child.get("transform") is None]
+    while pending:
+        element = pending.pop()
+        tag = element.tag.rpartition("}")[2]
+        x, y = _far_corner(tag, {name: float(value) for name, value in element.attrib.items()
+                                 if name in _GEOMETRY and _NUMBER.fullmatch(value)})
+        if x > right or y > bottom:
+            return f"a <{tag}> reaches ({x:g}, {y:g}) on a {width:g} x {height:g} canvas"
+        pending.extend(child for child in element if child.get("transform") is None)
+    return None
 
 
 def _check_listed_moves_accepted(game: Game, state, frozen, seat: int, moves, chooser: random.Random,

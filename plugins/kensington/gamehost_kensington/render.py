@@ -100,6 +100,7 @@ def render_svg(view: Mapping, moves: Sequence) -> str:
         parts.append(f'<text x="{left + 10}" y="{top + 12}" font-size="12">taken: '
                      f'{escape(_tile_name(view, view["hand"]))}</text>'
                      + _tile_picture(view, view["hand"], left + 10, top + 18))
+    supply_right = left + (240 if view["hand"] else 0)  # the taken tile's name and picture
     top += 4 * CELL + 30
     base = top + 14
     panel_left = 8
@@ -142,7 +143,8 @@ def render_svg(view: Mapping, moves: Sequence) -> str:
                              + _tile_picture(view, token, x + 2, y + 2) + "</g>")
         panel_left += width
     height = ground + 5 * CELL
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{max(panel_left, 400)}" height="{height}">'
+    width = max(panel_left, supply_right, 400)  # the tile supply may be wider than the buildings
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
             + "".join(parts) + "</svg>")
 
 
