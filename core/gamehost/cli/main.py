@@ -196,8 +196,7 @@ def run_migrate(args) -> int:
     from gamehost.host.store import describe_store, open_store
 
     configure("auto", "info")
-    store = open_store(args.store, args.data_dir)
-    store.open_timeout = args.wait
+    store = open_store(args.store, args.data_dir, open_timeout=args.wait)
 
     async def migrate() -> None:
         await store.open()  # every backend migrates on open

@@ -69,12 +69,10 @@ def outcome_to_result(outcome: Outcome) -> dict:
 class MatchEngine:
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
-                 bots: Mapping[str, Bot] | None = None, claim_lease: float = 10.0,
-                 sweep_interval: float = 1.0) -> None:
+                 bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0) -> None:
         self.catalog = catalog
         self.store = store
         self.shared = store.shared
-        self.claim_lease = claim_lease
         self.sweep_interval = sweep_interval
         self.snapshot_every = snapshot_every
         self.bot_delay = bot_delay
@@ -108,11 +106,9 @@ class MatchEngine:
         store, follow other replicas' commits and sweep for due bot moves
         and deadlines."""
         if self.shared:
-            self.store.lease = self.claim_lease
             self.store.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
-            log.info("sharing the store with other replicas", claim_lease=self.claim_lease,
-                     sweep_interval=self.sweep_interval)
+            log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)
             return
         restored = 0
         for record in await self.store.unfinished_matches():
@@ -562,23 +558,29 @@ class MatchEngine:
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
             snapshot_state = state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
-        due_in = self._due_in(live, record, live.state if state is None else state) if self.shared else None
+        # A shared store records when the host must act next, so the seats to
+        # move are known before the commit; they seed the new version's cache.
+        to_move = None
+        if self.shared and record.status == "active":
+            to_move = tuple(self._rules(live.entry, live.log, "to_move", live.game.to_move,
+                                        live.state if state is None else state))
+        due_in = None if to_move is None else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
         live.advance(record, events, state, None if snapshot is None else snapshot.version)
+        if to_move is not None:
+            live.derived("to_move", lambda: to_move)
         self._notify_observers(live, events)
         self._schedule_turns(live)
 
-    def _due_in(self, live: LiveMatch, record: MatchRecord, state: Any) -> float | None:
+    def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
         """Seconds until the host must act after this step: a bot's move or
         a player's deadline (the committing replica claims it in the same
         transaction), or None."""
-        if record.status != "active":
-            return None
-        kinds = {record.seats[s].kind for s in self._rules(live.entry, live.log, "to_move", live.game.to_move, state)}
+        kinds = {record.seats[s].kind for s in to_move}
         due = [self.bot_delay] if "bot" in kinds else []
         if "human" in kinds and record.turn_timeout:
             due.append(record.turn_timeout)

@@ -55,7 +55,8 @@ class RunningHost:
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
     catalog = catalog or load_catalog()
-    store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id)
+    store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
+                                claim_lease=config.claim_lease)
     await store.open()
     moves = None
     if config.metrics_port is not None:
@@ -63,7 +64,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
-    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, claim_lease=config.claim_lease)
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
     await engine.start()
     health_servicer = health.aio.HealthServicer()
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)

@@ -17,8 +17,10 @@ from gamehost.host.store.sqlite import SQLiteStore
 
 
 def open_store(spec: str | None, data_dir: str | Path | None = None, durability: str = "normal",
-               owner: str = "") -> Store:
-    """``owner`` names this replica in a shared store's claims."""
+               owner: str = "", claim_lease: float = 10.0, open_timeout: float = 30.0) -> Store:
+    """For a shared store: ``owner`` names this replica in claims, held for
+    ``claim_lease`` seconds; ``open()`` waits up to ``open_timeout`` seconds
+    for the database."""
     if spec in (None, "", "sqlite"):
         directory = Path(data_dir or "data")
         directory.mkdir(parents=True, exist_ok=True)
@@ -30,7 +32,7 @@ def open_store(spec: str | None, data_dir: str | Path | None = None, durability:
     if spec.startswith(("postgresql://", "postgres://")):
         from gamehost.host.store.postgres import PostgresStore  # psycopg only when asked for
 
-        return PostgresStore(spec, owner=owner)
+        return PostgresStore(spec, owner=owner, lease=claim_lease, open_timeout=open_timeout)
     raise ValueError(f"unknown store {spec!r}: use 'memory', 'sqlite', 'sqlite:///path/file.db' "
                      "or 'postgresql://user:password@host/database'")
 

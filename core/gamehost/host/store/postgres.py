@@ -112,11 +112,11 @@ _NOW = "extract(epoch from clock_timestamp())"
 class PostgresStore:
     shared = True  # other replicas write too: the engine must catch up and claim
 
-    lease = 10.0  # seconds a claim holds past its due time (the engine sets it)
-
-    def __init__(self, url: str, *, owner: str = "", pool_size: int = 10, open_timeout: float = 30.0) -> None:
+    def __init__(self, url: str, *, owner: str = "", lease: float = 10.0, pool_size: int = 10,
+                 open_timeout: float = 30.0) -> None:
         self.url = url
         self.owner = owner
+        self.lease = lease  # seconds a claim holds past its due time
         self.open_timeout = open_timeout  # how long open() waits for the database to accept connections
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
