@@ -3,9 +3,11 @@ reflection, health, plugin isolation and graceful shutdown."""
 
 from __future__ import annotations
 
+import time
 from importlib.metadata import entry_points
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
@@ -145,3 +147,33 @@ def test_plugin_bots_play_and_failing_observers_are_contained(host, client):
                for line in host.log_lines("match observer failed"))
     refused = host.log_lines("plugin bot skipped: the name is taken")
     assert refused and refused[0]["bot"] == "random"
+
+
+def finished_log(client, name: str, timeout: float = 30.0):
+    """The match's log once it has finished."""
+    deadline = time.monotonic() + timeout
+    while client.match(name).status != pb.MATCH_STATUS_FINISHED and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.match(name).status == pb.MATCH_STATUS_FINISHED, "the bots played the match to the end"
+    return client.log(name).events
+
+
+@pytest.mark.parametrize("bot", ["broken", "cheat"])
+def test_a_bot_that_fails_or_cheats_is_replaced_by_the_random_bot_for_that_move(host, client, bot):
+    match = client.create_match("crashy", bots=[0, 1], bot=bot, seed=7)
+    moves = [e for e in finished_log(client, match.name) if e.kind == pb.EVENT_KIND_MOVED]
+    assert {e.label for e in moves} == {"add 1"}, "only legal moves, and none the rules crashed on, are in the log"
+    replaced = [line for line in host.log_lines("bot failed; a random move is played instead")
+                if line.get("match_id") == match.name.removeprefix("matches/")]
+    assert len(replaced) >= len(moves) and replaced[0]["bot"] == bot
+
+
+def test_a_bot_move_the_rules_crash_on_is_tried_again_with_another_choice(host, client):
+    # Crashy's rules crash on "add 3", which the random bot picks half the time:
+    # each crash is retried with a fresh draw until the match is over.
+    match = client.create_match("crashy", bots=[0, 1], seed=7)
+    moves = [e for e in finished_log(client, match.name) if e.kind == pb.EVENT_KIND_MOVED]
+    assert {e.label for e in moves} == {"add 1"} and len(moves) == 5
+    retried = [line for line in host.log_lines("host move failed; trying again")
+               if line.get("match_id") == match.name.removeprefix("matches/")]
+    assert retried and "ZeroDivisionError" in retried[0]["error"] and retried[0]["retry"] == 1

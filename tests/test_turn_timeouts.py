@@ -79,3 +79,15 @@ def test_a_deadline_that_passed_while_the_host_was_down_fires_after_restart(star
     with restarted.client() as client:
         first = first_moves(client, match, 1)[0]
         assert (first.seat, first.timed_out) == (0, True)
+
+
+def test_a_timed_out_move_the_rules_crash_on_is_tried_again_until_one_is_played(host, client):
+    # Crashy's rules crash on "add 3", which the random move picks half the time.
+    match = client.create_match("crashy", seed=7, turn_timeout=0.2)
+    client.join(match.name)
+    client.join(match.name)
+    moves = first_moves(client, match.name, 5)
+    assert [(e.label, e.timed_out) for e in moves] == [("add 1", True)] * 5
+    assert client.match(match.name).status == pb.MATCH_STATUS_FINISHED
+    assert any(line.get("match_id") == match.name.removeprefix("matches/") and line.get("timed_out")
+               for line in host.log_lines("host move failed; trying again"))

@@ -39,6 +39,7 @@ FINISHED_CACHE = 256  # finished matches kept in memory after a read
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
+HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,13 +70,15 @@ def outcome_to_result(outcome: Outcome) -> dict:
 class MatchEngine:
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
-                 bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0) -> None:
+                 bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
+                 host_move_retry: float = 0.5) -> None:
         self.catalog = catalog
         self.store = store
         self.shared = store.shared
         self.sweep_interval = sweep_interval
         self.snapshot_every = snapshot_every
         self.bot_delay = bot_delay
+        self.host_move_retry = host_move_retry
         self.max_watchers_per_match = max_watchers_per_match
         self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
         self._live: dict[str, LiveMatch] = {}
@@ -628,51 +631,74 @@ class MatchEngine:
                 delay, lambda: self._spawn(self._turn_timed_out(live)))
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
-        async def attempt() -> None:
+        async def attempt(retry: int) -> None:
             live.bot_pending.discard(seat)
             if live.record.status != "active" or seat not in self.to_move(live):
                 return
-            await self._play_for(live, seat, live.record.seats[seat].bot)
+            await self._play_for(live, seat, live.record.seats[seat].bot, retry=retry)
 
-        try:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            await self._locked(live, attempt)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            live.bot_pending.discard(seat)
-            live.log.error("bot failed", seat=seat, error=str(error))
+        def failed() -> None:
+            live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
+
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        await self._host_move(live, attempt, failed, seat=seat)
 
     async def _turn_timed_out(self, live: LiveMatch) -> None:
         """The deadline passed: a random legal move for the first player to
         move. Checked again under the lock, on a fresh copy: the player may
         have moved just now, here or on another replica."""
-        async def attempt() -> None:
+        async def attempt(retry: int) -> None:
             record = live.record
             if record.status != "active" or time.time() < record.update_time + record.turn_timeout:
                 return
             late = [seat for seat in self.to_move(live) if record.seats[seat].kind == "human"]
             if late:
                 live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
-                await self._play_for(live, late[0], "random", timed_out=True)
+                await self._play_for(live, late[0], "random", timed_out=True, retry=retry)
 
-        try:
-            if not self._closing:
-                await self._locked(live, attempt)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            live.log.error("timed-out turn not played", error=str(error))
+        await self._host_move(live, attempt, lambda: None, timed_out=True)
 
-    async def _play_for(self, live: LiveMatch, seat: int, bot_name: str, timed_out: bool = False) -> None:
-        """The host moves for ``seat`` with the named bot (the lock is held)."""
+    async def _host_move(self, live: LiveMatch, attempt, failed, **fields: Any) -> None:
+        """Run a move the host makes for a seat (``attempt(retry)``, under the
+        lock). It must not stall the match when it fails (the store away, the
+        rules crashing on the chosen move), so it is tried again with backoff
+        while the host is open; each retry draws the choice afresh."""
+        retry = 0
+        while not self._closing:
+            try:
+                await self._locked(live, lambda: attempt(retry))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                failed()
+                delay = min(HOST_MOVE_RETRY_MAX, self.host_move_retry * 2 ** retry)
+                retry += 1
+                live.log.error("host move failed; trying again", error=str(error), retry=retry,
+                               retry_in=delay, **fields)
+                await asyncio.sleep(delay)
+
+    async def _play_for(self, live: LiveMatch, seat: int, bot_name: str, *, timed_out: bool = False,
+                        retry: int = 0) -> None:
+        """The host moves for ``seat`` with the named bot (the lock is held).
+        A bot that fails or offers a move that is not legal is replaced by
+        the random bot for this move: a plugin's bot must not stall a match."""
         moves = self.legal_moves(live, seat)
         if not moves:
             live.log.error("no legal move to play for the seat", seat=seat)
             return
+        # A retry draws from its own stream, so a choice the rules crashed on is not bound to come again.
+        rng = rng_for(live.record.seed, live.version + 1, f"bot retry {retry}" if retry else "bot")
         bot = self.bots.get(bot_name) or self.bots["random"]
-        choice = bot.choose(live.game, live.state, seat, moves, rng_for(live.record.seed, live.version + 1, "bot"))
+        try:
+            choice = bot.choose(live.game, live.state, seat, moves, rng)
+            if choice not in moves:
+                raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
+        except Exception as error:
+            live.log.error("bot failed; a random move is played instead", bot=bot_name, seat=seat,
+                           error=f"{type(error).__name__}: {error}")
+            choice = self.bots["random"].choose(live.game, live.state, seat, moves, rng)
         await self._play(live, seat, choice.id, None, "", timed_out)
 
     async def _sweep_due_turns(self) -> None:
