@@ -209,7 +209,8 @@ def test_unknown_bot_names_the_bots_there_are(client):
     with pytest.raises(GameHostError) as caught:
         client._call(client.stub.CreateMatch, pb.CreateMatchRequest(game="games/tictactoe", bot_seats=[1],
                                                                     bot="grandmaster"))
-    assert caught.value.field_violations == [("bot", "no bot 'grandmaster' on this host (bots: broken, cheat, first, random).")]
+    assert caught.value.field_violations == [
+        ("bot", "no bot 'grandmaster' on this host (bots: broken, cheat, first, random).")]
 
 
 def test_unknown_status_filter_is_invalid_argument(client):
