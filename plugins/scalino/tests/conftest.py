@@ -8,6 +8,8 @@ is one piece (checked to be a straight bar of 1 to 3 cells).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 
 from gamehost_scalino.dismantle import ScalinoPyramid
@@ -15,6 +17,56 @@ from gamehost_scalino.pyramid import COLOURS, PIECE_SIZES, PIECES_PER_COLOUR, py
 from gamehost_scalino.scalino import Scalino, seat_colours
 
 LETTER_COLOURS = {colour[0].upper(): colour for colour in COLOURS}
+
+
+class PyramidDrawings(NamedTuple):
+    level_1: str
+    level_2: str
+    level_3: str
+    level_4: str
+
+
+# A complete squares pyramid. Levels 1 and 2 are the French rules' scoring
+# example, rebuilt (test_scalino_scoring.py reads its staircases); levels 3
+# and 4 finish it, red on top.
+COMPLETE_PYRAMID = PyramidDrawings(
+    level_1="""
+BGBBRRR
+GBYRGBG
+GBYRGBR
+GBYRYBR
+YRRBYRG
+YGGRGGY
+GBBRYBY
+""",
+    level_2="""
+-------
+-GGGBR-
+-YRYBR-
+-YGGGR-
+-YBYRG-
+-BYGBR-
+-------
+""",
+    level_3="""
+-------
+-------
+--YBY--
+--YBR--
+--YBY--
+-------
+-------
+""",
+    level_4="""
+-------
+-------
+-------
+---R---
+-------
+-------
+-------
+""",
+)
 
 
 def parse_levels(geometry: str, drawings: list[str]) -> tuple[list, list]:
@@ -44,6 +96,12 @@ def parse_levels(geometry: str, drawings: list[str]) -> tuple[list, list]:
             pieces.append({"colour": LETTER_COLOURS[mark], "size": len(bar), "level": level,
                            "cells": [pyr.names[c] for c in bar]})
     return grid, pieces
+
+
+@pytest.fixture
+def complete_pyramid() -> PyramidDrawings:
+    """The level drawings of a complete pyramid (COMPLETE_PYRAMID)."""
+    return COMPLETE_PYRAMID
 
 
 @pytest.fixture

@@ -13,43 +13,7 @@ from gamehost_scalino.pyramid import COLOURS, pyramid
 
 GAME = ScalinoPyramid()
 
-# The complete pyramid of test_scalino_rules.py.
-LEVEL_1 = """
-BGBBRRR
-GBYRGBG
-GBYRGBR
-GBYRYBR
-YRRBYRG
-YGGRGGY
-GBBRYBY
-"""
-LEVEL_2 = """
--------
--GGGBR-
--YRYBR-
--YGGGR-
--YBYRG-
--BYGBR-
--------
-"""
-LEVEL_3 = """
--------
--------
---YBY--
---YBR--
---YBY--
--------
--------
-"""
-LEVEL_4 = """
--------
--------
--------
----R---
--------
--------
--------
-"""
+# Positions start from the complete pyramid of conftest.py (the complete_pyramid fixture).
 
 
 def empty(drawing: str) -> str:
@@ -115,8 +79,8 @@ def test_two_to_six_players():
             GAME.setup(seats, GAME.default_options(), random.Random(0))
 
 
-def test_uncovered_piece_with_a_free_side_may_be_taken(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4)
+def test_uncovered_piece_with_a_free_side_may_be_taken(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid)
     ids = {move.id for move in GAME.legal_moves(state, 0)}
     assert {"take:4:d4", "take:1:e1-g1", "take:2:f2-f4", "take:1:a2-a4"} <= ids
     after = accepted(state, 0, take(state, 1, "e1"))
@@ -124,30 +88,30 @@ def test_uncovered_piece_with_a_free_side_may_be_taken(pyramid_position):
     assert GAME.to_move(after) == (1,)
 
 
-def test_take_refused_when_a_piece_above_covers_it(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4)
+def test_take_refused_when_a_piece_above_covers_it(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid)
     refusal = refused(state, 0, take(state, 3, "d3"))  # blue d3-d5 under the top cell
     assert refusal.rule == "covered"
     assert "d4" in refusal.reason
     assert refused(state, 0, take(state, 1, "b2")).rule == "covered"
 
 
-def test_take_refused_when_no_side_is_free(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2)  # levels 3 and 4 already taken
+def test_take_refused_when_no_side_is_free(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid[:2])  # levels 3 and 4 already taken
     refusal = refused(state, 0, take(state, 2, "c4"))  # green c4-e4, held on all four sides
     assert refusal.rule == "no-free-side"
 
 
-def test_free_side_means_a_whole_side_free_unless_any_face_is_chosen(pyramid_position):
-    level_2 = LEVEL_2.replace("-YRYBR-", "-YR.BR-")  # d3 already taken: one face of c4-e4 is free
-    whole_side = pyramid_position(LEVEL_1, level_2)
+def test_free_side_means_a_whole_side_free_unless_any_face_is_chosen(pyramid_position, complete_pyramid):
+    level_2 = complete_pyramid.level_2.replace("-YRYBR-", "-YR.BR-")  # d3 already taken: one face of c4-e4 is free
+    whole_side = pyramid_position(complete_pyramid.level_1, level_2)
     assert refused(whole_side, 0, take(whole_side, 2, "c4")).rule == "no-free-side"
-    any_face = pyramid_position(LEVEL_1, level_2, free_side="any-face")
+    any_face = pyramid_position(complete_pyramid.level_1, level_2, free_side="any-face")
     accepted(any_face, 0, take(any_face, 2, "c4"))
 
 
-def test_emptying_a_level_takes_one_more_piece_from_the_level_below(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4)
+def test_emptying_a_level_takes_one_more_piece_from_the_level_below(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid)
     after = accepted(state, 0, take(state, 4, "d4"))
     assert GAME.to_move(after) == (0,) and after["chain"] == 3
     assert {move.id.split(":")[1] for move in GAME.legal_moves(after, 0)} == {"3"}
@@ -178,8 +142,8 @@ CHAIN_LEVEL_3 = """
 """
 
 
-def test_chain_goes_on_when_the_extra_piece_empties_that_level_too(pyramid_position):
-    state = pyramid_position(LEVEL_1, CHAIN_LEVEL_2, CHAIN_LEVEL_3)
+def test_chain_goes_on_when_the_extra_piece_empties_that_level_too(pyramid_position, complete_pyramid):
+    state = pyramid_position(complete_pyramid.level_1, CHAIN_LEVEL_2, CHAIN_LEVEL_3)
     state = accepted(state, 0, take(state, 3, "d4"))
     assert GAME.to_move(state) == (0,) and state["chain"] == 2
     state = accepted(state, 0, take(state, 2, "c4"))
@@ -199,8 +163,8 @@ RRR....
 """
 
 
-def test_game_ends_with_the_last_piece_and_pieces_score_their_size(pyramid_position):
-    state = pyramid_position(LAST_PIECES, empty(LEVEL_2))
+def test_game_ends_with_the_last_piece_and_pieces_score_their_size(pyramid_position, complete_pyramid):
+    state = pyramid_position(LAST_PIECES, empty(complete_pyramid.level_2))
     state = accepted(state, 0, take(state, 1, "a1"))
     state = accepted(state, 1, take(state, 1, "e7"))
     assert GAME.outcome(state) is None
@@ -212,22 +176,22 @@ def test_game_ends_with_the_last_piece_and_pieces_score_their_size(pyramid_posit
     assert refused(state, 1, {"piece": 0}).rule == "game-over"
 
 
-def test_equal_points_share_the_win(pyramid_position):
-    state = pyramid_position(LAST_PIECES.replace("BBY", "BBB"), empty(LEVEL_2))
+def test_equal_points_share_the_win(pyramid_position, complete_pyramid):
+    state = pyramid_position(LAST_PIECES.replace("BBY", "BBB"), empty(complete_pyramid.level_2))
     state = accepted(state, 0, take(state, 1, "a1"))
     state = accepted(state, 1, take(state, 1, "e7"))
     assert list(GAME.outcome(state).ranking) == [1, 1]
 
 
-def test_taken_piece_cannot_be_taken_again(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4)
+def test_taken_piece_cannot_be_taken_again(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid)
     move = take(state, 1, "e1")
     after = accepted(state, 0, move)
     assert refused(after, 1, move).rule == "already-taken"
 
 
-def test_move_refused_when_not_your_turn(pyramid_position):
-    state = pyramid_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4)
+def test_move_refused_when_not_your_turn(pyramid_position, complete_pyramid):
+    state = pyramid_position(*complete_pyramid)
     assert refused(state, 1, take(state, 4, "d4")).rule == "not-your-turn"
 
 

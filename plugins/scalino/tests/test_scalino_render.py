@@ -12,25 +12,6 @@ SCALINO = Scalino()
 PYRAMID = ScalinoPyramid()
 DATA_MOVE = re.compile(r'data-move="([^"]*)"')
 
-LEVEL_1 = """
-BGBBRRR
-GBYRGBG
-GBYRGBR
-GBYRYBR
-YRRBYRG
-YGGRGGY
-GBBRYBY
-"""
-LEVEL_2 = """
--------
--GGGBR-
--YRYBR-
--YGGGR-
--YBYRG-
--BYGBR-
--------
-"""
-
 
 def played(game, seats, moves, seed=4):
     rng = random.Random(seed)
@@ -41,8 +22,8 @@ def played(game, seats, moves, seed=4):
     return state
 
 
-def test_text_shows_the_top_view_with_levels_and_uncounted_cells(scalino_position):
-    text = SCALINO.render_text(scalino_position(LEVEL_1, LEVEL_2))
+def test_text_shows_the_top_view_with_levels_and_uncounted_cells(scalino_position, complete_pyramid):
+    text = SCALINO.render_text(scalino_position(*complete_pyramid[:2]))
     rows = text.splitlines()
     assert "  1 B1 G1 B1 B1 R1 R1 R1" in rows
     # c4-e4 is green on level 2 below its final height: lower case.
@@ -60,8 +41,8 @@ def test_svg_marks_every_legal_placement_as_a_target():
         assert sorted(DATA_MOVE.findall(svg)) == sorted(move.id for move in legal)
 
 
-def test_svg_outlines_each_staircase(scalino_position):
-    state = scalino_position(LEVEL_1, LEVEL_2)
+def test_svg_outlines_each_staircase(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:2])
     svg = SCALINO.render_svg(state, [])
     staircases = [path for score in colour_scores(state).values() for path in score["staircases"]]
     assert svg.count('<polyline') == sum(len(path) > 1 for path in staircases)

@@ -23,44 +23,8 @@ EMPTY_2 = """
 -------
 """
 
-# A full level 1 and level 2 (the French scoring example's, see test_scalino_scoring.py)
-# and a level 3 that completes all but the top cell.
-LEVEL_1 = """
-BGBBRRR
-GBYRGBG
-GBYRGBR
-GBYRYBR
-YRRBYRG
-YGGRGGY
-GBBRYBY
-"""
-LEVEL_2 = """
--------
--GGGBR-
--YRYBR-
--YGGGR-
--YBYRG-
--BYGBR-
--------
-"""
-LEVEL_3 = """
--------
--------
---YBY--
---YBR--
---YBY--
--------
--------
-"""
-LEVEL_4_EMPTY = """
--------
--------
--------
----.---
--------
--------
--------
-"""
+# Full levels come from the complete_pyramid fixture (conftest.py): levels 1
+# and 2 are the French scoring example's, see test_scalino_scoring.py.
 
 
 def level_one(**pieces) -> str:
@@ -172,14 +136,14 @@ def test_same_colour_may_touch_at_a_corner(scalino_position):
     accepted(state, 0, place("red", 1, "e5"))
 
 
-def test_same_colour_refused_directly_on_top_of_the_same_colour(scalino_position):
-    state = scalino_position(LEVEL_1, EMPTY_2, turn=1)  # level 1 has blue on b2
+def test_same_colour_refused_directly_on_top_of_the_same_colour(scalino_position, complete_pyramid):
+    state = scalino_position(complete_pyramid.level_1, EMPTY_2, turn=1)  # level 1 has blue on b2
     refusal = refused(state, 1, place("blue", 2, "b2"))
     assert refusal.rule == "same-colour-above"
 
 
-def test_same_colour_may_touch_one_level_apart_offset_by_a_cell(scalino_position):
-    state = scalino_position(LEVEL_1, EMPTY_2, turn=1)  # c2 on level 1 is yellow, next to blue b2
+def test_same_colour_may_touch_one_level_apart_offset_by_a_cell(scalino_position, complete_pyramid):
+    state = scalino_position(complete_pyramid.level_1, EMPTY_2, turn=1)  # c2 on level 1 is yellow, next to blue b2
     after = accepted(state, 1, place("blue", 2, "c2"))
     assert after["pieces"][-1] == {"colour": "blue", "size": 1, "level": 2, "cells": ["c2"]}
 
@@ -243,13 +207,13 @@ def test_levels_are_filled_in_order(scalino_position):
     assert "Level 1 must be full" in refusal.reason
 
 
-def test_full_level_is_refused_as_a_target(scalino_position):
-    state = scalino_position(LEVEL_1, EMPTY_2, turn=0)
+def test_full_level_is_refused_as_a_target(scalino_position, complete_pyramid):
+    state = scalino_position(complete_pyramid.level_1, EMPTY_2, turn=0)
     assert refused(state, 0, place("red", 1, "a1")).rule == "levels-in-order"
 
 
-def test_piece_refused_outside_the_level(scalino_position):
-    state = scalino_position(LEVEL_1, EMPTY_2, turn=0)
+def test_piece_refused_outside_the_level(scalino_position, complete_pyramid):
+    state = scalino_position(complete_pyramid.level_1, EMPTY_2, turn=0)
     refusal = refused(state, 0, place("red", 2, "a1"))
     assert refusal.rule == "outside-level"
 
@@ -277,11 +241,12 @@ def test_move_refused_when_not_your_turn():
 # --- 3.4 rule 5: completing a level --------------------------------------------------------
 
 # Level 1 with red e1-g1 missing: red (seat 0) completes it.
-LEVEL_1_BUT_ONE = LEVEL_1.replace("BGBBRRR", "BGBB...")
+def level_1_but_one(complete_pyramid) -> str:
+    return complete_pyramid.level_1.replace("BGBBRRR", "BGBB...")
 
 
-def test_completing_a_level_earns_one_more_piece_on_the_next_level(scalino_position):
-    state = scalino_position(LEVEL_1_BUT_ONE, EMPTY_2, turn=0)
+def test_completing_a_level_earns_one_more_piece_on_the_next_level(scalino_position, complete_pyramid):
+    state = scalino_position(level_1_but_one(complete_pyramid), EMPTY_2, turn=0)
     after = accepted(state, 0, place("red", 1, "e1", "f1", "g1"))
     assert GAME.to_move(after) == (0,) and after["bonus"] is True
     assert current_level(after, pyramid("squares")) == 2
@@ -293,15 +258,15 @@ def test_completing_a_level_earns_one_more_piece_on_the_next_level(scalino_posit
     assert GAME.to_move(done) == (1,) and done["bonus"] is False
 
 
-def test_two_player_bonus_piece_may_be_either_colour(scalino_position):
-    state = scalino_position(LEVEL_1_BUT_ONE, EMPTY_2, seats=2, turn=0)
+def test_two_player_bonus_piece_may_be_either_colour(scalino_position, complete_pyramid):
+    state = scalino_position(level_1_but_one(complete_pyramid), EMPTY_2, seats=2, turn=0)
     after = accepted(state, 0, place("red", 1, "e1", "f1", "g1"))
     colours = {move.args["colour"] for move in GAME.legal_moves(after, 0)}
     assert colours == {"red", "yellow"}
 
 
-def test_bonus_piece_lapses_when_the_completer_cannot_place(scalino_position):
-    state = scalino_position(LEVEL_1_BUT_ONE, EMPTY_2, turn=0)
+def test_bonus_piece_lapses_when_the_completer_cannot_place(scalino_position, complete_pyramid):
+    state = scalino_position(level_1_but_one(complete_pyramid), EMPTY_2, turn=0)
     state["hands"]["red"] = [0, 0, 1]
     after = accepted(state, 0, place("red", 1, "e1", "f1", "g1"))
     assert GAME.to_move(after) == (1,) and after["bonus"] is False
@@ -334,9 +299,9 @@ def test_player_without_a_legal_placement_passes(scalino_position):
 
 # --- 3.5 end ------------------------------------------------------------------------------
 
-def test_game_ends_when_no_player_can_place_and_unplaced_pieces_cost_their_size(scalino_position):
+def test_game_ends_when_no_player_can_place_and_unplaced_pieces_cost_their_size(scalino_position, complete_pyramid):
     # Level 1 lacks b1 and a7; only red holds a single.
-    level_1 = LEVEL_1.replace("BGBBRRR", "B.BBRRR").replace("GBBRYBY", ".BBRYBY")
+    level_1 = complete_pyramid.level_1.replace("BGBBRRR", "B.BBRRR").replace("GBBRYBY", ".BBRYBY")
     state = scalino_position(level_1, EMPTY_2, turn=0)
     state["hands"] = {"red": [1, 0, 0], "blue": [0, 1, 0], "yellow": [0, 0, 1], "green": [0, 0, 0]}
     after = accepted(state, 0, place("red", 1, "b1"))
@@ -348,8 +313,8 @@ def test_game_ends_when_no_player_can_place_and_unplaced_pieces_cost_their_size(
     assert refused(after, 1, place("blue", 1, "a7")).rule == "game-over"
 
 
-def test_game_ends_when_the_pyramid_is_complete(scalino_position):
-    state = scalino_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4_EMPTY, turn=0)
+def test_game_ends_when_the_pyramid_is_complete(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:3], complete_pyramid.level_4.replace("R", "."), turn=0)
     assert state["hands"]["red"] == [1, 0, 0]
     after = accepted(state, 0, place("red", 4, "d4"))
     assert after["over"]
@@ -358,8 +323,8 @@ def test_game_ends_when_the_pyramid_is_complete(scalino_position):
     assert "complete" in GAME.outcome(after).summary
 
 
-def test_no_penalty_once_the_pyramid_is_complete(scalino_position):
-    state = scalino_position(LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4_EMPTY.replace(".", "R"))
+def test_no_penalty_once_the_pyramid_is_complete(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid)
     state["hands"]["blue"] = [2, 1, 0]  # as if pieces were left over
     assert colour_scores(state)["blue"]["penalty"] == 0
 

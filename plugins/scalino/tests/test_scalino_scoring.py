@@ -20,40 +20,22 @@ from gamehost_scalino.scalino import Scalino, colour_scores
 
 GAME = Scalino()
 
-# The French rules' example, rebuilt: levels 1 and 2 are complete, level 3 was never
-# started. Green (G) has placed all 12 pieces:
+# The French rules' example, rebuilt as levels 1 and 2 of the complete_pyramid
+# fixture (conftest.py); level 3 was never started. Green (G) has placed all 12 pieces:
 #   a 6-step staircase  a4-a3-a2 (level 1 bar) - b2-c2-d2 (level 2 bar),
 #   the branch cell (a) b1 on level 1, touching b2: counted alone,
 #   a 2-step staircase  g5 (level 1) - f5 (level 2),
 #   single steps        g2, a7 (level 1) and d6 (level 2),
 #   c4-d4-e4 (c, b, c): a level 2 bar in the middle, below its cells' final
 #   heights 3, 4, 3, so not counted; the three green 2-bars lie under level 2.
-FRENCH_LEVEL_1 = """
-BGBBRRR
-GBYRGBG
-GBYRGBR
-GBYRYBR
-YRRBYRG
-YGGRGGY
-GBBRYBY
-"""
-FRENCH_LEVEL_2 = """
--------
--GGGBR-
--YRYBR-
--YGGGR-
--YBYRG-
--BYGBR-
--------
-"""
 
 
 def test_staircase_points_are_triangular_numbers():
     assert [triangular(n) for n in range(1, 8)] == [1, 3, 6, 10, 15, 21, 28]
 
 
-def test_french_example_scores_28_for_green(scalino_position):
-    state = scalino_position(FRENCH_LEVEL_1, FRENCH_LEVEL_2)
+def test_french_example_scores_28_for_green(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:2])
     green = colour_scores(state)["green"]
     assert green["points"] == 28
     assert green["penalty"] == 0
@@ -64,8 +46,8 @@ def test_french_example_scores_28_for_green(scalino_position):
     assert sorted(["f5", "g5"]) in [sorted(path) for path in green["staircases"]]
 
 
-def test_cells_below_their_highest_possible_level_are_not_counted(scalino_position):
-    state = scalino_position(FRENCH_LEVEL_1, FRENCH_LEVEL_2)
+def test_cells_below_their_highest_possible_level_are_not_counted(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:2])
     counted = counted_cells(pyramid("squares"), state["grid"], state["pieces"])
     names = {pyramid("squares").names[cell] for cell, colour in counted.items() if colour == "green"}
     assert not names & {"c4", "d4", "e4"}  # the French example's c, b, c
@@ -73,21 +55,21 @@ def test_cells_below_their_highest_possible_level_are_not_counted(scalino_positi
     assert len(names) == 12
 
 
-def test_staircase_needing_a_level_change_per_step_scores_16_in_the_french_example(scalino_position):
-    state = scalino_position(FRENCH_LEVEL_1, FRENCH_LEVEL_2, staircase_steps="level-change")
+def test_staircase_needing_a_level_change_per_step_scores_16_in_the_french_example(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:2], staircase_steps="level-change")
     assert colour_scores(state)["green"]["points"] == 16
 
 
-def test_unplaced_pieces_cost_their_size_when_the_pyramid_is_incomplete(scalino_position):
-    state = scalino_position(FRENCH_LEVEL_1, FRENCH_LEVEL_2)
+def test_unplaced_pieces_cost_their_size_when_the_pyramid_is_incomplete(scalino_position, complete_pyramid):
+    state = scalino_position(*complete_pyramid[:2])
     # Left in hand: what levels 3 and 4 of the complete pyramid in test_scalino_rules.py
     # use: red 2 singles, blue a 3-bar, yellow a 3-bar and 2 singles.
     penalties = {colour: score["penalty"] for colour, score in colour_scores(state).items()}
     assert penalties == {"red": 2, "blue": 3, "yellow": 5, "green": 0}
 
 
-def test_two_player_score_adds_both_colours(scalino_position):
-    state = {**scalino_position(FRENCH_LEVEL_1, FRENCH_LEVEL_2, seats=2), "over": True}
+def test_two_player_score_adds_both_colours(scalino_position, complete_pyramid):
+    state = {**scalino_position(*complete_pyramid[:2], seats=2), "over": True}
     scores = colour_scores(state)
     outcome = GAME.outcome(state)
     for seat, colours in enumerate(state["colours"]):
