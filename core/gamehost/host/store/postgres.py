@@ -26,8 +26,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, loads, match_values, row_to_record,
-                                         seats_json)
+from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, list_matches_query, loads, match_values,
+                                         row_to_record, seats_json)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -237,20 +237,8 @@ class PostgresStore:
         return None if row is None else row_to_record(row)
 
     async def list_matches(self, *, game_id, status, limit, before):
-        clauses, params = [], []
-        if game_id:
-            clauses.append("game_id = %s")
-            params.append(game_id)
-        if status:
-            clauses.append("status = %s")
-            params.append(status)
-        if before is not None:
-            clauses.append("(create_time, id) < (%s, %s)")
-            params += [before[0], before[1]]
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = await self._all(
-            f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT %s",
-            (*params, limit))
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s")
+        rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
 
     async def unfinished_matches(self) -> list[MatchRecord]:

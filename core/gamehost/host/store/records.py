@@ -55,3 +55,23 @@ def match_values(record: MatchRecord) -> tuple:
 
 def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
     return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
+
+
+def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
+                       before: tuple[float, str] | None, mark: str) -> tuple[str, tuple]:
+    """The ListMatches page query, newest first, and its parameters, with
+    ``mark`` the driver's placeholder (``?`` or ``%s``). ``before`` is the
+    (create_time, id) of the last match of the previous page."""
+    clauses, params = [], []
+    if game_id:
+        clauses.append(f"game_id = {mark}")
+        params.append(game_id)
+    if status:
+        clauses.append(f"status = {mark}")
+        params.append(status)
+    if before is not None:
+        clauses.append(f"(create_time, id) < ({mark}, {mark})")
+        params += [before[0], before[1]]
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    return (f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT {mark}",
+            (*params, limit))

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Sequence
 
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, loads, match_values, row_to_record,
-                                         seats_json)
+from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, list_matches_query, loads, match_values,
+                                         row_to_record, seats_json)
 
 # Versioned schema: entry i brings the database from user_version i to i + 1.
 MIGRATIONS = [
@@ -154,20 +154,8 @@ class SQLiteStore:
         return None if row is None else row_to_record(row)
 
     async def list_matches(self, *, game_id, status, limit, before):
-        clauses, params = [], []
-        if game_id:
-            clauses.append("game_id = ?")
-            params.append(game_id)
-        if status:
-            clauses.append("status = ?")
-            params.append(status)
-        if before is not None:
-            clauses.append("(create_time < ? OR (create_time = ? AND id < ?))")
-            params += [before[0], before[0], before[1]]
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self._db.execute(
-            f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT ?",
-            (*params, limit)).fetchall()
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?")
+        rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
 
     async def unfinished_matches(self) -> list[MatchRecord]:
