@@ -17,6 +17,7 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
 from gamehost.host.status import to_grpc_status
 from gamehost.host.store.base import MatchRecord
@@ -47,11 +48,13 @@ async def _abort(context, method_name: str, error: Exception):
 
 
 def unary(method):
-    """Translate the errors of a unary method into statuses."""
+    """Admit the caller through the gate, then run the method with it;
+    translate the errors into statuses."""
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
-            return await method(self, request, context)
+            caller = await self.gate.admit(method.__name__, request, context)
+            return await method(self, request, context, caller)
         except grpc.aio.AbortError:
             raise
         except Exception as error:
@@ -60,11 +63,12 @@ def unary(method):
 
 
 def streaming(method):
-    """Translate the errors of a server-streaming method into statuses."""
+    """The same for a server-streaming method."""
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
-            async for message in method(self, request, context):
+            caller = await self.gate.admit(method.__name__, request, context)
+            async for message in method(self, request, context, caller):
                 yield message
         except grpc.aio.AbortError:
             raise
@@ -123,8 +127,9 @@ def result_pb(result: dict | None) -> pb.Result | None:
 
 
 class GameHostService(pb_grpc.GameHostServicer):
-    def __init__(self, engine: MatchEngine) -> None:
+    def __init__(self, engine: MatchEngine, gate: Gate) -> None:
         self.engine = engine
+        self.gate = gate
         self._games = self._catalog_messages()
 
     def _catalog_messages(self) -> list[pb.Game]:
@@ -146,7 +151,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ catalog
 
     @unary
-    async def ListGames(self, request, context):
+    async def ListGames(self, request, context, caller):
         size = page_size(request.page_size, GAME_PAGE)
         start = decode_token(request.page_token, {})["offset"] if request.page_token else 0
         page = self._games[start:start + size]
@@ -155,7 +160,7 @@ class GameHostService(pb_grpc.GameHostServicer):
                                     if more else "")
 
     @unary
-    async def GetGame(self, request, context):
+    async def GetGame(self, request, context, caller):
         game_id = resource_id(request.name, "games")
         self.engine.game_entry(game_id)
         return next(game for game in self._games if game.id == game_id)
@@ -179,7 +184,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
 
     @unary
-    async def CreateMatch(self, request, context):
+    async def CreateMatch(self, request, context, caller):
         game_id = resource_id(request.game, "games", "game")
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
@@ -189,7 +194,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         return self._live_match_pb(live)
 
     @unary
-    async def ListMatches(self, request, context):
+    async def ListMatches(self, request, context, caller):
         size = page_size(request.page_size, MATCH_PAGE)
         game_id = resource_id(request.game, "games", "game") if request.game else None
         if request.status and request.status not in STATUS_FROM_PB:
@@ -210,19 +215,19 @@ class GameHostService(pb_grpc.GameHostServicer):
         return self._live_match_pb(live)
 
     @unary
-    async def GetMatch(self, request, context):
+    async def GetMatch(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         return self._live_match_pb(live)
 
     @unary
-    async def JoinMatch(self, request, context):
+    async def JoinMatch(self, request, context, caller):
         match_id = resource_id(request.name, "matches")
         live, seat, token = await self.engine.join(
             match_id, request.seat if request.HasField("seat") else None, request.player_name)
         return pb.JoinMatchResponse(match=self._live_match_pb(live), seat=seat, player_token=token)
 
     @unary
-    async def LeaveMatch(self, request, context):
+    async def LeaveMatch(self, request, context, caller):
         live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token)
         return self._live_match_pb(live)
 
@@ -242,13 +247,13 @@ class GameHostService(pb_grpc.GameHostServicer):
         return live.derived(("view_pb", seat, render.text, render.svg), build)
 
     @unary
-    async def GetView(self, request, context):
+    async def GetView(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         return self._view_pb(live, seat, request.render)
 
     @unary
-    async def SubmitMove(self, request, context):
+    async def SubmitMove(self, request, context, caller):
         match_id = resource_id(request.name, "matches")
         which = request.WhichOneof("move")
         result = await self.engine.submit(
@@ -274,7 +279,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         return message
 
     @streaming
-    async def WatchMatch(self, request, context):
+    async def WatchMatch(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         sent = 0
@@ -290,7 +295,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             live.log.debug("watch ended", seat=seat, events_sent=sent)
 
     @unary
-    async def GetMatchLog(self, request, context):
+    async def GetMatchLog(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token)
         events = await self.engine.log_events(live)

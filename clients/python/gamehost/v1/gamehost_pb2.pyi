@@ -19,6 +19,8 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_ACTIVE: _ClassVar[MatchStatus]
     MATCH_STATUS_FINISHED: _ClassVar[MatchStatus]
     MATCH_STATUS_ABANDONED: _ClassVar[MatchStatus]
+    MATCH_STATUS_ABORTED: _ClassVar[MatchStatus]
+    MATCH_STATUS_SUSPENDED: _ClassVar[MatchStatus]
 
 class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -36,11 +38,17 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_MOVED: _ClassVar[EventKind]
     EVENT_KIND_FINISHED: _ClassVar[EventKind]
     EVENT_KIND_ABANDONED: _ClassVar[EventKind]
+    EVENT_KIND_ABORTED: _ClassVar[EventKind]
+    EVENT_KIND_SUSPENDED: _ClassVar[EventKind]
+    EVENT_KIND_RESUMED: _ClassVar[EventKind]
+    EVENT_KIND_BOT_ASSIGNED: _ClassVar[EventKind]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
 MATCH_STATUS_FINISHED: MatchStatus
 MATCH_STATUS_ABANDONED: MatchStatus
+MATCH_STATUS_ABORTED: MatchStatus
+MATCH_STATUS_SUSPENDED: MatchStatus
 SEAT_KIND_UNSPECIFIED: SeatKind
 SEAT_KIND_OPEN: SeatKind
 SEAT_KIND_HUMAN: SeatKind
@@ -52,6 +60,10 @@ EVENT_KIND_STARTED: EventKind
 EVENT_KIND_MOVED: EventKind
 EVENT_KIND_FINISHED: EventKind
 EVENT_KIND_ABANDONED: EventKind
+EVENT_KIND_ABORTED: EventKind
+EVENT_KIND_SUSPENDED: EventKind
+EVENT_KIND_RESUMED: EventKind
+EVENT_KIND_BOT_ASSIGNED: EventKind
 
 class Game(_message.Message):
     __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin")
@@ -118,16 +130,28 @@ class GetGameRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "kind", "player_name", "bot")
+    __slots__ = ("index", "kind", "player_name", "bot", "verified")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    VERIFIED_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: SeatKind
     player_name: str
     bot: str
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    verified: bool
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ...) -> None: ...
+
+class StatusDetail(_message.Message):
+    __slots__ = ("reason", "message", "plugin")
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PLUGIN_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    message: str
+    plugin: str
+    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., plugin: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
     __slots__ = ("scores", "ranking", "winners", "summary")
@@ -142,7 +166,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -156,6 +180,8 @@ class Match(_message.Message):
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     TURN_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    SEED_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    STATUS_DETAIL_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     rules_version: str
@@ -169,7 +195,9 @@ class Match(_message.Message):
     update_time: _timestamp_pb2.Timestamp
     turn_timeout: _duration_pb2.Duration
     turn_deadline: _timestamp_pb2.Timestamp
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    seed_chosen: bool
+    status_detail: StatusDetail
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout")
@@ -194,16 +222,20 @@ class CreateMatchRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "game", "status")
+    __slots__ = ("page_size", "page_token", "game", "status", "mine", "player")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    MINE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     game: str
     status: MatchStatus
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ...) -> None: ...
+    mine: bool
+    player: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., mine: _Optional[bool] = ..., player: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")
@@ -330,7 +362,7 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -339,6 +371,7 @@ class MatchEvent(_message.Message):
     LABEL_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -347,7 +380,8 @@ class MatchEvent(_message.Message):
     label: str
     view: View
     timed_out: bool
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ...) -> None: ...
+    reason: str
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("name", "player_token", "after_version", "render")
@@ -390,3 +424,53 @@ class MatchLog(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[MatchEvent]
     result: Result
     def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
+
+class GetIdentityRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Identity(_message.Message):
+    __slots__ = ("subject", "display_name", "roles", "method")
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    subject: str
+    display_name: str
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    method: str
+    def __init__(self, subject: _Optional[str] = ..., display_name: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., method: _Optional[str] = ...) -> None: ...
+
+class AbortMatchRequest(_message.Message):
+    __slots__ = ("name", "reason")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    reason: str
+    def __init__(self, name: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class DeleteMatchRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class DeleteMatchResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class AssignBotRequest(_message.Message):
+    __slots__ = ("name", "seat", "bot")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat: int
+    bot: str
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class ResumeMatchRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...

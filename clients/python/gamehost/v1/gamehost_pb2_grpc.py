@@ -89,6 +89,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetMatchLogRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.MatchLog.FromString,
                 _registered_method=True)
+        self.GetIdentity = channel.unary_unary(
+                '/gamehost.v1.GameHost/GetIdentity',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Identity.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -176,6 +181,14 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetIdentity(self, request, context):
+        """Who the host takes the caller to be: the identity of the bearer token
+        or API key sent as "authorization" metadata, or an anonymous caller.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -233,6 +246,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.GetMatchLog,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetMatchLogRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.MatchLog.SerializeToString,
+            ),
+            'GetIdentity': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetIdentity,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Identity.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -532,6 +550,244 @@ class GameHost:
             '/gamehost.v1.GameHost/GetMatchLog',
             gamehost_dot_v1_dot_gamehost__pb2.GetMatchLogRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.MatchLog.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetIdentity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/GetIdentity',
+            gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Identity.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class GameHostAdminStub:
+    """Operators' calls: every one needs the "admin" role (an API key or a JWT
+    role claim); see docs/security.md.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.AbortMatch = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/AbortMatch',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AbortMatchRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
+        self.DeleteMatch = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/DeleteMatch',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchResponse.FromString,
+                _registered_method=True)
+        self.AssignBot = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/AssignBot',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AssignBotRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
+        self.ResumeMatch = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/ResumeMatch',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
+
+
+class GameHostAdminServicer:
+    """Operators' calls: every one needs the "admin" role (an API key or a JWT
+    role claim); see docs/security.md.
+    """
+
+    def AbortMatch(self, request, context):
+        """Ends a match that is open, active or suspended, without a result.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteMatch(self, request, context):
+        """Deletes a match that is over (finished, abandoned or aborted) and its log.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AssignBot(self, request, context):
+        """Hands a seat to a bot: the host plays it from now on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeMatch(self, request, context):
+        """Takes a suspended match up again where it stopped.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_GameHostAdminServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'AbortMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AbortMatch,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AbortMatchRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'DeleteMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteMatch,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchResponse.SerializeToString,
+            ),
+            'AssignBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.AssignBot,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AssignBotRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'ResumeMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeMatch,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'gamehost.v1.GameHostAdmin', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('gamehost.v1.GameHostAdmin', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class GameHostAdmin:
+    """Operators' calls: every one needs the "admin" role (an API key or a JWT
+    role claim); see docs/security.md.
+    """
+
+    @staticmethod
+    def AbortMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/AbortMatch',
+            gamehost_dot_v1_dot_gamehost__pb2.AbortMatchRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/DeleteMatch',
+            gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.DeleteMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AssignBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/AssignBot',
+            gamehost_dot_v1_dot_gamehost__pb2.AssignBotRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/ResumeMatch',
+            gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
             options,
             channel_credentials,
             insecure,

@@ -46,6 +46,12 @@ const (
 	MatchStatus_MATCH_STATUS_FINISHED MatchStatus = 3
 	// A player left an active match; it ends without a result.
 	MatchStatus_MATCH_STATUS_ABANDONED MatchStatus = 4
+	// The host ended it without a result: an admin aborted it, or it stayed
+	// open too long (Match.status_detail says which).
+	MatchStatus_MATCH_STATUS_ABORTED MatchStatus = 5
+	// Its rules kept failing (time-outs, crashes): nothing moves until an
+	// admin resumes or aborts it (Match.status_detail says why).
+	MatchStatus_MATCH_STATUS_SUSPENDED MatchStatus = 6
 )
 
 // Enum value maps for MatchStatus.
@@ -56,6 +62,8 @@ var (
 		2: "MATCH_STATUS_ACTIVE",
 		3: "MATCH_STATUS_FINISHED",
 		4: "MATCH_STATUS_ABANDONED",
+		5: "MATCH_STATUS_ABORTED",
+		6: "MATCH_STATUS_SUSPENDED",
 	}
 	MatchStatus_value = map[string]int32{
 		"MATCH_STATUS_UNSPECIFIED": 0,
@@ -63,6 +71,8 @@ var (
 		"MATCH_STATUS_ACTIVE":      2,
 		"MATCH_STATUS_FINISHED":    3,
 		"MATCH_STATUS_ABANDONED":   4,
+		"MATCH_STATUS_ABORTED":     5,
+		"MATCH_STATUS_SUSPENDED":   6,
 	}
 )
 
@@ -157,27 +167,41 @@ const (
 	EventKind_EVENT_KIND_MOVED       EventKind = 4
 	EventKind_EVENT_KIND_FINISHED    EventKind = 5
 	EventKind_EVENT_KIND_ABANDONED   EventKind = 6
+	// The host ended the match (MatchEvent.reason says why).
+	EventKind_EVENT_KIND_ABORTED   EventKind = 7
+	EventKind_EVENT_KIND_SUSPENDED EventKind = 8
+	EventKind_EVENT_KIND_RESUMED   EventKind = 9
+	// An admin handed the seat to a bot.
+	EventKind_EVENT_KIND_BOT_ASSIGNED EventKind = 10
 )
 
 // Enum value maps for EventKind.
 var (
 	EventKind_name = map[int32]string{
-		0: "EVENT_KIND_UNSPECIFIED",
-		1: "EVENT_KIND_JOINED",
-		2: "EVENT_KIND_LEFT",
-		3: "EVENT_KIND_STARTED",
-		4: "EVENT_KIND_MOVED",
-		5: "EVENT_KIND_FINISHED",
-		6: "EVENT_KIND_ABANDONED",
+		0:  "EVENT_KIND_UNSPECIFIED",
+		1:  "EVENT_KIND_JOINED",
+		2:  "EVENT_KIND_LEFT",
+		3:  "EVENT_KIND_STARTED",
+		4:  "EVENT_KIND_MOVED",
+		5:  "EVENT_KIND_FINISHED",
+		6:  "EVENT_KIND_ABANDONED",
+		7:  "EVENT_KIND_ABORTED",
+		8:  "EVENT_KIND_SUSPENDED",
+		9:  "EVENT_KIND_RESUMED",
+		10: "EVENT_KIND_BOT_ASSIGNED",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED": 0,
-		"EVENT_KIND_JOINED":      1,
-		"EVENT_KIND_LEFT":        2,
-		"EVENT_KIND_STARTED":     3,
-		"EVENT_KIND_MOVED":       4,
-		"EVENT_KIND_FINISHED":    5,
-		"EVENT_KIND_ABANDONED":   6,
+		"EVENT_KIND_UNSPECIFIED":  0,
+		"EVENT_KIND_JOINED":       1,
+		"EVENT_KIND_LEFT":         2,
+		"EVENT_KIND_STARTED":      3,
+		"EVENT_KIND_MOVED":        4,
+		"EVENT_KIND_FINISHED":     5,
+		"EVENT_KIND_ABANDONED":    6,
+		"EVENT_KIND_ABORTED":      7,
+		"EVENT_KIND_SUSPENDED":    8,
+		"EVENT_KIND_RESUMED":      9,
+		"EVENT_KIND_BOT_ASSIGNED": 10,
 	}
 )
 
@@ -580,7 +604,9 @@ type Seat struct {
 	Kind       SeatKind               `protobuf:"varint,2,opt,name=kind,proto3,enum=gamehost.v1.SeatKind" json:"kind,omitempty"`
 	PlayerName string                 `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
 	// The bot strategy of a bot seat, e.g. "random".
-	Bot           string `protobuf:"bytes,4,opt,name=bot,proto3" json:"bot,omitempty"`
+	Bot string `protobuf:"bytes,4,opt,name=bot,proto3" json:"bot,omitempty"`
+	// The seat belongs to a signed-in user, whose identity gave player_name.
+	Verified      bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -643,6 +669,78 @@ func (x *Seat) GetBot() string {
 	return ""
 }
 
+func (x *Seat) GetVerified() bool {
+	if x != nil {
+		return x.Verified
+	}
+	return false
+}
+
+// Why a match is aborted or suspended.
+type StatusDetail struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Stable for programs, e.g. ADMIN_ABORT, OPEN_EXPIRED, RULES_TIMEOUT,
+	// RULES_CRASHED.
+	Reason string `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	// For people.
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// The plugin whose rules failed, for RULES_* reasons.
+	Plugin        string `protobuf:"bytes,3,opt,name=plugin,proto3" json:"plugin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StatusDetail) Reset() {
+	*x = StatusDetail{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StatusDetail) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatusDetail) ProtoMessage() {}
+
+func (x *StatusDetail) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatusDetail.ProtoReflect.Descriptor instead.
+func (*StatusDetail) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *StatusDetail) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *StatusDetail) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *StatusDetail) GetPlugin() string {
+	if x != nil {
+		return x.Plugin
+	}
+	return ""
+}
+
 type Result struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// scores[i] is seat i's score in the game's own unit.
@@ -657,7 +755,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -669,7 +767,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -682,7 +780,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Result) GetScores() []float64 {
@@ -736,14 +834,19 @@ type Match struct {
 	TurnTimeout *durationpb.Duration `protobuf:"bytes,12,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
 	// When the player to move times out, while a player (not a bot) is to
 	// move in a match with a turn_timeout.
-	TurnDeadline  *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=turn_deadline,json=turnDeadline,proto3" json:"turn_deadline,omitempty"`
+	TurnDeadline *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=turn_deadline,json=turnDeadline,proto3" json:"turn_deadline,omitempty"`
+	// The creator chose the seed (an admin only, in a game with hidden
+	// information or chance): the players may not all be equal before chance.
+	SeedChosen bool `protobuf:"varint,14,opt,name=seed_chosen,json=seedChosen,proto3" json:"seed_chosen,omitempty"`
+	// Set while the match is aborted or suspended.
+	StatusDetail  *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
 	*x = Match{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -755,7 +858,7 @@ func (x *Match) String() string {
 func (*Match) ProtoMessage() {}
 
 func (x *Match) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -768,7 +871,7 @@ func (x *Match) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Match.ProtoReflect.Descriptor instead.
 func (*Match) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Match) GetName() string {
@@ -862,6 +965,20 @@ func (x *Match) GetTurnDeadline() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Match) GetSeedChosen() bool {
+	if x != nil {
+		return x.SeedChosen
+	}
+	return false
+}
+
+func (x *Match) GetStatusDetail() *StatusDetail {
+	if x != nil {
+		return x.StatusDetail
+	}
+	return nil
+}
+
 type CreateMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -871,7 +988,9 @@ type CreateMatchRequest struct {
 	// Options validated against the game's options_schema; missing ones take
 	// their defaults.
 	Options *structpb.Struct `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
-	// The seed of every chance event; the host draws one when unset.
+	// The seed of every chance event; the host draws one when unset. In a
+	// game with hidden information or chance only an admin may choose it
+	// (else PERMISSION_DENIED), and the match says so (seed_chosen).
 	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// Seats the host plays, with the bot named by `bot`.
 	BotSeats []int32 `protobuf:"varint,5,rep,packed,name=bot_seats,json=botSeats,proto3" json:"bot_seats,omitempty"`
@@ -891,7 +1010,7 @@ type CreateMatchRequest struct {
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -903,7 +1022,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -916,7 +1035,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -990,14 +1109,20 @@ type ListMatchesRequest struct {
 	// Only matches of this game ("games/{game}"), when set.
 	Game string `protobuf:"bytes,3,opt,name=game,proto3" json:"game,omitempty"`
 	// Only matches with this status, when set.
-	Status        MatchStatus `protobuf:"varint,4,opt,name=status,proto3,enum=gamehost.v1.MatchStatus" json:"status,omitempty"`
+	Status MatchStatus `protobuf:"varint,4,opt,name=status,proto3,enum=gamehost.v1.MatchStatus" json:"status,omitempty"`
+	// Only matches where the signed-in caller holds a seat
+	// (UNAUTHENTICATED for an anonymous caller).
+	Mine bool `protobuf:"varint,5,opt,name=mine,proto3" json:"mine,omitempty"`
+	// Only matches where this user (an identity's subject) holds a seat;
+	// for admins.
+	Player        string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1134,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1147,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -1053,6 +1178,20 @@ func (x *ListMatchesRequest) GetStatus() MatchStatus {
 	return MatchStatus_MATCH_STATUS_UNSPECIFIED
 }
 
+func (x *ListMatchesRequest) GetMine() bool {
+	if x != nil {
+		return x.Mine
+	}
+	return false
+}
+
+func (x *ListMatchesRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
 type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
@@ -1063,7 +1202,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1075,7 +1214,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1088,7 +1227,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -1115,7 +1254,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1127,7 +1266,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1140,7 +1279,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -1156,7 +1295,9 @@ type JoinMatchRequest struct {
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// The seat wanted; when unset, the lowest open seat.
 	Seat *int32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
-	// Shown to the other players.
+	// Shown to the other players; a signed-in caller's name comes from its
+	// identity instead. A signed-in caller who holds a seat of the match
+	// already gets that seat back, with a new token, from any device.
 	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1164,7 +1305,7 @@ type JoinMatchRequest struct {
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1317,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1330,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -1226,7 +1367,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1379,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1392,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -1285,7 +1426,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1438,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1451,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -1341,7 +1482,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1353,7 +1494,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1366,7 +1507,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LegalMove) GetId() string {
@@ -1414,7 +1555,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1426,7 +1567,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1439,7 +1580,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *View) GetMatch() string {
@@ -1523,7 +1664,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1535,7 +1676,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1548,7 +1689,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1578,7 +1719,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1590,7 +1731,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1603,7 +1744,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1655,7 +1796,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1667,7 +1808,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1680,7 +1821,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -1783,7 +1924,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +1936,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +1949,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -1847,14 +1988,16 @@ type MatchEvent struct {
 	// resuming watcher carry it on the newest one only.
 	View *View `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
 	// For MOVED: the host moved for this seat because its turn timed out.
-	TimedOut      bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
+	TimedOut bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
+	// For ABORTED and SUSPENDED: the StatusDetail reason.
+	Reason        string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1866,7 +2009,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1879,7 +2022,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -1938,6 +2081,13 @@ func (x *MatchEvent) GetTimedOut() bool {
 	return false
 }
 
+func (x *MatchEvent) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type WatchMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -1953,7 +2103,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1965,7 +2115,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1978,7 +2128,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2021,7 +2171,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2033,7 +2183,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2046,7 +2196,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2083,7 +2233,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2245,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2108,7 +2258,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2174,6 +2324,355 @@ func (x *MatchLog) GetResult() *Result {
 	return nil
 }
 
+type GetIdentityRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetIdentityRequest) Reset() {
+	*x = GetIdentityRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetIdentityRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetIdentityRequest) ProtoMessage() {}
+
+func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
+func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+}
+
+type Identity struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user id (a JWT's "sub", an API key's name); empty when anonymous.
+	Subject     string `protobuf:"bytes,1,opt,name=subject,proto3" json:"subject,omitempty"`
+	DisplayName string `protobuf:"bytes,2,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	// E.g. "admin".
+	Roles []string `protobuf:"bytes,3,rep,name=roles,proto3" json:"roles,omitempty"`
+	// "anonymous", "jwt" or "api-key".
+	Method        string `protobuf:"bytes,4,opt,name=method,proto3" json:"method,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Identity) Reset() {
+	*x = Identity{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Identity) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Identity) ProtoMessage() {}
+
+func (x *Identity) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Identity.ProtoReflect.Descriptor instead.
+func (*Identity) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *Identity) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *Identity) GetDisplayName() string {
+	if x != nil {
+		return x.DisplayName
+	}
+	return ""
+}
+
+func (x *Identity) GetRoles() []string {
+	if x != nil {
+		return x.Roles
+	}
+	return nil
+}
+
+func (x *Identity) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+type AbortMatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Why, for the players and the log.
+	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AbortMatchRequest) Reset() {
+	*x = AbortMatchRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AbortMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AbortMatchRequest) ProtoMessage() {}
+
+func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
+func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *AbortMatchRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AbortMatchRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type DeleteMatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteMatchRequest) Reset() {
+	*x = DeleteMatchRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteMatchRequest) ProtoMessage() {}
+
+func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
+func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *DeleteMatchRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type DeleteMatchResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteMatchResponse) Reset() {
+	*x = DeleteMatchResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteMatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteMatchResponse) ProtoMessage() {}
+
+func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
+func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+}
+
+type AssignBotRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Seat int32  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The bot strategy; "random" when empty.
+	Bot           string `protobuf:"bytes,3,opt,name=bot,proto3" json:"bot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AssignBotRequest) Reset() {
+	*x = AssignBotRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AssignBotRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AssignBotRequest) ProtoMessage() {}
+
+func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
+func (*AssignBotRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *AssignBotRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AssignBotRequest) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AssignBotRequest) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
+type ResumeMatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResumeMatchRequest) Reset() {
+	*x = ResumeMatchRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResumeMatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResumeMatchRequest) ProtoMessage() {}
+
+func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
+func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *ResumeMatchRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -2209,18 +2708,23 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"z\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x96\x01\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
 	"playerName\x12\x10\n" +
-	"\x03bot\x18\x04 \x01(\tR\x03bot\"n\n" +
+	"\x03bot\x18\x04 \x01(\tR\x03bot\x12\x1a\n" +
+	"\bverified\x18\x05 \x01(\bR\bverified\"X\n" +
+	"\fStatusDetail\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
+	"\x06plugin\x18\x03 \x01(\tR\x06plugin\"n\n" +
 	"\x06Result\x12\x16\n" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xbb\x04\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\x9c\x05\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -2237,7 +2741,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vupdate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"updateTime\x12<\n" +
 	"\fturn_timeout\x18\f \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12?\n" +
-	"\rturn_deadline\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\fturnDeadline\"\xb9\x02\n" +
+	"\rturn_deadline\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\fturnDeadline\x12\x1f\n" +
+	"\vseed_chosen\x18\x0e \x01(\bR\n" +
+	"seedChosen\x12>\n" +
+	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\"\xb9\x02\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -2249,13 +2756,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\avariant\x18\a \x01(\tR\avariant\x12\x10\n" +
 	"\x03bot\x18\b \x01(\tR\x03bot\x12<\n" +
 	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeoutB\a\n" +
-	"\x05_seed\"\x96\x01\n" +
+	"\x05_seed\"\xc2\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\x02 \x01(\tR\tpageToken\x12\x12\n" +
 	"\x04game\x18\x03 \x01(\tR\x04game\x120\n" +
-	"\x06status\x18\x04 \x01(\x0e2\x18.gamehost.v1.MatchStatusR\x06status\"k\n" +
+	"\x06status\x18\x04 \x01(\x0e2\x18.gamehost.v1.MatchStatusR\x06status\x12\x12\n" +
+	"\x04mine\x18\x05 \x01(\bR\x04mine\x12\x16\n" +
+	"\x06player\x18\x06 \x01(\tR\x06player\"k\n" +
 	"\x13ListMatchesResponse\x12,\n" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"%\n" +
@@ -2315,7 +2824,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x9d\x02\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xb5\x02\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -2325,7 +2834,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04move\x18\x05 \x01(\v2\x17.google.protobuf.StructR\x04move\x12\x14\n" +
 	"\x05label\x18\x06 \x01(\tR\x05label\x12%\n" +
 	"\x04view\x18\a \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1b\n" +
-	"\ttimed_out\x18\b \x01(\bR\btimedOut\"\xa3\x01\n" +
+	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\"\xa3\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -2344,18 +2854,38 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bcomplete\x18\a \x01(\bR\bcomplete\x12/\n" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06resultB\a\n" +
-	"\x05_seed*\x92\x01\n" +
+	"\x05_seed\"\x14\n" +
+	"\x12GetIdentityRequest\"u\n" +
+	"\bIdentity\x12\x18\n" +
+	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
+	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12\x14\n" +
+	"\x05roles\x18\x03 \x03(\tR\x05roles\x12\x16\n" +
+	"\x06method\x18\x04 \x01(\tR\x06method\"?\n" +
+	"\x11AbortMatchRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"(\n" +
+	"\x12DeleteMatchRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x15\n" +
+	"\x13DeleteMatchResponse\"L\n" +
+	"\x10AssignBotRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
+	"\x03bot\x18\x03 \x01(\tR\x03bot\"(\n" +
+	"\x12ResumeMatchRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
 	"\x13MATCH_STATUS_ACTIVE\x10\x02\x12\x19\n" +
 	"\x15MATCH_STATUS_FINISHED\x10\x03\x12\x1a\n" +
-	"\x16MATCH_STATUS_ABANDONED\x10\x04*a\n" +
+	"\x16MATCH_STATUS_ABANDONED\x10\x04\x12\x18\n" +
+	"\x14MATCH_STATUS_ABORTED\x10\x05\x12\x1a\n" +
+	"\x16MATCH_STATUS_SUSPENDED\x10\x06*a\n" +
 	"\bSeatKind\x12\x19\n" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\xb4\x01\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\x9b\x02\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -2363,7 +2893,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12EVENT_KIND_STARTED\x10\x03\x12\x14\n" +
 	"\x10EVENT_KIND_MOVED\x10\x04\x12\x17\n" +
 	"\x13EVENT_KIND_FINISHED\x10\x05\x12\x18\n" +
-	"\x14EVENT_KIND_ABANDONED\x10\x062\x8d\x06\n" +
+	"\x14EVENT_KIND_ABANDONED\x10\x06\x12\x16\n" +
+	"\x12EVENT_KIND_ABORTED\x10\a\x12\x18\n" +
+	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
+	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
+	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
+	"2\xd4\x06\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -2378,7 +2913,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"SubmitMove\x12\x1e.gamehost.v1.SubmitMoveRequest\x1a\x1f.gamehost.v1.SubmitMoveResponse\x12G\n" +
 	"\n" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
-	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLogB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
+	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
+	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity2\xa7\x02\n" +
+	"\rGameHostAdmin\x12@\n" +
+	"\n" +
+	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
+	"\vDeleteMatch\x12\x1f.gamehost.v1.DeleteMatchRequest\x1a .gamehost.v1.DeleteMatchResponse\x12>\n" +
+	"\tAssignBot\x12\x1d.gamehost.v1.AssignBotRequest\x1a\x12.gamehost.v1.Match\x12B\n" +
+	"\vResumeMatch\x12\x1f.gamehost.v1.ResumeMatchRequest\x1a\x12.gamehost.v1.MatchB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
 
 var (
 	file_gamehost_v1_gamehost_proto_rawDescOnce sync.Once
@@ -2393,7 +2935,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -2404,93 +2946,112 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*ListGamesResponse)(nil),     // 6: gamehost.v1.ListGamesResponse
 	(*GetGameRequest)(nil),        // 7: gamehost.v1.GetGameRequest
 	(*Seat)(nil),                  // 8: gamehost.v1.Seat
-	(*Result)(nil),                // 9: gamehost.v1.Result
-	(*Match)(nil),                 // 10: gamehost.v1.Match
-	(*CreateMatchRequest)(nil),    // 11: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),    // 12: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 13: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),       // 14: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),      // 15: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),     // 16: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),     // 17: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),             // 18: gamehost.v1.LegalMove
-	(*View)(nil),                  // 19: gamehost.v1.View
-	(*RenderOptions)(nil),         // 20: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 21: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 22: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 23: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 24: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 25: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 26: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 27: gamehost.v1.MatchLog
-	(*structpb.Struct)(nil),       // 28: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
+	(*StatusDetail)(nil),          // 9: gamehost.v1.StatusDetail
+	(*Result)(nil),                // 10: gamehost.v1.Result
+	(*Match)(nil),                 // 11: gamehost.v1.Match
+	(*CreateMatchRequest)(nil),    // 12: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),    // 13: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 14: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),       // 15: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),      // 16: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),     // 17: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),     // 18: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),             // 19: gamehost.v1.LegalMove
+	(*View)(nil),                  // 20: gamehost.v1.View
+	(*RenderOptions)(nil),         // 21: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),        // 22: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),     // 23: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),    // 24: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),            // 25: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),     // 26: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),    // 27: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),              // 28: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),    // 29: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 30: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 31: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 32: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 33: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 34: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 35: gamehost.v1.ResumeMatchRequest
+	(*structpb.Struct)(nil),       // 36: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 37: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 38: google.protobuf.Duration
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	28, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	28, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	36, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	36, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	4,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	28, // 3: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	36, // 3: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 4: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 5: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 6: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	8,  // 7: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	28, // 8: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	9,  // 9: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	29, // 10: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	29, // 11: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	30, // 12: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	29, // 13: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	28, // 14: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	30, // 15: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	0,  // 16: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	10, // 17: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	10, // 18: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	28, // 19: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	0,  // 20: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	28, // 21: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	18, // 22: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	9,  // 23: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	20, // 24: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	28, // 25: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	20, // 26: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	19, // 27: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 28: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	29, // 29: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	28, // 30: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	19, // 31: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	20, // 32: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	28, // 33: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	24, // 34: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	9,  // 35: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	5,  // 36: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	7,  // 37: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	11, // 38: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	12, // 39: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	14, // 40: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	15, // 41: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	17, // 42: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	21, // 43: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	22, // 44: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	25, // 45: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	26, // 46: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	6,  // 47: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 48: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	10, // 49: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	13, // 50: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	10, // 51: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	16, // 52: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	10, // 53: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	19, // 54: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	23, // 55: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	24, // 56: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	27, // 57: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	47, // [47:58] is the sub-list for method output_type
-	36, // [36:47] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	36, // 8: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	10, // 9: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	37, // 10: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	37, // 11: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	38, // 12: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	37, // 13: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	9,  // 14: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	36, // 15: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	38, // 16: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	0,  // 17: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	11, // 18: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	11, // 19: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	36, // 20: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	0,  // 21: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	36, // 22: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	19, // 23: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	10, // 24: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	21, // 25: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	36, // 26: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	21, // 27: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	20, // 28: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 29: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	37, // 30: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	36, // 31: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	20, // 32: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	21, // 33: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	36, // 34: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	25, // 35: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	10, // 36: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	5,  // 37: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	7,  // 38: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	12, // 39: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	13, // 40: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	15, // 41: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	16, // 42: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	18, // 43: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	22, // 44: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	23, // 45: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	26, // 46: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	27, // 47: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	29, // 48: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	31, // 49: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	32, // 50: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	34, // 51: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	35, // 52: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	6,  // 53: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 54: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	11, // 55: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	14, // 56: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	11, // 57: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	17, // 58: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	11, // 59: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	20, // 60: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	24, // 61: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	25, // 62: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	28, // 63: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	30, // 64: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	11, // 65: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	33, // 66: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	11, // 67: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	11, // 68: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	53, // [53:69] is the sub-list for method output_type
+	37, // [37:53] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -2498,22 +3059,22 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[8].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[12].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[19].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[9].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[13].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[20].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[24].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[25].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   25,
+			NumMessages:   33,
 			NumExtensions: 0,
-			NumServices:   1,
+			NumServices:   2,
 		},
 		GoTypes:           file_gamehost_v1_gamehost_proto_goTypes,
 		DependencyIndexes: file_gamehost_v1_gamehost_proto_depIdxs,

@@ -40,6 +40,7 @@ const (
 	GameHost_SubmitMove_FullMethodName  = "/gamehost.v1.GameHost/SubmitMove"
 	GameHost_WatchMatch_FullMethodName  = "/gamehost.v1.GameHost/WatchMatch"
 	GameHost_GetMatchLog_FullMethodName = "/gamehost.v1.GameHost/GetMatchLog"
+	GameHost_GetIdentity_FullMethodName = "/gamehost.v1.GameHost/GetIdentity"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -73,6 +74,9 @@ type GameHostClient interface {
 	// The public log while the match runs; the full log, with seed and
 	// options, once it is over: enough to replay and verify it.
 	GetMatchLog(ctx context.Context, in *GetMatchLogRequest, opts ...grpc.CallOption) (*MatchLog, error)
+	// Who the host takes the caller to be: the identity of the bearer token
+	// or API key sent as "authorization" metadata, or an anonymous caller.
+	GetIdentity(ctx context.Context, in *GetIdentityRequest, opts ...grpc.CallOption) (*Identity, error)
 }
 
 type gameHostClient struct {
@@ -202,6 +206,16 @@ func (c *gameHostClient) GetMatchLog(ctx context.Context, in *GetMatchLogRequest
 	return out, nil
 }
 
+func (c *gameHostClient) GetIdentity(ctx context.Context, in *GetIdentityRequest, opts ...grpc.CallOption) (*Identity, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Identity)
+	err := c.cc.Invoke(ctx, GameHost_GetIdentity_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -233,6 +247,9 @@ type GameHostServer interface {
 	// The public log while the match runs; the full log, with seed and
 	// options, once it is over: enough to replay and verify it.
 	GetMatchLog(context.Context, *GetMatchLogRequest) (*MatchLog, error)
+	// Who the host takes the caller to be: the identity of the bearer token
+	// or API key sent as "authorization" metadata, or an anonymous caller.
+	GetIdentity(context.Context, *GetIdentityRequest) (*Identity, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -275,6 +292,9 @@ func (UnimplementedGameHostServer) WatchMatch(*WatchMatchRequest, grpc.ServerStr
 }
 func (UnimplementedGameHostServer) GetMatchLog(context.Context, *GetMatchLogRequest) (*MatchLog, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetMatchLog not implemented")
+}
+func (UnimplementedGameHostServer) GetIdentity(context.Context, *GetIdentityRequest) (*Identity, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetIdentity not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -488,6 +508,24 @@ func _GameHost_GetMatchLog_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_GetIdentity_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetIdentityRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).GetIdentity(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_GetIdentity_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).GetIdentity(ctx, req.(*GetIdentityRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -535,6 +573,10 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "GetMatchLog",
 			Handler:    _GameHost_GetMatchLog_Handler,
 		},
+		{
+			MethodName: "GetIdentity",
+			Handler:    _GameHost_GetIdentity_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -543,5 +585,235 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			ServerStreams: true,
 		},
 	},
+	Metadata: "gamehost/v1/gamehost.proto",
+}
+
+const (
+	GameHostAdmin_AbortMatch_FullMethodName  = "/gamehost.v1.GameHostAdmin/AbortMatch"
+	GameHostAdmin_DeleteMatch_FullMethodName = "/gamehost.v1.GameHostAdmin/DeleteMatch"
+	GameHostAdmin_AssignBot_FullMethodName   = "/gamehost.v1.GameHostAdmin/AssignBot"
+	GameHostAdmin_ResumeMatch_FullMethodName = "/gamehost.v1.GameHostAdmin/ResumeMatch"
+)
+
+// GameHostAdminClient is the client API for GameHostAdmin service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// Operators' calls: every one needs the "admin" role (an API key or a JWT
+// role claim); see docs/security.md.
+type GameHostAdminClient interface {
+	// Ends a match that is open, active or suspended, without a result.
+	AbortMatch(ctx context.Context, in *AbortMatchRequest, opts ...grpc.CallOption) (*Match, error)
+	// Deletes a match that is over (finished, abandoned or aborted) and its log.
+	DeleteMatch(ctx context.Context, in *DeleteMatchRequest, opts ...grpc.CallOption) (*DeleteMatchResponse, error)
+	// Hands a seat to a bot: the host plays it from now on.
+	AssignBot(ctx context.Context, in *AssignBotRequest, opts ...grpc.CallOption) (*Match, error)
+	// Takes a suspended match up again where it stopped.
+	ResumeMatch(ctx context.Context, in *ResumeMatchRequest, opts ...grpc.CallOption) (*Match, error)
+}
+
+type gameHostAdminClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewGameHostAdminClient(cc grpc.ClientConnInterface) GameHostAdminClient {
+	return &gameHostAdminClient{cc}
+}
+
+func (c *gameHostAdminClient) AbortMatch(ctx context.Context, in *AbortMatchRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHostAdmin_AbortMatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) DeleteMatch(ctx context.Context, in *DeleteMatchRequest, opts ...grpc.CallOption) (*DeleteMatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteMatchResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_DeleteMatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) AssignBot(ctx context.Context, in *AssignBotRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHostAdmin_AssignBot_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) ResumeMatch(ctx context.Context, in *ResumeMatchRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ResumeMatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GameHostAdminServer is the server API for GameHostAdmin service.
+// All implementations must embed UnimplementedGameHostAdminServer
+// for forward compatibility.
+//
+// Operators' calls: every one needs the "admin" role (an API key or a JWT
+// role claim); see docs/security.md.
+type GameHostAdminServer interface {
+	// Ends a match that is open, active or suspended, without a result.
+	AbortMatch(context.Context, *AbortMatchRequest) (*Match, error)
+	// Deletes a match that is over (finished, abandoned or aborted) and its log.
+	DeleteMatch(context.Context, *DeleteMatchRequest) (*DeleteMatchResponse, error)
+	// Hands a seat to a bot: the host plays it from now on.
+	AssignBot(context.Context, *AssignBotRequest) (*Match, error)
+	// Takes a suspended match up again where it stopped.
+	ResumeMatch(context.Context, *ResumeMatchRequest) (*Match, error)
+	mustEmbedUnimplementedGameHostAdminServer()
+}
+
+// UnimplementedGameHostAdminServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedGameHostAdminServer struct{}
+
+func (UnimplementedGameHostAdminServer) AbortMatch(context.Context, *AbortMatchRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method AbortMatch not implemented")
+}
+func (UnimplementedGameHostAdminServer) DeleteMatch(context.Context, *DeleteMatchRequest) (*DeleteMatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteMatch not implemented")
+}
+func (UnimplementedGameHostAdminServer) AssignBot(context.Context, *AssignBotRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method AssignBot not implemented")
+}
+func (UnimplementedGameHostAdminServer) ResumeMatch(context.Context, *ResumeMatchRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResumeMatch not implemented")
+}
+func (UnimplementedGameHostAdminServer) mustEmbedUnimplementedGameHostAdminServer() {}
+func (UnimplementedGameHostAdminServer) testEmbeddedByValue()                       {}
+
+// UnsafeGameHostAdminServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to GameHostAdminServer will
+// result in compilation errors.
+type UnsafeGameHostAdminServer interface {
+	mustEmbedUnimplementedGameHostAdminServer()
+}
+
+func RegisterGameHostAdminServer(s grpc.ServiceRegistrar, srv GameHostAdminServer) {
+	// If the following call panics, it indicates UnimplementedGameHostAdminServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&GameHostAdmin_ServiceDesc, srv)
+}
+
+func _GameHostAdmin_AbortMatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AbortMatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).AbortMatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_AbortMatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).AbortMatch(ctx, req.(*AbortMatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_DeleteMatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteMatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).DeleteMatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_DeleteMatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).DeleteMatch(ctx, req.(*DeleteMatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_AssignBot_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AssignBotRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).AssignBot(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_AssignBot_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).AssignBot(ctx, req.(*AssignBotRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_ResumeMatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResumeMatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ResumeMatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ResumeMatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ResumeMatch(ctx, req.(*ResumeMatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// GameHostAdmin_ServiceDesc is the grpc.ServiceDesc for GameHostAdmin service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var GameHostAdmin_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "gamehost.v1.GameHostAdmin",
+	HandlerType: (*GameHostAdminServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "AbortMatch",
+			Handler:    _GameHostAdmin_AbortMatch_Handler,
+		},
+		{
+			MethodName: "DeleteMatch",
+			Handler:    _GameHostAdmin_DeleteMatch_Handler,
+		},
+		{
+			MethodName: "AssignBot",
+			Handler:    _GameHostAdmin_AssignBot_Handler,
+		},
+		{
+			MethodName: "ResumeMatch",
+			Handler:    _GameHostAdmin_ResumeMatch_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
 	Metadata: "gamehost/v1/gamehost.proto",
 }

@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEiyAIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJImMKB1ZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoHb3B0aW9ucxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiOQoQTGlzdEdhbWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJOChFMaXN0R2FtZXNSZXNwb25zZRIgCgVnYW1lcxgBIAMoCzIRLmdhbWVob3N0LnYxLkdhbWUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh4KDkdldEdhbWVSZXF1ZXN0EgwKBG5hbWUYASABKAkiXAoEU2VhdBINCgVpbmRleBgBIAEoBRIjCgRraW5kGAIgASgOMhUuZ2FtZWhvc3QudjEuU2VhdEtpbmQSEwoLcGxheWVyX25hbWUYAyABKAkSCwoDYm90GAQgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkivQMKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIu0BChJDcmVhdGVNYXRjaFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVzZWF0cxgCIAEoBRIoCgdvcHRpb25zGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAQgASgESACIAQESEQoJYm90X3NlYXRzGAUgAygFEhIKCnJlcXVlc3RfaWQYBiABKAkSDwoHdmFyaWFudBgHIAEoCRILCgNib3QYCCABKAkSLwoMdHVybl90aW1lb3V0GAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgcKBV9zZWVkInMKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiTQoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoQCCgRWaWV3Eg0KBW1hdGNoGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSKAoGc3RhdHVzGAMgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEc2VhdBgEIAEoBRIPCgd0b19tb3ZlGAUgAygFEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgtsZWdhbF9tb3ZlcxgHIAMoCzIWLmdhbWVob3N0LnYxLkxlZ2FsTW92ZRIjCgZyZXN1bHQYCCABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSDAoEdGV4dBgJIAEoCRILCgNzdmcYCiABKAkiKgoNUmVuZGVyT3B0aW9ucxIMCgR0ZXh0GAEgASgIEgsKA3N2ZxgCIAEoCCJgCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIuUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCCJ6ChFXYXRjaE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIVCg1hZnRlcl92ZXJzaW9uGAMgASgDEioKBnJlbmRlchgEIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiOAoSR2V0TWF0Y2hMb2dSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIvMBCghNYXRjaExvZxINCgVtYXRjaBgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSDQoFc2VhdHMYBCABKAUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgGIAEoBEgAiAEBEhAKCGNvbXBsZXRlGAcgASgIEicKBmV2ZW50cxgIIAMoCzIXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0QgcKBV9zZWVkKpIBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqtAEKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYyjQYKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEiyAIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJImMKB1ZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoHb3B0aW9ucxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiOQoQTGlzdEdhbWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJOChFMaXN0R2FtZXNSZXNwb25zZRIgCgVnYW1lcxgBIAMoCzIRLmdhbWVob3N0LnYxLkdhbWUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh4KDkdldEdhbWVSZXF1ZXN0EgwKBG5hbWUYASABKAkibgoEU2VhdBINCgVpbmRleBgBIAEoBRIjCgRraW5kGAIgASgOMhUuZ2FtZWhvc3QudjEuU2VhdEtpbmQSEwoLcGxheWVyX25hbWUYAyABKAkSCwoDYm90GAQgASgJEhAKCHZlcmlmaWVkGAUgASgIIj8KDFN0YXR1c0RldGFpbBIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCRIOCgZwbHVnaW4YAyABKAkiSwoGUmVzdWx0Eg4KBnNjb3JlcxgBIAMoARIPCgdyYW5raW5nGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCSKEBAoFTWF0Y2gSDAoEbmFtZRgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDwoHdmVyc2lvbhgFIAEoAxIgCgVzZWF0cxgGIAMoCzIRLmdhbWVob3N0LnYxLlNlYXQSKAoHb3B0aW9ucxgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHdG9fbW92ZRgIIAMoBRIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSLwoLY3JlYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgx0dXJuX3RpbWVvdXQYDCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMQoNdHVybl9kZWFkbGluZRgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLc2VlZF9jaG9zZW4YDiABKAgSMAoNc3RhdHVzX2RldGFpbBgPIAEoCzIZLmdhbWVob3N0LnYxLlN0YXR1c0RldGFpbCLtAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VlZCKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJNCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIImAKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiiwIKEVN1Ym1pdE1vdmVSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhEKB21vdmVfaWQYAyABKAlIABItCgpzdHJ1Y3R1cmVkGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEh0KEGV4cGVjdGVkX3ZlcnNpb24YBSABKANIAYgBARISCgpyZXF1ZXN0X2lkGAYgASgJEioKBnJlbmRlchgHIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFAoMaW5jbHVkZV92aWV3GAggASgIQgYKBG1vdmVCEwoRX2V4cGVjdGVkX3ZlcnNpb24iWAoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoEdmlldxgCIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEAoIcmVwbGF5ZWQYAyABKAgi9QEKCk1hdGNoRXZlbnQSDwoHdmVyc2lvbhgBIAEoAxIkCgRraW5kGAIgASgOMhYuZ2FtZWhvc3QudjEuRXZlbnRLaW5kEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlYXQYBCABKAUSJQoEbW92ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFbGFiZWwYBiABKAkSHwoEdmlldxgHIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEQoJdGltZWRfb3V0GAggASgIEg4KBnJlYXNvbhgJIAEoCSJ6ChFXYXRjaE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIVCg1hZnRlcl92ZXJzaW9uGAMgASgDEioKBnJlbmRlchgEIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiOAoSR2V0TWF0Y2hMb2dSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIvMBCghNYXRjaExvZxINCgVtYXRjaBgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSDQoFc2VhdHMYBCABKAUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgGIAEoBEgAiAEBEhAKCGNvbXBsZXRlGAcgASgIEicKBmV2ZW50cxgIIAMoCzIXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0QgcKBV9zZWVkIhQKEkdldElkZW50aXR5UmVxdWVzdCJQCghJZGVudGl0eRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVyb2xlcxgDIAMoCRIOCgZtZXRob2QYBCABKAkiMQoRQWJvcnRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZyZWFzb24YAiABKAkiIgoSRGVsZXRlTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSI7ChBBc3NpZ25Cb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEc2VhdBgCIAEoBRILCgNib3QYAyABKAkiIgoSUmVzdW1lTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyqbAgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoy1AYKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -239,6 +239,13 @@ export type Seat = Message<"gamehost.v1.Seat"> & {
    * @generated from field: string bot = 4;
    */
   bot: string;
+
+  /**
+   * The seat belongs to a signed-in user, whose identity gave player_name.
+   *
+   * @generated from field: bool verified = 5;
+   */
+  verified: boolean;
 };
 
 /**
@@ -247,6 +254,42 @@ export type Seat = Message<"gamehost.v1.Seat"> & {
  */
 export const SeatSchema: GenMessage<Seat> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 5);
+
+/**
+ * Why a match is aborted or suspended.
+ *
+ * @generated from message gamehost.v1.StatusDetail
+ */
+export type StatusDetail = Message<"gamehost.v1.StatusDetail"> & {
+  /**
+   * Stable for programs, e.g. ADMIN_ABORT, OPEN_EXPIRED, RULES_TIMEOUT,
+   * RULES_CRASHED.
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * For people.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The plugin whose rules failed, for RULES_* reasons.
+   *
+   * @generated from field: string plugin = 3;
+   */
+  plugin: string;
+};
+
+/**
+ * Describes the message gamehost.v1.StatusDetail.
+ * Use `create(StatusDetailSchema)` to create a new message.
+ */
+export const StatusDetailSchema: GenMessage<StatusDetail> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 6);
 
 /**
  * @generated from message gamehost.v1.Result
@@ -282,7 +325,7 @@ export type Result = Message<"gamehost.v1.Result"> & {
  * Use `create(ResultSchema)` to create a new message.
  */
 export const ResultSchema: GenMessage<Result> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 6);
+  messageDesc(file_gamehost_v1_gamehost, 7);
 
 /**
  * @generated from message gamehost.v1.Match
@@ -368,6 +411,21 @@ export type Match = Message<"gamehost.v1.Match"> & {
    * @generated from field: google.protobuf.Timestamp turn_deadline = 13;
    */
   turnDeadline?: Timestamp | undefined;
+
+  /**
+   * The creator chose the seed (an admin only, in a game with hidden
+   * information or chance): the players may not all be equal before chance.
+   *
+   * @generated from field: bool seed_chosen = 14;
+   */
+  seedChosen: boolean;
+
+  /**
+   * Set while the match is aborted or suspended.
+   *
+   * @generated from field: gamehost.v1.StatusDetail status_detail = 15;
+   */
+  statusDetail?: StatusDetail | undefined;
 };
 
 /**
@@ -375,7 +433,7 @@ export type Match = Message<"gamehost.v1.Match"> & {
  * Use `create(MatchSchema)` to create a new message.
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 7);
+  messageDesc(file_gamehost_v1_gamehost, 8);
 
 /**
  * @generated from message gamehost.v1.CreateMatchRequest
@@ -404,7 +462,9 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
   options?: JsonObject | undefined;
 
   /**
-   * The seed of every chance event; the host draws one when unset.
+   * The seed of every chance event; the host draws one when unset. In a
+   * game with hidden information or chance only an admin may choose it
+   * (else PERMISSION_DENIED), and the match says so (seed_chosen).
    *
    * @generated from field: optional uint64 seed = 4;
    */
@@ -453,7 +513,7 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 8);
+  messageDesc(file_gamehost_v1_gamehost, 9);
 
 /**
  * @generated from message gamehost.v1.ListMatchesRequest
@@ -484,6 +544,22 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
    * @generated from field: gamehost.v1.MatchStatus status = 4;
    */
   status: MatchStatus;
+
+  /**
+   * Only matches where the signed-in caller holds a seat
+   * (UNAUTHENTICATED for an anonymous caller).
+   *
+   * @generated from field: bool mine = 5;
+   */
+  mine: boolean;
+
+  /**
+   * Only matches where this user (an identity's subject) holds a seat;
+   * for admins.
+   *
+   * @generated from field: string player = 6;
+   */
+  player: string;
 };
 
 /**
@@ -491,7 +567,7 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 9);
+  messageDesc(file_gamehost_v1_gamehost, 10);
 
 /**
  * @generated from message gamehost.v1.ListMatchesResponse
@@ -513,7 +589,7 @@ export type ListMatchesResponse = Message<"gamehost.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 10);
+  messageDesc(file_gamehost_v1_gamehost, 11);
 
 /**
  * @generated from message gamehost.v1.GetMatchRequest
@@ -532,7 +608,7 @@ export type GetMatchRequest = Message<"gamehost.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 11);
+  messageDesc(file_gamehost_v1_gamehost, 12);
 
 /**
  * @generated from message gamehost.v1.JoinMatchRequest
@@ -553,7 +629,9 @@ export type JoinMatchRequest = Message<"gamehost.v1.JoinMatchRequest"> & {
   seat?: number | undefined;
 
   /**
-   * Shown to the other players.
+   * Shown to the other players; a signed-in caller's name comes from its
+   * identity instead. A signed-in caller who holds a seat of the match
+   * already gets that seat back, with a new token, from any device.
    *
    * @generated from field: string player_name = 3;
    */
@@ -565,7 +643,7 @@ export type JoinMatchRequest = Message<"gamehost.v1.JoinMatchRequest"> & {
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema: GenMessage<JoinMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 12);
+  messageDesc(file_gamehost_v1_gamehost, 13);
 
 /**
  * @generated from message gamehost.v1.JoinMatchResponse
@@ -595,7 +673,7 @@ export type JoinMatchResponse = Message<"gamehost.v1.JoinMatchResponse"> & {
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema: GenMessage<JoinMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 13);
+  messageDesc(file_gamehost_v1_gamehost, 14);
 
 /**
  * @generated from message gamehost.v1.LeaveMatchRequest
@@ -617,7 +695,7 @@ export type LeaveMatchRequest = Message<"gamehost.v1.LeaveMatchRequest"> & {
  * Use `create(LeaveMatchRequestSchema)` to create a new message.
  */
 export const LeaveMatchRequestSchema: GenMessage<LeaveMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 14);
+  messageDesc(file_gamehost_v1_gamehost, 15);
 
 /**
  * @generated from message gamehost.v1.LegalMove
@@ -650,7 +728,7 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema: GenMessage<LegalMove> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 15);
+  messageDesc(file_gamehost_v1_gamehost, 16);
 
 /**
  * @generated from message gamehost.v1.View
@@ -724,7 +802,7 @@ export type View = Message<"gamehost.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 16);
+  messageDesc(file_gamehost_v1_gamehost, 17);
 
 /**
  * Which renderings a view carries besides the state.
@@ -748,7 +826,7 @@ export type RenderOptions = Message<"gamehost.v1.RenderOptions"> & {
  * Use `create(RenderOptionsSchema)` to create a new message.
  */
 export const RenderOptionsSchema: GenMessage<RenderOptions> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 17);
+  messageDesc(file_gamehost_v1_gamehost, 18);
 
 /**
  * @generated from message gamehost.v1.GetViewRequest
@@ -779,7 +857,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
  * Use `create(GetViewRequestSchema)` to create a new message.
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 18);
+  messageDesc(file_gamehost_v1_gamehost, 19);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveRequest
@@ -856,7 +934,7 @@ export type SubmitMoveRequest = Message<"gamehost.v1.SubmitMoveRequest"> & {
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema: GenMessage<SubmitMoveRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 19);
+  messageDesc(file_gamehost_v1_gamehost, 20);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveResponse
@@ -890,7 +968,7 @@ export type SubmitMoveResponse = Message<"gamehost.v1.SubmitMoveResponse"> & {
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 20);
+  messageDesc(file_gamehost_v1_gamehost, 21);
 
 /**
  * @generated from message gamehost.v1.MatchEvent
@@ -946,6 +1024,13 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
    * @generated from field: bool timed_out = 8;
    */
   timedOut: boolean;
+
+  /**
+   * For ABORTED and SUSPENDED: the StatusDetail reason.
+   *
+   * @generated from field: string reason = 9;
+   */
+  reason: string;
 };
 
 /**
@@ -953,7 +1038,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema: GenMessage<MatchEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 21);
+  messageDesc(file_gamehost_v1_gamehost, 22);
 
 /**
  * @generated from message gamehost.v1.WatchMatchRequest
@@ -991,7 +1076,7 @@ export type WatchMatchRequest = Message<"gamehost.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 22);
+  messageDesc(file_gamehost_v1_gamehost, 23);
 
 /**
  * @generated from message gamehost.v1.GetMatchLogRequest
@@ -1017,7 +1102,7 @@ export type GetMatchLogRequest = Message<"gamehost.v1.GetMatchLogRequest"> & {
  * Use `create(GetMatchLogRequestSchema)` to create a new message.
  */
 export const GetMatchLogRequestSchema: GenMessage<GetMatchLogRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 23);
+  messageDesc(file_gamehost_v1_gamehost, 24);
 
 /**
  * @generated from message gamehost.v1.MatchLog
@@ -1080,7 +1165,166 @@ export type MatchLog = Message<"gamehost.v1.MatchLog"> & {
  * Use `create(MatchLogSchema)` to create a new message.
  */
 export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 24);
+  messageDesc(file_gamehost_v1_gamehost, 25);
+
+/**
+ * @generated from message gamehost.v1.GetIdentityRequest
+ */
+export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
+};
+
+/**
+ * Describes the message gamehost.v1.GetIdentityRequest.
+ * Use `create(GetIdentityRequestSchema)` to create a new message.
+ */
+export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 26);
+
+/**
+ * @generated from message gamehost.v1.Identity
+ */
+export type Identity = Message<"gamehost.v1.Identity"> & {
+  /**
+   * The user id (a JWT's "sub", an API key's name); empty when anonymous.
+   *
+   * @generated from field: string subject = 1;
+   */
+  subject: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * E.g. "admin".
+   *
+   * @generated from field: repeated string roles = 3;
+   */
+  roles: string[];
+
+  /**
+   * "anonymous", "jwt" or "api-key".
+   *
+   * @generated from field: string method = 4;
+   */
+  method: string;
+};
+
+/**
+ * Describes the message gamehost.v1.Identity.
+ * Use `create(IdentitySchema)` to create a new message.
+ */
+export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 27);
+
+/**
+ * @generated from message gamehost.v1.AbortMatchRequest
+ */
+export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Why, for the players and the log.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message gamehost.v1.AbortMatchRequest.
+ * Use `create(AbortMatchRequestSchema)` to create a new message.
+ */
+export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 28);
+
+/**
+ * @generated from message gamehost.v1.DeleteMatchRequest
+ */
+export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.DeleteMatchRequest.
+ * Use `create(DeleteMatchRequestSchema)` to create a new message.
+ */
+export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 29);
+
+/**
+ * @generated from message gamehost.v1.DeleteMatchResponse
+ */
+export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
+};
+
+/**
+ * Describes the message gamehost.v1.DeleteMatchResponse.
+ * Use `create(DeleteMatchResponseSchema)` to create a new message.
+ */
+export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 30);
+
+/**
+ * @generated from message gamehost.v1.AssignBotRequest
+ */
+export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The bot strategy; "random" when empty.
+   *
+   * @generated from field: string bot = 3;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message gamehost.v1.AssignBotRequest.
+ * Use `create(AssignBotRequestSchema)` to create a new message.
+ */
+export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 31);
+
+/**
+ * @generated from message gamehost.v1.ResumeMatchRequest
+ */
+export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.ResumeMatchRequest.
+ * Use `create(ResumeMatchRequestSchema)` to create a new message.
+ */
+export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 32);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus
@@ -1118,6 +1362,22 @@ export enum MatchStatus {
    * @generated from enum value: MATCH_STATUS_ABANDONED = 4;
    */
   ABANDONED = 4,
+
+  /**
+   * The host ended it without a result: an admin aborted it, or it stayed
+   * open too long (Match.status_detail says which).
+   *
+   * @generated from enum value: MATCH_STATUS_ABORTED = 5;
+   */
+  ABORTED = 5,
+
+  /**
+   * Its rules kept failing (time-outs, crashes): nothing moves until an
+   * admin resumes or aborts it (Match.status_detail says why).
+   *
+   * @generated from enum value: MATCH_STATUS_SUSPENDED = 6;
+   */
+  SUSPENDED = 6,
 }
 
 /**
@@ -1199,6 +1459,30 @@ export enum EventKind {
    * @generated from enum value: EVENT_KIND_ABANDONED = 6;
    */
   ABANDONED = 6,
+
+  /**
+   * The host ended the match (MatchEvent.reason says why).
+   *
+   * @generated from enum value: EVENT_KIND_ABORTED = 7;
+   */
+  ABORTED = 7,
+
+  /**
+   * @generated from enum value: EVENT_KIND_SUSPENDED = 8;
+   */
+  SUSPENDED = 8,
+
+  /**
+   * @generated from enum value: EVENT_KIND_RESUMED = 9;
+   */
+  RESUMED = 9,
+
+  /**
+   * An admin handed the seat to a bot.
+   *
+   * @generated from enum value: EVENT_KIND_BOT_ASSIGNED = 10;
+   */
+  BOT_ASSIGNED = 10,
 }
 
 /**
@@ -1326,6 +1610,67 @@ export const GameHost: GenService<{
     input: typeof GetMatchLogRequestSchema;
     output: typeof MatchLogSchema;
   },
+  /**
+   * Who the host takes the caller to be: the identity of the bearer token
+   * or API key sent as "authorization" metadata, or an anonymous caller.
+   *
+   * @generated from rpc gamehost.v1.GameHost.GetIdentity
+   */
+  getIdentity: {
+    methodKind: "unary";
+    input: typeof GetIdentityRequestSchema;
+    output: typeof IdentitySchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_gamehost_v1_gamehost, 0);
+
+/**
+ * Operators' calls: every one needs the "admin" role (an API key or a JWT
+ * role claim); see docs/security.md.
+ *
+ * @generated from service gamehost.v1.GameHostAdmin
+ */
+export const GameHostAdmin: GenService<{
+  /**
+   * Ends a match that is open, active or suspended, without a result.
+   *
+   * @generated from rpc gamehost.v1.GameHostAdmin.AbortMatch
+   */
+  abortMatch: {
+    methodKind: "unary";
+    input: typeof AbortMatchRequestSchema;
+    output: typeof MatchSchema;
+  },
+  /**
+   * Deletes a match that is over (finished, abandoned or aborted) and its log.
+   *
+   * @generated from rpc gamehost.v1.GameHostAdmin.DeleteMatch
+   */
+  deleteMatch: {
+    methodKind: "unary";
+    input: typeof DeleteMatchRequestSchema;
+    output: typeof DeleteMatchResponseSchema;
+  },
+  /**
+   * Hands a seat to a bot: the host plays it from now on.
+   *
+   * @generated from rpc gamehost.v1.GameHostAdmin.AssignBot
+   */
+  assignBot: {
+    methodKind: "unary";
+    input: typeof AssignBotRequestSchema;
+    output: typeof MatchSchema;
+  },
+  /**
+   * Takes a suspended match up again where it stopped.
+   *
+   * @generated from rpc gamehost.v1.GameHostAdmin.ResumeMatch
+   */
+  resumeMatch: {
+    methodKind: "unary";
+    input: typeof ResumeMatchRequestSchema;
+    output: typeof MatchSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_gamehost_v1_gamehost, 1);
 

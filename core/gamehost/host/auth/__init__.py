@@ -1,0 +1,5 @@
+"""Identities: who a caller is (principal.py) and how the host learns it."""
+
+from gamehost.host.auth.principal import ADMIN, Principal, anonymous
+
+__all__ = ["ADMIN", "Principal", "anonymous"]

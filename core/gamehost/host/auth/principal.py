@@ -1,0 +1,36 @@
+"""Who is calling: the identity every call carries from the gate to the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ADMIN = "admin"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """A caller. ``subject`` is empty for an anonymous caller, who is known
+    only by its network address (``peer``, used for its quotas)."""
+
+    subject: str = ""
+    display_name: str = ""
+    roles: frozenset[str] = field(default_factory=frozenset)
+    method: str = "anonymous"  # "anonymous", "jwt" or "api-key"
+    peer: str = ""
+
+    @property
+    def anonymous(self) -> bool:
+        return not self.subject
+
+    @property
+    def admin(self) -> bool:
+        return ADMIN in self.roles
+
+    @property
+    def quota_key(self) -> str:
+        """Whose budget a call spends: the user's, else its address's."""
+        return f"user:{self.subject}" if self.subject else f"peer:{self.peer}"
+
+
+def anonymous(peer: str) -> Principal:
+    return Principal(peer=peer)
