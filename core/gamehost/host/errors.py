@@ -18,6 +18,8 @@ class HostError(Exception):
     metadata: dict[str, str] = field(default_factory=dict)
     field_violations: list[tuple[str, str]] = field(default_factory=list)
     resource: tuple[str, str] | None = None  # (type, name) for NOT_FOUND
+    quota_violations: list[tuple[str, str]] = field(default_factory=list)  # (subject, description)
+    retry_after: float | None = None  # seconds, for RetryInfo
 
     code = "UNKNOWN"
 

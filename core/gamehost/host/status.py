@@ -32,6 +32,14 @@ def to_grpc_status(error: HostError) -> grpc.Status:
         details.append(error_details_pb2.ResourceInfo(resource_type=error.resource[0],
                                                       resource_name=error.resource[1],
                                                       description=error.message))
+    if error.quota_violations:
+        details.append(error_details_pb2.QuotaFailure(violations=[
+            error_details_pb2.QuotaFailure.Violation(subject=subject, description=description)
+            for subject, description in error.quota_violations]))
+    if error.retry_after is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(int(error.retry_after * 1e9))
+        details.append(retry)
     status = status_pb2.Status(code=getattr(code_pb2, error.code), message=error.message,
                                details=[_packed(detail) for detail in details])
     return rpc_status.to_status(status)
