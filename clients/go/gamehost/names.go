@@ -17,3 +17,6 @@ func MatchName(match string) string {
 	}
 	return "matches/" + match
 }
+
+// GameID returns the id of a game resource name: "games/tictactoe" -> "tictactoe".
+func GameID(name string) string { return strings.TrimPrefix(name, "games/") }

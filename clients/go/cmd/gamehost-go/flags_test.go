@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -46,6 +47,27 @@ func TestExitStatusOfUsageErrors(t *testing.T) {
 	}
 	if got := run([]string{"help"}, discard{}, discard{}); got != 0 {
 		t.Errorf("help exits %d", got)
+	}
+}
+
+func TestTheAuthTokenFlagWinsOverTheEnvironment(t *testing.T) {
+	t.Setenv(authTokenEnv, "from env") // not a valid token: dial must not look at it
+	fs := newFlagSet("whoami", "")
+	if _, err := fs.parse([]string{"--auth-token", "flagtoken"}); err != nil {
+		t.Fatal(err)
+	}
+	if host, err := fs.dial(); err != nil {
+		t.Errorf("the flag's token was refused: %v", err)
+	} else {
+		host.Close()
+	}
+	fs = newFlagSet("whoami", "")
+	if _, err := fs.parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	var usage usageError
+	if _, err := fs.dial(); !errors.As(err, &usage) {
+		t.Errorf("a bad token from %s gave %v, want a usage error", authTokenEnv, err)
 	}
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"gamehost.dev/clients/go/gamehost"
 )
 
 // usageError is a mistake in the command line, not a failure of the host.
@@ -15,11 +19,21 @@ func (e usageError) Error() string { return e.message }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// flagSet is a subcommand's flags, with the --host flag every subcommand has.
+// The environment variables behind the connection flags.
+const (
+	targetEnv    = "GAMEHOST_TARGET"
+	authTokenEnv = "GAMEHOST_AUTH_TOKEN"
+)
+
+// flagSet is a subcommand's flags, with the connection flags every
+// subcommand has: --host, --auth-token, --tls and --tls-ca.
 type flagSet struct {
 	*flag.FlagSet
-	synopsis string // what follows the flags in the usage line
-	host     *string
+	synopsis  string // what follows the flags in the usage line
+	host      *string
+	authToken *string
+	tls       *bool
+	tlsCA     *string
 }
 
 func newFlagSet(name, synopsis string) *flagSet {
@@ -27,12 +41,57 @@ func newFlagSet(name, synopsis string) *flagSet {
 	// Parse errors come back as usage errors, which main prints; only -h prints the flags.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	target := os.Getenv("GAMEHOST_TARGET")
+	target := os.Getenv(targetEnv)
 	if target == "" {
 		target = "127.0.0.1:50051"
 	}
-	host := fs.String("host", target, "host address (env GAMEHOST_TARGET)")
-	return &flagSet{FlagSet: fs, synopsis: synopsis, host: host}
+	return &flagSet{
+		FlagSet: fs, synopsis: synopsis,
+		host: fs.String("host", target, "host address (env "+targetEnv+")"),
+		// The default is not printed: it is a secret.
+		authToken: fs.String("auth-token", "", "sign in with this bearer token, a JWT from your identity "+
+			"provider or an API key (default: env "+authTokenEnv+"; none: anonymous)"),
+		tls:   fs.Bool("tls", false, "connect over TLS, checking the host's certificate against the system's roots"),
+		tlsCA: fs.String("tls-ca", "", "with TLS: check the host's certificate against this PEM file instead"),
+	}
+}
+
+// dial connects as the connection flags say.
+func (fs *flagSet) dial() (*gamehost.Client, error) {
+	token := *fs.authToken
+	if token == "" {
+		token = os.Getenv(authTokenEnv)
+	}
+	if token != "" {
+		if err := gamehost.CheckBearerToken(token); err != nil {
+			return nil, usagef("--auth-token (or %s): %v", authTokenEnv, err)
+		}
+	}
+	options := []gamehost.Option{gamehost.WithBearerToken(token)}
+	if *fs.tls || *fs.tlsCA != "" {
+		config, err := tlsConfig(*fs.tlsCA)
+		if err != nil {
+			return nil, err
+		}
+		options = append(options, gamehost.WithTLS(config))
+	}
+	return gamehost.Dial(*fs.host, options...)
+}
+
+// tlsConfig trusts the system's roots, or only the certificates of caFile.
+func tlsConfig(caFile string) (*tls.Config, error) {
+	if caFile == "" {
+		return &tls.Config{MinVersion: tls.VersionTLS12}, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, usagef("--tls-ca: %v", err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, usagef("--tls-ca: %s holds no PEM certificate", caFile)
+	}
+	return &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots}, nil
 }
 
 // parse parses flags wherever they stand among the positional arguments

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"gamehost.dev/clients/go/canonjson"
-	"gamehost.dev/clients/go/gamehost"
 	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
@@ -21,7 +20,7 @@ func runGames(ctx context.Context, args []string, out io.Writer) error {
 	if len(positional) > 0 {
 		return usagef("games takes no arguments, got %q", positional)
 	}
-	host, err := gamehost.Dial(*fs.host)
+	host, err := fs.dial()
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 
-	host, err := gamehost.Dial(*fs.host)
+	host, err := fs.dial()
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,17 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printOutcome(out, final)
+	// Why a match ended without a result is on the match, not the view.
+	var match *gamehostv1.Match
+	if final.GetResult() == nil {
+		match, err = unary(ctx, func(ctx context.Context) (*gamehostv1.Match, error) {
+			return host.GetMatch(ctx, &gamehostv1.GetMatchRequest{Name: held.match})
+		})
+		if err != nil {
+			return err
+		}
+	}
+	printOutcome(out, final, match)
 	return nil
 }
 

@@ -37,7 +37,7 @@ func playToEnd(ctx context.Context, host *gamehost.Client, held seatHeld, choose
 				return nil, err
 			}
 		}
-		if view, err = nextView(ctx, watcher, out); err != nil {
+		if view, err = nextView(ctx, host, held, watcher, out); err != nil {
 			return nil, err
 		}
 	}
@@ -64,8 +64,10 @@ func submit(ctx context.Context, host *gamehost.Client, held seatHeld, move *gam
 }
 
 // nextView prints the events up to the next one that carries a view, and
-// returns that view.
-func nextView(ctx context.Context, watcher *gamehost.Watcher, out io.Writer) (*gamehostv1.View, error) {
+// returns that view. An event that ends the match without one (an admin's
+// abort) is followed by a GetView: the stream has nothing more to say.
+func nextView(ctx context.Context, host *gamehost.Client, held seatHeld, watcher *gamehost.Watcher,
+	out io.Writer) (*gamehostv1.View, error) {
 	for {
 		event, err := watcher.Next(ctx)
 		if err != nil {
@@ -74,6 +76,11 @@ func nextView(ctx context.Context, watcher *gamehost.Watcher, out io.Writer) (*g
 		printEvent(out, event)
 		if event.GetView() != nil {
 			return event.GetView(), nil
+		}
+		if gamehost.IsFinal(event.GetKind()) {
+			return unary(ctx, func(ctx context.Context) (*gamehostv1.View, error) {
+				return host.GetView(ctx, &gamehostv1.GetViewRequest{Name: held.match, PlayerToken: held.token})
+			})
 		}
 	}
 }

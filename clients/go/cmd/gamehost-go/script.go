@@ -39,7 +39,7 @@ func runScript(ctx context.Context, args []string, out io.Writer) error {
 	}
 	game, moves := positional[0], positional[1:]
 
-	host, err := gamehost.Dial(*fs.host)
+	host, err := fs.dial()
 	if err != nil {
 		return err
 	}
