@@ -83,7 +83,7 @@ export async function waitForTurnOrEnd(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const root = document.querySelector(".match-page");
     if (!root) return false;
-    if (root.dataset.status === "finished" || root.dataset.status === "abandoned") return true;
+    if (["finished", "abandoned", "aborted"].includes(root.dataset.status)) return true;
     return !root.classList.contains("submitting")
       && document.querySelectorAll("#moves .legal-move:not([disabled])").length > 0;
   }, null, { timeout });

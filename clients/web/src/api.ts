@@ -1,7 +1,9 @@
-// The one connection to the host: the Connect protocol over fetch.
-import { createClient, type Client } from "@connectrpc/connect";
+// The one connection to the host: the Connect protocol over fetch, every
+// call signed in with the bearer token when there is one.
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { GameHost } from "./gen/gamehost/v1/gamehost_pb";
+import { bearerToken } from "./bearer-token";
 
 export type GameHostClient = Client<typeof GameHost>;
 
@@ -14,7 +16,14 @@ export function hostBaseUrl(): string {
   return override ? override.replace(/\/+$/, "") : window.location.origin;
 }
 
+/** Adds "authorization: Bearer <token>" unless the call set its own (the sign-in form checks a token before keeping it). */
+const signIn: Interceptor = (next) => (request) => {
+  const token = bearerToken();
+  if (token && !request.header.has("authorization")) request.header.set("authorization", `Bearer ${token}`);
+  return next(request);
+};
+
 export const gamehost: GameHostClient = createClient(
   GameHost,
-  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true }),
+  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, interceptors: [signIn] }),
 );

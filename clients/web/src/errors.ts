@@ -66,9 +66,15 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
     `${m.expected_version ?? "?"}). The board has been refreshed: choose again.`,
   CONCURRENT_UPDATE: () => "Someone else changed the match at the same moment. The board has been refreshed: try again.",
   INVALID_TOKEN: () =>
-    "The seat saved in this browser does not belong to this match. You are watching as a spectator; join to play.",
+    "The seat saved in this browser does not belong to this match (or was taken back on another device). You are " +
+    "watching as a spectator; join to play, or, signed in, take your seat back.",
   SPECTATOR_FORBIDDEN: () => "Spectators cannot do that: join the match first.",
   TOO_MANY_WATCHERS: (m) => `Too many people are watching this match (limit ${m.limit ?? "?"}); retrying shortly.`,
+  INVALID_BEARER_TOKEN: () => "The host does not accept your sign-in. Sign in again, or sign out to go on anonymously.",
+  TOKEN_EXPIRED: () => "Your sign-in has expired. Sign in again, or sign out to go on anonymously.",
+  INVALID_AUTHORIZATION: () => "The sign-in token could not be read. Sign out, then sign in again.",
+  AUTHENTICATION_REQUIRED: () => "This host admits only signed-in users: sign in first.",
+  JWKS_UNAVAILABLE: () => "The host cannot check sign-ins right now (its identity provider is unreachable). Try again shortly.",
   PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
   HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
 };
@@ -81,6 +87,8 @@ const ADVICE_BY_CODE: Partial<Record<Code, string>> = {
   [Code.Unimplemented]: "This host does not offer that call; it may be older than this page.",
   [Code.ResourceExhausted]: "The request was too large or the host is busy. Try again later.",
   [Code.Internal]: "The host failed on this request. Try again later and report it.",
+  [Code.Unauthenticated]: "The host does not know who you are: sign in (again), or sign out to go on anonymously.",
+  [Code.PermissionDenied]: "Your sign-in does not allow this.",
 };
 
 export function problemOf(error: unknown): Problem {

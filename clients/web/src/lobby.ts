@@ -1,5 +1,6 @@
-// The lobby: the game catalog with a "new match" form per game, and the
-// matches on this host with their joinable seats.
+// The lobby: the game catalog with a "new match" form per game, the
+// signed-in user's matches, and the matches on this host with their
+// joinable seats.
 import { MatchStatus, SeatKind, type Game, type Match } from "./gen/gamehost/v1/gamehost_pb";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
@@ -7,7 +8,8 @@ import { problemOf, problemPanel, type Problem } from "./errors";
 import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
-import { gameId, matchId, seatText, statusText } from "./match-text";
+import { gameId, isOver, matchId, seatText, statusDetailText, statusText } from "./match-text";
+import { signedInOrNull } from "./identity";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -16,14 +18,19 @@ export function showLobby(root: HTMLElement): () => void {
     value: playerName(), onchange: () => rememberPlayerName(nameInput.value.trim()) });
   const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, "Loading the catalog…"));
   const matchesArea = h("div", { id: "matches" });
+  const myMatches = h("section", { id: "my-matches", hidden: true });
   const joinProblems = h("div", { class: "problem-area" });
   const statusFilter = h("select", { id: "match-filter", onchange: () => void refreshMatches() },
     h("option", { value: String(MatchStatus.UNSPECIFIED) }, "all"),
     h("option", { value: String(MatchStatus.OPEN) }, "open"),
     h("option", { value: String(MatchStatus.ACTIVE) }, "active"),
-    h("option", { value: String(MatchStatus.FINISHED) }, "finished"));
+    h("option", { value: String(MatchStatus.FINISHED) }, "finished"),
+    h("option", { value: String(MatchStatus.ABANDONED) }, "abandoned"),
+    h("option", { value: String(MatchStatus.ABORTED) }, "aborted"),
+    h("option", { value: String(MatchStatus.SUSPENDED) }, "suspended"));
   replaceChildren(root,
     h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    myMatches,
     h("section", {}, h("h2", {}, "Games"), gamesList),
     h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
       h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, "Refresh")),
@@ -39,22 +46,44 @@ export function showLobby(root: HTMLElement): () => void {
     }
   };
 
+  const table = (matches: Match[], mine: boolean) => {
+    const titles = new Map(games.map((game) => [game.name, game.title]));
+    return h("table", { class: "matches" },
+      h("thead", {}, h("tr", {}, ["game", "match", "status", "seats", ""].map((title) => h("th", {}, title)))),
+      h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine,
+        () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, "Joining"))))));
+  };
+
   const refreshMatches = async () => {
     try {
       const { matches } = await gamehost.listMatches({ pageSize: 50, status: Number(statusFilter.value) });
-      const titles = new Map(games.map((game) => [game.name, game.title]));
-      replaceChildren(matchesArea, matches.length
-        ? h("table", { class: "matches" },
-          h("thead", {}, h("tr", {}, ["game", "match", "status", "seats", ""].map((title) => h("th", {}, title)))),
-          h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game),
-            () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, "Joining"))))))
-        : h("p", { class: "muted" }, "No matches yet."));
+      replaceChildren(matchesArea, matches.length ? table(matches, false) : h("p", { class: "muted" }, "No matches yet."));
     } catch (error) {
       replaceChildren(matchesArea, problemPanel(problemOf(error), "Listing the matches"));
     }
+    if (signedIn) await refreshMyMatches();
   };
 
-  void loadGames().then(refreshMatches);
+  // Signed in: the name comes from the identity, and "My matches" lists the matches where you hold a seat.
+  let signedIn = false;
+  const refreshMyMatches = async () => {
+    myMatches.hidden = false;
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 50, mine: true });
+      replaceChildren(myMatches, h("h2", {}, "My matches"), matches.length ? table(matches, true)
+        : h("p", { class: "muted" }, "You hold no seat in any match yet."));
+    } catch (error) {
+      replaceChildren(myMatches, h("h2", {}, "My matches"), problemPanel(problemOf(error), "Listing your matches"));
+    }
+  };
+  const identityKnown = signedInOrNull().then((identity) => {
+    if (!identity?.subject) return;
+    signedIn = true;
+    Object.assign(nameInput, { value: identity.displayName || identity.subject, disabled: true,
+      title: "The host shows the name of your sign-in." });
+  });
+
+  void Promise.all([loadGames(), identityKnown]).then(refreshMatches);
   const timer = window.setInterval(() => { if (!document.hidden) void refreshMatches(); }, MATCH_REFRESH_MS);
   return () => window.clearInterval(timer);
 }
@@ -157,15 +186,19 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   return form;
 }
 
-function matchRow(match: Match, title: string, currentName: () => string, report: (problem: Problem) => void): HTMLElement {
+function matchRow(match: Match, title: string, mine: boolean, currentName: () => string,
+  report: (problem: Problem) => void): HTMLElement {
   const id = matchId(match.name);
   const held = heldSeat(id);
-  const openSeats = match.status === MatchStatus.OPEN && !held
+  // In "My matches" you hold a seat already: opening the match gives it back.
+  const openSeats = match.status === MatchStatus.OPEN && !held && !mine
     ? match.seats.filter((seat) => seat.kind === SeatKind.OPEN) : [];
+  const why = statusDetailText(match.statusDetail);
   return h("tr", { "data-match": id },
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
-    h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusText(match.status))),
+    h("td", {}, h("span", { class: `status status-${statusText(match.status)}`, title: why || null },
+      statusText(match.status)), why ? h("div", { class: "status-detail muted" }, why) : null),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
       openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
@@ -178,7 +211,8 @@ function matchRow(match: Match, title: string, currentName: () => string, report
             report(problemOf(error));
           }
         } }, `Join seat ${seat.index}`)),
-      h("a", { class: "button", href: `#/matches/${id}` }, held ? `Play seat ${held.seat}` : "Watch")));
+      h("a", { class: "button open-match", href: `#/matches/${id}` },
+        held ? `Play seat ${held.seat}` : mine && !isOver(match.status) ? "Play" : "Watch")));
 }
 
 function durationOf(seconds: number) {

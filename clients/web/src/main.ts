@@ -1,16 +1,20 @@
 // Client-side routes: #/ the lobby, #/matches/<id> the game page, #/matches/<id>/log its log.
+// A bearer token in the fragment (#/...?token=...) is taken first, then removed from the address.
 import { h, replaceChildren } from "./elements";
 import { hostBaseUrl } from "./api";
+import { bearerToken, exposeToEmbeddingPage, onSignInChange, takeTokenFromAddress } from "./bearer-token";
 import { showLobby } from "./lobby";
 import { showMatch } from "./match-page";
 import { showMatchLog } from "./match-log-page";
+import { showSignInBar } from "./sign-in-bar";
 
 const app = document.getElementById("app") as HTMLElement;
+const signInBar = document.getElementById("sign-in-bar") as HTMLElement;
 let leavePage: () => void = () => {};
 
 function route(): void {
   leavePage();
-  const path = window.location.hash.replace(/^#/, "") || "/";
+  const path = window.location.hash.replace(/^#/, "").replace(/\?.*$/, "") || "/";
   const match = /^\/matches\/([^/]+)(\/log)?$/.exec(path);
   if (path === "/") leavePage = showLobby(app);
   else if (match && match[2]) leavePage = showMatchLog(app, decodeURIComponent(match[1]));
@@ -22,5 +26,21 @@ function route(): void {
 }
 
 (document.getElementById("host-address") as HTMLElement).textContent = hostBaseUrl();
-window.addEventListener("hashchange", route);
+exposeToEmbeddingPage();
+showSignInBar(signInBar, takeTokenFromAddress());
+// Signing in or out changes what every page shows (your seats, your matches): draw them again.
+onSignInChange(() => {
+  showSignInBar(signInBar);
+  route();
+});
+window.addEventListener("hashchange", () => {
+  // A frontend may link here again with a new token in the fragment.
+  if (/[?&#]token=/.test(window.location.hash)) {
+    const before = bearerToken();
+    const problem = takeTokenFromAddress();
+    if (problem) showSignInBar(signInBar, problem);
+    if (bearerToken() !== before) return; // the sign-in listener has drawn the page
+  }
+  route();
+});
 route();

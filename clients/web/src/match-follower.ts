@@ -1,10 +1,10 @@
 // Follows one match live: WatchMatch from the last version seen, and after a
 // dropped stream or a host restart, GetView plus WatchMatch again from that
 // version, with exponential backoff. Each event is delivered once, in order.
-import { EventKind, type MatchEvent, type View } from "./gen/gamehost/v1/gamehost_pb";
+import type { MatchEvent, View } from "./gen/gamehost/v1/gamehost_pb";
 import { gamehost } from "./api";
 import { isTransient, problemOf, type Problem } from "./errors";
-import { isOver } from "./match-text";
+import { isFinalEvent, isOver } from "./match-text";
 
 export type Connection =
   | { state: "live" }
@@ -71,7 +71,7 @@ export class MatchFollower {
           this.lastVersion = event.version;
           this.handlers.event(event);
           if (event.view) this.handlers.view(event.view);
-          this.over ||= event.kind === EventKind.FINISHED || event.kind === EventKind.ABANDONED;
+          this.over ||= isFinalEvent(event.kind);
         }
         // The stream ended cleanly: the match is over, or the host is shutting down.
         if (this.over) break;

@@ -10,10 +10,11 @@ import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { isTransient, problemOf, problemPanel, type Problem } from "./errors";
 import { MatchFollower, type Connection } from "./match-follower";
-import { eventText, gameId, isOver, seatName, seatText, statusText } from "./match-text";
+import { eventText, gameId, isOver, seatName, seatText, statusDetailText, statusText } from "./match-text";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
-import { heldSeat, joinSeat, playerName, releaseSeat } from "./seat-tokens";
+import { heldSeat, joinSeat, playerName, reclaimSeat, releaseSeat } from "./seat-tokens";
+import { bearerToken } from "./bearer-token";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
@@ -93,6 +94,7 @@ class MatchPage {
     this.match = await gamehost.getMatch({ name: this.name });
     delete this.container.dataset.failed;
     this.problems.replaceChildren();
+    if (!this.token) await this.takeSeatBack(this.match, false);
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     document.title = `${this.title.textContent} · gamehost`;
@@ -101,6 +103,12 @@ class MatchPage {
     this.showView(view, true);
     await this.loadLog(view.version);
     if (this.closed) return;
+    this.follow(view);
+  }
+
+  /** Follows the match live, with this page's token, after `view`. */
+  private follow(view: View): void {
+    this.follower?.stop();
     this.follower = new MatchFollower(this.name, this.token, {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
@@ -115,7 +123,8 @@ class MatchPage {
     window.clearInterval(this.clockTimer);
   }
 
-  /** GetView as this seat; a token the host refuses is dropped and the page goes on as a spectator. */
+  /** GetView as this seat; a token the host refuses is dropped, and the page goes on as the seat the
+   * signed-in user holds (taken back) or as a spectator. */
   private async fetchView(): Promise<View> {
     try {
       return await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
@@ -124,9 +133,33 @@ class MatchPage {
       if (problem.reason !== "INVALID_TOKEN" || !this.token) throw error;
       releaseSeat(this.id);
       this.token = "";
+      const reclaimed = this.match ? await this.takeSeatBack(this.match, false) : false;
       const view = await this.fetchView();
-      this.showProblem(problem, "Opening your seat");
+      if (!reclaimed) this.showProblem(problem, "Opening your seat");
       return view;
+    }
+  }
+
+  /**
+   * A signed-in user who holds a seat here but has no token for it in this
+   * browser (another device, or a token since replaced) gets the seat back.
+   * Done when the page opens, or when the person asks (`asked`): never on
+   * its own mid-match, or two open devices would take it from each other.
+   */
+  private async takeSeatBack(match: Match, asked: boolean): Promise<boolean> {
+    if (!bearerToken()) return false;
+    try {
+      const held = await reclaimSeat(match);
+      if (held) {
+        this.token = held.token;
+        this.container.dataset.reclaimed = String(held.seat);
+      } else if (asked) {
+        this.showProblem(noSeatHere(), "Taking your seat back");
+      }
+      return held !== null;
+    } catch (error) {
+      this.showProblem(problemOf(error), "Taking your seat back");
+      return false;
     }
   }
 
@@ -167,6 +200,7 @@ class MatchPage {
       case "failed":
         this.connectionBadge.textContent = `disconnected: ${connection.problem.code}`;
         this.showProblem(connection.problem, "Following the match");
+        if (connection.problem.reason === "INVALID_TOKEN") void this.loseSeat();
         break;
     }
   }
@@ -222,16 +256,26 @@ class MatchPage {
     }
     const open = this.match?.status === MatchStatus.OPEN
       ? this.match.seats.filter((candidate) => candidate.kind === SeatKind.OPEN) : [];
+    // A signed-in user may hold a seat whose token this browser lost (taken back on another device).
+    const mayHoldSeat = bearerToken() && this.match?.seats.some((candidate) => candidate.verified)
+      && this.view && !isOver(this.view.status);
     replaceChildren(this.identity, "You are watching as a spectator.",
       open.flatMap((candidate) => [" ", h("button", { type: "button", class: "join-seat", "data-seat": candidate.index,
-        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]));
+        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]),
+      mayHoldSeat ? [" ", h("button", { type: "button", id: "take-seat-back", onclick: () => void this.retakeSeat() },
+        "Take my seat back")] : null);
   }
 
   private showTurn(view: View): void {
     const seats = this.match?.seats ?? [];
     let text: string;
+    const why = statusDetailText(this.match?.statusDetail);
     if (view.status === MatchStatus.FINISHED) text = `Finished: ${view.result?.summary || "the match is over."}`;
     else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
+    else if (view.status === MatchStatus.ABORTED) text = `Aborted by the host: ${why || "no reason given"}.`;
+    else if (view.status === MatchStatus.SUSPENDED) {
+      text = `Suspended: ${why || "no reason given"}. Nothing moves until an admin resumes or aborts the match.`;
+    }
     else if (view.status === MatchStatus.OPEN) text = "Waiting for players to take the open seats.";
     else if (view.toMove.includes(view.seat)) text = view.toMove.length > 1 ? "Your turn (with others)." : "Your turn.";
     else text = `Waiting for ${view.toMove.map((index) => seatName(index, seats)).join(" and ")}.`;
@@ -365,7 +409,8 @@ class MatchPage {
             continue;
           }
           this.showProblem(problem, "Your move");
-          if (REFRESH_AFTER.has(problem.reason)) await this.refreshView();
+          if (problem.reason === "INVALID_TOKEN") await this.loseSeat();
+          else if (REFRESH_AFTER.has(problem.reason)) await this.refreshView();
           return;
         }
       }
@@ -406,7 +451,35 @@ class MatchPage {
     }
   }
 
+  /** The host no longer knows this browser's token (e.g. the seat was taken back on another device):
+   * the page goes on as a spectator, and offers to take the seat back. */
+  private async loseSeat(): Promise<void> {
+    releaseSeat(this.id);
+    this.token = "";
+    this.follower?.stop();
+    try {
+      const view = await gamehost.getView({ name: this.name, render: { svg: true } });
+      this.showView(view, true);
+      if (!this.closed) this.follow(view);
+    } catch (error) {
+      this.showProblem(problemOf(error), "Watching the match");
+    }
+  }
+
+  private async retakeSeat(): Promise<void> {
+    const match = await gamehost.getMatch({ name: this.name }).catch((error) => {
+      this.showProblem(problemOf(error), "Taking your seat back");
+      return undefined;
+    });
+    if (match && await this.takeSeatBack(match, true)) this.reopen();
+  }
+
   private reopen(): void {
     window.dispatchEvent(new HashChangeEvent("hashchange"));
   }
+}
+
+function noSeatHere(): Problem {
+  return { code: "NOT_FOUND", message: "You hold no seat in this match.", reason: "", metadata: {}, fieldViolations: [],
+    preconditionViolations: [], advice: "Join an open seat, or watch." };
 }

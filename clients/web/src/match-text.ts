@@ -1,5 +1,7 @@
 // How matches, seats and events read on screen, the same in the lobby and on the game page.
-import { EventKind, MatchStatus, SeatKind, type MatchEvent, type Seat } from "./gen/gamehost/v1/gamehost_pb";
+import {
+  EventKind, MatchStatus, SeatKind, type MatchEvent, type Seat, type StatusDetail,
+} from "./gen/gamehost/v1/gamehost_pb";
 
 export function matchId(name: string): string {
   return name.replace(/^matches\//, "");
@@ -15,19 +17,34 @@ export function statusText(status: MatchStatus): string {
     case MatchStatus.ACTIVE: return "active";
     case MatchStatus.FINISHED: return "finished";
     case MatchStatus.ABANDONED: return "abandoned";
+    case MatchStatus.ABORTED: return "aborted";
+    case MatchStatus.SUSPENDED: return "suspended";
     default: return "unknown";
   }
 }
 
+/** Why a match is aborted or suspended, for people: "an admin aborted it: cheating (ADMIN_ABORT)". */
+export function statusDetailText(detail: StatusDetail | undefined): string {
+  if (!detail || !(detail.reason || detail.message)) return "";
+  const plugin = detail.plugin ? ` (game plugin ${detail.plugin})` : "";
+  return `${detail.message || detail.reason}${plugin}${detail.message && detail.reason ? ` [${detail.reason}]` : ""}`;
+}
+
+/** Finished, abandoned or aborted: no more moves. A suspended match may be resumed. */
 export function isOver(status: MatchStatus): boolean {
-  return status === MatchStatus.FINISHED || status === MatchStatus.ABANDONED;
+  return status === MatchStatus.FINISHED || status === MatchStatus.ABANDONED || status === MatchStatus.ABORTED;
+}
+
+/** Events after which the host sends no more. */
+export function isFinalEvent(kind: EventKind): boolean {
+  return kind === EventKind.FINISHED || kind === EventKind.ABANDONED || kind === EventKind.ABORTED;
 }
 
 export function seatText(seat: Seat): string {
   switch (seat.kind) {
     case SeatKind.OPEN: return `seat ${seat.index}: open`;
     case SeatKind.BOT: return `seat ${seat.index}: bot (${seat.bot || "random"})`;
-    default: return `seat ${seat.index}: ${seat.playerName || "player"}`;
+    default: return `seat ${seat.index}: ${seat.playerName || "player"}${seat.verified ? " (signed in)" : ""}`;
   }
 }
 
@@ -42,6 +59,10 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
       return `${who}: ${event.label || "moved (hidden)"}${event.timedOut ? " (timed out: the host moved for them)" : ""}`;
     case EventKind.FINISHED: return "the match is over";
     case EventKind.ABANDONED: return `${who} abandoned the match`;
+    case EventKind.ABORTED: return `the host aborted the match${event.reason ? ` (${event.reason})` : ""}`;
+    case EventKind.SUSPENDED: return `the match is suspended${event.reason ? ` (${event.reason})` : ""}`;
+    case EventKind.RESUMED: return "the match resumed";
+    case EventKind.BOT_ASSIGNED: return `a bot took over seat ${event.seat}`;
     default: return "event";
   }
 }

@@ -1,8 +1,12 @@
 // The player token of each match this browser joined, kept in localStorage
 // so that a reload continues as the same seat. Nothing else stores tokens:
-// they never go into URLs or the page's visible text.
+// they never go into URLs or the page's visible text. A signed-in user's
+// seat is also bound to their identity: reclaimSeat gets it back, with a
+// new token, in a browser that has none.
+import type { Match } from "./gen/gamehost/v1/gamehost_pb";
 import { gamehost } from "./api";
-import { matchId } from "./match-text";
+import { signedInOrNull } from "./identity";
+import { isOver, matchId } from "./match-text";
 
 export interface HeldSeat {
   seat: number;
@@ -45,4 +49,34 @@ export async function joinSeat(matchName: string, seat: number | undefined, name
   const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
   holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name });
   return joined.seat;
+}
+
+// Enough for anyone's open and active matches of one game, newest first.
+const MINE_PAGE_SIZE = 100;
+const MINE_PAGES = 10;
+
+/**
+ * Gets back the seat the signed-in user holds in `match`, from any device:
+ * JoinMatch gives a signed-in caller their own seat again with a fresh token.
+ * Asked only when "my matches" list this one (else JoinMatch would take a
+ * new seat). Resolves to null when there is nothing to take back.
+ */
+export async function reclaimSeat(match: Match): Promise<HeldSeat | null> {
+  if (isOver(match.status)) return null;
+  const identity = await signedInOrNull();
+  if (!identity?.subject || !(await holdsSeatIn(match))) return null;
+  const joined = await gamehost.joinMatch({ name: match.name, playerName: identity.displayName });
+  const held = { seat: joined.seat, token: joined.playerToken, playerName: identity.displayName };
+  holdSeat(matchId(match.name), held);
+  return held;
+}
+
+async function holdsSeatIn(match: Match): Promise<boolean> {
+  let pageToken = "";
+  for (let page = 0; page < MINE_PAGES; page += 1) {
+    const listed = await gamehost.listMatches({ mine: true, game: match.game, pageSize: MINE_PAGE_SIZE, pageToken });
+    if (listed.matches.some((mine) => mine.name === match.name)) return true;
+    if (!(pageToken = listed.nextPageToken)) return false;
+  }
+  return false;
 }
