@@ -77,8 +77,9 @@ class HostProcess:
         """The HTTP port's base URL: Connect, gRPC-Web and the web client."""
         return f"http://127.0.0.1:{self.web_port}"
 
-    def client(self) -> GameHostClient:
-        return GameHostClient(self.target)
+    def client(self, bearer_token: str = "") -> GameHostClient:
+        """A client; with ``bearer_token`` (a JWT or an API key) it calls signed in."""
+        return GameHostClient(self.target, bearer_token=bearer_token)
 
     def channel(self) -> grpc.Channel:
         return grpc.insecure_channel(self.target)

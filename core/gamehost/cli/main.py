@@ -81,6 +81,43 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--web-root", default=defaults.web_root,
                        help="directory served at / on the web port; default: clients/web/dist of this checkout "
                             "when built; 'off' serves no files (env GAMEHOST_WEB_ROOT)")
+    identity = serve.add_argument_group("identities (docs/security.md)")
+    identity.add_argument("--api-keys", default=defaults.api_keys, metavar="FILE",
+                          help="JSON file of API keys (name, sha256, roles, display_name); make entries with "
+                               "`gamehost api-key` (env GAMEHOST_API_KEYS)")
+    identity.add_argument("--jwks", default=defaults.jwks, metavar="URL|FILE",
+                          help="the identity provider's JWKS, to accept its JWTs as bearer tokens "
+                               "(env GAMEHOST_JWKS)")
+    identity.add_argument("--jwt-issuer", default=defaults.jwt_issuer,
+                          help="the iss every JWT must carry (env GAMEHOST_JWT_ISSUER)")
+    identity.add_argument("--jwt-audience", default=defaults.jwt_audience,
+                          help="the aud every JWT must carry (env GAMEHOST_JWT_AUDIENCE)")
+    identity.add_argument("--jwt-roles-claim", default=defaults.jwt_roles_claim,
+                          help="claim holding the caller's roles, a dotted path allowed, e.g. realm_access.roles "
+                               "(env GAMEHOST_JWT_ROLES_CLAIM, default roles)")
+    identity.add_argument("--jwt-name-claim", default=defaults.jwt_name_claim,
+                          help="claim holding the display name (env GAMEHOST_JWT_NAME_CLAIM, default name)")
+    identity.add_argument("--jwks-min-refresh", type=float, default=defaults.jwks_min_refresh, metavar="SECONDS",
+                          help="least time between JWKS fetches caused by unknown key ids "
+                               "(env GAMEHOST_JWKS_MIN_REFRESH, default 10)")
+    identity.add_argument("--auth-required", action="store_true", default=defaults.auth_required,
+                          help="refuse anonymous calls (env GAMEHOST_AUTH_REQUIRED=1)")
+    retention = serve.add_argument_group("retention and quotas")
+    retention.add_argument("--open-match-ttl", type=float, default=defaults.open_match_ttl, metavar="SECONDS",
+                           help="abort open matches that did not start within this time; 0: never "
+                                "(env GAMEHOST_OPEN_MATCH_TTL, default 86400)")
+    retention.add_argument("--prune-finished-after", type=float, default=defaults.prune_finished_after,
+                           metavar="SECONDS", help="delete matches over for this long, with their logs; 0: never "
+                                                   "(env GAMEHOST_PRUNE_FINISHED_AFTER, default 0)")
+    retention.add_argument("--retention-interval", type=float, default=defaults.retention_interval,
+                           metavar="SECONDS", help="seconds between expiry and pruning sweeps "
+                                                   "(env GAMEHOST_RETENTION_INTERVAL, default 60)")
+    retention.add_argument("--max-open-matches", type=int, default=defaults.max_open_matches,
+                           help="open matches one caller may have created at once; 0: no limit "
+                                "(env GAMEHOST_MAX_OPEN_MATCHES, default 20)")
+    retention.add_argument("--max-bot-matches", type=int, default=defaults.max_bot_matches,
+                           help="running all-bot matches one caller may have created at once; 0: no limit "
+                                "(env GAMEHOST_MAX_BOT_MATCHES, default 2)")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -179,7 +216,14 @@ def run_serve(args) -> int:
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
                         metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
-                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
+                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root,
+                        api_keys=args.api_keys, jwks=args.jwks, jwt_issuer=args.jwt_issuer,
+                        jwt_audience=args.jwt_audience, jwt_roles_claim=args.jwt_roles_claim,
+                        jwt_name_claim=args.jwt_name_claim, jwks_min_refresh=args.jwks_min_refresh,
+                        auth_required=args.auth_required, open_match_ttl=args.open_match_ttl,
+                        prune_finished_after=args.prune_finished_after,
+                        retention_interval=args.retention_interval, max_open_matches=args.max_open_matches,
+                        max_bot_matches=args.max_bot_matches)
     configure(config.log_format, config.log_level)
     from gamehost.host.web.app import ListenError
 

@@ -55,6 +55,19 @@ class HostConfig:
     web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
     cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
     web_root: str = ""  # "": the checkout's clients/web/dist when built; "off": no files
+    api_keys: str = ""  # JSON file of API keys (name, sha256, roles, display_name); "": none
+    jwks: str = ""  # JWKS URL or file of the identity provider; "": no JWTs
+    jwt_issuer: str = ""
+    jwt_audience: str = ""
+    jwt_roles_claim: str = "roles"
+    jwt_name_claim: str = "name"
+    jwks_min_refresh: float = 10.0  # seconds between JWKS fetches caused by unknown key ids
+    auth_required: bool = False  # refuse anonymous calls
+    open_match_ttl: float = 24 * 3600.0  # seconds an open match may wait for players; 0: forever
+    prune_finished_after: float = 0.0  # seconds after which over matches are deleted; 0: never
+    retention_interval: float = 60.0  # seconds between expiry and pruning sweeps
+    max_open_matches: int = 20  # open matches one principal may have created; 0: no limit
+    max_bot_matches: int = 2  # running all-bot matches one principal may have created; 0: no limit
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -75,5 +88,26 @@ class HostConfig:
             web_port=_env_web_port(),
             cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
             web_root=_env("WEB_ROOT", cls.web_root),
+            api_keys=_env("API_KEYS", cls.api_keys),
+            jwks=_env("JWKS", cls.jwks),
+            jwt_issuer=_env("JWT_ISSUER", cls.jwt_issuer),
+            jwt_audience=_env("JWT_AUDIENCE", cls.jwt_audience),
+            jwt_roles_claim=_env("JWT_ROLES_CLAIM", cls.jwt_roles_claim),
+            jwt_name_claim=_env("JWT_NAME_CLAIM", cls.jwt_name_claim),
+            jwks_min_refresh=_env_number("JWKS_MIN_REFRESH", cls.jwks_min_refresh, float),
+            auth_required=_env("AUTH_REQUIRED", "").lower() in ("1", "true", "yes", "on"),
+            open_match_ttl=_env_number("OPEN_MATCH_TTL", cls.open_match_ttl, float),
+            prune_finished_after=_env_number("PRUNE_FINISHED_AFTER", cls.prune_finished_after, float),
+            retention_interval=_env_number("RETENTION_INTERVAL", cls.retention_interval, float),
+            max_open_matches=_env_number("MAX_OPEN_MATCHES", cls.max_open_matches, int),
+            max_bot_matches=_env_number("MAX_BOT_MATCHES", cls.max_bot_matches, int),
         )
+
+    def auth_settings(self):
+        from gamehost.host.auth.authenticator import AuthSettings
+
+        return AuthSettings(api_keys=self.api_keys, jwks=self.jwks, jwt_issuer=self.jwt_issuer,
+                            jwt_audience=self.jwt_audience, jwt_roles_claim=self.jwt_roles_claim,
+                            jwt_name_claim=self.jwt_name_claim, jwks_min_refresh=self.jwks_min_refresh,
+                            required=self.auth_required)
 

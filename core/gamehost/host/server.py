@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection
 
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
+from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
@@ -82,7 +83,10 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ])
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, Gate()), server)
+    hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
+    gate = Gate(Authenticator(config.auth_settings(),
+                              hook.gamehost_authenticate.get_hookimpls() if hook else ()))
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, gate), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)

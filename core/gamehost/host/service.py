@@ -308,3 +308,10 @@ class GameHostService(pb_grpc.GameHostServicer):
         if live.over:
             message.seed = record.seed
         return message
+
+    # ------------------------------------------------------------ identity
+
+    @unary
+    async def GetIdentity(self, request, context, caller):
+        return pb.Identity(subject=caller.subject, display_name=caller.display_name, roles=sorted(caller.roles),
+                           method=caller.method)

@@ -38,3 +38,19 @@ def gamehost_match_event(match_id, game_id, event):
     here is logged and ignored: observers cannot break a match. Do not
     change ``event``.
     """
+
+
+@hookspec
+def gamehost_authenticate(metadata, peer):
+    """Identify the caller of an RPC by a scheme of the plugin's own.
+
+    ``metadata`` is a mapping of the call's metadata keys (lower case) to
+    their values (e.g. ``metadata.get("authorization")``); ``peer`` is the
+    caller's address. Return a ``gamehost.host.auth.Principal`` to admit
+    the caller as that identity, or None to let the next plugin, then the
+    host's own schemes (API keys, JWTs, anonymous), decide. Raise a
+    ``gamehost.host.errors.HostError`` (e.g. ``Unauthenticated``) to refuse
+    the call. The hook may return an awaitable; keep it quick, it runs
+    before every call. An exception of another kind is logged and the
+    plugin is passed over.
+    """

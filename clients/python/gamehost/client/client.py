@@ -54,10 +54,14 @@ class GameHostError(Exception):
 
 class GameHostClient:
     def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None,
-                 timeout: float | None = 30.0) -> None:
+                 timeout: float | None = 30.0, bearer_token: str = "") -> None:
+        """``bearer_token``: a JWT from the identity provider or an API key,
+        sent with every call as ``authorization: Bearer ...``; "" calls anonymously."""
         self._channel = channel or grpc.insecure_channel(target)
         self.stub = pb_grpc.GameHostStub(self._channel)
+        self.admin = pb_grpc.GameHostAdminStub(self._channel)
         self.timeout = timeout
+        self.metadata = (("authorization", f"Bearer {bearer_token}"),) if bearer_token else ()
 
     def close(self) -> None:
         self._channel.close()
@@ -70,7 +74,7 @@ class GameHostClient:
 
     def _call(self, method, request):
         try:
-            return method(request, timeout=self.timeout)
+            return method(request, timeout=self.timeout, metadata=self.metadata or None)
         except grpc.RpcError as error:
             raise GameHostError.from_rpc_error(error) from None
 
@@ -103,11 +107,15 @@ class GameHostClient:
             request.turn_timeout.FromNanoseconds(int(turn_timeout * 1e9))
         return self._call(self.stub.CreateMatch, request)
 
-    def matches(self, *, game: str = "", status: int = 0, limit: int | None = None) -> list[pb.Match]:
+    def matches(self, *, game: str = "", status: int = 0, limit: int | None = None, mine: bool = False,
+                player: str = "", page_size: int = 0) -> list[pb.Match]:
+        """``mine``: only the signed-in caller's matches; ``player``: only this
+        user's (admins)."""
         found, token = [], ""
         while True:
             page = self._call(self.stub.ListMatches, pb.ListMatchesRequest(
-                game=game_name(game) if game else "", status=status, page_token=token))
+                game=game_name(game) if game else "", status=status, page_token=token, mine=mine, player=player,
+                page_size=page_size))
             found += page.matches
             token = page.next_page_token
             if not token or (limit and len(found) >= limit):
@@ -153,7 +161,7 @@ class GameHostClient:
         """Events after ``after_version`` until the match ends."""
         stream = self.stub.WatchMatch(pb.WatchMatchRequest(
             name=match_name(match), player_token=token, after_version=after_version,
-            render=pb.RenderOptions(text=text, svg=svg)))
+            render=pb.RenderOptions(text=text, svg=svg)), metadata=self.metadata or None)
         try:
             yield from stream
         except grpc.RpcError as error:
@@ -164,3 +172,21 @@ class GameHostClient:
 
     def log(self, match: str, token: str = "") -> pb.MatchLog:
         return self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(name=match_name(match), player_token=token))
+
+    # ------------------------------------------------------------ identity and admin
+
+    def identity(self) -> pb.Identity:
+        """Who the host takes this client to be."""
+        return self._call(self.stub.GetIdentity, pb.GetIdentityRequest())
+
+    def abort(self, match: str, reason: str = "") -> pb.Match:
+        return self._call(self.admin.AbortMatch, pb.AbortMatchRequest(name=match_name(match), reason=reason))
+
+    def delete(self, match: str) -> None:
+        self._call(self.admin.DeleteMatch, pb.DeleteMatchRequest(name=match_name(match)))
+
+    def assign_bot(self, match: str, seat: int, bot: str = "") -> pb.Match:
+        return self._call(self.admin.AssignBot, pb.AssignBotRequest(name=match_name(match), seat=seat, bot=bot))
+
+    def resume(self, match: str) -> pb.Match:
+        return self._call(self.admin.ResumeMatch, pb.ResumeMatchRequest(name=match_name(match)))

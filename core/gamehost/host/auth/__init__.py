@@ -1,4 +1,5 @@
-"""Identities: who a caller is (principal.py) and how the host learns it."""
+"""Identities: who a caller is (principal.py) and how the host learns it
+(authenticator.py: plugins, API keys, JWTs, anonymous)."""
 
 from gamehost.host.auth.principal import ADMIN, Principal, anonymous
 

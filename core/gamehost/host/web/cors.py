@@ -14,7 +14,7 @@ from aiohttp import web
 # What Connect and gRPC-Web clients send, and what they must be able to read.
 ALLOWED_HEADERS = ("Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms", "Connect-Content-Encoding",
                    "Connect-Accept-Encoding", "Grpc-Timeout", "Grpc-Encoding", "Grpc-Accept-Encoding", "X-Grpc-Web",
-                   "X-User-Agent")
+                   "X-User-Agent", "Authorization")
 EXPOSED_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Grpc-Encoding",
                    "Grpc-Accept-Encoding", "Connect-Content-Encoding", "Connect-Accept-Encoding", "Content-Encoding")
 ALLOWED_METHODS = ("POST", "GET", "HEAD")

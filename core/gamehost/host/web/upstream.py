@@ -89,6 +89,14 @@ def unexpected(method: Method, error: Exception) -> Failure:
                                                    f"It has been logged.", "HOST_ERROR")
 
 
+FORWARDED_HEADERS = ("authorization",)  # the caller's credential goes on to the servicer's gate
+
+
+def forwarded_metadata(headers) -> tuple[tuple[str, str], ...]:
+    """The browser's request headers that become the gRPC call's metadata."""
+    return tuple((name, headers[name]) for name in FORWARDED_HEADERS if name in headers)
+
+
 def loopback_target(address: str, port: int) -> str:
     """Where this process reaches its own gRPC server: the listen host, or
     loopback when it listens on every interface."""
@@ -108,17 +116,19 @@ class Upstream:
             ("grpc.max_receive_message_length", 16 * max_message_bytes),
         ])
 
-    async def unary(self, method: Method, request: bytes, timeout: float | None) -> bytes:
-        call = self.channel.unary_unary(method.path)(request, timeout=timeout)
+    async def unary(self, method: Method, request: bytes, timeout: float | None,
+                    metadata: tuple[tuple[str, str], ...] = ()) -> bytes:
+        call = self.channel.unary_unary(method.path)(request, timeout=timeout, metadata=metadata or None)
         try:
             return await call
         except grpc.aio.AioRpcError as error:
             raise Failure.of(error) from None
 
-    async def stream(self, method: Method, request: bytes, timeout: float | None) -> AsyncIterator[bytes]:
+    async def stream(self, method: Method, request: bytes, timeout: float | None,
+                     metadata: tuple[tuple[str, str], ...] = ()) -> AsyncIterator[bytes]:
         """The response messages as they come; a non-OK end raises Failure.
         Closing the iterator early (the browser went away) cancels the call."""
-        call = self.channel.unary_stream(method.path)(request, timeout=timeout)
+        call = self.channel.unary_stream(method.path)(request, timeout=timeout, metadata=metadata or None)
         try:
             async for message in call:
                 yield message

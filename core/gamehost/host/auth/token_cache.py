@@ -1,0 +1,38 @@
+"""Verified bearer tokens, kept until they expire so a repeat call skips the
+signature check (a few µs instead of a few hundred)."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+from gamehost.host.auth.principal import Principal
+
+
+class VerifiedTokens:
+    """At most ``capacity`` tokens, the least recently used dropped first;
+    a token is never served past its expiry."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[str, tuple[Principal, float]] = OrderedDict()
+
+    def get(self, token: str) -> Principal | None:
+        entry = self._entries.get(token)
+        if entry is None:
+            return None
+        principal, expires = entry
+        if time.time() >= expires:
+            del self._entries[token]
+            return None
+        self._entries.move_to_end(token)
+        return principal
+
+    def put(self, token: str, principal: Principal, expires: float) -> None:
+        self._entries[token] = (principal, expires)
+        self._entries.move_to_end(token)
+        while len(self._entries) > self.capacity:
+            self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,133 @@
+"""Who is calling: JWTs checked against a JWKS served over HTTP, API keys,
+anonymous callers, and the errors each gets. One host per module."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import pytest
+
+from gamehost.client import GameHostError
+from hosts import HostProcess
+from identities import IdentityProvider, SigningKey, write_api_keys
+
+
+@pytest.fixture(scope="module")
+def idp():
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    return tmp_path_factory.mktemp("keys") / "api-keys.json"
+
+
+@pytest.fixture(scope="module")
+def api_keys(keys):
+    return write_api_keys(keys, ("ops", ["admin"]), ("robot", []))
+
+
+@pytest.fixture(scope="module")
+def signed_host(idp, keys, api_keys):
+    process = HostProcess(*idp.host_args(), "--api-keys", str(keys)).start()
+    yield process
+    process.stop()
+
+
+def refusal(host, token: str) -> GameHostError:
+    with host.client(token) as client, pytest.raises(GameHostError) as caught:
+        client.identity()
+    return caught.value
+
+
+def test_anonymous_caller_has_no_subject(signed_host):
+    with signed_host.client() as client:
+        identity = client.identity()
+    assert (identity.subject, identity.method, list(identity.roles)) == ("", "anonymous", [])
+
+
+def test_valid_jwt_gives_its_subject_name_and_roles(signed_host, idp):
+    with signed_host.client(idp.token("alice", roles=["admin", "player"], name="Alice A.")) as client:
+        identity = client.identity()
+    assert (identity.subject, identity.display_name, identity.method) == ("alice", "Alice A.", "jwt")
+    assert list(identity.roles) == ["admin", "player"]
+
+
+def test_expired_jwt_is_unauthenticated(signed_host, idp):
+    error = refusal(signed_host, idp.token("alice", expires_in=-120))  # beyond the clock-skew leeway
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED")
+
+
+@pytest.mark.parametrize("claims, problem", [
+    ({"audience": "another-app"}, "audience"),
+    ({"issuer": "https://evil.invalid"}, "issuer"),
+])
+def test_jwt_for_another_audience_or_issuer_is_refused(signed_host, idp, claims, problem):
+    error = refusal(signed_host, idp.token("alice", **claims))
+    assert (error.code, error.reason, error.metadata["problem"]) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN", problem)
+
+
+def test_jwt_signed_by_another_key_with_a_known_kid_is_refused(signed_host, idp):
+    forger = SigningKey(kid=idp.key.kid)  # claims the provider's key id, signs with its own key
+    error = refusal(signed_host, idp.token("mallory", roles=["admin"], key=forger))
+    assert (error.code, error.reason, error.metadata["problem"]) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN", "signature")
+
+
+def test_unsigned_and_hmac_jwts_are_refused(signed_host, idp):
+    import jwt
+
+    for token in (jwt.encode({"sub": "mallory", "iss": idp.issuer, "aud": idp.audience, "exp": 4102444800},
+                             None, algorithm="none"),
+                  jwt.encode({"sub": "mallory", "iss": idp.issuer, "aud": idp.audience, "exp": 4102444800},
+                             "a shared secret of 32 bytes at least!", algorithm="HS256",
+                             headers={"kid": idp.key.kid})):
+        error = refusal(signed_host, token)
+        assert (error.code, error.metadata["problem"]) == (grpc.StatusCode.UNAUTHENTICATED, "algorithm")
+
+
+def test_rotated_key_is_fetched_for_its_new_kid(signed_host, idp):
+    with signed_host.client(idp.token("alice")) as client:
+        assert client.identity().subject == "alice"  # the current key is cached
+    fetches = idp.fetches
+    old = idp.rotate()
+    time.sleep(0.3)  # past --jwks-min-refresh (0.2 s here), the least time between fetches
+    with signed_host.client(idp.token("bob")) as client:
+        assert client.identity().subject == "bob"
+    assert idp.fetches == fetches + 1
+    error = refusal(signed_host, idp.token("carol", key=old))  # the retired key no longer passes
+    assert error.metadata["problem"] == "unknown-key"
+
+
+def test_garbage_bearer_and_wrong_scheme_are_refused(signed_host):
+    assert refusal(signed_host, "not-a-key").reason == "INVALID_BEARER_TOKEN"
+    with signed_host.channel() as channel:
+        from gamehost.v1 import gamehost_pb2 as pb, gamehost_pb2_grpc as pb_grpc
+
+        with pytest.raises(grpc.RpcError) as caught:
+            pb_grpc.GameHostStub(channel).GetIdentity(pb.GetIdentityRequest(),
+                                                      metadata=(("authorization", "Basic b3BzOnNlY3JldA=="),))
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_api_keys_identify_their_holders(signed_host, api_keys):
+    with signed_host.client(api_keys["ops"]) as client:
+        identity = client.identity()
+    assert (identity.subject, identity.display_name, identity.method, list(identity.roles)) == (
+        "ops", "Ops (key)", "api-key", ["admin"])
+    with signed_host.client(api_keys["robot"]) as client:
+        assert list(client.identity().roles) == []
+    error = refusal(signed_host, api_keys["ops"][:-2] + "xx")
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN")
+
+
+def test_sign_in_required_refuses_anonymous_callers(start_host, idp):
+    host = start_host(*idp.host_args(), "--auth-required")
+    with host.client() as client, pytest.raises(GameHostError) as caught:
+        client.games()
+    assert (caught.value.code, caught.value.reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHENTICATION_REQUIRED")
+    with host.client(idp.token("alice")) as client:
+        assert client.games()
