@@ -1,7 +1,8 @@
 """The Go thin client (clients/go, command gamehost-go), built once per test
 session and run against real hosts: it plays every game of the catalog, lists
 it, reports the host's errors with their details, resumes its stream across a
-host restart, and its `script` log matches what the Python client reads."""
+host restart, its `script` log matches what the Python client reads, and it
+signs in with a JWT (bad tokens: UNAUTHENTICATED)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from gamehost.client import GameHostClient, canonical_json
 from gamehost.v1 import gamehost_pb2 as pb
 from go_client import GO, GO_MODULE
 from hosts import HostProcess
+from identities import IdentityProvider, SigningKey
 
 pytestmark = pytest.mark.skipif(GO is None and not os.environ.get("CI"),
                                 reason="go is not installed (CI has it)")
@@ -218,3 +220,68 @@ def test_play_resumes_its_stream_after_the_host_restarts(gamehost_go, start_host
     assert printed[0] <= 4 and printed == list(range(printed[0], len(log.events) + 1))
     assert "(the stream dropped and was resumed" in out
     assert f"finished at version {len(log.events)}: {log.result.summary}" in out
+
+
+# ------------------------------------------------------------------ signed in
+
+
+@pytest.fixture(scope="module")
+def idp():
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def signed_go_host(idp):
+    """A host that accepts the test identity provider's JWTs."""
+    process = HostProcess(*idp.host_args(), env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")}).start()
+    yield process
+    process.stop()
+
+
+def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, signed_go_host, idp):
+    token = idp.token("go-ann", name="Ann from Go")
+    # The token from the environment, as a deployment would pass it (a flag shows in `ps`).
+    played = subprocess.run([str(gamehost_go), "play", "tictactoe", "--seed", "3", "--host", signed_go_host.target],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "GAMEHOST_AUTH_TOKEN": token})
+    assert played.returncode == 0, played.stderr
+    match_name = played.stdout.split(":")[0]
+    with signed_go_host.client() as client:
+        assert_finished_with_gapless_log(client, match_name)
+        match = client.match(match_name)
+        seat = match.seats[0]
+    # The name shown is the identity's, not the --name default, and the seat says so.
+    assert (seat.player_name, seat.verified) == ("Ann from Go", True)
+
+    whoami = run_go(gamehost_go, signed_go_host, "whoami", "--auth-token", token)
+    assert whoami.returncode == 0, whoami.stderr
+    assert whoami.stdout.splitlines() == ["subject: go-ann", "name: Ann from Go", "roles: ", "method: jwt"]
+    mine = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--auth-token", token)
+    assert mine.returncode == 0, mine.stderr
+    assert mine.stdout.splitlines()[:2] == [f"{match_name} tictactoe finished v{match.version}",
+                                            "  seat 0: Ann from Go (verified)"]
+    # Someone else's "mine" does not list Ann's match.
+    other = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--auth-token", idp.token("go-bob"))
+    assert other.returncode == 0 and match_name not in other.stdout
+
+
+@pytest.mark.parametrize("kind", ["garbage", "expired", "foreign"])
+def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_go_host, idp, kind):
+    token = {"garbage": "not.a.jwt", "expired": idp.token("go-ann", expires_in=-120),
+             "foreign": idp.token("go-ann", key=SigningKey())}[kind]
+    with signed_go_host.client() as client:
+        before = len(client.matches())
+        failed = run_go(gamehost_go, signed_go_host, "play", "tictactoe", "--auth-token", token)
+        assert len(client.matches()) == before
+    assert failed.returncode == 1 and failed.stdout == ""
+    first, *details = failed.stderr.splitlines()
+    assert first.startswith("gamehost-go play: UNAUTHENTICATED: ")
+    reason = "TOKEN_EXPIRED" if kind == "expired" else "INVALID_BEARER_TOKEN"
+    assert f"  ErrorInfo: reason={reason} domain=gamehost.dev" in [line.split(" metadata:")[0] for line in details]
+    assert token not in failed.stderr
+
+
+def test_a_token_that_cannot_be_sent_is_a_usage_error(gamehost_go, signed_go_host):
+    failed = run_go(gamehost_go, signed_go_host, "whoami", "--auth-token", "Bearer abc")
+    assert failed.returncode == 2 and "without the \"Bearer \" prefix" in failed.stderr
