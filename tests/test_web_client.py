@@ -25,6 +25,7 @@ from gamehost.client import canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 from hosts import HostProcess
+from identities import IdentityProvider
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
@@ -36,12 +37,21 @@ SCENARIO_TIMEOUT = 240
 
 
 @pytest.fixture(scope="module")
-def web_host():
+def idp():
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def web_host(idp):
+    """One host for the module; it also accepts the test identity provider's
+    JWTs (anonymous callers stay welcome, as on any host without
+    --auth-required)."""
     if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
         pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
     if not CHROMIUM.exists():
         pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist")).start()
+    process = HostProcess("--web-root", str(WEB / "dist"), *idp.host_args()).start()
     yield process
     process.stop()
 
@@ -147,6 +157,40 @@ def test_a_turn_timeout_set_in_the_lobby_runs_down_on_the_page(web_host, web_cli
     first_move = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED)
     assert first_move.seat == 0 and first_move.timed_out
     assert f"seat 0 (player 0): {first_move.label} (timed out: the host moved for them)" in timed["log"]
+
+
+def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, web_client, idp):
+    token = idp.token("web-ann", name="Ann on the web")
+    shown = scenario("signIn", web_host.web_url, token=token)
+
+    name = f"matches/{shown['match']}"
+    # The first browser took the token from the address and removed it at once.
+    assert shown["firstBar"]["state"] == "signed-in" and shown["firstBar"]["subject"] == "web-ann"
+    assert "Ann on the web" in shown["firstBar"]["text"] and token not in shown["address"]
+    assert shown["firstState"]["seat"] == 0
+    # The second lists the match under "My matches", shows the identity's name, and gets seat 0 back.
+    assert "seat 0: Ann on the web (signed in)" in shown["mineText"]
+    assert shown["lobbyName"] == {"value": "Ann on the web", "disabled": True}
+    assert shown["reclaimedAs"] == "0" and shown["reclaimed"]["seat"] == 0
+    # Kept for this tab only: the sign-in field's "stay signed in" was not ticked.
+    assert shown["secondStorage"] == {"session": token, "local": None}
+    log = web_client.log(name)
+    moves = [event for event in log.events if event.kind == pb.EVENT_KIND_MOVED and event.seat == 0]
+    assert [event.label for event in moves] == [move["label"] for move in shown["firstMoves"] + shown["secondMove"]]
+    assert shown["secondState"]["version"] > shown["reclaimed"]["version"]
+    seat = web_client.match(name).seats[0]
+    assert (seat.player_name, seat.verified) == ("Ann on the web", True)
+    with web_host.client(token) as signed_in:
+        assert name in [match.name for match in signed_in.matches(mine=True)]
+
+    # A token the host refuses is shown as such; signed out, the third browser only watches.
+    refused = shown["refusedBar"]
+    assert (refused["state"], refused["code"], refused["reason"]) == ("refused", "UNAUTHENTICATED",
+                                                                       "INVALID_BEARER_TOKEN")
+    watching = shown["watching"]
+    assert watching["seat"] == -1 and "spectator" in watching["identity"] and watching["controls"] == 0
+    assert token not in watching["html"]
+    assert shown["afterSignOut"] == {"storage": None, "myMatchesHidden": True}
 
 
 def free_port() -> int:

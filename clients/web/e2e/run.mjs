@@ -11,7 +11,7 @@ import {
 } from "./pages.mjs";
 
 const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
-  "bad-option", "bad-value", "drop-after", "out", "seconds"];
+  "bad-option", "bad-value", "drop-after", "out", "seconds", "token"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -210,6 +210,75 @@ const scenarios = {
     const clock = await page.locator("#turn-clock").innerText();
     await page.locator("#move-log li", { hasText: "timed out" }).first().waitFor({ timeout: 30000 });
     return { match: id, clock, log: await page.locator("#move-log li").allInnerTexts() };
+  },
+
+  /**
+   * A signed-in user on two devices: the first signs in through the address fragment, creates a match and
+   * plays; the second signs in with the lobby's sign-in field, finds the match in "My matches", gets the same
+   * seat back and moves. A third browser, signed in with nothing the host accepts, then signed out, watches
+   * without controls.
+   */
+  async signIn(browser) {
+    const signedIn = (page) => page.waitForSelector('#sign-in-bar[data-state="signed-in"]');
+    const bar = (page) => page.locator("#sign-in-bar").evaluate((element) => ({ ...element.dataset,
+      text: element.innerText }));
+
+    const first = await newPage(browser);
+    await first.goto(`${target}/#/?token=${args.token}`);
+    await signedIn(first);
+    const address = first.url();
+    const firstBar = await bar(first);
+    const id = await createMatch(first, target, { game: "tictactoe", seats: 2, bots: [1] });
+    const random = seededRandom(5);
+    const firstMoves = await playToEnd(first, random, { maxMoves: 1 });
+    await waitForTurnOrEnd(first);
+    const firstState = await pageState(first);
+
+    const second = await newPage(browser);
+    await openLobby(second, target);
+    await second.locator("#sign-in-bar summary").click();
+    await second.locator("#bearer-token").fill(args.token);
+    await second.locator("#sign-in-bar button[type=submit]").click();
+    await signedIn(second);
+    const mine = second.locator(`#my-matches tr[data-match="${id}"]`);
+    await mine.waitFor();
+    const mineText = await mine.innerText();
+    const lobbyName = await second.locator("#player-name").evaluate((input) => ({ value: input.value,
+      disabled: input.disabled }));
+    await mine.locator("a.open-match").click();
+    await second.waitForSelector(".match-page[data-version]");
+    await waitForTurnOrEnd(second);
+    const reclaimed = await pageState(second);
+    const reclaimedAs = await second.locator(".match-page").getAttribute("data-reclaimed");
+    const secondMove = await playToEnd(second, random, { maxMoves: 1 });
+    await waitForTurnOrEnd(second);
+    const secondState = await pageState(second);
+    const secondStorage = await second.evaluate(() => ({ session: sessionStorage.getItem("gamehost.bearer-token"),
+      local: localStorage.getItem("gamehost.bearer-token") }));
+
+    const spectator = await newPage(browser);
+    await spectator.goto(`${target}/#/`);
+    await spectator.evaluate(() => window.gamehost.setToken("not.a.token"));
+    await spectator.waitForSelector('#sign-in-bar[data-state="refused"]');
+    const refusedBar = await bar(spectator);
+    await spectator.evaluate(() => window.gamehost.signOut());
+    await spectator.waitForSelector('#sign-in-bar[data-state="anonymous"]');
+    await openMatch(spectator, target, id);
+    await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
+      secondState.version);
+    const watching = { ...(await pageState(spectator)),
+      identity: await spectator.locator("#identity").innerText(),
+      controls: await spectator.locator("#moves .legal-move, #board .move-target, #take-seat-back").count(),
+      html: await spectator.content() };
+
+    // Signing out on the first device forgets the token and the lobby's "My matches".
+    await openLobby(first, target);
+    await first.locator("#sign-out").click();
+    await first.waitForSelector('#sign-in-bar[data-state="anonymous"]');
+    const afterSignOut = { storage: await first.evaluate(() => sessionStorage.getItem("gamehost.bearer-token")),
+      myMatchesHidden: await first.locator("#my-matches").evaluate((section) => section.hidden) };
+    return { match: id, address, firstBar, firstMoves, firstState, mineText, lobbyName, reclaimed, reclaimedAs,
+      secondMove, secondState, secondStorage, refusedBar, watching, afterSignOut };
   },
 
   /** A screenshot of the game page of every game in the catalog. */
