@@ -124,6 +124,20 @@ def test_api_keys_identify_their_holders(signed_host, api_keys):
     assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN")
 
 
+def test_admin_calls_need_the_admin_role(signed_host, idp, api_keys):
+    with signed_host.client() as anonymous:
+        match = anonymous.create_match("tictactoe")
+        with pytest.raises(GameHostError) as caught:
+            anonymous.abort(match.name)
+        assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
+    for token in (idp.token("alice"), api_keys["robot"]):
+        with signed_host.client(token) as player, pytest.raises(GameHostError) as caught:
+            player.abort(match.name)
+        assert (caught.value.code, caught.value.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ROLE_REQUIRED")
+    with signed_host.client() as anonymous:
+        assert anonymous.match(match.name).status == 1  # still open: the refusals changed nothing
+
+
 def test_sign_in_required_refuses_anonymous_callers(start_host, idp):
     host = start_host(*idp.host_args(), "--auth-required")
     with host.client() as client, pytest.raises(GameHostError) as caught:

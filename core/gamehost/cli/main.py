@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     retention.add_argument("--max-bot-matches", type=int, default=defaults.max_bot_matches,
                            help="running all-bot matches one caller may have created at once; 0: no limit "
                                 "(env GAMEHOST_MAX_BOT_MATCHES, default 2)")
+    retention.add_argument("--chosen-seeds", default=defaults.chosen_seeds, choices=["admins", "anyone"],
+                           help="who may choose the seed of a game with chance or hidden information: 'admins' "
+                                "(default), or 'anyone' on development and test hosts (env GAMEHOST_CHOSEN_SEEDS)")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -223,7 +226,7 @@ def run_serve(args) -> int:
                         auth_required=args.auth_required, open_match_ttl=args.open_match_ttl,
                         prune_finished_after=args.prune_finished_after,
                         retention_interval=args.retention_interval, max_open_matches=args.max_open_matches,
-                        max_bot_matches=args.max_bot_matches)
+                        max_bot_matches=args.max_bot_matches, chosen_seeds=args.chosen_seeds)
     configure(config.log_format, config.log_level)
     from gamehost.host.web.app import ListenError
 
@@ -261,7 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         for option, value, choices in (("--log-level", args.log_level, LEVELS), ("--durability", args.durability,
                                                                                  ("normal", "full")),
-                                       ("--log-format", args.log_format, ("auto", "console", "json"))):
+                                       ("--log-format", args.log_format, ("auto", "console", "json")),
+                                       ("--chosen-seeds", args.chosen_seeds, ("admins", "anyone"))):
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")

@@ -68,6 +68,7 @@ class HostConfig:
     retention_interval: float = 60.0  # seconds between expiry and pruning sweeps
     max_open_matches: int = 20  # open matches one principal may have created; 0: no limit
     max_bot_matches: int = 2  # running all-bot matches one principal may have created; 0: no limit
+    chosen_seeds: str = "admins"  # who may choose the seed of a game with chance or hidden information
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -101,6 +102,7 @@ class HostConfig:
             retention_interval=_env_number("RETENTION_INTERVAL", cls.retention_interval, float),
             max_open_matches=_env_number("MAX_OPEN_MATCHES", cls.max_open_matches, int),
             max_bot_matches=_env_number("MAX_BOT_MATCHES", cls.max_bot_matches, int),
+            chosen_seeds=_env("CHOSEN_SEEDS", cls.chosen_seeds),
         )
 
     def auth_settings(self):

@@ -25,7 +25,11 @@ from typing import Any, AsyncIterator, Mapping
 import structlog
 
 from gamehost.host import errors
+from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host.engine_admin import MatchAdministration
+from gamehost.host.fair_seed import check_chosen_seed
+from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
@@ -67,12 +71,15 @@ def outcome_to_result(outcome: Outcome) -> dict:
             "winners": outcome.winners, "summary": outcome.summary}
 
 
-class MatchEngine:
+class MatchEngine(MatchAdministration):
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
-                 host_move_retry: float = 0.5) -> None:
+                 host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
+                 chosen_seeds: str = "admins") -> None:
         self.catalog = catalog
+        self.quotas = quotas or MatchQuotas(0, 0)
+        self.chosen_seeds = chosen_seeds
         self.store = store
         self.shared = store.shared
         self.sweep_interval = sweep_interval
@@ -125,6 +132,10 @@ class MatchEngine:
             restored += 1
         log.info("matches restored", count=restored)
 
+    def background(self, work) -> None:
+        """Run ``work`` (a coroutine) until it ends or the engine closes."""
+        self._spawn(work)
+
     def _spawn(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -156,7 +167,10 @@ class MatchEngine:
 
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
-                           variant: str = "", bot: str = "", turn_timeout: float = 0.0) -> LiveMatch:
+                           variant: str = "", bot: str = "", turn_timeout: float = 0.0,
+                           caller: Principal | None = None) -> LiveMatch:
+        """``caller``: who creates it (None: the host itself), for the seed
+        rule and the quotas, and as the match's creator."""
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
@@ -176,13 +190,18 @@ class MatchEngine:
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
+        seed_chosen = seed is not None
+        if seed_chosen:
+            check_chosen_seed(game, caller, self.chosen_seeds)
+        self.quotas.check(caller, len(bot_seats) == seats, self._live.values())
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
             seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
-            create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout)
+            create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
+            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen)
         bound = log.bind(match_id=record.id, game=game.id)
         try:
             state = game.setup(seats, merged, rng_for(seed, 0))
@@ -352,18 +371,24 @@ class MatchEngine:
         return live
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
-                           before: tuple[float, str] | None) -> list[MatchRecord]:
+                           before: tuple[float, str] | None, player: str | None = None) -> list[MatchRecord]:
         if game_id:
             self.game_entry(game_id)
-        return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before)
+        return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before,
+                                             player=player)
 
-    async def join(self, match_id: str, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
+    async def join(self, match_id: str, seat: int | None, player_name: str,
+                   caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
         live = await self.live_match(match_id)
-        return await self._locked(live, lambda: self._join(live, seat, player_name))
+        return await self._locked(live, lambda: self._join(live, seat, player_name, caller))
 
-    async def _join(self, live: LiveMatch, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
+    async def _join(self, live: LiveMatch, seat: int | None, player_name: str,
+                    caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
         match_id = live.id
         record = live.record
+        held = live.seat_of_subject(caller.subject) if caller and caller.subject else None
+        if held is not None and not live.over:
+            return await self._rejoin(live, held)
         if record.status != "open":
             raise errors.FailedPrecondition(
                 f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
@@ -379,7 +404,11 @@ class MatchEngine:
                 metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
         token = secrets.token_urlsafe(24)
         seats = list(record.seats)
-        seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
+        if caller and caller.subject:  # the name comes from the identity, and the seat is bound to it
+            seats[seat] = SeatRecord(seat, "human", caller.display_name or caller.subject, token_hash(token),
+                                     subject=caller.subject)
+        else:
+            seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
         now = time.time()
         events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
         status = record.status
@@ -391,13 +420,28 @@ class MatchEngine:
         live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
         return live, seat, token
 
-    async def leave(self, match_id: str, token: str) -> LiveMatch:
-        live = await self.live_match(match_id)
-        return await self._locked(live, lambda: self._leave(live, token))
+    async def _rejoin(self, live: LiveMatch, seat: int) -> tuple[LiveMatch, int, str]:
+        """A signed-in user back for the seat they hold (another device):
+        a fresh token replaces the old one, which stops working; the user
+        may also act by identity alone, without any token."""
+        record = live.record
+        token = secrets.token_urlsafe(24)
+        seats = list(record.seats)
+        seats[seat] = dataclasses.replace(seats[seat], token_hash=token_hash(token))
+        now = time.time()
+        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
+                              rejoined=True)]
+        await self._commit(live, record.replace(seats=seats, version=record.version + 1, update_time=now), events)
+        live.log.info("seat taken again", seat=seat)
+        return live, seat, token
 
-    async def _leave(self, live: LiveMatch, token: str) -> LiveMatch:
+    async def leave(self, match_id: str, token: str, caller: Principal | None = None) -> LiveMatch:
+        live = await self.live_match(match_id)
+        return await self._locked(live, lambda: self._leave(live, token, caller))
+
+    async def _leave(self, live: LiveMatch, token: str, caller: Principal | None = None) -> LiveMatch:
         match_id = live.id
-        seat = self._seat_of(live, token, action="leave")
+        seat = self._seat_of(live, token, action="leave", caller=caller)
         record = live.record
         now = time.time()
         if record.status == "open":
@@ -421,10 +465,11 @@ class MatchEngine:
 
     # ------------------------------------------------------------ views
 
-    def viewer_of(self, live: LiveMatch, token: str) -> int | None:
-        """The seat a token acts for, None for a spectator (no token)."""
+    def viewer_of(self, live: LiveMatch, token: str, caller: Principal | None = None) -> int | None:
+        """The seat a token acts for; without a token, the seat the signed-in
+        caller holds; None for a spectator."""
         if not token:
-            return None
+            return live.seat_of_subject(caller.subject) if caller and caller.subject else None
         seat = live.seat_of_token(token)
         if seat is None:
             raise errors.Unauthenticated(
@@ -432,12 +477,13 @@ class MatchEngine:
                 "JoinMatch returned for this match, or no token to watch as a spectator.", "INVALID_TOKEN")
         return seat
 
-    def _seat_of(self, live: LiveMatch, token: str, action: str) -> int:
-        if not token:
+    def _seat_of(self, live: LiveMatch, token: str, action: str, caller: Principal | None = None) -> int:
+        seat = self.viewer_of(live, token, caller)
+        if seat is None:
             raise errors.PermissionDenied(
                 f"Spectators cannot {action}: join the match (JoinMatch) and send its player token.",
                 "SPECTATOR_FORBIDDEN", metadata=errors.metadata_of(action=action))
-        return self.viewer_of(live, token)
+        return seat
 
     def to_move(self, live: LiveMatch) -> tuple[int, ...]:
         if live.record.status != "active":
@@ -472,14 +518,15 @@ class MatchEngine:
     # ------------------------------------------------------------ moves
 
     async def submit(self, match_id: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
-                     expected_version: int | None = None, request_id: str = "") -> MoveResult:
+                     expected_version: int | None = None, request_id: str = "",
+                     caller: Principal | None = None) -> MoveResult:
         if not move_id and move is None:
             raise errors.invalid_field("move", "send a legal move id (move_id) or a structured move (structured).",
                                        "MOVE_MISSING")
         live = await self.live_match(match_id)
 
         async def attempt() -> MoveResult:
-            seat = self._seat_of(live, token, action="move")
+            seat = self._seat_of(live, token, action="move", caller=caller)
             if request_id and (seat, request_id) in live.requests:
                 return MoveResult(live.requests[(seat, request_id)], seat, True)
             if expected_version is not None and expected_version != live.version:
@@ -569,7 +616,8 @@ class MatchEngine:
                                         live.state if state is None else state))
         due_in = None if to_move is None else self._due_in(record, to_move)
         try:
-            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in))
+            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
+                                           record.status_detail != live.record.status_detail))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None

@@ -9,7 +9,7 @@ from collections import deque
 from typing import Any, Callable
 
 from gamehost.host.plugins import GameEntry
-from gamehost.host.store.base import MatchRecord
+from gamehost.host.store.base import OVER_STATUSES, MatchRecord
 
 RECENT_EVENTS = 256  # events kept in memory for watchers that resume
 
@@ -47,10 +47,14 @@ class LiveMatch:
 
     @property
     def over(self) -> bool:
-        return self.record.status in ("finished", "abandoned")
+        return self.record.status in OVER_STATUSES
 
     def _index_tokens(self) -> dict[str, int]:
         return {seat.token_hash: seat.index for seat in self.record.seats if seat.token_hash}
+
+    def seat_of_subject(self, subject: str) -> int | None:
+        """The seat the signed-in user ``subject`` holds, if any (seats are few: a scan)."""
+        return next((seat.index for seat in self.record.seats if seat.subject == subject), None)
 
     def seat_of_token(self, token: str) -> int | None:
         return self._seats_by_token.get(token_hash(token))

@@ -14,10 +14,13 @@ from grpc_reflection.v1alpha import reflection
 
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
+from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
+from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
+from gamehost.host.retention import Retention
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.web.app import ListenError, WebServer, start_web
@@ -29,6 +32,7 @@ if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
 log = structlog.get_logger("gamehost.server")
 
 SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"].full_name
+ADMIN_SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHostAdmin"].full_name
 
 
 @dataclass
@@ -66,8 +70,12 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
-    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, chosen_seeds=config.chosen_seeds,
+                         quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl))
     await engine.start()
+    if config.open_match_ttl or config.prune_finished_after:
+        engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
+                                    config.retention_interval).run())
     health_servicer = health.aio.HealthServicer()
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
@@ -86,10 +94,12 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     gate = Gate(Authenticator(config.auth_settings(),
                               hook.gamehost_authenticate.get_hookimpls() if hook else ()))
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, gate), server)
+    matches = GameHostService(engine, gate)
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(matches, server)
+    gamehost_pb2_grpc.add_GameHostAdminServicer_to_server(GameHostAdminService(engine, gate, matches), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
+        [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
     port = server.add_insecure_port(config.address)
     if port == 0:
         raise ListenError(f"cannot listen on {config.address}")

@@ -27,12 +27,15 @@ from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 log = structlog.get_logger("gamehost.service")
 
 STATUS_TO_PB = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
-                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED}
+                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED,
+                "aborted": pb.MATCH_STATUS_ABORTED, "suspended": pb.MATCH_STATUS_SUSPENDED}
 STATUS_FROM_PB = {value: key for key, value in STATUS_TO_PB.items()}
 SEAT_KIND_TO_PB = {"open": pb.SEAT_KIND_OPEN, "human": pb.SEAT_KIND_HUMAN, "bot": pb.SEAT_KIND_BOT}
 EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, "started": pb.EVENT_KIND_STARTED,
                     "moved": pb.EVENT_KIND_MOVED, "finished": pb.EVENT_KIND_FINISHED,
-                    "abandoned": pb.EVENT_KIND_ABANDONED}
+                    "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
+                    "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
+                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED}
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -173,12 +176,14 @@ class GameHostService(pb_grpc.GameHostServicer):
         return pb.Match(
             name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
             status=STATUS_TO_PB[record.status], version=record.version,
-            seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot)
-                   for s in record.seats],
+            seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot,
+                           verified=bool(s.subject)) for s in record.seats],
             options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
             create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
             turn_timeout=duration(record.turn_timeout) if timed else None,
-            turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None)
+            turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None,
+            seed_chosen=record.seed_chosen,
+            status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None)
 
     def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
@@ -190,7 +195,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
-            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9)
+            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
         return self._live_match_pb(live)
 
     @unary
@@ -200,13 +205,36 @@ class GameHostService(pb_grpc.GameHostServicer):
         if request.status and request.status not in STATUS_FROM_PB:
             raise errors.invalid_field("status", f"unknown match status {request.status}.")
         status = STATUS_FROM_PB.get(request.status)
-        query = {"game": game_id, "status": status}
+        player = self._player_filter(request, caller)
+        query = {"game": game_id, "status": status, **({"player": player} if player else {})}
         before = tuple(decode_token(request.page_token, query)["before"]) if request.page_token else None
-        records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before)
+        records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before,
+                                                 player=player)
         more = len(records) > size
         records = records[:size]
         token = encode_token({"q": query, "before": [records[-1].create_time, records[-1].id]}) if more else ""
         return pb.ListMatchesResponse(matches=[self._listed_match_pb(r) for r in records], next_page_token=token)
+
+    @staticmethod
+    def _player_filter(request, caller) -> str | None:
+        """The user whose matches ListMatches keeps: the caller (``mine``), or
+        ``player`` for an admin; None for every match."""
+        if request.mine and request.player:
+            raise errors.invalid_field("player", "send mine or player, not both.")
+        if request.mine:
+            if caller.anonymous:
+                raise errors.Unauthenticated("mine lists the signed-in caller's matches: sign in "
+                                             "(authorization: Bearer ...).", "AUTHENTICATION_REQUIRED")
+            return caller.subject
+        if request.player:
+            if not caller.admin:
+                raise (errors.Unauthenticated if caller.anonymous else errors.PermissionDenied)(
+                    "Only an admin may list another user's matches; use mine for your own.", "ROLE_REQUIRED",
+                    metadata=errors.metadata_of(role="admin"))
+            if len(request.player) > 256:
+                raise errors.invalid_field("player", "a user id is at most 256 characters.")
+            return request.player
+        return None
 
     def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
         live = self.engine.held(record.id)
@@ -223,12 +251,12 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def JoinMatch(self, request, context, caller):
         match_id = resource_id(request.name, "matches")
         live, seat, token = await self.engine.join(
-            match_id, request.seat if request.HasField("seat") else None, request.player_name)
+            match_id, request.seat if request.HasField("seat") else None, request.player_name, caller)
         return pb.JoinMatchResponse(match=self._live_match_pb(live), seat=seat, player_token=token)
 
     @unary
     async def LeaveMatch(self, request, context, caller):
-        live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token)
+        live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token, caller)
         return self._live_match_pb(live)
 
     # ------------------------------------------------------------ views
@@ -249,7 +277,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def GetView(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token)
+        seat = self.engine.viewer_of(live, request.player_token, caller)
         return self._view_pb(live, seat, request.render)
 
     @unary
@@ -261,7 +289,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             move_id=request.move_id if which == "move_id" else "",
             move=from_struct(request.structured) if which == "structured" else None,
             expected_version=request.expected_version if request.HasField("expected_version") else None,
-            request_id=request.request_id)
+            request_id=request.request_id, caller=caller)
         answer = pb.SubmitMoveResponse(version=result.version, replayed=result.replayed)
         if request.include_view:
             answer.view.CopyFrom(self._view_pb(await self.engine.live_match(match_id), result.seat, request.render))
@@ -273,7 +301,8 @@ class GameHostService(pb_grpc.GameHostServicer):
         shown = self.engine.public_event(live, event, viewer)
         message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
                                 time=timestamp(shown["time"]), seat=shown["seat"],
-                                label=shown.get("label", ""), timed_out=shown.get("timed_out", False))
+                                label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
+                                reason=shown.get("reason", ""))
         if shown.get("move") is not None:
             message.move.CopyFrom(to_struct(shown["move"]))
         return message
@@ -281,7 +310,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     @streaming
     async def WatchMatch(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token)
+        seat = self.engine.viewer_of(live, request.player_token, caller)
         sent = 0
         try:
             async for batch in self.engine.watch(live, request.after_version):
@@ -297,7 +326,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def GetMatchLog(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token)
+        seat = self.engine.viewer_of(live, request.player_token, caller)
         events = await self.engine.log_events(live)
         record = live.record
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",

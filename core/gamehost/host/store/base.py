@@ -18,10 +18,14 @@ class SeatRecord:
     player_name: str = ""
     token_hash: str = ""
     bot: str = ""
+    subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
 
     def to_json(self) -> dict:
-        return {"index": self.index, "kind": self.kind, "player_name": self.player_name,
+        data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
                 "token_hash": self.token_hash, "bot": self.bot}
+        if self.subject:  # rows of anonymous seats stay as they were
+            data["subject"] = self.subject
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "SeatRecord":
@@ -38,13 +42,16 @@ class MatchRecord:
     options: dict[str, Any]
     seed: int
     seats: list[SeatRecord]
-    status: str = "open"  # "open" | "active" | "finished" | "abandoned"
+    status: str = "open"  # "open" | "active" | "finished" | "abandoned" | "aborted" | "suspended"
     version: int = 0
     create_time: float = 0.0
     update_time: float = 0.0
     result: dict[str, Any] | None = None
     create_request_id: str = ""
     turn_timeout: float = 0.0  # seconds a player may take per move; 0: no limit
+    creator: str = ""  # the creator's Principal.quota_key ("user:..." or "peer:...")
+    seed_chosen: bool = False  # the creator chose the seed
+    status_detail: dict[str, str] | None = None  # why it is aborted or suspended: reason, message, plugin
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -71,6 +78,10 @@ class Append:
     snapshot: Snapshot | None = None
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
     due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
+    details_changed: bool = False  # status_detail changed (an abort, a suspension, a resumption)
+
+
+OVER_STATUSES = ("finished", "abandoned", "aborted")
 
 
 class Store(Protocol):
@@ -111,7 +122,18 @@ class Store(Protocol):
     async def find_match_by_request(self, request_id: str) -> MatchRecord | None: ...
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
-                           before: tuple[float, str] | None) -> list[MatchRecord]: ...
+                           before: tuple[float, str] | None, player: str | None = None) -> list[MatchRecord]:
+        """Newest first; ``player``: only matches where that user holds a seat."""
+
+    async def delete_match(self, match_id: str) -> bool:
+        """Delete a match that is over, with its events and snapshot; False if there is none."""
+
+    async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:
+        """Ids of open matches created before ``created_before`` (epoch seconds)."""
+
+    async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` matches over since before ``updated_before``;
+        their ids. With replicas, one prunes at a time; the others get []."""
 
     async def unfinished_matches(self) -> list[MatchRecord]: ...
 

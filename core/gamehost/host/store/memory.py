@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.records import copy_record, dumps, loads
 
 
@@ -72,10 +72,12 @@ class MemoryStore:
                 return copy_record(record)
         return None
 
-    async def list_matches(self, *, game_id, status, limit, before):
+    async def list_matches(self, *, game_id, status, limit, before, player=None):
         rows = sorted(self._matches.values(), key=lambda r: (r.create_time, r.id), reverse=True)
         selected = []
         for record in rows:
+            if player and all(seat.subject != player for seat in record.seats):
+                continue
             if game_id and record.game_id != game_id:
                 continue
             if status and record.status != status:
@@ -86,6 +88,25 @@ class MemoryStore:
             if len(selected) == limit:
                 break
         return selected
+
+    async def delete_match(self, match_id: str) -> bool:
+        record = self._matches.get(match_id)
+        if record is None or record.status not in OVER_STATUSES:
+            return False
+        for table in (self._matches, self._events, self._snapshots, self._requests):
+            table.pop(match_id, None)
+        return True
+
+    async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:
+        stale = sorted((r.create_time, r.id) for r in self._matches.values()
+                       if r.status == "open" and r.create_time < created_before)
+        return [match_id for _, match_id in stale[:limit]]
+
+    async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
+        old = [r.id for r in self._matches.values() if r.status in OVER_STATUSES and r.update_time < updated_before]
+        for match_id in old[:limit]:
+            await self.delete_match(match_id)
+        return old[:limit]
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         return [copy_record(r) for r in self._matches.values() if r.status in ("open", "active")]

@@ -18,6 +18,7 @@ disagree without two of them acting at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Awaitable, Callable, Sequence
 
 import psycopg
@@ -25,9 +26,10 @@ import structlog
 from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
-from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, list_matches_query, loads, match_values,
-                                         row_to_record, seats_json)
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+                                         list_matches_query, loads, match_values, player_rows, row_to_record,
+                                         seats_json)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -103,7 +105,20 @@ MIGRATIONS = [
     END;
     $$;
     """,
+    """
+    ALTER TABLE matches ADD COLUMN creator text NOT NULL DEFAULT '',
+                        ADD COLUMN seed_chosen boolean NOT NULL DEFAULT false,
+                        ADD COLUMN status_detail text;
+    CREATE INDEX matches_by_update ON matches (status, update_time);
+    CREATE TABLE match_players (
+        subject text NOT NULL,
+        match_id text NOT NULL REFERENCES matches (id),
+        PRIMARY KEY (subject, match_id)
+    );
+    CREATE INDEX match_players_by_match ON match_players (match_id);
+    """,
 ]
+PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 VERSION_CHECK_FAILED = "GH409"
 
 _NOW = "extract(epoch from clock_timestamp())"
@@ -166,8 +181,13 @@ class PostgresStore:
             async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
                 await conn.execute(
                     f"INSERT INTO matches ({MATCH_COLUMNS}, due_time, claimed_by, claim_until) "
-                    f"VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s, {_NOW} + %s, %s, {_NOW} + %s)",
+                    f"VALUES ({','.join(['%s'] * MATCH_COLUMN_COUNT)}, {_NOW} + %s, %s, {_NOW} + %s)",
                     (*match_values(record), *self._claim(due_in)))
+                players = player_rows(record)
+                if players:
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany("INSERT INTO match_players (match_id, subject) VALUES (%s,%s)",
+                                                 players)
                 async with conn.cursor() as cursor:
                     await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
                                              event_rows(record.id, events))
@@ -180,7 +200,7 @@ class PostgresStore:
         record, events, snapshot = step.record, step.events, step.snapshot
         due_in, owner, _ = self._claim(step.due_in)
         try:
-            async with self._pool.connection() as conn:
+            async with self._pool.connection() as conn, self._with_row_changes(conn, step):
                 # %b: the event arrays go in binary, which skips escaping each text.
                 await conn.execute(
                     "SELECT gamehost_append(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%b,%b,%b,%b,%s,%s)",
@@ -197,6 +217,26 @@ class PostgresStore:
             if error.sqlstate != VERSION_CHECK_FAILED:
                 raise
             raise VersionConflict(str(error)) from error
+
+    @contextlib.asynccontextmanager
+    async def _with_row_changes(self, conn, step: Append):
+        """A step that changes seats or the status detail also writes those
+        (match_players, status_detail) in the same transaction; a move, the
+        common step, stays one statement."""
+        if not (step.seats_changed or step.details_changed):
+            yield
+            return
+        record = step.record
+        async with conn.transaction():
+            yield
+            await conn.execute("UPDATE matches SET status_detail=%s WHERE id=%s", (detail_json(record), record.id))
+            if step.seats_changed:
+                await conn.execute("DELETE FROM match_players WHERE match_id=%s", (record.id,))
+                players = player_rows(record)
+                if players:
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany("INSERT INTO match_players (match_id, subject) VALUES (%s,%s)",
+                                                 players)
 
     def _claim(self, due_in: float | None) -> tuple:
         """due_time offset, claimer and lease offset for a step: the replica
@@ -236,10 +276,44 @@ class PostgresStore:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before):
-        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s")
+    async def list_matches(self, *, game_id, status, limit, before, player=None):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
+                                   player=player)
         rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
+
+    async def delete_match(self, match_id: str) -> bool:
+        async with self._pool.connection() as conn, conn.transaction():
+            return bool(await self._delete(conn, [match_id]))
+
+    @staticmethod
+    async def _delete(conn, match_ids: list[str]) -> list[str]:
+        """Delete these matches if they are over (children first: foreign keys)."""
+        rows = await (await conn.execute(
+            "SELECT id FROM matches WHERE id = ANY(%s) AND status = ANY(%s) FOR UPDATE",
+            (match_ids, list(OVER_STATUSES)))).fetchall()
+        over = [row[0] for row in rows]
+        if over:
+            for table in ("events", "snapshots", "match_players"):
+                await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY(%s)", (over,))
+            await conn.execute("DELETE FROM matches WHERE id = ANY(%s)", (over,))
+        return over
+
+    async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:
+        rows = await self._all("SELECT id FROM matches WHERE status = 'open' AND create_time < %s "
+                               "ORDER BY create_time LIMIT %s", (created_before, limit))
+        return [row[0] for row in rows]
+
+    async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
+        """The replica that gets the advisory lock prunes; the others skip this round."""
+        async with self._pool.connection() as conn, conn.transaction():
+            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (PRUNE_LOCK,))).fetchone()
+            if not locked[0]:
+                return []
+            rows = await (await conn.execute(
+                "SELECT id FROM matches WHERE status = ANY(%s) AND update_time < %s LIMIT %s",
+                (list(OVER_STATUSES), updated_before, limit))).fetchall()
+            return await self._delete(conn, [row[0] for row in rows]) if rows else []
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         rows = await self._all(f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())

@@ -34,7 +34,9 @@ def copy_record(record: MatchRecord) -> MatchRecord:
 
 # The matches columns in the order of match_values and row_to_record.
 MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
-                 "create_time, update_time, result, create_request_id, turn_timeout")
+                 "create_time, update_time, result, create_request_id, turn_timeout, creator, seed_chosen, "
+                 "status_detail")
+MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
 def row_to_record(row) -> MatchRecord:
@@ -42,7 +44,8 @@ def row_to_record(row) -> MatchRecord:
         id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
         seats=seats_from_json(row[5]), status=row[6], version=row[7], create_time=row[8],
         update_time=row[9], result=None if row[10] is None else loads(row[10]),
-        create_request_id=row[11] or "", turn_timeout=row[12],
+        create_request_id=row[11] or "", turn_timeout=row[12], creator=row[13] or "", seed_chosen=bool(row[14]),
+        status_detail=None if row[15] is None else loads(row[15]),
     )
 
 
@@ -50,7 +53,18 @@ def match_values(record: MatchRecord) -> tuple:
     return (record.id, record.game_id, record.rules_version, dumps(record.options), str(record.seed),
             seats_json(record.seats), record.status, record.version, record.create_time,
             record.update_time, None if record.result is None else dumps(record.result),
-            record.create_request_id or None, record.turn_timeout)
+            record.create_request_id or None, record.turn_timeout, record.creator, bool(record.seed_chosen),
+            detail_json(record))
+
+
+def detail_json(record: MatchRecord) -> str | None:
+    return None if record.status_detail is None else dumps(record.status_detail)
+
+
+def player_rows(record: MatchRecord) -> list[tuple[str, str]]:
+    """(match id, subject) for every signed-in user holding a seat: the
+    match_players index behind ListMatches' ``mine`` and ``player``."""
+    return sorted({(record.id, seat.subject) for seat in record.seats if seat.subject})
 
 
 def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
@@ -58,11 +72,15 @@ def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
 
 
 def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
-                       before: tuple[float, str] | None, mark: str) -> tuple[str, tuple]:
+                       before: tuple[float, str] | None, mark: str, player: str | None = None) -> tuple[str, tuple]:
     """The ListMatches page query, newest first, and its parameters, with
     ``mark`` the driver's placeholder (``?`` or ``%s``). ``before`` is the
-    (create_time, id) of the last match of the previous page."""
+    (create_time, id) of the last match of the previous page; ``player``
+    keeps the matches where that user holds a seat (match_players' index)."""
     clauses, params = [], []
+    if player:
+        clauses.append(f"id IN (SELECT match_id FROM match_players WHERE subject = {mark})")
+        params.append(player)
     if game_id:
         clauses.append(f"game_id = {mark}")
         params.append(game_id)

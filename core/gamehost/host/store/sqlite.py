@@ -13,9 +13,12 @@ import sqlite3
 from pathlib import Path
 from typing import Sequence
 
-from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMNS, dumps, event_rows, list_matches_query, loads, match_values,
-                                         row_to_record, seats_json)
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+                                         list_matches_query, loads, match_values, player_rows, row_to_record,
+                                         seats_json)
+
+_OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
 # Versioned schema: entry i brings the database from user_version i to i + 1.
 MIGRATIONS = [
@@ -53,6 +56,18 @@ MIGRATIONS = [
     );
     """,
     "ALTER TABLE matches ADD COLUMN turn_timeout REAL NOT NULL DEFAULT 0;",
+    """
+    ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN status_detail TEXT;
+    CREATE INDEX matches_by_update ON matches (status, update_time);
+    CREATE TABLE match_players (
+        subject TEXT NOT NULL,
+        match_id TEXT NOT NULL REFERENCES matches (id),
+        PRIMARY KEY (subject, match_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX match_players_by_match ON match_players (match_id);
+    """,
 ]
 
 class SQLiteStore:
@@ -110,8 +125,9 @@ class SQLiteStore:
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None) -> None:
         def work(db):
-            db.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            db.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({','.join('?' * MATCH_COLUMN_COUNT)})",
                        match_values(record))
+            db.executemany("INSERT INTO match_players (match_id, subject) VALUES (?,?)", player_rows(record))
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, events))
             db.execute("INSERT INTO snapshots VALUES (?,?,?)", (record.id, snapshot.version, dumps(snapshot.state)))
 
@@ -126,11 +142,12 @@ class SQLiteStore:
             result = None if record.result is None else dumps(record.result)
             # The row must still be at the version before these events: the
             # same optimistic check a shared database needs.
-            if step.seats_changed:
+            if step.seats_changed or step.details_changed:
                 updated = db.execute(
-                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
+                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=?, status_detail=? "
+                    "WHERE id=? AND version=?",
                     (seats_json(record.seats), record.status, record.version, record.update_time, result,
-                     record.id, previous))
+                     detail_json(record), record.id, previous))
             else:
                 updated = db.execute(
                     "UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
@@ -138,6 +155,9 @@ class SQLiteStore:
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))
+            if step.seats_changed:
+                db.execute("DELETE FROM match_players WHERE match_id=?", (record.id,))
+                db.executemany("INSERT INTO match_players (match_id, subject) VALUES (?,?)", player_rows(record))
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
@@ -153,10 +173,51 @@ class SQLiteStore:
                                (request_id,)).fetchone()
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before):
-        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?")
+    async def list_matches(self, *, game_id, status, limit, before, player=None):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
+                                   player=player)
         rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
+
+    async def delete_match(self, match_id: str) -> bool:
+        deleted = []
+
+        def work(db):
+            deleted.extend(self._delete(db, [match_id]))
+
+        self._transaction(work)
+        return bool(deleted)
+
+    @staticmethod
+    def _delete(db, match_ids: list[str]) -> list[str]:
+        """Delete these matches if they are over (children first: foreign keys)."""
+        marks = ",".join("?" * len(match_ids))
+        over = [row[0] for row in db.execute(
+            f"SELECT id FROM matches WHERE id IN ({marks}) AND status IN ({_OVER})", match_ids).fetchall()]
+        if over:
+            marks = ",".join("?" * len(over))
+            for table in ("events", "snapshots", "match_players"):
+                db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", over)
+            db.execute(f"DELETE FROM matches WHERE id IN ({marks})", over)
+        return over
+
+    async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:
+        rows = self._db.execute("SELECT id FROM matches WHERE status = 'open' AND create_time < ? "
+                                "ORDER BY create_time LIMIT ?", (created_before, limit)).fetchall()
+        return [row[0] for row in rows]
+
+    async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
+        pruned = []
+
+        def work(db):
+            ids = [row[0] for row in db.execute(
+                f"SELECT id FROM matches WHERE status IN ({_OVER}) AND update_time < ? LIMIT ?",
+                (updated_before, limit)).fetchall()]
+            if ids:
+                pruned.extend(self._delete(db, ids))
+
+        self._transaction(work)
+        return pruned
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         rows = self._db.execute(
