@@ -190,7 +190,10 @@ def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, we
     watching = shown["watching"]
     assert watching["seat"] == -1 and "spectator" in watching["identity"] and watching["controls"] == 0
     assert token not in watching["html"]
-    assert shown["afterSignOut"] == {"storage": None, "myMatchesHidden": True}
+    # Its old token replaced, the first browser still follows the match as seat 0.
+    assert shown["firstAfter"]["seat"] == 0 and shown["firstAfter"]["version"] >= shown["secondState"]["version"]
+    # Signing out forgets the bearer token and the tokens of the seats taken while signed in.
+    assert shown["afterSignOut"] == {"storage": None, "seatToken": None, "myMatchesHidden": True}
 
 
 def free_port() -> int:

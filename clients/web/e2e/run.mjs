@@ -42,6 +42,11 @@ const scenarios = {
   /** A player page and a spectator page (no token) on one match of a hidden-information game. */
   async spectate(browser) {
     const player = await newPage(browser);
+    // The first browser's token for the seat stopped working (the host replaced it): it goes on, signed in.
+    await first.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
+      secondState.version);
+    const firstAfter = await pageState(first);
+
     const spectator = await newPage(browser);
     const id = await createMatch(player, target, { game: args.game, seats: 2, bots: [1] });
     await openMatch(spectator, target, id);
@@ -256,6 +261,11 @@ const scenarios = {
     const secondStorage = await second.evaluate(() => ({ session: sessionStorage.getItem("gamehost.bearer-token"),
       local: localStorage.getItem("gamehost.bearer-token") }));
 
+    // The first browser's token for the seat stopped working (the host replaced it): it goes on, signed in.
+    await first.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
+      secondState.version);
+    const firstAfter = await pageState(first);
+
     const spectator = await newPage(browser);
     await spectator.goto(`${target}/#/`);
     await spectator.evaluate(() => window.gamehost.setToken("not.a.token"));
@@ -276,9 +286,10 @@ const scenarios = {
     await first.locator("#sign-out").click();
     await first.waitForSelector('#sign-in-bar[data-state="anonymous"]');
     const afterSignOut = { storage: await first.evaluate(() => sessionStorage.getItem("gamehost.bearer-token")),
+      seatToken: await first.evaluate((match) => localStorage.getItem(`gamehost.seat.${match}`), id),
       myMatchesHidden: await first.locator("#my-matches").evaluate((section) => section.hidden) };
     return { match: id, address, firstBar, firstMoves, firstState, mineText, lobbyName, reclaimed, reclaimedAs,
-      secondMove, secondState, secondStorage, refusedBar, watching, afterSignOut };
+      secondMove, secondState, secondStorage, firstAfter, refusedBar, watching, afterSignOut };
   },
 
   /** A screenshot of the game page of every game in the catalog. */

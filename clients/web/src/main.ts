@@ -7,6 +7,7 @@ import { showLobby } from "./lobby";
 import { showMatch } from "./match-page";
 import { showMatchLog } from "./match-log-page";
 import { showSignInBar } from "./sign-in-bar";
+import { releaseSignedInSeats } from "./seat-tokens";
 
 const app = document.getElementById("app") as HTMLElement;
 const signInBar = document.getElementById("sign-in-bar") as HTMLElement;
@@ -27,9 +28,12 @@ function route(): void {
 
 (document.getElementById("host-address") as HTMLElement).textContent = hostBaseUrl();
 exposeToEmbeddingPage();
+const tokenBefore = bearerToken();
 showSignInBar(signInBar, takeTokenFromAddress());
+if (bearerToken() !== tokenBefore) releaseSignedInSeats();
 // Signing in or out changes what every page shows (your seats, your matches): draw them again.
 onSignInChange(() => {
+  releaseSignedInSeats();
   showSignInBar(signInBar);
   route();
 });

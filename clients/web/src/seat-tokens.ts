@@ -12,6 +12,8 @@ export interface HeldSeat {
   seat: number;
   token: string;
   playerName: string;
+  /** The signed-in user the seat is bound to; its token is forgotten when they sign out. */
+  subject?: string;
 }
 
 const seatKey = (matchId: string) => `gamehost.seat.${matchId}`;
@@ -36,6 +38,16 @@ export function releaseSeat(matchId: string): void {
   window.localStorage.removeItem(seatKey(matchId));
 }
 
+/** Forgets the tokens of seats taken while signed in: after a sign-out (a shared computer) they must not
+ * go on acting for that user. Signed in again, the user gets the seats back (reclaimSeat). */
+export function releaseSignedInSeats(): void {
+  const keys = Array.from({ length: window.localStorage.length }, (_, index) => window.localStorage.key(index) ?? "");
+  for (const key of keys.filter((candidate) => candidate.startsWith(seatKey("")))) {
+    const held = heldSeat(key.slice(seatKey("").length));
+    if (held?.subject) window.localStorage.removeItem(key);
+  }
+}
+
 export function playerName(): string {
   return window.localStorage.getItem(NAME_KEY) ?? "";
 }
@@ -46,8 +58,10 @@ export function rememberPlayerName(name: string): void {
 
 /** Takes a seat (the lowest open one when `seat` is undefined) and keeps its token. */
 export async function joinSeat(matchName: string, seat: number | undefined, name: string): Promise<number> {
+  const identity = await signedInOrNull();
   const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
-  holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name });
+  holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name,
+    subject: identity?.subject || undefined });
   return joined.seat;
 }
 
@@ -66,7 +80,8 @@ export async function reclaimSeat(match: Match): Promise<HeldSeat | null> {
   const identity = await signedInOrNull();
   if (!identity?.subject || !(await holdsSeatIn(match))) return null;
   const joined = await gamehost.joinMatch({ name: match.name, playerName: identity.displayName });
-  const held = { seat: joined.seat, token: joined.playerToken, playerName: identity.displayName };
+  const held = { seat: joined.seat, token: joined.playerToken, playerName: identity.displayName,
+    subject: identity.subject };
   holdSeat(matchId(match.name), held);
   return held;
 }
