@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gamehost.client import GameHostClient, canonical_json
+from gamehost.client import GameHostClient, GameHostError, canonical_json
 from gamehost.v1 import gamehost_pb2 as pb
 from go_client import GO, GO_MODULE
 from hosts import HostProcess
@@ -285,3 +285,46 @@ def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_
 def test_a_token_that_cannot_be_sent_is_a_usage_error(gamehost_go, signed_go_host):
     failed = run_go(gamehost_go, signed_go_host, "whoami", "--auth-token", "Bearer abc")
     assert failed.returncode == 2 and "without the \"Bearer \" prefix" in failed.stderr
+
+
+def test_play_takes_back_the_seat_its_user_holds(gamehost_go, signed_go_host, idp):
+    """Another device (here the Python client) took seat 0 signed in; gamehost-go, signed in as the same
+    user, joins the match and gets seat 0 back with a new token, then plays it to the end."""
+    token = idp.token("go-cat", name="Cat")
+    with signed_go_host.client(token) as elsewhere:
+        match = elsewhere.create_match("tictactoe", seats=2, bots=[1])
+        old_token = elsewhere.join(match.name, seat=0).player_token
+    played = run_go(gamehost_go, signed_go_host, "play", "--match", match.name, "--auth-token", token)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith(f"{match.name}: playing seat 0 ")
+    with signed_go_host.client() as client:
+        assert_finished_with_gapless_log(client, match.name)
+        seats = client.match(match.name).seats
+        with pytest.raises(GameHostError) as replaced:
+            client.view(match.name, old_token)
+    assert (seats[0].player_name, seats[0].verified) == ("Cat", True)
+    assert replaced.value.reason == "INVALID_TOKEN"
+
+
+def test_play_reports_an_admins_abort_with_its_reason(gamehost_go, signed_go_host, idp):
+    with signed_go_host.client() as client:
+        match = client.create_match("tictactoe", seats=2)
+    go_player = subprocess.Popen([str(gamehost_go), "play", "--match", match.name, "--seat", "0", "--strategy",
+                                  "first", "--host", signed_go_host.target],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with signed_go_host.client() as client:
+            _wait_for(lambda: client.match(match.name).seats[0].kind == pb.SEAT_KIND_HUMAN)
+            client.join(match.name, seat=1)
+            _wait_for(lambda: client.match(match.name).to_move == [1])  # the Go client moved and waits
+        with signed_go_host.client(idp.token("go-ops", roles=["admin"])) as admin:
+            aborted = admin.abort(match.name, "stopped by the test")
+        out, err = go_player.communicate(timeout=30)
+    finally:
+        if go_player.poll() is None:
+            go_player.kill()
+            go_player.wait()
+    assert go_player.returncode == 0, err
+    lines = out.splitlines()
+    assert f"v{aborted.version} aborted: ADMIN_ABORT" in lines
+    assert lines[-1] == f"aborted (ADMIN_ABORT: stopped by the test) at version {aborted.version}"
