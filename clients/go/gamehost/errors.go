@@ -80,6 +80,14 @@ func describeDetail(detail any) string {
 	case *errdetails.ResourceInfo:
 		return fmt.Sprintf("ResourceInfo: type=%s name=%s: %s", d.GetResourceType(), d.GetResourceName(),
 			d.GetDescription())
+	case *errdetails.QuotaFailure:
+		var violations []string
+		for _, v := range d.GetViolations() {
+			violations = append(violations, fmt.Sprintf("%s: %s", v.GetSubject(), v.GetDescription()))
+		}
+		return "QuotaFailure: " + strings.Join(violations, "; ")
+	case *errdetails.RetryInfo:
+		return fmt.Sprintf("RetryInfo: retry after %s", d.GetRetryDelay().AsDuration())
 	case proto.Message:
 		// Any other detail type the host may add: its name and JSON form.
 		text, _ := protojson.Marshal(d)

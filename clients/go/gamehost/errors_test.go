@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 func TestDescribePrintsTheCodeAndEveryDetail(t *testing.T) {
@@ -19,7 +21,9 @@ func TestDescribePrintsTheCodeAndEveryDetail(t *testing.T) {
 		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
 			{Field: "seats", Description: "2 to 4"}, {Field: "options.x", Description: "unknown"}}},
 		&errdetails.ResourceInfo{ResourceType: "gamehost.dev/Match", ResourceName: "matches/m", Description: "gone"},
-		&errdetails.RetryInfo{},
+		&errdetails.QuotaFailure{Violations: []*errdetails.QuotaFailure_Violation{
+			{Subject: "calls", Description: "20 calls per second"}}},
+		&errdetails.RetryInfo{RetryDelay: durationpb.New(1500 * time.Millisecond)},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +34,8 @@ func TestDescribePrintsTheCodeAndEveryDetail(t *testing.T) {
   PreconditionFailure: type=UNKNOWN_MOVE subject=unknown-move: not listed
   BadRequest: seats: 2 to 4; options.x: unknown
   ResourceInfo: type=gamehost.dev/Match name=matches/m: gone
-  google.rpc.RetryInfo: {}`
+  QuotaFailure: calls: 20 calls per second
+  RetryInfo: retry after 1.5s`
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
