@@ -66,8 +66,8 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
     `${m.expected_version ?? "?"}). The board has been refreshed: choose again.`,
   CONCURRENT_UPDATE: () => "Someone else changed the match at the same moment. The board has been refreshed: try again.",
   INVALID_TOKEN: () =>
-    "The seat saved in this browser does not belong to this match (or was taken back on another device). You are " +
-    "watching as a spectator; join to play, or, signed in, take your seat back.",
+    "The seat saved in this browser does not belong to this match, or was taken back on another device. You are " +
+    "watching as a spectator; join to play, or, signed in, open the match again to take your seat back here.",
   SPECTATOR_FORBIDDEN: () => "Spectators cannot do that: join the match first.",
   TOO_MANY_WATCHERS: (m) => `Too many people are watching this match (limit ${m.limit ?? "?"}); retrying shortly.`,
   INVALID_BEARER_TOKEN: () => "The host does not accept your sign-in. Sign in again, or sign out to go on anonymously.",

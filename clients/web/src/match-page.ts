@@ -94,7 +94,7 @@ class MatchPage {
     this.match = await gamehost.getMatch({ name: this.name });
     delete this.container.dataset.failed;
     this.problems.replaceChildren();
-    if (!this.token) await this.takeSeatBack(this.match, false);
+    if (!this.token) await this.takeSeatBack(this.match);
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     document.title = `${this.title.textContent} · gamehost`;
@@ -133,7 +133,7 @@ class MatchPage {
       if (problem.reason !== "INVALID_TOKEN" || !this.token) throw error;
       releaseSeat(this.id);
       this.token = "";
-      const reclaimed = this.match ? await this.takeSeatBack(this.match, false) : false;
+      const reclaimed = this.match ? await this.takeSeatBack(this.match) : false;
       const view = await this.fetchView();
       if (!reclaimed) this.showProblem(problem, "Opening your seat");
       return view;
@@ -143,18 +143,16 @@ class MatchPage {
   /**
    * A signed-in user who holds a seat here but has no token for it in this
    * browser (another device, or a token since replaced) gets the seat back.
-   * Done when the page opens, or when the person asks (`asked`): never on
-   * its own mid-match, or two open devices would take it from each other.
+   * Only when the page opens, never on its own mid-match: a new token
+   * replaces the old one, and two open devices would take it from each other.
    */
-  private async takeSeatBack(match: Match, asked: boolean): Promise<boolean> {
+  private async takeSeatBack(match: Match): Promise<boolean> {
     if (!bearerToken()) return false;
     try {
       const held = await reclaimSeat(match);
       if (held) {
         this.token = held.token;
         this.container.dataset.reclaimed = String(held.seat);
-      } else if (asked) {
-        this.showProblem(noSeatHere(), "Taking your seat back");
       }
       return held !== null;
     } catch (error) {
@@ -256,14 +254,9 @@ class MatchPage {
     }
     const open = this.match?.status === MatchStatus.OPEN
       ? this.match.seats.filter((candidate) => candidate.kind === SeatKind.OPEN) : [];
-    // A signed-in user may hold a seat whose token this browser lost (taken back on another device).
-    const mayHoldSeat = bearerToken() && this.match?.seats.some((candidate) => candidate.verified)
-      && this.view && !isOver(this.view.status);
     replaceChildren(this.identity, "You are watching as a spectator.",
       open.flatMap((candidate) => [" ", h("button", { type: "button", class: "join-seat", "data-seat": candidate.index,
-        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]),
-      mayHoldSeat ? [" ", h("button", { type: "button", id: "take-seat-back", onclick: () => void this.retakeSeat() },
-        "Take my seat back")] : null);
+        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]));
   }
 
   private showTurn(view: View): void {
@@ -451,8 +444,9 @@ class MatchPage {
     }
   }
 
-  /** The host no longer knows this browser's token (e.g. the seat was taken back on another device):
-   * the page goes on as a spectator, and offers to take the seat back. */
+  /** The host no longer knows this browser's token (e.g. the seat was taken back on another device): the page
+   * goes on without it, as whatever the host makes of the caller (a signed-in user acts for their own seat by
+   * identity; anyone else watches). Reopening the match gets a token for this browser again. */
   private async loseSeat(): Promise<void> {
     releaseSeat(this.id);
     this.token = "";
@@ -466,20 +460,7 @@ class MatchPage {
     }
   }
 
-  private async retakeSeat(): Promise<void> {
-    const match = await gamehost.getMatch({ name: this.name }).catch((error) => {
-      this.showProblem(problemOf(error), "Taking your seat back");
-      return undefined;
-    });
-    if (match && await this.takeSeatBack(match, true)) this.reopen();
-  }
-
   private reopen(): void {
     window.dispatchEvent(new HashChangeEvent("hashchange"));
   }
-}
-
-function noSeatHere(): Problem {
-  return { code: "NOT_FOUND", message: "You hold no seat in this match.", reason: "", metadata: {}, fieldViolations: [],
-    preconditionViolations: [], advice: "Join an open seat, or watch." };
 }
