@@ -3,6 +3,9 @@ identity, their match listings, and the admin calls. One host per module."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 import uuid
 
@@ -174,3 +177,27 @@ def test_resume_needs_a_suspended_match(host, admin):
         match = anonymous.create_match("tictactoe")
     refused = error_of(admin.resume, match.name)
     assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_SUSPENDED")
+
+
+def gamehost(host, *args: str, token: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "GAMEHOST_TOKEN": token}
+    return subprocess.run([sys.executable, "-m", "gamehost.cli.main", *args, "--host", host.target],
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_cli_signs_in_with_a_bearer_token(host, user, admin_key):
+    hana = user("hana")
+    with host.client(hana) as client:
+        match = client.create_match("tictactoe")
+        client.join(match.name)
+    who = gamehost(host, "whoami", token=hana)
+    assert who.returncode == 0 and who.stdout.startswith("hana-") and "via jwt" in who.stdout
+    mine = gamehost(host, "matches", "--mine", token=hana)
+    assert mine.returncode == 0 and [line.split()[0] for line in mine.stdout.splitlines()] == [match.name]
+    denied = gamehost(host, "admin", "abort", match.name, token=hana)
+    assert denied.returncode != 0 and "PERMISSION_DENIED" in denied.stderr
+    aborted = gamehost(host, "admin", "abort", match.name, "--reason", "test", token=admin_key[1])
+    assert aborted.returncode == 0 and "aborted" in aborted.stdout and "ADMIN_ABORT" in aborted.stdout
+    deleted = gamehost(host, "admin", "delete", match.name, "--bearer-token", admin_key[1])
+    assert deleted.returncode == 0
+    assert gamehost(host, "matches", "--mine", token=hana).stdout == ""
