@@ -126,3 +126,65 @@ async def test_sqlite_refuses_a_database_from_a_newer_host(tmp_path):
     sqlite3.connect(path).execute("PRAGMA user_version = 99").connection.close()
     with pytest.raises(RuntimeError, match="newer than this host"):
         await SQLiteStore(path).open()
+
+
+def signed_in(match_id, created, subjects):
+    """A match whose seats the signed-in users ``subjects`` hold."""
+    return MatchRecord(id=match_id, game_id="tictactoe", rules_version="1", options={}, seed=1,
+                       seats=[SeatRecord(i, "human", f"user {s}", "h", subject=s) for i, s in enumerate(subjects)],
+                       status="active", version=0, create_time=created, update_time=created, creator="user:x")
+
+
+async def test_creator_seed_choice_status_detail_and_seat_subjects_read_back(store):
+    first = signed_in("m1", 1.0, ["ann", "bob"])
+    first.seed_chosen, first.status_detail = True, {"reason": "ADMIN_ABORT", "message": "why"}
+    await store.create_match(first, Snapshot(0, {}))
+    assert await store.get_match("m1") == first
+
+
+async def test_a_seat_record_without_subject_loads_as_before():
+    assert SeatRecord.from_json({"index": 0, "kind": "human", "player_name": "p", "token_hash": "h", "bot": ""}) \
+        == SeatRecord(0, "human", "p", "h")
+    assert "subject" not in SeatRecord(0).to_json()  # anonymous seats keep their stored form
+
+
+async def test_matches_of_a_player_are_listed_newest_first_by_page(store):
+    for number in range(5):
+        await store.create_match(signed_in(f"m{number}", float(number), ["ann", "bob"] if number % 2 else ["ann"]),
+                                 Snapshot(0, {}))
+    first = await store.list_matches(game_id=None, status=None, limit=2, before=None, player="ann")
+    assert [r.id for r in first] == ["m4", "m3"]
+    rest = await store.list_matches(game_id=None, status=None, limit=5, before=(first[-1].create_time, "m3"),
+                                    player="ann")
+    assert [r.id for r in rest] == ["m2", "m1", "m0"]
+    assert [r.id for r in await store.list_matches(game_id=None, status=None, limit=9, before=None,
+                                                   player="bob")] == ["m3", "m1"]
+
+
+async def test_a_seat_change_updates_the_players_index(store):
+    await store.create_match(signed_in("m1", 1.0, ["ann"]), Snapshot(0, {}))
+    changed = signed_in("m1", 1.0, ["cat"]).replace(version=1)
+    await store.append(Append(changed, [moved(1)], seats_changed=True))
+    assert await store.list_matches(game_id=None, status=None, limit=9, before=None, player="ann") == []
+    assert [r.id for r in await store.list_matches(game_id=None, status=None, limit=9, before=None,
+                                                   player="cat")] == ["m1"]
+
+
+async def test_status_detail_is_written_with_the_step_that_sets_it(store):
+    await store.create_match(record(), Snapshot(0, {}))
+    detail = {"reason": "OPEN_EXPIRED", "message": "nobody started it in time"}
+    aborted = record(status="aborted", version=1).replace(status_detail=detail)
+    await store.append(Append(aborted, [moved(1)], seats_changed=False, details_changed=True))
+    assert (await store.get_match("m1")).status_detail == detail
+
+
+async def test_only_matches_over_are_deleted_and_pruned(store):
+    await store.create_match(record("open", created=1.0), Snapshot(0, {}))
+    await store.create_match(record("done", created=1.0, status="finished"), Snapshot(0, {}))
+    await store.create_match(record("new", created=50.0, status="aborted"), Snapshot(0, {}))
+    await store.append(Append(record("done", created=1.0, status="finished", version=1), [moved(1)]))
+    assert await store.delete_match("open") is False and await store.get_match("open") is not None
+    assert await store.stale_open_matches(10.0, 10) == ["open"]
+    assert await store.prune_over_matches(10.0, 10) == ["done"]
+    assert await store.get_match("done") is None and await store.events("done") == []
+    assert await store.delete_match("new") is True and await store.get_match("new") is None

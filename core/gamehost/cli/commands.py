@@ -9,7 +9,13 @@ from gamehost.client import GameHostClient, canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
-                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED}
+                "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED,
+                "aborted": pb.MATCH_STATUS_ABORTED, "suspended": pb.MATCH_STATUS_SUSPENDED}
+
+
+def _client(args) -> GameHostClient:
+    """A client for --host, signed in with --bearer-token (GAMEHOST_TOKEN) when given."""
+    return GameHostClient(args.host, bearer_token=getattr(args, "bearer_token", "") or "")
 
 
 def _status(value: int) -> str:
@@ -45,7 +51,7 @@ def plugins(args) -> int:
 
 
 def games(args) -> int:
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         found = host.games()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -65,8 +71,9 @@ def games(args) -> int:
 
 
 def matches(args) -> int:
-    with GameHostClient(args.host) as host:
-        found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit)
+    with _client(args) as host:
+        found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit,
+                             mine=args.mine, player=args.player)
     for match in found:
         seats = ", ".join(s.player_name or "(open)" for s in match.seats)
         print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}")
@@ -75,7 +82,7 @@ def matches(args) -> int:
 
 def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
                                   bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
     print(match.name)
@@ -83,7 +90,7 @@ def create(args) -> int:
 
 
 def join(args) -> int:
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name)
     print(f"seat {joined.seat} of {joined.match.name}")
     print(f"player token: {joined.player_token}")
@@ -98,7 +105,7 @@ def _print_view(view: pb.View) -> None:
 
 
 def play(args) -> int:
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         if args.match:
             match_name, token = args.match, args.token
             if not token:
@@ -158,7 +165,7 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int) 
 
 
 def watch(args) -> int:
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         for event in host.watch(args.match, args.token, after_version=args.after, text=True):
             kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
             who = f" seat {event.seat}" if event.seat >= 0 else ""
@@ -173,7 +180,7 @@ def script(args) -> int:
     order (each by the seat whose move it is) and print the match log as
     canonical JSON: the same game, seed, options and moves give the same log from any
     client, in any language."""
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         seats = args.seats or host.game(args.game).min_players
         match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
                                   variant=args.variant).name
@@ -200,7 +207,7 @@ def replay(args) -> int:
     from gamehost.sdk.replay import RecordedMove, initial_state
     from gamehost.sdk.replay import replay as replay_moves
 
-    with GameHostClient(args.host) as host:
+    with _client(args) as host:
         log = host.log(args.match)
     if not log.complete:
         print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",
@@ -231,4 +238,43 @@ def replay(args) -> int:
         print(f"MISMATCH: the replay ends with {outcome}, the host recorded {log.result}", file=sys.stderr)
         return 1
     print(f"verified: {len(log.events)} events replay to the recorded result: {log.result.summary}")
+    return 0
+
+
+def whoami(args) -> int:
+    with _client(args) as host:
+        identity = host.identity()
+    if not identity.subject:
+        print("anonymous")
+        return 0
+    print(f"{identity.subject} ({identity.display_name}) via {identity.method}; roles: "
+          f"{', '.join(identity.roles) or 'none'}")
+    return 0
+
+
+def admin(args) -> int:
+    with _client(args) as host:
+        if args.action == "abort":
+            match = host.abort(args.match, args.reason)
+        elif args.action == "delete":
+            host.delete(args.match)
+            print(f"deleted {args.match}")
+            return 0
+        elif args.action == "assign-bot":
+            match = host.assign_bot(args.match, args.seat, args.bot)
+        else:
+            match = host.resume(args.match)
+    print(f"{match.name} {_status(match.status)} v{match.version}"
+          + (f" ({match.status_detail.reason})" if match.status_detail.reason else ""))
+    return 0
+
+
+def api_key(args) -> int:
+    """A new API key: the key for its holder, the entry (its hash) for the key file."""
+    from gamehost.host.auth.api_keys import key_entry, new_key
+
+    key = new_key()
+    roles = [role for role in args.roles.split(",") if role]
+    print(f"key (give it to {args.name}; it is shown once): {key}", file=sys.stderr)
+    print(json.dumps(key_entry(args.name, key, roles, args.display_name)))
     return 0

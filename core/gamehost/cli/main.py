@@ -18,6 +18,9 @@ def _host_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--host", default=os.environ.get("GAMEHOST_TARGET", "127.0.0.1:50051"),
                         help="host address (env GAMEHOST_TARGET, default 127.0.0.1:50051)")
+    common.add_argument("--bearer-token", default=os.environ.get("GAMEHOST_TOKEN", ""), metavar="TOKEN",
+                        help="sign in: a JWT from your identity provider or an API key (env GAMEHOST_TOKEN); "
+                             "not the player token of --token")
     return common
 
 
@@ -147,8 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     matches = sub.add_parser("matches", parents=[client], help="list matches")
     matches.add_argument("--game", default="")
-    matches.add_argument("--status", default="", choices=["", "open", "active", "finished", "abandoned"])
+    matches.add_argument("--status", default="", choices=["", "open", "active", "finished", "abandoned", "aborted",
+                                                          "suspended"])
     matches.add_argument("--limit", type=int, default=20)
+    matches.add_argument("--mine", action="store_true", help="only matches where you (signed in) hold a seat")
+    matches.add_argument("--player", default="", metavar="USER", help="only this user's matches (admins)")
     matches.set_defaults(run=commands.matches)
 
     create = sub.add_parser("create", parents=[client], help="open a match")
@@ -203,6 +209,29 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("match")
     replay_cmd.add_argument("--quiet", action="store_true", help="only verify, do not print each position")
     replay_cmd.set_defaults(run=commands.replay)
+
+    sub.add_parser("whoami", parents=[client], help="who the host takes you to be (with --bearer-token)").set_defaults(
+        run=commands.whoami)
+
+    admin = sub.add_parser("admin", help="operators' calls; need a bearer token with the admin role")
+    actions = admin.add_subparsers(dest="action", required=True, metavar="ACTION")
+    abort = actions.add_parser("abort", parents=[client], help="end a match without a result")
+    abort.add_argument("match")
+    abort.add_argument("--reason", default="", help="why, for the players and the log")
+    actions.add_parser("delete", parents=[client], help="delete a match that is over, with its log").add_argument(
+        "match")
+    assign = actions.add_parser("assign-bot", parents=[client], help="hand a seat to a bot")
+    assign.add_argument("match")
+    assign.add_argument("seat", type=int)
+    assign.add_argument("--bot", default="", help="the bot strategy (default: random)")
+    actions.add_parser("resume", parents=[client], help="take a suspended match up again").add_argument("match")
+    admin.set_defaults(run=commands.admin)
+
+    key = sub.add_parser("api-key", help="make an API key: prints the key (stderr) and its key-file entry (stdout)")
+    key.add_argument("name", help="the key holder's user id")
+    key.add_argument("--roles", default="", help="comma-separated roles, e.g. admin")
+    key.add_argument("--display-name", default="")
+    key.set_defaults(run=commands.api_key)
     return parser
 
 

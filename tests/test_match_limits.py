@@ -1,0 +1,132 @@
+"""Limits on matches, with the production defaults the test hosts relax
+(hosts.TEST_HOST_ENV): who may choose a seed, per-caller match quotas, and
+retention (open matches expire, matches over are pruned)."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from gamehost.client import GameHostError
+from gamehost.v1 import gamehost_pb2 as pb
+from hosts import HostProcess
+from identities import write_api_keys
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    path = tmp_path_factory.mktemp("keys") / "api-keys.json"
+    return path, write_api_keys(path, ("ops", ["admin"]), ("ann", []), ("ben", []), ("cy", []), ("dee", []),
+                                ("eve", []))
+
+
+@pytest.fixture(scope="module")
+def host(keys):
+    process = HostProcess("--api-keys", str(keys[0]), "--chosen-seeds", "admins", "--max-open-matches", "2",
+                          "--max-bot-matches", "1", "--bot-delay", "0.2").start()
+    yield process
+    process.stop()
+
+
+def error_of(call, *args, **kwargs) -> GameHostError:
+    with pytest.raises(GameHostError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+@pytest.mark.parametrize("game, player", [("kensington", "cy"), ("campanile", "dee")])
+def test_a_chosen_seed_in_a_game_of_chance_needs_an_admin(host, keys, game, player):
+    with host.client(keys[1][player]) as player_client, host.client(keys[1]["ops"]) as admin:
+        before = len(admin.matches(game=game))
+        refused = error_of(player_client.create_match, game, seed=7)
+        assert (refused.code, refused.reason) == (grpc.StatusCode.PERMISSION_DENIED, "SEED_NOT_ALLOWED")
+        assert len(admin.matches(game=game)) == before  # nothing was created
+        chosen = admin.create_match(game, seed=7)
+        assert chosen.seed_chosen
+        drawn = player_client.create_match(game)
+        assert not drawn.seed_chosen
+
+
+def test_anyone_may_choose_the_seed_of_a_game_without_chance(host, keys):
+    with host.client(keys[1]["eve"]) as player_client:
+        assert player_client.create_match("tictactoe", seed=7).seed_chosen
+
+
+def quota_details(host, token: str, request: pb.CreateMatchRequest):
+    from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+    with host.channel() as channel, pytest.raises(grpc.RpcError) as caught:
+        pb_grpc.GameHostStub(channel).CreateMatch(request, metadata=(("authorization", f"Bearer {token}"),))
+    status = rpc_status.from_call(caught.value)
+    found = {}
+    for detail in status.details:
+        for kind in (error_details_pb2.QuotaFailure, error_details_pb2.RetryInfo, error_details_pb2.ErrorInfo):
+            message = kind()
+            if detail.Unpack(message):
+                found[kind.__name__] = message
+    return caught.value.code(), found
+
+
+def test_open_matches_per_caller_are_limited(host, keys):
+    ann, ben = keys[1]["ann"], keys[1]["ben"]
+    with host.client(ann) as client:
+        for _ in range(2):
+            client.create_match("tictactoe")
+        mine_before = [m.name for m in client.matches() if m.status == pb.MATCH_STATUS_OPEN]
+        code, details = quota_details(host, ann, pb.CreateMatchRequest(game="games/tictactoe"))
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert details["ErrorInfo"].reason == "MATCH_QUOTA_EXCEEDED"
+        assert [(v.subject, v.description) for v in details["QuotaFailure"].violations] == [
+            ("user:ann", "at most 2 open matches")]
+        assert details["RetryInfo"].retry_delay.seconds > 0  # until the oldest open match expires
+        assert [m.name for m in client.matches() if m.status == pb.MATCH_STATUS_OPEN] == mine_before
+    with host.client(ben) as other, host.client(keys[1]["ops"]) as admin:
+        other.create_match("tictactoe")  # another caller's budget
+        for _ in range(3):
+            admin.create_match("tictactoe")  # admins have none
+
+
+def test_running_all_bot_matches_per_caller_are_limited(host, keys):
+    ben = keys[1]["ben"]
+    with host.client(ben) as client:
+        running = client.create_match("kensington", bots=[0, 1])  # long enough at 0.2 s per bot move
+        assert running.status == pb.MATCH_STATUS_ACTIVE
+        code, details = quota_details(host, ben, pb.CreateMatchRequest(game="games/tictactoe", seats=2,
+                                                                       bot_seats=[0, 1]))
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert [v.description for v in details["QuotaFailure"].violations] == ["at most 1 running all-bot matches"]
+        assert details["RetryInfo"].retry_delay.seconds == 30
+
+
+def test_open_matches_expire_and_matches_over_are_pruned(start_host, tmp_path):
+    retention = start_host("--open-match-ttl", "1", "--prune-finished-after", "2", "--retention-interval", "0.2",
+                           data_dir=tmp_path)
+    with retention.client() as client:
+        waiting = client.create_match("tictactoe")
+        started = client.create_match("tictactoe")
+        client.join(started.name)
+        client.join(started.name)  # active: it does not expire
+        finished = client.create_match("tictactoe", bots=[0, 1])
+        events = list(client.watch(waiting.name))  # ends when the match is over
+        assert (events[-1].kind, events[-1].reason) == (pb.EVENT_KIND_ABORTED, "OPEN_EXPIRED")
+        expired = client.match(waiting.name)
+        assert (expired.status, expired.status_detail.reason) == (pb.MATCH_STATUS_ABORTED, "OPEN_EXPIRED")
+        assert client.match(finished.name).status == pb.MATCH_STATUS_FINISHED
+        deadline = time.monotonic() + 10
+        while any(_exists(client, m.name) for m in (waiting, finished)):
+            assert time.monotonic() < deadline, "matches over were not pruned"
+            time.sleep(0.1)
+        assert client.match(started.name).status == pb.MATCH_STATUS_ACTIVE
+
+
+def _exists(client, name: str) -> bool:
+    try:
+        client.match(name)
+        return True
+    except GameHostError as error:
+        assert error.code == grpc.StatusCode.NOT_FOUND
+        return False
