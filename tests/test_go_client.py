@@ -244,7 +244,7 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, signe
     # The token from the environment, as a deployment would pass it (a flag shows in `ps`).
     played = subprocess.run([str(gamehost_go), "play", "tictactoe", "--seed", "3", "--host", signed_go_host.target],
                             capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "GAMEHOST_AUTH_TOKEN": token})
+                            env={**os.environ, "GAMEHOST_TOKEN": token})
     assert played.returncode == 0, played.stderr
     match_name = played.stdout.split(":")[0]
     with signed_go_host.client() as client:
@@ -254,15 +254,15 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, signe
     # The name shown is the identity's, not the --name default, and the seat says so.
     assert (seat.player_name, seat.verified) == ("Ann from Go", True)
 
-    whoami = run_go(gamehost_go, signed_go_host, "whoami", "--auth-token", token)
+    whoami = run_go(gamehost_go, signed_go_host, "whoami", "--bearer-token", token)
     assert whoami.returncode == 0, whoami.stderr
     assert whoami.stdout.splitlines() == ["subject: go-ann", "name: Ann from Go", "roles: ", "method: jwt"]
-    mine = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--auth-token", token)
+    mine = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--bearer-token", token)
     assert mine.returncode == 0, mine.stderr
     assert mine.stdout.splitlines()[:2] == [f"{match_name} tictactoe finished v{match.version}",
                                             "  seat 0: Ann from Go (verified)"]
     # Someone else's "mine" does not list Ann's match.
-    other = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--auth-token", idp.token("go-bob"))
+    other = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--bearer-token", idp.token("go-bob"))
     assert other.returncode == 0 and match_name not in other.stdout
 
 
@@ -272,7 +272,7 @@ def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_
              "foreign": idp.token("go-ann", key=SigningKey())}[kind]
     with signed_go_host.client() as client:
         before = len(client.matches())
-        failed = run_go(gamehost_go, signed_go_host, "play", "tictactoe", "--auth-token", token)
+        failed = run_go(gamehost_go, signed_go_host, "play", "tictactoe", "--bearer-token", token)
         assert len(client.matches()) == before
     assert failed.returncode == 1 and failed.stdout == ""
     first, *details = failed.stderr.splitlines()
@@ -283,7 +283,7 @@ def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_
 
 
 def test_a_token_that_cannot_be_sent_is_a_usage_error(gamehost_go, signed_go_host):
-    failed = run_go(gamehost_go, signed_go_host, "whoami", "--auth-token", "Bearer abc")
+    failed = run_go(gamehost_go, signed_go_host, "whoami", "--bearer-token", "Bearer abc")
     assert failed.returncode == 2 and "without the \"Bearer \" prefix" in failed.stderr
 
 
@@ -294,7 +294,7 @@ def test_play_takes_back_the_seat_its_user_holds(gamehost_go, signed_go_host, id
     with signed_go_host.client(token) as elsewhere:
         match = elsewhere.create_match("tictactoe", seats=2, bots=[1])
         old_token = elsewhere.join(match.name, seat=0).player_token
-    played = run_go(gamehost_go, signed_go_host, "play", "--match", match.name, "--auth-token", token)
+    played = run_go(gamehost_go, signed_go_host, "play", "--match", match.name, "--bearer-token", token)
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith(f"{match.name}: playing seat 0 ")
     with signed_go_host.client() as client:

@@ -51,9 +51,9 @@ func TestExitStatusOfUsageErrors(t *testing.T) {
 }
 
 func TestTheAuthTokenFlagWinsOverTheEnvironment(t *testing.T) {
-	t.Setenv(authTokenEnv, "from env") // not a valid token: dial must not look at it
+	t.Setenv(bearerTokenEnv, "from env") // not a valid token: dial must not look at it
 	fs := newFlagSet("whoami", "")
-	if _, err := fs.parse([]string{"--auth-token", "flagtoken"}); err != nil {
+	if _, err := fs.parse([]string{"--bearer-token", "flagtoken"}); err != nil {
 		t.Fatal(err)
 	}
 	if host, err := fs.dial(); err != nil {
@@ -67,7 +67,7 @@ func TestTheAuthTokenFlagWinsOverTheEnvironment(t *testing.T) {
 	}
 	var usage usageError
 	if _, err := fs.dial(); !errors.As(err, &usage) {
-		t.Errorf("a bad token from %s gave %v, want a usage error", authTokenEnv, err)
+		t.Errorf("a bad token from %s gave %v, want a usage error", bearerTokenEnv, err)
 	}
 }
 

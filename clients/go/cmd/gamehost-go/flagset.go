@@ -21,19 +21,19 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // The environment variables behind the connection flags.
 const (
-	targetEnv    = "GAMEHOST_TARGET"
-	authTokenEnv = "GAMEHOST_AUTH_TOKEN"
+	targetEnv      = "GAMEHOST_TARGET"
+	bearerTokenEnv = "GAMEHOST_TOKEN"
 )
 
 // flagSet is a subcommand's flags, with the connection flags every
-// subcommand has: --host, --auth-token, --tls and --tls-ca.
+// subcommand has: --host, --bearer-token, --tls and --tls-ca.
 type flagSet struct {
 	*flag.FlagSet
-	synopsis  string // what follows the flags in the usage line
-	host      *string
-	authToken *string
-	tls       *bool
-	tlsCA     *string
+	synopsis    string // what follows the flags in the usage line
+	host        *string
+	bearerToken *string
+	tls         *bool
+	tlsCA       *string
 }
 
 func newFlagSet(name, synopsis string) *flagSet {
@@ -49,8 +49,8 @@ func newFlagSet(name, synopsis string) *flagSet {
 		FlagSet: fs, synopsis: synopsis,
 		host: fs.String("host", target, "host address (env "+targetEnv+")"),
 		// The default is not printed: it is a secret.
-		authToken: fs.String("auth-token", "", "sign in with this bearer token, a JWT from your identity "+
-			"provider or an API key (default: env "+authTokenEnv+"; none: anonymous)"),
+		bearerToken: fs.String("bearer-token", "", "sign in with this bearer token, a JWT from your identity "+
+			"provider or an API key (default: env "+bearerTokenEnv+"; none: anonymous)"),
 		tls:   fs.Bool("tls", false, "connect over TLS, checking the host's certificate against the system's roots"),
 		tlsCA: fs.String("tls-ca", "", "with TLS: check the host's certificate against this PEM file instead"),
 	}
@@ -58,13 +58,13 @@ func newFlagSet(name, synopsis string) *flagSet {
 
 // dial connects as the connection flags say.
 func (fs *flagSet) dial() (*gamehost.Client, error) {
-	token := *fs.authToken
+	token := *fs.bearerToken
 	if token == "" {
-		token = os.Getenv(authTokenEnv)
+		token = os.Getenv(bearerTokenEnv)
 	}
 	if token != "" {
 		if err := gamehost.CheckBearerToken(token); err != nil {
-			return nil, usagef("--auth-token (or %s): %v", authTokenEnv, err)
+			return nil, usagef("--bearer-token (or %s): %v", bearerTokenEnv, err)
 		}
 	}
 	options := []gamehost.Option{gamehost.WithBearerToken(token)}

@@ -26,7 +26,7 @@ type command struct {
 var commands = []command{
 	{"games", "list the host's games", runGames},
 	{"matches", "list matches (--mine: yours), with their status and seats", runMatches},
-	{"whoami", "print who the host takes you to be (--auth-token, or anonymous)", runWhoami},
+	{"whoami", "print who the host takes you to be (--bearer-token, or anonymous)", runWhoami},
 	{"play", "play a match to its end, choosing among the legal moves", runPlay},
 	{"script", "play a fixed list of moves on every seat, then print the match log as canonical JSON", runScript},
 }

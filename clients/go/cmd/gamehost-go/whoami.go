@@ -10,7 +10,7 @@ import (
 )
 
 // runWhoami prints who the host takes this client to be (GetIdentity): the
-// identity of --auth-token, or anonymous.
+// identity of --bearer-token, or anonymous.
 func runWhoami(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("whoami", "")
 	positional, err := fs.parse(args)
