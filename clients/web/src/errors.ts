@@ -5,7 +5,9 @@ import {
   BadRequestSchema,
   ErrorInfoSchema,
   PreconditionFailureSchema,
+  QuotaFailureSchema,
   ResourceInfoSchema,
+  RetryInfoSchema,
 } from "./gen/google/rpc/error_details_pb";
 import { h } from "./elements";
 
@@ -19,6 +21,10 @@ export interface Problem {
   fieldViolations: { field: string; description: string }[];
   preconditionViolations: { type: string; subject: string; description: string }[];
   resource?: { type: string; name: string };
+  /** QuotaFailure: the quotas the call went over. */
+  quotaViolations: { subject: string; description: string }[];
+  /** RetryInfo: how long to wait before trying again, in seconds. */
+  retryAfterSeconds?: number;
   /** What the person can do, in one sentence. */
   advice: string;
 }
@@ -74,6 +80,9 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
   TOKEN_EXPIRED: () => "Your sign-in has expired. Sign in again, or sign out to go on anonymously.",
   INVALID_AUTHORIZATION: () => "The sign-in token could not be read. Sign out, then sign in again.",
   AUTHENTICATION_REQUIRED: () => "This host admits only signed-in users: sign in first.",
+  MATCH_QUOTA_EXCEEDED: (m) => m.quota === "bot_matches"
+    ? "You run as many all-bot matches as this host allows; wait for one to finish."
+    : "You have as many open matches as this host allows; start or leave one first.",
   JWKS_UNAVAILABLE: () => "The host cannot check sign-ins right now (its identity provider is unreachable). Try again shortly.",
   PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
   HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
@@ -97,6 +106,7 @@ export function problemOf(error: unknown): Problem {
   const metadata = { ...(info?.metadata ?? {}) };
   const reason = info?.reason ?? "";
   const [resource] = connectError.findDetails(ResourceInfoSchema);
+  const [retry] = connectError.findDetails(RetryInfoSchema);
   const adviceFor = ADVICE_BY_REASON[reason];
   return {
     code: CODE_NAMES[connectError.code] ?? String(connectError.code),
@@ -112,6 +122,12 @@ export function problemOf(error: unknown): Problem {
       .flatMap((failure) => failure.violations)
       .map(({ type, subject, description }) => ({ type, subject, description })),
     resource: resource ? { type: resource.resourceType, name: resource.resourceName } : undefined,
+    quotaViolations: connectError
+      .findDetails(QuotaFailureSchema)
+      .flatMap((failure) => failure.violations)
+      .map(({ subject, description }) => ({ subject, description })),
+    retryAfterSeconds: retry?.retryDelay
+      ? Number(retry.retryDelay.seconds) + retry.retryDelay.nanos / 1e9 : undefined,
     advice: adviceFor ? adviceFor(metadata) : ADVICE_BY_CODE[connectError.code] ?? "",
   };
 }
@@ -143,6 +159,13 @@ export function problemPanel(problem: Problem, context: string): HTMLElement {
         problem.preconditionViolations.map((violation) =>
           h("li", {}, h("code", {}, violation.type), violation.subject ? [" (", violation.subject, ")"] : null,
             ": ", violation.description)))
+      : null,
+    problem.quotaViolations.length
+      ? h("ul", { class: "problem-quotas" },
+        problem.quotaViolations.map((violation) => h("li", {}, "Quota: ", violation.description)))
+      : null,
+    problem.retryAfterSeconds !== undefined
+      ? h("p", { class: "problem-retry" }, `You may try again in ${Math.ceil(problem.retryAfterSeconds)} s.`)
       : null,
     problem.resource
       ? h("p", { class: "problem-resource" }, "Resource: ", h("code", {}, problem.resource.name),
