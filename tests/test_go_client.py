@@ -64,6 +64,7 @@ def test_play_finishes_a_match_of_every_game_in_the_catalog(gamehost_go, go_host
             assert lines[0] == f"{match_name}: playing seat 0 (strategy random, seed {number})"
             log = assert_finished_with_gapless_log(client, match_name)
             assert log.seed == 100 + number and log.seats == seats
+            assert lines[1] == "(the match's seed was chosen by its creator: whoever knows it can foresee its chance)"
             assert any(e.kind == pb.EVENT_KIND_MOVED and e.seat == 0 for e in log.events), game.id
             # It printed every event after its first view, once each and in order, then the result.
             printed = [int(line.split()[0][1:]) for line in lines if line.startswith("v")]
@@ -246,6 +247,7 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, signe
                             capture_output=True, text=True, timeout=60,
                             env={**os.environ, "GAMEHOST_TOKEN": token})
     assert played.returncode == 0, played.stderr
+    assert "seed was chosen" not in played.stdout  # the host drew it
     match_name = played.stdout.split(":")[0]
     with signed_go_host.client() as client:
         assert_finished_with_gapless_log(client, match_name)

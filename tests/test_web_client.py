@@ -97,12 +97,14 @@ def test_a_match_against_a_bot_is_played_to_the_end_by_clicking(web_host, web_cl
 
 
 def test_a_spectator_sees_moves_live_with_no_controls_and_no_secrets(web_host, web_client):
-    watched = scenario("spectate", web_host.web_url, game="campanile", moves=4)
+    watched = scenario("spectate", web_host.web_url, game="campanile", moves=4, seed=4242)
 
     name = f"matches/{watched['match']}"
     spectator, player = watched["spectator"], watched["player"]
     assert spectator["seat"] == -1 and "spectator" in spectator["identity"]
     assert spectator["controls"] == 0 and player["legal"] > 0
+    # The creator chose the seed (test hosts let anyone): everybody is told chance is not hidden from them.
+    assert web_client.match(name).seed_chosen and "chosen by its creator" in spectator["seedNotice"]
     assert watched["seenBySpectator"] == sorted(set(watched["seenBySpectator"])) and len(watched["seenBySpectator"]) >= 3
     assert len(spectator["log"]) == watched["version"]
 
@@ -167,7 +169,7 @@ def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, we
     # The first browser took the token from the address and removed it at once.
     assert shown["firstBar"]["state"] == "signed-in" and shown["firstBar"]["subject"] == "web-ann"
     assert "Ann on the web" in shown["firstBar"]["text"] and token not in shown["address"]
-    assert shown["firstState"]["seat"] == 0
+    assert shown["firstState"]["seat"] == 0 and shown["seedNotice"] is None  # the host drew the seed
     # The second lists the match under "My matches", shows the identity's name, and gets seat 0 back.
     assert "seat 0: Ann on the web (signed in)" in shown["mineText"]
     assert shown["lobbyName"] == {"value": "Ann on the web", "disabled": True}

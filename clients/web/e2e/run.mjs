@@ -11,7 +11,7 @@ import {
 } from "./pages.mjs";
 
 const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
-  "bad-option", "bad-value", "drop-after", "out", "seconds", "token"];
+  "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -43,7 +43,7 @@ const scenarios = {
   async spectate(browser) {
     const player = await newPage(browser);
     const spectator = await newPage(browser);
-    const id = await createMatch(player, target, { game: args.game, seats: 2, bots: [1] });
+    const id = await createMatch(player, target, { game: args.game, seats: 2, bots: [1], seed: args.seed });
     await openMatch(spectator, target, id);
     const random = seededRandom(7);
     const seenBySpectator = [];
@@ -72,6 +72,7 @@ const scenarios = {
       spectator: {
         seat: spectatorState.seat, texts: await boardTexts(spectator), html: await spectator.content(),
         identity: await spectator.locator("#identity").innerText(),
+        seedNotice: await spectator.locator("#seed-chosen").evaluate((notice) => notice.hidden ? null : notice.innerText),
         controls: await spectator.locator("#moves .legal-move, #board [data-move], #board .move-target").count(),
         log: await spectator.locator("#move-log li").allInnerTexts(),
       },
@@ -233,6 +234,7 @@ const scenarios = {
     const firstMoves = await playToEnd(first, random, { maxMoves: 1 });
     await waitForTurnOrEnd(first);
     const firstState = await pageState(first);
+    const seedNotice = await first.locator("#seed-chosen").evaluate((notice) => notice.hidden ? null : notice.innerText);
 
     const second = await newPage(browser);
     await openLobby(second, target);
@@ -283,7 +285,7 @@ const scenarios = {
     const afterSignOut = { storage: await first.evaluate(() => sessionStorage.getItem("gamehost.bearer-token")),
       seatToken: await first.evaluate((match) => localStorage.getItem(`gamehost.seat.${match}`), id),
       myMatchesHidden: await first.locator("#my-matches").evaluate((section) => section.hidden) };
-    return { match: id, address, firstBar, firstMoves, firstState, mineText, lobbyName, reclaimed, reclaimedAs,
+    return { match: id, address, firstBar, firstMoves, firstState, seedNotice, mineText, lobbyName, reclaimed, reclaimedAs,
       secondMove, secondState, secondStorage, firstAfter, refusedBar, watching, afterSignOut };
   },
 

@@ -45,6 +45,7 @@ class MatchPage {
   private readonly statusBadge = h("span", { class: "status", id: "match-status" });
   private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
   private readonly identity = h("p", { id: "identity" });
+  private readonly seedNotice = h("p", { id: "seed-chosen", class: "seed-chosen", hidden: true });
   private readonly turn = h("p", { id: "turn", class: "turn" });
   private readonly turnClock = h("span", { id: "turn-clock", class: "turn-clock" });
   private clockTimer = 0;
@@ -65,7 +66,7 @@ class MatchPage {
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", h("a", { href: `#/matches/${id}/log` }, "match log"), " ",
         h("a", { href: "#/" }, "lobby")),
-      this.identity, h("div", { class: "turn-line" }, this.turn, this.turnClock), this.problems,
+      this.identity, this.seedNotice, h("div", { class: "turn-line" }, this.turn, this.turnClock), this.problems,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
           h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
@@ -97,6 +98,10 @@ class MatchPage {
     if (!this.token) await this.takeSeatBack(this.match);
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
+    // Players must know when chance is not hidden from everyone (an admin chose the seed, e.g. for a tournament).
+    this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
+    this.seedNotice.textContent = "The seed of this match was chosen by its creator: whoever knows it can foresee "
+      + "every draw and hidden card.";
     document.title = `${this.title.textContent} · gamehost`;
     const view = await this.fetchView();
     if (this.closed) return;

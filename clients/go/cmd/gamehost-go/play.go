@@ -20,9 +20,10 @@ type playFlags struct {
 
 // seatHeld is the seat this client plays, and the token that acts for it.
 type seatHeld struct {
-	match string
-	seat  int32
-	token string
+	match      string
+	seat       int32
+	token      string
+	seedChosen bool // the match's creator chose its seed
 }
 
 // runPlay opens a match against bots (or joins one with --match) and plays
@@ -76,6 +77,9 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "%s: playing seat %d (strategy %s, seed %d)\n", held.match, held.seat, flags.strategy,
 		flags.seed.value)
+	if held.seedChosen {
+		fmt.Fprintln(out, "(the match's seed was chosen by its creator: whoever knows it can foresee its chance)")
+	}
 	final, err := playToEnd(ctx, host, held, choose, out)
 	if err != nil {
 		return err
@@ -144,5 +148,6 @@ func joinMatch(ctx context.Context, host *gamehost.Client, flags playFlags) (sea
 	if err != nil {
 		return seatHeld{}, err
 	}
-	return seatHeld{match: joined.GetMatch().GetName(), seat: joined.GetSeat(), token: joined.GetPlayerToken()}, nil
+	return seatHeld{match: joined.GetMatch().GetName(), seat: joined.GetSeat(), token: joined.GetPlayerToken(),
+		seedChosen: joined.GetMatch().GetSeedChosen()}, nil
 }
