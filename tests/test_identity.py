@@ -145,3 +145,20 @@ def test_sign_in_required_refuses_anonymous_callers(start_host, idp):
     assert (caught.value.code, caught.value.reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHENTICATION_REQUIRED")
     with host.client(idp.token("alice")) as client:
         assert client.games()
+
+
+def test_the_web_port_forwards_the_authorization_header(signed_host, idp):
+    import json
+    import urllib.request
+
+    def identity(headers: dict) -> dict:
+        request = urllib.request.Request(f"{signed_host.web_url}/gamehost.v1.GameHost/GetIdentity", data=b"{}",
+                                         headers={"Content-Type": "application/json", **headers})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+
+    assert identity({"Authorization": f"Bearer {idp.token('web-user', name='Web User')}"})["subject"] == "web-user"
+    assert identity({}).get("subject", "") == ""
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        identity({"Authorization": "Bearer not-a-key"})
+    assert caught.value.code == 401 and json.loads(caught.value.read())["code"] == "unauthenticated"
