@@ -162,3 +162,20 @@ def test_the_web_port_forwards_the_authorization_header(signed_host, idp):
     with pytest.raises(urllib.error.HTTPError) as caught:
         identity({"Authorization": "Bearer not-a-key"})
     assert caught.value.code == 401 and json.loads(caught.value.read())["code"] == "unauthenticated"
+
+
+def test_a_plugin_scheme_is_asked_first_and_a_crashing_one_is_passed_over(signed_host):
+    from gamehost.v1 import gamehost_pb2 as pb, gamehost_pb2_grpc as pb_grpc
+
+    def identity(user: str):
+        with signed_host.channel() as channel:
+            return pb_grpc.GameHostStub(channel).GetIdentity(pb.GetIdentityRequest(),
+                                                             metadata=(("x-fixture-user", user),))
+
+    found = identity("zed")
+    assert (found.subject, found.display_name, found.method) == ("zed", "Zed", "fixture")
+    with pytest.raises(grpc.RpcError) as caught:
+        identity("refuse")
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED and "fixture scheme" in caught.value.details()
+    assert identity("crash").subject == ""  # passed over: anonymous, as without the plugin
+    assert signed_host.log_lines("authentication plugin failed; passed over")
