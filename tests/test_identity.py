@@ -179,3 +179,16 @@ def test_a_plugin_scheme_is_asked_first_and_a_crashing_one_is_passed_over(signed
     assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED and "fixture scheme" in caught.value.details()
     assert identity("crash").subject == ""  # passed over: anonymous, as without the plugin
     assert signed_host.log_lines("authentication plugin failed; passed over")
+
+
+def test_a_jwks_that_cannot_be_read_refuses_jwts_until_it_can(start_host, tmp_path, idp):
+    missing = tmp_path / "jwks.json"  # not written yet
+    host = start_host("--jwks", str(missing), "--jwt-issuer", idp.issuer, "--jwt-audience", idp.audience,
+                      "--jwks-min-refresh", "0.1")
+    error = refusal(host, idp.token("alice"))
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "JWKS_UNAVAILABLE")
+    import json
+    missing.write_text(json.dumps({"keys": [idp.key.public_jwk()]}))
+    time.sleep(0.2)
+    with host.client(idp.token("alice")) as client:
+        assert client.identity().subject == "alice"
