@@ -145,3 +145,50 @@ def test_sign_in_required_refuses_anonymous_callers(start_host, idp):
     assert (caught.value.code, caught.value.reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHENTICATION_REQUIRED")
     with host.client(idp.token("alice")) as client:
         assert client.games()
+
+
+def test_the_web_port_forwards_the_authorization_header(signed_host, idp):
+    import json
+    import urllib.request
+
+    def identity(headers: dict) -> dict:
+        request = urllib.request.Request(f"{signed_host.web_url}/gamehost.v1.GameHost/GetIdentity", data=b"{}",
+                                         headers={"Content-Type": "application/json", **headers})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+
+    assert identity({"Authorization": f"Bearer {idp.token('web-user', name='Web User')}"})["subject"] == "web-user"
+    assert identity({}).get("subject", "") == ""
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        identity({"Authorization": "Bearer not-a-key"})
+    assert caught.value.code == 401 and json.loads(caught.value.read())["code"] == "unauthenticated"
+
+
+def test_a_plugin_scheme_is_asked_first_and_a_crashing_one_is_passed_over(signed_host):
+    from gamehost.v1 import gamehost_pb2 as pb, gamehost_pb2_grpc as pb_grpc
+
+    def identity(user: str):
+        with signed_host.channel() as channel:
+            return pb_grpc.GameHostStub(channel).GetIdentity(pb.GetIdentityRequest(),
+                                                             metadata=(("x-fixture-user", user),))
+
+    found = identity("zed")
+    assert (found.subject, found.display_name, found.method) == ("zed", "Zed", "fixture")
+    with pytest.raises(grpc.RpcError) as caught:
+        identity("refuse")
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED and "fixture scheme" in caught.value.details()
+    assert identity("crash").subject == ""  # passed over: anonymous, as without the plugin
+    assert signed_host.log_lines("authentication plugin failed; passed over")
+
+
+def test_a_jwks_that_cannot_be_read_refuses_jwts_until_it_can(start_host, tmp_path, idp):
+    missing = tmp_path / "jwks.json"  # not written yet
+    host = start_host("--jwks", str(missing), "--jwt-issuer", idp.issuer, "--jwt-audience", idp.audience,
+                      "--jwks-min-refresh", "0.1")
+    error = refusal(host, idp.token("alice"))
+    assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "JWKS_UNAVAILABLE")
+    import json
+    missing.write_text(json.dumps({"keys": [idp.key.public_jwk()]}))
+    time.sleep(0.2)
+    with host.client(idp.token("alice")) as client:
+        assert client.identity().subject == "alice"

@@ -130,3 +130,17 @@ def _exists(client, name: str) -> bool:
     except GameHostError as error:
         assert error.code == grpc.StatusCode.NOT_FOUND
         return False
+
+
+def test_replicas_on_postgresql_expire_an_open_match_once_and_prune_it(start_host, postgres_url):
+    flags = ("--store", postgres_url, "--open-match-ttl", "1", "--prune-finished-after", "1.5",
+             "--retention-interval", "0.2")
+    first, second = start_host(*flags), start_host(*flags)
+    with first.client() as one, second.client() as two:
+        match = one.create_match("tictactoe")
+        events = list(two.watch(match.name))  # ends when the match is over
+        assert [(e.kind, e.reason) for e in events] == [(pb.EVENT_KIND_ABORTED, "OPEN_EXPIRED")]  # one abort
+        deadline = time.monotonic() + 10
+        while _exists(one, match.name):
+            assert time.monotonic() < deadline, "the aborted match was not pruned"
+            time.sleep(0.1)

@@ -139,7 +139,7 @@ def test_admin_deletes_only_a_match_that_is_over(host, admin):
     with host.client() as anonymous:
         match = anonymous.create_match("tictactoe")
         refused = error_of(admin.delete, match.name)
-        assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_FINISHED_OR_ABANDONED_OR_ABORTED")
+        assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_OVER")
         assert anonymous.match(match.name).status == pb.MATCH_STATUS_OPEN
         admin.abort(match.name)
         admin.delete(match.name)
@@ -177,6 +177,7 @@ def test_resume_needs_a_suspended_match(host, admin):
         match = anonymous.create_match("tictactoe")
     refused = error_of(admin.resume, match.name)
     assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_SUSPENDED")
+    assert admin.match(match.name).status == pb.MATCH_STATUS_OPEN
 
 
 def gamehost(host, *args: str, token: str = "") -> subprocess.CompletedProcess:

@@ -231,7 +231,8 @@ def replay(args) -> int:
             print(game.render_text(game.view(state, None)))
     outcome = game.outcome(state)
     if not log.result.ranking:
-        print(f"replayed {len(log.events)} events: the match was abandoned, so there is no result to verify")
+        print(f"replayed {len(log.events)} events: the match ended without a result (abandoned or aborted), "
+              "so there is no result to verify")
         return 0
     expected = list(log.result.ranking), list(log.result.scores)
     if outcome is None or (list(outcome.ranking), [float(s) for s in outcome.scores]) != expected:

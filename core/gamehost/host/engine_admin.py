@@ -20,12 +20,13 @@ if TYPE_CHECKING:
 UNFINISHED = ("open", "active", "suspended")
 
 
-def _status_refused(live: LiveMatch, allowed: tuple[str, ...], action: str) -> errors.FailedPrecondition:
+def _status_refused(live: LiveMatch, allowed: tuple[str, ...], action: str,
+                    reason: str = "") -> errors.FailedPrecondition:
+    """MATCH_OVER for a match that is over, else ``reason``."""
     status = live.record.status
     return errors.FailedPrecondition(
         f"matches/{live.id} is {status}: it can be {action} only while it is {' or '.join(allowed)}.",
-        "MATCH_OVER" if live.over else "MATCH_NOT_" + "_OR_".join(s.upper() for s in allowed),
-        metadata=errors.metadata_of(status=status))
+        "MATCH_OVER" if live.over or not reason else reason, metadata=errors.metadata_of(status=status))
 
 
 class MatchAdministration:
@@ -39,7 +40,7 @@ class MatchAdministration:
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status not in only:
-                raise _status_refused(live, only, "aborted")
+                raise _status_refused(live, only, "aborted", "MATCH_NOT_OPEN")
             now = time.time()
             detail = {"reason": reason, "message": message[:200]}
             event = self._event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
@@ -57,7 +58,10 @@ class MatchAdministration:
         live = await self.live_match(match_id)
         async with live.lock:
             if not live.over:
-                raise _status_refused(live, ("finished", "abandoned", "aborted"), "deleted")
+                raise errors.FailedPrecondition(
+                    f"matches/{match_id} is {live.record.status}: only a match that is over (finished, abandoned "
+                    "or aborted) can be deleted; abort it first.", "MATCH_NOT_OVER",
+                    metadata=errors.metadata_of(status=live.record.status))
             await self.store.delete_match(match_id)
             self.forget([match_id])
         live.log.info("match deleted")
@@ -77,7 +81,8 @@ class MatchAdministration:
         last open seat this fills starts."""
         bot = bot or "random"
         if bot not in self.bots:
-            raise errors.invalid_field("bot", f"no bot {bot[:40]!r} on this host (bots: {', '.join(sorted(self.bots))}).")
+            raise errors.invalid_field("bot", f"no bot {bot[:40]!r} on this host "
+                                              f"(bots: {', '.join(sorted(self.bots))}).")
         live = await self.live_match(match_id)
 
         async def attempt() -> LiveMatch:
@@ -114,7 +119,7 @@ class MatchAdministration:
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status != "suspended":
-                raise _status_refused(live, ("suspended",), "resumed")
+                raise _status_refused(live, ("suspended",), "resumed", "MATCH_NOT_SUSPENDED")
             now = time.time()
             event = self._event(record.version + 1, "resumed", -1, now)
             # update_time restarts a player's turn timeout: the suspension was not their time

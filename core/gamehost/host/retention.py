@@ -58,8 +58,10 @@ class Retention:
                     log.debug("open match not expired", match_id=match_id, reason=refusal.reason)
         if self.prune_after:
             deleted = await self.engine.store.prune_over_matches(now - self.prune_after, BATCH)
-            self.engine.forget(deleted)
             pruned = len(deleted)
+            # Also what another replica pruned: every replica drops the matches past the age from memory.
+            self.engine.forget([*deleted, *(live.id for live in self.engine.held_matches()
+                                            if live.over and live.record.update_time < now - self.prune_after)])
         if expired or pruned:
             log.info("retention sweep", expired=expired, pruned=pruned)
         return expired, pruned

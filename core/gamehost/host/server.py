@@ -99,7 +99,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gamehost_pb2_grpc.add_GameHostAdminServicer_to_server(GameHostAdminService(engine, gate, matches), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
+        [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+         reflection.SERVICE_NAME], server)
     port = server.add_insecure_port(config.address)
     if port == 0:
         raise ListenError(f"cannot listen on {config.address}")

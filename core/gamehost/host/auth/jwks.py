@@ -50,6 +50,8 @@ class KeySet:
         if key is None and time.monotonic() - self._fetched >= self.min_refresh:
             await self.refresh()
             key = self._keys.get(kid)
+        if not self._keys:  # the last fetch failed and none succeeded before
+            raise JwksUnavailable(self.source)
         return key
 
     async def refresh(self) -> None:
@@ -71,7 +73,7 @@ class KeySet:
         if self.is_url:
             request = urllib.request.Request(self.source, headers={"Accept": "application/json"})
             with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
-                return response.read(MAX_JWKS_BYTES + 1)[:MAX_JWKS_BYTES + 1].decode()
+                return response.read(MAX_JWKS_BYTES + 1).decode()
         return Path(self.source).read_text()
 
     @staticmethod
