@@ -189,6 +189,8 @@ def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, we
     refused = shown["refusedBar"]
     assert (refused["state"], refused["code"], refused["reason"]) == ("refused", "UNAUTHENTICATED",
                                                                        "INVALID_BEARER_TOKEN")
+    assert [(event["type"], event["reason"]) for event in refused["refusals"]] == [("gamehost:sign-in-refused",
+                                                                                    "INVALID_BEARER_TOKEN")]
     watching = shown["watching"]
     assert watching["seat"] == -1 and "spectator" in watching["identity"] and watching["controls"] == 0
     assert token not in watching["html"]

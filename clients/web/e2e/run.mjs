@@ -265,9 +265,15 @@ const scenarios = {
 
     const spectator = await newPage(browser);
     await spectator.goto(`${target}/#/`);
-    await spectator.evaluate(() => window.gamehost.setToken("not.a.token"));
+    // The embedding page learns of the refusal (to renew the token), once, without the token.
+    await spectator.evaluate(() => {
+      window.refusals = [];
+      window.addEventListener("gamehost:sign-in-refused", (event) => window.refusals.push(event.detail));
+      window.gamehost.setToken("not.a.token");
+    });
     await spectator.waitForSelector('#sign-in-bar[data-state="refused"]');
-    const refusedBar = await bar(spectator);
+    await spectator.waitForSelector("#games .problem");
+    const refusedBar = { ...(await bar(spectator)), refusals: await spectator.evaluate(() => window.refusals) };
     await spectator.evaluate(() => window.gamehost.signOut());
     await spectator.waitForSelector('#sign-in-bar[data-state="anonymous"]');
     await openMatch(spectator, target, id);

@@ -1,9 +1,9 @@
 // The one connection to the host: the Connect protocol over fetch, every
 // call signed in with the bearer token when there is one.
-import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { GameHost } from "./gen/gamehost/v1/gamehost_pb";
-import { bearerToken } from "./bearer-token";
+import { bearerToken, tokenRefused } from "./bearer-token";
 
 export type GameHostClient = Client<typeof GameHost>;
 
@@ -16,11 +16,19 @@ export function hostBaseUrl(): string {
   return override ? override.replace(/\/+$/, "") : window.location.origin;
 }
 
-/** Adds "authorization: Bearer <token>" unless the call set its own (the sign-in form checks a token before keeping it). */
-const signIn: Interceptor = (next) => (request) => {
+/** Adds "authorization: Bearer <token>" unless the call set its own (the sign-in form checks a token before
+ * keeping it), and reports a kept token the host refuses, so that the embedding page can renew it. */
+const signIn: Interceptor = (next) => async (request) => {
   const token = bearerToken();
-  if (token && !request.header.has("authorization")) request.header.set("authorization", `Bearer ${token}`);
-  return next(request);
+  if (!token || request.header.has("authorization")) return next(request);
+  request.header.set("authorization", `Bearer ${token}`);
+  try {
+    return await next(request);
+  } catch (error) {
+    const failure = ConnectError.from(error);
+    if (failure.code === Code.Unauthenticated) tokenRefused(token, failure);
+    throw error;
+  }
 };
 
 export const gamehost: GameHostClient = createClient(

@@ -10,10 +10,17 @@
 //  - from the sign-in form in the header (sign-in-bar.ts).
 // It is kept in sessionStorage (this tab, until it closes), or in
 // localStorage when the person asks to stay signed in on this browser.
+// When the host refuses it (expired, revoked), the page tells its embedder
+// once per token: a "gamehost:sign-in-refused" event on window and, in a
+// frame, the same as a message to the parent, which can then pass a fresh
+// token (a new fragment, or setToken).
+import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
+import type { ConnectError } from "@connectrpc/connect";
 
 export const MAX_TOKEN_LENGTH = 8192; // the host refuses longer ones unread
 const TOKEN_KEY = "gamehost.bearer-token";
 const listeners = new Set<() => void>();
+let reportedToken = "";
 
 export function bearerToken(): string {
   return window.sessionStorage.getItem(TOKEN_KEY) ?? window.localStorage.getItem(TOKEN_KEY) ?? "";
@@ -77,6 +84,17 @@ export function exposeToEmbeddingPage(): void {
     setToken: (token: string | null | undefined) => (token ? setBearerToken(String(token)) : signOut()),
     signOut,
   });
+}
+
+/** Tells the embedding page, once per token, that the host refused the kept token. The message carries the
+ * reason only, never the token: any parent may read it. */
+export function tokenRefused(token: string, failure: ConnectError): void {
+  if (token === reportedToken || token !== bearerToken()) return;
+  reportedToken = token;
+  const [info] = failure.findDetails(ErrorInfoSchema);
+  const detail = { type: "gamehost:sign-in-refused", reason: info?.reason ?? "", message: failure.rawMessage };
+  window.dispatchEvent(new CustomEvent(detail.type, { detail }));
+  if (window.parent !== window) window.parent.postMessage(detail, "*");
 }
 
 function forget(): void {
