@@ -27,10 +27,17 @@ pytestmark = pytest.mark.skipif(GO is None and not os.environ.get("CI"),
 
 
 @pytest.fixture(scope="module")
-def go_host():
-    """A host serving exactly the installed plugins: the shared test host
-    also loads fixture plugins, one of which crashes its rules on purpose."""
-    process = HostProcess(env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")}).start()
+def idp():
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def go_host(idp):
+    """A host serving exactly the installed plugins (the shared test host
+    also loads fixture plugins, one of which crashes its rules on purpose),
+    that also accepts the test identity provider's JWTs."""
+    process = HostProcess(*idp.host_args(), env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")}).start()
     yield process
     process.stop()
 
@@ -226,55 +233,41 @@ def test_play_resumes_its_stream_after_the_host_restarts(gamehost_go, start_host
 # ------------------------------------------------------------------ signed in
 
 
-@pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
-
-
-@pytest.fixture(scope="module")
-def signed_go_host(idp):
-    """A host that accepts the test identity provider's JWTs."""
-    process = HostProcess(*idp.host_args(), env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")}).start()
-    yield process
-    process.stop()
-
-
-def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, signed_go_host, idp):
+def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, go_host, idp):
     token = idp.token("go-ann", name="Ann from Go")
     # The token from the environment, as a deployment would pass it (a flag shows in `ps`).
-    played = subprocess.run([str(gamehost_go), "play", "tictactoe", "--seed", "3", "--host", signed_go_host.target],
+    played = subprocess.run([str(gamehost_go), "play", "tictactoe", "--seed", "3", "--host", go_host.target],
                             capture_output=True, text=True, timeout=60,
                             env={**os.environ, "GAMEHOST_TOKEN": token})
     assert played.returncode == 0, played.stderr
     assert "seed was chosen" not in played.stdout  # the host drew it
     match_name = played.stdout.split(":")[0]
-    with signed_go_host.client() as client:
+    with go_host.client() as client:
         assert_finished_with_gapless_log(client, match_name)
         match = client.match(match_name)
         seat = match.seats[0]
     # The name shown is the identity's, not the --name default, and the seat says so.
     assert (seat.player_name, seat.verified) == ("Ann from Go", True)
 
-    whoami = run_go(gamehost_go, signed_go_host, "whoami", "--bearer-token", token)
+    whoami = run_go(gamehost_go, go_host, "whoami", "--bearer-token", token)
     assert whoami.returncode == 0, whoami.stderr
     assert whoami.stdout.splitlines() == ["subject: go-ann", "name: Ann from Go", "roles: ", "method: jwt"]
-    mine = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--bearer-token", token)
+    mine = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", token)
     assert mine.returncode == 0, mine.stderr
     assert mine.stdout.splitlines()[:2] == [f"{match_name} tictactoe finished v{match.version}",
                                             "  seat 0: Ann from Go (verified)"]
     # Someone else's "mine" does not list Ann's match.
-    other = run_go(gamehost_go, signed_go_host, "matches", "--mine", "--bearer-token", idp.token("go-bob"))
+    other = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", idp.token("go-bob"))
     assert other.returncode == 0 and match_name not in other.stdout
 
 
 @pytest.mark.parametrize("kind", ["garbage", "expired", "foreign"])
-def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_go_host, idp, kind):
+def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, go_host, idp, kind):
     token = {"garbage": "not.a.jwt", "expired": idp.token("go-ann", expires_in=-120),
              "foreign": idp.token("go-ann", key=SigningKey())}[kind]
-    with signed_go_host.client() as client:
+    with go_host.client() as client:
         before = len(client.matches())
-        failed = run_go(gamehost_go, signed_go_host, "play", "tictactoe", "--bearer-token", token)
+        failed = run_go(gamehost_go, go_host, "play", "tictactoe", "--bearer-token", token)
         assert len(client.matches()) == before
     assert failed.returncode == 1 and failed.stdout == ""
     first, *details = failed.stderr.splitlines()
@@ -284,22 +277,22 @@ def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, signed_
     assert token not in failed.stderr
 
 
-def test_a_token_that_cannot_be_sent_is_a_usage_error(gamehost_go, signed_go_host):
-    failed = run_go(gamehost_go, signed_go_host, "whoami", "--bearer-token", "Bearer abc")
+def test_a_token_that_cannot_be_sent_is_a_usage_error(gamehost_go, go_host):
+    failed = run_go(gamehost_go, go_host, "whoami", "--bearer-token", "Bearer abc")
     assert failed.returncode == 2 and "without the \"Bearer \" prefix" in failed.stderr
 
 
-def test_play_takes_back_the_seat_its_user_holds(gamehost_go, signed_go_host, idp):
+def test_play_takes_back_the_seat_its_user_holds(gamehost_go, go_host, idp):
     """Another device (here the Python client) took seat 0 signed in; gamehost-go, signed in as the same
     user, joins the match and gets seat 0 back with a new token, then plays it to the end."""
     token = idp.token("go-cat", name="Cat")
-    with signed_go_host.client(token) as elsewhere:
+    with go_host.client(token) as elsewhere:
         match = elsewhere.create_match("tictactoe", seats=2, bots=[1])
         old_token = elsewhere.join(match.name, seat=0).player_token
-    played = run_go(gamehost_go, signed_go_host, "play", "--match", match.name, "--bearer-token", token)
+    played = run_go(gamehost_go, go_host, "play", "--match", match.name, "--bearer-token", token)
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith(f"{match.name}: playing seat 0 ")
-    with signed_go_host.client() as client:
+    with go_host.client() as client:
         assert_finished_with_gapless_log(client, match.name)
         seats = client.match(match.name).seats
         with pytest.raises(GameHostError) as replaced:
@@ -308,18 +301,18 @@ def test_play_takes_back_the_seat_its_user_holds(gamehost_go, signed_go_host, id
     assert replaced.value.reason == "INVALID_TOKEN"
 
 
-def test_play_reports_an_admins_abort_with_its_reason(gamehost_go, signed_go_host, idp):
-    with signed_go_host.client() as client:
+def test_play_reports_an_admins_abort_with_its_reason(gamehost_go, go_host, idp):
+    with go_host.client() as client:
         match = client.create_match("tictactoe", seats=2)
     go_player = subprocess.Popen([str(gamehost_go), "play", "--match", match.name, "--seat", "0", "--strategy",
-                                  "first", "--host", signed_go_host.target],
+                                  "first", "--host", go_host.target],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        with signed_go_host.client() as client:
+        with go_host.client() as client:
             _wait_for(lambda: client.match(match.name).seats[0].kind == pb.SEAT_KIND_HUMAN)
             client.join(match.name, seat=1)
             _wait_for(lambda: client.match(match.name).to_move == [1])  # the Go client moved and waits
-        with signed_go_host.client(idp.token("go-ops", roles=["admin"])) as admin:
+        with go_host.client(idp.token("go-ops", roles=["admin"])) as admin:
             aborted = admin.abort(match.name, "stopped by the test")
         out, err = go_player.communicate(timeout=30)
     finally:
