@@ -252,6 +252,7 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, go_ho
     whoami = run_go(gamehost_go, go_host, "whoami", "--bearer-token", token)
     assert whoami.returncode == 0, whoami.stderr
     assert whoami.stdout.splitlines() == ["subject: go-ann", "name: Ann from Go", "roles: ", "method: jwt"]
+    assert run_go(gamehost_go, go_host, "whoami").stdout == "anonymous\n"
     mine = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", token)
     assert mine.returncode == 0, mine.stderr
     assert mine.stdout.splitlines()[:2] == [f"{match_name} tictactoe finished v{match.version}",

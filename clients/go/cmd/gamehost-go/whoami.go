@@ -32,7 +32,7 @@ func runWhoami(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if identity.GetSubject() == "" {
-		fmt.Fprintf(out, "anonymous (%s)\n", identity.GetMethod())
+		fmt.Fprintln(out, "anonymous")
 		return nil
 	}
 	fmt.Fprintf(out, "subject: %s\nname: %s\nroles: %s\nmethod: %s\n", identity.GetSubject(),
