@@ -33,9 +33,9 @@ type Option func(*dialSettings)
 
 // WithBearerToken signs every call in: it carries "authorization: Bearer
 // <token>", a JWT from the frontend's login or an API key. Without it the
-// host takes the caller for anonymous; an empty token adds nothing. Over plaintext the token crosses the
-// network readable: use WithTLS unless the host is on loopback or behind a
-// proxy on the same machine.
+// host takes the caller for anonymous; an empty token adds nothing. Over
+// plaintext the token crosses the network readable: use WithTLS unless the
+// host is on loopback or behind a proxy on the same machine.
 func WithBearerToken(token string) Option {
 	return func(s *dialSettings) { s.token = token }
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -68,6 +70,22 @@ func TestTheAuthTokenFlagWinsOverTheEnvironment(t *testing.T) {
 	var usage usageError
 	if _, err := fs.dial(); !errors.As(err, &usage) {
 		t.Errorf("a bad token from %s gave %v, want a usage error", bearerTokenEnv, err)
+	}
+}
+
+func TestTLSCAFilesThatHoldNoCertificateAreUsageErrors(t *testing.T) {
+	notPEM := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{notPEM, filepath.Join(t.TempDir(), "missing.pem")} {
+		var usage usageError
+		if _, err := tlsConfig(file); !errors.As(err, &usage) {
+			t.Errorf("%s gave %v, want a usage error", file, err)
+		}
+	}
+	if config, err := tlsConfig(""); err != nil || config.RootCAs != nil {
+		t.Errorf("without a CA file: %v, %v (want the system's roots)", config, err)
 	}
 }
 
