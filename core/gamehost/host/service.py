@@ -188,6 +188,10 @@ class GameHostService(pb_grpc.GameHostServicer):
     def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
 
+    def match_message(self, live: LiveMatch) -> pb.Match:
+        """The Match message of ``live`` as GameHost answers it (for the admin service)."""
+        return self._live_match_pb(live)
+
     @unary
     async def CreateMatch(self, request, context, caller):
         game_id = resource_id(request.game, "games", "game")
