@@ -163,7 +163,7 @@ def test_a_turn_timeout_set_in_the_lobby_runs_down_on_the_page(web_host, web_cli
 
 def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, web_client, idp):
     token = idp.token("web-ann", name="Ann on the web")
-    shown = scenario("signIn", web_host.web_url, token=token)
+    shown = scenario("signIn", web_host.web_url, token=token, admin_token=idp.token("web-ops", roles=["admin"]))
 
     name = f"matches/{shown['match']}"
     # The first browser took the token from the address and removed it at once.
@@ -196,6 +196,12 @@ def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, we
     assert token not in watching["html"]
     # Its old token replaced, the first browser still follows the match as seat 0.
     assert shown["firstAfter"]["seat"] == 0 and shown["firstAfter"]["version"] >= shown["secondState"]["version"]
+    # Aborted by an admin: the game pages and the lobby say so, and why.
+    abort = shown["abort"]
+    assert web_client.match(name).status == pb.MATCH_STATUS_ABORTED
+    assert abort["turn"] == abort["firstTurn"] == "Aborted by the host: the test is over [ADMIN_ABORT]."
+    assert abort["lastLogLine"] == "the host aborted the match (ADMIN_ABORT)"
+    assert abort["lobby"].splitlines() == ["aborted", "the test is over [ADMIN_ABORT]"]
     # Signing out forgets the bearer token and the tokens of the seats taken while signed in.
     assert shown["afterSignOut"] == {"storage": None, "seatToken": None, "myMatchesHidden": True}
 

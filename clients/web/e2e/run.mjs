@@ -11,7 +11,7 @@ import {
 } from "./pages.mjs";
 
 const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
-  "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed"];
+  "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -281,18 +281,30 @@ const scenarios = {
       secondState.version);
     const watching = { ...(await pageState(spectator)),
       identity: await spectator.locator("#identity").innerText(),
-      controls: await spectator.locator("#moves .legal-move, #board .move-target, #take-seat-back").count(),
+      controls: await spectator.locator("#moves .legal-move, #board .move-target").count(),
       html: await spectator.content() };
+
+    // An operator aborts the match (a Connect call with an admin's token): every page says why.
+    const aborted = await fetch(`${target}/gamehost.v1.GameHostAdmin/AbortMatch`, { method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${args["admin-token"]}` },
+      body: JSON.stringify({ name: `matches/${id}`, reason: "the test is over" }) });
+    if (!aborted.ok) throw new Error(`AbortMatch: ${aborted.status} ${await aborted.text()}`);
+    await spectator.waitForSelector('.match-page[data-status="aborted"]');
+    await first.waitForSelector('.match-page[data-status="aborted"]');
+    const abort = { turn: await spectator.locator("#turn").innerText(),
+      lastLogLine: (await spectator.locator("#move-log li").allInnerTexts()).pop(),
+      firstTurn: await first.locator("#turn").innerText() };
 
     // Signing out on the first device forgets the token and the lobby's "My matches".
     await openLobby(first, target);
+    abort.lobby = await first.locator(`#my-matches tr[data-match="${id}"] td:nth-child(3)`).innerText();
     await first.locator("#sign-out").click();
     await first.waitForSelector('#sign-in-bar[data-state="anonymous"]');
     const afterSignOut = { storage: await first.evaluate(() => sessionStorage.getItem("gamehost.bearer-token")),
       seatToken: await first.evaluate((match) => localStorage.getItem(`gamehost.seat.${match}`), id),
       myMatchesHidden: await first.locator("#my-matches").evaluate((section) => section.hidden) };
     return { match: id, address, firstBar, firstMoves, firstState, seedNotice, mineText, lobbyName, reclaimed, reclaimedAs,
-      secondMove, secondState, secondStorage, firstAfter, refusedBar, watching, afterSignOut };
+      secondMove, secondState, secondStorage, firstAfter, refusedBar, watching, abort, afterSignOut };
   },
 
   /** A screenshot of the game page of every game in the catalog. */
