@@ -217,7 +217,7 @@ const scenarios = {
    * A signed-in user on two devices: the first signs in through the address fragment, creates a match and
    * plays; the second signs in with the lobby's sign-in field, finds the match in "My matches", gets the same
    * seat back and moves. A third browser, signed in with nothing the host accepts, then signed out, watches
-   * without controls.
+   * without controls. Then an admin aborts the match, and the first signs out.
    */
   async signIn(browser) {
     const signedIn = (page) => page.waitForSelector('#sign-in-bar[data-state="signed-in"]');
