@@ -36,23 +36,28 @@ def token(key: SigningKey, subject: str) -> str:
 
 
 async def per_call(authenticator: Authenticator, metadata_of, calls: int) -> float:
-    """Median of 5 runs, µs per authenticate()."""
+    """µs per authenticate(), the fastest of 5 runs: on a shared machine the
+    slower runs measure the neighbours."""
     runs = []
     for _ in range(5):
         started = time.perf_counter()
         for number in range(calls):
             await authenticator.authenticate(metadata_of(number), "ipv4:127.0.0.1")
         runs.append((time.perf_counter() - started) / calls * 1e6)
-    return sorted(runs)[2]
+    return min(runs)
 
 
 async def first_verifications(authenticator: Authenticator, tokens: list[str]) -> float:
-    """µs per call when every token is new (each one verified once)."""
+    """µs per call when every token is new (each one verified once): the
+    fastest of 5 slices of the tokens."""
     await authenticator.authenticate({"authorization": f"Bearer {tokens[0]}"}, "peer")  # loads the JWKS
-    started = time.perf_counter()
-    for text in tokens[1:]:
-        await authenticator.authenticate({"authorization": f"Bearer {text}"}, "peer")
-    return (time.perf_counter() - started) / (len(tokens) - 1) * 1e6
+    slices, runs = [tokens[1:][i::5] for i in range(5)], []
+    for part in slices:
+        started = time.perf_counter()
+        for text in part:
+            await authenticator.authenticate({"authorization": f"Bearer {text}"}, "peer")
+        runs.append((time.perf_counter() - started) / len(part) * 1e6)
+    return min(runs)
 
 
 async def main() -> None:

@@ -195,3 +195,15 @@ def test_a_jwks_that_cannot_be_read_refuses_jwts_until_it_can(start_host, tmp_pa
     time.sleep(0.2)
     with host.client(idp.token("alice")) as client:
         assert client.identity().subject == "alice"
+
+
+def test_cross_origin_pages_may_send_the_authorization_header(start_host):
+    import urllib.request
+
+    host = start_host("--cors-origins", "http://app.example")
+    preflight = urllib.request.Request(f"{host.web_url}/gamehost.v1.GameHost/GetIdentity", method="OPTIONS", headers={
+        "Origin": "http://app.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type"})
+    with urllib.request.urlopen(preflight, timeout=10) as answer:
+        allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"authorization", "content-type"} <= allowed

@@ -27,7 +27,8 @@ from gamehost.v1 import gamehost_pb2
 
 log = structlog.get_logger("gamehost.web")
 
-SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"], gamehost_pb2.DESCRIPTOR.services_by_name["GameHostAdmin"],
+SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"],
+            gamehost_pb2.DESCRIPTOR.services_by_name["GameHostAdmin"],
             health_pb2.DESCRIPTOR.services_by_name["Health"])
 
 
