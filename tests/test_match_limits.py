@@ -144,3 +144,31 @@ def test_replicas_on_postgresql_expire_an_open_match_once_and_prune_it(start_hos
         while _exists(one, match.name):
             assert time.monotonic() < deadline, "the aborted match was not pruned"
             time.sleep(0.1)
+
+
+def test_browsers_have_their_own_address_budget_through_the_web_port(start_host):
+    import http.client
+    import json
+
+    from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+    host = start_host("--max-open-matches", "1")
+
+    def create_over_web(source: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", host.web_port, timeout=10, source_address=(source, 0))
+        connection.request("POST", "/gamehost.v1.GameHost/CreateMatch", body=json.dumps({"game": "games/tictactoe"}),
+                           headers={"Content-Type": "application/json"})
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    with host.channel() as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"))  # 127.0.0.1's one open match
+        with pytest.raises(grpc.RpcError) as caught:  # claiming another address without the gateway's secret
+            stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"), metadata=(
+                ("x-gamehost-gateway", "guess"), ("x-gamehost-peer", "ipv4:10.1.2.3")))
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert create_over_web("127.0.0.1") == 429  # the same address as the gRPC caller: the same budget
+    assert create_over_web("127.0.0.2") == 200  # another browser: its own
+    assert create_over_web("127.0.0.2") == 429

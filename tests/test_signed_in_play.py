@@ -202,3 +202,14 @@ def test_cli_signs_in_with_a_bearer_token(host, user, admin_key):
     deleted = gamehost(host, "admin", "delete", match.name, "--bearer-token", admin_key[1])
     assert deleted.returncode == 0
     assert gamehost(host, "matches", "--mine", token=hana).stdout == ""
+
+
+def test_taking_the_seat_again_does_not_restart_the_turn_clock(host, user):
+    ivy = user("ivy")
+    with host.client(ivy) as phone, host.client(ivy) as laptop:
+        match = phone.create_match("tictactoe", bots=[1], turn_timeout=60)
+        started = phone.join(match.name).match
+        assert started.status == pb.MATCH_STATUS_ACTIVE and started.HasField("turn_deadline")
+        time.sleep(0.05)
+        again = laptop.join(match.name).match
+        assert again.turn_deadline == started.turn_deadline and again.version == started.version + 1

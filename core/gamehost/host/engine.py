@@ -29,8 +29,8 @@ from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.fair_seed import check_chosen_seed
-from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.live import LiveMatch, token_hash
+from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
 from gamehost.sdk.chance import rng_for
@@ -431,7 +431,8 @@ class MatchEngine(MatchAdministration):
         now = time.time()
         events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
                               rejoined=True)]
-        await self._commit(live, record.replace(seats=seats, version=record.version + 1, update_time=now), events)
+        # update_time stays: it is the turn clock, which a rejoin must not restart
+        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
         live.log.info("seat taken again", seat=seat)
         return live, seat, token
 

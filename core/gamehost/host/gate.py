@@ -10,6 +10,7 @@ from __future__ import annotations
 from gamehost.host import errors
 from gamehost.host.auth import ADMIN, Principal
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
+from gamehost.host.auth.gateway_peer import forwarded_peer
 
 # Methods only some roles may call (the GameHostAdmin service).
 REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch")}
@@ -33,7 +34,8 @@ class Gate:
 
     async def admit(self, method: str, request, context) -> Principal:
         """The caller of ``method``, once it may go on; raises a HostError otherwise."""
-        caller = await self.authenticator.authenticate(call_metadata(context), peer_address(context))
+        metadata = call_metadata(context)
+        caller = await self.authenticator.authenticate(metadata, forwarded_peer(metadata) or peer_address(context))
         self.authorize(method, caller)
         return caller
 

@@ -37,6 +37,7 @@ class KeySet:
         self._keys: dict[str, jwt.PyJWK] = {}
         self._fetched = float("-inf")
         self._lock = asyncio.Lock()
+        self._aging: asyncio.Task | None = None  # a background refresh of a set older than max_age
 
     @property
     def is_url(self) -> bool:
@@ -45,7 +46,10 @@ class KeySet:
     async def key(self, kid: str) -> jwt.PyJWK | None:
         """The key with id ``kid``, refreshing the set when it is unknown or old."""
         if time.monotonic() - self._fetched > self.max_age:
-            await self.refresh()
+            if not self._keys:
+                await self.refresh()
+            elif self._aging is None or self._aging.done():  # old keys serve while new ones are fetched
+                self._aging = asyncio.get_running_loop().create_task(self._refresh_quietly())
         key = self._keys.get(kid)
         if key is None and time.monotonic() - self._fetched >= self.min_refresh:
             await self.refresh()
@@ -53,6 +57,12 @@ class KeySet:
         if not self._keys:  # the last fetch failed and none succeeded before
             raise JwksUnavailable(self.source)
         return key
+
+    async def _refresh_quietly(self) -> None:
+        try:
+            await self.refresh()
+        except JwksUnavailable:
+            pass  # logged by refresh; the cached keys stay
 
     async def refresh(self) -> None:
         async with self._lock:  # concurrent callers share one fetch

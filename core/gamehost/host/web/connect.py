@@ -39,7 +39,7 @@ async def unary(gateway: Gateway, request: web.Request, method: Method, kind: st
         timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
         body = await framing.read_body(request, gateway.body_limit(kind))
         answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
-                                              forwarded_metadata(request.headers))
+                                              forwarded_metadata(request))
         return web.Response(body=codec.response_body(kind, method.output, answer),
                             content_type=f"application/{kind}")
     except Failure as failure:
@@ -63,7 +63,7 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         await response.prepare(request)
         async with aclosing(gateway.upstream.stream(
                 method, codec.request_bytes(kind, method.input, message), timeout,
-                forwarded_metadata(request.headers))) as messages:
+                forwarded_metadata(request))) as messages:
             async for data in messages:
                 await response.write(framing.envelope(0, codec.response_body(kind, method.output, data)))
     except Failure as failure:

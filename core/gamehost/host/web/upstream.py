@@ -17,6 +17,7 @@ from google.protobuf import any_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
 
+from gamehost.host.auth.gateway_peer import gateway_metadata
 from gamehost.host.status import DOMAIN
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -92,9 +93,12 @@ def unexpected(method: Method, error: Exception) -> Failure:
 FORWARDED_HEADERS = ("authorization",)  # the caller's credential goes on to the servicer's gate
 
 
-def forwarded_metadata(headers) -> tuple[tuple[str, str], ...]:
-    """The browser's request headers that become the gRPC call's metadata."""
-    return tuple((name, headers[name]) for name in FORWARDED_HEADERS if name in headers)
+def forwarded_metadata(request) -> tuple[tuple[str, str], ...]:
+    """The gRPC call's metadata for a browser's request: the headers the gate
+    reads, and the browser's address (see ``auth/gateway_peer.py``)."""
+    headers = request.headers
+    return (*((name, headers[name]) for name in FORWARDED_HEADERS if name in headers),
+            *gateway_metadata(request.remote))
 
 
 def loopback_target(address: str, port: int) -> str:
