@@ -16,6 +16,9 @@ import grpc
 from gamehost.client import GameHostClient
 
 FIXTURE_SITE = Path(__file__).parent / "fixtures" / "site"
+# Tests call far faster than a person: per-caller rate limits are off unless
+# a test sets them (tests/test_quotas.py does).
+UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0"}
 
 
 class HostProcess:
@@ -38,6 +41,7 @@ class HostProcess:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FIXTURE_SITE),
                                                                            os.environ.get("PYTHONPATH")])),
                "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", "GAMEHOST_WEB_PORT": "0",
+               **UNLIMITED,
                **self.extra_env}
         command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
                                    *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),

@@ -15,10 +15,13 @@ from grpc_reflection.v1alpha import reflection
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.gate import Gate
+from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
+from gamehost.host.quotas import Quotas
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
+from gamehost.host.transport import grpc_credentials, grpc_server_options, raise_open_file_limit, tls_enabled
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
@@ -77,18 +80,21 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
         metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
                                                config.metrics_port)
-    server = grpc.aio.server(interceptors=interceptors or None, options=[
-        ("grpc.max_receive_message_length", config.max_message_bytes),
-        ("grpc.max_send_message_length", 16 * config.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ])
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, Gate()), server)
+    server = grpc.aio.server(interceptors=interceptors or None, options=grpc_server_options(config))
+    gateway_key = new_gateway_key()
+    gate = Gate(Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, gate), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(config.address)
+    tls = tls_enabled(config)
+    port = server.add_secure_port(config.address, grpc_credentials(config)) if tls else \
+        server.add_insecure_port(config.address)
     if port == 0:
         raise ListenError(f"cannot listen on {config.address}")
+    # The gateway's hop stays plaintext: it never leaves this machine, and the
+    # browser's own connection to the web port is the one TLS protects.
+    gateway_port = server.add_insecure_port("127.0.0.1:0") if tls and config.web_port is not None else port
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -96,18 +102,19 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     web = None
     if config.web_port is not None:
         try:
-            web = await start_web(config, port)
+            web = await start_web(config, gateway_port, gateway_key)
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server).stop(0)
             raise
     log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
-             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None)
+             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None, tls=tls)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web)
 
 
 async def serve(config: HostConfig) -> None:
     """Run until SIGINT or SIGTERM, then stop gracefully."""
+    raise_open_file_limit()
     host = await start_host(config)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

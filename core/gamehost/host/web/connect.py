@@ -38,7 +38,8 @@ async def unary(gateway: Gateway, request: web.Request, method: Method, kind: st
         _check_version(request)
         timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
         body = await framing.read_body(request, gateway.body_limit(kind))
-        answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout)
+        answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
+                                             gateway.caller_metadata(request))
         return web.Response(body=codec.response_body(kind, method.output, answer),
                             content_type=f"application/{kind}")
     except Failure as failure:
@@ -61,7 +62,8 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         message = framing.single_message(body, request.headers.get("Connect-Content-Encoding", ""), limit)
         await response.prepare(request)
         async with aclosing(gateway.upstream.stream(
-                method, codec.request_bytes(kind, method.input, message), timeout)) as messages:
+                method, codec.request_bytes(kind, method.input, message), timeout,
+                gateway.caller_metadata(request))) as messages:
             async for data in messages:
                 await response.write(framing.envelope(0, codec.response_body(kind, method.output, data)))
     except Failure as failure:

@@ -108,17 +108,18 @@ class Upstream:
             ("grpc.max_receive_message_length", 16 * max_message_bytes),
         ])
 
-    async def unary(self, method: Method, request: bytes, timeout: float | None) -> bytes:
-        call = self.channel.unary_unary(method.path)(request, timeout=timeout)
+    async def unary(self, method: Method, request: bytes, timeout: float | None, metadata=()) -> bytes:
+        call = self.channel.unary_unary(method.path)(request, timeout=timeout, metadata=metadata)
         try:
             return await call
         except grpc.aio.AioRpcError as error:
             raise Failure.of(error) from None
 
-    async def stream(self, method: Method, request: bytes, timeout: float | None) -> AsyncIterator[bytes]:
+    async def stream(self, method: Method, request: bytes, timeout: float | None,
+                     metadata=()) -> AsyncIterator[bytes]:
         """The response messages as they come; a non-OK end raises Failure.
         Closing the iterator early (the browser went away) cancels the call."""
-        call = self.channel.unary_stream(method.path)(request, timeout=timeout)
+        call = self.channel.unary_stream(method.path)(request, timeout=timeout, metadata=metadata)
         try:
             async for message in call:
                 yield message
