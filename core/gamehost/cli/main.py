@@ -210,11 +210,12 @@ def run_serve(args) -> int:
                         web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root,
                         **{name: getattr(args, name) for name, _, _ in LIMIT_SETTINGS})
     configure(config.log_format, config.log_level)
+    from gamehost.host.store import StoreUnusable
     from gamehost.host.web.app import ListenError
 
     try:
         asyncio.run(serve(config))
-    except ListenError as error:
+    except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
     return 0
