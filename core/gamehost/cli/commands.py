@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 import sys
 
+from gamehost.cli.channels import open_channel
 from gamehost.client import GameHostClient, canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
                 "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED}
+
+
+def connect(args) -> GameHostClient:
+    """A client for --host, over TLS when --tls or --tls-ca is given."""
+    return GameHostClient(args.host, channel=open_channel(args))
 
 
 def _status(value: int) -> str:
@@ -45,7 +51,7 @@ def plugins(args) -> int:
 
 
 def games(args) -> int:
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         found = host.games()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -65,7 +71,7 @@ def games(args) -> int:
 
 
 def matches(args) -> int:
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit)
     for match in found:
         seats = ", ".join(s.player_name or "(open)" for s in match.seats)
@@ -75,7 +81,7 @@ def matches(args) -> int:
 
 def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
                                   bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
     print(match.name)
@@ -83,7 +89,7 @@ def create(args) -> int:
 
 
 def join(args) -> int:
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name)
     print(f"seat {joined.seat} of {joined.match.name}")
     print(f"player token: {joined.player_token}")
@@ -98,7 +104,7 @@ def _print_view(view: pb.View) -> None:
 
 
 def play(args) -> int:
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         if args.match:
             match_name, token = args.match, args.token
             if not token:
@@ -158,7 +164,7 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int) 
 
 
 def watch(args) -> int:
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         for event in host.watch(args.match, args.token, after_version=args.after, text=True):
             kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
             who = f" seat {event.seat}" if event.seat >= 0 else ""
@@ -173,7 +179,7 @@ def script(args) -> int:
     order (each by the seat whose move it is) and print the match log as
     canonical JSON: the same game, seed, options and moves give the same log from any
     client, in any language."""
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         seats = args.seats or host.game(args.game).min_players
         match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
                                   variant=args.variant).name
@@ -200,7 +206,7 @@ def replay(args) -> int:
     from gamehost.sdk.replay import RecordedMove, initial_state
     from gamehost.sdk.replay import replay as replay_moves
 
-    with GameHostClient(args.host) as host:
+    with connect(args) as host:
         log = host.log(args.match)
     if not log.complete:
         print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",

@@ -1,0 +1,172 @@
+"""Transport hardening on real hosts: a connection flood at a low open-file
+limit, and TLS on both ports."""
+
+from __future__ import annotations
+
+import datetime
+import http.client
+import ipaddress
+import json
+import os
+import socket
+import ssl
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from gamehost.client import GameHostClient
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+from hosts import HostProcess
+
+NOFILE = 256
+FLOOD = 400  # silent connections, more than the host has file descriptors
+
+
+def list_games_over_http(port: int, source: str = "127.0.0.1", tls: ssl.SSLContext | None = None) -> dict:
+    if tls is None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    else:
+        connection = http.client.HTTPSConnection("localhost", port, timeout=10, context=tls)
+    try:
+        connection.request("POST", "/gamehost.v1.GameHost/ListGames", b"{}", {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        assert response.status == 200, response.read()
+        return json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def open_files(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@pytest.fixture(scope="module")
+def low_limit_host():
+    """A host that may open only NOFILE files, so a flood can reach the limit."""
+    host = HostProcess(command=["prlimit", f"--nofile={NOFILE}:{NOFILE}", sys.executable, "-m", "gamehost.cli.main",
+                                "serve", "--port", "0", "--store", "memory", "--web-max-connections", "100",
+                                "--web-max-connections-per-peer", "60", "--web-header-timeout", "5"]).start()
+    yield host
+    host.stop()
+
+
+def test_a_connection_flood_on_the_web_port_leaves_both_ports_serving(low_limit_host):
+    host = low_limit_host
+    limit = host.log_lines("open-file limit")
+    assert limit and limit[0]["soft"] == NOFILE == limit[0]["hard"], limit
+    flood = []
+    try:
+        for _ in range(FLOOD):  # connect and say nothing, as a half-open client does
+            flood.append(socket.create_connection(("127.0.0.1", host.web_port), timeout=5))
+        time.sleep(0.5)
+        assert open_files(host.process.pid) < NOFILE - 50, "the host kept only up to its cap of them"
+
+        # Well-behaved clients are served on both ports, from the flood's address and from another.
+        with host.client() as client:
+            assert client.games()
+        assert list_games_over_http(host.web_port)["games"]
+        assert list_games_over_http(host.web_port, source="127.0.0.2")["games"]
+
+        # The flood's extra connections were closed at once, not left to time out.
+        closed = 0
+        for connection in flood:
+            connection.settimeout(0.01)
+            try:
+                closed += connection.recv(1) == b""
+            except ConnectionResetError:
+                closed += 1
+            except TimeoutError:
+                pass
+        assert closed >= FLOOD - 100, closed
+        assert host.log_lines("web connections shed")
+    finally:
+        for connection in flood:
+            connection.close()
+
+
+def test_a_silent_web_connection_is_closed_after_the_header_timeout(low_limit_host):
+    silent = socket.create_connection(("127.0.0.1", low_limit_host.web_port), timeout=10)
+    try:
+        started = time.monotonic()
+        assert silent.recv(1) == b""  # the host closed it (an abort may also reset it)
+    except ConnectionResetError:
+        pass
+    finally:
+        silent.close()
+    assert 4 <= time.monotonic() - started < 9
+
+
+# ------------------------------------------------------------------ TLS
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """A self-signed certificate for localhost and 127.0.0.1, made here."""
+    directory = tmp_path_factory.mktemp("tls")
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
+                   .not_valid_after(now + datetime.timedelta(days=1))
+                   .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                               x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                                  critical=False)
+                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .sign(key, hashes.SHA256()))
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+@pytest.fixture(scope="module")
+def tls_host(certificate):
+    cert, key = certificate
+    host = HostProcess("--tls-cert", str(cert), "--tls-key", str(key)).start()
+    yield host
+    host.stop()
+
+
+def test_grpc_over_tls_with_the_hosts_certificate(tls_host, certificate):
+    roots = certificate[0].read_bytes()
+    with GameHostClient(f"localhost:{tls_host.port}", root_certificates=roots) as client:
+        match = client.create_match("tictactoe")
+        assert client.match(match.name).name == match.name
+    with grpc.insecure_channel(tls_host.target) as plaintext:
+        with pytest.raises(grpc.RpcError) as refused:
+            pb_grpc.GameHostStub(plaintext).ListGames(pb.ListGamesRequest(), timeout=3)
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_https_on_the_web_port_with_the_same_certificate(tls_host, certificate):
+    trusted = ssl.create_default_context(cafile=str(certificate[0]))
+    assert list_games_over_http(tls_host.web_port, tls=trusted)["games"]
+    with pytest.raises(ssl.SSLError):  # a client that does not trust the certificate is refused
+        list_games_over_http(tls_host.web_port, tls=ssl.create_default_context())
+
+
+def test_the_cli_talks_tls_with_tls_ca(tls_host, certificate):
+    ran = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "games", "--host", f"localhost:{tls_host.port}",
+                          "--tls-ca", str(certificate[0]), "--json"], capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 0, ran.stderr
+    assert any(game["id"] == "tictactoe" for game in json.loads(ran.stdout))
+    ran = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "health", "--host",
+                          f"localhost:{tls_host.port}", "--tls-ca", str(certificate[0])],
+                         capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 0 and "SERVING" in ran.stdout, ran.stdout + ran.stderr
+
+
+def test_tls_cert_without_key_is_a_usage_error(certificate):
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory",
+                              "--tls-cert", str(certificate[0])], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and "--tls-cert and --tls-key" in refused.stderr
