@@ -20,6 +20,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from gamehost.host.quotas import TokenBuckets
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 from hosts import HostProcess
@@ -196,3 +197,70 @@ def test_rate_and_cap_settings_are_checked():
                               "--trusted-proxies", "10.0.0.0/8, nonsense"], capture_output=True, text=True,
                              timeout=30)
     assert refused.returncode == 2 and "'nonsense' is not an IP address or network" in refused.stderr
+
+
+@pytest.fixture(scope="module")
+def proxy_host():
+    host = HostProcess("--trusted-proxies", "127.0.0.1, 127.0.0.5/32", "--call-rate", "0.1",
+                       "--call-burst", "2").start()
+    yield host
+    host.stop()
+
+
+def refused_subject_over_http(host: HostProcess, source: str, forwarded_for: str) -> str:
+    for _ in range(3):
+        status, error = browser_call(host, source, LIST_GAMES, {}, **{"X-Forwarded-For": forwarded_for})
+    assert status == 429, error
+    return error_details_pb2.QuotaFailure.FromString(
+        connect_details(error)["google.rpc.QuotaFailure"]).violations[0].subject
+
+
+def test_x_forwarded_for_is_believed_from_listed_proxies_only(proxy_host):
+    # Through a listed proxy: the last hop the proxy added names the caller; what the client wrote before it does not.
+    assert refused_subject_over_http(proxy_host, "127.0.0.5", "10.6.6.6, 203.0.113.7") == "peer:ipv4:203.0.113.7"
+    # Not a listed proxy: its own address, whatever it says.
+    assert refused_subject_over_http(proxy_host, "127.0.0.6", "198.51.100.9") == "peer:ipv4:127.0.0.6"
+    # gRPC through a listed proxy (nginx's grpc_pass sets the header as metadata).
+    with grpc.insecure_channel(proxy_host.target) as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        metadata = [("x-forwarded-for", "2001:db8::1")]
+        stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
+        stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
+        assert quota_refusal(refused.value)[0].violations[0].subject == "peer:ipv6:[2001:db8::1]"
+
+
+# ------------------------------------------------------------------ the buckets themselves
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_refills_at_its_rate_up_to_its_burst():
+    clock = Clock()
+    buckets = TokenBuckets(rate=2.0, burst=3, capacity=10, clock=clock)
+    assert [buckets.take("a") for _ in range(3)] == [0, 0, 0]
+    assert buckets.take("a") == pytest.approx(0.5)
+    clock.now = 0.5
+    assert buckets.take("a") == 0 and buckets.take("a") == pytest.approx(0.5)
+    clock.now = 100.0  # a long rest refills to the burst, not beyond
+    assert [buckets.take("a") for _ in range(4)][-1] > 0
+    assert buckets.take("b") == 0, "another key has its own bucket"
+
+
+def test_the_bucket_table_stays_bounded_under_a_flood_of_addresses():
+    clock = Clock()
+    buckets = TokenBuckets(rate=1.0, burst=1, capacity=100, clock=clock)
+    buckets.take("busy")
+    for number in range(10_000):
+        buckets.take(f"peer:{number}")
+        if number % 50 == 0:
+            buckets.take("busy")  # recently used: kept while the idle ones go
+    assert len(buckets) == 100
+    assert buckets.take("busy") > 0, "the busy caller's bucket survived and is still empty"

@@ -88,7 +88,6 @@ class PeerResolver:
     def address(self, context) -> str:
         """The caller's address without its port, e.g. "ipv4:127.0.0.1"."""
         peer = context.peer() or ""
-        direct_ip = ip_of(peer)
         forwarded = key = forwarded_for = None
         for item in context.invocation_metadata() or ():
             if item.key == FORWARDED_PEER:
@@ -99,6 +98,9 @@ class PeerResolver:
                 forwarded_for = item.value
         if forwarded and key and self.gateway_key and hmac.compare_digest(key.encode(), self.gateway_key):
             return forwarded[:64]
-        if direct_ip:
-            return peer_name(behind_proxies(direct_ip, forwarded_for, self.trusted_proxies))
+        if self.trusted_proxies and forwarded_for:
+            direct_ip = ip_of(peer)
+            if direct_ip:
+                return peer_name(behind_proxies(direct_ip, forwarded_for, self.trusted_proxies))
+        # Most calls: no proxy to consider, and the port is all there is to take off.
         return peer.rsplit(":", 1)[0] if peer.count(":") > 1 else peer
