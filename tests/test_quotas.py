@@ -149,6 +149,11 @@ class BrowserWatch:
 def test_watch_streams_are_capped_per_caller_and_per_host(watch_host):
     with watch_host.client() as client, grpc.insecure_channel(watch_host.target) as channel:
         stub = pb_grpc.GameHostStub(channel)
+        # Streams that fail (no such match) hold no place: more of them than the cap, one after another.
+        for _ in range(4):
+            with pytest.raises(grpc.RpcError) as missing:
+                next(stub.WatchMatch(pb.WatchMatchRequest(name="matches/no-such-match")))
+            assert missing.value.code() == grpc.StatusCode.NOT_FOUND, missing.value
         match = client.create_match("tictactoe").name
         client.join(match)  # an event for each new watcher to receive first
         first = stub.WatchMatch(pb.WatchMatchRequest(name=match))
