@@ -52,8 +52,8 @@ def open_files(pid: int) -> int:
 def low_limit_host():
     """A host that may open only NOFILE files, so a flood can reach the limit."""
     host = HostProcess(command=["prlimit", f"--nofile={NOFILE}:{NOFILE}", sys.executable, "-m", "gamehost.cli.main",
-                                "serve", "--port", "0", "--store", "memory", "--web-max-connections", "100",
-                                "--web-max-connections-per-peer", "60", "--web-header-timeout", "5"]).start()
+                                "serve", "--port", "0", "--store", "memory", "--web-max-connections", "60",
+                                "--web-max-connections-per-peer", "40", "--web-header-timeout", "5"]).start()
     yield host
     host.stop()
 
@@ -65,9 +65,15 @@ def test_a_connection_flood_on_the_web_port_leaves_both_ports_serving(low_limit_
     flood = []
     try:
         for _ in range(FLOOD):  # connect and say nothing, as a half-open client does
-            flood.append(socket.create_connection(("127.0.0.1", host.web_port), timeout=5))
-        time.sleep(0.5)
-        assert open_files(host.process.pid) < NOFILE - 50, "the host kept only up to its cap of them"
+            try:
+                flood.append(socket.create_connection(("127.0.0.1", host.web_port), timeout=5))
+            except OSError:  # the host's listen queue was full for a moment: the kernel dropped our SYN
+                pass
+        assert len(flood) >= FLOOD // 2
+        deadline = time.monotonic() + 5
+        while open_files(host.process.pid) > 60 + 40:  # its cap, and the files it had before
+            assert time.monotonic() < deadline, f"the host holds {open_files(host.process.pid)} files"
+            time.sleep(0.05)
 
         # Well-behaved clients are served on both ports, from the flood's address and from another.
         with host.client() as client:
@@ -85,7 +91,7 @@ def test_a_connection_flood_on_the_web_port_leaves_both_ports_serving(low_limit_
                 closed += 1
             except TimeoutError:
                 pass
-        assert closed >= FLOOD - 100, closed
+        assert closed >= len(flood) - 60, closed
         assert host.log_lines("web connections shed")
     finally:
         for connection in flood:

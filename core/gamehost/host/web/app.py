@@ -31,6 +31,8 @@ from gamehost.v1 import gamehost_pb2
 
 log = structlog.get_logger("gamehost.web")
 
+ACCEPT_BATCH = 128  # the listen backlog, and so the most connections asyncio accepts per loop turn
+
 SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"], health_pb2.DESCRIPTOR.services_by_name["Health"])
 
 
@@ -110,8 +112,10 @@ async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "") -
     tls = web_ssl_context(config) if tls_enabled(config) else None
     try:
         # Our own listener rather than aiohttp's TCPSite, so that every connection passes the guard.
+        # asyncio accepts up to `backlog` connections per loop turn before the guard sees any of
+        # them: a small one bounds the files a flood can take beyond the caps.
         listener = await asyncio.get_running_loop().create_server(
-            guard, host or None, config.web_port, ssl=tls, backlog=1024, reuse_address=True,
+            guard, host or None, config.web_port, ssl=tls, backlog=ACCEPT_BATCH, reuse_address=True,
             ssl_handshake_timeout=HANDSHAKE_TIMEOUT_MS / 1000 if tls else None)
     except OSError as error:
         await runner.cleanup()
