@@ -53,7 +53,8 @@ def low_limit_host():
     """A host that may open only NOFILE files, so a flood can reach the limit."""
     host = HostProcess(command=["prlimit", f"--nofile={NOFILE}:{NOFILE}", sys.executable, "-m", "gamehost.cli.main",
                                 "serve", "--port", "0", "--store", "memory", "--web-max-connections", "60",
-                                "--web-max-connections-per-peer", "40", "--web-header-timeout", "5"]).start()
+                                "--web-max-connections-per-peer", "40", "--web-header-timeout", "5",
+                                "--max-streams-per-connection", "2"]).start()
     yield host
     host.stop()
 
@@ -108,6 +109,28 @@ def test_a_silent_web_connection_is_closed_after_the_header_timeout(low_limit_ho
     finally:
         silent.close()
     assert 4 <= time.monotonic() - started < 9
+
+
+def test_calls_per_grpc_connection_are_capped(low_limit_host):
+    host = low_limit_host
+    with host.client() as client:
+        match = client.create_match("tictactoe").name
+        client.join(match)  # an event each new watcher gets at once
+    request = pb.WatchMatchRequest(name=match)
+    with grpc.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        streams = [stub.WatchMatch(request), stub.WatchMatch(request)]
+        for stream in streams:
+            next(stream)
+        with pytest.raises(grpc.RpcError) as waited:  # a third call on this connection waits for a free stream
+            next(stub.WatchMatch(request, timeout=1))
+        assert waited.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        # Another connection is not held up by this one.
+        with grpc.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)]) as other:
+            assert next(pb_grpc.GameHostStub(other).WatchMatch(request, timeout=5)).version == 1
+        streams[0].cancel()
+        assert next(stub.WatchMatch(request, timeout=5)).version == 1
+        streams[1].cancel()
 
 
 # ------------------------------------------------------------------ TLS

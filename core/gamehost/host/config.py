@@ -66,7 +66,7 @@ class HostConfig:
     # Transport limits (transport.py).
     max_streams_per_connection: int = 100
     max_connection_idle: float = 300.0  # seconds; 0: off
-    max_connection_age: float = 3600.0  # seconds; 0: off
+    max_connection_age: float = 0.0  # seconds; 0: off (it would end long watch streams)
     max_connection_age_grace: float = 600.0
     web_max_connections: int = 1000
     web_max_connections_per_peer: int = 64
