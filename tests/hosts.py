@@ -16,9 +16,9 @@ import grpc
 from gamehost.client import GameHostClient
 
 FIXTURE_SITE = Path(__file__).parent / "fixtures" / "site"
-# Tests call far faster than a person: per-caller rate limits are off unless
-# a test sets them (tests/test_quotas.py does).
-UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0"}
+# Tests call far faster than a person, all from 127.0.0.1: per-caller limits
+# are off unless a test sets them (tests/test_quotas.py does).
+UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0", "GAMEHOST_MAX_WATCHERS_PER_CALLER": "0"}
 
 
 class HostProcess:

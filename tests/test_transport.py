@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import ssl
+import struct
 import subprocess
 import sys
 import time
@@ -131,6 +132,20 @@ def test_calls_per_grpc_connection_are_capped(low_limit_host):
         streams[0].cancel()
         assert next(stub.WatchMatch(request, timeout=5)).version == 1
         streams[1].cancel()
+
+    # Browsers' calls all share the gateway's one loopback connection: the cap must not apply to it.
+    browsers = [http.client.HTTPConnection("127.0.0.1", host.web_port, timeout=5) for _ in range(4)]
+    body = request.SerializeToString()
+    for browser in browsers:
+        browser.request("POST", "/gamehost.v1.GameHost/WatchMatch", struct.pack(">BI", 0, len(body)) + body,
+                        {"Content-Type": "application/connect+proto"})
+    for browser in browsers:
+        response = browser.getresponse()
+        flags, length = struct.unpack(">BI", response.read(5))
+        assert flags == 0 and pb.MatchEvent.FromString(response.read(length)).version == 1
+    for browser in browsers:
+        browser.sock.close()
+        browser.close()
 
 
 # ------------------------------------------------------------------ TLS

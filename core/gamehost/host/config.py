@@ -60,11 +60,11 @@ class HostConfig:
     call_burst: float = 200.0
     create_rate: float = 2.0
     create_burst: float = 40.0
-    max_watchers_per_caller: int = 32
+    max_watchers_per_caller: int = 64
     max_watchers: int = 10_000
     trusted_proxies: str = ""  # comma-separated proxy addresses/networks whose X-Forwarded-For is believed
     # Transport limits (transport.py).
-    max_streams_per_connection: int = 100
+    max_streams_per_connection: int = 1000
     max_connection_idle: float = 300.0  # seconds; 0: off
     max_connection_age: float = 0.0  # seconds; 0: off (it would end long watch streams)
     max_connection_age_grace: float = 600.0

@@ -26,7 +26,7 @@ class QuotaLimits:
     call_burst: float = 200.0      # calls a quiet caller may make at once
     create_rate: float = 2.0       # CreateMatch/JoinMatch per second per caller; 0: no limit
     create_burst: float = 40.0
-    watchers_per_caller: int = 32  # open WatchMatch streams per caller; 0: no limit
+    watchers_per_caller: int = 64  # open WatchMatch streams per caller; 0: no limit
     watchers: int = 10_000         # open WatchMatch streams on this host; 0: no limit
     tracked_callers: int = 100_000  # buckets kept; the least recently used go first
     admins_exempt: bool = True     # admins skip the per-caller budgets, not the host's watcher cap

@@ -21,7 +21,8 @@ from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
-from gamehost.host.transport import grpc_credentials, grpc_server_options, raise_open_file_limit, tls_enabled
+from gamehost.host.transport import (gateway_server_options, grpc_credentials, grpc_server_options,
+                                     raise_open_file_limit, tls_enabled)
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
@@ -42,6 +43,7 @@ class RunningHost:
     readiness: StoreReadiness | None = None
     metrics: MetricsServer | None = None
     web: WebServer | None = None
+    gateway_server: grpc.aio.Server | None = None  # the web gateway's own loopback gRPC server
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -50,7 +52,8 @@ class RunningHost:
             await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
-        await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []))
+        await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
+                             *([self.gateway_server.stop(grace)] if self.gateway_server else []))
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
@@ -83,7 +86,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     server = grpc.aio.server(interceptors=interceptors or None, options=grpc_server_options(config))
     gateway_key = new_gateway_key()
     gate = Gate(Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, gate), server)
+    servicer = GameHostService(engine, gate)
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(servicer, server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
@@ -92,24 +96,40 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         server.add_insecure_port(config.address)
     if port == 0:
         raise ListenError(f"cannot listen on {config.address}")
-    # The gateway's hop stays plaintext: it never leaves this machine, and the
-    # browser's own connection to the web port is the one TLS protects.
-    gateway_port = server.add_insecure_port("127.0.0.1:0") if tls and config.web_port is not None else port
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
-    web = None
+    web = gateway_server = None
     if config.web_port is not None:
+        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, servicer, health_servicer)
         try:
             web = await start_web(config, gateway_port, gateway_key)
         except ListenError:
-            await RunningHost(server, engine, health_servicer, port, readiness, metrics_server).stop(0)
+            await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
+                              gateway_server=gateway_server).stop(0)
             raise
     log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
              replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None, tls=tls)
-    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server)
+
+
+async def _start_gateway_server(config: HostConfig, interceptors, servicer: GameHostService,
+                                health_servicer) -> tuple[grpc.aio.Server, int]:
+    """The same servicer on a plaintext port of 127.0.0.1, for the web
+    gateway alone. Its one connection carries every browser's calls, so the
+    public port's per-connection limits (streams, idle, age) must not apply
+    to it; and it stays plaintext with TLS on: it never leaves this machine,
+    and the browser's own connection is the one TLS protects."""
+    server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    if port == 0:
+        raise ListenError("cannot listen on 127.0.0.1 for the web gateway")
+    await server.start()
+    return server, port
 
 
 async def serve(config: HostConfig) -> None:

@@ -26,11 +26,18 @@ MIN_CLIENT_PING_INTERVAL_MS = 10_000  # clients may ping this often, with or wit
 MAX_PING_STRIKES = 2             # pings more often than that, this many times: GOAWAY
 
 
-def grpc_server_options(config: HostConfig) -> list[tuple[str, int]]:
-    options = [
+def gateway_server_options(config: HostConfig) -> list[tuple[str, int]]:
+    """The web gateway's loopback server: the message limits only."""
+    return [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
+    ]
+
+
+def grpc_server_options(config: HostConfig) -> list[tuple[str, int]]:
+    options = [
+        *gateway_server_options(config),
         ("grpc.max_concurrent_streams", config.max_streams_per_connection),
         ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
         ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),

@@ -26,7 +26,7 @@ from gamehost.host.web.cors import CorsPolicy, parse_origins
 from gamehost.host.web.errors import connect_error
 from gamehost.host.web.gateway import Gateway
 from gamehost.host.web.static import StaticRoot, default_web_root
-from gamehost.host.web.upstream import Failure, Method, Upstream, loopback_target, methods_of
+from gamehost.host.web.upstream import Failure, Method, Upstream, methods_of
 from gamehost.v1 import gamehost_pb2
 
 log = structlog.get_logger("gamehost.web")
@@ -91,13 +91,11 @@ class WebServer:
 
 async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "") -> WebServer:
     """Listen on the host part of ``config.address`` and ``config.web_port``
-    (0: a free one), forwarding to the gRPC server on ``grpc_port`` (plaintext
-    on loopback) and naming each browser to it with ``gateway_key``."""
+    (0: a free one), forwarding to the gateway's gRPC server on 127.0.0.1:
+    ``grpc_port`` and naming each browser to it with ``gateway_key``."""
     web_root = (None if config.web_root == "off" else Path(config.web_root) if config.web_root
                 else default_web_root())
-    # With TLS the gateway has a plaintext port of its own, on 127.0.0.1 only.
-    target = f"127.0.0.1:{grpc_port}" if tls_enabled(config) else loopback_target(config.address, grpc_port)
-    gateway = Gateway(Upstream(target, config.max_message_bytes),
+    gateway = Gateway(Upstream(f"127.0.0.1:{grpc_port}", config.max_message_bytes),
                       config.max_message_bytes, gateway_key, parse_networks(config.trusted_proxies))
     app = build_app(gateway, CorsPolicy(parse_origins(config.cors_origins)), web_root)
     # handler_cancellation: a browser that disconnects cancels its handler, which cancels its upstream call.

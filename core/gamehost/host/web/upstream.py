@@ -89,15 +89,6 @@ def unexpected(method: Method, error: Exception) -> Failure:
                                                    f"It has been logged.", "HOST_ERROR")
 
 
-def loopback_target(address: str, port: int) -> str:
-    """Where this process reaches its own gRPC server: the listen host, or
-    loopback when it listens on every interface."""
-    host = address.rsplit(":", 1)[0] if ":" in address else address
-    if host in ("", "0.0.0.0", "[::]", "::", "*"):
-        host = "127.0.0.1"
-    return f"{host}:{port}"
-
-
 class Upstream:
     """A loopback channel to the host's gRPC server, with the same message
     limits as the server."""
