@@ -16,8 +16,8 @@ from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.gate import Gate
 from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
-from gamehost.host.quotas import Quotas
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.quotas import Quotas
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
