@@ -14,6 +14,7 @@ import struct
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -98,6 +99,18 @@ def test_a_connection_flood_on_the_web_port_leaves_both_ports_serving(low_limit_
     finally:
         for connection in flood:
             connection.close()
+
+
+def test_the_host_raises_its_open_file_limit_to_the_hard_limit():
+    host = HostProcess(command=["prlimit", "--nofile=100:400", sys.executable, "-m", "gamehost.cli.main", "serve",
+                                "--port", "0", "--store", "memory", "--web-port", "off"]).start()
+    try:
+        assert [(line["soft"], line["hard"]) for line in host.log_lines("open-file limit")] == [(400, 400)]
+        limits = Path(f"/proc/{host.process.pid}/limits").read_text()
+        assert [line.split()[3:5] for line in limits.splitlines() if line.startswith("Max open files")] == \
+            [["400", "400"]]
+    finally:
+        host.stop()
 
 
 def test_a_silent_web_connection_is_closed_after_the_header_timeout(low_limit_host):

@@ -18,7 +18,7 @@ def _host_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--host", default=os.environ.get("GAMEHOST_TARGET", "127.0.0.1:50051"),
                         help="host address (env GAMEHOST_TARGET, default 127.0.0.1:50051)")
-    common.add_argument("--tls", action="store_true", default=bool(os.environ.get("GAMEHOST_TLS")),
+    common.add_argument("--tls", action="store_true", default=os.environ.get("GAMEHOST_TLS", "").lower() in ("1", "true", "yes"),
                         help="connect over TLS, trusting the system's CAs (env GAMEHOST_TLS=1)")
     common.add_argument("--tls-ca", default=os.environ.get("GAMEHOST_TLS_CA", ""), metavar="FILE",
                         help="connect over TLS, trusting this PEM CA or certificate (env GAMEHOST_TLS_CA)")
