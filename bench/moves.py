@@ -51,7 +51,8 @@ class Host:
     def __init__(self, store: str, data_dir: str, *extra_args: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", store,
-             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", *extra_args],
+             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info",
+             "--call-rate", "0", "--create-rate", "0", *extra_args],  # one client measuring throughput, not quotas
             stderr=subprocess.PIPE, text=True)
         for line in self.process.stderr:
             entry = json.loads(line)

@@ -16,10 +16,13 @@ import grpc
 from gamehost.client import GameHostClient
 
 FIXTURE_SITE = Path(__file__).parent / "fixtures" / "site"
+# Tests call far faster than a person, all from 127.0.0.1: per-caller limits
+# are off unless a test sets them (tests/test_quotas.py does).
+UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0", "GAMEHOST_MAX_WATCHERS_PER_CALLER": "0"}
 
 # Test hosts serve many tests from one address, with chosen seeds in games of
 # chance: no match quotas, and anyone may choose a seed. The tests of those
-# rules (test_match_rules.py) start hosts with the production defaults.
+# rules (test_match_limits.py) start hosts with the production defaults.
 TEST_HOST_ENV = {"GAMEHOST_MAX_OPEN_MATCHES": "0", "GAMEHOST_MAX_BOT_MATCHES": "0", "GAMEHOST_CHOSEN_SEEDS": "anyone"}
 
 
@@ -43,7 +46,7 @@ class HostProcess:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FIXTURE_SITE),
                                                                            os.environ.get("PYTHONPATH")])),
                "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", "GAMEHOST_WEB_PORT": "0",
-               **TEST_HOST_ENV, **self.extra_env}
+               **TEST_HOST_ENV, **UNLIMITED, **self.extra_env}
         command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
                                    *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),
                                    *self.args]

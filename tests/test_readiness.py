@@ -12,11 +12,13 @@ import subprocess
 import sys
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehost.host.config import HostConfig
 from gamehost.host.server import SERVICE_NAME, start_host
 from gamehost.host.store import SQLiteStore
+from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -75,3 +77,43 @@ def test_store_check_interval_must_be_positive():
                               "--store-check-interval", "0"], capture_output=True, text=True, timeout=30)
     assert refused.returncode == 2
     assert "--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds" in refused.stderr
+
+
+async def test_not_ready_while_writes_fail_and_ready_again_when_they_succeed(tmp_path):
+    """A full database answers reads: readiness must notice that commits fail.
+    The disk filling up is played by SQLite's max_page_count (no mount needed):
+    held at the database's current size, no write that needs a page can commit."""
+    store = SQLiteStore(tmp_path / "gamehost.db")
+    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None), store=store)
+    target = f"127.0.0.1:{host.port}"
+    try:
+        async with grpc.aio.insecure_channel(target) as channel:
+            stub = gamehost_pb2_grpc.GameHostStub(channel)
+            await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+            pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+            store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
+            await becomes(target, SERVICE_NAME, NOT_SERVING)
+            with pytest.raises(grpc.aio.AioRpcError):  # and writes do fail
+                for _ in range(50):
+                    await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+            assert await status(target, "") == SERVING, "alive: restarting would not free the disk"
+
+            store._db.execute("PRAGMA max_page_count = 1000000")  # room again
+            await becomes(target, SERVICE_NAME, SERVING)
+            await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+    finally:
+        await host.stop(1)
+
+
+@pytest.mark.parametrize("content, complaint", [
+    (b"", "is empty (0 bytes), not a gamehost database"),
+    (b"this is not a database, just some bytes " * 200, "is not an SQLite database"),
+    (b"SQLite format 3\x00" + bytes(range(256)) * 64, "is damaged"),
+])
+def test_an_empty_or_damaged_database_file_is_refused_at_start(tmp_path, content, complaint):
+    (tmp_path / "gamehost.db").write_bytes(content)
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--data-dir", str(tmp_path),
+                              "--port", "0", "--web-port", "off"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1, refused.stderr[-2000:]
+    assert complaint in refused.stderr and "Traceback" not in refused.stderr, refused.stderr[-2000:]
+    assert (tmp_path / "gamehost.db").read_bytes() == content, "the file is left as it was"

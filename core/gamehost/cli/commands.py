@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from gamehost.cli.channels import open_channel
 from gamehost.client import GameHostClient, canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -13,9 +14,10 @@ STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
                 "aborted": pb.MATCH_STATUS_ABORTED, "suspended": pb.MATCH_STATUS_SUSPENDED}
 
 
-def _client(args) -> GameHostClient:
-    """A client for --host, signed in with --bearer-token (GAMEHOST_TOKEN) when given."""
-    return GameHostClient(args.host, bearer_token=getattr(args, "bearer_token", "") or "")
+def connect(args) -> GameHostClient:
+    """A client for --host, over TLS when --tls or --tls-ca is given, signed
+    in with --bearer-token (GAMEHOST_TOKEN) when given."""
+    return GameHostClient(args.host, channel=open_channel(args), bearer_token=getattr(args, "bearer_token", "") or "")
 
 
 def _status(value: int) -> str:
@@ -51,7 +53,7 @@ def plugins(args) -> int:
 
 
 def games(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         found = host.games()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -71,7 +73,7 @@ def games(args) -> int:
 
 
 def matches(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit,
                              mine=args.mine, player=args.player)
     for match in found:
@@ -82,7 +84,7 @@ def matches(args) -> int:
 
 def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
-    with _client(args) as host:
+    with connect(args) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
                                   bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
     print(match.name)
@@ -90,7 +92,7 @@ def create(args) -> int:
 
 
 def join(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name)
     print(f"seat {joined.seat} of {joined.match.name}")
     print(f"player token: {joined.player_token}")
@@ -105,7 +107,7 @@ def _print_view(view: pb.View) -> None:
 
 
 def play(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         if args.match:
             match_name, token = args.match, args.token
             if not token:
@@ -165,7 +167,7 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int) 
 
 
 def watch(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         for event in host.watch(args.match, args.token, after_version=args.after, text=True):
             kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
             who = f" seat {event.seat}" if event.seat >= 0 else ""
@@ -180,7 +182,7 @@ def script(args) -> int:
     order (each by the seat whose move it is) and print the match log as
     canonical JSON: the same game, seed, options and moves give the same log from any
     client, in any language."""
-    with _client(args) as host:
+    with connect(args) as host:
         seats = args.seats or host.game(args.game).min_players
         match = host.create_match(args.game, seats=seats, options=_options(args.option), seed=args.seed,
                                   variant=args.variant).name
@@ -207,7 +209,7 @@ def replay(args) -> int:
     from gamehost.sdk.replay import RecordedMove, initial_state
     from gamehost.sdk.replay import replay as replay_moves
 
-    with _client(args) as host:
+    with connect(args) as host:
         log = host.log(args.match)
     if not log.complete:
         print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",
@@ -243,7 +245,7 @@ def replay(args) -> int:
 
 
 def whoami(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         identity = host.identity()
     if not identity.subject:
         print("anonymous")
@@ -254,7 +256,7 @@ def whoami(args) -> int:
 
 
 def admin(args) -> int:
-    with _client(args) as host:
+    with connect(args) as host:
         if args.action == "abort":
             match = host.abort(args.match, args.reason)
         elif args.action == "delete":

@@ -6,9 +6,11 @@ from __future__ import annotations
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from gamehost.cli.channels import open_channel
+
 
 def check(args) -> int:
-    with grpc.insecure_channel(args.host) as channel:
+    with open_channel(args) as channel:
         try:
             response = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout)

@@ -21,6 +21,10 @@ def _host_parser() -> argparse.ArgumentParser:
     common.add_argument("--bearer-token", default=os.environ.get("GAMEHOST_TOKEN", ""), metavar="TOKEN",
                         help="sign in: a JWT from your identity provider or an API key (env GAMEHOST_TOKEN); "
                              "not the player token of --token")
+    common.add_argument("--tls", action="store_true", default=os.environ.get("GAMEHOST_TLS", "").lower() in ("1", "true", "yes"),
+                        help="connect over TLS, trusting the system's CAs (env GAMEHOST_TLS=1)")
+    common.add_argument("--tls-ca", default=os.environ.get("GAMEHOST_TLS_CA", ""), metavar="FILE",
+                        help="connect over TLS, trusting this PEM CA or certificate (env GAMEHOST_TLS_CA)")
     return common
 
 
@@ -31,6 +35,31 @@ def _web_port(text: str) -> int | None:
         return parse_web_port(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a port number or 'off', not {text!r}") from None
+
+
+# serve's limits and TLS: (config field, type, help). The flag is the field with
+# dashes, the variable GAMEHOST_ and the field in capitals.
+LIMIT_SETTINGS = (
+    ("call_rate", float, "calls per second one caller (user, else address) may make; 0: no limit"),
+    ("call_burst", float, "calls a caller that was quiet may make at once"),
+    ("create_rate", float, "CreateMatch and JoinMatch calls per second per caller; 0: no limit"),
+    ("create_burst", float, "CreateMatch and JoinMatch calls a quiet caller may make at once"),
+    ("max_watchers_per_caller", int, "open WatchMatch streams per caller; 0: no limit"),
+    ("max_watchers", int, "open WatchMatch streams on this host; 0: no limit"),
+    ("trusted_proxies", str, "comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
+                             "names the caller; default: none"),
+    ("max_streams_per_connection", int, "concurrent calls on one gRPC connection"),
+    ("max_connection_idle", float, "seconds before a gRPC connection without calls is closed; 0: never"),
+    ("max_connection_age", float, "seconds before a gRPC connection is asked to reconnect; 0: never"),
+    ("max_connection_age_grace", float, "seconds its calls (watch streams) then get to finish"),
+    ("web_max_connections", int, "open connections on the web port; the oldest that has not sent a request "
+                                 "makes room, else a new one is closed"),
+    ("web_max_connections_per_peer", int, "open connections on the web port per client address"),
+    ("web_header_timeout", float, "seconds a new web connection has to send its first request's headers"),
+    ("web_keepalive_timeout", float, "seconds an idle keep-alive web connection stays open"),
+    ("tls_cert", str, "PEM certificate chain: serve TLS on the gRPC and the web port (with --tls-key)"),
+    ("tls_key", str, "PEM private key of --tls-cert"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     retention.add_argument("--chosen-seeds", default=defaults.chosen_seeds, choices=["admins", "anyone"],
                            help="who may choose the seed of a game with chance or hidden information: 'admins' "
                                 "(default), or 'anyone' on development and test hosts (env GAMEHOST_CHOSEN_SEEDS)")
+    for name, kind, text in LIMIT_SETTINGS:
+        serve.add_argument(f"--{name.replace('_', '-')}", type=kind, default=getattr(defaults, name),
+                           help=f"{text} (env GAMEHOST_{name.upper()}, default {getattr(HostConfig, name)!r})")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -255,13 +287,15 @@ def run_serve(args) -> int:
                         auth_required=args.auth_required, open_match_ttl=args.open_match_ttl,
                         prune_finished_after=args.prune_finished_after,
                         retention_interval=args.retention_interval, max_open_matches=args.max_open_matches,
-                        max_bot_matches=args.max_bot_matches, chosen_seeds=args.chosen_seeds)
+                        max_bot_matches=args.max_bot_matches, chosen_seeds=args.chosen_seeds,
+                        **{name: getattr(args, name) for name, _, _ in LIMIT_SETTINGS})
     configure(config.log_format, config.log_level)
+    from gamehost.host.store import StoreUnusable
     from gamehost.host.web.app import ListenError
 
     try:
         asyncio.run(serve(config))
-    except ListenError as error:
+    except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
     return 0
@@ -287,6 +321,24 @@ def run_migrate(args) -> int:
     return 0
 
 
+def _check_limits(parser: argparse.ArgumentParser, args) -> None:
+    from gamehost.host.peers import parse_networks
+
+    for name, kind, _ in LIMIT_SETTINGS:
+        if kind is not str and getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} (or GAMEHOST_{name.upper()}) must be 0 or more, "
+                         f"not {getattr(args, name)}")
+    try:
+        parse_networks(args.trusted_proxies)
+    except ValueError as error:
+        parser.error(f"--trusted-proxies (or GAMEHOST_TRUSTED_PROXIES): {error}")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        parser.error("--tls-cert and --tls-key (or GAMEHOST_TLS_CERT and GAMEHOST_TLS_KEY) go together")
+    for flag, path in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
+        if path and not os.path.isfile(path):
+            parser.error(f"{flag}: {path!r} is not a readable file")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -307,6 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_origins(args.cors_origins)
         except ValueError as error:
             parser.error(f"--cors-origins (or GAMEHOST_CORS_ORIGINS): {error}")
+        _check_limits(parser, args)
         if args.web_root not in ("", "off") and not os.path.isdir(args.web_root):
             parser.error(f"--web-root (or GAMEHOST_WEB_ROOT): {args.web_root!r} is not a directory")
     if args.command in ("serve", "migrate") and args.store not in ("sqlite", "memory") and not args.store.startswith(

@@ -69,6 +69,25 @@ class HostConfig:
     max_open_matches: int = 20  # open matches one principal may have created; 0: no limit
     max_bot_matches: int = 2  # running all-bot matches one principal may have created; 0: no limit
     chosen_seeds: str = "admins"  # who may choose the seed of a game with chance or hidden information
+    # Per-caller budgets (quotas.py); a rate of 0 turns that limit off.
+    call_rate: float = 50.0
+    call_burst: float = 200.0
+    create_rate: float = 2.0
+    create_burst: float = 40.0
+    max_watchers_per_caller: int = 64
+    max_watchers: int = 10_000
+    trusted_proxies: str = ""  # comma-separated proxy addresses/networks whose X-Forwarded-For is believed
+    # Transport limits (transport.py).
+    max_streams_per_connection: int = 1000
+    max_connection_idle: float = 300.0  # seconds; 0: off
+    max_connection_age: float = 0.0  # seconds; 0: off (it would end long watch streams)
+    max_connection_age_grace: float = 600.0
+    web_max_connections: int = 1000
+    web_max_connections_per_peer: int = 64
+    web_header_timeout: float = 10.0  # seconds for a new connection's first request headers
+    web_keepalive_timeout: float = 30.0  # seconds an idle keep-alive connection stays open
+    tls_cert: str = ""  # PEM files; both set: TLS on the gRPC and the web port
+    tls_key: str = ""
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -103,7 +122,33 @@ class HostConfig:
             max_open_matches=_env_number("MAX_OPEN_MATCHES", cls.max_open_matches, int),
             max_bot_matches=_env_number("MAX_BOT_MATCHES", cls.max_bot_matches, int),
             chosen_seeds=_env("CHOSEN_SEEDS", cls.chosen_seeds),
+            call_rate=_env_number("CALL_RATE", cls.call_rate, float),
+            call_burst=_env_number("CALL_BURST", cls.call_burst, float),
+            create_rate=_env_number("CREATE_RATE", cls.create_rate, float),
+            create_burst=_env_number("CREATE_BURST", cls.create_burst, float),
+            max_watchers_per_caller=_env_number("MAX_WATCHERS_PER_CALLER", cls.max_watchers_per_caller, int),
+            max_watchers=_env_number("MAX_WATCHERS", cls.max_watchers, int),
+            trusted_proxies=_env("TRUSTED_PROXIES", cls.trusted_proxies),
+            max_streams_per_connection=_env_number("MAX_STREAMS_PER_CONNECTION", cls.max_streams_per_connection,
+                                                   int),
+            max_connection_idle=_env_number("MAX_CONNECTION_IDLE", cls.max_connection_idle, float),
+            max_connection_age=_env_number("MAX_CONNECTION_AGE", cls.max_connection_age, float),
+            max_connection_age_grace=_env_number("MAX_CONNECTION_AGE_GRACE", cls.max_connection_age_grace, float),
+            web_max_connections=_env_number("WEB_MAX_CONNECTIONS", cls.web_max_connections, int),
+            web_max_connections_per_peer=_env_number("WEB_MAX_CONNECTIONS_PER_PEER",
+                                                     cls.web_max_connections_per_peer, int),
+            web_header_timeout=_env_number("WEB_HEADER_TIMEOUT", cls.web_header_timeout, float),
+            web_keepalive_timeout=_env_number("WEB_KEEPALIVE_TIMEOUT", cls.web_keepalive_timeout, float),
+            tls_cert=_env("TLS_CERT", cls.tls_cert),
+            tls_key=_env("TLS_KEY", cls.tls_key),
         )
+
+    def quota_limits(self):
+        from gamehost.host.quotas import QuotaLimits
+
+        return QuotaLimits(call_rate=self.call_rate, call_burst=self.call_burst, create_rate=self.create_rate,
+                           create_burst=self.create_burst, watchers_per_caller=self.max_watchers_per_caller,
+                           watchers=self.max_watchers)
 
     def auth_settings(self):
         from gamehost.host.auth.authenticator import AuthSettings

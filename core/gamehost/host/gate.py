@@ -10,16 +10,11 @@ from __future__ import annotations
 from gamehost.host import errors
 from gamehost.host.auth import ADMIN, Principal
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
-from gamehost.host.auth.gateway_peer import forwarded_peer
+from gamehost.host.peers import PeerResolver
+from gamehost.host.quotas import WATCH, QuotaLimits, Quotas
 
 # Methods only some roles may call (the GameHostAdmin service).
 REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch")}
-
-
-def peer_address(context) -> str:
-    """The caller's address without its port, e.g. "ipv4:127.0.0.1"."""
-    peer = context.peer() or ""
-    return peer.rsplit(":", 1)[0] if peer.count(":") > 1 else peer
 
 
 def call_metadata(context) -> dict[str, str]:
@@ -29,14 +24,18 @@ def call_metadata(context) -> dict[str, str]:
 
 
 class Gate:
-    def __init__(self, authenticator: Authenticator | None = None) -> None:
+    def __init__(self, authenticator: Authenticator | None = None, quotas: Quotas | None = None,
+                 peers: PeerResolver | None = None) -> None:
         self.authenticator = authenticator or Authenticator(AuthSettings())
+        self.quotas = quotas or Quotas(QuotaLimits(call_rate=0, create_rate=0, watchers_per_caller=0, watchers=0))
+        self.peers = peers or PeerResolver()
 
     async def admit(self, method: str, request, context) -> Principal:
         """The caller of ``method``, once it may go on; raises a HostError otherwise."""
         metadata = call_metadata(context)
-        caller = await self.authenticator.authenticate(metadata, forwarded_peer(metadata) or peer_address(context))
+        caller = await self.authenticator.authenticate(metadata, self.peers.address(context))
         self.authorize(method, caller)
+        self.limit(method, caller, context)
         return caller
 
     @staticmethod
@@ -51,3 +50,10 @@ class Gate:
                                          "AUTHENTICATION_REQUIRED", metadata=errors.metadata_of(role=role))
         raise errors.PermissionDenied(f"{method} needs the {role!r} role, which {caller.subject[:64]!r} lacks.",
                                       "ROLE_REQUIRED", metadata=errors.metadata_of(role=role, method=method))
+
+    def limit(self, method: str, caller: Principal, context) -> None:
+        """The quota step: spend the caller's budget; a watch stream also
+        holds one of the caller's streams until it ends, however it ends."""
+        self.quotas.charge(method, caller)
+        if method == WATCH:
+            context.add_done_callback(self.quotas.watch(caller))

@@ -1,5 +1,7 @@
 """Readiness that follows the store: the GameHost service's health status is
-SERVING while the store answers and NOT_SERVING while it does not.
+SERVING while the store answers and takes writes, NOT_SERVING while it does
+not. A read is not enough: a full disk still answers reads while every
+move fails, so a store that can (SQLite) also commits a small probe.
 
 The overall health status (service "") is left alone: it answers as long as
 the process does, which is what a liveness probe asks. Restarting a host
@@ -45,18 +47,25 @@ class StoreReadiness:
 
     async def check(self) -> bool:
         try:
-            await asyncio.wait_for(self.store.ping(), self.interval)
+            await asyncio.wait_for(self._probe(), self.interval)
         except Exception as error:
             if self.reachable:
-                log.warning("store unreachable: not ready", error=f"{type(error).__name__}: {error}")
+                log.warning("store unreachable or not writable: not ready",
+                            error=f"{type(error).__name__}: {error}")
                 await self.health.set(self.service, NOT_SERVING)
             self.reachable = False
         else:
             if not self.reachable:
-                log.info("store reachable again: ready")
+                log.info("store reachable and writable again: ready")
                 await self.health.set(self.service, SERVING)
             self.reachable = True
         return self.reachable
+
+    async def _probe(self) -> None:
+        await self.store.ping()
+        probe_write = getattr(self.store, "probe_write", None)
+        if probe_write is not None:
+            await probe_write()
 
     async def _run(self) -> None:
         while True:

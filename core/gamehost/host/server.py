@@ -18,11 +18,15 @@ from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
+from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.quotas import Quotas
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.retention import Retention
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
+from gamehost.host.transport import (gateway_server_options, grpc_credentials, grpc_server_options,
+                                     raise_open_file_limit, tls_enabled)
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
@@ -44,6 +48,7 @@ class RunningHost:
     readiness: StoreReadiness | None = None
     metrics: MetricsServer | None = None
     web: WebServer | None = None
+    gateway_server: grpc.aio.Server | None = None  # the web gateway's own loopback gRPC server
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -52,7 +57,8 @@ class RunningHost:
             await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
-        await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []))
+        await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
+                             *([self.gateway_server.stop(grace)] if self.gateway_server else []))
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
@@ -86,43 +92,66 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
         metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
                                                config.metrics_port)
-    server = grpc.aio.server(interceptors=interceptors or None, options=[
-        ("grpc.max_receive_message_length", config.max_message_bytes),
-        ("grpc.max_send_message_length", 16 * config.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-    ])
+    server = grpc.aio.server(interceptors=interceptors or None, options=grpc_server_options(config))
+    gateway_key = new_gateway_key()
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
-    gate = Gate(Authenticator(config.auth_settings(),
-                              hook.gamehost_authenticate.get_hookimpls() if hook else ()))
+    gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
+                Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
     matches = GameHostService(engine, gate)
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(matches, server)
-    gamehost_pb2_grpc.add_GameHostAdminServicer_to_server(GameHostAdminService(engine, gate, matches), server)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    services = (matches, GameHostAdminService(engine, gate, matches), health_servicer)
+    _add_services(server, *services)
     reflection.enable_server_reflection(
         [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME], server)
-    port = server.add_insecure_port(config.address)
+    tls = tls_enabled(config)
+    port = server.add_secure_port(config.address, grpc_credentials(config)) if tls else \
+        server.add_insecure_port(config.address)
     if port == 0:
         raise ListenError(f"cannot listen on {config.address}")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
-    web = None
+    web = gateway_server = None
     if config.web_port is not None:
+        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services)
         try:
-            web = await start_web(config, port)
+            web = await start_web(config, gateway_port, gateway_key)
         except ListenError:
-            await RunningHost(server, engine, health_servicer, port, readiness, metrics_server).stop(0)
+            await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
+                              gateway_server=gateway_server).stop(0)
             raise
     log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
-             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None)
-    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web)
+             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None, tls=tls)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server)
+
+
+def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: GameHostAdminService,
+                  health_servicer) -> None:
+    gamehost_pb2_grpc.add_GameHostServicer_to_server(matches, server)
+    gamehost_pb2_grpc.add_GameHostAdminServicer_to_server(admin, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+
+
+async def _start_gateway_server(config: HostConfig, interceptors, services) -> tuple[grpc.aio.Server, int]:
+    """The same servicer on a plaintext port of 127.0.0.1, for the web
+    gateway alone. Its one connection carries every browser's calls, so the
+    public port's per-connection limits (streams, idle, age) must not apply
+    to it; and it stays plaintext with TLS on: it never leaves this machine,
+    and the browser's own connection is the one TLS protects."""
+    server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
+    _add_services(server, *services)
+    port = server.add_insecure_port("127.0.0.1:0")
+    if port == 0:
+        raise ListenError("cannot listen on 127.0.0.1 for the web gateway")
+    await server.start()
+    return server, port
 
 
 async def serve(config: HostConfig) -> None:
     """Run until SIGINT or SIGTERM, then stop gracefully."""
+    raise_open_file_limit()
     host = await start_host(config)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

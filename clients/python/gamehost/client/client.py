@@ -54,10 +54,17 @@ class GameHostError(Exception):
 
 class GameHostClient:
     def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None,
-                 timeout: float | None = 30.0, bearer_token: str = "") -> None:
+                 timeout: float | None = 30.0, bearer_token: str = "", tls: bool = False,
+                 root_certificates: bytes | None = None) -> None:
         """``bearer_token``: a JWT from the identity provider or an API key,
-        sent with every call as ``authorization: Bearer ...``; "" calls anonymously."""
-        self._channel = channel or grpc.insecure_channel(target)
+        sent with every call as ``authorization: Bearer ...``; "" calls
+        anonymously. ``tls``: a secure channel, trusting the system's roots,
+        or ``root_certificates`` (PEM) when given (a host's own CA)."""
+        if channel is None:
+            secure = tls or root_certificates is not None
+            channel = (grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates)) if secure
+                       else grpc.insecure_channel(target))
+        self._channel = channel
         self.stub = pb_grpc.GameHostStub(self._channel)
         self.admin = pb_grpc.GameHostAdminStub(self._channel)
         self.timeout = timeout

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from gamehost.host.store.base import MatchRecord, SeatRecord, Store, VersionConflict
+from gamehost.host.store.base import MatchRecord, SeatRecord, Store, StoreUnusable, VersionConflict
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 
@@ -46,5 +46,5 @@ def describe_store(spec: str | None) -> str:
     return spec
 
 
-__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "VersionConflict", "describe_store",
+__all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "StoreUnusable", "VersionConflict", "describe_store",
            "open_store"]

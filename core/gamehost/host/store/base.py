@@ -6,6 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
 
+class StoreUnusable(Exception):
+    """The store cannot be opened as a gamehost store (an empty or damaged
+    database file); the message says which file and what to do."""
+
+
 class VersionConflict(Exception):
     """An event at this (match, version) is already committed: someone else
     moved first. Nothing of the failed append was written."""

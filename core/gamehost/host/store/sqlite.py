@@ -13,7 +13,8 @@ import sqlite3
 from pathlib import Path
 from typing import Sequence
 
-from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
+                                      VersionConflict)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
@@ -70,6 +71,11 @@ MIGRATIONS = [
     """,
 ]
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+PROBE_TABLE = "gamehost_write_probe"  # one row, rewritten by each readiness check
+MIN_FREE_PAGES = 16  # fewer pages left than a few moves need: as good as full
+
+
 class SQLiteStore:
     shared = False  # this process is the only writer
 
@@ -78,10 +84,30 @@ class SQLiteStore:
         self._durability = durability
         self._db: sqlite3.Connection | None = None
 
+    def _check_file(self) -> None:
+        """SQLite takes an empty file for a new database and would start an
+        empty host on it: a file that is there must already be a database."""
+        if not self.path.exists():
+            return
+        with open(self.path, "rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+        if not header:
+            raise StoreUnusable(f"{self.path} is empty (0 bytes), not a gamehost database. If it was lost, "
+                                "restore it from a backup; to start an empty host, remove the file.")
+        if header != SQLITE_HEADER:
+            raise StoreUnusable(f"{self.path} is not an SQLite database (it starts with {header[:8]!r}). "
+                                "Restore it from a backup or point --data-dir/--store elsewhere.")
+
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_file()
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.DatabaseError as error:
+            db.close()
+            raise StoreUnusable(f"{self.path} is damaged ({error}). Restore it from a backup.") from None
         db.execute(f"PRAGMA synchronous={'FULL' if self._durability == 'full' else 'NORMAL'}")
         db.execute("PRAGMA foreign_keys=ON")
         db.execute("PRAGMA busy_timeout=5000")
@@ -105,6 +131,28 @@ class SQLiteStore:
         if self._db is None:
             raise ConnectionError(f"{self.path} is not open")
         self._db.execute("SELECT 1").fetchone()
+
+    async def probe_write(self) -> None:
+        """Commit a tiny write, as every move does: fails while the disk is
+        full or the file cannot be written. A database held at its
+        max_page_count fails only writes that need a new page, so the room
+        left there is checked too."""
+        if self._db is None:
+            raise ConnectionError(f"{self.path} is not open")
+        db = self._db
+        room = (db.execute("PRAGMA max_page_count").fetchone()[0] - db.execute("PRAGMA page_count").fetchone()[0]
+                + db.execute("PRAGMA freelist_count").fetchone()[0])
+        if room < MIN_FREE_PAGES:
+            raise sqlite3.OperationalError(f"database or disk is full: {room} pages left under max_page_count")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"CREATE TABLE IF NOT EXISTS {PROBE_TABLE} (id INTEGER PRIMARY KEY, probed REAL)")
+            db.execute(f"INSERT OR REPLACE INTO {PROBE_TABLE} VALUES (1, julianday('now'))")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def _transaction(self, work) -> None:
         db = self._db

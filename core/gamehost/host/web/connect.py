@@ -12,7 +12,7 @@ from aiohttp import web
 from gamehost.host.web import codec, deadlines, framing
 from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
 from gamehost.host.web.gateway import Gateway
-from gamehost.host.web.upstream import Failure, Method, forwarded_metadata, unexpected
+from gamehost.host.web.upstream import Failure, Method, unexpected
 
 END_STREAM = 0x02
 UNARY_TYPES = {"application/proto": codec.PROTO, "application/json": codec.JSON}
@@ -39,7 +39,7 @@ async def unary(gateway: Gateway, request: web.Request, method: Method, kind: st
         timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
         body = await framing.read_body(request, gateway.body_limit(kind))
         answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
-                                              forwarded_metadata(request))
+                                             gateway.caller_metadata(request))
         return web.Response(body=codec.response_body(kind, method.output, answer),
                             content_type=f"application/{kind}")
     except Failure as failure:
@@ -63,7 +63,7 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         await response.prepare(request)
         async with aclosing(gateway.upstream.stream(
                 method, codec.request_bytes(kind, method.input, message), timeout,
-                forwarded_metadata(request))) as messages:
+                gateway.caller_metadata(request))) as messages:
             async for data in messages:
                 await response.write(framing.envelope(0, codec.response_body(kind, method.output, data)))
     except Failure as failure:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from aiohttp import web
+
+from gamehost.host.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind_proxies, peer_name
 from gamehost.host.web.codec import JSON
 from gamehost.host.web.upstream import Upstream
 
@@ -15,6 +18,19 @@ JSON_EXPANSION = 4  # JSON spells a message in up to ~4 times its protobuf bytes
 class Gateway:
     upstream: Upstream
     max_message_bytes: int
+    key: str = ""  # this process's gateway key: the gRPC side believes x-gamehost-peer only with it
+    trusted_proxies: tuple[Network, ...] = ()
+
+    def caller_metadata(self, request: web.Request) -> tuple[tuple[str, str], ...]:
+        """Who the browser is, for the gRPC side's gate: its credential
+        (the Authorization header) and its address (or, from a listed proxy,
+        the X-Forwarded-For client), with the key."""
+        credential = request.headers.get("Authorization")
+        forwarded = (("authorization", credential),) if credential else ()
+        if not self.key:
+            return forwarded
+        ip = behind_proxies(request.remote or "", request.headers.get("X-Forwarded-For"), self.trusted_proxies)
+        return (*forwarded, (FORWARDED_PEER, peer_name(ip)), (GATEWAY_KEY, self.key))
 
     def body_limit(self, codec: str) -> int:
         """Bytes of request body read before refusing; the servicer's own limit

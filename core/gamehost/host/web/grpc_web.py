@@ -15,7 +15,7 @@ from aiohttp import web
 from gamehost.host.web import codec, deadlines, framing
 from gamehost.host.web.errors import failure_trailers, grpc_trailers
 from gamehost.host.web.gateway import Gateway
-from gamehost.host.web.upstream import Failure, Method, forwarded_metadata, unexpected
+from gamehost.host.web.upstream import Failure, Method, unexpected
 
 TRAILERS = 0x80
 # content type -> (text?, codec)
@@ -66,12 +66,11 @@ async def handle(gateway: Gateway, request: web.Request, method: Method, content
                                          request.headers.get("grpc-encoding", ""), limit)
         message = codec.request_bytes(kind, method.input, message)
         if method.server_streaming:
-            async with aclosing(gateway.upstream.stream(method, message, timeout,
-                                                              forwarded_metadata(request))) as messages:
+            async with aclosing(gateway.upstream.stream(method, message, timeout, gateway.caller_metadata(request))) as messages:
                 async for data in messages:
                     await send(framing.envelope(0, codec.response_body(kind, method.output, data)))
         else:
-            data = await gateway.upstream.unary(method, message, timeout, forwarded_metadata(request))
+            data = await gateway.upstream.unary(method, message, timeout, gateway.caller_metadata(request))
             await send(framing.envelope(0, codec.response_body(kind, method.output, data)))
     except Failure as failure:
         trailers = failure_trailers(failure)

@@ -17,7 +17,6 @@ from google.protobuf import any_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
 
-from gamehost.host.auth.gateway_peer import gateway_metadata
 from gamehost.host.status import DOMAIN
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -90,26 +89,6 @@ def unexpected(method: Method, error: Exception) -> Failure:
                                                    f"It has been logged.", "HOST_ERROR")
 
 
-FORWARDED_HEADERS = ("authorization",)  # the caller's credential goes on to the servicer's gate
-
-
-def forwarded_metadata(request) -> tuple[tuple[str, str], ...]:
-    """The gRPC call's metadata for a browser's request: the headers the gate
-    reads, and the browser's address (see ``auth/gateway_peer.py``)."""
-    headers = request.headers
-    return (*((name, headers[name]) for name in FORWARDED_HEADERS if name in headers),
-            *gateway_metadata(request.remote))
-
-
-def loopback_target(address: str, port: int) -> str:
-    """Where this process reaches its own gRPC server: the listen host, or
-    loopback when it listens on every interface."""
-    host = address.rsplit(":", 1)[0] if ":" in address else address
-    if host in ("", "0.0.0.0", "[::]", "::", "*"):
-        host = "127.0.0.1"
-    return f"{host}:{port}"
-
-
 class Upstream:
     """A loopback channel to the host's gRPC server, with the same message
     limits as the server."""
@@ -120,19 +99,18 @@ class Upstream:
             ("grpc.max_receive_message_length", 16 * max_message_bytes),
         ])
 
-    async def unary(self, method: Method, request: bytes, timeout: float | None,
-                    metadata: tuple[tuple[str, str], ...] = ()) -> bytes:
-        call = self.channel.unary_unary(method.path)(request, timeout=timeout, metadata=metadata or None)
+    async def unary(self, method: Method, request: bytes, timeout: float | None, metadata=()) -> bytes:
+        call = self.channel.unary_unary(method.path)(request, timeout=timeout, metadata=metadata)
         try:
             return await call
         except grpc.aio.AioRpcError as error:
             raise Failure.of(error) from None
 
     async def stream(self, method: Method, request: bytes, timeout: float | None,
-                     metadata: tuple[tuple[str, str], ...] = ()) -> AsyncIterator[bytes]:
+                     metadata=()) -> AsyncIterator[bytes]:
         """The response messages as they come; a non-OK end raises Failure.
         Closing the iterator early (the browser went away) cancels the call."""
-        call = self.channel.unary_stream(method.path)(request, timeout=timeout, metadata=metadata or None)
+        call = self.channel.unary_stream(method.path)(request, timeout=timeout, metadata=metadata)
         try:
             async for message in call:
                 yield message
