@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--web-root", default=defaults.web_root,
                        help="directory served at / on the web port; default: clients/web/dist of this checkout "
                             "when built; 'off' serves no files (env GAMEHOST_WEB_ROOT)")
+    _add_isolation_flags(serve, defaults)
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -166,6 +167,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_isolation_flags(serve, defaults) -> None:
+    from gamehost.host.config import parse_game_timeouts, parse_isolation
+
+    def game_timeouts(text: str) -> str:
+        parse_game_timeouts(text)
+        return text
+
+    group = serve.add_argument_group("rules isolation")
+    group.add_argument("--isolation", type=parse_isolation, default=defaults.isolation,
+                       help="'on': plugins' rules, renderers and bots run in worker processes with deadlines and "
+                            "a memory limit; 'off': in the host, fastest, for trusted plugins only "
+                            "(env GAMEHOST_ISOLATION, default on)")
+    group.add_argument("--trusted-plugins", default=defaults.trusted_plugins, metavar="NAME,...",
+                       help="plugins run in the host even with isolation on (env GAMEHOST_TRUSTED_PLUGINS)")
+    group.add_argument("--workers", type=int, default=defaults.workers,
+                       help="worker processes for rules (env GAMEHOST_WORKERS, default: the number of cores)")
+    group.add_argument("--worker-memory-mb", type=int, default=defaults.worker_memory_mb,
+                       help="address-space limit of each worker in MB, 0 for none; a worker over it is "
+                            "replaced (env GAMEHOST_WORKER_MEMORY_MB, default 1024)")
+    group.add_argument("--rules-timeout", type=float, default=defaults.rules_timeout, metavar="SECONDS",
+                       help="deadline of each rules call (env GAMEHOST_RULES_TIMEOUT, default 2)")
+    group.add_argument("--game-rules-timeouts", type=game_timeouts, default=defaults.game_rules_timeouts,
+                       metavar="GAME=SECONDS,...",
+                       help="per-game rules deadlines (env GAMEHOST_GAME_RULES_TIMEOUTS)")
+    group.add_argument("--bot-timeout", type=float, default=defaults.bot_timeout, metavar="SECONDS",
+                       help="deadline of a bot's choice (env GAMEHOST_BOT_TIMEOUT, default 5)")
+    group.add_argument("--load-timeout", type=float, default=defaults.load_timeout, metavar="SECONDS",
+                       help="deadline to load a match into a worker, replaying its log "
+                            "(env GAMEHOST_LOAD_TIMEOUT, default 30)")
+    group.add_argument("--max-strikes", type=int, default=defaults.max_strikes,
+                       help="rules time-outs or crashes before a match is suspended "
+                            "(env GAMEHOST_MAX_STRIKES, default 3)")
+
+
 def run_serve(args) -> int:
     from gamehost.host.config import HostConfig
     from gamehost.host.logs import configure
@@ -179,7 +214,11 @@ def run_serve(args) -> int:
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
                         metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
-                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root)
+                        web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root,
+                        isolation=args.isolation, trusted_plugins=args.trusted_plugins, workers=args.workers,
+                        worker_memory_mb=args.worker_memory_mb, rules_timeout=args.rules_timeout,
+                        game_rules_timeouts=args.game_rules_timeouts, bot_timeout=args.bot_timeout,
+                        load_timeout=args.load_timeout, max_strikes=args.max_strikes)
     configure(config.log_format, config.log_level)
     from gamehost.host.web.app import ListenError
 

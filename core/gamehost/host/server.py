@@ -12,7 +12,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gamehost.host.config import HostConfig
+from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.engine import MatchEngine
 from gamehost.host.gate import Gate
 from gamehost.host.plugins import Catalog, load_catalog
@@ -20,6 +20,8 @@ from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.web.app import ListenError, WebServer, start_web
+from gamehost.host.workers.pool import WorkerPool
+from gamehost.host.workers.runner import RulesBudgets, RulesRunner
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
@@ -48,6 +50,7 @@ class RunningHost:
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
         await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []))
+        await self.engine.close_rules()
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
@@ -65,7 +68,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
-    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay)
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, rules=rules_runner(config, catalog),
+                         max_strikes=config.max_strikes)
     await engine.start()
     health_servicer = health.aio.HealthServicer()
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
@@ -104,6 +108,18 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
              replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web)
+
+
+def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
+    """Where the plugins' rules run: worker processes, unless isolation is
+    off (every plugin trusted)."""
+    budgets = RulesBudgets(rules=config.rules_timeout, bot=config.bot_timeout, load=config.load_timeout,
+                           per_game=parse_game_timeouts(config.game_rules_timeouts))
+    if config.isolation == "off":
+        return RulesRunner(catalog, budgets=budgets)
+    trusted = frozenset(filter(None, (name.strip() for name in config.trusted_plugins.split(","))))
+    pool = WorkerPool(config.workers, memory_mb=config.worker_memory_mb)
+    return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
 
 
 async def serve(config: HostConfig) -> None:

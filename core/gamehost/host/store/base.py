@@ -38,13 +38,17 @@ class MatchRecord:
     options: dict[str, Any]
     seed: int
     seats: list[SeatRecord]
-    status: str = "open"  # "open" | "active" | "finished" | "abandoned"
+    status: str = "open"  # "open" | "active" | "finished" | "abandoned" | "suspended"
     version: int = 0
     create_time: float = 0.0
     update_time: float = 0.0
     result: dict[str, Any] | None = None
     create_request_id: str = ""
     turn_timeout: float = 0.0  # seconds a player may take per move; 0: no limit
+    # Why the match is suspended: {"reason", "message", "plugin"}. Not a
+    # column: the match's last ``suspended`` event keeps it, and a restore
+    # reads it back from there.
+    status_detail: dict[str, str] | None = None
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
