@@ -811,7 +811,10 @@ class MatchEngine:
 
     def _rules_failed(self, live: LiveMatch, error: errors.HostError) -> None:
         """The rules of ``live`` timed out or crashed (the runner calls this):
-        a strike; at ``max_strikes`` the match is suspended."""
+        a strike; at ``max_strikes`` the match is suspended. Not while the
+        host stops: its workers are stopped then, not the rules' fault."""
+        if self._closing:
+            return
         live.strikes += 1
         live.log.warning("rules strike", strikes=live.strikes, reason=error.reason, max_strikes=self.max_strikes)
         if live.strikes >= self.max_strikes and live.record.status in ("open", "active") and live.id in self._live:

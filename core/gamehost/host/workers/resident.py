@@ -169,7 +169,12 @@ class ResidentMatches:
         if outcome is None:
             to_move = [int(s) for s in self._call("to_move", game.to_move, state)]
             answer["to_move"] = to_move
-            answer["moves"] = {str(seat): self._legal(held, state, seat) for seat in to_move}
+            answer["moves"] = moves = {}
+            for seat in to_move:
+                try:
+                    moves[str(seat)] = self._legal(held, state, seat)
+                except PluginFailed:  # the move stands; the error comes when the moves are asked for
+                    pass
         if outcome is not None or request.get("want_state"):
             answer["state"] = state
         held.pending = (request["new_tag"], state)

@@ -80,10 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-mb", type=int, default=0)
     args = parser.parse_args(argv)
     _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host decides when workers stop
+    # The host decides when workers stop, also when a supervisor signals the
+    # whole process group: in-flight calls finish within the host's grace.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     wire_in, wire_out = _wire_streams()
+    import logging
+
     import structlog
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+    # The host logs what the worker would (plugins skipped, ...): keep quiet.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL),
+                        logger_factory=structlog.PrintLoggerFactory(sys.stderr))
     from gamehost.host.workers.resident import ResidentMatches
 
     games, bots = _load_rules()
