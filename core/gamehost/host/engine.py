@@ -499,10 +499,12 @@ class MatchEngine:
 
     async def view(self, live: LiveMatch, seat: int | None) -> ViewData:
         async def compute() -> ViewData:
-            version, status, result = live.version, live.record.status, live.record.result
-            state = await self.rules.view(live, seat)
-            return ViewData(version, status, seat, await self.to_move(live), state,
-                            await self.legal_moves(live, seat), result)
+            while True:  # every part from one version: a step may land while the rules answer
+                version, status, result = live.version, live.record.status, live.record.result
+                state = await self.rules.view(live, seat)
+                to_move, moves = await self.to_move(live), await self.legal_moves(live, seat)
+                if live.version == version:
+                    return ViewData(version, status, seat, to_move, state, moves, result)
 
         return await live.derived_async(("view", seat), compute)
 
@@ -513,8 +515,9 @@ class MatchEngine:
 
     async def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         if kind == "text":
-            return await live.derived_async(("text", view.seat), lambda: self.rules.render_text(live, view.state))
-        return await live.derived_async(("svg", view.seat),
+            return await live.derived_async(("text", view.seat, view.version),
+                                            lambda: self.rules.render_text(live, view.state))
+        return await live.derived_async(("svg", view.seat, view.version),
                                         lambda: self.rules.render_svg(live, view.state, view.moves))
 
     # ------------------------------------------------------------ moves

@@ -6,9 +6,11 @@ and answers are plain data: dicts, lists, strings and numbers.
 
 A state is known by a *tag* the host chose. ``apply`` keeps its new state
 as *pending* under a new tag: the host commits the step to the store first,
-and its next request for the match names the tag it took, which promotes
-the pending state or drops it (the commit failed). So a move costs one
-round trip, and a refused commit leaves the held state as it was.
+and its first request naming that tag promotes it. A commit that failed
+leaves the pending state unused until the next ``apply`` replaces it. So a
+move costs one round trip, and a refused commit leaves the held state as it
+was. The state before the last promotion stays too, for reads the host sent
+just before it took the step.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def outcome_data(outcome) -> dict | None:
 
 
 class HeldMatch:
-    __slots__ = ("game", "seed", "state", "tag", "pending")
+    __slots__ = ("game", "seed", "state", "tag", "pending", "previous")
 
     def __init__(self, game, seed: int, state: Any, tag: int) -> None:
         self.game = game
@@ -50,6 +52,7 @@ class HeldMatch:
         self.state = state
         self.tag = tag
         self.pending: tuple[int, Any] | None = None
+        self.previous: tuple[int, Any] | None = None
 
 
 class ResidentMatches:
@@ -83,12 +86,16 @@ class ResidentMatches:
         if held is None:
             raise Unloaded()
         tag = request["tag"]
-        if held.tag != tag:
-            if held.pending is None or held.pending[0] != tag:
-                raise Unloaded()
+        if held.tag == tag:
+            return held
+        if held.pending is not None and held.pending[0] == tag:
+            held.previous = (held.tag, held.state)
             held.tag, held.state = held.pending
-        held.pending = None
-        return held
+            held.pending = None
+            return held
+        if held.previous is not None and held.previous[0] == tag and request["op"] not in ("apply", "advance"):
+            return HeldMatch(held.game, held.seed, held.previous[1], tag)  # a read of the step before
+        raise Unloaded()
 
     @staticmethod
     def _call(hook: str, function, *args):
@@ -149,7 +156,7 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply (catching up)", error) from None
-        held.tag = request["new_tag"]
+        held.tag, held.pending, held.previous = request["new_tag"], None, None
         return {}
 
     def _op_apply(self, request: dict) -> dict:
