@@ -7,7 +7,7 @@ In one run, on hosts up side by side (in-memory store):
   in 2 workers) and one with ``--isolation off`` (rules in the host),
   interleaved ``--repeat`` times, the median run kept;
 - **scaling**: bot matches of a heavy game (Scalino, 4 seats, random bots)
-  played to the end, 4 at once, on hosts with 1 and 2 workers (and with
+  played to the end, 8 at once, on hosts with 1 and 2 workers (and with
   isolation off for reference): moves per second;
 - **wire**: encoding plus decoding one mid-game Scalino state and one move
   answer with JSON (the wire format), marshal and pickle, in-process.
@@ -89,7 +89,7 @@ async def bot_matches(host: Host, game: str, seats: int, count: int) -> dict:
 
 async def scaling(quick: bool, data_dir: str) -> list[dict]:
     game, seats = HEAVY
-    count = 2 if quick else 4
+    count = 4 if quick else 8
     rows = []
     for label, args in (("1 worker", ("--workers", "1")), ("2 workers", ("--workers", "2")),
                         ("isolation off", ("--isolation", "off"))):

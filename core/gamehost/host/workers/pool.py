@@ -1,6 +1,13 @@
-"""The host's side of the worker processes: start them, send each one
-request at a time under a deadline, and kill and replace a worker that
-overruns, dies or answers garbage."""
+"""The host's side of the worker processes: start them, send them requests,
+hold each to its deadline, and kill and replace a worker that overruns,
+dies or answers garbage.
+
+Requests to one worker are pipelined: they are written as they come, the
+worker answers them in order, and the deadline of each runs from when the
+worker starts on it (when the answer before it arrived). So the event loop
+being busy with other calls never holds a worker idle, and a slow call is
+charged to the call that was slow.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ import asyncio
 import os
 import signal
 import sys
+from collections import deque
 
 import structlog
 
@@ -19,49 +27,193 @@ START_TIMEOUT = 60.0  # seconds a new worker may take to import the plugins
 
 
 class WorkerTimeout(Exception):
-    """The worker did not answer within the deadline; it was killed."""
+    """The worker did not answer this request within its deadline; it was killed."""
 
 
 class WorkerDied(Exception):
-    """The worker exited, crashed or broke the wire protocol; it was replaced."""
+    """The worker exited, crashed or broke the wire protocol on this request."""
+
+
+class WorkerRestarted(Exception):
+    """The worker went away while this request waited behind another one:
+    not this request's fault; its match must be loaded again."""
+
+
+class _Pending:
+    __slots__ = ("future", "timeout", "timer")
+
+    def __init__(self, future: asyncio.Future, timeout: float) -> None:
+        self.future = future
+        self.timeout = timeout
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """Cuts the worker's stdout into frames."""
+
+    def __init__(self, worker: "Worker") -> None:
+        self.worker = worker
+        self.buffer = bytearray()
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        while len(buffer) >= wire.HEADER.size:
+            try:
+                length = wire.body_length(bytes(buffer[:wire.HEADER.size]))
+            except wire.FrameTooLarge as error:
+                self.worker.broken(str(error))
+                return
+            end = wire.HEADER.size + length
+            if len(buffer) < end:
+                return
+            body = bytes(buffer[wire.HEADER.size:end])
+            del buffer[:end]
+            self.worker.answered(body)
+
+    # A closed stdout alone is not enough to judge: the exit (with its code)
+    # or the deadline of the request in progress follows.
+
+    def process_exited(self) -> None:
+        self.worker.broken("it exited")
 
 
 class Worker:
     """One slot of the pool: a process, replaced when it fails. ``generation``
-    counts replacements, so a match knows whether its state is still held."""
+    counts processes, so a match knows whether its state is still held."""
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, index: int, memory_mb: int) -> None:
         self.index = index
+        self.memory_mb = memory_mb
         self.generation = 0
-        self.process: asyncio.subprocess.Process | None = None
-        self.lock = asyncio.Lock()
-        self.matches = 0  # matches assigned, for placement
+        self.matches = 0  # matches placed here, for placement
         self.games: frozenset[str] = frozenset()
+        self.transport: asyncio.SubprocessTransport | None = None
+        self._stdin = None
+        self._queue: deque[_Pending] = deque()
+        self._starting: asyncio.Future | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None
+
+    @property
+    def pid(self) -> int | None:
+        return self.transport.get_pid() if self.transport is not None else None
+
+    async def start(self) -> None:
+        """Start a process in this slot (once, for concurrent callers)."""
+        if self._starting is not None:
+            return await asyncio.shield(self._starting)
+        self._starting = asyncio.get_running_loop().create_future()
+        try:
+            await self._spawn()
+        except BaseException as error:
+            self._starting.set_exception(error)
+            self._starting.exception()
+            raise
+        finally:
+            starting, self._starting = self._starting, None
+        starting.set_result(None)
+
+    async def _spawn(self) -> None:
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.subprocess_exec(
+            lambda: _Pipes(self), sys.executable, "-m", "gamehost.host.workers.worker",
+            "--memory-mb", str(self.memory_mb), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=None)
+        self.generation += 1
+        self.transport, self._stdin = transport, transport.get_pipe_transport(0)
+        try:
+            answer = await self.send({"op": "hello"}, START_TIMEOUT)
+        except (WorkerTimeout, WorkerDied, WorkerRestarted) as error:
+            raise RuntimeError(f"worker {self.index} did not start: {error}") from None
+        self.games = frozenset(answer["games"])
+
+    def send(self, request: dict, timeout: float) -> asyncio.Future:
+        """Write one request; the future is its answer."""
+        data = wire.frame(request)
+        pending = _Pending(asyncio.get_running_loop().create_future(), timeout)
+        self._queue.append(pending)
+        self._stdin.write(data)
+        if len(self._queue) == 1:
+            self._arm(pending)
+        return pending.future
+
+    def _arm(self, pending: _Pending) -> None:
+        pending.timer = asyncio.get_running_loop().call_later(pending.timeout, self._overran, pending)
+
+    def answered(self, body: bytes) -> None:
+        if not self._queue:
+            self.broken("it answered a question nobody asked")
+            return
+        pending = self._queue.popleft()
+        pending.timer.cancel()
+        if self._queue:
+            self._arm(self._queue[0])
+        try:
+            answer = wire.decode(body)
+        except ValueError:
+            self._fail(pending, WorkerDied("the worker broke the protocol"))
+            self.broken("it answered something that is not JSON")
+            return
+        if not pending.future.done():
+            pending.future.set_result(answer)
+
+    def _overran(self, pending: _Pending) -> None:
+        self._end(WorkerTimeout(f"no answer in {pending.timeout:g} s"), "deadline")
+
+    def broken(self, why: str) -> None:
+        """The process went away or broke the protocol: the request it was on fails."""
+        if self.transport is None:
+            return
+        code = self.transport.get_returncode()
+        self._end(WorkerDied(_death(code, why)), why)
+
+    def _end(self, error: Exception, why: str) -> None:
+        transport, self.transport = self.transport, None
+        if transport is None:
+            return
+        pid, code = transport.get_pid(), transport.get_returncode()
+        if code is None:
+            transport.kill()
+        transport.close()
+        log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code, waiting=len(self._queue))
+        queue, self._queue = self._queue, deque()
+        for position, pending in enumerate(queue):
+            if pending.timer is not None:
+                pending.timer.cancel()
+            self._fail(pending, error if position == 0 else WorkerRestarted("the worker was replaced"))
+
+    @staticmethod
+    def _fail(pending: _Pending, error: Exception) -> None:
+        if not pending.future.done():
+            pending.future.set_exception(error)
+
+    def retire(self) -> None:
+        """It said it will exit (out of memory): start afresh on next use."""
+        self._end(WorkerRestarted("the worker is being replaced"), "out of memory")
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self._stdin.close()
+
+    def kill(self) -> None:
+        self._end(WorkerRestarted("the host is stopping"), "the host is stopping")
 
 
 class WorkerPool:
     def __init__(self, size: int, *, memory_mb: int = 0) -> None:
-        self.workers = [Worker(i) for i in range(max(1, size))]
         self.memory_mb = memory_mb
+        self.workers = [Worker(i, memory_mb) for i in range(max(1, size))]
         self._closing = False
 
     async def start(self) -> frozenset[str]:
         """Start every worker; the games all of them serve."""
-        await asyncio.gather(*(self._run(worker) for worker in self.workers))
-        games = frozenset.intersection(*(w.games for w in self.workers))
+        await asyncio.gather(*(worker.start() for worker in self.workers))
         log.info("workers started", workers=len(self.workers), memory_mb=self.memory_mb or None,
-                 pids=[w.process.pid for w in self.workers])
-        return games
-
-    async def _run(self, worker: Worker) -> None:
-        worker.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "gamehost.host.workers.worker", "--memory-mb", str(self.memory_mb),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=wire.MAX_FRAME + 16)
-        try:
-            answer = await self._exchange(worker, {"op": "hello"}, START_TIMEOUT)
-        except (WorkerTimeout, WorkerDied) as error:
-            raise RuntimeError(f"worker {worker.index} did not start: {error}") from None
-        worker.games = frozenset(answer["games"])
+                 pids=[w.pid for w in self.workers])
+        return frozenset.intersection(*(w.games for w in self.workers))
 
     def assign(self) -> Worker:
         """The worker a newly loaded match goes to: the one holding fewest."""
@@ -73,115 +225,55 @@ class WorkerPool:
         worker.matches = max(0, worker.matches - 1)
 
     async def call(self, worker: Worker, request: dict, timeout: float) -> dict:
-        """Send one request and wait for its answer, at most ``timeout``
-        seconds once the worker has it. A caller that goes away meanwhile
-        leaves the exchange to finish in the background: the worker's next
-        answer must not reach the next caller."""
-        await worker.lock.acquire()
-        exchange = asyncio.ensure_future(self._locked_exchange(worker, request, timeout))
-        return await asyncio.shield(exchange)
-
-    async def _locked_exchange(self, worker: Worker, request: dict, timeout: float) -> dict:
-        try:
-            if worker.process is None or worker.process.returncode is not None:
-                await self._replace(worker)
-            return await self._exchange(worker, request, timeout)
-        finally:
-            worker.lock.release()
-
-    async def _exchange(self, worker: Worker, request: dict, timeout: float) -> dict:
-        process = worker.process
-        data = wire.frame(request)
-        try:
-            async with asyncio.timeout(timeout):
-                process.stdin.write(data)
-                header = await process.stdout.readexactly(wire.HEADER.size)
-                body = await process.stdout.readexactly(wire.body_length(header))
-            answer = wire.decode(body)
-        except TimeoutError:
-            self._kill(worker, "deadline")
-            raise WorkerTimeout(f"no answer in {timeout:g} s") from None
-        except (asyncio.IncompleteReadError, ConnectionError, wire.FrameTooLarge, ValueError) as error:
-            code = await self._reap(worker)
-            raise WorkerDied(_death(code, error)) from None
-        if answer.get("error") == "memory":  # the worker exits after saying so: replace it
-            await self._reap(worker)
+        """One request and its answer, within ``timeout`` seconds of the
+        worker starting on it."""
+        if not worker.alive:
+            if self._closing:
+                raise WorkerRestarted("the host is stopping")
+            await worker.start()
+            log.info("worker replaced", worker=worker.index, pid=worker.pid, generation=worker.generation)
+        answer = await worker.send(request, timeout)
+        if answer.get("error") == "memory":
+            worker.retire()
         return answer
-
-    def _kill(self, worker: Worker, why: str) -> None:
-        process = worker.process
-        if process is not None and process.returncode is None:
-            process.kill()
-            log.warning("worker killed", worker=worker.index, pid=process.pid, why=why)
-        worker.process = None
-        worker.generation += 1
-
-    async def _reap(self, worker: Worker) -> int | None:
-        process = worker.process
-        if process is None:
-            return None
-        if process.returncode is None:
-            try:
-                async with asyncio.timeout(1.0):
-                    await process.wait()
-            except TimeoutError:
-                process.kill()
-                await process.wait()
-        log.warning("worker died", worker=worker.index, pid=process.pid, exit_code=process.returncode)
-        worker.process = None
-        worker.generation += 1
-        return process.returncode
-
-    async def _replace(self, worker: Worker) -> None:
-        if self._closing:
-            raise WorkerDied("the host is stopping")
-        if worker.process is not None:
-            await self._reap(worker)
-        await self._run(worker)
-        log.info("worker replaced", worker=worker.index, pid=worker.process.pid, generation=worker.generation)
 
     def rss_bytes(self) -> int:
         """The workers' resident memory, from /proc."""
         total = 0
         for worker in self.workers:
-            if worker.process is not None and worker.process.returncode is None:
-                try:
-                    with open(f"/proc/{worker.process.pid}/statm") as statm:
-                        total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-                except (OSError, ValueError, IndexError):
-                    pass
+            try:
+                with open(f"/proc/{worker.pid}/statm") as statm:
+                    total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, ValueError, IndexError, TypeError):
+                pass
         return total
 
-    async def close(self, grace: float = 1.0) -> None:
-        """Ask every worker to stop (its stdin closes), and kill the ones
+    async def close(self, grace: float = 0.5) -> None:
+        """Ask every worker to stop (its stdin closes) and kill the ones
         still running after ``grace`` seconds: a hung plugin does not hold
         the host's exit."""
         self._closing = True
-        running = [w.process for w in self.workers if w.process is not None and w.process.returncode is None]
-        for process in running:
-            try:
-                process.stdin.close()
-            except (OSError, RuntimeError):
-                pass
-        try:
-            async with asyncio.timeout(grace):
-                await asyncio.gather(*(p.wait() for p in running))
-        except TimeoutError:
-            for process in running:
-                if process.returncode is None:
-                    process.kill()
-            await asyncio.gather(*(p.wait() for p in running), return_exceptions=True)
+        running = [w for w in self.workers if w.alive]
+        for worker in running:
+            worker.close()
+        deadline = asyncio.get_running_loop().time() + grace
+        while any(w.alive and w.transport.get_returncode() is None for w in running):
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.02)
+        for worker in running:
+            worker.kill()
         log.info("workers stopped", workers=len(running))
 
 
-def _death(code: int | None, error: Exception) -> str:
+def _death(code: int | None, why: str) -> str:
     if code is not None and code < 0:
         try:
-            return f"the worker was killed by {signal.Signals(-code).name}"
+            return f"crashed: the worker was killed by {signal.Signals(-code).name}"
         except ValueError:
-            return f"the worker was killed by signal {-code}"
+            return f"crashed: the worker was killed by signal {-code}"
     if code == 3:
-        return "the worker ran out of memory"
+        return "ran out of memory"
     if code is not None:
-        return f"the worker exited with code {code}"
-    return f"the worker broke the protocol: {type(error).__name__}"
+        return f"crashed: the worker exited with code {code}"
+    return f"crashed: the worker broke off ({why})"

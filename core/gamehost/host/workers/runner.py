@@ -22,7 +22,7 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
-from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerTimeout
+from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
 
@@ -118,12 +118,24 @@ class RulesRunner:
     # ------------------------------------------------------------ transport
 
     async def _send(self, live, worker: Worker | None, request: dict) -> dict:
+        """The answer to ``request``. A worker that went away while the
+        request waited behind another one's is not this match's fault: the
+        request goes again (a match's state must then be loaded again, which
+        the "unloaded" answer tells ``_call``)."""
         if worker is None:
             return self.table.handle(request)
         op = request["op"]
         seconds = self.budgets.for_call(live.entry.game.id, op)
         try:
-            answer = await self.pool.call(worker, request, seconds)
+            for attempt in (1, 2, 3):
+                try:
+                    answer = await self.pool.call(worker, request, seconds)
+                    break
+                except WorkerRestarted as restart:
+                    if "match" in request and op not in ("load", "setup"):
+                        return {"error": "unloaded"}
+                    if attempt == 3:
+                        raise WorkerDied(str(restart)) from None
         except WorkerTimeout:
             error = self._failure(live, "RULES_TIMEOUT", op, f"did not answer within {seconds:g} s")
         except WorkerDied as death:
