@@ -4,6 +4,7 @@ match suspended, and leave the host serving (fixture game ``faulty``)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
@@ -148,3 +149,53 @@ def test_sigterm_stops_the_host_within_its_grace_while_a_plugin_hangs(tmp_path):
     assert host.log_lines("host stopped")
     for pid in workers:
         assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+
+
+def test_trusted_plugins_run_in_the_host_and_the_others_in_workers(tmp_path):
+    host = HostProcess("--trusted-plugins", "tictactoe", "--workers", "1", data_dir=tmp_path).start()
+    try:
+        placed = host.log_lines("rules isolation")[0]
+        assert placed["in_host"] == ["tictactoe"] and "faulty" in placed["isolated"]
+        client = host.client()
+        for game in ("tictactoe", "faulty"):
+            match = client.create_match(game, seats=2, bots=[0, 1])
+            finished = list(client.watch(match.name))[-1]
+            assert finished.kind == pb.EVENT_KIND_FINISHED, game
+    finally:
+        host.stop()
+
+
+async def test_resuming_resets_the_strikes_and_loads_the_match_afresh(monkeypatch):
+    """The engine's side of ResumeMatch, on an engine of its own."""
+    from hosts import FIXTURE_SITE
+
+    from gamehost.host import errors
+    from gamehost.host.engine import MatchEngine
+    from gamehost.host.plugins import load_catalog
+    from gamehost.host.store.memory import MemoryStore
+    from gamehost.host.workers.pool import WorkerPool
+    from gamehost.host.workers.runner import RulesBudgets, RulesRunner
+
+    monkeypatch.syspath_prepend(str(FIXTURE_SITE))
+    monkeypatch.setenv("PYTHONPATH", str(FIXTURE_SITE))
+    catalog = load_catalog()
+    runner = RulesRunner(catalog, pool=WorkerPool(1, memory_mb=300), budgets=RulesBudgets(rules=0.5))
+    engine = MatchEngine(catalog, MemoryStore(), rules=runner, max_strikes=2)
+    await engine.start()
+    try:
+        live = await engine.create_match("faulty", seats=1, options={"fault": "hang"})
+        await engine.join(live.id, 0, "p")
+        for _ in range(2):
+            with pytest.raises(errors.DeadlineExceeded):
+                await engine.legal_moves(live, 0)
+        for _ in range(50):
+            if live.record.status == "suspended":
+                break
+            await asyncio.sleep(0.05)
+        assert live.record.status_detail["reason"] == "RULES_TIMEOUT" and live.strikes == 2
+        await engine.reset_rules_for_resume(live)
+        assert live.strikes == 0
+        assert (await engine.state_of(live))["count"] == 0, "held again by a (new) worker"
+    finally:
+        await engine.close()
+        await engine.close_rules()

@@ -29,7 +29,7 @@ from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
-from gamehost.host.workers.runner import Applied, RulesRunner, plugin_error
+from gamehost.host.workers.runner import Applied, RulesRunner
 from gamehost.sdk.rules import Game, IllegalMove, InvalidOptions, MalformedMove, Move, Outcome
 
 log = structlog.get_logger("gamehost.engine")

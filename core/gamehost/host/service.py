@@ -299,7 +299,9 @@ class GameHostService(pb_grpc.GameHostServicer):
                 for event in batch:
                     message = await self._event_pb(live, event, seat)
                     if event["version"] == live.version and live.record.status != "suspended":
-                        message.view.CopyFrom(await self._view_pb(live, seat, request.render))
+                        view = await self._view_pb(live, seat, request.render)
+                        if view.version == event["version"]:  # else a later event brings the view
+                            message.view.CopyFrom(view)
                     yield message
                     sent += 1
         finally:  # also when the watcher cancels: operators see streams end

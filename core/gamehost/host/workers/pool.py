@@ -49,13 +49,24 @@ class _Pending:
 
 
 class _Pipes(asyncio.SubprocessProtocol):
-    """Cuts the worker's stdout into frames."""
+    """Cuts the worker's stdout into frames. Events of a process that was
+    already replaced are ignored: they must not touch its successor."""
 
     def __init__(self, worker: "Worker") -> None:
         self.worker = worker
         self.buffer = bytearray()
+        self.transport = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    @property
+    def current(self) -> bool:
+        return self.transport is not None and self.worker.transport is self.transport
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if not self.current:
+            return
         buffer = self.buffer
         buffer += data
         while len(buffer) >= wire.HEADER.size:
@@ -70,12 +81,15 @@ class _Pipes(asyncio.SubprocessProtocol):
             body = bytes(buffer[wire.HEADER.size:end])
             del buffer[:end]
             self.worker.answered(body)
+            if not self.current:  # that answer ended it (garbage)
+                return
 
     # A closed stdout alone is not enough to judge: the exit (with its code)
     # or the deadline of the request in progress follows.
 
     def process_exited(self) -> None:
-        self.worker.broken("it exited")
+        if self.current:
+            self.worker.broken("it exited")
 
 
 class Worker:
@@ -124,6 +138,9 @@ class Worker:
             stderr=None)
         self.generation += 1
         self.transport, self._stdin = transport, transport.get_pipe_transport(0)
+        if transport.get_returncode() is not None:  # died while starting, before anyone listened
+            self.transport = None
+            raise RuntimeError(f"worker {self.index} did not start: exit code {transport.get_returncode()}")
         try:
             answer = await self.send({"op": "hello"}, START_TIMEOUT)
         except (WorkerTimeout, WorkerDied, WorkerRestarted) as error:
