@@ -6,9 +6,10 @@ In one run, on hosts up side by side (in-memory store):
   Check) at 16 concurrent matches, on a host with ``--isolation on`` (rules
   in 2 workers) and one with ``--isolation off`` (rules in the host),
   interleaved ``--repeat`` times, the median run kept;
-- **scaling**: bot matches of a heavy game (Scalino, 4 seats, random bots)
-  played to the end, 8 at once, on hosts with 1 and 2 workers (and with
-  isolation off for reference): moves per second;
+- **scaling**: bot matches of heavy games (Scalino and Kensington, 4 seats,
+  random bots) played to the end, 16 at once, on hosts with 1 and 2 workers
+  (and with isolation off for reference): moves per second, and the CPU
+  seconds the host process and its workers spent;
 - **wire**: encoding plus decoding one mid-game Scalino state and one move
   answer with JSON (the wire format), marshal and pickle, in-process.
 
@@ -32,12 +33,12 @@ from pathlib import Path
 import grpc
 
 sys.path.insert(0, str(Path(__file__).parent))
-from moves import DRAW, Host, empty_calls, machine, median_run, submit_moves  # noqa: E402
+from moves import DRAW, Host, empty_calls, host_cpu_seconds, machine, median_run, submit_moves  # noqa: E402
 
 from gamehost.v1 import gamehost_pb2 as pb  # noqa: E402
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc  # noqa: E402
 
-HEAVY = ("scalino", 4)
+HEAVY = [("scalino", 4), ("kensington", 4)]
 
 
 async def per_move_cost(quick: bool, repeat: int, data_dir: str) -> list[dict]:
@@ -87,20 +88,35 @@ async def bot_matches(host: Host, game: str, seats: int, count: int) -> dict:
     return {"matches": count, "moves": moves, "seconds": elapsed, "moves_per_second": moves / elapsed}
 
 
-async def scaling(quick: bool, data_dir: str) -> list[dict]:
-    game, seats = HEAVY
-    count = 4 if quick else 8
-    rows = []
-    for label, args in (("1 worker", ("--workers", "1")), ("2 workers", ("--workers", "2")),
-                        ("isolation off", ("--isolation", "off"))):
-        host = Host("memory", data_dir, *args)
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the host's worker processes (its children), alive now."""
+    total = 0.0
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
         try:
-            result = await bot_matches(host, game, seats, count)
-        finally:
-            host.stop()
-        rows.append({"host": label, "game": game, "seats": seats, **result})
-        print(f"{game} {seats} seats, {count} bot matches at once, {label:<13}: {result['moves']} moves in "
-              f"{result['seconds']:.1f} s, {result['moves_per_second']:.0f} moves/s", flush=True)
+            total += host_cpu_seconds(int(child))
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+async def scaling(quick: bool, data_dir: str) -> list[dict]:
+    count = 4 if quick else 16
+    rows = []
+    for game, seats in HEAVY:
+        for label, args in (("1 worker", ("--workers", "1")), ("2 workers", ("--workers", "2")),
+                            ("isolation off", ("--isolation", "off"))):
+            host = Host("memory", data_dir, *args)
+            try:
+                cpu, workers_cpu = host.cpu(), children_cpu(host.process.pid)
+                result = await bot_matches(host, game, seats, count)
+                result["host_cpu_s"] = host.cpu() - cpu
+                result["workers_cpu_s"] = children_cpu(host.process.pid) - workers_cpu
+            finally:
+                host.stop()
+            rows.append({"host": label, "game": game, "seats": seats, **result})
+            print(f"{game} {seats} seats, {count} bot matches at once, {label:<13}: {result['moves']} moves in "
+                  f"{result['seconds']:.1f} s, {result['moves_per_second']:.0f} moves/s; CPU s host "
+                  f"{result['host_cpu_s']:.1f} workers {result['workers_cpu_s']:.1f}", flush=True)
     return rows
 
 

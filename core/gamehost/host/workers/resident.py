@@ -44,15 +44,16 @@ def outcome_data(outcome) -> dict | None:
 
 
 class HeldMatch:
-    __slots__ = ("game", "seed", "state", "tag", "pending", "previous")
+    __slots__ = ("game", "seed", "state", "tag", "pending", "previous", "moves")
 
     def __init__(self, game, seed: int, state: Any, tag: int) -> None:
         self.game = game
         self.seed = seed
         self.state = state
         self.tag = tag
-        self.pending: tuple[int, Any] | None = None
+        self.pending: tuple[int, Any, dict] | None = None
         self.previous: tuple[int, Any] | None = None
+        self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
 
 
 class ResidentMatches:
@@ -90,7 +91,7 @@ class ResidentMatches:
             return held
         if held.pending is not None and held.pending[0] == tag:
             held.previous = (held.tag, held.state)
-            held.tag, held.state = held.pending
+            held.tag, held.state, held.moves = held.pending
             held.pending = None
             return held
         if held.previous is not None and held.previous[0] == tag and request["op"] not in ("apply", "advance"):
@@ -111,8 +112,13 @@ class ResidentMatches:
     def _to_move(self, held: HeldMatch) -> list[int]:
         return [int(s) for s in self._call("to_move", held.game.to_move, held.state)]
 
-    def _legal(self, held: HeldMatch, state: Any, seat: int) -> list:
-        return [move_data(m) for m in self._call("legal_moves", held.game.legal_moves, state, seat)]
+    def _moves(self, held: HeldMatch, seat: int) -> list[Move]:
+        """The current state's legal moves for ``seat``, listed once: a bot's
+        choice after a move needs the list the move's answer carried."""
+        moves = held.moves.get(seat)
+        if moves is None:
+            moves = held.moves[seat] = list(self._call("legal_moves", held.game.legal_moves, held.state, seat))
+        return moves
 
     # ------------------------------------------------------------ operations
 
@@ -156,7 +162,7 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply (catching up)", error) from None
-        held.tag, held.pending, held.previous = request["new_tag"], None, None
+        held.tag, held.pending, held.previous, held.moves = request["new_tag"], None, None, {}
         return {}
 
     def _op_apply(self, request: dict) -> dict:
@@ -173,18 +179,20 @@ class ResidentMatches:
             raise PluginFailed("apply", error) from None
         outcome = outcome_data(self._call("outcome", game.outcome, state))
         answer: dict[str, Any] = {"outcome": outcome}
+        listed: dict[int, list[Move]] = {}
         if outcome is None:
             to_move = [int(s) for s in self._call("to_move", game.to_move, state)]
             answer["to_move"] = to_move
             answer["moves"] = moves = {}
             for seat in to_move:
                 try:
-                    moves[str(seat)] = self._legal(held, state, seat)
+                    listed[seat] = list(self._call("legal_moves", game.legal_moves, state, seat))
                 except PluginFailed:  # the move stands; the error comes when the moves are asked for
-                    pass
+                    continue
+                moves[str(seat)] = [move_data(m) for m in listed[seat]]
         if outcome is not None or request.get("want_state"):
             answer["state"] = state
-        held.pending = (request["new_tag"], state)
+        held.pending = (request["new_tag"], state, listed)
         return answer
 
     def _op_to_move(self, request: dict) -> dict:
@@ -192,7 +200,7 @@ class ResidentMatches:
 
     def _op_legal_moves(self, request: dict) -> dict:
         held = self._match(request)
-        return {"moves": self._legal(held, held.state, request["seat"])}
+        return {"moves": [move_data(m) for m in self._moves(held, request["seat"])]}
 
     def _op_view(self, request: dict) -> dict:
         held = self._match(request)
@@ -220,7 +228,7 @@ class ResidentMatches:
         fails or offers a move that is not legal."""
         held = self._match(request)
         seat = request["seat"]
-        moves = self._call("legal_moves", held.game.legal_moves, held.state, seat)
+        moves = list(self._moves(held, seat))  # a copy: a bot may reorder what it is given
         if not moves:
             return {"move": None}
         rng = rng_for(held.seed, request["version"], request["stream"])
