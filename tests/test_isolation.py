@@ -165,22 +165,35 @@ def test_trusted_plugins_run_in_the_host_and_the_others_in_workers(tmp_path):
         host.stop()
 
 
-async def test_resuming_resets_the_strikes_and_loads_the_match_afresh(monkeypatch):
-    """The engine's side of ResumeMatch, on an engine of its own."""
+def open_store(kind: str, tmp_path, request):
+    from gamehost.host.store import open_store as open_any
+
+    if kind == "postgres":
+        return open_any(request.getfixturevalue("postgres_url"), str(tmp_path))
+    return open_any(kind, str(tmp_path))
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "sqlite", "postgres"])
+async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkeypatch, tmp_path, request,
+                                                                          store_kind):
+    """Engines of their own on each store: the suspension (status and why)
+    outlives the engine, and the engine's side of ResumeMatch resets the
+    strikes and loads the match into a worker again."""
     from hosts import FIXTURE_SITE
 
     from gamehost.host import errors
     from gamehost.host.engine import MatchEngine
     from gamehost.host.plugins import load_catalog
-    from gamehost.host.store.memory import MemoryStore
     from gamehost.host.workers.pool import WorkerPool
     from gamehost.host.workers.runner import RulesBudgets, RulesRunner
 
     monkeypatch.syspath_prepend(str(FIXTURE_SITE))
     monkeypatch.setenv("PYTHONPATH", str(FIXTURE_SITE))
     catalog = load_catalog()
+    store = open_store(store_kind, tmp_path, request)
+    await store.open()
     runner = RulesRunner(catalog, pool=WorkerPool(1, memory_mb=300), budgets=RulesBudgets(rules=0.5))
-    engine = MatchEngine(catalog, MemoryStore(), rules=runner, max_strikes=2)
+    engine = MatchEngine(catalog, store, rules=runner, max_strikes=2)
     await engine.start()
     try:
         live = await engine.create_match("faulty", seats=1, options={"fault": "hang"})
@@ -193,9 +206,15 @@ async def test_resuming_resets_the_strikes_and_loads_the_match_afresh(monkeypatc
                 break
             await asyncio.sleep(0.05)
         assert live.record.status_detail["reason"] == "RULES_TIMEOUT" and live.strikes == 2
+        # Another engine on the same store (a restart) reads the suspension back, without running rules.
+        later = MatchEngine(catalog, store)
+        kept = await later.live_match(live.id)
+        assert kept.record.status == "suspended" and kept.record.status_detail == live.record.status_detail
+        assert live.id not in {r.id for r in await store.unfinished_matches()}, "not restored at start"
         await engine.reset_rules_for_resume(live)
         assert live.strikes == 0
         assert (await engine.state_of(live))["count"] == 0, "held again by a (new) worker"
     finally:
         await engine.close()
         await engine.close_rules()
+        await store.close()
