@@ -805,10 +805,16 @@ class MatchEngine:
             return event
         if type(live.game).public_move is Game.public_move:  # the SDK's shows every move: no call needed
             return event
-        shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
-        if shown == event["move"]:
-            return event
-        return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+        async def compute() -> dict:
+            shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
+            if shown == event["move"]:
+                return event
+            return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+
+        if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
+            return await compute()
+        # The newest step's events go to every watcher: one rules call per viewer.
+        return await live.derived_async(("public_event", event["version"], viewer), compute)
 
     # ------------------------------------------------------------ rules calls
 
