@@ -11,7 +11,8 @@ In one run, on hosts up side by side (in-memory store):
   (and with isolation off for reference): moves per second, and the CPU
   seconds the host process and its workers spent;
 - **wire**: encoding plus decoding one mid-game Scalino state and one move
-  answer with JSON (the wire format), marshal and pickle, in-process.
+  answer with JSON (the wire format), marshal and pickle, in-process; and
+  the host's CPU per request to a worker, one at a time and 16 at once.
 
 Usage: python bench/isolation.py [--quick] [--json results.json]
 """
@@ -22,6 +23,7 @@ import argparse
 import asyncio
 import json
 import marshal
+import os
 import pickle
 import random
 import statistics
@@ -63,6 +65,13 @@ async def per_move_cost(quick: bool, repeat: int, data_dir: str) -> list[dict]:
                   f"{moves['rate']:6.0f}/s p50 {moves['p50_ms']:5.2f} ms p99 {moves['p99_ms']:6.2f} ms "
                   f"host cpu {moves['host_cpu_us_per_call']:4.0f} us | ratio {row['ratio']:.2f} "
                   f"(runs: {' '.join(f'{r:.2f}' for r in ratios)})", flush=True)
+        on_off = [on["rate"] / off["rate"] for on, off in zip(runs["on"]["submit"], runs["off"]["submit"])]
+        cpu = {side: statistics.median(r["host_cpu_us_per_call"] for r in runs[side]["submit"]) for side in hosts}
+        rows.append({"on_off_submit_rate": statistics.median(on_off), "on_off_runs": on_off,
+                     "host_cpu_us_per_move": cpu})
+        print(f"SubmitMove rate, isolation on / off in the same window: median {statistics.median(on_off):.2f} "
+              f"(runs: {' '.join(f'{r:.2f}' for r in on_off)}); host CPU per move, median: on {cpu['on']:.0f} us, "
+              f"off {cpu['off']:.0f} us", flush=True)
     finally:
         for host in hosts.values():
             host.stop()
@@ -120,6 +129,34 @@ async def scaling(quick: bool, data_dir: str) -> list[dict]:
     return rows
 
 
+async def round_trip() -> list[dict]:
+    """The host's CPU and the wall time per request to one worker (a cheap
+    rules call, tictactoe to_move), one at a time and 16 at once."""
+    from gamehost.host.workers.pool import WorkerPool
+
+    pool = WorkerPool(1)
+    await pool.start()
+    worker, calls, rows = pool.workers[0], 3000, []
+    request = {"op": "setup", "game": "tictactoe", "match": "m", "seats": 2, "options": {}, "seed": 1, "new_tag": 1}
+    await pool.call(worker, request, 5)
+    try:
+        for concurrency in (1, 16):
+            async def task():
+                for _ in range(calls // concurrency):
+                    await pool.call(worker, {"op": "to_move", "match": "m", "tag": 1}, 5)
+
+            cpu, start = time.process_time(), time.perf_counter()
+            await asyncio.gather(*(task() for _ in range(concurrency)))
+            row = {"concurrency": concurrency, "host_cpu_us": 1e6 * (time.process_time() - cpu) / calls,
+                   "wall_us": 1e6 * (time.perf_counter() - start) / calls}
+            rows.append(row)
+            print(f"round trip to a worker, {concurrency:>2} at once: host CPU {row['host_cpu_us']:.0f} us, "
+                  f"wall {row['wall_us']:.0f} us per call", flush=True)
+    finally:
+        await pool.close()
+    return rows
+
+
 def wire_cost() -> list[dict]:
     from gamehost_scalino.scalino import Scalino
     from gamehost.sdk.chance import rng_for
@@ -150,12 +187,17 @@ def wire_cost() -> list[dict]:
     return rows
 
 
-async def run(quick: bool, repeat: int) -> dict:
-    results = {"machine": machine(), "repeat": repeat}
-    results["wire"] = wire_cost()
+async def run(quick: bool, repeat: int, parts: str) -> dict:
+    results = {"machine": machine(), "repeat": repeat, "load_average": os.getloadavg()}
+    if parts in ("all", "wire"):
+        results["wire"] = wire_cost()
+        results["round_trip"] = await round_trip()
     with tempfile.TemporaryDirectory() as data_dir:
-        results["per_move"] = await per_move_cost(quick, repeat, data_dir)
-        results["scaling"] = await scaling(quick, data_dir)
+        if parts in ("all", "per-move"):
+            results["per_move"] = await per_move_cost(quick, repeat, data_dir)
+        if parts in ("all", "scaling"):
+            results["scaling"] = await scaling(quick, data_dir)
+    results["load_average_after"] = os.getloadavg()
     return results
 
 
@@ -164,8 +206,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per figure; the median is kept")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--part", choices=["all", "per-move", "scaling", "wire"], default="all")
     args = parser.parse_args()
-    results = asyncio.run(run(args.quick, args.repeat))
+    results = asyncio.run(run(args.quick, args.repeat, args.part))
     print(json.dumps(results["machine"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

@@ -106,6 +106,7 @@ class Worker:
         self._stdin = None
         self._queue: deque[_Pending] = deque()
         self._starting: asyncio.Future | None = None
+        self._stopping = False
 
     @property
     def alive(self) -> bool:
@@ -195,7 +196,11 @@ class Worker:
         if code is None:
             transport.kill()
         transport.close()
-        log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code, waiting=len(self._queue))
+        if self._stopping:
+            log.info("worker stopped", worker=self.index, pid=pid, exit_code=code)
+        else:
+            log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code,
+                        waiting=len(self._queue))
         queue, self._queue = self._queue, deque()
         for position, pending in enumerate(queue):
             if pending.timer is not None:
@@ -212,6 +217,7 @@ class Worker:
         self._end(WorkerRestarted("the worker is being replaced"), "out of memory")
 
     def close(self) -> None:
+        self._stopping = True
         if self.transport is not None:
             self._stdin.close()
 
