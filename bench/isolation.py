@@ -51,10 +51,14 @@ async def per_move_cost(quick: bool, repeat: int, data_dir: str) -> list[dict]:
     rows = []
     try:
         runs = {side: {"empty": [], "submit": []} for side in hosts}
+        worker_cpu = []
         for _ in range(repeat):
             for side, host in hosts.items():
                 runs[side]["empty"].append(await empty_calls(host, concurrency, matches_per_task * len(DRAW)))
+                before = children_cpu(host.process.pid)
                 runs[side]["submit"].append(await submit_moves(host, concurrency, matches_per_task))
+                if side == "on":
+                    worker_cpu.append(1e6 * (children_cpu(host.process.pid) - before) / runs[side]["submit"][-1]["calls"])
         for side in hosts:
             empty, moves = median_run(runs[side]["empty"]), median_run(runs[side]["submit"])
             ratios = [m["rate"] / e["rate"] for e, m in zip(runs[side]["empty"], runs[side]["submit"])]
@@ -68,10 +72,10 @@ async def per_move_cost(quick: bool, repeat: int, data_dir: str) -> list[dict]:
         on_off = [on["rate"] / off["rate"] for on, off in zip(runs["on"]["submit"], runs["off"]["submit"])]
         cpu = {side: statistics.median(r["host_cpu_us_per_call"] for r in runs[side]["submit"]) for side in hosts}
         rows.append({"on_off_submit_rate": statistics.median(on_off), "on_off_runs": on_off,
-                     "host_cpu_us_per_move": cpu})
+                     "host_cpu_us_per_move": cpu, "workers_cpu_us_per_move": statistics.median(worker_cpu)})
         print(f"SubmitMove rate, isolation on / off in the same window: median {statistics.median(on_off):.2f} "
               f"(runs: {' '.join(f'{r:.2f}' for r in on_off)}); host CPU per move, median: on {cpu['on']:.0f} us, "
-              f"off {cpu['off']:.0f} us", flush=True)
+              f"off {cpu['off']:.0f} us; workers' CPU per move (on): {statistics.median(worker_cpu):.0f} us", flush=True)
     finally:
         for host in hosts.values():
             host.stop()

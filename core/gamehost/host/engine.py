@@ -40,7 +40,6 @@ STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving t
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
 MAX_STRIKES = 3  # rules failures (time-outs, crashes) before a match is suspended
-RULES_FAILURES = ("RULES_TIMEOUT", "RULES_CRASHED")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -107,6 +107,7 @@ class Worker:
         self._queue: deque[_Pending] = deque()
         self._starting: asyncio.Future | None = None
         self._stopping = False
+        self._outbox: list[bytes] = []  # frames written together at the end of this loop turn
 
     @property
     def alive(self) -> bool:
@@ -153,10 +154,18 @@ class Worker:
         data = wire.frame(request)
         pending = _Pending(asyncio.get_running_loop().create_future(), timeout)
         self._queue.append(pending)
-        self._stdin.write(data)
+        if not self._outbox:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._outbox.append(data)
         if len(self._queue) == 1:
             self._arm(pending)
         return pending.future
+
+    def _flush(self) -> None:
+        """One write (one wake-up of the worker) for every request of this loop turn."""
+        frames, self._outbox = self._outbox, []
+        if self.transport is not None and frames:
+            self._stdin.write(b"".join(frames))
 
     def _arm(self, pending: _Pending) -> None:
         pending.timer = asyncio.get_running_loop().call_later(pending.timeout, self._overran, pending)
@@ -201,7 +210,7 @@ class Worker:
         else:
             log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code,
                         waiting=len(self._queue))
-        queue, self._queue = self._queue, deque()
+        queue, self._queue, self._outbox = self._queue, deque(), []
         for position, pending in enumerate(queue):
             if pending.timer is not None:
                 pending.timer.cancel()
