@@ -127,6 +127,8 @@ def test_a_restart_on_the_same_data_serves_at_once_and_keeps_the_suspension(tmp_
         match = client.match(hung)
         assert match.status == pb.MATCH_STATUS_SUSPENDED and match.status_detail.reason == "RULES_TIMEOUT"
         assert "fixture-faulty" in match.status_detail.message
+        listed = client.matches(status=pb.MATCH_STATUS_SUSPENDED)
+        assert [m.name for m in listed] == [hung] and listed[0].status_detail == match.status_detail
         assert client.move(other, tokens[1], move_id="b3").version == 5
         assert wait_suspended(client, pending).status_detail.reason == "RULES_TIMEOUT"
         assert all(line.get("match_id") != hung for line in second.log_lines("rules strike"))

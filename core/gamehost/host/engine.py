@@ -391,7 +391,11 @@ class MatchEngine:
                            before: tuple[float, str] | None) -> list[MatchRecord]:
         if game_id:
             self.game_entry(game_id)
-        return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before)
+        records = await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before)
+        for record in records:
+            if record.status == "suspended" and record.status_detail is None:  # its last event says why
+                record.status_detail = suspension_detail(await self.store.events(record.id, record.version - 1))
+        return records
 
     async def join(self, match_id: str, seat: int | None, player_name: str) -> tuple[LiveMatch, int, str]:
         live = await self.live_match(match_id)
