@@ -169,9 +169,16 @@ class RulesRunner:
             raise InvalidOptions(answer["field"], answer["reason"])
         if problem == "plugin":
             if answer["hook"].startswith(("apply", "load")):
-                self._where.pop(live.id, None)  # the worker dropped it: its state may be damaged
+                self._evict(live.id)  # the worker dropped it: its state may be damaged
             raise plugin_error(live.entry, live.log, answer["hook"], answer["message"])
         raise errors.Internal(f"The rules process answered {problem!r} for matches/{live.id}.", "HOST_ERROR")
+
+    def _evict(self, match_id: str) -> _Residence | None:
+        """Forget where the match is held (the worker no longer holds it)."""
+        where = self._where.pop(match_id, None)
+        if where is not None and where.worker is not None:
+            self.pool.release(where.worker)
+        return where
 
     def _place(self, game_id: str) -> Worker | None:
         return self.pool.assign() if self.pool is not None and game_id in self.isolated_games else None
@@ -187,7 +194,7 @@ class RulesRunner:
             return await asyncio.shield(loading)
         loading = self._loading[live.id] = asyncio.get_running_loop().create_future()
         try:
-            where = await self._load(live, where)
+            where = await self._load(live)
         except BaseException as error:
             loading.set_exception(error)
             loading.exception()  # retrieved: only the waiters care
@@ -197,10 +204,8 @@ class RulesRunner:
         loading.set_result(where)
         return where
 
-    async def _load(self, live, stale: _Residence | None) -> _Residence:
-        if stale is not None and stale.worker is not None:
-            self.pool.release(stale.worker)
-        self._where.pop(live.id, None)
+    async def _load(self, live) -> _Residence:
+        self._evict(live.id)  # a residence in a worker since replaced
         state, events = await self.loader(live)
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
@@ -227,7 +232,7 @@ class RulesRunner:
             answer = await self._send(live, where.worker, request)
             if answer.get("error") == "unloaded" and attempt == 1:
                 if self._where.get(live.id) is where:
-                    del self._where[live.id]
+                    self._evict(live.id)
                 continue
             return self._answer(live, answer)
         raise AssertionError("unreachable")
@@ -247,13 +252,12 @@ class RulesRunner:
 
     def forget(self, match_id: str) -> None:
         """The engine let go of the match: free its state where it is held."""
-        where = self._where.pop(match_id, None)
+        where = self._evict(match_id)
         if where is None:
             return
         if where.worker is None:
             self.table.held.pop(match_id, None)
             return
-        self.pool.release(where.worker)
         if where.worker.generation == where.generation:
             task = asyncio.get_running_loop().create_task(self._drop(where.worker, match_id))
             self._background.add(task)
