@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -220,3 +222,16 @@ async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkey
         await engine.close()
         await engine.close_rules()
         await store.close()
+
+
+@pytest.mark.parametrize(("args", "env", "complaint"), [
+    (["--rules-timeout", "0"], {}, "argument --rules-timeout: 0.0 is not more than 0"),
+    (["--workers", "0"], {}, "argument --workers: 0 is not from 1 to 256"),
+    (["--game-rules-timeouts", "kensington"], {}, "expected game=seconds"),
+    ([], {"GAMEHOST_BOT_TIMEOUT": "-2"}, "--bot-timeout (or its GAMEHOST_ variable): -2.0 is not more than 0"),
+    ([], {"GAMEHOST_ISOLATION": "maybe"}, "isolation is 'on' or 'off', not 'maybe'"),
+])
+def test_isolation_settings_out_of_range_are_usage_errors(args, env, complaint):
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", *args],
+                             capture_output=True, text=True, timeout=30, env={**os.environ, **env})
+    assert refused.returncode == 2 and complaint in refused.stderr, refused.stderr

@@ -167,36 +167,93 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_isolation_flags(serve, defaults) -> None:
-    from gamehost.host.config import parse_game_timeouts, parse_isolation
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 3600:
+        raise ValueError(f"{value} is not more than 0 and at most 3600 seconds")
+    return value
 
-    def game_timeouts(text: str) -> str:
-        parse_game_timeouts(text)
-        return text
+
+def _count(low: int, high: int):
+    def number(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise ValueError(f"{value} is not from {low} to {high}")
+        return value
+    return number
+
+
+def _game_timeouts(text: str) -> str:
+    from gamehost.host.config import parse_game_timeouts
+
+    parse_game_timeouts(text)
+    return text
+
+
+ISOLATION_CHECKS = (("--workers", "workers", _count(1, 256)), ("--worker-memory-mb", "worker_memory_mb",
+                                                                _count(0, 1 << 20)),
+                    ("--rules-timeout", "rules_timeout", _seconds), ("--bot-timeout", "bot_timeout", _seconds),
+                    ("--load-timeout", "load_timeout", _seconds), ("--max-strikes", "max_strikes", _count(1, 100)),
+                    ("--game-rules-timeouts", "game_rules_timeouts", _game_timeouts))
+
+
+def _isolation_problem(args) -> str | None:
+    """What is wrong with the isolation settings; argparse does not check
+    defaults taken from the environment."""
+    from gamehost.host.config import parse_isolation
+
+    for option, name, check in (*ISOLATION_CHECKS, ("--isolation", "isolation", parse_isolation)):
+        try:
+            check(str(getattr(args, name)))
+        except ValueError as error:
+            return f"{option} (or its GAMEHOST_ variable): {error}"
+    return None
+
+
+def _flag_type(check):
+    """argparse shows an ArgumentTypeError's message, not a ValueError's."""
+    def parse(text: str):
+        try:
+            return check(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return parse
+
+
+def _add_isolation_flags(serve, defaults) -> None:
+    from gamehost.host.config import parse_isolation
+
+    def seconds(text: str) -> float:
+        return _flag_type(_seconds)(text)
+
+    def count(low: int, high: int):
+        return _flag_type(_count(low, high))
+
+    game_timeouts = _flag_type(_game_timeouts)
 
     group = serve.add_argument_group("rules isolation")
-    group.add_argument("--isolation", type=parse_isolation, default=defaults.isolation,
+    group.add_argument("--isolation", type=_flag_type(parse_isolation), default=defaults.isolation,
                        help="'on': plugins' rules, renderers and bots run in worker processes with deadlines and "
                             "a memory limit; 'off': in the host, fastest, for trusted plugins only "
                             "(env GAMEHOST_ISOLATION, default on)")
     group.add_argument("--trusted-plugins", default=defaults.trusted_plugins, metavar="NAME,...",
                        help="plugins run in the host even with isolation on (env GAMEHOST_TRUSTED_PLUGINS)")
-    group.add_argument("--workers", type=int, default=defaults.workers,
+    group.add_argument("--workers", type=count(1, 256), default=defaults.workers,
                        help="worker processes for rules (env GAMEHOST_WORKERS, default: the number of cores)")
-    group.add_argument("--worker-memory-mb", type=int, default=defaults.worker_memory_mb,
+    group.add_argument("--worker-memory-mb", type=count(0, 1 << 20), default=defaults.worker_memory_mb,
                        help="address-space limit of each worker in MB, 0 for none; a worker over it is "
                             "replaced (env GAMEHOST_WORKER_MEMORY_MB, default 1024)")
-    group.add_argument("--rules-timeout", type=float, default=defaults.rules_timeout, metavar="SECONDS",
+    group.add_argument("--rules-timeout", type=seconds, default=defaults.rules_timeout, metavar="SECONDS",
                        help="deadline of each rules call (env GAMEHOST_RULES_TIMEOUT, default 2)")
     group.add_argument("--game-rules-timeouts", type=game_timeouts, default=defaults.game_rules_timeouts,
                        metavar="GAME=SECONDS,...",
                        help="per-game rules deadlines (env GAMEHOST_GAME_RULES_TIMEOUTS)")
-    group.add_argument("--bot-timeout", type=float, default=defaults.bot_timeout, metavar="SECONDS",
+    group.add_argument("--bot-timeout", type=seconds, default=defaults.bot_timeout, metavar="SECONDS",
                        help="deadline of a bot's choice (env GAMEHOST_BOT_TIMEOUT, default 5)")
-    group.add_argument("--load-timeout", type=float, default=defaults.load_timeout, metavar="SECONDS",
+    group.add_argument("--load-timeout", type=seconds, default=defaults.load_timeout, metavar="SECONDS",
                        help="deadline to load a match into a worker, replaying its log "
                             "(env GAMEHOST_LOAD_TIMEOUT, default 30)")
-    group.add_argument("--max-strikes", type=int, default=defaults.max_strikes,
+    group.add_argument("--max-strikes", type=count(1, 100), default=defaults.max_strikes,
                        help="rules time-outs or crashes before a match is suspended "
                             "(env GAMEHOST_MAX_STRIKES, default 3)")
 
@@ -260,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
+        if _isolation_problem(args):
+            parser.error(_isolation_problem(args))
         if args.store_check_interval <= 0:
             parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
                          f"not {args.store_check_interval}")
