@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, kind, text in LIMIT_SETTINGS:
         serve.add_argument(f"--{name.replace('_', '-')}", type=kind, default=getattr(defaults, name),
                            help=f"{text} (env GAMEHOST_{name.upper()}, default {getattr(HostConfig, name)!r})")
+    _add_isolation_flags(serve, defaults)
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -267,6 +268,97 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 3600:
+        raise ValueError(f"{value} is not more than 0 and at most 3600 seconds")
+    return value
+
+
+def _count(low: int, high: int):
+    def number(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise ValueError(f"{value} is not from {low} to {high}")
+        return value
+    return number
+
+
+def _game_timeouts(text: str) -> str:
+    from gamehost.host.config import parse_game_timeouts
+
+    parse_game_timeouts(text)
+    return text
+
+
+ISOLATION_CHECKS = (("--workers", "workers", _count(1, 256)), ("--worker-memory-mb", "worker_memory_mb",
+                                                                _count(0, 1 << 20)),
+                    ("--rules-timeout", "rules_timeout", _seconds), ("--bot-timeout", "bot_timeout", _seconds),
+                    ("--load-timeout", "load_timeout", _seconds), ("--max-strikes", "max_strikes", _count(1, 100)),
+                    ("--game-rules-timeouts", "game_rules_timeouts", _game_timeouts))
+
+
+def _isolation_problem(args) -> str | None:
+    """What is wrong with the isolation settings; argparse does not check
+    defaults taken from the environment."""
+    from gamehost.host.config import parse_isolation
+
+    for option, name, check in (*ISOLATION_CHECKS, ("--isolation", "isolation", parse_isolation)):
+        try:
+            check(str(getattr(args, name)))
+        except ValueError as error:
+            return f"{option} (or its GAMEHOST_ variable): {error}"
+    return None
+
+
+def _flag_type(check):
+    """argparse shows an ArgumentTypeError's message, not a ValueError's."""
+    def parse(text: str):
+        try:
+            return check(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return parse
+
+
+def _add_isolation_flags(serve, defaults) -> None:
+    from gamehost.host.config import parse_isolation
+
+    def seconds(text: str) -> float:
+        return _flag_type(_seconds)(text)
+
+    def count(low: int, high: int):
+        return _flag_type(_count(low, high))
+
+    game_timeouts = _flag_type(_game_timeouts)
+
+    group = serve.add_argument_group("rules isolation")
+    group.add_argument("--isolation", type=_flag_type(parse_isolation), default=defaults.isolation,
+                       help="'on': plugins' rules, renderers and bots run in worker processes with deadlines and "
+                            "a memory limit; 'off': in the host, fastest, for trusted plugins only "
+                            "(env GAMEHOST_ISOLATION, default on)")
+    group.add_argument("--trusted-plugins", default=defaults.trusted_plugins, metavar="NAME,...",
+                       help="plugins run in the host even with isolation on (env GAMEHOST_TRUSTED_PLUGINS)")
+    group.add_argument("--workers", type=count(1, 256), default=defaults.workers,
+                       help="worker processes for rules (env GAMEHOST_WORKERS, default: the number of cores)")
+    group.add_argument("--worker-memory-mb", type=count(0, 1 << 20), default=defaults.worker_memory_mb,
+                       help="address-space limit of each worker in MB, 0 for none; a worker over it is "
+                            "replaced (env GAMEHOST_WORKER_MEMORY_MB, default 1024)")
+    group.add_argument("--rules-timeout", type=seconds, default=defaults.rules_timeout, metavar="SECONDS",
+                       help="deadline of each rules call (env GAMEHOST_RULES_TIMEOUT, default 2)")
+    group.add_argument("--game-rules-timeouts", type=game_timeouts, default=defaults.game_rules_timeouts,
+                       metavar="GAME=SECONDS,...",
+                       help="per-game rules deadlines (env GAMEHOST_GAME_RULES_TIMEOUTS)")
+    group.add_argument("--bot-timeout", type=seconds, default=defaults.bot_timeout, metavar="SECONDS",
+                       help="deadline of a bot's choice (env GAMEHOST_BOT_TIMEOUT, default 5)")
+    group.add_argument("--load-timeout", type=seconds, default=defaults.load_timeout, metavar="SECONDS",
+                       help="deadline to load a match into a worker, replaying its log "
+                            "(env GAMEHOST_LOAD_TIMEOUT, default 30)")
+    group.add_argument("--max-strikes", type=count(1, 100), default=defaults.max_strikes,
+                       help="rules time-outs or crashes before a match is suspended "
+                            "(env GAMEHOST_MAX_STRIKES, default 3)")
+
+
 def run_serve(args) -> int:
     from gamehost.host.config import HostConfig
     from gamehost.host.logs import configure
@@ -288,7 +380,11 @@ def run_serve(args) -> int:
                         prune_finished_after=args.prune_finished_after,
                         retention_interval=args.retention_interval, max_open_matches=args.max_open_matches,
                         max_bot_matches=args.max_bot_matches, chosen_seeds=args.chosen_seeds,
-                        **{name: getattr(args, name) for name, _, _ in LIMIT_SETTINGS})
+                        **{name: getattr(args, name) for name, _, _ in LIMIT_SETTINGS},
+                        isolation=args.isolation, trusted_plugins=args.trusted_plugins, workers=args.workers,
+                        worker_memory_mb=args.worker_memory_mb, rules_timeout=args.rules_timeout,
+                        game_rules_timeouts=args.game_rules_timeouts, bot_timeout=args.bot_timeout,
+                        load_timeout=args.load_timeout, max_strikes=args.max_strikes)
     configure(config.log_format, config.log_level)
     from gamehost.host.store import StoreUnusable
     from gamehost.host.web.app import ListenError
@@ -350,6 +446,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if value not in choices:  # argparse does not check defaults taken from the environment
                 parser.error(f"{option} (or its GAMEHOST_ variable) must be one of {', '.join(choices)}, "
                              f"not {value!r}")
+        if _isolation_problem(args):
+            parser.error(_isolation_problem(args))
         if args.store_check_interval <= 0:
             parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
                          f"not {args.store_check_interval}")

@@ -32,7 +32,7 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
         live = await self.engine.abort_match(match_id, "ADMIN_ABORT",
                                              request.reason[:MAX_REASON] or f"aborted by {caller.subject}")
         log.info("admin aborted a match", match_id=match_id, admin=caller.subject)
-        return self.matches.match_message(live)
+        return await self.matches.match_message(live)
 
     @unary
     async def DeleteMatch(self, request, context, caller):
@@ -46,11 +46,11 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
         match_id = resource_id(request.name, "matches")
         live = await self.engine.assign_bot(match_id, request.seat, request.bot)
         log.info("admin gave a seat to a bot", match_id=match_id, seat=request.seat, admin=caller.subject)
-        return self.matches.match_message(live)
+        return await self.matches.match_message(live)
 
     @unary
     async def ResumeMatch(self, request, context, caller):
         match_id = resource_id(request.name, "matches")
         live = await self.engine.resume_match(match_id)
         log.info("admin resumed a match", match_id=match_id, admin=caller.subject)
-        return self.matches.match_message(live)
+        return await self.matches.match_message(live)

@@ -37,6 +37,27 @@ def _env_web_port() -> int | None:
         raise SystemExit(f"gamehost: GAMEHOST_WEB_PORT must be a port number or 'off', not {text!r}") from None
 
 
+def parse_game_timeouts(text: str) -> dict[str, float]:
+    """``game=seconds`` pairs, comma-separated: per-game rules deadlines."""
+    timeouts = {}
+    for pair in filter(None, (part.strip() for part in text.split(","))):
+        game, sep, seconds = pair.partition("=")
+        if not sep or not game.strip():
+            raise ValueError(f"expected game=seconds, not {pair[:40]!r}")
+        value = float(seconds)
+        if not 0 < value <= 3600:
+            raise ValueError(f"a rules deadline is more than 0 and at most 3600 s, not {value}")
+        timeouts[game.strip()] = value
+    return timeouts
+
+
+def parse_isolation(text: str) -> str:
+    """"on" (every plugin in workers), "off" (every plugin in the host)."""
+    if text.strip().lower() not in ("on", "off"):
+        raise ValueError(f"isolation is 'on' or 'off', not {text[:20]!r}")
+    return text.strip().lower()
+
+
 @dataclass
 class HostConfig:
     address: str = "127.0.0.1:50051"
@@ -88,6 +109,16 @@ class HostConfig:
     web_keepalive_timeout: float = 30.0  # seconds an idle keep-alive connection stays open
     tls_cert: str = ""  # PEM files; both set: TLS on the gRPC and the web port
     tls_key: str = ""
+    # Rules isolation (docs/architecture.md, "Rules workers")
+    isolation: str = "on"  # "on": plugins' rules run in worker processes; "off": in the host
+    trusted_plugins: str = ""  # comma-separated plugin names run in the host even when isolation is on
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    worker_memory_mb: int = 1024  # address-space limit per worker (RLIMIT_AS); 0: none
+    rules_timeout: float = 2.0  # seconds per rules call (apply, legal_moves, view, renderers...)
+    game_rules_timeouts: str = ""  # per-game overrides, "game=seconds,..."
+    bot_timeout: float = 5.0  # seconds a bot may think per move
+    load_timeout: float = 30.0  # seconds to load a match into a worker (snapshot + log replay)
+    max_strikes: int = 3  # rules failures before a match is suspended
 
     @classmethod
     def from_env(cls) -> "HostConfig":
@@ -141,6 +172,15 @@ class HostConfig:
             web_keepalive_timeout=_env_number("WEB_KEEPALIVE_TIMEOUT", cls.web_keepalive_timeout, float),
             tls_cert=_env("TLS_CERT", cls.tls_cert),
             tls_key=_env("TLS_KEY", cls.tls_key),
+            isolation=_env("ISOLATION", cls.isolation),
+            trusted_plugins=_env("TRUSTED_PLUGINS", cls.trusted_plugins),
+            workers=_env_number("WORKERS", os.cpu_count() or 1, int),
+            worker_memory_mb=_env_number("WORKER_MEMORY_MB", cls.worker_memory_mb, int),
+            rules_timeout=_env_number("RULES_TIMEOUT", cls.rules_timeout, float),
+            game_rules_timeouts=_env("GAME_RULES_TIMEOUTS", cls.game_rules_timeouts),
+            bot_timeout=_env_number("BOT_TIMEOUT", cls.bot_timeout, float),
+            load_timeout=_env_number("LOAD_TIMEOUT", cls.load_timeout, float),
+            max_strikes=_env_number("MAX_STRIKES", cls.max_strikes, int),
         )
 
     def quota_limits(self):

@@ -33,9 +33,8 @@ from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
-from gamehost.sdk.chance import rng_for
-from gamehost.sdk.replay import recorded_moves, replay
-from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome
+from gamehost.host.workers.runner import Applied, RulesRunner
+from gamehost.sdk.rules import Game, IllegalMove, InvalidOptions, MalformedMove, Move, Outcome
 
 log = structlog.get_logger("gamehost.engine")
 
@@ -44,6 +43,7 @@ MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
+MAX_STRIKES = 3  # rules failures (time-outs, crashes) before a match is suspended
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +66,7 @@ class MoveResult:
     replayed: bool
 
 
+
 def outcome_to_result(outcome: Outcome) -> dict:
     return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
             "winners": outcome.winners, "summary": outcome.summary}
@@ -76,7 +77,8 @@ class MatchEngine(MatchAdministration):
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
-                 chosen_seeds: str = "admins") -> None:
+                 chosen_seeds: str = "admins", rules: RulesRunner | None = None,
+                 max_strikes: int = MAX_STRIKES) -> None:
         self.catalog = catalog
         self.quotas = quotas or MatchQuotas(0, 0)
         self.chosen_seeds = chosen_seeds
@@ -96,6 +98,13 @@ class MatchEngine(MatchAdministration):
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
+        # Rules run where the runner puts them (workers, or this process
+        # when none is given): every rules call below awaits it.
+        self.rules = rules or RulesRunner(catalog)
+        self.rules.use_bots(self.bots)
+        self.rules.on_failure = self._rules_failed
+        self.rules.loader = self._rules_source
+        self.max_strikes = max_strikes
 
     def _add_plugin_bots(self, impl) -> None:
         try:
@@ -115,6 +124,7 @@ class MatchEngine(MatchAdministration):
         """Restore every open and active match from the store; with a shared
         store, follow other replicas' commits and sweep for due bot moves
         and deadlines."""
+        await self.rules.start()
         if self.shared:
             self.store.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
@@ -128,7 +138,8 @@ class MatchEngine(MatchAdministration):
                 log.error("match not restored", match_id=record.id, game=record.game_id, error=str(error))
                 continue
             self._live[record.id] = live
-            self._schedule_turns(live)
+            # In the background: a match whose rules hang must not hold the start.
+            self._spawn(self._schedule_turns(live))
             restored += 1
         log.info("matches restored", count=restored)
 
@@ -152,6 +163,11 @@ class MatchEngine(MatchAdministration):
         for live in self._live.values():
             async with live.lock:
                 live.wake_watchers()
+
+    async def close_rules(self, grace: float = 0.5) -> None:
+        """Stop the rules workers, killing those still busy after ``grace``
+        seconds: last, once no call needs them."""
+        await self.rules.close(grace)
 
     # ------------------------------------------------------------ catalog
 
@@ -203,12 +219,11 @@ class MatchEngine(MatchAdministration):
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
             creator=caller.quota_key if caller else "", seed_chosen=seed_chosen)
         bound = log.bind(match_id=record.id, game=game.id)
+        live = LiveMatch(record, entry, None, 0, bound)
         try:
-            state = game.setup(seats, merged, rng_for(seed, 0))
+            state, to_move = await self.rules.setup(live, seats, merged)
         except InvalidOptions as refusal:
             raise errors.invalid_field(f"options.{refusal.field}", refusal.reason, "INVALID_OPTIONS") from None
-        except Exception as error:
-            raise self._plugin_error(entry, bound, "setup", error) from None
         events = []
         if len(bot_seats) == seats:
             record.status, record.version = "active", 1
@@ -217,17 +232,22 @@ class MatchEngine(MatchAdministration):
             await self.store.create_match(record, Snapshot(0, state), events,
                                           due_in=self.bot_delay if self.shared and events else None)
         except VersionConflict:
+            self.rules.forget(record.id)
             # Same request id raced with another call: answer with that match.
             existing = await self.store.find_match_by_request(request_id)
             if existing is None:
                 raise
             return await self.live_match(existing.id)
-        live = LiveMatch(record, entry, state, 0, bound)
+        except BaseException:
+            self.rules.forget(record.id)
+            raise
         live.recent.extend(events)
+        if record.status == "active":
+            live.settle("to_move", to_move)
         self._live[record.id] = live
         bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
         self._notify_observers(live, events)
-        self._schedule_turns(live)
+        await self._schedule_turns(live)
         return live
 
     def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
@@ -271,7 +291,7 @@ class MatchEngine(MatchAdministration):
             if live.over:
                 self._remember_finished(match_id)
             elif not self.shared:  # shared: the host acts where the turn is claimed
-                self._schedule_turns(live)
+                await self._schedule_turns(live)
         return live
 
     async def read_match(self, match_id: str) -> LiveMatch:
@@ -304,11 +324,8 @@ class MatchEngine(MatchAdministration):
         if record is None or record.version <= live.version:
             return False
         events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= record.version]
-        try:
-            state = replay(live.game, live.state, record.seed, recorded_moves(events))
-        except Exception as error:
-            raise self._plugin_error(live.entry, live.log, "apply (catching up)", error) from None
-        live.advance(record, events, state)
+        await self.rules.advance(live, events)
+        live.advance(record, events)
         live.log.debug("caught up", version=record.version, events=len(events))
         if live.over:
             self._remember_finished(live.id)
@@ -349,6 +366,7 @@ class MatchEngine(MatchAdministration):
                 self._finished_order.append(old)  # still watched: look again later
             elif live is not None and live.over:
                 del self._live[old]
+                self.rules.forget(old)
 
     async def _restore(self, record: MatchRecord) -> LiveMatch:
         entry = self.game_entry(record.game_id)
@@ -356,19 +374,28 @@ class MatchEngine(MatchAdministration):
         if record.rules_version != entry.game.version:
             bound.warning("rules version changed since the match began",
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
-        snapshot = await self.store.latest_snapshot(record.id)
-        if snapshot.version > record.version:  # another replica moved on since the row was read
+        # The rules load the state (snapshot and log) when the match is next
+        # used, in a worker and under a deadline: a match whose rules hang
+        # cannot hold the host here.
+        snapshot_version = (await self.store.latest_snapshot(record.id)).version
+        if snapshot_version > record.version:  # another replica moved on since the row was read
             record = await self.store.get_match(record.id)
-        # ... and may commit more now: the state must stop at the row's version.
-        tail = [e for e in await self.store.events(record.id, snapshot.version) if e["version"] <= record.version]
-        try:
-            state = replay(entry.game, snapshot.state, record.seed, recorded_moves(tail))
-        except Exception as error:  # the plugin no longer accepts its own log
-            raise self._plugin_error(entry, bound, "apply (replaying the log)", error) from None
-        live = LiveMatch(record, entry, state, snapshot.version, bound)
+        tail = [e for e in await self.store.events(record.id, snapshot_version) if e["version"] <= record.version]
+        live = LiveMatch(record, entry, None, snapshot_version, bound)
         live.recent.extend(tail)
         live.requests = await self.store.request_versions(record.id)
         return live
+
+    async def _rules_source(self, live: LiveMatch) -> tuple[Any, list[dict]]:
+        """What the rules load a match from: the latest snapshot and the
+        events after it, up to the live match's version."""
+        snapshot = await self.store.latest_snapshot(live.id)
+        if snapshot.version > live.version:  # shared store: other replicas moved on; take their steps first
+            record = await self.store.get_match(live.id)
+            events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= record.version]
+            live.advance(record, events)
+        tail = [e for e in await self.store.events(live.id, snapshot.version) if e["version"] <= live.version]
+        return snapshot.state, tail
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
                            before: tuple[float, str] | None, player: str | None = None) -> list[MatchRecord]:
@@ -457,8 +484,8 @@ class MatchEngine(MatchAdministration):
         else:
             raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
                                             "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
-        await self._commit(live, new_record, events,
-                           snapshot_state=live.state if new_record.status == "abandoned" else None)
+        snapshot_state = await self._final_state(live) if new_record.status == "abandoned" else None
+        await self._commit(live, new_record, events, snapshot_state=snapshot_state)
         live.log.info("seat left", seat=seat, status=new_record.status)
         if live.over:
             self._remember_finished(live.id)
@@ -486,35 +513,44 @@ class MatchEngine(MatchAdministration):
                 "SPECTATOR_FORBIDDEN", metadata=errors.metadata_of(action=action))
         return seat
 
-    def to_move(self, live: LiveMatch) -> tuple[int, ...]:
+    async def to_move(self, live: LiveMatch) -> tuple[int, ...]:
         if live.record.status != "active":
             return ()
-        return live.derived("to_move", lambda: tuple(
-            self._rules(live.entry, live.log, "to_move", live.game.to_move, live.state)))
+        return await live.derived_async("to_move", lambda: self.rules.to_move(live))
 
-    def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
-        if seat is None or seat not in self.to_move(live):
+    async def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
+        if seat is None or seat not in await self.to_move(live):
             return ()
-        return live.derived(("moves", seat), lambda: tuple(
-            self._rules(live.entry, live.log, "legal_moves", live.game.legal_moves, live.state, seat)))
+        return await live.derived_async(("moves", seat), lambda: self.rules.legal_moves(live, seat))
 
-    def _moves_by_id(self, live: LiveMatch, seat: int) -> dict[str, Move]:
-        return live.derived(("moves_by_id", seat), lambda: {m.id: m for m in self.legal_moves(live, seat)})
+    async def _moves_by_id(self, live: LiveMatch, seat: int) -> dict[str, Move]:
+        async def compute() -> dict[str, Move]:
+            return {m.id: m for m in await self.legal_moves(live, seat)}
 
-    def view(self, live: LiveMatch, seat: int | None) -> ViewData:
-        def compute() -> ViewData:
-            state = self._rules(live.entry, live.log, "view", live.game.view, live.state, seat)
-            return ViewData(live.version, live.record.status, seat, self.to_move(live), state,
-                            self.legal_moves(live, seat), live.record.result)
+        return await live.derived_async(("moves_by_id", seat), compute)
 
-        return live.derived(("view", seat), compute)
+    async def view(self, live: LiveMatch, seat: int | None) -> ViewData:
+        async def compute() -> ViewData:
+            while True:  # every part from one version: a step may land while the rules answer
+                version, status, result = live.version, live.record.status, live.record.result
+                state = await self.rules.view(live, seat)
+                to_move, moves = await self.to_move(live), await self.legal_moves(live, seat)
+                if live.version == version:
+                    return ViewData(version, status, seat, to_move, state, moves, result)
 
-    def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
+        return await live.derived_async(("view", seat), compute)
+
+    async def state_of(self, live: LiveMatch) -> Any:
+        """The match's current rules state, wherever the rules hold it (a
+        copy when a worker does)."""
+        return await self.rules.state(live)
+
+    async def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         if kind == "text":
-            return live.derived(("text", view.seat), lambda: self._rules(
-                live.entry, live.log, "render_text", live.game.render_text, view.state))
-        return live.derived(("svg", view.seat), lambda: self._rules(
-            live.entry, live.log, "render_svg", live.game.render_svg, view.state, view.moves))
+            return await live.derived_async(("text", view.seat, view.version),
+                                            lambda: self.rules.render_text(live, view.state))
+        return await live.derived_async(("svg", view.seat, view.version),
+                                        lambda: self.rules.render_svg(live, view.state, view.moves))
 
     # ------------------------------------------------------------ moves
 
@@ -547,15 +583,15 @@ class MatchEngine(MatchAdministration):
             raise errors.FailedPrecondition(
                 f"matches/{live.id} is {record.status}: moves are accepted only while it is active.",
                 "MATCH_NOT_ACTIVE", metadata=errors.metadata_of(status=record.status))
-        to_move = self.to_move(live)
+        to_move = await self.to_move(live)
         if seat not in to_move:
             raise errors.FailedPrecondition(
                 f"It is not your turn: seat {', '.join(map(str, to_move))} is to move.", "NOT_YOUR_TURN",
                 metadata=errors.metadata_of(seat=seat, to_move=",".join(map(str, to_move))))
         if move_id:
-            chosen = self._moves_by_id(live, seat).get(move_id)
+            chosen = (await self._moves_by_id(live, seat)).get(move_id)
             if chosen is None:
-                ids = [m.id for m in self.legal_moves(live, seat)]
+                ids = [m.id for m in await self.legal_moves(live, seat)]
                 shown = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
                 raise errors.FailedPrecondition(
                     f"No legal move has id {move_id!r} now. Legal moves: {shown}.", "UNKNOWN_MOVE",
@@ -563,11 +599,14 @@ class MatchEngine(MatchAdministration):
             args, label = chosen.args, chosen.label
         else:
             args = move
-            listed = next((m for m in self.legal_moves(live, seat) if m.args == args), None)
+            listed = next((m for m in await self.legal_moves(live, seat) if m.args == args), None)
             move_id, label = (listed.id, listed.label) if listed else ("", "")
         version = record.version + 1
         try:
-            state = live.game.apply(live.state, seat, args, rng_for(record.seed, version))
+            # The new state stays where the rules run; it comes back only
+            # when a snapshot is due (or the match ends).
+            applied = await self.rules.apply(live, seat, args, version,
+                                             want_state=version - live.snapshot_version >= self.snapshot_every)
         except MalformedMove as refusal:
             raise errors.InvalidArgument(f"Malformed move: {refusal.reason}", "MALFORMED_MOVE",
                                          metadata=errors.metadata_of(rule=refusal.rule),
@@ -575,14 +614,7 @@ class MatchEngine(MatchAdministration):
         except IllegalMove as refusal:
             raise errors.FailedPrecondition(f"Illegal move: {refusal.reason}", "ILLEGAL_MOVE",
                                             metadata=errors.metadata_of(rule=refusal.rule)) from None
-        except Exception as error:
-            failure = self._plugin_error(live.entry, live.log, "apply", error)
-            try:
-                await self._reload_state(live)  # the plugin may have touched the state before it failed
-            except Exception as reload_error:
-                live.log.error("state not reloaded after a plugin error", error=str(reload_error))
-            raise failure from None
-        outcome = self._rules(live.entry, live.log, "outcome", live.game.outcome, state)
+        result = applied.result
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
                             label=label or f"seat {seat} moved")
@@ -592,29 +624,37 @@ class MatchEngine(MatchAdministration):
             event["timed_out"] = True
         events = [event]
         changes: dict[str, Any] = {"version": version, "update_time": now}
-        if outcome is not None:
-            changes.update(status="finished", result=outcome_to_result(outcome), version=version + 1)
-            events.append(self._event(version + 1, "finished", -1, now, result=changes["result"]))
-        await self._commit(live, record.replace(**changes), events, state=state)
+        if result is not None:
+            changes.update(status="finished", result=result, version=version + 1)
+            events.append(self._event(version + 1, "finished", -1, now, result=result))
+        await self._commit(live, record.replace(**changes), events, applied=applied)
         live.log.debug("move applied", seat=seat, move=move_id or args, version=version)
-        if outcome is not None:
+        if result is not None:
             live.log.info("match finished", result=changes["result"])
             self._remember_finished(live.id)
         return version
 
-    async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *, state: Any = None,
-                      snapshot_state: Any = None) -> None:
-        """Write one step; only once it is committed does the live match take it."""
-        if snapshot_state is None and state is not None and (
+    async def _final_state(self, live: LiveMatch) -> Any:
+        """The state to snapshot when a match ends without a result, or None
+        when its rules are failing (the log still holds every move)."""
+        try:
+            return await self.rules.state(live)
+        except errors.HostError:
+            return None
+
+    async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
+                      applied: Applied | None = None, snapshot_state: Any = None) -> None:
+        """Write one step; only once it is committed does the live match take
+        it (and the rules the state ``applied`` brought)."""
+        if snapshot_state is None and applied is not None and applied.state is not None and (
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
-            snapshot_state = state
+            snapshot_state = applied.state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
         # A shared store records when the host must act next, so the seats to
         # move are known before the commit; they seed the new version's cache.
         to_move = None
         if self.shared and record.status == "active":
-            to_move = tuple(self._rules(live.entry, live.log, "to_move", live.game.to_move,
-                                        live.state if state is None else state))
+            to_move = applied.to_move if applied is not None else await self.rules.to_move(live)
         due_in = None if to_move is None else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
@@ -622,11 +662,16 @@ class MatchEngine(MatchAdministration):
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
-        live.advance(record, events, state, None if snapshot is None else snapshot.version)
+        live.advance(record, events, None, None if snapshot is None else snapshot.version)
+        if applied is not None:
+            self.rules.committed(live, applied)
+            to_move = applied.to_move
+            for seat, moves in applied.moves.items():
+                live.settle(("moves", seat), moves)
         if to_move is not None:
-            live.derived("to_move", lambda: to_move)
+            live.settle("to_move", to_move)
         self._notify_observers(live, events)
-        self._schedule_turns(live)
+        await self._schedule_turns(live)
 
     def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
         """Seconds until the host must act after this step: a bot's move or
@@ -637,16 +682,6 @@ class MatchEngine(MatchAdministration):
         if "human" in kinds and record.turn_timeout:
             due.append(record.turn_timeout)
         return min(due, default=None)
-
-    async def _reload_state(self, live: LiveMatch) -> None:
-        snapshot = await self.store.latest_snapshot(live.id)
-        if snapshot.version > live.version:  # shared store: other replicas moved on; take it all afresh
-            fresh = await self._restore(await self.store.get_match(live.id))
-            events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= fresh.version]
-            live.advance(fresh.record, events, fresh.state, fresh.snapshot_version)
-            return
-        tail = [e for e in await self.store.events(live.id, snapshot.version) if e["version"] <= live.version]
-        live.state = replay(live.game, snapshot.state, live.record.seed, recorded_moves(tail))
 
     @staticmethod
     def _event(version: int, kind: str, seat: int, now: float, **fields: Any) -> dict:
@@ -662,14 +697,21 @@ class MatchEngine(MatchAdministration):
 
     # ------------------------------------------------------------ bots and deadlines
 
-    def _schedule_turns(self, live: LiveMatch) -> None:
+    async def _schedule_turns(self, live: LiveMatch) -> None:
         """Act where the host must: bot seats to move, and the deadline of a
         player to move in a match with a turn timeout."""
         live.disarm_deadline()
         if self._closing or live.record.status != "active":
             return
+        try:
+            to_move = await self.to_move(live)
+        except errors.HostError as error:  # counted as a strike where it failed; nothing to schedule
+            live.log.error("turns not scheduled", error=str(error))
+            return
+        live.disarm_deadline()  # a concurrent call may have armed it meanwhile
         record = live.record
-        to_move = self.to_move(live)
+        if self._closing or record.status != "active":
+            return
         for seat in to_move:
             if record.seats[seat].kind == "bot" and seat not in live.bot_pending:
                 live.bot_pending.add(seat)
@@ -682,7 +724,7 @@ class MatchEngine(MatchAdministration):
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
         async def attempt(retry: int) -> None:
             live.bot_pending.discard(seat)
-            if live.record.status != "active" or seat not in self.to_move(live):
+            if live.record.status != "active" or seat not in await self.to_move(live):
                 return
             await self._play_for(live, seat, live.record.seats[seat].bot, retry=retry)
 
@@ -701,7 +743,7 @@ class MatchEngine(MatchAdministration):
             record = live.record
             if record.status != "active" or time.time() < record.update_time + record.turn_timeout:
                 return
-            late = [seat for seat in self.to_move(live) if record.seats[seat].kind == "human"]
+            late = [seat for seat in await self.to_move(live) if record.seats[seat].kind == "human"]
             if late:
                 live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
                 await self._play_for(live, late[0], "random", timed_out=True, retry=retry)
@@ -714,7 +756,7 @@ class MatchEngine(MatchAdministration):
         rules crashing on the chosen move), so it is tried again with backoff
         while the host is open; each retry draws the choice afresh."""
         retry = 0
-        while not self._closing:
+        while not self._closing and live.record.status == "active":
             try:
                 await self._locked(live, lambda: attempt(retry))
                 return
@@ -733,21 +775,14 @@ class MatchEngine(MatchAdministration):
         """The host moves for ``seat`` with the named bot (the lock is held).
         A bot that fails or offers a move that is not legal is replaced by
         the random bot for this move: a plugin's bot must not stall a match."""
-        moves = self.legal_moves(live, seat)
-        if not moves:
+        # A retry draws from its own stream, so a choice the rules crashed on is not bound to come again.
+        choice, bot_failed = await self.rules.choose(live, seat, bot_name, live.version + 1,
+                                                     f"bot retry {retry}" if retry else "bot")
+        if choice is None:
             live.log.error("no legal move to play for the seat", seat=seat)
             return
-        # A retry draws from its own stream, so a choice the rules crashed on is not bound to come again.
-        rng = rng_for(live.record.seed, live.version + 1, f"bot retry {retry}" if retry else "bot")
-        bot = self.bots.get(bot_name) or self.bots["random"]
-        try:
-            choice = bot.choose(live.game, live.state, seat, moves, rng)
-            if choice not in moves:
-                raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
-        except Exception as error:
-            live.log.error("bot failed; a random move is played instead", bot=bot_name, seat=seat,
-                           error=f"{type(error).__name__}: {error}")
-            choice = self.bots["random"].choose(live.game, live.state, seat, moves, rng)
+        if bot_failed:
+            live.log.error("bot failed; a random move is played instead", bot=bot_name, seat=seat, error=bot_failed)
         await self._play(live, seat, choice.id, None, "", timed_out)
 
     async def _sweep_due_turns(self) -> None:
@@ -768,7 +803,7 @@ class MatchEngine(MatchAdministration):
                     log.error("claimed turn not taken", match_id=match_id, error=str(error))
                     continue
                 live.log.info("turn claimed")
-                self._schedule_turns(live)
+                await self._schedule_turns(live)
             await asyncio.sleep(self.sweep_interval)
 
     # ------------------------------------------------------------ watching
@@ -805,33 +840,65 @@ class MatchEngine(MatchAdministration):
     async def log_events(self, live: LiveMatch) -> list[dict]:
         return await self.store.events(live.id, 0)
 
-    def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
+    async def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
         """An event as ``viewer`` may see it: a move hidden from others stays
         hidden until the match is over."""
         if event["kind"] != "moved" or live.over or viewer == event["seat"]:
             return event
-        shown = self._rules(live.entry, live.log, "public_move", live.game.public_move,
-                            event["seat"], event["move"], viewer)
-        if shown == event["move"]:
+        if type(live.game).public_move is Game.public_move:  # the SDK's shows every move: no call needed
             return event
-        return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+        async def compute() -> dict:
+            shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
+            if shown == event["move"]:
+                return event
+            return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+
+        if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
+            return await compute()
+        # The newest step's events go to every watcher: one rules call per viewer.
+        return await live.derived_async(("public_event", event["version"], viewer), compute)
 
     # ------------------------------------------------------------ rules calls
 
-    def _rules(self, entry: GameEntry, bound, hook: str, function, *args):
-        """Call rules code; a plugin that raises fails this call, not the host."""
-        try:
-            return function(*args)
-        except errors.HostError:
-            raise
-        except Exception as error:
-            raise self._plugin_error(entry, bound, hook, error) from None
+    def _rules_failed(self, live: LiveMatch, error: errors.HostError) -> None:
+        """The rules of ``live`` timed out or crashed (the runner calls this):
+        a strike; at ``max_strikes`` the match is suspended. Not while the
+        host stops: its workers are stopped then, not the rules' fault."""
+        if self._closing:
+            return
+        live.strikes += 1
+        live.log.warning("rules strike", strikes=live.strikes, reason=error.reason, max_strikes=self.max_strikes)
+        if live.strikes >= self.max_strikes and live.record.status in ("open", "active") and live.id in self._live:
+            self._spawn(self._suspend(live, error))
 
-    @staticmethod
-    def _plugin_error(entry: GameEntry, bound, hook: str, error: Exception) -> errors.Internal:
-        bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=f"{type(error).__name__}: {error}",
-                    exc_info=error)
-        return errors.Internal(
-            f"The {entry.plugin!r} plugin failed in {hook}(): {type(error).__name__}: {error}. "
-            "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
-            metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
+    async def _suspend(self, live: LiveMatch, error: errors.HostError) -> None:
+        """Persist the suspension: status, why and whose rules, in one step
+        with a ``suspended`` event. Bots and deadlines stop with it."""
+        async with live.lock:
+            record = live.record
+            if record.status not in ("open", "active") or live.strikes < self.max_strikes:
+                return
+            detail = {"reason": error.reason, "message": error.message, "plugin": live.entry.plugin}
+            now = time.time()
+            events = [self._event(record.version + 1, "suspended", -1, now, **detail)]
+            new_record = record.replace(status="suspended", version=record.version + 1, update_time=now,
+                                        status_detail=detail)
+            try:
+                await self._commit(live, new_record, events)
+            except Exception as failure:  # the store is away: the next strike tries again
+                live.log.error("match not suspended", error=str(failure))
+                return
+            live.bot_pending.clear()
+            live.log.error("match suspended", reason=error.reason, plugin=live.entry.plugin,
+                           strikes=live.strikes)
+
+    async def reset_rules_for_resume(self, live: LiveMatch) -> None:
+        """What resuming a suspended match must undo on the rules side,
+        before the match goes back to ``active``: forget its strikes and load
+        it afresh into a worker (snapshot and log, under the load deadline).
+        Raises the rules' error if it cannot be loaded; the match stays
+        suspended then. For the admin's ResumeMatch (``resume_match``)."""
+        live.strikes = 0
+        self.rules.forget(live.id)
+        await self.rules.state(live)  # loads it; fails here, not on the first move
+        live.strikes = 0  # the load itself may have struck

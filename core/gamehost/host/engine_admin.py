@@ -46,7 +46,7 @@ class MatchAdministration:
             event = self._event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
             await self._commit(live, record.replace(status="aborted", status_detail=detail,
                                                     version=record.version + 1, update_time=now),
-                               [event], snapshot_state=live.state)
+                               [event], snapshot_state=await self._final_state(live))
             live.log.info("match aborted", reason=reason, message=detail["message"])
             self._remember_finished(live.id)
             return live
@@ -112,14 +112,16 @@ class MatchAdministration:
 
     async def resume_match(self, match_id: str) -> LiveMatch:
         """Take a suspended match back to active (a RESUMED event) and
-        schedule its turns: bots and deadlines start again. Suspension
-        itself (rules that keep failing) is the plugin-isolation work's."""
+        schedule its turns: bots and deadlines start again. Its rules are
+        loaded afresh first, with no strikes; if that fails, it stays
+        suspended and the rules' error is the answer."""
         live = await self.live_match(match_id)
 
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status != "suspended":
                 raise _status_refused(live, ("suspended",), "resumed", "MATCH_NOT_SUSPENDED")
+            await self.reset_rules_for_resume(live)
             now = time.time()
             event = self._event(record.version + 1, "resumed", -1, now)
             # update_time restarts a player's turn timeout: the suspension was not their time

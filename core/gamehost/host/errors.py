@@ -59,6 +59,10 @@ class Internal(HostError):
     code = "INTERNAL"
 
 
+class DeadlineExceeded(HostError):
+    code = "DEADLINE_EXCEEDED"
+
+
 def invalid_field(field_name: str, description: str, reason: str = "INVALID_FIELD") -> InvalidArgument:
     """An INVALID_ARGUMENT naming one request field."""
     return InvalidArgument(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import OVER_STATUSES, MatchRecord
@@ -34,6 +34,7 @@ class LiveMatch:
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
+        self.strikes = 0  # rules failures (time-outs, crashes) since the match was loaded or resumed
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}
 
@@ -70,6 +71,33 @@ class LiveMatch:
         except KeyError:
             value = self._derived[key] = compute()
             return value
+
+    def settle(self, key: Any, value: Any) -> None:
+        """Seed the cache with a value already known (e.g. from a move's answer)."""
+        self._derived[key] = value
+
+    async def derived_async(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """``derived`` for a value the rules compute elsewhere: callers that
+        ask while it is being computed wait for the same answer, so it is
+        still computed once per version. A failure is not kept."""
+        try:
+            value = self._derived[key]
+        except KeyError:
+            task = self._derived[key] = asyncio.ensure_future(compute())
+            cache = self._derived
+
+            def settled(done: asyncio.Task) -> None:
+                if cache.get(key) is done:
+                    if done.cancelled() or done.exception() is not None:
+                        del cache[key]
+                    else:
+                        cache[key] = done.result()
+
+            task.add_done_callback(settled)
+            return await asyncio.shield(task)
+        if isinstance(value, asyncio.Future):
+            return await asyncio.shield(value)
+        return value
 
     def advance(self, record: MatchRecord, events: list[dict], state: Any = None, snapshot_version: int | None = None) -> None:
         """Take the committed ``record`` (and ``state``) as current and wake watchers."""

@@ -12,7 +12,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from gamehost.host.config import HostConfig
+from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.engine import MatchEngine
 from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.auth.authenticator import Authenticator
@@ -28,6 +28,8 @@ from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.transport import (gateway_server_options, grpc_credentials, grpc_server_options,
                                      raise_open_file_limit, tls_enabled)
 from gamehost.host.web.app import ListenError, WebServer, start_web
+from gamehost.host.workers.pool import WorkerPool
+from gamehost.host.workers.runner import RulesBudgets, RulesRunner
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 
 if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
@@ -59,6 +61,7 @@ class RunningHost:
         await self.engine.close()
         await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
                              *([self.gateway_server.stop(grace)] if self.gateway_server else []))
+        await self.engine.close_rules()
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
@@ -77,7 +80,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, chosen_seeds=config.chosen_seeds,
-                         quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl))
+                         quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl),
+                         rules=rules_runner(config, catalog), max_strikes=config.max_strikes)
     await engine.start()
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
@@ -147,6 +151,18 @@ async def _start_gateway_server(config: HostConfig, interceptors, services) -> t
         raise ListenError("cannot listen on 127.0.0.1 for the web gateway")
     await server.start()
     return server, port
+
+
+def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
+    """Where the plugins' rules run: worker processes, unless isolation is
+    off (every plugin trusted)."""
+    budgets = RulesBudgets(rules=config.rules_timeout, bot=config.bot_timeout, load=config.load_timeout,
+                           per_game=parse_game_timeouts(config.game_rules_timeouts))
+    if config.isolation == "off":
+        return RulesRunner(catalog, budgets=budgets)
+    trusted = frozenset(filter(None, (name.strip() for name in config.trusted_plugins.split(","))))
+    pool = WorkerPool(config.workers, memory_mb=config.worker_memory_mb)
+    return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
 
 
 async def serve(config: HostConfig) -> None:

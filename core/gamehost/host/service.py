@@ -185,12 +185,15 @@ class GameHostService(pb_grpc.GameHostServicer):
             seed_chosen=record.seed_chosen,
             status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None)
 
-    def _live_match_pb(self, live: LiveMatch) -> pb.Match:
-        return live.derived("match_pb", lambda: self._match_pb(live.record, self.engine.to_move(live)))
+    async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
+        async def build() -> pb.Match:
+            return self._match_pb(live.record, await self.engine.to_move(live))
 
-    def match_message(self, live: LiveMatch) -> pb.Match:
+        return await live.derived_async("match_pb", build)
+
+    async def match_message(self, live: LiveMatch) -> pb.Match:
         """The Match message of ``live`` as GameHost answers it (for the admin service)."""
-        return self._live_match_pb(live)
+        return await self._live_match_pb(live)
 
     @unary
     async def CreateMatch(self, request, context, caller):
@@ -200,7 +203,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
-        return self._live_match_pb(live)
+        return await self._live_match_pb(live)
 
     @unary
     async def ListMatches(self, request, context, caller):
@@ -217,7 +220,8 @@ class GameHostService(pb_grpc.GameHostServicer):
         more = len(records) > size
         records = records[:size]
         token = encode_token({"q": query, "before": [records[-1].create_time, records[-1].id]}) if more else ""
-        return pb.ListMatchesResponse(matches=[self._listed_match_pb(r) for r in records], next_page_token=token)
+        return pb.ListMatchesResponse(matches=[await self._listed_match_pb(r) for r in records],
+                                      next_page_token=token)
 
     @staticmethod
     def _player_filter(request, caller) -> str | None:
@@ -240,49 +244,52 @@ class GameHostService(pb_grpc.GameHostServicer):
             return request.player
         return None
 
-    def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
+    async def _listed_match_pb(self, record: MatchRecord) -> pb.Match:
         live = self.engine.held(record.id)
         if live is None or live.version < record.version:  # another replica moved it on
             return self._match_pb(record)
-        return self._live_match_pb(live)
+        try:
+            return await self._live_match_pb(live)
+        except errors.HostError:  # its rules are failing: list it without the seats to move
+            return self._match_pb(live.record)
 
     @unary
     async def GetMatch(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
-        return self._live_match_pb(live)
+        return await self._live_match_pb(live)
 
     @unary
     async def JoinMatch(self, request, context, caller):
         match_id = resource_id(request.name, "matches")
         live, seat, token = await self.engine.join(
             match_id, request.seat if request.HasField("seat") else None, request.player_name, caller)
-        return pb.JoinMatchResponse(match=self._live_match_pb(live), seat=seat, player_token=token)
+        return pb.JoinMatchResponse(match=await self._live_match_pb(live), seat=seat, player_token=token)
 
     @unary
     async def LeaveMatch(self, request, context, caller):
         live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token, caller)
-        return self._live_match_pb(live)
+        return await self._live_match_pb(live)
 
     # ------------------------------------------------------------ views
 
-    def _view_pb(self, live: LiveMatch, seat: int | None, render: pb.RenderOptions) -> pb.View:
-        def build() -> pb.View:
-            view: ViewData = self.engine.view(live, seat)
+    async def _view_pb(self, live: LiveMatch, seat: int | None, render: pb.RenderOptions) -> pb.View:
+        async def build() -> pb.View:
+            view: ViewData = await self.engine.view(live, seat)
             return pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
                 seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
                 legal_moves=[pb.LegalMove(id=m.id, label=m.label, move=to_struct(dict(m.args))) for m in view.moves],
                 result=result_pb(view.result),
-                text=self.engine.render(live, view, "text") if render.text else "",
-                svg=self.engine.render(live, view, "svg") if render.svg else "")
+                text=await self.engine.render(live, view, "text") if render.text else "",
+                svg=await self.engine.render(live, view, "svg") if render.svg else "")
 
-        return live.derived(("view_pb", seat, render.text, render.svg), build)
+        return await live.derived_async(("view_pb", seat, render.text, render.svg), build)
 
     @unary
     async def GetView(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, caller)
-        return self._view_pb(live, seat, request.render)
+        return await self._view_pb(live, seat, request.render)
 
     @unary
     async def SubmitMove(self, request, context, caller):
@@ -296,13 +303,14 @@ class GameHostService(pb_grpc.GameHostServicer):
             request_id=request.request_id, caller=caller)
         answer = pb.SubmitMoveResponse(version=result.version, replayed=result.replayed)
         if request.include_view:
-            answer.view.CopyFrom(self._view_pb(await self.engine.live_match(match_id), result.seat, request.render))
+            answer.view.CopyFrom(await self._view_pb(await self.engine.live_match(match_id), result.seat,
+                                                     request.render))
         return answer
 
     # ------------------------------------------------------------ events
 
-    def _event_pb(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
-        shown = self.engine.public_event(live, event, viewer)
+    async def _event_pb(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
+        shown = await self.engine.public_event(live, event, viewer)
         message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
                                 time=timestamp(shown["time"]), seat=shown["seat"],
                                 label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
@@ -319,9 +327,11 @@ class GameHostService(pb_grpc.GameHostServicer):
         try:
             async for batch in self.engine.watch(live, request.after_version):
                 for event in batch:
-                    message = self._event_pb(live, event, seat)
-                    if event["version"] == live.version:
-                        message.view.CopyFrom(self._view_pb(live, seat, request.render))
+                    message = await self._event_pb(live, event, seat)
+                    if event["version"] == live.version and live.record.status != "suspended":
+                        view = await self._view_pb(live, seat, request.render)
+                        if view.version == event["version"]:  # else a later event brings the view
+                            message.view.CopyFrom(view)
                     yield message
                     sent += 1
         finally:  # also when the watcher cancels: operators see streams end
@@ -336,7 +346,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=[self._event_pb(live, e, seat) for e in events],
+                              events=[await self._event_pb(live, e, seat) for e in events],
                               result=result_pb(record.result))
         if live.over:
             message.seed = record.seed

@@ -138,23 +138,23 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
 
     while True:
         step = f"{where}, version {live.version}"
-        state = live.state
+        state = await engine.state_of(live)
         # A JSON round trip of the state: the (d) check, and the copy that shows whether apply mutates it.
         frozen = json.loads(_dump(state))
         assert frozen == state, f"(d) state does not survive a JSON round trip at {step}"
-        views = {viewer: engine.view(live, viewer) for viewer in viewers}
+        views = {viewer: await engine.view(live, viewer) for viewer in viewers}
         seen_views[live.version] = [views[viewer].state for viewer in viewers]
-        _check_secrets(engine, live, views, events_checked, step)
+        await _check_secrets(engine, live, state, views, events_checked, step)
         events_checked = live.version
         if moves_made % RENDER_EVERY == 0 or live.over:
-            _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over)
+            await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over)
         if live.over:
             break
-        to_move = engine.to_move(live)
+        to_move = await engine.to_move(live)
         assert to_move, f"(e) no seat is to move but the game has no outcome at {step}"
         assert moves_made < max_moves, f"(e) no end after {max_moves} moves at {step}"
         seat = to_move[chooser.randrange(len(to_move))]
-        moves = engine.legal_moves(live, seat)
+        moves = await engine.legal_moves(live, seat)
         assert moves, f"(b) seat {seat} is to move but has no legal move at {step}"
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
@@ -181,7 +181,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     await _check_replay(engine, store, game, live, seen_views, viewers, where)
 
 
-def _check_secrets(engine: MatchEngine, live, views, events_checked: int, step: str) -> None:
+async def _check_secrets(engine: MatchEngine, live, state, views, events_checked: int, step: str) -> None:
     """No secret in what each viewer is shown: the view, its legal moves, and
     the log events since the last check (earlier ones were checked then).
 
@@ -189,13 +189,13 @@ def _check_secrets(engine: MatchEngine, live, views, events_checked: int, step: 
     its quoted form, anything else by walking the values."""
     if live.over:
         return  # the plugin may reveal everything at the end
-    secrets = list(live.game.secrets(live.state))
+    secrets = list(live.game.secrets(state))
     if not secrets:
         return
     new_events = [event for event in live.recent if event["version"] > events_checked]
     for viewer, view in views.items():
         shown = [view.state, [[move.id, move.label, move.args] for move in view.moves],
-                 [engine.public_event(live, event, viewer) for event in new_events]]
+                 [await engine.public_event(live, event, viewer) for event in new_events]]
         text = json.dumps(shown, ensure_ascii=False, default=_plain)
         values: set | None = None
         for secret in secrets:
@@ -222,13 +222,13 @@ def _plain(value: Any) -> Any:
     return dict(value) if isinstance(value, Mapping) else list(value)
 
 
-def _check_renderers(engine: MatchEngine, live, views, step: str, shapes: bool) -> None:
+async def _check_renderers(engine: MatchEngine, live, views, step: str, shapes: bool) -> None:
     """Renderings of every view; with ``shapes``, the SVG is also parsed:
     well-formed, and drawn on its canvas."""
     for view in views.values():
-        text = engine.render(live, view, "text")
+        text = await engine.render(live, view, "text")
         assert isinstance(text, str) and text, f"render_text returned {text!r} at {step}"
-        svg = engine.render(live, view, "svg")
+        svg = await engine.render(live, view, "svg")
         assert isinstance(svg, str) and svg.lstrip().startswith("<svg"), f"render_svg is not an SVG at {step}"
         targets = set(DATA_MOVE.findall(svg))
         legal = {move.id for move in view.moves}
@@ -301,7 +301,7 @@ async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, frozen,
         if all(candidate != move.args for move in moves):
             attempts.append((seat, candidate))
             break
-    others = [s for s in range(len(tokens)) if s not in engine.to_move(live)]
+    others = [s for s in range(len(tokens)) if s not in await engine.to_move(live)]
     if others:
         attempts.append((others[0], dict(moves[0].args)))
     before = (live.version, store.log_length(live.id))
@@ -315,16 +315,19 @@ async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, frozen,
         else:
             raise AssertionError(f"(b) move {args} by seat {mover} is not listed but was accepted at {step}")
         after = (live.version, store.log_length(live.id))
-        assert after == before and live.state == frozen, f"(b) refused move {args} changed the match at {step}"
+        assert after == before and await engine.state_of(live) == frozen, f"(b) refused move {args} changed the match at {step}"
 
 
 async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
     held = engine._live.pop(match_id)
+    held_state = await engine.state_of(held)
     try:
         restored = await engine.live_match(match_id)
+        engine.rules.forget(match_id)  # the rules load it afresh from the store
+        restored_state = await engine.state_of(restored)
     finally:
         engine._live[match_id] = held
-    assert _dump(restored.state) == _dump(held.state), (
+    assert _dump(restored_state) == _dump(held_state), (
         f"(d) state restored from the store (snapshot plus replayed moves) differs at {step}: "
         "is every chance drawn from the rng the engine passes?")
     assert restored.version == held.version, f"(d) restored version differs at {step}"

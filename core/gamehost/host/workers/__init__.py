@@ -1,0 +1,4 @@
+"""Rules, renderers and bots run apart from the host: supervised worker
+processes (``pool.py`` in the host, ``worker.py`` in each worker, ``wire.py``
+between them) or, for trusted plugins, in the host (``inprocess.py``). The
+engine sees one interface for both, ``RulesRunner`` (``runner.py``)."""

@@ -1,0 +1,311 @@
+"""The host's side of the worker processes: start them, send them requests,
+hold each to its deadline, and kill and replace a worker that overruns,
+dies or answers garbage.
+
+Requests to one worker are pipelined: they are written as they come, the
+worker answers them in order, and the deadline of each runs from when the
+worker starts on it (when the answer before it arrived). So the event loop
+being busy with other calls never holds a worker idle, and a slow call is
+charged to the call that was slow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections import deque
+
+import structlog
+
+from gamehost.host.workers import wire
+
+log = structlog.get_logger("gamehost.workers")
+
+START_TIMEOUT = 60.0  # seconds a new worker may take to import the plugins
+
+
+class WorkerTimeout(Exception):
+    """The worker did not answer this request within its deadline; it was killed."""
+
+
+class WorkerDied(Exception):
+    """The worker exited, crashed or broke the wire protocol on this request."""
+
+
+class WorkerRestarted(Exception):
+    """The worker went away while this request waited behind another one:
+    not this request's fault; its match must be loaded again."""
+
+
+class _Pending:
+    __slots__ = ("future", "timeout", "timer")
+
+    def __init__(self, future: asyncio.Future, timeout: float) -> None:
+        self.future = future
+        self.timeout = timeout
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """Cuts the worker's stdout into frames. Events of a process that was
+    already replaced are ignored: they must not touch its successor."""
+
+    def __init__(self, worker: "Worker") -> None:
+        self.worker = worker
+        self.buffer = bytearray()
+        self.transport = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    @property
+    def current(self) -> bool:
+        return self.transport is not None and self.worker.transport is self.transport
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if not self.current:
+            return
+        buffer = self.buffer
+        buffer += data
+        while len(buffer) >= wire.HEADER.size:
+            try:
+                length = wire.body_length(bytes(buffer[:wire.HEADER.size]))
+            except wire.FrameTooLarge as error:
+                self.worker.broken(str(error))
+                return
+            end = wire.HEADER.size + length
+            if len(buffer) < end:
+                return
+            body = bytes(buffer[wire.HEADER.size:end])
+            del buffer[:end]
+            self.worker.answered(body)
+            if not self.current:  # that answer ended it (garbage)
+                return
+
+    # A closed stdout alone is not enough to judge: the exit (with its code)
+    # or the deadline of the request in progress follows.
+
+    def process_exited(self) -> None:
+        if self.current:
+            self.worker.broken("it exited")
+
+
+class Worker:
+    """One slot of the pool: a process, replaced when it fails. ``generation``
+    counts processes, so a match knows whether its state is still held."""
+
+    def __init__(self, index: int, memory_mb: int) -> None:
+        self.index = index
+        self.memory_mb = memory_mb
+        self.generation = 0
+        self.matches = 0  # matches placed here, for placement
+        self.games: frozenset[str] = frozenset()
+        self.transport: asyncio.SubprocessTransport | None = None
+        self._stdin = None
+        self._queue: deque[_Pending] = deque()
+        self._starting: asyncio.Future | None = None
+        self._stopping = False
+        self._outbox: list[bytes] = []  # frames written together at the end of this loop turn
+
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None
+
+    @property
+    def pid(self) -> int | None:
+        return self.transport.get_pid() if self.transport is not None else None
+
+    async def start(self) -> None:
+        """Start a process in this slot (once, for concurrent callers)."""
+        if self._starting is not None:
+            return await asyncio.shield(self._starting)
+        self._starting = asyncio.get_running_loop().create_future()
+        try:
+            await self._spawn()
+        except BaseException as error:
+            self._starting.set_exception(error)
+            self._starting.exception()
+            raise
+        finally:
+            starting, self._starting = self._starting, None
+        starting.set_result(None)
+
+    async def _spawn(self) -> None:
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.subprocess_exec(
+            lambda: _Pipes(self), sys.executable, "-m", "gamehost.host.workers.worker",
+            "--memory-mb", str(self.memory_mb), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=None)
+        self.generation += 1
+        self.transport, self._stdin = transport, transport.get_pipe_transport(0)
+        if transport.get_returncode() is not None:  # died while starting, before anyone listened
+            self.transport = None
+            raise RuntimeError(f"worker {self.index} did not start: exit code {transport.get_returncode()}")
+        try:
+            answer = await self.send({"op": "hello"}, START_TIMEOUT)
+        except (WorkerTimeout, WorkerDied, WorkerRestarted) as error:
+            raise RuntimeError(f"worker {self.index} did not start: {error}") from None
+        self.games = frozenset(answer["games"])
+
+    def send(self, request: dict, timeout: float) -> asyncio.Future:
+        """Write one request; the future is its answer."""
+        data = wire.frame(request)
+        pending = _Pending(asyncio.get_running_loop().create_future(), timeout)
+        self._queue.append(pending)
+        if not self._outbox:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._outbox.append(data)
+        if len(self._queue) == 1:
+            self._arm(pending)
+        return pending.future
+
+    def _flush(self) -> None:
+        """One write (one wake-up of the worker) for every request of this loop turn."""
+        frames, self._outbox = self._outbox, []
+        if self.transport is not None and frames:
+            self._stdin.write(b"".join(frames))
+
+    def _arm(self, pending: _Pending) -> None:
+        pending.timer = asyncio.get_running_loop().call_later(pending.timeout, self._overran, pending)
+
+    def answered(self, body: bytes) -> None:
+        if not self._queue:
+            self.broken("it answered a question nobody asked")
+            return
+        pending = self._queue.popleft()
+        pending.timer.cancel()
+        if self._queue:
+            self._arm(self._queue[0])
+        try:
+            answer = wire.decode(body)
+        except ValueError:
+            self._fail(pending, WorkerDied("the worker broke the protocol"))
+            self.broken("it answered something that is not JSON")
+            return
+        if not pending.future.done():
+            pending.future.set_result(answer)
+
+    def _overran(self, pending: _Pending) -> None:
+        self._end(WorkerTimeout(f"no answer in {pending.timeout:g} s"), "deadline")
+
+    def broken(self, why: str) -> None:
+        """The process went away or broke the protocol: the request it was on fails."""
+        if self.transport is None:
+            return
+        code = self.transport.get_returncode()
+        self._end(WorkerDied(_death(code, why)), why)
+
+    def _end(self, error: Exception, why: str) -> None:
+        transport, self.transport = self.transport, None
+        if transport is None:
+            return
+        pid, code = transport.get_pid(), transport.get_returncode()
+        if code is None:
+            transport.kill()
+        transport.close()
+        if self._stopping:
+            log.info("worker stopped", worker=self.index, pid=pid, exit_code=code)
+        else:
+            log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code,
+                        waiting=len(self._queue))
+        queue, self._queue, self._outbox = self._queue, deque(), []
+        for position, pending in enumerate(queue):
+            if pending.timer is not None:
+                pending.timer.cancel()
+            self._fail(pending, error if position == 0 else WorkerRestarted("the worker was replaced"))
+
+    @staticmethod
+    def _fail(pending: _Pending, error: Exception) -> None:
+        if not pending.future.done():
+            pending.future.set_exception(error)
+
+    def retire(self) -> None:
+        """It said it will exit (out of memory): start afresh on next use."""
+        self._end(WorkerRestarted("the worker is being replaced"), "out of memory")
+
+    def close(self) -> None:
+        self._stopping = True
+        if self.transport is not None:
+            self._stdin.close()
+
+    def kill(self) -> None:
+        self._end(WorkerRestarted("the host is stopping"), "the host is stopping")
+
+
+class WorkerPool:
+    def __init__(self, size: int, *, memory_mb: int = 0) -> None:
+        self.memory_mb = memory_mb
+        self.workers = [Worker(i, memory_mb) for i in range(max(1, size))]
+        self._closing = False
+
+    async def start(self) -> frozenset[str]:
+        """Start every worker; the games all of them serve."""
+        await asyncio.gather(*(worker.start() for worker in self.workers))
+        log.info("workers started", workers=len(self.workers), memory_mb=self.memory_mb or None,
+                 pids=[w.pid for w in self.workers])
+        return frozenset.intersection(*(w.games for w in self.workers))
+
+    def assign(self) -> Worker:
+        """The worker a newly loaded match goes to: the one holding fewest."""
+        worker = min(self.workers, key=lambda w: w.matches)
+        worker.matches += 1
+        return worker
+
+    def release(self, worker: Worker) -> None:
+        worker.matches = max(0, worker.matches - 1)
+
+    async def call(self, worker: Worker, request: dict, timeout: float) -> dict:
+        """One request and its answer, within ``timeout`` seconds of the
+        worker starting on it."""
+        if not worker.alive:
+            if self._closing:
+                raise WorkerRestarted("the host is stopping")
+            await worker.start()
+            log.info("worker replaced", worker=worker.index, pid=worker.pid, generation=worker.generation)
+        answer = await worker.send(request, timeout)
+        if answer.get("error") == "memory":
+            worker.retire()
+        return answer
+
+    def rss_bytes(self) -> int:
+        """The workers' resident memory, from /proc."""
+        total = 0
+        for worker in self.workers:
+            try:
+                with open(f"/proc/{worker.pid}/statm") as statm:
+                    total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, ValueError, IndexError, TypeError):
+                pass
+        return total
+
+    async def close(self, grace: float = 0.5) -> None:
+        """Ask every worker to stop (its stdin closes) and kill the ones
+        still running after ``grace`` seconds: a hung plugin does not hold
+        the host's exit."""
+        self._closing = True
+        running = [w for w in self.workers if w.alive]
+        for worker in running:
+            worker.close()
+        deadline = asyncio.get_running_loop().time() + grace
+        while any(w.alive and w.transport.get_returncode() is None for w in running):
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.02)
+        for worker in running:
+            worker.kill()
+        log.info("workers stopped", workers=len(running))
+
+
+def _death(code: int | None, why: str) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"crashed: the worker was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"crashed: the worker was killed by signal {-code}"
+    if code == 3:
+        return "ran out of memory"
+    if code is not None:
+        return f"crashed: the worker exited with code {code}"
+    return f"crashed: the worker broke off ({why})"

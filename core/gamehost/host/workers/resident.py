@@ -1,0 +1,250 @@
+"""The matches a rules process holds in memory, and the operations on them.
+
+The same table serves a worker process (requests decoded from the wire) and
+the host itself for trusted plugins (requests passed as they are). Requests
+and answers are plain data: dicts, lists, strings and numbers.
+
+A state is known by a *tag* the host chose. ``apply`` keeps its new state
+as *pending* under a new tag: the host commits the step to the store first,
+and its first request naming that tag promotes it. A commit that failed
+leaves the pending state unused until the next ``apply`` replaces it. So a
+move costs one round trip, and a refused commit leaves the held state as it
+was. The state before the last promotion stays too, for reads the host sent
+just before it took the step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from gamehost.sdk.chance import rng_for
+from gamehost.sdk.replay import RecordedMove, replay
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
+
+
+class Unloaded(Exception):
+    """The match is not held here, or not at the tag asked for."""
+
+
+class PluginFailed(Exception):
+    def __init__(self, hook: str, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.hook = hook
+
+
+def move_data(move: Move) -> list:
+    return [move.id, move.label, dict(move.args)]
+
+
+def outcome_data(outcome) -> dict | None:
+    if outcome is None:
+        return None
+    return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
+            "winners": outcome.winners, "summary": outcome.summary}
+
+
+class HeldMatch:
+    __slots__ = ("game", "seed", "state", "tag", "pending", "previous", "moves")
+
+    def __init__(self, game, seed: int, state: Any, tag: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.state = state
+        self.tag = tag
+        self.pending: tuple[int, Any, dict] | None = None
+        self.previous: tuple[int, Any] | None = None
+        self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
+
+
+class ResidentMatches:
+    def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any]) -> None:
+        self.games = games  # game id -> Game
+        self.bots = bots  # bot name -> Bot
+        self.held: dict[str, HeldMatch] = {}
+
+    def handle(self, request: dict) -> dict:
+        """Answer one request; rules failures become error answers."""
+        op = request["op"]
+        try:
+            return getattr(self, f"_op_{op}")(request)
+        except Unloaded:
+            return {"error": "unloaded"}
+        except InvalidOptions as refusal:
+            return {"error": "options", "field": refusal.field, "reason": refusal.reason}
+        except MalformedMove as refusal:
+            return {"error": "malformed", "reason": refusal.reason, "rule": refusal.rule}
+        except IllegalMove as refusal:
+            return {"error": "illegal", "reason": refusal.reason, "rule": refusal.rule}
+        except PluginFailed as failure:
+            if op in ("apply", "advance", "load"):  # the plugin may have damaged the state in place
+                self.held.pop(request["match"], None)
+            return {"error": "plugin", "hook": failure.hook, "message": str(failure)}
+
+    # ------------------------------------------------------------ helpers
+
+    def _match(self, request: dict) -> HeldMatch:
+        held = self.held.get(request["match"])
+        if held is None:
+            raise Unloaded()
+        tag = request["tag"]
+        if held.tag == tag:
+            return held
+        if held.pending is not None and held.pending[0] == tag:
+            held.previous = (held.tag, held.state)
+            held.tag, held.state, held.moves = held.pending
+            held.pending = None
+            return held
+        if held.previous is not None and held.previous[0] == tag and request["op"] not in ("apply", "advance"):
+            return HeldMatch(held.game, held.seed, held.previous[1], tag)  # a read of the step before
+        raise Unloaded()
+
+    @staticmethod
+    def _call(hook: str, function, *args):
+        try:
+            return function(*args)
+        except (IllegalMove, InvalidOptions):
+            raise
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed(hook, error) from None
+
+    def _to_move(self, held: HeldMatch) -> list[int]:
+        return [int(s) for s in self._call("to_move", held.game.to_move, held.state)]
+
+    def _moves(self, held: HeldMatch, seat: int) -> list[Move]:
+        """The current state's legal moves for ``seat``, listed once: a bot's
+        choice after a move needs the list the move's answer carried."""
+        moves = held.moves.get(seat)
+        if moves is None:
+            moves = held.moves[seat] = list(self._call("legal_moves", held.game.legal_moves, held.state, seat))
+        return moves
+
+    # ------------------------------------------------------------ operations
+
+    def _op_hello(self, request: dict) -> dict:
+        return {"games": sorted(self.games), "bots": sorted(self.bots)}
+
+    def _op_setup(self, request: dict) -> dict:
+        game = self.games[request["game"]]
+        try:
+            state = game.setup(request["seats"], request["options"], rng_for(request["seed"], 0))
+        except InvalidOptions:
+            raise
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("setup", error) from None
+        held = HeldMatch(game, request["seed"], state, request["new_tag"])
+        to_move = self._to_move(held)
+        self.held[request["match"]] = held
+        return {"state": state, "to_move": to_move}
+
+    def _op_load(self, request: dict) -> dict:
+        game = self.games[request["game"]]
+        moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        try:
+            state = replay(game, request["state"], request["seed"], moves)
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("apply (replaying the log)", error) from None
+        held = HeldMatch(game, request["seed"], state, request["new_tag"])
+        self.held[request["match"]] = held
+        return {"to_move": self._to_move(held) if request.get("active") else []}
+
+    def _op_advance(self, request: dict) -> dict:
+        held = self._match(request)
+        moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        try:
+            held.state = replay(held.game, held.state, held.seed, moves)
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("apply (catching up)", error) from None
+        held.tag, held.pending, held.previous, held.moves = request["new_tag"], None, None, {}
+        return {}
+
+    def _op_apply(self, request: dict) -> dict:
+        held = self._match(request)
+        game = held.game
+        try:
+            state = game.apply(held.state, request["seat"], request["move"],
+                               rng_for(held.seed, request["version"]))
+        except IllegalMove:
+            raise
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("apply", error) from None
+        outcome = outcome_data(self._call("outcome", game.outcome, state))
+        answer: dict[str, Any] = {"outcome": outcome}
+        listed: dict[int, list[Move]] = {}
+        if outcome is None:
+            to_move = [int(s) for s in self._call("to_move", game.to_move, state)]
+            answer["to_move"] = to_move
+            answer["moves"] = moves = {}
+            for seat in to_move:
+                try:
+                    listed[seat] = list(self._call("legal_moves", game.legal_moves, state, seat))
+                except PluginFailed:  # the move stands; the error comes when the moves are asked for
+                    continue
+                moves[str(seat)] = [move_data(m) for m in listed[seat]]
+        if outcome is not None or request.get("want_state"):
+            answer["state"] = state
+        held.pending = (request["new_tag"], state, listed)
+        return answer
+
+    def _op_to_move(self, request: dict) -> dict:
+        return {"to_move": self._to_move(self._match(request))}
+
+    def _op_legal_moves(self, request: dict) -> dict:
+        held = self._match(request)
+        return {"moves": [move_data(m) for m in self._moves(held, request["seat"])]}
+
+    def _op_view(self, request: dict) -> dict:
+        held = self._match(request)
+        return {"view": dict(self._call("view", held.game.view, held.state, request["seat"]))}
+
+    def _op_state(self, request: dict) -> dict:
+        return {"state": self._match(request).state}
+
+    def _op_render_text(self, request: dict) -> dict:
+        game = self.games[request["game"]]
+        return {"text": str(self._call("render_text", game.render_text, request["view"]))}
+
+    def _op_render_svg(self, request: dict) -> dict:
+        game = self.games[request["game"]]
+        moves = [Move(i, label, args) for i, label, args in request["moves"]]
+        return {"svg": str(self._call("render_svg", game.render_svg, request["view"], moves))}
+
+    def _op_public_move(self, request: dict) -> dict:
+        game = self.games[request["game"]]
+        shown = self._call("public_move", game.public_move, request["seat"], request["move"], request["viewer"])
+        return {"move": None if shown is None else dict(shown)}
+
+    def _op_choose(self, request: dict) -> dict:
+        """The bot's move for a seat, or the random bot's when the named one
+        fails or offers a move that is not legal."""
+        held = self._match(request)
+        seat = request["seat"]
+        moves = list(self._moves(held, seat))  # a copy: a bot may reorder what it is given
+        if not moves:
+            return {"move": None}
+        rng = rng_for(held.seed, request["version"], request["stream"])
+        failure = None
+        bot = self.bots.get(request["bot"]) or self.bots["random"]
+        try:
+            choice = bot.choose(held.game, held.state, seat, moves, rng)
+            if choice not in moves:
+                raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
+        except MemoryError:
+            raise
+        except Exception as error:
+            failure = f"{type(error).__name__}: {error}"
+            choice = self.bots["random"].choose(held.game, held.state, seat, moves, rng)
+        return {"move": move_data(choice), "bot_failed": failure}
+
+    def _op_drop(self, request: dict) -> dict:
+        self.held.pop(request["match"], None)
+        return {}

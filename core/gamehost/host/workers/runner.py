@@ -1,0 +1,345 @@
+"""What the engine calls to run rules: one interface whether a game's rules
+run in a worker process (the default) or in the host (trusted plugins, or
+``--isolation off``).
+
+Each match is *resident* in one place: a worker (or the host's own table)
+holds its state, so a move ships the move, not the state. A match whose
+worker was replaced, or that was never loaded, is loaded again from the
+store (snapshot and log, under its own deadline) on its next call. A call
+that overruns its deadline or whose worker dies fails with
+DEADLINE_EXCEEDED / RULES_TIMEOUT or INTERNAL / RULES_CRASHED; the engine
+hears of each such failure through ``on_failure`` and counts strikes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Mapping
+
+import structlog
+
+from gamehost.host import errors
+from gamehost.host.plugins import Catalog, GameEntry
+from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
+from gamehost.host.workers.resident import ResidentMatches
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
+
+log = structlog.get_logger("gamehost.rules")
+
+
+@dataclass
+class RulesBudgets:
+    """Seconds a call may take: rules calls per game (``per_game`` overrides
+    ``rules``), a bot's choice, and loading a match (replaying its log)."""
+
+    rules: float = 2.0
+    bot: float = 5.0
+    load: float = 30.0
+    per_game: Mapping[str, float] = field(default_factory=dict)
+
+    def for_call(self, game_id: str, op: str) -> float:
+        if op == "choose":
+            return max(self.bot, self.per_game.get(game_id, 0.0))
+        if op == "load":
+            return max(self.load, self.per_game.get(game_id, 0.0))
+        return self.per_game.get(game_id, self.rules)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What one move brings back: all the engine needs for the step."""
+
+    result: dict | None  # the outcome, as the match row keeps it
+    to_move: tuple[int, ...]
+    moves: Mapping[int, tuple[Move, ...]]  # legal moves of each seat to move
+    state: Any  # the new state when asked for (a snapshot is due) or the match finished, else None
+    tag: int
+
+
+@dataclass
+class _Residence:
+    worker: Worker | None  # None: the host's own table
+    generation: int
+    tag: int
+
+
+def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Internal:
+    bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=message)
+    return errors.Internal(
+        f"The {entry.plugin!r} plugin failed in {hook}(): {message}. "
+        "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
+        metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
+
+
+def _moves(data) -> tuple[Move, ...]:
+    return tuple(Move(i, label, args) for i, label, args in data)
+
+
+class RulesRunner:
+    def __init__(self, catalog: Catalog, bots: Mapping[str, Any] | None = None, *, pool: WorkerPool | None = None,
+                 trusted: frozenset[str] = frozenset(), budgets: RulesBudgets | None = None) -> None:
+        self.catalog = catalog
+        self.pool = pool
+        self.trusted = trusted  # plugin names run in the host
+        self.budgets = budgets or RulesBudgets()
+        self.table = ResidentMatches({game_id: entry.game for game_id, entry in catalog.games.items()}, bots or {})
+        self.isolated_games: frozenset[str] = frozenset()
+        self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
+        self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
+        self._where: dict[str, _Residence] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+        self._tags = itertools.count(1)
+        self._background: set[asyncio.Task] = set()
+
+    def use_bots(self, bots: Mapping[str, Any]) -> None:
+        """The bots rules run in the host choose with (workers load their own)."""
+        self.table.bots = bots
+
+    async def start(self) -> None:
+        if self.pool is None:
+            return
+        served = await self.pool.start()
+        chosen = {g for g, entry in self.catalog.games.items() if entry.plugin not in self.trusted}
+        self.isolated_games = frozenset(chosen & served)
+        for game_id in sorted(chosen - served):  # e.g. a plugin handed to the host, not installed
+            log.warning("game runs in the host: the workers do not load it", game=game_id)
+        log.info("rules isolation", isolated=sorted(self.isolated_games),
+                 in_host=sorted(set(self.catalog.games) - self.isolated_games))
+
+    async def close(self, grace: float = 1.0) -> None:
+        if self.pool is not None:
+            await self.pool.close(grace)
+
+    def isolated(self, game_id: str) -> bool:
+        return game_id in self.isolated_games
+
+    # ------------------------------------------------------------ transport
+
+    async def _send(self, live, worker: Worker | None, request: dict) -> dict:
+        """The answer to ``request``. A worker that went away while the
+        request waited behind another one's is not this match's fault: the
+        request goes again (a match's state must then be loaded again, which
+        the "unloaded" answer tells ``_call``)."""
+        if worker is None:
+            return self.table.handle(request)
+        op = request["op"]
+        seconds = self.budgets.for_call(live.entry.game.id, op)
+        try:
+            for attempt in (1, 2, 3):
+                try:
+                    answer = await self.pool.call(worker, request, seconds)
+                    break
+                except WorkerRestarted as restart:
+                    if "match" in request and op not in ("load", "setup"):
+                        return {"error": "unloaded"}
+                    if attempt == 3:
+                        raise WorkerDied(str(restart)) from None
+        except WorkerTimeout:
+            error = self._failure(live, "RULES_TIMEOUT", op, f"did not answer within {seconds:g} s")
+        except WorkerDied as death:
+            error = self._failure(live, "RULES_CRASHED", op, str(death))
+        else:
+            if answer.get("error") != "memory":
+                return answer
+            error = self._failure(live, "RULES_CRASHED", op,
+                                  f"ran out of memory (the limit is {self.pool.memory_mb} MB per worker)")
+        self.on_failure(live, error)
+        raise error
+
+    def _failure(self, live, reason: str, op: str, what: str) -> errors.HostError:
+        entry = live.entry
+        hook = "load" if op == "load" else op
+        live.log.error("rules failed", plugin=entry.plugin, hook=hook, reason=reason, error=what)
+        kind = errors.DeadlineExceeded if reason == "RULES_TIMEOUT" else errors.Internal
+        return kind(f"The {entry.plugin!r} plugin {what} in {hook}() for matches/{live.id}. "
+                    "The match is unchanged; a match whose rules keep failing is suspended.", reason,
+                    metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
+
+    def _answer(self, live, answer: dict) -> dict:
+        problem = answer.get("error")
+        if problem is None:
+            return answer
+        if problem == "illegal":
+            raise IllegalMove(answer["reason"], answer["rule"])
+        if problem == "malformed":
+            raise MalformedMove(answer["reason"], answer["rule"])
+        if problem == "options":
+            raise InvalidOptions(answer["field"], answer["reason"])
+        if problem == "plugin":
+            if answer["hook"].startswith(("apply", "load")):
+                self._evict(live.id)  # the worker dropped it: its state may be damaged
+            raise plugin_error(live.entry, live.log, answer["hook"], answer["message"])
+        raise errors.Internal(f"The rules process answered {problem!r} for matches/{live.id}.", "HOST_ERROR")
+
+    def _evict(self, match_id: str) -> _Residence | None:
+        """Forget where the match is held (the worker no longer holds it)."""
+        where = self._where.pop(match_id, None)
+        if where is not None and where.worker is not None:
+            self.pool.release(where.worker)
+        return where
+
+    def _place(self, game_id: str) -> Worker | None:
+        return self.pool.assign() if self.pool is not None and game_id in self.isolated_games else None
+
+    # ------------------------------------------------------------ residence
+
+    async def _resident(self, live) -> _Residence:
+        where = self._where.get(live.id)
+        if where is not None and (where.worker is None or where.worker.generation == where.generation):
+            return where
+        loading = self._loading.get(live.id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        loading = self._loading[live.id] = asyncio.get_running_loop().create_future()
+        try:
+            where = await self._load(live)
+        except BaseException as error:
+            loading.set_exception(error)
+            loading.exception()  # retrieved: only the waiters care
+            raise
+        finally:
+            del self._loading[live.id]
+        loading.set_result(where)
+        return where
+
+    async def _load(self, live) -> _Residence:
+        self._evict(live.id)  # a residence in a worker since replaced
+        state, events = await self.loader(live)
+        worker = self._place(live.entry.game.id)
+        tag = next(self._tags)
+        moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
+        request = {"op": "load", "game": live.entry.game.id, "match": live.id, "seed": live.record.seed,
+                   "state": state, "moves": moves, "new_tag": tag}
+        try:
+            self._answer(live, await self._send(live, worker, request))
+        except BaseException:
+            if worker is not None:
+                self.pool.release(worker)
+            raise
+        where = _Residence(worker, worker.generation if worker else 0, tag)
+        self._where[live.id] = where
+        live.log.debug("match loaded", worker=worker.index if worker else None, moves=len(moves))
+        return where
+
+    async def _call(self, live, request: dict) -> dict:
+        """A request about a resident match; loaded first if need be, and
+        once more if its worker no longer holds it."""
+        for attempt in (1, 2):
+            where = await self._resident(live)
+            request["match"], request["tag"] = live.id, where.tag
+            answer = await self._send(live, where.worker, request)
+            if answer.get("error") == "unloaded" and attempt == 1:
+                if self._where.get(live.id) is where:
+                    self._evict(live.id)
+                continue
+            return self._answer(live, answer)
+        raise AssertionError("unreachable")
+
+    async def _stateless(self, live, request: dict) -> dict:
+        """A request that needs the game, not the match's state."""
+        where = self._where.get(live.id)
+        game_id = live.entry.game.id
+        if where is not None:
+            worker = where.worker
+        elif self.pool is not None and game_id in self.isolated_games:
+            worker = min(self.pool.workers, key=lambda w: w.matches)
+        else:
+            worker = None
+        request["game"] = game_id
+        return self._answer(live, await self._send(live, worker, request))
+
+    def forget(self, match_id: str) -> None:
+        """The engine let go of the match: free its state where it is held."""
+        where = self._evict(match_id)
+        if where is None:
+            return
+        if where.worker is None:
+            self.table.held.pop(match_id, None)
+            return
+        if where.worker.generation == where.generation:
+            task = asyncio.get_running_loop().create_task(self._drop(where.worker, match_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _drop(self, worker: Worker, match_id: str) -> None:
+        try:
+            await self.pool.call(worker, {"op": "drop", "match": match_id}, self.budgets.rules)
+        except (WorkerTimeout, WorkerDied):
+            pass  # its matches are reloaded where they are next used
+
+    def committed(self, live, applied: Applied) -> None:
+        """The step ``applied`` came from is in the store: its state is current."""
+        where = self._where.get(live.id)
+        if where is not None:
+            where.tag = applied.tag
+
+    # ------------------------------------------------------------ rules calls
+
+    async def setup(self, live, seats: int, options: Mapping[str, Any]) -> tuple[Any, tuple[int, ...]]:
+        """The first state of a new match, held from now on; its seats to move."""
+        worker = self._place(live.entry.game.id)
+        tag = next(self._tags)
+        request = {"op": "setup", "game": live.entry.game.id, "match": live.id, "seats": seats,
+                   "options": dict(options), "seed": live.record.seed, "new_tag": tag}
+        try:
+            answer = self._answer(live, await self._send(live, worker, request))
+        except BaseException:
+            if worker is not None:
+                self.pool.release(worker)
+            raise
+        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag)
+        return answer["state"], tuple(answer["to_move"])
+
+    async def apply(self, live, seat: int, move: Mapping[str, Any], version: int, *, want_state: bool) -> Applied:
+        tag = next(self._tags)
+        answer = await self._call(live, {"op": "apply", "seat": seat, "move": dict(move), "version": version,
+                                         "want_state": want_state, "new_tag": tag})
+        moves = {int(seat): _moves(listed) for seat, listed in answer.get("moves", {}).items()}
+        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag)
+
+    async def advance(self, live, events: list[dict]) -> None:
+        """Catch the held state up with steps another replica committed."""
+        where = self._where.get(live.id)
+        if where is None:
+            return  # loaded from the store, up to date, when next used
+        moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
+        if not moves:
+            return
+        tag = next(self._tags)
+        await self._call(live, {"op": "advance", "moves": moves, "new_tag": tag})
+        current = self._where.get(live.id)
+        if current is not None:
+            current.tag = tag
+
+    async def to_move(self, live) -> tuple[int, ...]:
+        return tuple((await self._call(live, {"op": "to_move"}))["to_move"])
+
+    async def legal_moves(self, live, seat: int) -> tuple[Move, ...]:
+        return _moves((await self._call(live, {"op": "legal_moves", "seat": seat}))["moves"])
+
+    async def view(self, live, seat: int | None) -> dict:
+        return (await self._call(live, {"op": "view", "seat": seat}))["view"]
+
+    async def state(self, live) -> Any:
+        return (await self._call(live, {"op": "state"}))["state"]
+
+    async def choose(self, live, seat: int, bot: str, version: int, stream: str) -> tuple[Move | None, str | None]:
+        """A bot's move for ``seat``; the second value says why the random
+        bot chose instead, if it did."""
+        answer = await self._call(live, {"op": "choose", "seat": seat, "bot": bot, "version": version,
+                                         "stream": stream})
+        move = answer["move"]
+        return (None if move is None else Move(*move)), answer.get("bot_failed")
+
+    async def render_text(self, live, view: Mapping[str, Any]) -> str:
+        return (await self._stateless(live, {"op": "render_text", "view": dict(view)}))["text"]
+
+    async def render_svg(self, live, view: Mapping[str, Any], moves) -> str:
+        return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
+                                             "moves": [[m.id, m.label, dict(m.args)] for m in moves]}))["svg"]
+
+    async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
+        return (await self._stateless(live, {"op": "public_move", "seat": seat, "move": move,
+                                             "viewer": viewer}))["move"]
