@@ -26,6 +26,7 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host.limits import shown
 from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import Append, MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
@@ -37,9 +38,16 @@ log = structlog.get_logger("gamehost.engine")
 
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
+MAX_TEXT_SHOWN = 120  # characters of a schema message (which quotes the client's value) in an error
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
+
+
+def _cut(text: str, limit: int = 2 * MAX_TEXT_SHOWN) -> str:
+    """Rules' reasons may quote the client's move: keep a prefix."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,7 +156,7 @@ class MatchEngine:
         entry = self.catalog.get(game_id)
         if entry is None:
             known = ", ".join(sorted(self.catalog.games)) or "none"
-            raise errors.NotFound(f"No game 'games/{game_id}' on this host. Games served: {known}.",
+            raise errors.NotFound(f"No game {shown('games/' + game_id)} on this host. Games served: {known}.",
                                   "GAME_NOT_FOUND", resource=("gamehost.dev/Game", f"games/{game_id}"))
         return entry
 
@@ -175,7 +183,7 @@ class MatchEngine:
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
-            raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
+            raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
@@ -218,12 +226,16 @@ class MatchEngine:
             chosen = next((v for v in game.variants if v.id == variant), None)
             if chosen is None:
                 names = ", ".join(v.id for v in game.variants) or "none"
-                raise errors.invalid_field("variant", f"{game.title} has no variant {variant!r} (variants: {names}).")
+                raise errors.invalid_field("variant",
+                                           f"{game.title} has no variant {shown(variant)} (variants: {names}).")
             merged.update(chosen.options)
         merged.update(options)
         problems = sorted(entry.validator.iter_errors(merged), key=lambda e: [str(p) for p in e.path])
         if problems:
-            violations = [(".".join(["options", *map(str, p.path)]), p.message) for p in problems]
+            # jsonschema's messages quote the offending value: only a prefix of it goes back.
+            violations = [(".".join(["options", *map(str, p.path)])[:MAX_TEXT_SHOWN],
+                           p.message if len(p.message) <= MAX_TEXT_SHOWN else p.message[:MAX_TEXT_SHOWN] + "...")
+                          for p in problems[:MAX_IDS_SHOWN]]
             raise errors.InvalidArgument(
                 "Invalid options: " + "; ".join(f"{field}: {text}" for field, text in violations)
                 + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
@@ -508,32 +520,16 @@ class MatchEngine:
             chosen = self._moves_by_id(live, seat).get(move_id)
             if chosen is None:
                 ids = [m.id for m in self.legal_moves(live, seat)]
-                shown = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
+                listed = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
                 raise errors.FailedPrecondition(
-                    f"No legal move has id {move_id!r} now. Legal moves: {shown}.", "UNKNOWN_MOVE",
-                    metadata=errors.metadata_of(move_id=move_id, rule="unknown-move"))
+                    f"No legal move has id {shown(move_id)} now. Legal moves: {listed}.", "UNKNOWN_MOVE",
+                    metadata=errors.metadata_of(move_id=move_id[:MAX_TEXT_SHOWN], rule="unknown-move"))
             args, label = chosen.args, chosen.label
         else:
-            args = move
-            listed = next((m for m in self.legal_moves(live, seat) if m.args == args), None)
-            move_id, label = (listed.id, listed.label) if listed else ("", "")
+            listed = await self._listed_move(live, seat, move)
+            args, move_id, label = listed.args, listed.id, listed.label
         version = record.version + 1
-        try:
-            state = live.game.apply(live.state, seat, args, rng_for(record.seed, version))
-        except MalformedMove as refusal:
-            raise errors.InvalidArgument(f"Malformed move: {refusal.reason}", "MALFORMED_MOVE",
-                                         metadata=errors.metadata_of(rule=refusal.rule),
-                                         field_violations=[("structured", refusal.reason)]) from None
-        except IllegalMove as refusal:
-            raise errors.FailedPrecondition(f"Illegal move: {refusal.reason}", "ILLEGAL_MOVE",
-                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
-        except Exception as error:
-            failure = self._plugin_error(live.entry, live.log, "apply", error)
-            try:
-                await self._reload_state(live)  # the plugin may have touched the state before it failed
-            except Exception as reload_error:
-                live.log.error("state not reloaded after a plugin error", error=str(reload_error))
-            raise failure from None
+        state = await self._apply(live, seat, args, version)
         outcome = self._rules(live.entry, live.log, "outcome", live.game.outcome, state)
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
@@ -553,6 +549,41 @@ class MatchEngine:
             live.log.info("match finished", result=changes["result"])
             self._remember_finished(live.id)
         return version
+
+    async def _listed_move(self, live: LiveMatch, seat: int, move: Mapping[str, Any]) -> Move:
+        """The legal move a structured move names: what is recorded, applied
+        and broadcast is the listed move, never the client's dictionary (an
+        extra key, however large, goes no further). A move the listing lacks
+        goes to the rules for their refusal and its reason."""
+        listed = next((m for m in self.legal_moves(live, seat) if m.args == move), None)
+        if listed is not None:
+            return listed
+        await self._apply(live, seat, move, live.version + 1)  # raises the rules' refusal
+        raise errors.InvalidArgument(
+            "The structured move is not one of the seat's legal moves as listed (no unlisted keys or values): "
+            "send one of the view's legal_moves exactly, or its id.", "UNLISTED_MOVE",
+            field_violations=[("structured", "must equal the move of one of the seat's legal moves.")])
+
+    async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any], version: int) -> Any:
+        """The state after ``seat`` plays ``args``; a refusal or a crash of
+        the rules leaves the match as it was."""
+        try:
+            return live.game.apply(live.state, seat, args, rng_for(live.record.seed, version))
+        except MalformedMove as refusal:
+            reason = _cut(refusal.reason)
+            raise errors.InvalidArgument(f"Malformed move: {reason}", "MALFORMED_MOVE",
+                                         metadata=errors.metadata_of(rule=refusal.rule),
+                                         field_violations=[("structured", reason)]) from None
+        except IllegalMove as refusal:
+            raise errors.FailedPrecondition(f"Illegal move: {_cut(refusal.reason)}", "ILLEGAL_MOVE",
+                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
+        except Exception as error:
+            failure = self._plugin_error(live.entry, live.log, "apply", error)
+            try:
+                await self._reload_state(live)  # the plugin may have touched the state before it failed
+            except Exception as reload_error:
+                live.log.error("state not reloaded after a plugin error", error=str(reload_error))
+            raise failure from None
 
     async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *, state: Any = None,
                       snapshot_state: Any = None) -> None:
@@ -783,6 +814,6 @@ class MatchEngine:
         bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=f"{type(error).__name__}: {error}",
                     exc_info=error)
         return errors.Internal(
-            f"The {entry.plugin!r} plugin failed in {hook}(): {type(error).__name__}: {error}. "
+            f"The {entry.plugin!r} plugin failed in {hook}(): {type(error).__name__}: {_cut(error)}. "
             "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
             metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))

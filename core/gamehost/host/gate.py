@@ -8,6 +8,8 @@ the call with its status and reaches neither the engine nor the store.
 from __future__ import annotations
 
 from gamehost.host.auth import Principal, anonymous
+from gamehost.host.limits import DEFAULT_LIMITS, InputLimits, check_request
+from gamehost.host.wire import Undecodable
 
 
 def peer_address(context) -> str:
@@ -17,6 +19,16 @@ def peer_address(context) -> str:
 
 
 class Gate:
+    def __init__(self, limits: InputLimits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+
     async def admit(self, method: str, request, context) -> Principal:
         """The caller of ``method``, once it may go on; raises a HostError otherwise."""
+        self.check_input(request)
         return anonymous(peer_address(context))
+
+    def check_input(self, request) -> None:
+        """The request decoded and within every input limit (limits.py)."""
+        if isinstance(request, Undecodable):
+            raise request.error()
+        check_request(request, self.limits)

@@ -18,6 +18,7 @@ from gamehost.host.gate import Gate
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
+from gamehost.host import wire
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
@@ -82,7 +83,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
     ])
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(GameHostService(engine, Gate()), server)
+    wire.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, GameHostService(engine, Gate()), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)

@@ -17,6 +17,7 @@ from aiohttp import web
 from grpc_health.v1 import health_pb2
 
 from gamehost.host.config import HostConfig
+from gamehost.host.limits import shown
 from gamehost.host.web import connect, grpc_web
 from gamehost.host.web.cors import CorsPolicy, parse_origins
 from gamehost.host.web.errors import connect_error
@@ -44,7 +45,7 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
         content_type = request.content_type.lower()
         method = methods.get(request.path)
         if method is None:
-            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED, f"{request.path} is not a method of this host.",
+            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED, f"{shown(request.path)} is not a method of this host.",
                                     "UNKNOWN_METHOD")
             return web.Response(status=404, body=json.dumps(connect_error(failure)).encode(),
                                 content_type="application/json")
@@ -89,7 +90,9 @@ async def start_web(config: HostConfig, grpc_port: int) -> WebServer:
                       config.max_message_bytes)
     app = build_app(gateway, CorsPolicy(parse_origins(config.cors_origins)), web_root)
     # handler_cancellation: a browser that disconnects cancels its handler, which cancels its upstream call.
-    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=config.shutdown_grace)
+    # auto_decompress off: framing.read_body decompresses within the size limit and refuses bad gzip itself.
+    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=config.shutdown_grace,
+                           auto_decompress=False)
     await runner.setup()
     host = config.address.rsplit(":", 1)[0].strip("[]") if ":" in config.address else config.address
     try:

@@ -1,0 +1,74 @@
+"""Requests that do not decode reach the gate as a value, not an exception.
+
+grpcio answers a request its deserializer cannot read with INTERNAL or
+UNKNOWN on its own, before any of our code runs. ``add_servicer`` registers
+the generated handlers with a deserializer that cannot raise: bytes that are
+not the method's request message (garbage, a Struct nested past protobuf's
+decode limit) become an ``Undecodable``, which the gate refuses with
+INVALID_ARGUMENT and a BadRequest like every other bad input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import grpc
+
+from gamehost.host import errors
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """A request body that is not a ``message_type`` message."""
+
+    message_type: str
+    size: int
+    problem: str
+
+    def error(self) -> errors.InvalidArgument:
+        return errors.invalid_field(
+            "request", f"the {self.size}-byte body is not a {self.message_type} message ({self.problem}).",
+            "UNDECODABLE_REQUEST")
+
+    def ListFields(self):  # noqa: N802 - reads as an empty message to code that walks requests
+        return []
+
+
+def tolerant(deserializer: Callable[[bytes], object]) -> Callable[[bytes], object]:
+    """``deserializer`` that returns an Undecodable instead of raising."""
+    message_type = getattr(getattr(deserializer, "__self__", None), "DESCRIPTOR", None)
+    name = message_type.full_name if message_type is not None else "request"
+
+    def deserialize(data: bytes):
+        try:
+            return deserializer(data)
+        except RecursionError:
+            return Undecodable(name, len(data), "nested too deep")
+        except Exception:  # protobuf's DecodeError and whatever its C layer raises: all the client's bytes
+            return Undecodable(name, len(data), "protobuf cannot decode it")
+
+    return deserialize
+
+
+class _Registrar:
+    """Stands in for the server while a generated ``add_*_to_server`` runs,
+    then registers its handlers with tolerant deserializers."""
+
+    def __init__(self, server: grpc.aio.Server) -> None:
+        self.server = server
+
+    def add_generic_rpc_handlers(self, handlers) -> None:
+        pass  # the registered handlers below serve every method of the service
+
+    def add_registered_method_handlers(self, service: str, handlers: dict) -> None:
+        checked = {name: handler._replace(request_deserializer=tolerant(handler.request_deserializer))
+                   if handler.request_deserializer else handler for name, handler in handlers.items()}
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, checked),))
+        self.server.add_registered_method_handlers(service, checked)
+
+
+def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server) -> None:
+    """``add_to_server(servicer, server)`` (a generated function), with
+    requests that do not decode handed to the servicer as Undecodable."""
+    add_to_server(servicer, _Registrar(server))
