@@ -49,8 +49,8 @@ from gamehost.sdk.rules import Game, IllegalMove
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
 SVG_SHAPES_EVERY = 50  # parsing every SVG would add a third to the kit's time; the final position is always checked
-MISTYPED_EVERY = 7  # steps between mistyped-move checks: each costs about 20 apply calls per field of a move
-MISTYPED_PER_PLAYOUT = 4  # and at most this many per playout, so long games cost no more
+MISTYPED_WITHIN = 40  # one step of each playout gets mistyped-move checks (about 20 apply calls per field of one
+# listed move): step (seed mod this), so successive playouts cover the opening and the middle game in turn
 # Values of another type for a field: what a fuzzing client sends. NaN and
 # infinity cannot reach a live host (its gate refuses them) but rules must not
 # depend on that.
@@ -143,7 +143,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     seen_views: dict[int, list] = {}
     seen_moves: list[dict] = []
     moves_made = 0
-    mistyped_checks = 0
+    mistyped_at = seed % MISTYPED_WITHIN
     events_checked = 0
 
     while True:
@@ -169,9 +169,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
-        if moves_made % MISTYPED_EVERY == 0 and mistyped_checks < MISTYPED_PER_PLAYOUT:
-            _check_mistyped_moves(game, state, frozen, seat, moves, chooser, step)
-            mistyped_checks += 1
+        if moves_made == mistyped_at:
+            _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
         await _check_refusals(engine, store, live, frozen, seat, tokens, moves, seen_moves, chooser, step)
         chosen = moves[chooser.randrange(len(moves))]
         seen_moves.append(dict(chosen.args))
@@ -359,8 +358,10 @@ async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, frozen,
     for mover, args in attempts:
         try:
             await engine.submit(live.id, tokens[mover], move=args)
-        except (errors.FailedPrecondition, errors.InvalidArgument):
-            pass
+        except (errors.FailedPrecondition, errors.InvalidArgument) as refusal:
+            if refusal.reason == "UNLISTED_MOVE":  # the engine refused what the rules accepted
+                raise AssertionError(f"(b) move {args} by seat {mover} is not listed but was accepted by apply "
+                                     f"at {step}") from None
         except errors.Internal as error:
             raise AssertionError(f"(b) move {args} by seat {mover} crashed the rules: {error} at {step}") from None
         else:
