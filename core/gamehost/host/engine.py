@@ -183,7 +183,8 @@ class MatchEngine:
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
-            raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
+            raise errors.invalid_field("bot",
+                                       f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
@@ -255,7 +256,8 @@ class MatchEngine:
             return live
         record = await self.store.get_match(match_id) if match_id else None
         if record is None:
-            raise errors.NotFound(f"No match 'matches/{match_id}'. ListMatches shows the matches on this host.",
+            raise errors.NotFound(f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this "
+                                  "host.",
                                   "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
         live = self._live.get(match_id)  # restored by a concurrent call meanwhile
         if live is None:

@@ -45,8 +45,8 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
         content_type = request.content_type.lower()
         method = methods.get(request.path)
         if method is None:
-            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED, f"{shown(request.path)} is not a method of this host.",
-                                    "UNKNOWN_METHOD")
+            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED,
+                                    f"{shown(request.path)} is not a method of this host.", "UNKNOWN_METHOD")
             return web.Response(status=404, body=json.dumps(connect_error(failure)).encode(),
                                 content_type="application/json")
         if content_type in grpc_web.CONTENT_TYPES:

@@ -84,7 +84,7 @@ def single_message(body: bytes, encoding: str, limit: int) -> bytes:
     if flags & COMPRESSED:
         if encoding != "gzip":
             raise Failure.local(grpc.StatusCode.UNIMPLEMENTED,
-                                f"the message is compressed with {shown(encoding) if encoding else 'no named encoding'}; this host "
-                                f"reads gzip or uncompressed messages.", "UNSUPPORTED_COMPRESSION")
+                                f"the message is compressed with {shown(encoding) if encoding else 'no named encoding'}; "
+                                f"this host reads gzip or uncompressed messages.", "UNSUPPORTED_COMPRESSION")
         data = gunzip(data, limit)
     return data
