@@ -6,11 +6,13 @@ with google.rpc details (see ``status.py``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 
 import grpc
 import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
+from grpc._cython.cygrpc import ExecuteBatchError  # grpcio's error for a status sent to a call already gone
 
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors, limits, page_tokens
@@ -42,7 +44,13 @@ async def _abort(context, method_name: str, error: Exception):
         log.exception("rpc failed", method=method_name, error=str(error))
         error = errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
                                 "HOST_ERROR")
-    await context.abort_with_status(to_grpc_status(error))
+    try:
+        await context.abort_with_status(to_grpc_status(error))
+    except ExecuteBatchError:
+        # The caller cancelled (a browser went away) before grpcio learnt of
+        # it: the status has nobody to go to. As a cancellation, grpcio ends
+        # the call quietly instead of printing a traceback.
+        raise asyncio.CancelledError() from None
 
 
 def unary(method):

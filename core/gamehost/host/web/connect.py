@@ -71,8 +71,11 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         return response
     except Exception as error:
         end = {"error": connect_error(unexpected(method, error))}
-    if not response.prepared:
-        await response.prepare(request)
-    await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))
-    await response.write_eof()
+    try:
+        if not response.prepared:
+            await response.prepare(request)
+        await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))
+        await response.write_eof()
+    except ConnectionResetError:  # the browser went away before the end of the stream: nobody to tell
+        pass
     return response
