@@ -405,3 +405,24 @@ def connect_json(host: HostProcess, method: str, message: dict) -> tuple[int, di
 
 def envelope(data: bytes) -> bytes:
     return struct.pack(">BI", 0, len(data)) + data
+
+
+# ------------------------------------------------------------------ replicas
+
+
+def test_a_page_token_from_one_replica_pages_on_another(start_host, postgres_url):
+    """Tokens carry no per-process secret: any replica on the store reads them."""
+    first, second = (start_host("--store", postgres_url, "--replica-id", name) for name in "ab")
+    with first.client() as a, second.client() as b:
+        created = {a.create_match("tictactoe").name for _ in range(5)}
+        page = a.stub.ListMatches(pb.ListMatchesRequest(page_size=2))
+        seen = [m.name for m in page.matches]
+        token = page.next_page_token
+        while token:
+            page = b.stub.ListMatches(pb.ListMatchesRequest(page_size=2, page_token=token))
+            seen += [m.name for m in page.matches]
+            token = page.next_page_token
+        assert set(seen) == created and len(seen) == 5
+        with pytest.raises(grpc.RpcError) as caught:
+            b.stub.ListMatches(pb.ListMatchesRequest(page_token=forged_tokens()[12]))
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
