@@ -59,6 +59,10 @@ class Internal(HostError):
     code = "INTERNAL"
 
 
+class Unimplemented(HostError):
+    code = "UNIMPLEMENTED"
+
+
 def invalid_field(field_name: str, description: str, reason: str = "INVALID_FIELD") -> InvalidArgument:
     """An INVALID_ARGUMENT naming one request field."""
     return InvalidArgument(

@@ -6,13 +6,11 @@ with google.rpc details (see ``status.py``).
 
 from __future__ import annotations
 
-import asyncio
 import functools
 
 import grpc
 import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
-from grpc._cython.cygrpc import ExecuteBatchError  # grpcio's error for a status sent to a call already gone
 
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors, limits, page_tokens
@@ -21,6 +19,7 @@ from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
 from gamehost.host.status import to_grpc_status
 from gamehost.host.store.base import MatchRecord
+from gamehost.host.wire import send_status
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -44,13 +43,7 @@ async def _abort(context, method_name: str, error: Exception):
         log.exception("rpc failed", method=method_name, error=str(error))
         error = errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
                                 "HOST_ERROR")
-    try:
-        await context.abort_with_status(to_grpc_status(error))
-    except ExecuteBatchError:
-        # The caller cancelled (a browser went away) before grpcio learnt of
-        # it: the status has nobody to go to. As a cancellation, grpcio ends
-        # the call quietly instead of printing a traceback.
-        raise asyncio.CancelledError() from None
+    await send_status(context, to_grpc_status(error))  # quiet if the caller has gone
 
 
 def unary(method):

@@ -1,21 +1,40 @@
-"""Requests that do not decode reach the gate as a value, not an exception.
+"""Between grpcio and the servicer: requests that do not decode reach the
+gate as a value, not an exception, and statuses go out quietly.
 
 grpcio answers a request its deserializer cannot read with INTERNAL or
 UNKNOWN on its own, before any of our code runs. ``add_servicer`` registers
 the generated handlers with a deserializer that cannot raise: bytes that are
 not the method's request message (garbage, a Struct nested past protobuf's
 decode limit) become an ``Undecodable``, which the gate refuses with
-INVALID_ARGUMENT and a BadRequest like every other bad input.
+INVALID_ARGUMENT and a BadRequest like every other bad input. A method the
+servicer does not implement answers UNIMPLEMENTED through ``send_status``
+rather than through grpcio's NotImplementedError path, which prints a
+traceback when the caller has gone.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Callable
 
 import grpc
+from grpc._cython.cygrpc import ExecuteBatchError  # grpcio's error for a status sent to a call already gone
 
 from gamehost.host import errors
+from gamehost.host.status import to_grpc_status
+
+GENERATED_MODULE_SUFFIX = "_pb2_grpc"  # where the generated servicer base classes live
+
+
+async def send_status(context, status: grpc.Status) -> None:
+    """End the call with ``status``. If the caller cancelled (a browser went
+    away) before grpcio learnt of it, the status has nobody to go to: the
+    call ends as cancelled, which grpcio logs quietly, not with a traceback."""
+    try:
+        await context.abort_with_status(status)
+    except ExecuteBatchError:
+        raise asyncio.CancelledError() from None
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,24 @@ def tolerant(deserializer: Callable[[bytes], object]) -> Callable[[bytes], objec
     return deserialize
 
 
+def _unimplemented(path: str):
+    async def answer(request, context):
+        await send_status(context, to_grpc_status(errors.Unimplemented(
+            f"{path} is not implemented by this host.", "NOT_IMPLEMENTED")))
+    return answer
+
+
+def _checked(service: str, name: str, handler):
+    behavior = handler.unary_unary or handler.unary_stream
+    if behavior is not None and getattr(behavior, "__module__", "").endswith(GENERATED_MODULE_SUFFIX):
+        # the generated base class's method: the servicer does not implement it
+        answer = _unimplemented(f"/{service}/{name}")
+        handler = handler._replace(**{"unary_unary" if handler.unary_unary else "unary_stream": answer})
+    if handler.request_deserializer:
+        handler = handler._replace(request_deserializer=tolerant(handler.request_deserializer))
+    return handler
+
+
 class _Registrar:
     """Stands in for the server while a generated ``add_*_to_server`` runs,
     then registers its handlers with tolerant deserializers."""
@@ -62,8 +99,7 @@ class _Registrar:
         pass  # the registered handlers below serve every method of the service
 
     def add_registered_method_handlers(self, service: str, handlers: dict) -> None:
-        checked = {name: handler._replace(request_deserializer=tolerant(handler.request_deserializer))
-                   if handler.request_deserializer else handler for name, handler in handlers.items()}
+        checked = {name: _checked(service, name, handler) for name, handler in handlers.items()}
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, checked),))
         self.server.add_registered_method_handlers(service, checked)
 
