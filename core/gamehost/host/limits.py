@@ -67,26 +67,49 @@ def check_request(request, limits: InputLimits = DEFAULT_LIMITS) -> None:
     _check_message(request, "", limits)
 
 
+_STRING, _MESSAGE, _PAGE_SIZE, _OTHER = range(4)
+
+
+def _field_rule(descriptor, limits: InputLimits) -> tuple[str, bool, int, int]:
+    """(name, repeated, kind, limit) of a field, worked out once per field and limits."""
+    if descriptor.type == FieldDescriptor.TYPE_STRING:
+        kind, limit = _STRING, getattr(limits, _STRING_LIMIT.get(descriptor.name, "text_chars"))
+    elif descriptor.type == FieldDescriptor.TYPE_MESSAGE:
+        kind, limit = _MESSAGE, 0
+    elif descriptor.name == "page_size":
+        kind, limit = _PAGE_SIZE, limits.page_size
+    else:
+        kind, limit = _OTHER, 0
+    return descriptor.name, descriptor.is_repeated, kind, limit
+
+
+_RULES: dict[tuple[int, object], tuple[str, bool, int, int]] = {}
+
+
 def _check_message(message, prefix: str, limits: InputLimits) -> None:
     if isinstance(message, struct_pb2.Struct):
         check_struct(message, prefix.rstrip("."), limits)
         return
     for descriptor, value in message.ListFields():
-        path = prefix + descriptor.name
-        repeated = descriptor.is_repeated
+        key = (id(limits), descriptor)
+        rule = _RULES.get(key)
+        if rule is None:  # descriptors and limits live as long as the process: the cache stays small
+            rule = _RULES[key] = _field_rule(descriptor, limits)
+        name, repeated, kind, limit = rule
+        if kind == _OTHER and not repeated:
+            continue
+        path = prefix + name
         if repeated and len(value) > limits.repeated_items:
             raise _refuse(path, f"at most {limits.repeated_items} entries, not {len(value)}.")
-        values = value if repeated else (value,)
-        if descriptor.type == FieldDescriptor.TYPE_STRING:
-            limit = getattr(limits, _STRING_LIMIT.get(descriptor.name, "text_chars"))
-            for text in values:
+        if kind == _STRING:
+            for text in (value if repeated else (value,)):
                 if len(text) > limit:
                     raise _refuse(path, f"at most {limit} characters, not {len(text)}.")
-        elif descriptor.type == FieldDescriptor.TYPE_MESSAGE:
-            for item in values:
+        elif kind == _MESSAGE:
+            for item in (value if repeated else (value,)):
                 _check_message(item, path + ".", limits)
-        elif descriptor.name == "page_size" and value > limits.page_size:
-            raise _refuse(path, f"at most {limits.page_size}, not {value}.", "INVALID_FIELD")
+        elif kind == _PAGE_SIZE and value > limit:
+            raise _refuse(path, f"at most {limit}, not {value}.", "INVALID_FIELD")
 
 
 def check_struct(struct: struct_pb2.Struct, field: str, limits: InputLimits = DEFAULT_LIMITS) -> None:
