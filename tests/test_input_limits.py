@@ -345,6 +345,15 @@ def test_undecodable_bytes_are_invalid_argument_on_the_grpc_port(host, method, s
     assert "not a gamehost.v1." in message
 
 
+def test_undecodable_bytes_are_invalid_argument_on_the_health_service_too(host):
+    with host.channel() as channel:
+        check = channel.unary_unary("/grpc.health.v1.Health/Check")
+        assert_invalid(lambda: check(GARBAGE, timeout=10), "request", "UNDECODABLE_REQUEST")
+        watch = channel.unary_stream("/grpc.health.v1.Health/Watch")
+        assert_invalid(lambda: list(watch(GARBAGE, timeout=10)), "request", "UNDECODABLE_REQUEST")
+        assert check(b"", timeout=10) == b"\x08\x01"  # and an empty request still reads SERVING
+
+
 @pytest.mark.parametrize(("method", "streaming"), GAME_METHODS)
 def test_undecodable_bytes_are_invalid_argument_on_the_browser_port(host, method, streaming):
     if not streaming:

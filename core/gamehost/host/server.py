@@ -12,13 +12,13 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from gamehost.host import wire
 from gamehost.host.config import HostConfig
 from gamehost.host.engine import MatchEngine
 from gamehost.host.gate import Gate
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.service import GameHostService
-from gamehost.host import wire
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
@@ -84,7 +84,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         ("grpc.so_reuseport", 0),
     ])
     wire.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, GameHostService(engine, Gate()), server)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    wire.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
     reflection.enable_server_reflection(
         [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME], server)
     port = server.add_insecure_port(config.address)

@@ -15,6 +15,7 @@ traceback when the caller has gone.
 from __future__ import annotations
 
 import asyncio
+import inspect
 from dataclasses import dataclass
 from typing import Callable
 
@@ -77,34 +78,59 @@ def _unimplemented(path: str):
     return answer
 
 
-def _checked(service: str, name: str, handler):
-    behavior = handler.unary_unary or handler.unary_stream
-    if behavior is not None and getattr(behavior, "__module__", "").endswith(GENERATED_MODULE_SUFFIX):
+def _refusing(behavior, streaming: bool):
+    """``behavior`` (a servicer's method that does not pass our gate) with an
+    Undecodable request refused before it runs."""
+    if streaming and inspect.isasyncgenfunction(behavior):
+        async def stream(request, context):
+            if isinstance(request, Undecodable):
+                await send_status(context, to_grpc_status(request.error()))
+                return
+            async for message in behavior(request, context):
+                yield message
+        return stream
+    # unary, or a stream written with context.write (the health service's Watch)
+
+    async def unary(request, context):
+        if isinstance(request, Undecodable):
+            await send_status(context, to_grpc_status(request.error()))
+        return await behavior(request, context)
+    return unary
+
+
+def _checked(service: str, name: str, handler, gated: bool):
+    kind = "unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream else None
+    if kind is None:  # request streams: their deserializer runs per message, inside the servicer's loop
+        return handler
+    behavior = getattr(handler, kind)
+    if getattr(behavior, "__module__", "").endswith(GENERATED_MODULE_SUFFIX):
         # the generated base class's method: the servicer does not implement it
-        answer = _unimplemented(f"/{service}/{name}")
-        handler = handler._replace(**{"unary_unary" if handler.unary_unary else "unary_stream": answer})
-    if handler.request_deserializer:
-        handler = handler._replace(request_deserializer=tolerant(handler.request_deserializer))
-    return handler
+        handler = handler._replace(**{kind: _unimplemented(f"/{service}/{name}")})
+    elif not gated:
+        handler = handler._replace(**{kind: _refusing(behavior, kind == "unary_stream")})
+    return handler._replace(request_deserializer=tolerant(handler.request_deserializer))
 
 
 class _Registrar:
     """Stands in for the server while a generated ``add_*_to_server`` runs,
     then registers its handlers with tolerant deserializers."""
 
-    def __init__(self, server: grpc.aio.Server) -> None:
+    def __init__(self, server: grpc.aio.Server, gated: bool) -> None:
         self.server = server
+        self.gated = gated
 
     def add_generic_rpc_handlers(self, handlers) -> None:
         pass  # the registered handlers below serve every method of the service
 
     def add_registered_method_handlers(self, service: str, handlers: dict) -> None:
-        checked = {name: _checked(service, name, handler) for name, handler in handlers.items()}
+        checked = {name: _checked(service, name, handler, self.gated) for name, handler in handlers.items()}
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, checked),))
         self.server.add_registered_method_handlers(service, checked)
 
 
-def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server) -> None:
+def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server, *, gated: bool = True) -> None:
     """``add_to_server(servicer, server)`` (a generated function), with
-    requests that do not decode handed to the servicer as Undecodable."""
-    add_to_server(servicer, _Registrar(server))
+    requests that do not decode handed to the servicer as Undecodable when
+    its methods pass the gate (``gated``), refused here otherwise (e.g. the
+    standard health service)."""
+    add_to_server(servicer, _Registrar(server, gated))
