@@ -256,9 +256,9 @@ class MatchEngine:
             return live
         record = await self.store.get_match(match_id) if match_id else None
         if record is None:
-            raise errors.NotFound(f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this "
-                                  "host.",
-                                  "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
+            raise errors.NotFound(
+                f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this host.",
+                "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
         live = self._live.get(match_id)  # restored by a concurrent call meanwhile
         if live is None:
             live = await self._restore(record)
