@@ -60,6 +60,18 @@ class UsesGlobalRandom(TicTacToe):
         return {**super().apply(state, seat, move, rng), "nonce": random.random()}
 
 
+class CrashesOnMistypedCells(TicTacToe):
+    """Takes any number as a cell: int(NaN) raises ValueError, a list index TypeError."""
+
+    def apply(self, state, seat, move, rng):
+        if seat != state["turn"]:
+            raise IllegalMove("not your turn", "not-your-turn")
+        cell = int(move["cell"])
+        if not 0 <= cell <= 8 or state["board"][cell] is not None:
+            raise IllegalMove("not an empty cell", "occupied")
+        return super().apply(state, seat, {"cell": cell}, rng)
+
+
 class NeverEnds(TicTacToe):
     def outcome(self, state):
         return None
@@ -103,6 +115,7 @@ class KeepsTuples(TicTacToe):
     (UsesGlobalRandom(), "is every chance drawn from the rng"),
     (NeverEnds(), "(e) no end after 50 moves"),
     (KeepsTuples(), "(d) state does not survive a JSON round trip"),
+    (CrashesOnMistypedCells(), "crashed apply with"),
     (DrawsOffItsCanvas(), "render_svg draws outside its canvas: a <rect> reaches (330, 10) on a 300 x 300 canvas"),
     (RendersBrokenXml(), "render_svg is not well-formed XML"),
 ])

@@ -29,6 +29,7 @@ from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.fair_seed import check_chosen_seed
+from gamehost.host.limits import shown
 from gamehost.host.live import LiveMatch, token_hash
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
@@ -40,10 +41,17 @@ log = structlog.get_logger("gamehost.engine")
 
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
+MAX_TEXT_SHOWN = 120  # characters of a schema message (which quotes the client's value) in an error
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
 MAX_STRIKES = 3  # rules failures (time-outs, crashes) before a match is suspended
+
+
+def _cut(text: str, limit: int = 2 * MAX_TEXT_SHOWN) -> str:
+    """Rules' reasons may quote the client's move: keep a prefix."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,7 +183,7 @@ class MatchEngine(MatchAdministration):
         entry = self.catalog.get(game_id)
         if entry is None:
             known = ", ".join(sorted(self.catalog.games)) or "none"
-            raise errors.NotFound(f"No game 'games/{game_id}' on this host. Games served: {known}.",
+            raise errors.NotFound(f"No game {shown('games/' + game_id)} on this host. Games served: {known}.",
                                   "GAME_NOT_FOUND", resource=("gamehost.dev/Game", f"games/{game_id}"))
         return entry
 
@@ -205,7 +213,8 @@ class MatchEngine(MatchAdministration):
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         bot = bot or "random"
         if bot not in self.bots:
-            raise errors.invalid_field("bot", f"no bot {bot!r} on this host (bots: {', '.join(sorted(self.bots))}).")
+            raise errors.invalid_field("bot",
+                                       f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
         seed_chosen = seed is not None
         if seed_chosen:
             check_chosen_seed(game, caller, self.chosen_seeds)
@@ -257,12 +266,16 @@ class MatchEngine(MatchAdministration):
             chosen = next((v for v in game.variants if v.id == variant), None)
             if chosen is None:
                 names = ", ".join(v.id for v in game.variants) or "none"
-                raise errors.invalid_field("variant", f"{game.title} has no variant {variant!r} (variants: {names}).")
+                raise errors.invalid_field("variant",
+                                           f"{game.title} has no variant {shown(variant)} (variants: {names}).")
             merged.update(chosen.options)
         merged.update(options)
         problems = sorted(entry.validator.iter_errors(merged), key=lambda e: [str(p) for p in e.path])
         if problems:
-            violations = [(".".join(["options", *map(str, p.path)]), p.message) for p in problems]
+            # jsonschema's messages quote the offending value: only a prefix of it goes back.
+            violations = [(".".join(["options", *map(str, p.path)])[:MAX_TEXT_SHOWN],
+                           p.message if len(p.message) <= MAX_TEXT_SHOWN else p.message[:MAX_TEXT_SHOWN] + "...")
+                          for p in problems[:MAX_IDS_SHOWN]]
             raise errors.InvalidArgument(
                 "Invalid options: " + "; ".join(f"{field}: {text}" for field, text in violations)
                 + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
@@ -282,8 +295,9 @@ class MatchEngine(MatchAdministration):
             return live
         record = await self.store.get_match(match_id) if match_id else None
         if record is None:
-            raise errors.NotFound(f"No match 'matches/{match_id}'. ListMatches shows the matches on this host.",
-                                  "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
+            raise errors.NotFound(
+                f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this host.",
+                "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
         live = self._live.get(match_id)  # restored by a concurrent call meanwhile
         if live is None:
             live = await self._restore(record)
@@ -592,28 +606,19 @@ class MatchEngine(MatchAdministration):
             chosen = (await self._moves_by_id(live, seat)).get(move_id)
             if chosen is None:
                 ids = [m.id for m in await self.legal_moves(live, seat)]
-                shown = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
+                listed = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
                 raise errors.FailedPrecondition(
-                    f"No legal move has id {move_id!r} now. Legal moves: {shown}.", "UNKNOWN_MOVE",
-                    metadata=errors.metadata_of(move_id=move_id, rule="unknown-move"))
+                    f"No legal move has id {shown(move_id)} now. Legal moves: {listed}.", "UNKNOWN_MOVE",
+                    metadata=errors.metadata_of(move_id=move_id[:MAX_TEXT_SHOWN], rule="unknown-move"))
             args, label = chosen.args, chosen.label
         else:
-            args = move
-            listed = next((m for m in await self.legal_moves(live, seat) if m.args == args), None)
-            move_id, label = (listed.id, listed.label) if listed else ("", "")
+            listed = await self._listed_move(live, seat, move)
+            args, move_id, label = listed.args, listed.id, listed.label
         version = record.version + 1
-        try:
-            # The new state stays where the rules run; it comes back only
-            # when a snapshot is due (or the match ends).
-            applied = await self.rules.apply(live, seat, args, version,
-                                             want_state=version - live.snapshot_version >= self.snapshot_every)
-        except MalformedMove as refusal:
-            raise errors.InvalidArgument(f"Malformed move: {refusal.reason}", "MALFORMED_MOVE",
-                                         metadata=errors.metadata_of(rule=refusal.rule),
-                                         field_violations=[("structured", refusal.reason)]) from None
-        except IllegalMove as refusal:
-            raise errors.FailedPrecondition(f"Illegal move: {refusal.reason}", "ILLEGAL_MOVE",
-                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
+        # The new state stays where the rules run; it comes back only when a
+        # snapshot is due (or the match ends).
+        applied = await self._apply(live, seat, args, version,
+                                    want_state=version - live.snapshot_version >= self.snapshot_every)
         result = applied.result
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
@@ -633,6 +638,35 @@ class MatchEngine(MatchAdministration):
             live.log.info("match finished", result=changes["result"])
             self._remember_finished(live.id)
         return version
+
+    async def _listed_move(self, live: LiveMatch, seat: int, move: Mapping[str, Any]) -> Move:
+        """The legal move a structured move names: what is recorded, applied
+        and broadcast is the listed move, never the client's dictionary (an
+        extra key, however large, goes no further). A move the listing lacks
+        goes to the rules for their refusal and its reason."""
+        listed = next((m for m in await self.legal_moves(live, seat) if m.args == move), None)
+        if listed is not None:
+            return listed
+        await self._apply(live, seat, move, live.version + 1, want_state=False)  # raises the rules' refusal
+        raise errors.InvalidArgument(
+            "The structured move is not one of the seat's legal moves as listed (no unlisted keys or values): "
+            "send one of the view's legal_moves exactly, or its id.", "UNLISTED_MOVE",
+            field_violations=[("structured", "must equal the move of one of the seat's legal moves.")])
+
+    async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any], version: int, *,
+                     want_state: bool) -> Applied:
+        """What the rules make of ``seat`` playing ``args``; held by the rules
+        until the step is committed, so a refusal leaves the match as it was."""
+        try:
+            return await self.rules.apply(live, seat, args, version, want_state=want_state)
+        except MalformedMove as refusal:
+            reason = _cut(refusal.reason)
+            raise errors.InvalidArgument(f"Malformed move: {reason}", "MALFORMED_MOVE",
+                                         metadata=errors.metadata_of(rule=refusal.rule),
+                                         field_violations=[("structured", reason)]) from None
+        except IllegalMove as refusal:
+            raise errors.FailedPrecondition(f"Illegal move: {_cut(refusal.reason)}", "ILLEGAL_MOVE",
+                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
 
     async def _final_state(self, live: LiveMatch) -> Any:
         """The state to snapshot when a match ends without a result, or None

@@ -63,6 +63,10 @@ class DeadlineExceeded(HostError):
     code = "DEADLINE_EXCEEDED"
 
 
+class Unimplemented(HostError):
+    code = "UNIMPLEMENTED"
+
+
 def invalid_field(field_name: str, description: str, reason: str = "INVALID_FIELD") -> InvalidArgument:
     """An INVALID_ARGUMENT naming one request field."""
     return InvalidArgument(

@@ -10,8 +10,10 @@ from __future__ import annotations
 from gamehost.host import errors
 from gamehost.host.auth import ADMIN, Principal
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
+from gamehost.host.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.peers import PeerResolver
 from gamehost.host.quotas import WATCH, QuotaLimits, Quotas
+from gamehost.host.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service).
 REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch")}
@@ -25,18 +27,26 @@ def call_metadata(context) -> dict[str, str]:
 
 class Gate:
     def __init__(self, authenticator: Authenticator | None = None, quotas: Quotas | None = None,
-                 peers: PeerResolver | None = None) -> None:
+                 peers: PeerResolver | None = None, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.authenticator = authenticator or Authenticator(AuthSettings())
         self.quotas = quotas or Quotas(QuotaLimits(call_rate=0, create_rate=0, watchers_per_caller=0, watchers=0))
         self.peers = peers or PeerResolver()
+        self.limits = limits
 
     async def admit(self, method: str, request, context) -> Principal:
         """The caller of ``method``, once it may go on; raises a HostError otherwise."""
+        self.check_input(request)
         metadata = call_metadata(context)
         caller = await self.authenticator.authenticate(metadata, self.peers.address(context))
         self.authorize(method, caller)
         self.limit(method, caller, context)
         return caller
+
+    def check_input(self, request) -> None:
+        """The request decoded and within every input limit (limits.py)."""
+        if isinstance(request, Undecodable):
+            raise request.error()
+        check_request(request, self.limits)
 
     @staticmethod
     def authorize(method: str, caller: Principal) -> None:

@@ -12,6 +12,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from gamehost.host import grpc_handlers
 from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.engine import MatchEngine
 from gamehost.host.admin_service import GameHostAdminService
@@ -133,9 +134,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
 
 def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: GameHostAdminService,
                   health_servicer) -> None:
-    gamehost_pb2_grpc.add_GameHostServicer_to_server(matches, server)
-    gamehost_pb2_grpc.add_GameHostAdminServicer_to_server(admin, server)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server)
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server)
+    grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
 
 
 async def _start_gateway_server(config: HostConfig, interceptors, services) -> tuple[grpc.aio.Server, int]:

@@ -6,21 +6,20 @@ with google.rpc details (see ``status.py``).
 
 from __future__ import annotations
 
-import base64
 import functools
-import json
 
 import grpc
 import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import errors
+from gamehost.host import errors, limits, page_tokens
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
 from gamehost.host.status import to_grpc_status
 from gamehost.host.store.base import MatchRecord
+from gamehost.host.grpc_handlers import send_status
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -47,7 +46,7 @@ async def _abort(context, method_name: str, error: Exception):
         log.exception("rpc failed", method=method_name, error=str(error))
         error = errors.Internal(f"The host failed on {method_name}: {type(error).__name__}. It has been logged.",
                                 "HOST_ERROR")
-    await context.abort_with_status(to_grpc_status(error))
+    await send_status(context, to_grpc_status(error))  # quiet if the caller has gone
 
 
 def unary(method):
@@ -83,8 +82,8 @@ def streaming(method):
 def resource_id(name: str, collection: str, field: str = "name") -> str:
     prefix = f"{collection}/"
     if not name.startswith(prefix) or len(name) == len(prefix) or "/" in name[len(prefix):]:
-        raise errors.invalid_field(field, f"expected a resource name like '{collection}/{{id}}', got {name!r}.",
-                                   "INVALID_NAME")
+        raise errors.invalid_field(
+            field, f"expected a resource name like '{collection}/{{id}}', got {limits.shown(name)}.", "INVALID_NAME")
     return name[len(prefix):]
 
 
@@ -100,26 +99,10 @@ def duration(seconds: float) -> duration_pb2.Duration:
     return span
 
 
-def page_size(requested: int, limits: tuple[int, int]) -> int:
+def page_size(requested: int, sizes: tuple[int, int]) -> int:
     if requested < 0:
         raise errors.invalid_field("page_size", "must not be negative.")
-    return min(requested or limits[0], limits[1])
-
-
-def encode_token(data: dict) -> str:
-    return base64.urlsafe_b64encode(json.dumps(data, separators=(",", ":")).encode()).decode()
-
-
-def decode_token(token: str, expected_query: dict) -> dict:
-    try:
-        data = json.loads(base64.urlsafe_b64decode(token.encode()))
-    except (ValueError, TypeError):
-        raise errors.invalid_field("page_token", "is not a token this host issued; send next_page_token "
-                                                 "unchanged.", "INVALID_PAGE_TOKEN") from None
-    if not isinstance(data, dict) or data.get("q") != expected_query:
-        raise errors.invalid_field("page_token", "belongs to a listing with other filters; repeat the first "
-                                                 "call's filters or start without a token.", "INVALID_PAGE_TOKEN")
-    return data
+    return min(requested or sizes[0], sizes[1])
 
 
 def result_pb(result: dict | None) -> pb.Result | None:
@@ -156,11 +139,11 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def ListGames(self, request, context, caller):
         size = page_size(request.page_size, GAME_PAGE)
-        start = decode_token(request.page_token, {})["offset"] if request.page_token else 0
+        start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(self._games))) \
+            if request.page_token else 0
         page = self._games[start:start + size]
         more = start + size < len(self._games)
-        return pb.ListGamesResponse(games=page, next_page_token=encode_token({"q": {}, "offset": start + size})
-                                    if more else "")
+        return pb.ListGamesResponse(games=page, next_page_token=page_tokens.encode({}, start + size) if more else "")
 
     @unary
     async def GetGame(self, request, context, caller):
@@ -214,12 +197,13 @@ class GameHostService(pb_grpc.GameHostServicer):
         status = STATUS_FROM_PB.get(request.status)
         player = self._player_filter(request, caller)
         query = {"game": game_id, "status": status, **({"player": player} if player else {})}
-        before = tuple(decode_token(request.page_token, query)["before"]) if request.page_token else None
+        before = page_tokens.decode(request.page_token, query, page_tokens.time_and_id_position) \
+            if request.page_token else None
         records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before,
                                                  player=player)
         more = len(records) > size
         records = records[:size]
-        token = encode_token({"q": query, "before": [records[-1].create_time, records[-1].id]}) if more else ""
+        token = page_tokens.encode(query, [records[-1].create_time, records[-1].id]) if more else ""
         return pb.ListMatchesResponse(matches=[await self._listed_match_pb(r) for r in records],
                                       next_page_token=token)
 

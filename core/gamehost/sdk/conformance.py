@@ -11,7 +11,9 @@ seat and plays random legal moves, checking at every step:
     without committing), moves not listed (moves of earlier positions, a
     malformed move, a move by a seat not to move) are refused through the
     engine with the match version, log and state unchanged; ``apply`` never
-    mutates its input;
+    mutates its input; every few steps a listed move is mistyped (each field
+    missing, or of another type, or NaN or infinite; an empty move) and
+    ``apply`` must refuse each with IllegalMove or MalformedMove, nothing else;
 (c) hidden information: no secret appears in a view, a legal move or a log
     event shown to another seat or to a spectator;
 (d) persistence: the state survives a JSON round trip, and a match evicted
@@ -42,11 +44,18 @@ from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
-from gamehost.sdk.rules import Game
+from gamehost.sdk.rules import Game, IllegalMove
 
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
 SVG_SHAPES_EVERY = 50  # parsing every SVG would add a third to the kit's time; the final position is always checked
+MISTYPED_WITHIN = 40  # one step of each playout gets mistyped-move checks (about 20 apply calls per field of one
+# listed move): step (seed mod this), so successive playouts cover the opening and the middle game in turn
+# Values of another type for a field: what a fuzzing client sends. NaN and
+# infinity cannot reach a live host (its gate refuses them) but rules must not
+# depend on that.
+WRONG_VALUES: tuple[Any, ...] = (None, True, False, 0, -1, 2 ** 53, 1e300, 0.5, -0.0, float("nan"), float("inf"),
+                                 float("-inf"), "", "x", "0", [], [0], [[]], {}, {"": None})
 DATA_MOVE = re.compile(r'data-move="([^"]*)"')
 
 
@@ -134,6 +143,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     seen_views: dict[int, list] = {}
     seen_moves: list[dict] = []
     moves_made = 0
+    mistyped_at = seed % MISTYPED_WITHIN
     events_checked = 0
 
     while True:
@@ -159,6 +169,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
+        if moves_made == mistyped_at:
+            _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
         await _check_refusals(engine, store, live, frozen, seat, tokens, moves, seen_moves, chooser, step)
         chosen = moves[chooser.randrange(len(moves))]
         seen_moves.append(dict(chosen.args))
@@ -281,6 +293,44 @@ def _off_canvas(root) -> str | None:
     return None
 
 
+def mistyped_moves(move: Mapping[str, Any]) -> list[Any]:
+    """Moves that are ``move`` with one thing wrong: a field missing, a field
+    of another type (including NaN and infinity), one item of a list field
+    of another type; and moves that are not objects or are empty."""
+    mutants: list[Any] = [{}, [], None, "move", 0, [dict(move)], {**move, "extra": None}]
+    for key, value in move.items():
+        mutants.append({k: v for k, v in move.items() if k != key})
+        mutants.extend({**move, key: wrong} for wrong in WRONG_VALUES if not _same(wrong, value))
+        if isinstance(value, list) and value:
+            mutants.extend({**move, key: [wrong, *value[1:]]} for wrong in WRONG_VALUES[:12])
+        if isinstance(value, dict) and value:
+            inner = next(iter(value))
+            mutants.extend({**move, key: {**value, inner: wrong}} for wrong in WRONG_VALUES[:12])
+    return mutants
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _check_mistyped_moves(game: Game, state, frozen, seat: int, moves, chooser: random.Random, step: str) -> None:
+    move = moves[chooser.randrange(len(moves))]
+    for mutant in mistyped_moves(move.args):
+        try:
+            game.apply(state, seat, mutant, random.Random(0))
+        except IllegalMove:  # MalformedMove is one too
+            pass
+        except Exception as error:
+            raise AssertionError(f"(b) mistyped move {_plain_repr(mutant)} crashed apply with {error!r} (it must "
+                                 f"raise MalformedMove or IllegalMove) at {step}") from None
+        assert state == frozen, f"(b) apply mutated its input state (mistyped move {_plain_repr(mutant)}) at {step}"
+
+
+def _plain_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
 def _check_listed_moves_accepted(game: Game, state, frozen, seat: int, moves, chooser: random.Random,
                                  step: str) -> None:
     sample = moves if len(moves) <= MOVES_CHECKED_PER_STEP else chooser.sample(moves, MOVES_CHECKED_PER_STEP)
@@ -308,8 +358,10 @@ async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, frozen,
     for mover, args in attempts:
         try:
             await engine.submit(live.id, tokens[mover], move=args)
-        except (errors.FailedPrecondition, errors.InvalidArgument):
-            pass
+        except (errors.FailedPrecondition, errors.InvalidArgument) as refusal:
+            if refusal.reason == "UNLISTED_MOVE":  # the engine refused what the rules accepted
+                raise AssertionError(f"(b) move {args} by seat {mover} is not listed but was accepted by apply "
+                                     f"at {step}") from None
         except errors.Internal as error:
             raise AssertionError(f"(b) move {args} by seat {mover} crashed the rules: {error} at {step}") from None
         else:

@@ -322,7 +322,7 @@ MOVE_KEYS = {
 def action_of(move: Any) -> str:
     """The action a structured move names; a move with unknown or extra keys is refused."""
     action = move.get("action") if isinstance(move, Mapping) else None
-    if action not in MOVE_KEYS or set(move) != MOVE_KEYS[action]:
+    if not isinstance(action, str) or action not in MOVE_KEYS or set(move) != MOVE_KEYS[action]:  # lists: unhashable
         raise IllegalMove('A move is {"action": "reveal", "place": 0..44}, {"action": "take"}, {"action": "decline"}, '
                           '{"action": "magician"} or {"action": "fire", "seat": s, "card": n}.', "malformed-move")
     return action

@@ -130,6 +130,10 @@ def test_malformed_move_refused():
     refused(state, 0, "malformed-move", action="reveal", place=True)
     refused(state, 0, "malformed-move", action="reveal", place=4, card=17)
     refused(state, 0, "malformed-move", action="reveal")
+    # an action that is a list or an object cannot name one (and is not hashable)
+    refused(state, 0, "malformed-move", action=["reveal"], place=4)
+    refused(state, 0, "malformed-move", action={"reveal": 4})
+    refused(state, 0, "malformed-move", action=[])
 
 
 def test_decline_turns_the_card_back_face_down_at_the_same_place():

@@ -31,6 +31,7 @@ kit can tell whether a hidden card shows in a view it must not reach.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places
@@ -294,7 +295,7 @@ MOVE_SHAPES = {
 
 def move_action(move) -> str:
     action = move.get("action") if isinstance(move, Mapping) else None
-    if action not in MOVE_SHAPES:
+    if not isinstance(action, str) or action not in MOVE_SHAPES:  # a list or an object is not hashable
         raise MalformedMove("A move is one of: " + "; ".join(MOVE_SHAPES.values()) + ".")
     return action
 
@@ -308,7 +309,8 @@ def text_field(move, action: str, name: str) -> str:
 
 def int_field(move, action: str, name: str) -> int:
     value = move.get(name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value != int(value)):
         raise MalformedMove(f"A {action} move is {MOVE_SHAPES[action]}: {name!r} is missing or not a whole number.")
     return int(value)
 

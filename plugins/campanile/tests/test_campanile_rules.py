@@ -175,7 +175,12 @@ def test_move_refused_out_of_turn():
 @pytest.mark.parametrize("move", [{}, {"action": "pass"}, {"action": "build", "style": "S1"},
                                   {"action": "build", "style": "S1", "storeys": "2"},
                                   {"action": "build", "style": "S1", "storeys": True},
-                                  {"action": "bet", "tower": 4, "chip": 1}])
+                                  {"action": "bet", "tower": 4, "chip": 1},
+                                  # an action that is a list or an object (unhashable), numbers without int()
+                                  {"action": ["build"]}, {"action": {"build": 1}},
+                                  {"action": "build", "style": "S1", "storeys": float("nan")},
+                                  {"action": "build", "style": "S1", "storeys": float("inf")},
+                                  {"action": "draw", "pile": float("-inf")}])
 def test_malformed_moves_refused_with_the_move_shape(move):
     state = table()
     with pytest.raises(MalformedMove) as refusal:

@@ -7,6 +7,8 @@ line is a draw. The plugin guide (docs/plugin-guide.md) walks through this file.
 
 from __future__ import annotations
 
+import math
+
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, hookimpl
 
 MARKS = ("X", "O")
@@ -37,7 +39,8 @@ def is_over(state: dict) -> bool:
 def cell_of(move) -> int:
     """The cell index a structured move names, or IllegalMove."""
     cell = move.get("cell") if hasattr(move, "get") else None
-    if isinstance(cell, bool) or not isinstance(cell, (int, float)) or cell != int(cell):
+    # NaN and infinity are floats too, and have no int(): check them first.
+    if isinstance(cell, bool) or not isinstance(cell, (int, float)) or not math.isfinite(cell) or cell != int(cell):
         raise MalformedMove("A move names a cell: {\"cell\": 0..8}, counted row by row from the top left.")
     if not 0 <= cell <= 8:
         raise IllegalMove(f"Cell {int(cell)} is off the board: cells are 0 to 8.", "off-board")

@@ -54,6 +54,14 @@ def test_a_move_names_a_cell_on_the_board():
     assert refused.value.rule == "off-board"
 
 
+@pytest.mark.parametrize("cell", [float("nan"), float("inf"), float("-inf"), [4], {"cell": 4}, None, True])
+def test_a_cell_that_is_not_a_whole_number_is_a_malformed_move(cell):
+    state = play()
+    with pytest.raises(MalformedMove):
+        GAME.apply(state, 0, {"cell": cell}, RNG)
+    assert state == play()
+
+
 @pytest.mark.parametrize("line", [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)])
 def test_three_in_a_line_wins(line):
     others = [c for c in range(9) if c not in line]

@@ -18,6 +18,7 @@ from aiohttp import web
 from grpc_health.v1 import health_pb2
 
 from gamehost.host.config import HostConfig
+from gamehost.host.limits import shown
 from gamehost.host.peers import parse_networks
 from gamehost.host.transport import HANDSHAKE_TIMEOUT_MS, tls_enabled, web_ssl_context
 from gamehost.host.web import connect, grpc_web
@@ -52,8 +53,8 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
         content_type = request.content_type.lower()
         method = methods.get(request.path)
         if method is None:
-            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED, f"{request.path} is not a method of this host.",
-                                    "UNKNOWN_METHOD")
+            failure = Failure.local(grpc.StatusCode.UNIMPLEMENTED,
+                                    f"{shown(request.path)} is not a method of this host.", "UNKNOWN_METHOD")
             return web.Response(status=404, body=json.dumps(connect_error(failure)).encode(),
                                 content_type="application/json")
         if content_type in grpc_web.CONTENT_TYPES:
@@ -101,9 +102,10 @@ async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "") -
                       config.max_message_bytes, gateway_key, parse_networks(config.trusted_proxies))
     app = build_app(gateway, CorsPolicy(parse_origins(config.cors_origins)), web_root)
     # handler_cancellation: a browser that disconnects cancels its handler, which cancels its upstream call.
+    # auto_decompress off: framing.read_body decompresses within the size limit and refuses bad gzip itself.
     runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=config.shutdown_grace,
                            keepalive_timeout=config.web_keepalive_timeout, max_line_size=8190,
-                           max_field_size=8190, max_headers=64)
+                           max_field_size=8190, max_headers=64, auto_decompress=False)
     await runner.setup()
     host = config.address.rsplit(":", 1)[0].strip("[]") if ":" in config.address else config.address
     guard = ConnectionGuard(runner.server, ConnectionLimits(config.web_max_connections,

@@ -7,6 +7,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
+from gamehost.host.limits import shown
 from gamehost.host.web.upstream import Failure
 
 PROTO, JSON = "proto", "json"
@@ -21,7 +22,8 @@ def request_bytes(codec: str, message_class: type, body: bytes) -> bytes:
         json_format.Parse(body.decode("utf-8"), message, ignore_unknown_fields=True)
     except (json_format.ParseError, UnicodeDecodeError, RecursionError) as error:
         raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT,
-                            f"the request body is not valid JSON for {message_class.DESCRIPTOR.full_name}: {error}",
+                            f"the request body is not valid JSON for {message_class.DESCRIPTOR.full_name}: "
+                            f"{shown(error, 120)}",
                             "INVALID_JSON") from None
     return message.SerializeToString()
 

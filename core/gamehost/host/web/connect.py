@@ -9,6 +9,7 @@ from contextlib import aclosing
 import grpc
 from aiohttp import web
 
+from gamehost.host.limits import shown
 from gamehost.host.web import codec, deadlines, framing
 from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
 from gamehost.host.web.gateway import Gateway
@@ -23,7 +24,7 @@ def _check_version(request: web.Request) -> None:
     version = request.headers.get("Connect-Protocol-Version")
     if version is not None and version != "1":
         raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT,
-                            f"Connect-Protocol-Version {version!r} is not supported; this host speaks version 1.",
+                            f"Connect-Protocol-Version {shown(version)} is not supported; this host speaks version 1.",
                             "UNSUPPORTED_PROTOCOL_VERSION")
 
 
@@ -72,8 +73,11 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
         return response
     except Exception as error:
         end = {"error": connect_error(unexpected(method, error))}
-    if not response.prepared:
-        await response.prepare(request)
-    await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))
-    await response.write_eof()
+    try:
+        if not response.prepared:
+            await response.prepare(request)
+        await response.write(framing.envelope(END_STREAM, json.dumps(end).encode()))
+        await response.write_eof()
+    except ConnectionResetError:  # the browser went away before the end of the stream: nobody to tell
+        pass
     return response

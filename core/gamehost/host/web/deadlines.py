@@ -6,14 +6,15 @@ import re
 
 import grpc
 
+from gamehost.host.limits import shown
 from gamehost.host.web.upstream import Failure
 
 GRPC_TIMEOUT_UNITS = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
 
 
 def _invalid(header: str, text: str) -> Failure:
-    return Failure.local(grpc.StatusCode.INVALID_ARGUMENT, f"{header}: {text!r} is not a valid timeout.",
-                         "INVALID_TIMEOUT")
+    return Failure.local(grpc.StatusCode.INVALID_ARGUMENT, f"{header}: {shown(text)} is not a valid timeout.",
+                         "INVALID_TIMEOUT", field=header)
 
 
 def connect_timeout(text: str | None) -> float | None:

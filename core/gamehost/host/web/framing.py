@@ -9,6 +9,7 @@ import zlib
 import grpc
 from aiohttp import web
 
+from gamehost.host.limits import shown
 from gamehost.host.web.upstream import Failure
 
 COMPRESSED = 0x01
@@ -26,7 +27,22 @@ def too_large(size: int, limit: int) -> Failure:
 
 
 async def read_body(request: web.Request, limit: int) -> bytes:
-    """The whole request body, refused with RESOURCE_EXHAUSTED past ``limit``."""
+    """The whole request body, refused with RESOURCE_EXHAUSTED past ``limit``
+    (before and after decompression), decompressed as its Content-Encoding says.
+    aiohttp's own decompression is off (app.py): its errors would end the
+    call as a gateway failure, and it knows no limit."""
+    body = await _read_raw(request, limit)
+    encoding = request.headers.get("Content-Encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        return body
+    if encoding == "gzip":
+        return gunzip(body, limit)
+    raise Failure.local(grpc.StatusCode.UNIMPLEMENTED,
+                        f"the body is compressed with {shown(encoding)}; this host reads gzip or uncompressed "
+                        f"bodies.", "UNSUPPORTED_COMPRESSION")
+
+
+async def _read_raw(request: web.Request, limit: int) -> bytes:
     if request.content_length is not None and request.content_length > limit:
         raise too_large(request.content_length, limit)
     chunks, size = [], 0
@@ -47,6 +63,9 @@ def gunzip(data: bytes, limit: int) -> bytes:
                             "INVALID_COMPRESSION") from None
     if len(out) > limit:
         raise too_large(len(out), limit)
+    if not inflater.eof:
+        raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT, "the request is not valid gzip: it ends early.",
+                            "INVALID_COMPRESSION")
     return out
 
 
@@ -65,7 +84,7 @@ def single_message(body: bytes, encoding: str, limit: int) -> bytes:
     if flags & COMPRESSED:
         if encoding != "gzip":
             raise Failure.local(grpc.StatusCode.UNIMPLEMENTED,
-                                f"the message is compressed with {encoding or 'no named encoding'!r}; this host "
-                                f"reads gzip or uncompressed messages.", "UNSUPPORTED_COMPRESSION")
+                                f"the message is compressed with {shown(encoding) if encoding else 'no named encoding'}; "
+                                f"this host reads gzip or uncompressed messages.", "UNSUPPORTED_COMPRESSION")
         data = gunzip(data, limit)
     return data

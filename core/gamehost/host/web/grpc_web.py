@@ -78,6 +78,9 @@ async def handle(gateway: Gateway, request: web.Request, method: Method, content
         return response
     except Exception as error:
         trailers = failure_trailers(unexpected(method, error))
-    await send(_trailer_frame(trailers))
-    await response.write_eof()
+    try:
+        await send(_trailer_frame(trailers))
+        await response.write_eof()
+    except ConnectionResetError:  # the browser went away before the status: nobody to tell
+        pass
     return response

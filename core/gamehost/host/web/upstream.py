@@ -56,12 +56,19 @@ class Failure(Exception):
         self.details = details
 
     @classmethod
-    def local(cls, code: grpc.StatusCode, message: str, reason: str) -> "Failure":
+    def local(cls, code: grpc.StatusCode, message: str, reason: str, field: str = "body") -> "Failure":
         """A failure found by the gateway itself (unreadable body, wrong
-        framing...), with an ErrorInfo like the servicer's."""
+        framing...), with an ErrorInfo like the servicer's, and for
+        INVALID_ARGUMENT a BadRequest naming what was wrong (the body, a header)."""
         info = any_pb2.Any()
         info.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN))
-        status = status_pb2.Status(code=code.value[0], message=message, details=[info])
+        details = [info]
+        if code is grpc.StatusCode.INVALID_ARGUMENT:
+            bad_request = any_pb2.Any()
+            bad_request.Pack(error_details_pb2.BadRequest(field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]))
+            details.append(bad_request)
+        status = status_pb2.Status(code=code.value[0], message=message, details=details)
         return cls(code, message, status.SerializeToString())
 
     @classmethod

@@ -57,6 +57,8 @@ class Applied:
     state: Any  # the new state when asked for (a snapshot is due) or the match finished, else None
     tag: int
 
+MAX_MESSAGE_SHOWN = 240  # characters of a plugin's error (it may quote the client's move) in an answer
+
 
 @dataclass
 class _Residence:
@@ -67,8 +69,9 @@ class _Residence:
 
 def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Internal:
     bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=message)
+    shown = message if len(message) <= MAX_MESSAGE_SHOWN else message[:MAX_MESSAGE_SHOWN] + "..."
     return errors.Internal(
-        f"The {entry.plugin!r} plugin failed in {hook}(): {message}. "
+        f"The {entry.plugin!r} plugin failed in {hook}(): {shown}. "
         "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
         metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
 

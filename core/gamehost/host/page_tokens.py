@@ -1,0 +1,69 @@
+"""Page tokens of ListGames and ListMatches: opaque to clients, checked here.
+
+A token is URL-safe base64 of compact JSON: the listing's filters ("q") and
+where the next page starts ("at"). It carries no secret, so every replica on
+one store reads every other replica's tokens; a forged one can only name a
+position in a listing the caller may read anyway. Anything that is not a
+well-formed token of the same listing is INVALID_ARGUMENT
+INVALID_PAGE_TOKEN: never an exception from deep inside, never a traceback.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+from typing import Any, Callable
+
+from gamehost.host import errors
+
+MAX_TOKEN_CHARS = 512
+
+
+def _refuse(description: str) -> errors.InvalidArgument:
+    return errors.invalid_field("page_token", description, "INVALID_PAGE_TOKEN")
+
+
+def encode(query: dict, at: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"q": query, "at": at}, separators=(",", ":")).encode()).decode()
+
+
+def decode(token: str, query: dict, position: Callable[[Any], Any]) -> Any:
+    """The position a token of this listing names; ``position`` checks its
+    shape and returns it in the listing's terms, or None if it is not one."""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise _refuse("is not a token this host issued; send next_page_token unchanged.")
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token.encode("ascii")).decode("utf-8"),
+                          parse_constant=lambda name: None)  # NaN and Infinity are no token's
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        raise _refuse("is not a token this host issued; send next_page_token unchanged.") from None
+    if not isinstance(data, dict) or "at" not in data:
+        raise _refuse("is not a token this host issued; send next_page_token unchanged.")
+    if data.get("q") != query:
+        raise _refuse("belongs to a listing with other filters; repeat the first call's filters or start "
+                      "without a token.")
+    at = position(data["at"])
+    if at is None:
+        raise _refuse("is not a token this host issued; send next_page_token unchanged.")
+    return at
+
+
+def offset_position(limit: int) -> Callable[[Any], int | None]:
+    """An offset into a list of ``limit`` items."""
+    def check(value: Any) -> int | None:
+        return value if type(value) is int and 0 <= value <= limit else None
+    return check
+
+
+def time_and_id_position(value: Any) -> tuple[float, str] | None:
+    """(create_time, id) of the last match listed: a finite time and a short id."""
+    if not (isinstance(value, list) and len(value) == 2):
+        return None
+    stamp, match_id = value
+    if type(stamp) not in (int, float) or not math.isfinite(stamp) or not 0 <= stamp < 1e12:
+        return None
+    if type(match_id) is not str or len(match_id) > 64:
+        return None
+    return float(stamp), match_id
