@@ -82,7 +82,11 @@ class Host:
     def __init__(self, data_dir: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--address", "127.0.0.1:0", "--web-port", "0",
-             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", "--web-root", "off"],
+             "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", "--web-root", "off",
+             # One client sends everything from 127.0.0.1 at full speed: the per-caller budgets
+             # (tested in tests/test_quotas.py and test_match_limits.py) would refuse most of it.
+             "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
+             "--max-open-matches", "0", "--max-bot-matches", "0"],
             stderr=subprocess.PIPE, text=True)
         self.log: list[str] = []
         for line in self.process.stderr:
