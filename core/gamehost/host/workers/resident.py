@@ -57,10 +57,13 @@ class HeldMatch:
 
 
 class ResidentMatches:
-    def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any]) -> None:
+    def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True) -> None:
         self.games = games  # game id -> Game
         self.bots = bots  # bot name -> Bot
         self.held: dict[str, HeldMatch] = {}
+        # In the host's own table the answers are never encoded: legal moves
+        # go out as the plugin's Move objects, not rebuilt from lists.
+        self.move_out = move_data if on_wire else (lambda move: move)
 
     def handle(self, request: dict) -> dict:
         """Answer one request; rules failures become error answers."""
@@ -189,7 +192,7 @@ class ResidentMatches:
                     listed[seat] = list(self._call("legal_moves", game.legal_moves, state, seat))
                 except PluginFailed:  # the move stands; the error comes when the moves are asked for
                     continue
-                moves[str(seat)] = [move_data(m) for m in listed[seat]]
+                moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
         if outcome is not None or request.get("want_state"):
             answer["state"] = state
         held.pending = (request["new_tag"], state, listed)
@@ -200,7 +203,7 @@ class ResidentMatches:
 
     def _op_legal_moves(self, request: dict) -> dict:
         held = self._match(request)
-        return {"moves": [move_data(m) for m in self._moves(held, request["seat"])]}
+        return {"moves": [self.move_out(m) for m in self._moves(held, request["seat"])]}
 
     def _op_view(self, request: dict) -> dict:
         held = self._match(request)

@@ -77,6 +77,8 @@ def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Int
 
 
 def _moves(data) -> tuple[Move, ...]:
+    if data and isinstance(data[0], Move):  # from the host's own table: nothing to rebuild
+        return tuple(data)
     return tuple(Move(i, label, args) for i, label, args in data)
 
 
@@ -87,7 +89,8 @@ class RulesRunner:
         self.pool = pool
         self.trusted = trusted  # plugin names run in the host
         self.budgets = budgets or RulesBudgets()
-        self.table = ResidentMatches({game_id: entry.game for game_id, entry in catalog.games.items()}, bots or {})
+        self.table = ResidentMatches({game_id: entry.game for game_id, entry in catalog.games.items()}, bots or {},
+                                     on_wire=False)
         self.isolated_games: frozenset[str] = frozenset()
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
