@@ -193,6 +193,33 @@ class Game:
         """
         return move
 
+    def sample_state(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A full state ``seat`` (or a spectator, ``None``) cannot tell from
+        ``state``: what it knows stays (its own secrets, everything public,
+        what it has been shown and may remember), everything else is drawn
+        afresh with ``rng``. Search bots plan on such states, and the
+        conformance kit checks that the seat's view, legal moves and log
+        entries come out the same on them.
+
+        The default returns ``state``: right for games without hidden
+        information, and for games whose hidden part follows from public
+        facts. Never mutate ``state``.
+        """
+        return state
+
+    # --- bot hints (optional) ----------------------------------------------
+
+    def rollout_move(self, state: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move | None:
+        """A search bot's move in a playout, or None for a uniformly random
+        one. Override where random playouts say little about a position."""
+        return None
+
+    def evaluate(self, state: State) -> Sequence[float] | None:
+        """A guess of each seat's result from 0 (last) to 1 (first) in an
+        unfinished ``state``, or None. With it, search bots cut playouts of
+        long games short and score the position instead."""
+        return None
+
     # --- renderers ---------------------------------------------------------
 
     def render_text(self, view: Mapping[str, Any]) -> str:

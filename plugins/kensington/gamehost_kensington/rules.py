@@ -588,6 +588,13 @@ class Kensington(Game):
     def secrets(self, state):
         return [Secret(None, token) for token in state["pile"]]
 
+    def sample_state(self, state, seat, rng):
+        """Nothing to draw afresh: the pile is an unordered set whose tiles
+        follow from the public history (every tile shows its face once
+        taken), and which tile a draw yields is chosen by the rng at
+        ``apply``."""
+        return state
+
     def render_text(self, view):
         from gamehost_kensington.render import render_text
         return render_text(view)
