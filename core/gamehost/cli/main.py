@@ -92,7 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--shutdown-grace", type=float, default=defaults.shutdown_grace,
                        help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
-                       help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+                       help="seconds a bot waits before it moves in an all-bot match (env GAMEHOST_BOT_DELAY)")
+    serve.add_argument("--bot-delay-with-humans", type=float, default=defaults.bot_delay_with_humans,
+                       help="seconds a bot waits before it moves in a match with a human seat "
+                            "(env GAMEHOST_BOT_DELAY_WITH_HUMANS, default 0.6)")
+    serve.add_argument("--bot-think-scale", type=float, default=defaults.bot_think_scale,
+                       help="multiplies the search bots' iteration and time budgets; below 1 for slow "
+                            "machines and tests (env GAMEHOST_BOT_THINK_SCALE, default 1)")
     serve.add_argument("--claim-lease", type=float, default=defaults.claim_lease,
                        help="PostgreSQL: seconds after which a bot turn claimed by a replica that died is "
                             "taken over by another (env GAMEHOST_CLAIM_LEASE)")
@@ -369,6 +375,7 @@ def run_serve(args) -> int:
         address = f"{address.rsplit(':', 1)[0]}:{args.port}"
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
+                        bot_delay_with_humans=args.bot_delay_with_humans, bot_think_scale=args.bot_think_scale,
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
                         metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,

@@ -201,6 +201,10 @@ class Game:
         conformance kit checks that the seat's view, legal moves and log
         entries come out the same on them.
 
+        Draw from a canonical order (sort the hidden pieces before
+        shuffling them): then the result depends only on what the seat knows
+        and on ``rng``, so a bot cannot tell two such states apart either.
+
         The default returns ``state``: right for games without hidden
         information, and for games whose hidden part follows from public
         facts. Never mutate ``state``.

@@ -570,7 +570,7 @@ class Burgbaumeister(Game):
         among their places."""
         unseen = [place for place, token in enumerate(state["table"])
                   if token is not None and not state["seen"][place] and place != state["revealed"]]
-        tokens = [state["table"][place] for place in unseen]
+        tokens = sorted(state["table"][place] for place in unseen)  # the order must not tell where they lay
         rng.shuffle(tokens)
         table = list(state["table"])
         for place, token in zip(unseen, tokens):

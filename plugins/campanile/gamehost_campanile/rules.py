@@ -481,6 +481,7 @@ class Campanile(Game):
         hands = [list(hand) if owner == seat else [] for owner, hand in enumerate(state["hands"])]
         unknown = [card for owner, hand in enumerate(state["hands"]) if owner != seat for card in hand]
         unknown += [card for cards in state["piles"] for card in cards[:-1]] + list(state["surplus"])
+        unknown.sort()  # the order must not tell where the cards lay
         rng.shuffle(unknown)
         deal_from = iter(unknown)
         for owner, hand in enumerate(state["hands"]):
