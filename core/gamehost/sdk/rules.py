@@ -66,6 +66,16 @@ def places(keys: Sequence[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
+def rank_shares(ranking: Sequence[int]) -> list[float]:
+    """Each seat's share of the other seats it placed above, a tie counting
+    half: 1 for a sole winner, 0 for a sole loser, 0.5 each in a 2-seat draw.
+    A search bot's reward, and a handy ``Game.evaluate`` from ``places``."""
+    others = max(1, len(ranking) - 1)
+    return [sum(1.0 if place < other else 0.5 if place == other else 0.0
+                for index, other in enumerate(ranking) if index != seat) / others
+            for seat, place in enumerate(ranking)]
+
+
 @dataclass(frozen=True, slots=True)
 class Secret:
     """A value only ``owner`` may see (``owner=None``: nobody may see it).

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from gamehost.sdk.rules import Game, Move, Outcome
+from gamehost.sdk.rules import Game, Move, Outcome, rank_shares
 
 EXPLORATION = 0.7  # UCT's constant for rewards in [0, 1]
 DEADLINE_CHECK_EVERY = 16  # playout moves between looks at the clock
@@ -80,13 +80,8 @@ class _Node:
 
 
 def rewards(outcome: Outcome) -> list[float]:
-    """Each seat's share of the other seats it placed above (a tie counts
-    half): 1 for a sole winner, 0 for a sole loser, 0.5 for a 2-seat draw."""
-    ranking = list(outcome.ranking)
-    others = max(1, len(ranking) - 1)
-    return [sum(1.0 if place < other else 0.5 if place == other else 0.0
-                for index, other in enumerate(ranking) if index != seat) / others
-            for seat, place in enumerate(ranking)]
+    """The outcome as each seat's share of the seats it placed above."""
+    return rank_shares(list(outcome.ranking))
 
 
 class SearchBot:
