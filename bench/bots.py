@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6, help="games per pairing for light games (heavy: a third)")
     parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
     parser.add_argument("--only", nargs="*", help="these game ids only")
+    parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     set_think_scale(args.scale)
@@ -93,7 +94,11 @@ def main() -> None:
     print(json.dumps(results["machine"]), f"scale {args.scale}")
     for game_id in sorted(args.only or catalog.games):
         game = catalog.games[game_id].game
-        for seats in sorted({game.min_players, min(game.max_players, 3)}):
+        for seats in args.seats or sorted({game.min_players, min(game.max_players, 4)}):
+            try:
+                game.setup(seats, game.default_options(), random.Random(0))
+            except Exception:  # e.g. Scalino takes 2 or 4 players, not 3
+                continue
             games = max(2, args.games // 3) if game_id in HEAVY else args.games
             think: dict[str, list[float]] = {}
             started = time.time()

@@ -61,6 +61,23 @@ def test_bot_only_match_plays_to_the_end_and_replays(quick_host, game_id, level)
     assert list(outcome.scores) == pytest.approx(list(log.result.scores))
 
 
+def test_a_search_bot_in_the_host_plays_a_match_to_the_end():
+    """With isolation off the bot thinks in a thread of the host."""
+    process = HostProcess("--isolation", "off", env={"GAMEHOST_BOT_THINK_SCALE": "0.05"}).start()
+    try:
+        with process.client() as client:
+            match = client.create_match("tictactoe", bots=[0, 1], bot="mcts-hard", seed=5)
+            for _ in client.watch(match.name):
+                pass
+            assert client.match(match.name).status == pb.MATCH_STATUS_FINISHED
+            log = client.log(match.name)
+        assert log.complete and sorted(log.result.ranking)[0] == 1
+        # The search bot chose every move: no fallback to the random bot.
+        assert not [line for line in process.logs if str(line.get("event", "")).startswith("bot failed")]
+    finally:
+        process.stop()
+
+
 def _play(game, bots, seed: int) -> list[int]:
     rng = random.Random(seed)
     state = game.setup(len(bots), game.default_options(), rng)
