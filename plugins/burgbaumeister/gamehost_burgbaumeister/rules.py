@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places, rank_shares
 from gamehost_burgbaumeister import render
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -562,6 +562,13 @@ class Burgbaumeister(Game):
         """Every face-down card's token is a secret of nobody; the face-up card is public."""
         return [Secret(None, token) for place, token in enumerate(state["table"])
                 if token is not None and place != state["revealed"]]
+
+    def evaluate(self, state):
+        """For search bots cutting a playout short: the seats ranked as the
+        walls would score now; a lower top card, leaving more cards
+        takeable, breaks ties."""
+        options = state["options"]
+        return rank_shares(places([(score(wall, options), -highest(wall)) for wall in state["walls"]]))
 
     def sample_state(self, state, seat, rng):
         """Every seat knows the same: the face-up card, the walls, and each
