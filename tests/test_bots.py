@@ -135,3 +135,24 @@ def test_states_a_seat_cannot_tell_apart_get_the_same_moves(game_id):
 def test_every_level_is_registered():
     assert set(SEARCH_BOTS) == set(LEVEL_NAMES) and len(LEVELS) >= 3
     assert all(level.seconds <= 1.0 for level in LEVELS)
+
+
+def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
+    """`gamehost play`: the lines naming the bot's moves (the log's labels)
+    name places, never a card's number (the board printed at that moment
+    shows the face-up card)."""
+    import re
+    import subprocess
+    import sys
+
+    answers = "1\n" * 40 + "q\n"
+    result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "play", "burgbaumeister", "--bot", "mcts-easy",
+                             "--host", quick_host.target, "--seed", "11", "--name", "tester"], input=answers,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    bot_lines = [line.strip() for line in result.stdout.splitlines() if line.startswith("  seat 1: ")]
+    assert len(bot_lines) >= 4, result.stdout[-2000:]
+    for line in bot_lines:
+        assert re.fullmatch(r"seat 1: (Turn up the card at|Take the card at|Turn the card at|Magician: insert the card "
+                            r"at) [A-E][1-9]( .*)?", line), line
+        assert not re.search(r"\d", line.split(" at ", 1)[1][2:]), line  # no number after the place
