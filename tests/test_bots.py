@@ -156,3 +156,17 @@ def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
         assert re.fullmatch(r"seat 1: (Turn up the card at|Take the card at|Turn the card at|Magician: insert the card "
                             r"at) [A-E][1-9]( .*)?", line), line
         assert not re.search(r"\d", line.split(" at ", 1)[1][2:]), line  # no number after the place
+
+
+@pytest.mark.parametrize(("args", "complaint"), [
+    (["--bot-think-scale", "0"], "--bot-think-scale (or GAMEHOST_BOT_THINK_SCALE) must be more than 0"),
+    (["--bot-timeout", "0.5"], "keep mcts-hard's 0.9 s times it under --bot-timeout (0.5 s), not 1.0"),
+    (["--bot-delay-with-humans", "-1"], "--bot-delay-with-humans (or GAMEHOST_BOT_DELAY_WITH_HUMANS) must be 0 or more"),
+])
+def test_bot_settings_out_of_range_are_usage_errors(args, complaint):
+    import subprocess
+    import sys
+
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--store", "memory", *args],
+                             capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and complaint in refused.stderr, refused.stderr

@@ -442,6 +442,21 @@ def _check_limits(parser: argparse.ArgumentParser, args) -> None:
             parser.error(f"{flag}: {path!r} is not a readable file")
 
 
+def _bot_budget_problem(args) -> str | None:
+    """The strongest search bot's time, scaled, must fit in the bot timeout."""
+    from gamehost.sdk.search import LEVELS
+
+    if args.bot_delay_with_humans < 0:
+        return ("--bot-delay-with-humans (or GAMEHOST_BOT_DELAY_WITH_HUMANS) must be 0 or more, "
+                f"not {args.bot_delay_with_humans}")
+    longest = LEVELS[-1].seconds * args.bot_think_scale
+    if not (0 < args.bot_think_scale and longest < float(args.bot_timeout)):
+        return (f"--bot-think-scale (or GAMEHOST_BOT_THINK_SCALE) must be more than 0 and keep {LEVELS[-1].name}'s "
+                f"{LEVELS[-1].seconds:g} s times it under --bot-timeout ({args.bot_timeout} s), "
+                f"not {args.bot_think_scale}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -455,6 +470,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"not {value!r}")
         if _isolation_problem(args):
             parser.error(_isolation_problem(args))
+        if _bot_budget_problem(args):
+            parser.error(_bot_budget_problem(args))
         if args.store_check_interval <= 0:
             parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
                          f"not {args.store_check_interval}")
