@@ -563,6 +563,21 @@ class Burgbaumeister(Game):
         return [Secret(None, token) for place, token in enumerate(state["table"])
                 if token is not None and place != state["revealed"]]
 
+    def rollout_move(self, state, seat, moves, rng):
+        """For search bots' playouts, a player who keeps room in the wall:
+        take a card only if it leaves, on average, enough higher cards for
+        the cards still to come (a random player takes 40 on its second
+        turn, and its playouts say little)."""
+        if state["phase"] != DECIDE:
+            return None
+        by_action = {move.args["action"]: move for move in moves}
+        if "take" not in by_action:
+            return by_action["decline"]
+        wall = state["walls"][seat]
+        number = card_number(state["table"][state["revealed"]])
+        step = (max(WALL_CARD_NUMBERS) - highest(wall)) / max(1, WALL_TO_WIN - len(wall))
+        return by_action["take"] if number <= highest(wall) + 1.5 * step else by_action["decline"]
+
     def evaluate(self, state):
         """For search bots cutting a playout short: the seats ranked as the
         walls would score now; a lower top card, leaving more cards
