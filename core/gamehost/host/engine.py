@@ -74,7 +74,8 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 class MatchEngine(MatchAdministration):
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
-                 bot_delay: float = 0.0, bot_delay_with_humans: float | None = None, max_watchers_per_match: int = 256,
+                 bot_delay: float = 0.0, max_watchers_per_match: int = 256,
+                 bot_delay_with_humans: float | None = None,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
                  chosen_seeds: str = "admins", rules: RulesRunner | None = None,

@@ -111,15 +111,13 @@ class SearchBot:
         node = root
         expanded = False
         outcome = game.outcome(state)
-        while outcome is None:
+        while outcome is None and not expanded:
             to_move = game.to_move(state)
             if not to_move:
                 break
             mover = to_move[rng.randrange(len(to_move))] if len(to_move) > 1 else to_move[0]
             legal = game.legal_moves(state, mover)
             if not legal:
-                break
-            if expanded:
                 break
             untried = [move for move in legal if move.id not in node.children]
             for move in legal:
