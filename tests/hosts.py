@@ -23,7 +23,8 @@ UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0", "GAMEHOST_M
 # Test hosts serve many tests from one address, with chosen seeds in games of
 # chance: no match quotas, and anyone may choose a seed. The tests of those
 # rules (test_match_limits.py) start hosts with the production defaults.
-TEST_HOST_ENV = {"GAMEHOST_MAX_OPEN_MATCHES": "0", "GAMEHOST_MAX_BOT_MATCHES": "0", "GAMEHOST_CHOSEN_SEEDS": "anyone"}
+TEST_HOST_ENV = {"GAMEHOST_MAX_OPEN_MATCHES": "0", "GAMEHOST_MAX_BOT_MATCHES": "0", "GAMEHOST_CHOSEN_SEEDS": "anyone",
+                 "GAMEHOST_BOT_DELAY_WITH_HUMANS": "0"}
 
 
 class HostProcess:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +129,25 @@ def test_kit_reports_the_broken_rule(game, finding):
 def test_kit_passes_a_game_that_hides_its_secrets():
     report = run_conformance(HidesCodesProperly(), seats=2, playouts=50)
     assert report.playouts == 50 and report.moves >= 5 * 50
+
+
+def test_information_sets_catch_a_view_that_lists_face_down_numbers(monkeypatch):
+    """The token search misses plain numbers; a resample of the face-down
+    cards changes this view, so the kit names the leak."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "fixtures" / "site"))
+    from gamehost_fixture_plugins.numbers_in_view import NumbersInView
+
+    with pytest.raises(AssertionError, match=r"\(c'\) seat 0 can tell a resampled state from the real one.*under\["):
+        run_conformance(NumbersInView(), seats=2, playouts=1)
+
+
+class DealsOwnHandAfresh(HidesCodesProperly):
+    """Its sample_state redraws the viewer's own code, which the viewer sees."""
+
+    def sample_state(self, state, seat, rng):
+        return {**state, "codes": [f"code-{rng.randrange(10**6)}-{s}" for s in range(2)]}
+
+
+def test_information_sets_catch_a_sample_that_changes_what_the_seat_knows():
+    with pytest.raises(AssertionError, match=r"\(c'\) seat 0 can tell a resampled state.*codes\[0\]"):
+        run_conformance(DealsOwnHandAfresh(), seats=2, playouts=1)

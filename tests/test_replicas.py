@@ -91,8 +91,8 @@ def test_a_bot_turn_is_played_once_though_both_replicas_hold_the_match(replicas)
 
 
 def test_a_bot_turn_claimed_by_a_killed_replica_is_taken_over(start_host, postgres_url):
-    a, b = [start_host("--store", postgres_url, "--claim-lease", "1", "--bot-delay", "0.5", "--replica-id", name)
-            for name in "ab"]
+    a, b = [start_host("--store", postgres_url, "--claim-lease", "1", "--bot-delay-with-humans", "0.5",
+                       "--replica-id", name) for name in "ab"]
     with a.client() as on_a, b.client() as on_b:
         match = on_a.create_match("tictactoe", bots=[1], seed=3).name
         token = on_a.join(match, seat=0).player_token

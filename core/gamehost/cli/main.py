@@ -92,7 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--shutdown-grace", type=float, default=defaults.shutdown_grace,
                        help="seconds in-flight calls get to finish on SIGTERM (env GAMEHOST_SHUTDOWN_GRACE)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
-                       help="seconds a bot waits before it moves (env GAMEHOST_BOT_DELAY)")
+                       help="seconds a bot waits before it moves in an all-bot match (env GAMEHOST_BOT_DELAY)")
+    serve.add_argument("--bot-delay-with-humans", type=float, default=defaults.bot_delay_with_humans,
+                       help="seconds a bot waits before it moves in a match with a human seat "
+                            "(env GAMEHOST_BOT_DELAY_WITH_HUMANS, default 0.6)")
+    serve.add_argument("--bot-think-scale", type=float, default=defaults.bot_think_scale,
+                       help="multiplies the search bots' iteration and time budgets; below 1 for slow "
+                            "machines and tests (env GAMEHOST_BOT_THINK_SCALE, default 1)")
     serve.add_argument("--claim-lease", type=float, default=defaults.claim_lease,
                        help="PostgreSQL: seconds after which a bot turn claimed by a replica that died is "
                             "taken over by another (env GAMEHOST_CLAIM_LEASE)")
@@ -369,6 +375,7 @@ def run_serve(args) -> int:
         address = f"{address.rsplit(':', 1)[0]}:{args.port}"
     config = HostConfig(address=address, data_dir=args.data_dir, store=args.store, durability=args.durability,
                         log_format=args.log_format, log_level=args.log_level, bot_delay=args.bot_delay,
+                        bot_delay_with_humans=args.bot_delay_with_humans, bot_think_scale=args.bot_think_scale,
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
                         metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
@@ -435,6 +442,21 @@ def _check_limits(parser: argparse.ArgumentParser, args) -> None:
             parser.error(f"{flag}: {path!r} is not a readable file")
 
 
+def _bot_budget_problem(args) -> str | None:
+    """The strongest search bot's time, scaled, must fit in the bot timeout."""
+    from gamehost.sdk.search import LEVELS
+
+    if args.bot_delay_with_humans < 0:
+        return ("--bot-delay-with-humans (or GAMEHOST_BOT_DELAY_WITH_HUMANS) must be 0 or more, "
+                f"not {args.bot_delay_with_humans}")
+    longest = LEVELS[-1].seconds * args.bot_think_scale
+    if not (0 < args.bot_think_scale and longest < float(args.bot_timeout)):
+        return (f"--bot-think-scale (or GAMEHOST_BOT_THINK_SCALE) must be more than 0 and keep {LEVELS[-1].name}'s "
+                f"{LEVELS[-1].seconds:g} s times it under --bot-timeout ({args.bot_timeout} s), "
+                f"not {args.bot_think_scale}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -448,6 +470,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"not {value!r}")
         if _isolation_problem(args):
             parser.error(_isolation_problem(args))
+        if _bot_budget_problem(args):
+            parser.error(_bot_budget_problem(args))
         if args.store_check_interval <= 0:
             parser.error(f"--store-check-interval (or GAMEHOST_STORE_CHECK_INTERVAL) must be more than 0 seconds, "
                          f"not {args.store_check_interval}")

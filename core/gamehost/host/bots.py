@@ -6,6 +6,7 @@ import random
 from typing import Any, Protocol, Sequence
 
 from gamehost.sdk.rules import Game, Move
+from gamehost.sdk.search import LEVELS, SEARCH_BOTS
 
 
 class Bot(Protocol):
@@ -19,4 +20,10 @@ class RandomBot:
         return moves[rng.randrange(len(moves))]
 
 
-BUILTIN_BOTS: dict[str, Bot] = {"random": RandomBot()}
+BUILTIN_BOTS: dict[str, Bot] = {"random": RandomBot(), **SEARCH_BOTS}
+
+BOT_CATALOG: tuple[tuple[str, str, int], ...] = (
+    ("random", "Random moves", 0),
+    *((level.name, level.title, level.level) for level in LEVELS),
+)
+"""(name, title, level) of each built-in bot, weakest first; the catalog lists them for every game."""

@@ -67,6 +67,8 @@ class HostConfig:
     log_format: str = "auto"
     log_level: str = "info"
     bot_delay: float = 0.0
+    bot_delay_with_humans: float = 0.6  # seconds a bot waits in a match with a human seat: a person's pace
+    bot_think_scale: float = 1.0  # multiplies the search bots' iterations and seconds (tests and slow machines)
     max_message_bytes: int = 1 << 20
     shutdown_grace: float = 5.0
     claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
@@ -130,6 +132,8 @@ class HostConfig:
             log_format=_env("LOG_FORMAT", cls.log_format),
             log_level=_env("LOG_LEVEL", cls.log_level),
             bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
+            bot_delay_with_humans=_env_number("BOT_DELAY_WITH_HUMANS", cls.bot_delay_with_humans, float),
+            bot_think_scale=_env_number("BOT_THINK_SCALE", cls.bot_think_scale, float),
             max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
             shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
             claim_lease=_env_number("CLAIM_LEASE", cls.claim_lease, float),

@@ -83,6 +83,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 class MatchEngine(MatchAdministration):
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
+                 bot_delay_with_humans: float | None = None,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
                  chosen_seeds: str = "admins", rules: RulesRunner | None = None,
@@ -95,6 +96,7 @@ class MatchEngine(MatchAdministration):
         self.sweep_interval = sweep_interval
         self.snapshot_every = snapshot_every
         self.bot_delay = bot_delay
+        self.bot_delay_with_humans = bot_delay if bot_delay_with_humans is None else bot_delay_with_humans
         self.host_move_retry = host_move_retry
         self.max_watchers_per_match = max_watchers_per_match
         self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
@@ -712,7 +714,7 @@ class MatchEngine(MatchAdministration):
         a player's deadline (the committing replica claims it in the same
         transaction), or None."""
         kinds = {record.seats[s].kind for s in to_move}
-        due = [self.bot_delay] if "bot" in kinds else []
+        due = [self._bot_delay(record)] if "bot" in kinds else []
         if "human" in kinds and record.turn_timeout:
             due.append(record.turn_timeout)
         return min(due, default=None)
@@ -765,9 +767,14 @@ class MatchEngine(MatchAdministration):
         def failed() -> None:
             live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
 
-        if self.bot_delay:
-            await asyncio.sleep(self.bot_delay)
+        if delay := self._bot_delay(live.record):
+            await asyncio.sleep(delay)
         await self._host_move(live, attempt, failed, seat=seat)
+
+    def _bot_delay(self, record: MatchRecord) -> float:
+        """A person's pace where a human plays; all-bot matches keep ``bot_delay``."""
+        humans = any(seat.kind != "bot" for seat in record.seats)
+        return self.bot_delay_with_humans if humans else self.bot_delay
 
     async def _turn_timed_out(self, live: LiveMatch) -> None:
         """The deadline passed: a random legal move for the first player to

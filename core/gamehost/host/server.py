@@ -13,9 +13,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from gamehost.host import grpc_handlers
+from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.engine import MatchEngine
-from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
@@ -32,6 +32,7 @@ from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.host.workers.pool import WorkerPool
 from gamehost.host.workers.runner import RulesBudgets, RulesRunner
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
+from gamehost.sdk.search import set_think_scale
 
 if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
     from gamehost.host.metrics import MetricsServer
@@ -80,7 +81,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
-    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, chosen_seeds=config.chosen_seeds,
+    set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
+    engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
+                         chosen_seeds=config.chosen_seeds,
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl),
                          rules=rules_runner(config, catalog), max_strikes=config.max_strikes)
     await engine.start()

@@ -14,6 +14,7 @@ from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors, limits, page_tokens
+from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
@@ -131,8 +132,15 @@ class GameHostService(pb_grpc.GameHostServicer):
                 options_schema=to_struct(dict(game.options_schema)), default_options=to_struct(game.default_options()),
                 variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
                                      options=to_struct(dict(v.options))) for v in game.variants],
-                hidden_information=game.hidden_information, chance=game.chance, plugin=plugin))
+                hidden_information=game.hidden_information, chance=game.chance, plugin=plugin,
+                bots=self._bots_pb()))
         return messages
+
+    def _bots_pb(self) -> list:
+        """The built-in bots (each plays every game), then the plugins' bots by name."""
+        known = {name for name, _, _ in BOT_CATALOG}
+        return [pb.GameBot(name=name, title=title, level=level) for name, title, level in BOT_CATALOG] + \
+            [pb.GameBot(name=name, title=name) for name in sorted(self.engine.bots) if name not in known]
 
     # ------------------------------------------------------------ catalog
 

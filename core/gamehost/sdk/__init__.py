@@ -14,6 +14,7 @@ from gamehost.sdk.rules import (
     State,
     Variant,
     places,
+    rank_shares,
 )
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "State",
     "Variant",
     "places",
+    "rank_shares",
     "hookimpl",
     "rng_for",
 ]

@@ -16,6 +16,12 @@ seat and plays random legal moves, checking at every step:
     ``apply`` must refuse each with IllegalMove or MalformedMove, nothing else;
 (c) hidden information: no secret appears in a view, a legal move or a log
     event shown to another seat or to a spectator;
+(c') information sets, a check that holds by construction: every few
+    steps, the state is resampled for each seat and for a spectator with the
+    game's ``sample_state``; what that viewer is shown (its view, its legal
+    moves, and the log entries of every move listed now) must come out the
+    same on the resample as on the real state. A view that carries a hidden
+    fact in any form changes when the fact is drawn afresh;
 (d) persistence: the state survives a JSON round trip, and a match evicted
     from memory mid-game and at the end is restored from the store equal;
 (e) termination: every game ends within ``max_moves`` with a well-formed
@@ -48,6 +54,7 @@ from gamehost.sdk.rules import Game, IllegalMove
 
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
+INFORMATION_SETS_EVERY = 4  # a resample per viewer costs a few views and move lists: every step would double the kit's time
 SVG_SHAPES_EVERY = 50  # parsing every SVG would add a third to the kit's time; the final position is always checked
 MISTYPED_WITHIN = 40  # one step of each playout gets mistyped-move checks (about 20 apply calls per field of one
 # listed move): step (seed mod this), so successive playouts cover the opening and the middle game in turn
@@ -145,6 +152,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     moves_made = 0
     mistyped_at = seed % MISTYPED_WITHIN
     events_checked = 0
+    # The SDK's sample_state returns the state itself: nothing to compare.
+    resamples = type(game).sample_state is not Game.sample_state
 
     while True:
         step = f"{where}, version {live.version}"
@@ -155,6 +164,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         views = {viewer: await engine.view(live, viewer) for viewer in viewers}
         seen_views[live.version] = [views[viewer].state for viewer in viewers]
         await _check_secrets(engine, live, state, views, events_checked, step)
+        if resamples and moves_made % INFORMATION_SETS_EVERY == 0 and not live.over:
+            _check_information_sets(game, state, frozen, viewers, step)
         events_checked = live.version
         if moves_made % RENDER_EVERY == 0 or live.over:
             await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over)
@@ -221,6 +232,62 @@ async def _check_secrets(engine: MatchEngine, live, state, views, events_checked
             who = "a spectator" if viewer is None else f"seat {viewer}"
             owner = "nobody" if secret.owner is None else f"seat {secret.owner}"
             assert not seen, f"(c) {who} can see {secret.value!r}, which only {owner} may see, at {step}"
+
+
+def _shown_to(game: Game, state, viewer: int | None) -> tuple[str, dict]:
+    """What ``viewer`` is shown of ``state``: its view, the seats to move and
+    its own legal moves as canonical JSON; and by move id, the log entry it
+    would read of each move another seat to move may make (the move's id
+    and label go to the log unless ``public_move`` redacts it)."""
+    to_move = sorted(int(seat) for seat in game.to_move(state))
+    own = [[move.id, move.label, dict(move.args)] for move in game.legal_moves(state, viewer)] \
+        if viewer in to_move else []
+    entries = {}
+    for seat in to_move:
+        if seat == viewer:
+            continue
+        for move in game.legal_moves(state, seat):
+            public = game.public_move(seat, move.args, viewer)
+            public = None if public is None else dict(public)
+            entries[(seat, move.id)] = [move.label, public] if public == dict(move.args) else [public]
+    shown = json.dumps({"view": game.view(state, viewer), "to_move": to_move, "moves": own},
+                       sort_keys=True, separators=(",", ":"), default=_plain)
+    return shown, entries
+
+
+def _check_information_sets(game: Game, state, frozen, viewers, step: str) -> None:
+    """(c') For each viewer, one state resampled with ``sample_state``: the
+    viewer must be shown exactly what it is shown of the real state, and a
+    move another seat may make in both states must read the same in the
+    log (which moves that seat may make is its own knowledge)."""
+    for viewer in viewers:
+        expected, expected_entries = _shown_to(game, state, viewer)
+        # A generator of its own: the playout's chooser draws the same as without this check.
+        sample = game.sample_state(state, viewer, random.Random(f"{step}/{viewer}"))
+        assert state == frozen, f"(c') sample_state mutated its input state at {step}"
+        who = "a spectator" if viewer is None else f"seat {viewer}"
+        assert json.loads(_dump(sample)) == sample, f"(c') the state sampled for {who} is not JSON data at {step}"
+        shown, entries = _shown_to(game, sample, viewer)
+        for key in expected_entries.keys() & entries.keys():
+            assert entries[key] == expected_entries[key], (
+                f"(c') {who} reads seat {key[0]}'s move {key[1]!r} in the log as {_dump(expected_entries[key])[:80]} "
+                f"on the real state, {_dump(entries[key])[:80]} on a resample, at {step}")
+        if shown != expected:
+            raise AssertionError(f"(c') {who} can tell a resampled state from the real one at {step}: "
+                                 f"{_first_difference(json.loads(expected), json.loads(shown))}")
+
+
+def _first_difference(real: Any, sampled: Any, path: str = "") -> str:
+    """Where two JSON values first differ, briefly (the whole view is long)."""
+    if type(real) is dict and type(sampled) is dict:
+        for key in sorted(set(real) | set(sampled)):
+            if real.get(key, ...) != sampled.get(key, ...):
+                return _first_difference(real.get(key), sampled.get(key), f"{path}.{key}")
+    if type(real) is list and type(sampled) is list and len(real) == len(sampled):
+        for index, (one, other) in enumerate(zip(real, sampled)):
+            if one != other:
+                return _first_difference(one, other, f"{path}[{index}]")
+    return f"{path.lstrip('.') or 'the value'} is {_dump(real)[:80]} on the real state, {_dump(sampled)[:80]} on a resample"
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -66,6 +66,16 @@ def places(keys: Sequence[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
+def rank_shares(ranking: Sequence[int]) -> list[float]:
+    """Each seat's share of the other seats it placed above, a tie counting
+    half: 1 for a sole winner, 0 for a sole loser, 0.5 each in a 2-seat draw.
+    A search bot's reward, and a handy ``Game.evaluate`` from ``places``."""
+    others = max(1, len(ranking) - 1)
+    return [sum(1.0 if place < other else 0.5 if place == other else 0.0
+                for index, other in enumerate(ranking) if index != seat) / others
+            for seat, place in enumerate(ranking)]
+
+
 @dataclass(frozen=True, slots=True)
 class Secret:
     """A value only ``owner`` may see (``owner=None``: nobody may see it).
@@ -192,6 +202,37 @@ class Game:
         only that ``seat`` moved.
         """
         return move
+
+    def sample_state(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """A full state ``seat`` (or a spectator, ``None``) cannot tell from
+        ``state``: what it knows stays (its own secrets, everything public,
+        what it has been shown and may remember), everything else is drawn
+        afresh with ``rng``. Search bots plan on such states, and the
+        conformance kit checks that the seat's view, legal moves and log
+        entries come out the same on them.
+
+        Draw from a canonical order (sort the hidden pieces before
+        shuffling them): then the result depends only on what the seat knows
+        and on ``rng``, so a bot cannot tell two such states apart either.
+
+        The default returns ``state``: right for games without hidden
+        information, and for games whose hidden part follows from public
+        facts. Never mutate ``state``.
+        """
+        return state
+
+    # --- bot hints (optional) ----------------------------------------------
+
+    def rollout_move(self, state: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move | None:
+        """A search bot's move in a playout, or None for a uniformly random
+        one. Override where random playouts say little about a position."""
+        return None
+
+    def evaluate(self, state: State) -> Sequence[float] | None:
+        """A guess of each seat's result from 0 (last) to 1 (first) in an
+        unfinished ``state``, or None. With it, search bots cut playouts of
+        long games short and score the position instead."""
+        return None
 
     # --- renderers ---------------------------------------------------------
 

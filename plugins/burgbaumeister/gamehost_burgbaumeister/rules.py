@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places, rank_shares
 from gamehost_burgbaumeister import render
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -509,13 +509,17 @@ class Burgbaumeister(Game):
             return [Move(f"fire:{target}:{number}", f"Cannon: remove {number} from {player_name(target)}'s wall",
                          {"action": "fire", "seat": target, "card": number})
                     for target, number in cannon_targets(state, seat)]
+        # Labels name the place, never the number: a label goes to the log,
+        # and the log must not keep a card that goes back face down (§2.6).
         number = card_number(state["table"][state["revealed"]])
+        where = place_name(state["revealed"])
         moves = []
         if may_take(state["walls"][seat], number):
-            moves.append(Move("take", f"Take {number} onto the right end of your wall", {"action": "take"}))
+            moves.append(Move("take", f"Take the card at {where} onto the right end of your wall", {"action": "take"}))
         if may_use_magician(state, seat, number):
-            moves.append(Move("magician", f"Magician: insert {number} at its place in your wall", {"action": "magician"}))
-        moves.append(Move("decline", f"Turn {number} back face down", {"action": "decline"}))
+            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in your wall",
+                              {"action": "magician"}))
+        moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
         return moves
 
     def apply(self, state, seat, move, rng):
@@ -558,6 +562,42 @@ class Burgbaumeister(Game):
         """Every face-down card's token is a secret of nobody; the face-up card is public."""
         return [Secret(None, token) for place, token in enumerate(state["table"])
                 if token is not None and place != state["revealed"]]
+
+    def rollout_move(self, state, seat, moves, rng):
+        """For search bots' playouts, a player who keeps room in the wall:
+        take a card only if it leaves, on average, enough higher cards for
+        the cards still to come (a random player takes 40 on its second
+        turn, and its playouts say little)."""
+        if state["phase"] != DECIDE:
+            return None
+        by_action = {move.args["action"]: move for move in moves}
+        if "take" not in by_action:
+            return by_action["decline"]
+        wall = state["walls"][seat]
+        number = card_number(state["table"][state["revealed"]])
+        step = (max(WALL_CARD_NUMBERS) - highest(wall)) / max(1, WALL_TO_WIN - len(wall))
+        return by_action["take"] if number <= highest(wall) + 1.5 * step else by_action["decline"]
+
+    def evaluate(self, state):
+        """For search bots cutting a playout short: the seats ranked as the
+        walls would score now; a lower top card, leaving more cards
+        takeable, breaks ties."""
+        options = state["options"]
+        return rank_shares(places([(score(wall, options), -highest(wall)) for wall in state["walls"]]))
+
+    def sample_state(self, state, seat, rng):
+        """Every seat knows the same: the face-up card, the walls, and each
+        card that has been face up before (players remember what they saw,
+        `memory_aid` or not). The cards never turned up are dealt afresh
+        among their places."""
+        unseen = [place for place, token in enumerate(state["table"])
+                  if token is not None and not state["seen"][place] and place != state["revealed"]]
+        tokens = sorted(state["table"][place] for place in unseen)  # the order must not tell where they lay
+        rng.shuffle(tokens)
+        table = list(state["table"])
+        for place, token in zip(unseen, tokens):
+            table[place] = token
+        return {**state, "table": table}
 
     def render_text(self, view):
         return render.render_text(view)

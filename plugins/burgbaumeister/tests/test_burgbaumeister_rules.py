@@ -6,11 +6,12 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 
 from gamehost.sdk import IllegalMove, Secret
-from gamehost_burgbaumeister.rules import Burgbaumeister
+from gamehost_burgbaumeister.rules import Burgbaumeister, card_number
 
 GAME = Burgbaumeister()
 POINTS = {"special_cards": True}
@@ -550,3 +551,41 @@ def test_no_view_depends_on_the_numbers_of_cards_never_turned_up(memory_aid):
                 assert GAME.view(swapped, viewer) == GAME.view(state, viewer)
             seat = GAME.to_move(state)[0]
             state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)).args, rng)
+
+
+# --- §2.6 without memory_aid: a card back face down is kept nowhere ----------
+
+PLACE_LABEL = re.compile(r"(Turn up the card at|Take the card at|Magician: insert the card at|Turn the card at) "
+                         r"[A-E][1-9]( |$)")
+
+
+@pytest.mark.parametrize("special_cards", [False, True])
+def test_labels_and_public_moves_name_the_place_never_the_number(special_cards):
+    """The log keeps each move's label and public form: with memory_aid off
+    they name where a card lies, so the log places no card that went back
+    face down; only the view of that moment shows its number."""
+    rng = random.Random(3)
+    state = GAME.setup(3, GAME.default_options() | {"special_cards": special_cards}, rng)
+    declined = 0
+    while GAME.outcome(state) is None:
+        seat = GAME.to_move(state)[0]
+        moves = GAME.legal_moves(state, seat)
+        for move in moves:
+            if move.args["action"] != "fire":  # a cannon names a card in a wall, which everyone sees
+                assert PLACE_LABEL.match(move.label), move.label
+            for viewer in (None, *range(3)):
+                assert set(GAME.public_move(seat, move.args, viewer) or {}) <= {"action", "place", "seat", "card"}
+        move = moves[rng.randrange(len(moves))]
+        if move.args["action"] == "decline":
+            declined += 1
+            number = card_number(state["table"][state["revealed"]])
+            assert GAME.view(state, None)["revealed"]["number"] == number  # seen by everyone at that moment
+        state = GAME.apply(state, seat, move.args, rng)
+    assert declined > 5
+
+
+def test_sample_state_keeps_what_everyone_has_seen_and_deals_the_rest_afresh():
+    state = position([[1], [1]], {place: place + 2 for place in range(45)}, seen=(0, 1, 2))
+    sample = GAME.sample_state(state, None, random.Random(5))
+    assert sample["table"][:3] == state["table"][:3] and sample["table"] != state["table"]
+    assert sorted(sample["table"]) == sorted(state["table"]) and GAME.view(sample, 1) == GAME.view(state, 1)

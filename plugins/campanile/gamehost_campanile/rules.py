@@ -474,6 +474,25 @@ class Campanile(Game):
         for card in state["surplus"]:
             yield Secret(None, card)
 
+    def sample_state(self, state, seat, rng):
+        """The viewer's own hand and the face-up pile tops stay; the other
+        hands, the face-down pile cards and the surplus are dealt afresh
+        from the cards among them, each place keeping its count. (Cards an
+        opponent drew face up are not tracked: the sample knows less than a
+        player with a perfect memory, never more.)"""
+        hands = [list(hand) if owner == seat else [] for owner, hand in enumerate(state["hands"])]
+        unknown = [card for owner, hand in enumerate(state["hands"]) if owner != seat for card in hand]
+        unknown += [card for cards in state["piles"] for card in cards[:-1]] + list(state["surplus"])
+        unknown.sort()  # the order must not tell where the cards lay
+        rng.shuffle(unknown)
+        deal_from = iter(unknown)
+        for owner, hand in enumerate(state["hands"]):
+            if owner != seat:
+                hands[owner] = [next(deal_from) for _ in hand]
+        piles = [[next(deal_from) for _ in cards[:-1]] + cards[-1:] for cards in state["piles"]]
+        surplus = [next(deal_from) for _ in state["surplus"]]
+        return {**state, "hands": hands, "piles": piles, "surplus": surplus}
+
     # --- renderers ---
 
     def render_text(self, view):

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -587,6 +587,19 @@ class Kensington(Game):
 
     def secrets(self, state):
         return [Secret(None, token) for token in state["pile"]]
+
+    def evaluate(self, state):
+        """For search bots cutting a playout short: the seats ranked as the
+        buildings would score now (roofs, windows, cats), birds breaking ties."""
+        sheets = [score(building) for building in state["buildings"]]
+        return rank_shares(places([(sheet["total"], sheet["birds"]) for sheet in sheets]))
+
+    def sample_state(self, state, seat, rng):
+        """Nothing to draw afresh: the pile is an unordered set whose tiles
+        follow from the public history (every tile shows its face once
+        taken), and which tile a draw yields is chosen by the rng at
+        ``apply``."""
+        return state
 
     def render_text(self, view):
         from gamehost_kensington.render import render_text

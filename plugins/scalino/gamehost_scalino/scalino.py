@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, places
+from gamehost.sdk import Game, IllegalMove, Move, Outcome, places, rank_shares
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -410,6 +410,13 @@ class Scalino(Game):
         return Outcome(scores=[float(t) for t in totals], ranking=ranking,
                        summary=f"{how} {' and '.join(winners).capitalize()} {'wins' if len(winners) == 1 else 'share the win'} "
                                f"with {max(totals)} points.")
+
+    def evaluate(self, state):
+        """For search bots cutting a playout short: the seats ranked by the
+        staircase points their colours hold now (unplaced pieces are not
+        charged mid-game: every seat still has some)."""
+        scores = colour_scores(state)
+        return rank_shares(places([sum(scores[c]["points"] for c in colours) for colours in state["colours"]]))
 
     def render_text(self, view):
         return render.scalino_text(view, colour_scores(view))

@@ -66,7 +66,7 @@ EVENT_KIND_RESUMED: EventKind
 EVENT_KIND_BOT_ASSIGNED: EventKind
 
 class Game(_message.Message):
-    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin")
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +80,7 @@ class Game(_message.Message):
     HIDDEN_INFORMATION_FIELD_NUMBER: _ClassVar[int]
     CHANCE_FIELD_NUMBER: _ClassVar[int]
     PLUGIN_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     name: str
     id: str
     title: str
@@ -93,7 +94,18 @@ class Game(_message.Message):
     hidden_information: bool
     chance: bool
     plugin: str
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ...) -> None: ...
+    bots: _containers.RepeatedCompositeFieldContainer[GameBot]
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ...) -> None: ...
+
+class GameBot(_message.Message):
+    __slots__ = ("name", "title", "level")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    level: int
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., level: _Optional[int] = ...) -> None: ...
 
 class Variant(_message.Message):
     __slots__ = ("id", "title", "description", "options")

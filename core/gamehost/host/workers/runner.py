@@ -23,7 +23,7 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
-from gamehost.host.workers.resident import ResidentMatches
+from gamehost.host.workers.resident import ResidentMatches, Unloaded
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
 
 log = structlog.get_logger("gamehost.rules")
@@ -123,12 +123,25 @@ class RulesRunner:
 
     # ------------------------------------------------------------ transport
 
+    async def _choose_in_host(self, request: dict) -> dict:
+        """A bot's choice for a match held in the host: a search bot thinks
+        for up to a second, so it thinks in a thread, not on the event loop.
+        The match's step is taken here first (the thread then only reads it),
+        and the engine holds the match's lock: no move meanwhile."""
+        try:
+            self.table._match(request)
+        except Unloaded:
+            return {"error": "unloaded"}
+        return await asyncio.to_thread(self.table.handle, request)
+
     async def _send(self, live, worker: Worker | None, request: dict) -> dict:
         """The answer to ``request``. A worker that went away while the
         request waited behind another one's is not this match's fault: the
         request goes again (a match's state must then be loaded again, which
         the "unloaded" answer tells ``_call``)."""
         if worker is None:
+            if request["op"] == "choose":
+                return await self._choose_in_host(request)
             return self.table.handle(request)
         op = request["op"]
         seconds = self.budgets.for_call(live.entry.game.id, op)

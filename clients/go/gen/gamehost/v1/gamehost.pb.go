@@ -252,7 +252,9 @@ type Game struct {
 	HiddenInformation bool             `protobuf:"varint,11,opt,name=hidden_information,json=hiddenInformation,proto3" json:"hidden_information,omitempty"`
 	Chance            bool             `protobuf:"varint,12,opt,name=chance,proto3" json:"chance,omitempty"`
 	// The plugin distribution that provides the game, e.g. "gamehost-tictactoe 1.0.0".
-	Plugin        string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
+	Plugin string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
+	// The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
+	Bots          []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -378,6 +380,76 @@ func (x *Game) GetPlugin() string {
 	return ""
 }
 
+func (x *Game) GetBots() []*GameBot {
+	if x != nil {
+		return x.Bots
+	}
+	return nil
+}
+
+// A bot a match can seat.
+type GameBot struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What CreateMatchRequest.bot takes, e.g. "mcts-hard".
+	Name  string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// 0 plays random moves; higher levels search harder. Plugin bots have level 0 unless built in.
+	Level         int32 `protobuf:"varint,3,opt,name=level,proto3" json:"level,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GameBot) Reset() {
+	*x = GameBot{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GameBot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GameBot) ProtoMessage() {}
+
+func (x *GameBot) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GameBot.ProtoReflect.Descriptor instead.
+func (*GameBot) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *GameBot) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GameBot) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *GameBot) GetLevel() int32 {
+	if x != nil {
+		return x.Level
+	}
+	return 0
+}
+
 // A named preset of options.
 type Variant struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -391,7 +463,7 @@ type Variant struct {
 
 func (x *Variant) Reset() {
 	*x = Variant{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[1]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -403,7 +475,7 @@ func (x *Variant) String() string {
 func (*Variant) ProtoMessage() {}
 
 func (x *Variant) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[1]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -416,7 +488,7 @@ func (x *Variant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variant.ProtoReflect.Descriptor instead.
 func (*Variant) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{1}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Variant) GetId() string {
@@ -459,7 +531,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -471,7 +543,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -484,7 +556,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListGamesRequest) GetPageSize() int32 {
@@ -511,7 +583,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -523,7 +595,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -536,7 +608,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListGamesResponse) GetGames() []*Game {
@@ -563,7 +635,7 @@ type GetGameRequest struct {
 
 func (x *GetGameRequest) Reset() {
 	*x = GetGameRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -575,7 +647,7 @@ func (x *GetGameRequest) String() string {
 func (*GetGameRequest) ProtoMessage() {}
 
 func (x *GetGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -588,7 +660,7 @@ func (x *GetGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRequest.ProtoReflect.Descriptor instead.
 func (*GetGameRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GetGameRequest) GetName() string {
@@ -613,7 +685,7 @@ type Seat struct {
 
 func (x *Seat) Reset() {
 	*x = Seat{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -625,7 +697,7 @@ func (x *Seat) String() string {
 func (*Seat) ProtoMessage() {}
 
 func (x *Seat) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -638,7 +710,7 @@ func (x *Seat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Seat.ProtoReflect.Descriptor instead.
 func (*Seat) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{5}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Seat) GetIndex() int32 {
@@ -692,7 +764,7 @@ type StatusDetail struct {
 
 func (x *StatusDetail) Reset() {
 	*x = StatusDetail{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -704,7 +776,7 @@ func (x *StatusDetail) String() string {
 func (*StatusDetail) ProtoMessage() {}
 
 func (x *StatusDetail) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -717,7 +789,7 @@ func (x *StatusDetail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusDetail.ProtoReflect.Descriptor instead.
 func (*StatusDetail) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StatusDetail) GetReason() string {
@@ -755,7 +827,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -767,7 +839,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -780,7 +852,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Result) GetScores() []float64 {
@@ -846,7 +918,7 @@ type Match struct {
 
 func (x *Match) Reset() {
 	*x = Match{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -858,7 +930,7 @@ func (x *Match) String() string {
 func (*Match) ProtoMessage() {}
 
 func (x *Match) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -871,7 +943,7 @@ func (x *Match) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Match.ProtoReflect.Descriptor instead.
 func (*Match) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Match) GetName() string {
@@ -1010,7 +1082,7 @@ type CreateMatchRequest struct {
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1022,7 +1094,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1035,7 +1107,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -1122,7 +1194,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1134,7 +1206,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1219,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -1202,7 +1274,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1286,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1299,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -1254,7 +1326,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1266,7 +1338,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1279,7 +1351,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -1305,7 +1377,7 @@ type JoinMatchRequest struct {
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1317,7 +1389,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1330,7 +1402,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -1367,7 +1439,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1451,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1464,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -1426,7 +1498,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1438,7 +1510,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1451,7 +1523,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -1482,7 +1554,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1566,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1507,7 +1579,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *LegalMove) GetId() string {
@@ -1555,7 +1627,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +1639,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +1652,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *View) GetMatch() string {
@@ -1664,7 +1736,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1676,7 +1748,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1689,7 +1761,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1719,7 +1791,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1803,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1816,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1796,7 +1868,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1808,7 +1880,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1821,7 +1893,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -1924,7 +1996,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1936,7 +2008,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2021,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -1997,7 +2069,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2009,7 +2081,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2022,7 +2094,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2103,7 +2175,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2115,7 +2187,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2128,7 +2200,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2171,7 +2243,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2183,7 +2255,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2196,7 +2268,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2233,7 +2305,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2245,7 +2317,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2258,7 +2330,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2332,7 +2404,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2344,7 +2416,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2357,7 +2429,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 type Identity struct {
@@ -2375,7 +2447,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2387,7 +2459,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2400,7 +2472,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2443,7 +2515,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2455,7 +2527,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2468,7 +2540,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2495,7 +2567,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2507,7 +2579,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2520,7 +2592,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2538,7 +2610,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2550,7 +2622,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2563,7 +2635,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 type AssignBotRequest struct {
@@ -2579,7 +2651,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2591,7 +2663,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2604,7 +2676,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2638,7 +2710,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2650,7 +2722,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2663,7 +2735,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -2677,7 +2749,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x03\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x03\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -2694,7 +2766,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	" \x03(\v2\x14.gamehost.v1.VariantR\bvariants\x12-\n" +
 	"\x12hidden_information\x18\v \x01(\bR\x11hiddenInformation\x12\x16\n" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
-	"\x06plugin\x18\r \x01(\tR\x06plugin\"\x84\x01\n" +
+	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
+	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\"I\n" +
+	"\aGameBot\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
+	"\x05level\x18\x03 \x01(\x05R\x05level\"\x84\x01\n" +
 	"\aVariant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2935,123 +3012,125 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
 	(EventKind)(0),                // 2: gamehost.v1.EventKind
 	(*Game)(nil),                  // 3: gamehost.v1.Game
-	(*Variant)(nil),               // 4: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),      // 5: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 6: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),        // 7: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                  // 8: gamehost.v1.Seat
-	(*StatusDetail)(nil),          // 9: gamehost.v1.StatusDetail
-	(*Result)(nil),                // 10: gamehost.v1.Result
-	(*Match)(nil),                 // 11: gamehost.v1.Match
-	(*CreateMatchRequest)(nil),    // 12: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),    // 13: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 14: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),       // 15: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),      // 16: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),     // 17: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),     // 18: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),             // 19: gamehost.v1.LegalMove
-	(*View)(nil),                  // 20: gamehost.v1.View
-	(*RenderOptions)(nil),         // 21: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 22: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 23: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 24: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 25: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 26: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 27: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 28: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 29: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 30: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 31: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 32: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 33: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 34: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 35: gamehost.v1.ResumeMatchRequest
-	(*structpb.Struct)(nil),       // 36: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 37: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 38: google.protobuf.Duration
+	(*GameBot)(nil),               // 4: gamehost.v1.GameBot
+	(*Variant)(nil),               // 5: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),      // 6: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 7: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),        // 8: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                  // 9: gamehost.v1.Seat
+	(*StatusDetail)(nil),          // 10: gamehost.v1.StatusDetail
+	(*Result)(nil),                // 11: gamehost.v1.Result
+	(*Match)(nil),                 // 12: gamehost.v1.Match
+	(*CreateMatchRequest)(nil),    // 13: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),    // 14: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 15: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),       // 16: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),      // 17: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),     // 18: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),     // 19: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),             // 20: gamehost.v1.LegalMove
+	(*View)(nil),                  // 21: gamehost.v1.View
+	(*RenderOptions)(nil),         // 22: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),        // 23: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),     // 24: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),    // 25: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),            // 26: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),     // 27: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),    // 28: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),              // 29: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),    // 30: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 31: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 32: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 33: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 34: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 35: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 36: gamehost.v1.ResumeMatchRequest
+	(*structpb.Struct)(nil),       // 37: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	36, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	36, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	4,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	36, // 3: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	3,  // 4: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
-	1,  // 5: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	0,  // 6: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	8,  // 7: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	36, // 8: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	10, // 9: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	37, // 10: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	37, // 11: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	38, // 12: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	37, // 13: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	9,  // 14: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	36, // 15: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	38, // 16: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	0,  // 17: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	11, // 18: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	11, // 19: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	36, // 20: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	0,  // 21: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	36, // 22: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	19, // 23: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	10, // 24: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	21, // 25: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	36, // 26: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	21, // 27: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	20, // 28: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 29: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	37, // 30: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	36, // 31: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	20, // 32: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	21, // 33: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	36, // 34: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	25, // 35: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	10, // 36: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	5,  // 37: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	7,  // 38: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	12, // 39: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	13, // 40: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	15, // 41: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	16, // 42: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	18, // 43: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	22, // 44: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	23, // 45: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	26, // 46: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	27, // 47: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	29, // 48: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	31, // 49: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	32, // 50: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	34, // 51: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	35, // 52: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	6,  // 53: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 54: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	11, // 55: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	14, // 56: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	11, // 57: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	17, // 58: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	11, // 59: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	20, // 60: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	24, // 61: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	25, // 62: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	28, // 63: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	30, // 64: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	11, // 65: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	33, // 66: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	11, // 67: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	11, // 68: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	53, // [53:69] is the sub-list for method output_type
-	37, // [37:53] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	37, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	37, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	37, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
+	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
+	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	37, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	38, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	38, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	39, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	38, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	37, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	39, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	37, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	0,  // 22: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	37, // 23: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	20, // 24: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 25: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	22, // 26: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	37, // 27: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	22, // 28: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	21, // 29: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 30: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	38, // 31: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	37, // 32: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	21, // 33: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	22, // 34: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	37, // 35: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	26, // 36: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 37: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	6,  // 38: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 39: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	13, // 40: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	14, // 41: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	16, // 42: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	17, // 43: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	19, // 44: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	23, // 45: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	24, // 46: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	27, // 47: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	28, // 48: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	30, // 49: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	32, // 50: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	33, // 51: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	35, // 52: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	36, // 53: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 54: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 55: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 56: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 57: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 58: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 59: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 60: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	21, // 61: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	25, // 62: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	26, // 63: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	29, // 64: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	31, // 65: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	12, // 66: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	34, // 67: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 68: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 69: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	54, // [54:70] is the sub-list for method output_type
+	38, // [38:54] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3059,20 +3138,20 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[9].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[13].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[20].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[25].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   33,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

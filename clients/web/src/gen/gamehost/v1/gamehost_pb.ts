@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEiyAIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJImMKB1ZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoHb3B0aW9ucxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiOQoQTGlzdEdhbWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJOChFMaXN0R2FtZXNSZXNwb25zZRIgCgVnYW1lcxgBIAMoCzIRLmdhbWVob3N0LnYxLkdhbWUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh4KDkdldEdhbWVSZXF1ZXN0EgwKBG5hbWUYASABKAkibgoEU2VhdBINCgVpbmRleBgBIAEoBRIjCgRraW5kGAIgASgOMhUuZ2FtZWhvc3QudjEuU2VhdEtpbmQSEwoLcGxheWVyX25hbWUYAyABKAkSCwoDYm90GAQgASgJEhAKCHZlcmlmaWVkGAUgASgIIj8KDFN0YXR1c0RldGFpbBIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCRIOCgZwbHVnaW4YAyABKAkiSwoGUmVzdWx0Eg4KBnNjb3JlcxgBIAMoARIPCgdyYW5raW5nGAIgAygFEg8KB3dpbm5lcnMYAyADKAUSDwoHc3VtbWFyeRgEIAEoCSKEBAoFTWF0Y2gSDAoEbmFtZRgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDwoHdmVyc2lvbhgFIAEoAxIgCgVzZWF0cxgGIAMoCzIRLmdhbWVob3N0LnYxLlNlYXQSKAoHb3B0aW9ucxgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHdG9fbW92ZRgIIAMoBRIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSLwoLY3JlYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgx0dXJuX3RpbWVvdXQYDCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMQoNdHVybl9kZWFkbGluZRgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLc2VlZF9jaG9zZW4YDiABKAgSMAoNc3RhdHVzX2RldGFpbBgPIAEoCzIZLmdhbWVob3N0LnYxLlN0YXR1c0RldGFpbCLtAQoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VlZCKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJNCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIImAKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiiwIKEVN1Ym1pdE1vdmVSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhEKB21vdmVfaWQYAyABKAlIABItCgpzdHJ1Y3R1cmVkGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEh0KEGV4cGVjdGVkX3ZlcnNpb24YBSABKANIAYgBARISCgpyZXF1ZXN0X2lkGAYgASgJEioKBnJlbmRlchgHIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFAoMaW5jbHVkZV92aWV3GAggASgIQgYKBG1vdmVCEwoRX2V4cGVjdGVkX3ZlcnNpb24iWAoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoEdmlldxgCIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEAoIcmVwbGF5ZWQYAyABKAgi9QEKCk1hdGNoRXZlbnQSDwoHdmVyc2lvbhgBIAEoAxIkCgRraW5kGAIgASgOMhYuZ2FtZWhvc3QudjEuRXZlbnRLaW5kEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlYXQYBCABKAUSJQoEbW92ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFbGFiZWwYBiABKAkSHwoEdmlldxgHIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEQoJdGltZWRfb3V0GAggASgIEg4KBnJlYXNvbhgJIAEoCSJ6ChFXYXRjaE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIVCg1hZnRlcl92ZXJzaW9uGAMgASgDEioKBnJlbmRlchgEIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiOAoSR2V0TWF0Y2hMb2dSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIvMBCghNYXRjaExvZxINCgVtYXRjaBgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSDQoFc2VhdHMYBCABKAUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgGIAEoBEgAiAEBEhAKCGNvbXBsZXRlGAcgASgIEicKBmV2ZW50cxgIIAMoCzIXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0QgcKBV9zZWVkIhQKEkdldElkZW50aXR5UmVxdWVzdCJQCghJZGVudGl0eRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVyb2xlcxgDIAMoCRIOCgZtZXRob2QYBCABKAkiMQoRQWJvcnRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZyZWFzb24YAiABKAkiIgoSRGVsZXRlTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSI7ChBBc3NpZ25Cb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEc2VhdBgCIAEoBRILCgNib3QYAyABKAkiIgoSUmVzdW1lTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyqbAgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoy1AYKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiTQoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoQCCgRWaWV3Eg0KBW1hdGNoGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSKAoGc3RhdHVzGAMgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEc2VhdBgEIAEoBRIPCgd0b19tb3ZlGAUgAygFEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgtsZWdhbF9tb3ZlcxgHIAMoCzIWLmdhbWVob3N0LnYxLkxlZ2FsTW92ZRIjCgZyZXN1bHQYCCABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSDAoEdGV4dBgJIAEoCRILCgNzdmcYCiABKAkiKgoNUmVuZGVyT3B0aW9ucxIMCgR0ZXh0GAEgASgIEgsKA3N2ZxgCIAEoCCJgCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMtQGCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5MqcCCg1HYW1lSG9zdEFkbWluEkAKCkFib3J0TWF0Y2gSHi5nYW1laG9zdC52MS5BYm9ydE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0RlbGV0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRI+CglBc3NpZ25Cb3QSHS5nYW1laG9zdC52MS5Bc3NpZ25Cb3RSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSQgoLUmVzdW1lTWF0Y2gSHy5nYW1laG9zdC52MS5SZXN1bWVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaEI0WjJnYW1laG9zdC5kZXYvY2xpZW50cy9nby9nZW4vZ2FtZWhvc3QvdjE7Z2FtZWhvc3R2MWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -104,6 +104,13 @@ export type Game = Message<"gamehost.v1.Game"> & {
    * @generated from field: string plugin = 13;
    */
   plugin: string;
+
+  /**
+   * The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
+   *
+   * @generated from field: repeated gamehost.v1.GameBot bots = 14;
+   */
+  bots: GameBot[];
 };
 
 /**
@@ -112,6 +119,39 @@ export type Game = Message<"gamehost.v1.Game"> & {
  */
 export const GameSchema: GenMessage<Game> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 0);
+
+/**
+ * A bot a match can seat.
+ *
+ * @generated from message gamehost.v1.GameBot
+ */
+export type GameBot = Message<"gamehost.v1.GameBot"> & {
+  /**
+   * What CreateMatchRequest.bot takes, e.g. "mcts-hard".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * 0 plays random moves; higher levels search harder. Plugin bots have level 0 unless built in.
+   *
+   * @generated from field: int32 level = 3;
+   */
+  level: number;
+};
+
+/**
+ * Describes the message gamehost.v1.GameBot.
+ * Use `create(GameBotSchema)` to create a new message.
+ */
+export const GameBotSchema: GenMessage<GameBot> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 1);
 
 /**
  * A named preset of options.
@@ -145,7 +185,7 @@ export type Variant = Message<"gamehost.v1.Variant"> & {
  * Use `create(VariantSchema)` to create a new message.
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 1);
+  messageDesc(file_gamehost_v1_gamehost, 2);
 
 /**
  * @generated from message gamehost.v1.ListGamesRequest
@@ -171,7 +211,7 @@ export type ListGamesRequest = Message<"gamehost.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 2);
+  messageDesc(file_gamehost_v1_gamehost, 3);
 
 /**
  * @generated from message gamehost.v1.ListGamesResponse
@@ -193,7 +233,7 @@ export type ListGamesResponse = Message<"gamehost.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 3);
+  messageDesc(file_gamehost_v1_gamehost, 4);
 
 /**
  * @generated from message gamehost.v1.GetGameRequest
@@ -212,7 +252,7 @@ export type GetGameRequest = Message<"gamehost.v1.GetGameRequest"> & {
  * Use `create(GetGameRequestSchema)` to create a new message.
  */
 export const GetGameRequestSchema: GenMessage<GetGameRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 4);
+  messageDesc(file_gamehost_v1_gamehost, 5);
 
 /**
  * @generated from message gamehost.v1.Seat
@@ -253,7 +293,7 @@ export type Seat = Message<"gamehost.v1.Seat"> & {
  * Use `create(SeatSchema)` to create a new message.
  */
 export const SeatSchema: GenMessage<Seat> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 5);
+  messageDesc(file_gamehost_v1_gamehost, 6);
 
 /**
  * Why a match is aborted or suspended.
@@ -289,7 +329,7 @@ export type StatusDetail = Message<"gamehost.v1.StatusDetail"> & {
  * Use `create(StatusDetailSchema)` to create a new message.
  */
 export const StatusDetailSchema: GenMessage<StatusDetail> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 6);
+  messageDesc(file_gamehost_v1_gamehost, 7);
 
 /**
  * @generated from message gamehost.v1.Result
@@ -325,7 +365,7 @@ export type Result = Message<"gamehost.v1.Result"> & {
  * Use `create(ResultSchema)` to create a new message.
  */
 export const ResultSchema: GenMessage<Result> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 7);
+  messageDesc(file_gamehost_v1_gamehost, 8);
 
 /**
  * @generated from message gamehost.v1.Match
@@ -433,7 +473,7 @@ export type Match = Message<"gamehost.v1.Match"> & {
  * Use `create(MatchSchema)` to create a new message.
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 8);
+  messageDesc(file_gamehost_v1_gamehost, 9);
 
 /**
  * @generated from message gamehost.v1.CreateMatchRequest
@@ -513,7 +553,7 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 9);
+  messageDesc(file_gamehost_v1_gamehost, 10);
 
 /**
  * @generated from message gamehost.v1.ListMatchesRequest
@@ -567,7 +607,7 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 10);
+  messageDesc(file_gamehost_v1_gamehost, 11);
 
 /**
  * @generated from message gamehost.v1.ListMatchesResponse
@@ -589,7 +629,7 @@ export type ListMatchesResponse = Message<"gamehost.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 11);
+  messageDesc(file_gamehost_v1_gamehost, 12);
 
 /**
  * @generated from message gamehost.v1.GetMatchRequest
@@ -608,7 +648,7 @@ export type GetMatchRequest = Message<"gamehost.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 12);
+  messageDesc(file_gamehost_v1_gamehost, 13);
 
 /**
  * @generated from message gamehost.v1.JoinMatchRequest
@@ -643,7 +683,7 @@ export type JoinMatchRequest = Message<"gamehost.v1.JoinMatchRequest"> & {
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema: GenMessage<JoinMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 13);
+  messageDesc(file_gamehost_v1_gamehost, 14);
 
 /**
  * @generated from message gamehost.v1.JoinMatchResponse
@@ -673,7 +713,7 @@ export type JoinMatchResponse = Message<"gamehost.v1.JoinMatchResponse"> & {
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema: GenMessage<JoinMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 14);
+  messageDesc(file_gamehost_v1_gamehost, 15);
 
 /**
  * @generated from message gamehost.v1.LeaveMatchRequest
@@ -695,7 +735,7 @@ export type LeaveMatchRequest = Message<"gamehost.v1.LeaveMatchRequest"> & {
  * Use `create(LeaveMatchRequestSchema)` to create a new message.
  */
 export const LeaveMatchRequestSchema: GenMessage<LeaveMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 15);
+  messageDesc(file_gamehost_v1_gamehost, 16);
 
 /**
  * @generated from message gamehost.v1.LegalMove
@@ -728,7 +768,7 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema: GenMessage<LegalMove> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 16);
+  messageDesc(file_gamehost_v1_gamehost, 17);
 
 /**
  * @generated from message gamehost.v1.View
@@ -802,7 +842,7 @@ export type View = Message<"gamehost.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 17);
+  messageDesc(file_gamehost_v1_gamehost, 18);
 
 /**
  * Which renderings a view carries besides the state.
@@ -826,7 +866,7 @@ export type RenderOptions = Message<"gamehost.v1.RenderOptions"> & {
  * Use `create(RenderOptionsSchema)` to create a new message.
  */
 export const RenderOptionsSchema: GenMessage<RenderOptions> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 18);
+  messageDesc(file_gamehost_v1_gamehost, 19);
 
 /**
  * @generated from message gamehost.v1.GetViewRequest
@@ -857,7 +897,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
  * Use `create(GetViewRequestSchema)` to create a new message.
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 19);
+  messageDesc(file_gamehost_v1_gamehost, 20);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveRequest
@@ -934,7 +974,7 @@ export type SubmitMoveRequest = Message<"gamehost.v1.SubmitMoveRequest"> & {
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema: GenMessage<SubmitMoveRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 20);
+  messageDesc(file_gamehost_v1_gamehost, 21);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveResponse
@@ -968,7 +1008,7 @@ export type SubmitMoveResponse = Message<"gamehost.v1.SubmitMoveResponse"> & {
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 21);
+  messageDesc(file_gamehost_v1_gamehost, 22);
 
 /**
  * @generated from message gamehost.v1.MatchEvent
@@ -1038,7 +1078,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema: GenMessage<MatchEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 22);
+  messageDesc(file_gamehost_v1_gamehost, 23);
 
 /**
  * @generated from message gamehost.v1.WatchMatchRequest
@@ -1076,7 +1116,7 @@ export type WatchMatchRequest = Message<"gamehost.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 23);
+  messageDesc(file_gamehost_v1_gamehost, 24);
 
 /**
  * @generated from message gamehost.v1.GetMatchLogRequest
@@ -1102,7 +1142,7 @@ export type GetMatchLogRequest = Message<"gamehost.v1.GetMatchLogRequest"> & {
  * Use `create(GetMatchLogRequestSchema)` to create a new message.
  */
 export const GetMatchLogRequestSchema: GenMessage<GetMatchLogRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 24);
+  messageDesc(file_gamehost_v1_gamehost, 25);
 
 /**
  * @generated from message gamehost.v1.MatchLog
@@ -1165,7 +1205,7 @@ export type MatchLog = Message<"gamehost.v1.MatchLog"> & {
  * Use `create(MatchLogSchema)` to create a new message.
  */
 export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 25);
+  messageDesc(file_gamehost_v1_gamehost, 26);
 
 /**
  * @generated from message gamehost.v1.GetIdentityRequest
@@ -1178,7 +1218,7 @@ export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
  * Use `create(GetIdentityRequestSchema)` to create a new message.
  */
 export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 26);
+  messageDesc(file_gamehost_v1_gamehost, 27);
 
 /**
  * @generated from message gamehost.v1.Identity
@@ -1216,7 +1256,7 @@ export type Identity = Message<"gamehost.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 27);
+  messageDesc(file_gamehost_v1_gamehost, 28);
 
 /**
  * @generated from message gamehost.v1.AbortMatchRequest
@@ -1242,7 +1282,7 @@ export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
  * Use `create(AbortMatchRequestSchema)` to create a new message.
  */
 export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 28);
+  messageDesc(file_gamehost_v1_gamehost, 29);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchRequest
@@ -1261,7 +1301,7 @@ export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 29);
+  messageDesc(file_gamehost_v1_gamehost, 30);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchResponse
@@ -1274,7 +1314,7 @@ export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 30);
+  messageDesc(file_gamehost_v1_gamehost, 31);
 
 /**
  * @generated from message gamehost.v1.AssignBotRequest
@@ -1305,7 +1345,7 @@ export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
  * Use `create(AssignBotRequestSchema)` to create a new message.
  */
 export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 31);
+  messageDesc(file_gamehost_v1_gamehost, 32);
 
 /**
  * @generated from message gamehost.v1.ResumeMatchRequest
@@ -1324,7 +1364,7 @@ export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
  * Use `create(ResumeMatchRequestSchema)` to create a new message.
  */
 export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 32);
+  messageDesc(file_gamehost_v1_gamehost, 33);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus

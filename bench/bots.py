@@ -1,0 +1,122 @@
+"""Benchmark: how strong the search bots are and how long they think.
+
+For each game and player count it plays, through the rules SDK in this
+process (the same code a rules worker runs for a bot seat):
+
+- the strongest level against random bots: the share of games it wins
+  (2 players) or takes first place in (more players), seat rotated;
+- the strongest level against the middle level (2 players: one of each;
+  more: one strongest among middle bots), the share of first places;
+- the think time of every move at each level: median and p99.
+
+A tie for first counts as half a win. Sample sizes are small (the
+defaults run in about 15 minutes on 2 shared cores) and printed with the
+results; ``--games`` and ``--scale`` (the factor on every level's budgets,
+as ``gamehost serve --bot-think-scale``) trade time for precision. Usage:
+    python bench/bots.py [--games N] [--scale F] [--only GAME ...] [--json results.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import time
+
+from gamehost.host.bots import RandomBot
+from gamehost.host.plugins import load_catalog
+from gamehost.sdk.search import LEVELS, SEARCH_BOTS, set_think_scale
+
+HEAVY = {"kensington", "scalino", "callisto"}  # long games: fewer samples by default
+
+
+def machine() -> dict:
+    model = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpu": model, "cores": os.cpu_count(),
+            "python": platform.python_version()}
+
+
+def play(game, bots, seed: int, think: dict[str, list[float]]) -> list[int]:
+    """One game from ``seed``; each bot move's think time goes to ``think`` by bot name."""
+    rng = random.Random(seed)
+    state = game.setup(len(bots), game.default_options(), rng)
+    while (outcome := game.outcome(state)) is None:
+        to_move = game.to_move(state)
+        seat = to_move[rng.randrange(len(to_move))]
+        name, bot = bots[seat]
+        moves = game.legal_moves(state, seat)
+        started = time.perf_counter()
+        move = bot.choose(game, state, seat, moves, random.Random(rng.getrandbits(64)))
+        if name != "random":
+            think.setdefault(name, []).append(time.perf_counter() - started)
+        state = game.apply(state, seat, move.args, rng)
+    return list(outcome.ranking)
+
+
+def first_place_share(game, seats: int, strong: str, weak: str, games: int, think) -> float:
+    """The share of ``games`` in which one ``strong`` bot among ``weak`` ones places first (ties: half)."""
+    points = 0.0
+    for index in range(games):
+        seat = index % seats
+        bots = [(weak, RandomBot() if weak == "random" else SEARCH_BOTS[weak])] * seats
+        bots[seat] = (strong, SEARCH_BOTS[strong])
+        ranking = play(game, bots, 1000 + index, think)
+        if ranking[seat] == 1:
+            points += 1.0 / ranking.count(1)
+    return points / games
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=6, help="games per pairing for light games (heavy: a third)")
+    parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
+    parser.add_argument("--only", nargs="*", help="these game ids only")
+    parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    set_think_scale(args.scale)
+    catalog = load_catalog()
+    strongest, middle = LEVELS[-1].name, LEVELS[len(LEVELS) // 2].name
+    results = {"machine": machine(), "scale": args.scale, "rows": []}
+    print(json.dumps(results["machine"]), f"scale {args.scale}")
+    for game_id in sorted(args.only or catalog.games):
+        game = catalog.games[game_id].game
+        for seats in args.seats or sorted({game.min_players, min(game.max_players, 4)}):
+            try:
+                game.setup(seats, game.default_options(), random.Random(0))
+            except Exception:  # e.g. Scalino takes 2 or 4 players, not 3
+                continue
+            games = max(2, args.games // 3) if game_id in HEAVY else args.games
+            think: dict[str, list[float]] = {}
+            started = time.time()
+            row = {"game": game_id, "seats": seats, "games": games,
+                   "strongest_vs_random": first_place_share(game, seats, strongest, "random", games, think),
+                   "strongest_vs_middle": first_place_share(game, seats, strongest, middle, games, think)}
+            easy = LEVELS[0].name
+            first_place_share(game, seats, easy, "random", max(1, games // 2), think)  # easy's think times
+            row["think_ms"] = {name: {"median": round(1000 * statistics.median(times), 1),
+                                      "p99": round(1000 * percentile(times, 0.99), 1), "moves": len(times)}
+                               for name, times in sorted(think.items())}
+            row["seconds"] = round(time.time() - started, 1)
+            results["rows"].append(row)
+            print(json.dumps(row), flush=True)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""A search bot for every game: information-set Monte Carlo tree search.
+
+The bot sees the game through the rules SDK alone. Each iteration draws a
+state the bot's seat cannot tell from the real one (``Game.sample_state``),
+walks the tree of moves with UCT (each move's statistics count only the
+iterations in which it was legal, so one tree serves every sampled state),
+adds one move, plays the rest out (random moves, or the game's
+``rollout_move``) up to a cap, and scores the end: each seat's share of the
+other seats it beat (a tie counts half), or the game's ``evaluate`` where the
+cap cut the playout short. The move most often tried at the root is played.
+
+All chance comes from the rng the engine hands ``choose`` (sampling, playout
+moves, the rules' own chance), so a bot's move is a function of the position
+and that rng whenever the iteration budget ends the search before the time
+budget does; either way the match log replays, since it records the moves.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from gamehost.sdk.rules import Game, Move, Outcome, rank_shares
+
+EXPLORATION = 0.7  # UCT's constant for rewards in [0, 1]
+DEADLINE_CHECK_EVERY = 16  # playout moves between looks at the clock
+
+
+@dataclass(frozen=True)
+class SearchLevel:
+    """A strength: how many iterations, at most how many seconds a move,
+    and how many moves a playout may last before it is scored as it stands."""
+
+    name: str
+    title: str
+    level: int
+    iterations: int
+    seconds: float
+    playout_cap: int
+
+
+LEVELS = (
+    SearchLevel("mcts-easy", "Search bot, easy", 1, iterations=60, seconds=0.1, playout_cap=40),
+    SearchLevel("mcts-medium", "Search bot, medium", 2, iterations=300, seconds=0.35, playout_cap=100),
+    SearchLevel("mcts-hard", "Search bot, hard", 3, iterations=1500, seconds=0.9, playout_cap=200),
+)
+
+
+THINK_SCALE_VARIABLE = "GAMEHOST_BOT_THINK_SCALE"
+
+
+def think_scale() -> float:
+    """The factor on every level's budgets (``gamehost serve --bot-think-scale``)."""
+    try:
+        return max(0.0, float(os.environ.get(THINK_SCALE_VARIABLE, "1")))
+    except ValueError:
+        return 1.0
+
+
+def set_think_scale(scale: float) -> None:
+    """Set the factor for this process and the rules workers it starts."""
+    os.environ[THINK_SCALE_VARIABLE] = repr(float(scale))
+
+
+class _Node:
+    __slots__ = ("children", "visits", "reward", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed over visits, for the seat whose move leads here
+        self.available = 0  # iterations in which this node's move was legal
+
+    def score(self) -> float:
+        return self.reward / self.visits + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+
+
+def rewards(outcome: Outcome) -> list[float]:
+    """The outcome as each seat's share of the seats it placed above."""
+    return rank_shares(list(outcome.ranking))
+
+
+class SearchBot:
+    """Information-set MCTS with a budget in iterations and in wall-clock time."""
+
+    def __init__(self, level: SearchLevel) -> None:
+        self.level = level
+
+    def choose(self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        scale = think_scale()
+        deadline = time.monotonic() + self.level.seconds * scale
+        root = _Node()
+        for done in range(max(1, round(self.level.iterations * scale))):
+            if done and time.monotonic() >= deadline:
+                break
+            self._iterate(game, game.sample_state(state, seat, rng), root, rng, deadline)
+        by_id = {move.id: move for move in moves}
+        tried = [(child.visits, child.reward, move_id) for move_id, child in root.children.items() if move_id in by_id]
+        if not tried:
+            return moves[rng.randrange(len(moves))]
+        return by_id[max(tried)[2]]
+
+    def _iterate(self, game: Game, state: Any, root: _Node, rng: random.Random, deadline: float) -> None:
+        path: list[tuple[_Node, int]] = []  # (node entered, the seat whose move entered it)
+        node = root
+        expanded = False
+        outcome = game.outcome(state)
+        while outcome is None and not expanded:
+            to_move = game.to_move(state)
+            if not to_move:
+                break
+            mover = to_move[rng.randrange(len(to_move))] if len(to_move) > 1 else to_move[0]
+            legal = game.legal_moves(state, mover)
+            if not legal:
+                break
+            untried = [move for move in legal if move.id not in node.children]
+            for move in legal:
+                child = node.children.get(move.id)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = node.children[move.id] = _Node()
+                child.available = 1
+                expanded = True
+            else:
+                move = max(legal, key=lambda m: node.children[m.id].score())
+                child = node.children[move.id]
+            state = game.apply(state, mover, move.args, rng)
+            path.append((child, mover))
+            node = child
+            outcome = game.outcome(state)
+        reward = self._playout(game, state, outcome, rng, deadline)
+        for visited, mover in path:
+            visited.visits += 1
+            visited.reward += reward[mover] if reward is not None else 0.5
+
+    def _playout(self, game: Game, state: Any, outcome: Outcome | None, rng: random.Random,
+                 deadline: float) -> list[float] | None:
+        """The rewards of a playout from ``state``: random moves (or the
+        game's own choice) until the end, or the cap, or the deadline."""
+        for step in range(self.level.playout_cap):
+            if outcome is not None:
+                return rewards(outcome)
+            if step % DEADLINE_CHECK_EVERY == DEADLINE_CHECK_EVERY - 1 and time.monotonic() >= deadline:
+                break
+            to_move = game.to_move(state)
+            if not to_move:
+                return None
+            mover = to_move[rng.randrange(len(to_move))]
+            legal = game.legal_moves(state, mover)
+            if not legal:
+                return None
+            move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
+            state = game.apply(state, mover, move.args, rng)
+            outcome = game.outcome(state)
+        if outcome is not None:
+            return rewards(outcome)
+        estimate = game.evaluate(state)
+        return None if estimate is None else [float(value) for value in estimate]
+
+
+SEARCH_BOTS: dict[str, SearchBot] = {level.name: SearchBot(level) for level in LEVELS}
