@@ -1,0 +1,70 @@
+"""The step commit every change goes through: events, match row and
+sometimes a snapshot written as one step; the live match, the rules' cache
+and the observers take it only once it is committed.
+
+A mixin of ``MatchEngine``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehost.host import errors
+from gamehost.host.live import LiveMatch
+from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.workers.runner import Applied
+
+
+class MatchSteps:
+    async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
+                      applied: Applied | None = None, snapshot_state: Any = None) -> None:
+        """Write one step; only once it is committed does the live match take
+        it (and the rules the state ``applied`` brought)."""
+        if snapshot_state is None and applied is not None and applied.state is not None and (
+                record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
+            snapshot_state = applied.state
+        snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
+        # A shared store records when the host must act next, so the seats to
+        # move are known before the commit; they seed the new version's cache.
+        to_move = None
+        if self.shared and record.status == "active":
+            to_move = applied.to_move if applied is not None else await self.rules.to_move(live)
+        due_in = None if to_move is None else self._due_in(record, to_move)
+        try:
+            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
+                                           record.status_detail != live.record.status_detail))
+        except VersionConflict:
+            raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
+                                 "CONCURRENT_UPDATE") from None
+        live.advance(record, events, None, None if snapshot is None else snapshot.version)
+        if applied is not None:
+            self.rules.committed(live, applied)
+            to_move = applied.to_move
+            for seat, moves in applied.moves.items():
+                live.settle(("moves", seat), moves)
+        if to_move is not None:
+            live.settle("to_move", to_move)
+        self._notify_observers(live, events)
+        await self._schedule_turns(live)
+
+    def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
+        """Seconds until the host must act after this step: a bot's move or
+        a player's deadline (the committing replica claims it in the same
+        transaction), or None."""
+        kinds = {record.seats[s].kind for s in to_move}
+        due = [self._bot_delay(record)] if "bot" in kinds else []
+        if "human" in kinds and record.turn_timeout:
+            due.append(record.turn_timeout)
+        return min(due, default=None)
+
+    @staticmethod
+    def _event(version: int, kind: str, seat: int, now: float, **fields: Any) -> dict:
+        return {"version": version, "kind": kind, "seat": seat, "time": now, **fields}
+
+    def _notify_observers(self, live: LiveMatch, events: list[dict]) -> None:
+        for impl in self._observers:
+            for event in events:
+                try:
+                    impl.function(match_id=live.id, game_id=live.game.id, event=event)
+                except Exception as error:  # observers cannot break a match
+                    live.log.error("match observer failed", plugin=impl.plugin_name, error=str(error))

@@ -1,0 +1,120 @@
+"""What a viewer sees of a match: who is to move, the legal moves, the
+view and its renderings, events as the viewer may see them, and watching
+(the stream of events after a version).
+
+A mixin of ``MatchEngine``; the answers are cached per version on the live
+match (``derived_async``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, AsyncIterator, Mapping
+
+from gamehost.host import errors
+from gamehost.host.live import LiveMatch
+from gamehost.sdk.rules import Game, Move
+
+
+@dataclasses.dataclass(frozen=True)
+class ViewData:
+    """A match as one viewer sees it at one version."""
+
+    version: int
+    status: str
+    seat: int | None
+    to_move: tuple[int, ...]
+    state: Mapping[str, Any]
+    moves: tuple[Move, ...]
+    result: dict | None
+
+
+class MatchViews:
+    async def to_move(self, live: LiveMatch) -> tuple[int, ...]:
+        if live.record.status != "active":
+            return ()
+        return await live.derived_async("to_move", lambda: self.rules.to_move(live))
+
+    async def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
+        if seat is None or seat not in await self.to_move(live):
+            return ()
+        return await live.derived_async(("moves", seat), lambda: self.rules.legal_moves(live, seat))
+
+    async def _moves_by_id(self, live: LiveMatch, seat: int) -> dict[str, Move]:
+        async def compute() -> dict[str, Move]:
+            return {m.id: m for m in await self.legal_moves(live, seat)}
+
+        return await live.derived_async(("moves_by_id", seat), compute)
+
+    async def view(self, live: LiveMatch, seat: int | None) -> ViewData:
+        async def compute() -> ViewData:
+            while True:  # every part from one version: a step may land while the rules answer
+                version, status, result = live.version, live.record.status, live.record.result
+                state = await self.rules.view(live, seat)
+                to_move, moves = await self.to_move(live), await self.legal_moves(live, seat)
+                if live.version == version:
+                    return ViewData(version, status, seat, to_move, state, moves, result)
+
+        return await live.derived_async(("view", seat), compute)
+
+    async def state_of(self, live: LiveMatch) -> Any:
+        """The match's current rules state, wherever the rules hold it (a
+        copy when a worker does)."""
+        return await self.rules.state(live)
+
+    async def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
+        if kind == "text":
+            return await live.derived_async(("text", view.seat, view.version),
+                                            lambda: self.rules.render_text(live, view.state))
+        return await live.derived_async(("svg", view.seat, view.version),
+                                        lambda: self.rules.render_svg(live, view.state, view.moves))
+
+    async def watch(self, live: LiveMatch, after_version: int) -> AsyncIterator[list[dict]]:
+        """Batches of events after ``after_version``, in order, with no gap
+        and no repeat, until the match is over or the host closes."""
+        if not 0 <= after_version <= live.version:
+            raise errors.invalid_field("after_version", f"must be 0 to the match's version ({live.version}), "
+                                                        f"not {after_version}.", "VERSION_OUT_OF_RANGE")
+        if live.watchers >= self.max_watchers_per_match:
+            raise errors.ResourceExhausted(
+                f"matches/{live.id} already has {live.watchers} watchers, the most this host allows; retry later.",
+                "TOO_MANY_WATCHERS", metadata=errors.metadata_of(limit=self.max_watchers_per_match))
+        live.watchers += 1
+        sent = after_version
+        try:
+            while True:
+                if live.version > sent:
+                    batch = live.recent_after(sent)
+                    if batch is None:
+                        batch = await self.store.events(live.id, sent)
+                    batch = [e for e in batch if e["version"] > sent]
+                    if batch:
+                        sent = batch[-1]["version"]
+                        yield batch
+                        continue
+                if (live.over and sent >= live.version) or self._closing:
+                    return
+                await live.changed.wait()
+        finally:
+            live.watchers -= 1
+
+    async def log_events(self, live: LiveMatch) -> list[dict]:
+        return await self.store.events(live.id, 0)
+
+    async def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
+        """An event as ``viewer`` may see it: a move hidden from others stays
+        hidden until the match is over."""
+        if event["kind"] != "moved" or live.over or viewer == event["seat"]:
+            return event
+        if type(live.game).public_move is Game.public_move:  # the SDK's shows every move: no call needed
+            return event
+        async def compute() -> dict:
+            shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
+            if shown == event["move"]:
+                return event
+            return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+
+        if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
+            return await compute()
+        # The newest step's events go to every watcher: one rules call per viewer.
+        return await live.derived_async(("public_event", event["version"], viewer), compute)
