@@ -210,7 +210,8 @@ def test_unknown_bot_names_the_bots_there_are(client):
         client._call(client.stub.CreateMatch, pb.CreateMatchRequest(game="games/tictactoe", bot_seats=[1],
                                                                     bot="grandmaster"))
     assert caught.value.field_violations == [
-        ("bot", "no bot 'grandmaster' on this host (bots: broken, cheat, first, random).")]
+        ("bot", "no bot 'grandmaster' on this host "
+                "(bots: broken, cheat, first, mcts-easy, mcts-hard, mcts-medium, random).")]
 
 
 def test_unknown_status_filter_is_invalid_argument(client):
