@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test stubs check-stubs bench
+.PHONY: serve test conformance stubs check-stubs bench
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -20,9 +20,17 @@ serve: $(STAMP)
 # One pytest worker per core: the conformance runs are CPU-bound. The store
 # and replica tests need PostgreSQL: scripts/start-test-postgres installs
 # Debian's package when missing and starts it (or set GAMEHOST_TEST_POSTGRES).
+# The plugins' random-playout sweeps are most of the suite's time: `make test`
+# plays a sample of them (GAMEHOST_CONFORMANCE_SHARE, each sweep's own seeds),
+# `make conformance` plays every game of every sweep.
+CONFORMANCE_SHARE ?= 0.3
 test: $(STAMP)
 	GAMEHOST_TEST_POSTGRES=$${GAMEHOST_TEST_POSTGRES:-$$(scripts/start-test-postgres)} \
+	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
 		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
+
+conformance: $(STAMP)
+	GAMEHOST_CONFORMANCE_SHARE=1 $(PY) -m pytest -n auto --dist worksteal plugins -k conformance $(ARGS)
 
 stubs: $(STAMP)
 	PATH=$(abspath $(VENV))/bin:$$PATH scripts/generate-stubs

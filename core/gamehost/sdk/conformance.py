@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -74,6 +75,16 @@ class ConformanceReport:
     moves: int = 0
     longest: int = 0
     wins: list[int] = field(default_factory=list)
+
+
+def sampled(games: int) -> int:
+    """How many of a sweep's ``games`` to play: all of them, or the share
+    GAMEHOST_CONFORMANCE_SHARE names (0 to 1; ``make test`` plays a sample,
+    ``make conformance`` every game), at least one."""
+    share = float(os.environ.get("GAMEHOST_CONFORMANCE_SHARE", "1"))
+    if not 0 < share <= 1:
+        raise ValueError(f"GAMEHOST_CONFORMANCE_SHARE must be in (0, 1], not {share}")
+    return max(1, round(games * share))
 
 
 def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance
+from gamehost.sdk.conformance import run_conformance, sampled
 from gamehost_kensington.rules import Kensington
 
 GAME = Kensington()
@@ -26,7 +26,7 @@ def batches():
     """(seats, options, first game, games) for every batch of the run."""
     cases = []
     for name, (options, games) in CONFIGURATIONS.items():
-        games = int(PLAYOUTS) if PLAYOUTS else games
+        games = int(PLAYOUTS) if PLAYOUTS else sampled(games)
         for seats in (2, 3, 4, 5):
             for first in range(0, games, BATCH):
                 cases.append(pytest.param(seats, options, first, min(BATCH, games - first),

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance
+from gamehost.sdk.conformance import run_conformance, sampled
 from gamehost_scalino.dismantle import ScalinoPyramid
 from gamehost_scalino.scalino import Scalino
 
@@ -17,7 +17,7 @@ PLAYOUTS = os.environ.get("SCALINO_PLAYOUTS")
 
 
 def playouts(default: int) -> int:
-    return int(PLAYOUTS) if PLAYOUTS else default
+    return int(PLAYOUTS) if PLAYOUTS else sampled(default)
 
 
 @pytest.mark.parametrize("seats", [2, 4])
