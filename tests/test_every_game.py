@@ -116,7 +116,7 @@ def test_cli_replay_of_an_abandoned_match_says_there_is_no_result(host):
     result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "replay", match.name, "--host", host.target,
                              "--quiet"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "abandoned, so there is no result to verify" in result.stdout
+    assert "ended without a result (abandoned or aborted), so there is no result to verify" in result.stdout
 
 
 def test_cli_play_in_the_terminal_to_the_end(host):
