@@ -25,6 +25,7 @@ serve: $(STAMP)
 # `make conformance` plays every game of every sweep.
 CONFORMANCE_SHARE ?= 0.3
 test: $(STAMP)
+	PATH=$(abspath build/bin):$$PATH \
 	GAMEHOST_TEST_POSTGRES=$${GAMEHOST_TEST_POSTGRES:-$$(scripts/start-test-postgres)} \
 	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
 		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
@@ -66,4 +67,17 @@ $(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES)
 	touch $@
 
 $(CHROMIUM):
-	apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+	scripts/install-debian-packages chromium
+
+# nginx: tests/test_deploy.py balances two hosts with deploy/nginx.conf.
+NGINX := /usr/sbin/nginx
+$(NGINX):
+	scripts/install-debian-packages nginx-light
+
+# grpcurl: the tests that drive the host as a generic gRPC tool would, built
+# from the Go module proxy into build/bin (on the test command's PATH).
+GRPCURL_VERSION := v1.9.3
+GRPCURL := build/bin/grpcurl
+$(GRPCURL):
+	GOBIN=$(abspath build/bin) go install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+test: $(NGINX) $(GRPCURL)
