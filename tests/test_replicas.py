@@ -253,3 +253,62 @@ def test_a_replica_is_not_ready_while_the_database_refuses_it_and_ready_again_af
     with host.client() as client:  # and it serves again
         match = client.create_match("tictactoe", bots=[1])
         assert client.join(match.name).match.status == pb.MATCH_STATUS_ACTIVE
+
+
+async def test_a_catch_up_during_a_load_begun_outside_the_lock_applies_each_step_once(postgres_url, tmp_path):
+    """The race CI once hit: a view (no lock) starts loading a match into the
+    rules while a read catches up with another replica's moves under the
+    lock. The load holds the steps it read; the catch-up must apply only
+    the later ones, or the rules see a move twice ("It is O's turn")."""
+    import asyncio
+
+    from gamehost.host.engine import MatchEngine
+    from gamehost.host.plugins import load_catalog
+    from gamehost.host.store import open_store
+
+    catalog = load_catalog()
+    stores = [open_store(postgres_url, str(tmp_path)) for _ in "ab"]
+    for store in stores:
+        await store.open()
+    a, b = (MatchEngine(catalog, store) for store in stores)
+    for engine in (a, b):
+        await engine.start()
+    try:
+        live_a = await a.create_match("tictactoe", seed=1)
+        tokens = [(await a.join(live_a.id, seat, f"p{seat}"))[2] for seat in (0, 1)]
+
+        async def move_on_a() -> None:
+            seat = (await a.to_move(live_a))[0]
+            await a.submit(live_a.id, tokens[seat], move_id=(await a.legal_moves(live_a, seat))[0].id)
+
+        await move_on_a()
+        live_b = await b.live_match(live_a.id)  # held by b, not yet loaded into its rules
+        loader, release = b.rules.loader, asyncio.Event()
+
+        async def slow_loader(live):
+            source = await loader(live)
+            await release.wait()  # the catch-up runs while this load is in flight
+            return source
+
+        b.rules.loader = slow_loader
+        view = asyncio.create_task(b.view(live_b, None))
+        await asyncio.sleep(0.05)
+        await move_on_a()
+        await move_on_a()
+        catch_up = asyncio.create_task(b.read_match(live_a.id))
+        await asyncio.sleep(0.05)
+        release.set()
+        await asyncio.gather(view, catch_up)
+        b.rules.loader = loader
+        await move_on_a()
+        await b.read_match(live_a.id)
+        assert live_b.version == live_a.version
+        assert await b.to_move(live_b) == await a.to_move(live_a)
+        assert [m.id for m in await b.legal_moves(live_b, (await b.to_move(live_b))[0])] == \
+            [m.id for m in await a.legal_moves(live_a, (await a.to_move(live_a))[0])]
+    finally:
+        for engine in (a, b):
+            await engine.close()
+            await engine.close_rules()
+        for store in stores:
+            await store.close()

@@ -56,6 +56,7 @@ class Applied:
     moves: Mapping[int, tuple[Move, ...]]  # legal moves of each seat to move
     state: Any  # the new state when asked for (a snapshot is due) or the match finished, else None
     tag: int
+    version: int  # the step the move makes
 
 MAX_MESSAGE_SHOWN = 240  # characters of a plugin's error (it may quote the client's move) in an answer
 
@@ -65,6 +66,7 @@ class _Residence:
     worker: Worker | None  # None: the host's own table
     generation: int
     tag: int
+    version: int  # the match version the held state is at: catching up skips steps it already has
 
 
 def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Internal:
@@ -226,6 +228,7 @@ class RulesRunner:
     async def _load(self, live) -> _Residence:
         self._evict(live.id)  # a residence in a worker since replaced
         state, events = await self.loader(live)
+        version = live.version  # what the loader read up to (no await since)
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
         moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
@@ -237,7 +240,7 @@ class RulesRunner:
             if worker is not None:
                 self.pool.release(worker)
             raise
-        where = _Residence(worker, worker.generation if worker else 0, tag)
+        where = _Residence(worker, worker.generation if worker else 0, tag, version)
         self._where[live.id] = where
         live.log.debug("match loaded", worker=worker.index if worker else None, moves=len(moves))
         return where
@@ -292,7 +295,7 @@ class RulesRunner:
         """The step ``applied`` came from is in the store: its state is current."""
         where = self._where.get(live.id)
         if where is not None:
-            where.tag = applied.tag
+            where.tag, where.version = applied.tag, applied.version
 
     # ------------------------------------------------------------ rules calls
 
@@ -308,7 +311,7 @@ class RulesRunner:
             if worker is not None:
                 self.pool.release(worker)
             raise
-        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag)
+        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version)
         return answer["state"], tuple(answer["to_move"])
 
     async def apply(self, live, seat: int, move: Mapping[str, Any], version: int, *, want_state: bool) -> Applied:
@@ -316,21 +319,30 @@ class RulesRunner:
         answer = await self._call(live, {"op": "apply", "seat": seat, "move": dict(move), "version": version,
                                          "want_state": want_state, "new_tag": tag})
         moves = {int(seat): _moves(listed) for seat, listed in answer.get("moves", {}).items()}
-        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag)
+        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version)
 
     async def advance(self, live, events: list[dict]) -> None:
         """Catch the held state up with steps another replica committed."""
+        loading = self._loading.get(live.id)
+        if loading is not None:  # a load begun outside the match's lock: it may hold some of these steps
+            try:
+                await asyncio.shield(loading)
+            except Exception:
+                return  # not held: loaded from the store when next used
         where = self._where.get(live.id)
         if where is None:
             return  # loaded from the store, up to date, when next used
-        moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
+        moves = [[e["version"], e["seat"], e["move"]] for e in events
+                 if e["kind"] == "moved" and e["version"] > where.version]
+        newest = max((e["version"] for e in events), default=where.version)
         if not moves:
+            where.version = max(where.version, newest)
             return
         tag = next(self._tags)
         await self._call(live, {"op": "advance", "moves": moves, "new_tag": tag})
         current = self._where.get(live.id)
         if current is not None:
-            current.tag = tag
+            current.tag, current.version = tag, max(current.version, newest)
 
     async def to_move(self, live) -> tuple[int, ...]:
         return tuple((await self._call(live, {"op": "to_move"}))["to_move"])
