@@ -111,3 +111,17 @@ class HostProcess:
 
     def log_lines(self, event: str) -> list[dict]:
         return [entry for entry in self.logs if entry.get("event") == event]
+
+    def wait_for_log(self, event: str, match_id: str = "", timeout: float = 20.0, at_least: int = 1,
+                     **fields) -> list[dict]:
+        """The host's log lines ``event`` (about ``match_id``, with
+        ``fields``), once there are ``at_least``: a thread reads the host's
+        output, so a line the host wrote may not have been read yet."""
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = [line for line in self.log_lines(event)
+                     if (not match_id or line.get("match_id") == match_id.removeprefix("matches/"))
+                     and all(line.get(key) == value for key, value in fields.items())]
+            if len(lines) >= at_least or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.02)

@@ -143,8 +143,7 @@ def test_plugin_bots_play_and_failing_observers_are_contained(host, client):
     bot_labels = {e.label for e in client.log(match.name).events if e.kind == pb.EVENT_KIND_MOVED and e.seat == 1}
     assert bot_labels == {"add 1"}, "the plugin's bot always plays the first legal move"
     assert client.match(match.name).status == pb.MATCH_STATUS_FINISHED
-    assert any(line.get("match_id") == match.name.removeprefix("matches/")
-               for line in host.log_lines("match observer failed"))
+    assert host.wait_for_log("match observer failed", match.name)
     refused = host.log_lines("plugin bot skipped: the name is taken")
     assert refused and refused[0]["bot"] == "random"
 
@@ -163,8 +162,7 @@ def test_a_bot_that_fails_or_cheats_is_replaced_by_the_random_bot_for_that_move(
     match = client.create_match("crashy", bots=[0, 1], bot=bot, seed=7)
     moves = [e for e in finished_log(client, match.name) if e.kind == pb.EVENT_KIND_MOVED]
     assert {e.label for e in moves} == {"add 1"}, "only legal moves, and none the rules crashed on, are in the log"
-    replaced = [line for line in host.log_lines("bot failed; a random move is played instead")
-                if line.get("match_id") == match.name.removeprefix("matches/")]
+    replaced = host.wait_for_log("bot failed; a random move is played instead", match.name, at_least=len(moves))
     assert len(replaced) >= len(moves) and replaced[0]["bot"] == bot
 
 
@@ -174,6 +172,5 @@ def test_a_bot_move_the_rules_crash_on_is_tried_again_with_another_choice(host, 
     match = client.create_match("crashy", bots=[0, 1], seed=7)
     moves = [e for e in finished_log(client, match.name) if e.kind == pb.EVENT_KIND_MOVED]
     assert {e.label for e in moves} == {"add 1"} and len(moves) == 5
-    retried = [line for line in host.log_lines("host move failed; trying again")
-               if line.get("match_id") == match.name.removeprefix("matches/")]
+    retried = host.wait_for_log("host move failed; trying again", match.name)
     assert retried and "ZeroDivisionError" in retried[0]["error"] and retried[0]["retry"] == 1

@@ -95,7 +95,7 @@ def test_a_connection_flood_on_the_web_port_leaves_both_ports_serving(low_limit_
             except TimeoutError:
                 pass
         assert closed >= len(flood) - 60, closed
-        assert host.log_lines("web connections shed")
+        assert host.wait_for_log("web connections shed")
     finally:
         for connection in flood:
             connection.close()

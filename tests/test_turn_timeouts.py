@@ -89,5 +89,4 @@ def test_a_timed_out_move_the_rules_crash_on_is_tried_again_until_one_is_played(
     moves = first_moves(client, match.name, 5)
     assert [(e.label, e.timed_out) for e in moves] == [("add 1", True)] * 5
     assert client.match(match.name).status == pb.MATCH_STATUS_FINISHED
-    assert any(line.get("match_id") == match.name.removeprefix("matches/") and line.get("timed_out")
-               for line in host.log_lines("host move failed; trying again"))
+    assert host.wait_for_log("host move failed; trying again", match.name, timed_out=True)
