@@ -101,6 +101,9 @@ class LiveMatch:
 
     def advance(self, record: MatchRecord, events: list[dict], state: Any = None, snapshot_version: int | None = None) -> None:
         """Take the committed ``record`` (and ``state``) as current and wake watchers."""
+        if record.version < self.record.version:
+            return  # a replica's step this match already took (a load outside the lock caught up first)
+        events = [event for event in events if event["version"] > self.record.version]
         seats_changed = record.seats is not self.record.seats
         self.record = record
         if state is not None:
