@@ -8,6 +8,7 @@ exactly from its log, and a host restarted mid-match rolls the same dice.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 
 class DerivedRandom(random.Random):
@@ -27,10 +28,10 @@ class DerivedRandom(random.Random):
             self._seeded = True
             super().seed(self._key)
             # Later draws skip this check and go straight to the C methods.
-            self.random = super().random
-            self.getrandbits = super().getrandbits
+            self.random = super().random  # type: ignore[method-assign]
+            self.getrandbits = super().getrandbits  # type: ignore[method-assign, assignment]
 
-    def seed(self, *args, **kwargs) -> None:
+    def seed(self, *args: Any, **kwargs: Any) -> None:
         self._seeded = True
         super().seed(*args, **kwargs)
 
@@ -42,11 +43,11 @@ class DerivedRandom(random.Random):
         self._ready()
         return super().getrandbits(k)
 
-    def getstate(self):
+    def getstate(self) -> tuple[Any, ...]:
         self._ready()
         return super().getstate()
 
-    def setstate(self, state) -> None:
+    def setstate(self, state: tuple[Any, ...]) -> None:
         self._seeded = True
         super().setstate(state)
 

@@ -43,15 +43,17 @@ import random
 import re
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from gamehost.host import errors
 from gamehost.host.engine import MatchEngine
+from gamehost.host.engine_views import ViewData
+from gamehost.host.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
-from gamehost.sdk.rules import Game, IllegalMove
+from gamehost.sdk.rules import Game, IllegalMove, Move, State
 
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
@@ -117,7 +119,7 @@ class _SinglePlugin:
         self._game = game
 
     @hookimpl
-    def gamehost_games(self):
+    def gamehost_games(self) -> list[Game]:
         return [self._game]
 
 
@@ -215,7 +217,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     await _check_replay(engine, store, game, live, seen_views, viewers, where)
 
 
-async def _check_secrets(engine: MatchEngine, live, state, views, events_checked: int, step: str) -> None:
+async def _check_secrets(engine: MatchEngine, live: LiveMatch, state: State, views: Mapping[int | None, ViewData],
+                         events_checked: int, step: str) -> None:
     """No secret in what each viewer is shown: the view, its legal moves, and
     the log events since the last check (earlier ones were checked then).
 
@@ -245,7 +248,7 @@ async def _check_secrets(engine: MatchEngine, live, state, views, events_checked
             assert not seen, f"(c) {who} can see {secret.value!r}, which only {owner} may see, at {step}"
 
 
-def _shown_to(game: Game, state, viewer: int | None) -> tuple[str, dict]:
+def _shown_to(game: Game, state: State, viewer: int | None) -> tuple[str, dict]:
     """What ``viewer`` is shown of ``state``: its view, the seats to move and
     its own legal moves as canonical JSON; and by move id, the log entry it
     would read of each move another seat to move may make (the move's id
@@ -266,7 +269,8 @@ def _shown_to(game: Game, state, viewer: int | None) -> tuple[str, dict]:
     return shown, entries
 
 
-def _check_information_sets(game: Game, state, frozen, viewers, step: str) -> None:
+def _check_information_sets(game: Game, state: State, frozen: State, viewers: Sequence[int | None],
+                            step: str) -> None:
     """(c') For each viewer, one state resampled with ``sample_state``: the
     viewer must be shown exactly what it is shown of the real state, and a
     move another seat may make in both states must read the same in the
@@ -312,7 +316,8 @@ def _plain(value: Any) -> Any:
     return dict(value) if isinstance(value, Mapping) else list(value)
 
 
-async def _check_renderers(engine: MatchEngine, live, views, step: str, shapes: bool) -> None:
+async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[int | None, ViewData], step: str,
+                           shapes: bool) -> None:
     """Renderings of every view; with ``shapes``, the SVG is also parsed:
     well-formed, and drawn on its canvas."""
     for view in views.values():
@@ -348,14 +353,14 @@ def _far_corner(tag: str, at: dict[str, float]) -> tuple[float, float]:
     return 0.0, 0.0
 
 
-def _off_canvas(root) -> str | None:
+def _off_canvas(root: ElementTree.Element) -> str | None:
     """The first rect, circle or line that reaches beyond the SVG's canvas
     (its viewBox, else its width and height), or None. Shapes under a
     transform are not checked."""
     box = root.get("viewBox")
     try:
         left, top, width, height = (map(float, box.replace(",", " ").split()) if box
-                                    else (0.0, 0.0, float(root.get("width")), float(root.get("height"))))
+                                    else (0.0, 0.0, float(root.get("width", "")), float(root.get("height", ""))))
     except (TypeError, ValueError):
         return None  # no size: the page scales it to fit
     right, bottom = left + width + 0.5, top + height + 0.5
@@ -391,7 +396,8 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _check_mistyped_moves(game: Game, state, frozen, seat: int, moves, chooser: random.Random, step: str) -> None:
+def _check_mistyped_moves(game: Game, state: State, frozen: State, seat: int, moves: Sequence[Move],
+                          chooser: random.Random, step: str) -> None:
     move = moves[chooser.randrange(len(moves))]
     for mutant in mistyped_moves(move.args):
         try:
@@ -409,8 +415,8 @@ def _plain_repr(value: Any) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _check_listed_moves_accepted(game: Game, state, frozen, seat: int, moves, chooser: random.Random,
-                                 step: str) -> None:
+def _check_listed_moves_accepted(game: Game, state: State, frozen: State, seat: int, moves: Sequence[Move],
+                                 chooser: random.Random, step: str) -> None:
     sample = moves if len(moves) <= MOVES_CHECKED_PER_STEP else chooser.sample(moves, MOVES_CHECKED_PER_STEP)
     for move in sample:
         try:
@@ -420,8 +426,9 @@ def _check_listed_moves_accepted(game: Game, state, frozen, seat: int, moves, ch
         assert state == frozen, f"(b) apply mutated its input state (move {move.id!r}) at {step}"
 
 
-async def _check_refusals(engine: MatchEngine, store: MemoryStore, live, frozen, seat: int, tokens, moves,
-                          seen_moves: list[dict], chooser: random.Random, step: str) -> None:
+async def _check_refusals(engine: MatchEngine, store: MemoryStore, live: LiveMatch, frozen: State, seat: int,
+                          tokens: Sequence[str], moves: Sequence[Move], seen_moves: list[dict],
+                          chooser: random.Random, step: str) -> None:
     attempts: list[tuple[int, dict]] = [(seat, {"__conformance__": "not a move"})]
     # A move of an earlier position that is not listed now (a few random tries
     # keep this linear in the number of legal moves).
@@ -463,8 +470,8 @@ async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
     assert restored.version == held.version, f"(d) restored version differs at {step}"
 
 
-async def _check_replay(engine: MatchEngine, store: MemoryStore, game: Game, live, seen_views, viewers,
-                        where: str) -> None:
+async def _check_replay(engine: MatchEngine, store: MemoryStore, game: Game, live: LiveMatch,
+                        seen_views: Mapping[int, list[Any]], viewers: Sequence[int | None], where: str) -> None:
     record = live.record
     state = initial_state(game, len(record.seats), record.options, record.seed)
     version = 0

@@ -6,32 +6,39 @@ A plugin is a module (or object) registered under the entry-point group
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
 import pluggy
+
+if TYPE_CHECKING:
+    from gamehost.sdk.rules import Game
 
 hookspec = pluggy.HookspecMarker("gamehost")
 hookimpl = pluggy.HookimplMarker("gamehost")
 
 
 @hookspec
-def gamehost_games():
+def gamehost_games() -> Sequence[Game]:
     """Return the games this plugin provides, as a list of ``Game`` instances.
 
     The host validates each game (metadata, options schema) before listing
     it; an invalid game is skipped and reported by ``gamehost plugins``.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations
 
 
 @hookspec
-def gamehost_bots():
+def gamehost_bots() -> Mapping[str, Any]:
     """Return extra bot strategies as a mapping of name to ``Bot``.
 
     A bot is any object with ``choose(game, state, seat, moves, rng) -> Move``.
     The host always provides ``"random"``.
     """
+    raise NotImplementedError  # a specification: pluggy calls the plugins' implementations
 
 
 @hookspec
-def gamehost_match_event(match_id, game_id, event):
+def gamehost_match_event(match_id: str, game_id: str, event: Mapping[str, Any]) -> None:
     """Observe a committed match event (a dict as written to the log).
 
     Called once the event is committed, one plugin at a time. An exception
@@ -41,7 +48,7 @@ def gamehost_match_event(match_id, game_id, event):
 
 
 @hookspec
-def gamehost_authenticate(metadata, peer):
+def gamehost_authenticate(metadata: Mapping[str, str], peer: str) -> Any:
     """Identify the caller of an RPC by a scheme of the plugin's own.
 
     ``metadata`` is a mapping of the call's metadata keys (lower case) to

@@ -58,8 +58,8 @@ SPECIAL_CARDS: Mapping[int, str] = {
     6: "tower", 16: "tower", 31: "tower", 42: "tower",
     27: "magician",
 }
-ROYAL_BONUS = {"king": 3, "queen": 3}
-RAVEN_POINTS = {"raven": 1, "double-raven": 2}
+ROYAL_BONUS: dict[str | None, int] = {"king": 3, "queen": 3}  # keyed by special_of(), None for a plain card
+RAVEN_POINTS: dict[str | None, int] = {"raven": 1, "double-raven": 2}
 RAVEN_CAP = 5
 
 REVEAL, DECIDE, FIRE, OVER = "reveal", "decide", "fire", "over"
@@ -222,7 +222,7 @@ def cannon_targets(state: dict, shooter: int) -> list[tuple[int, int]]:
     PROPOSED: opponents' walls only, unless `cannon_hits_own_wall`.
     """
     options = state["options"]
-    targets = []
+    targets: list[tuple[int, int]] = []
     for seat, wall in enumerate(state["walls"]):
         if seat == shooter and not options["cannon_hits_own_wall"]:
             continue

@@ -122,9 +122,9 @@ def placement_problem(building: dict, tile: dict, x: int, y: int, options: Mappi
                         "Its lower edge must rest on the ground or on other tiles.", "no-overhang")
             if below == "roof":
                 return f"The cell at ({cx}, {cy}) would stand on a roof: nothing is built on a roof.", "nothing-on-roof"
-    touching = [cell_at(building, nx, ny) for cx, cy, _ in cells
-                for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)) if (nx, ny) not in own]
-    touching = [code for code in touching if code is not None]
+    beside = [cell_at(building, nx, ny) for cx, cy, _ in cells
+              for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)) if (nx, ny) not in own]
+    touching = [code for code in beside if code is not None]
     if not touching:
         return "The tile must touch your building: no separate pieces.", "connected"
     return kind_problem(tile, cells, touching, options)

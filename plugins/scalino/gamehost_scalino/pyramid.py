@@ -83,10 +83,10 @@ class Pyramid:
         self.steps = [self._steps(i) for i in self.cells]
         self.neighbours = [tuple(n for n in steps if n is not None) for steps in self.steps]
         # Every row and column, each with the two lines flanking it (None off the board).
-        rows = [[y * self.side + x for x in range(self.side)] for y in range(self.side)]
+        row_cells = [[y * self.side + x for x in range(self.side)] for y in range(self.side)]
         columns = [[y * self.side + x for y in range(self.side)] for x in range(self.side)]
         self.lines = [(line, group[k - 1] if k > 0 else None, group[k + 1] if k + 1 < self.side else None)
-                      for group in (rows, columns) for k, line in enumerate(group)]
+                      for group in (row_cells, columns) for k, line in enumerate(group)]
         self.bars = [{size: self._bars(region, size) for size in PIECE_SIZES} for region in self.regions]
 
     def xy(self, cell: int) -> tuple[int, int]:
@@ -139,7 +139,7 @@ def top_pieces(pyr: Pyramid, grid: list[list]) -> list[tuple[int, int | None]]:
     """For each cell, (level, piece) of the highest piece seen from above, or (0, None)."""
     top = []
     for cell in pyr.cells:
-        seen = (0, None)
+        seen: tuple[int, int | None] = (0, None)
         for level in range(pyr.top_height[cell], 0, -1):
             piece = grid[level - 1][cell]
             if piece is not None:
@@ -214,7 +214,7 @@ def _best_split(graph: dict[int, list[int]], cells: list[int]) -> list[list[int]
     def paths_from(start: int, free: int):
         """Every simple path starting at ``start`` through the ``free`` cells,
         with the cells it leaves free."""
-        stack = [((start,), free & ~bit[start])]
+        stack: list[tuple[tuple[int, ...], int]] = [((start,), free & ~bit[start])]
         while stack:
             path, left = stack.pop()
             yield path, left

@@ -242,7 +242,7 @@ def after_placement(state: dict, seat: int, pyr: Pyramid, level: int) -> dict:
     if next_level != level and can_place(state, seat):
         return {**state, "turn": seat, "bonus": True, "skipped": []}
     seats = state["seats"]
-    skipped = []
+    skipped: list[int] = []
     for step in range(1, seats + 1):
         candidate = (seat + step) % seats
         if can_place(state, candidate):

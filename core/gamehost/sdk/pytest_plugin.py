@@ -1,0 +1,93 @@
+"""The pytest plugin for game plugin authors (entry point ``pytest11``).
+
+Installed with gamehost, so any project with gamehost on its path gets:
+
+- ``conformance_test(game)``: a one-line conformance test, parametrized over
+  every player count and every variant of ``game``::
+
+      from gamehost.sdk.pytest_plugin import conformance_test
+      test_conformance = conformance_test(MyGame())
+
+- the ``conformance`` fixture: ``conformance(game, seats=2, ...)`` runs the
+  kit with the sweep sampled as ``GAMEHOST_CONFORMANCE_SHARE`` says;
+- quiet logs: the engine's debug line per move is not printed unless
+  ``--gamehost-log-level debug`` asks for it (structlog configured by the
+  project itself is left alone);
+- no pytest-asyncio warning about an unset
+  ``asyncio_default_fixture_loop_scope``: a project that has not chosen a
+  scope gets ``function``, pytest-asyncio's own coming default.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+import pytest
+
+if TYPE_CHECKING:  # the kit imports the engine: loaded only when a test uses it
+    from gamehost.sdk.conformance import ConformanceReport
+    from gamehost.sdk.rules import Game
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+_UNSET_LOOP_SCOPE = 'The configuration option "asyncio_default_fixture_loop_scope" is unset'
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("gamehost", "gamehost plugin authors' kit")
+    group.addoption("--gamehost-log-level", choices=LOG_LEVELS, default="warning",
+                    help="level of the host's log lines printed during tests (default: warning)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # Before pytest-asyncio's own pytest_configure, which warns: that
+    # project did not choose a loop scope, and its fixtures are not ours.
+    warnings.filterwarnings("ignore", message=_UNSET_LOOP_SCOPE)
+    import structlog
+
+    if not structlog.is_configured():
+        from gamehost.host.logs import configure
+
+        configure("console", config.getoption("--gamehost-log-level"))
+
+
+Conformance = Callable[..., "ConformanceReport"]
+
+
+@pytest.fixture
+def conformance() -> Conformance:
+    """``conformance(game, seats=..., options=..., playouts=100, seed=0,
+    max_moves=10_000)``: the kit's ``run_conformance`` with ``playouts``
+    sampled by GAMEHOST_CONFORMANCE_SHARE."""
+    from gamehost.sdk.conformance import run_conformance, sampled
+
+    def check(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
+              seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
+        return run_conformance(game, seats=seats, options=options, playouts=sampled(playouts), seed=seed,
+                               max_moves=max_moves)
+
+    return check
+
+
+def conformance_cases(game: Game) -> list[Any]:
+    """One case per player count with the default options, and one per
+    variant at the least player count, each a ``pytest.param``."""
+    cases = [pytest.param(seats, {}, id=f"{seats}-seats") for seats in range(game.min_players, game.max_players + 1)]
+    cases += [pytest.param(game.min_players, dict(variant.options), id=f"variant-{variant.id}")
+              for variant in game.variants]
+    return cases
+
+
+def conformance_test(game: Game, *, playouts: int = 100, max_moves: int = 10_000) -> Callable[..., None]:
+    """A test function that runs the kit over every player count and every
+    variant of ``game``; assign it to a ``test_`` name in a test module."""
+
+    @pytest.mark.parametrize(("seats", "options"), conformance_cases(game))
+    def test_conformance(conformance: Conformance, seats: int, options: dict[str, Any]) -> None:
+        report = conformance(game, seats=seats, options=options, playouts=playouts, seed=1000 * seats,
+                             max_moves=max_moves)
+        assert report.playouts >= 1 and report.moves >= report.playouts
+
+    test_conformance.__doc__ = f"{game.title or game.id} passes the conformance kit."
+    return test_conformance
