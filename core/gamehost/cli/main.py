@@ -163,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
         serve.add_argument(f"--{name.replace('_', '-')}", type=kind, default=getattr(defaults, name),
                            help=f"{text} (env GAMEHOST_{name.upper()}, default {getattr(HostConfig, name)!r})")
     _add_isolation_flags(serve, defaults)
+    serve.add_argument("--reload", action="store_true",
+                       default=os.environ.get("GAMEHOST_RELOAD", "").lower() in ("1", "true", "yes"),
+                       help="for plugin development: restart the host whenever an installed plugin's files "
+                            "change (env GAMEHOST_RELOAD=1; off by default)")
     serve.set_defaults(run=run_serve)
 
     migrate = sub.add_parser("migrate", help="bring a store's schema up to date and exit "
@@ -266,12 +270,60 @@ def build_parser() -> argparse.ArgumentParser:
     actions.add_parser("resume", parents=[client], help="take a suspended match up again").add_argument("match")
     admin.set_defaults(run=commands.admin)
 
+    _add_authoring_commands(sub)
+
     key = sub.add_parser("api-key", help="make an API key: prints the key (stderr) and its key-file entry (stdout)")
     key.add_argument("name", help="the key holder's user id")
     key.add_argument("--roles", default="", help="comma-separated roles, e.g. admin")
     key.add_argument("--display-name", default="")
     key.set_defaults(run=commands.api_key)
     return parser
+
+
+def _add_authoring_commands(sub) -> None:
+    """Plugin authors' commands: a new plugin package, a position's picture."""
+    new = sub.add_parser("new", help="write a new game plugin package: rules, renderers, tests, README")
+    new.add_argument("game_id", metavar="ID", help="the game's id, e.g. connect-four")
+    new.add_argument("--dir", required=True, help="the directory to create (new or empty)")
+    new.add_argument("--title", default="", help="the game's title (default: from the id)")
+    new.set_defaults(run=run_new)
+
+    render = sub.add_parser("render", help="draw a position reached by given moves from a seed, without a host: "
+                                           "SVG to --out, the text picture to stdout or --text")
+    render.add_argument("game")
+    render.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    render.add_argument("--moves", default="", metavar="ID,ID,...", help="the move ids to play first, in order")
+    render.add_argument("--seats", type=int, default=0, help="number of seats (default: the game's minimum)")
+    render.add_argument("--variant", default="")
+    render.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    viewer = render.add_mutually_exclusive_group()
+    viewer.add_argument("--seat", type=int, help="draw what this seat sees (default: the seat to move)")
+    viewer.add_argument("--spectator", action="store_true", help="draw what a spectator sees")
+    render.add_argument("--out", default="", metavar="FILE.svg", help="write the SVG here")
+    render.add_argument("--text", default="", metavar="FILE", help="write the text picture here, not to stdout")
+    render.set_defaults(run=run_render)
+
+
+def run_new(args) -> int:
+    from pathlib import Path
+
+    from gamehost.cli.scaffold import ScaffoldError, names_for, write_plugin
+
+    try:
+        names = names_for(args.game_id, args.title)
+        written = write_plugin(names, Path(args.dir))
+    except ScaffoldError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} files in {args.dir}: {names.dist}, game {names.game_id}, module {names.module}")
+    print(f"next: pip install -e '{args.dir}[test]' && pytest {args.dir}")
+    return 0
+
+
+def run_render(args) -> int:
+    from gamehost.cli.preview import run
+
+    return run(args)
 
 
 def _seconds(text: str) -> float:
@@ -393,6 +445,10 @@ def run_serve(args) -> int:
                         game_rules_timeouts=args.game_rules_timeouts, bot_timeout=args.bot_timeout,
                         load_timeout=args.load_timeout, max_strikes=args.max_strikes)
     configure(config.log_format, config.log_level)
+    if args.reload:
+        from gamehost.cli.reload import supervise
+
+        return supervise(args.argv, config.address, config.web_port)
     from gamehost.host.store import StoreUnusable
     from gamehost.host.web.app import ListenError
 
@@ -460,6 +516,7 @@ def _bot_budget_problem(args) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # serve --reload runs serve again with them
     if args.command == "serve":
         for option, value, choices in (("--log-level", args.log_level, LEVELS), ("--durability", args.durability,
                                                                                  ("normal", "full")),

@@ -21,6 +21,7 @@ from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.ports import ensure_ports_free
 from gamehost.host.quotas import Quotas
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.retention import Retention
@@ -112,10 +113,15 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME], server)
     tls = tls_enabled(config)
-    port = server.add_secure_port(config.address, grpc_credentials(config)) if tls else \
-        server.add_insecure_port(config.address)
+    try:
+        port = server.add_secure_port(config.address, grpc_credentials(config)) if tls else \
+            server.add_insecure_port(config.address)
+    except RuntimeError:  # taken since ensure_ports_free looked
+        port = 0
     if port == 0:
-        raise ListenError(f"cannot listen on {config.address}")
+        await RunningHost(server, engine, health_servicer, 0).stop(0)
+        raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
+                          "address is not this machine's")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -171,6 +177,7 @@ def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
 
 async def serve(config: HostConfig) -> None:
     """Run until SIGINT or SIGTERM, then stop gracefully."""
+    ensure_ports_free(config)
     raise_open_file_limit()
     host = await start_host(config)
     stopping = asyncio.Event()
