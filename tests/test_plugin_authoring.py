@@ -53,14 +53,19 @@ def test_a_new_plugin_installs_in_a_fresh_venv_and_passes_its_own_tests(tmp_path
                             timeout=60, env=_env(), cwd=tmp_path)
     assert "take-away" in listed.stdout and "games: take-away" in listed.stdout, listed.stdout
 
-    tested = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error"],
+    # -s: what the tests print reaches stdout; -W error: any warning fails the run.
+    tested = subprocess.run([str(python), "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-W", "error"],
                             capture_output=True, text=True, timeout=300, env=_env(), cwd=package)
     assert tested.returncode == 0, tested.stdout[-3000:] + tested.stderr[-2000:]
     summary = tested.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "warning" not in summary and "skipped" not in summary, summary
     # 10 rules tests, the conformance test at 2, 3 and 4 seats and the short variant.
     assert summary.startswith("14 passed"), summary
-    assert "move applied" not in tested.stdout  # the engine's debug line per move stays quiet
+    assert "move applied" not in tested.stdout + tested.stderr  # the engine's debug line per move stays quiet
+    loud = subprocess.run([str(python), "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-k", "variant-short",
+                           "--gamehost-log-level", "debug"], capture_output=True, text=True, timeout=300, env=_env(),
+                          cwd=package)
+    assert loud.returncode == 0 and "move applied" in loud.stdout + loud.stderr  # unless asked for
 
 
 def test_new_refuses_a_bad_id_and_a_directory_in_use(tmp_path, capsys):
