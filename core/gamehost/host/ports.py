@@ -30,10 +30,10 @@ def ensure_free(host: str, port: int, what: str) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(where)
     except OSError as error:
-        reason = error.strerror or str(error)
-        hint = " (another gamehost?)" if error.errno == errno.EADDRINUSE else ""
-        raise ListenError(f"cannot listen on {host}:{port} ({what}): {reason.lower()}{hint}; "
-                          f"choose another port with {what.split('/')[0]}") from None
+        reason = (error.strerror or str(error)).lower()
+        if error.errno == errno.EADDRINUSE:
+            reason += f" (another gamehost?); choose another port with {what.split('/')[0]}"
+        raise ListenError(f"cannot listen on {host}:{port} ({what}): {reason}") from None
 
 
 def ensure_ports_free(config: HostConfig) -> None:
