@@ -15,6 +15,7 @@ reconnect to the same address after each restart.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import os
 import signal
@@ -98,6 +99,18 @@ def child_command(argv: Sequence[str], address: str, web_port: int | None) -> li
     return command
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _stop_with_parent() -> None:
+    """In the child, before it runs (Linux): SIGTERM when this supervisor
+    dies, even by SIGKILL, so no host is left serving on its own."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the child outlives a killed supervisor
+        pass
+
+
 class Supervisor:
     def __init__(self, command: list[str]) -> None:
         self.command = command
@@ -108,7 +121,7 @@ class Supervisor:
         # Its own process group: a Ctrl-C or a signal to this process's group
         # reaches the child once, forwarded by stop_child; a second SIGTERM
         # during its graceful stop would cut the stop short.
-        self.child = subprocess.Popen(self.command, process_group=0)
+        self.child = subprocess.Popen(self.command, process_group=0, preexec_fn=_stop_with_parent)
 
     def stop_child(self) -> int:
         child = self.child
