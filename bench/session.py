@@ -18,7 +18,13 @@ moves per second, the latency from a move's send until the opponent
 receives its event (p50/p99), the host's CPU per move (the host and its
 worker processes, from /proc) and the load's CPU per move (to show the
 load generator is not what limits), and the load average. Usage:
-    python bench/session.py [--quick] [--repeat 3] [--stores memory,sqlite] [--json results.json]
+    python bench/session.py [--quick] [--repeat 3] [--stores memory,sqlite] [--baseline DIR] [--json FILE]
+
+``--spectators N`` adds N spectators (WatchMatch, no token) per match in
+every way: the events they share are built once per viewer.
+``--baseline DIR`` adds a third way, "unary before": SubmitMove + WatchMatch
+on a second host run from another tree's ``core/`` (the commit before this
+work), up at the same time, so the lean events' share is measured too.
 """
 
 from __future__ import annotations
@@ -62,12 +68,15 @@ def process_tree(pid: int) -> list[int]:
 
 
 class PinnedHost:
-    def __init__(self, store: str, data_dir: str) -> None:
+    def __init__(self, store: str, data_dir: str, source: str | None = None) -> None:
+        """``source``: another tree's ``core`` directory to run instead (e.g. the
+        commit before the session stream, from ``git archive``)."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
             ["taskset", "-c", str(HOST_CORE), sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
              "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
              "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0"],
-            stderr=subprocess.PIPE, text=True)
+            stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:
                 self.target = f"127.0.0.1:{json.loads(line)['port']}"
@@ -168,17 +177,26 @@ async def session_player(stub, games: list[Game], seat: int) -> None:
     call.cancel()
 
 
-async def play(host: PinnedHost, way: str, concurrency: int, games_per_match_slot: int) -> dict:
+async def spectator(stub, games: list[Game]) -> None:
+    """A WatchMatch stream without a token on each match in turn, to its end (either way)."""
+    for game in games:
+        async for event in stub.WatchMatch(pb.WatchMatchRequest(name=game.name)):
+            if event.kind == pb.EVENT_KIND_FINISHED:
+                break
+
+
+async def play(host: PinnedHost, way: str, concurrency: int, games_per_match_slot: int, spectators: int = 0) -> dict:
     async with grpc.aio.insecure_channel(host.target) as channel:
         stub = pb_grpc.GameHostStub(channel)
         slots = [await prepare(stub, games_per_match_slot) for _ in range(concurrency)]
         player = unary_player if way == "unary" else session_player
         cpu, load_cpu, start = host.cpu(), time.process_time(), time.perf_counter()
-        await asyncio.gather(*(player(stub, games, seat) for games in slots for seat in (0, 1)))
+        await asyncio.gather(*(player(stub, games, seat) for games in slots for seat in (0, 1)),
+                             *(spectator(stub, games) for games in slots for _ in range(spectators)))
         elapsed, cpu, load_cpu = time.perf_counter() - start, host.cpu() - cpu, time.process_time() - load_cpu
     latencies = sorted(latency for games in slots for game in games for latency in game.latencies)
     moves = sum(len(game.sent) for games in slots for game in games)
-    return {"way": way, "concurrency": concurrency, "moves": moves, "rate": moves / elapsed,
+    return {"way": way, "concurrency": concurrency, "spectators": spectators, "moves": moves, "rate": moves / elapsed,
             "p50_ms": 1000 * statistics.median(latencies), "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
             "host_cpu_us_per_move": 1e6 * cpu / moves, "load_cpu_us_per_move": 1e6 * load_cpu / moves,
             "load_cpu_share": load_cpu / elapsed, "loadavg": os.getloadavg()[0]}
@@ -188,29 +206,36 @@ def median_run(runs: list[dict]) -> dict:
     return sorted(runs, key=lambda run: run["rate"])[len(runs) // 2]
 
 
-async def run(quick: bool, repeat: int, stores: list[str]) -> dict:
+async def run(quick: bool, repeat: int, stores: list[str], baseline: str | None, spectators: int) -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
     total_moves = 900 if quick else 4500
-    results = {"machine": machine(), "repeat": repeat, "loadavg_start": os.getloadavg(), "rows": []}
+    results = {"machine": machine(), "repeat": repeat, "spectators": spectators, "loadavg_start": os.getloadavg(), "rows": []}
+    ways = ["unary", "session"] + (["unary before"] if baseline else [])
     with tempfile.TemporaryDirectory() as data_dir:
         for store in stores:
-            host = PinnedHost(store, data_dir)
+            hosts = {"now": PinnedHost(store, f"{data_dir}/{store}-now")}
+            if baseline:
+                hosts["before"] = PinnedHost(store, f"{data_dir}/{store}-before", baseline)
             try:
                 for concurrency in (10, 100):
                     games = max(1, total_moves // len(DRAW) // concurrency)
-                    runs = {"unary": [], "session": []}
-                    for index in range(repeat):  # alternating, so both see the same machine
-                        for way in (("unary", "session") if index % 2 == 0 else ("session", "unary")):
-                            runs[way].append(await play(host, way, concurrency, games))
-                    unary, session = median_run(runs["unary"]), median_run(runs["session"])
-                    row = {"store": store, "concurrency": concurrency, "unary": unary, "session": session,
-                           "cpu_ratio": session["host_cpu_us_per_move"] / unary["host_cpu_us_per_move"],
-                           "cpu_ratios": [s["host_cpu_us_per_move"] / u["host_cpu_us_per_move"]
-                                          for u, s in zip(runs["unary"], runs["session"])],
-                           "runs": runs}
+                    runs = {way: [] for way in ways}
+                    for index in range(repeat):  # rotating, so every way sees the same machine
+                        for way in ways[index % len(ways):] + ways[:index % len(ways)]:
+                            host = hosts["before" if way.endswith("before") else "now"]
+                            runs[way].append(await play(host, way.split()[0], concurrency, games, spectators))
+                    medians = {way: median_run(runs[way]) for way in ways}
+                    cpu = {way: [run["host_cpu_us_per_move"] for run in runs[way]] for way in ways}
+                    row = {"store": store, "concurrency": concurrency, **medians,
+                           "cpu_ratio": statistics.median(s / u for s, u in zip(cpu["session"], cpu["unary"])),
+                           "cpu_ratios": [s / u for s, u in zip(cpu["session"], cpu["unary"])], "runs": runs}
+                    if baseline:
+                        row["cpu_ratios_before"] = {way: [a / b for a, b in zip(cpu[way], cpu["unary before"])]
+                                                    for way in ("unary", "session")}
                     results["rows"].append(row)
-                    for way, figures in (("unary", unary), ("session", session)):
-                        print(f"{store:<7} c={concurrency:<4} {way:<8} {figures['rate']:6.0f} moves/s "
+                    for way in ways:
+                        figures = medians[way]
+                        print(f"{store:<7} c={concurrency:<4} {way:<13} {figures['rate']:6.0f} moves/s "
                               f"p50 {figures['p50_ms']:6.2f} ms p99 {figures['p99_ms']:6.2f} ms "
                               f"host {figures['host_cpu_us_per_move']:4.0f} us/move "
                               f"load {figures['load_cpu_us_per_move']:4.0f} us/move "
@@ -218,8 +243,14 @@ async def run(quick: bool, repeat: int, stores: list[str]) -> dict:
                               f"loadavg {figures['loadavg']:.1f}", flush=True)
                     print(f"{store:<7} c={concurrency:<4} host CPU per move, session/unary: {row['cpu_ratio']:.2f} "
                           f"(runs: {' '.join(f'{r:.2f}' for r in row['cpu_ratios'])})", flush=True)
+                    if baseline:
+                        for way, ratios in row["cpu_ratios_before"].items():
+                            print(f"{store:<7} c={concurrency:<4} host CPU per move, {way}/unary before: "
+                                  f"{statistics.median(ratios):.2f} (runs: {' '.join(f'{r:.2f}' for r in ratios)})",
+                                  flush=True)
             finally:
-                host.stop()
+                for host in hosts.values():
+                    host.stop()
     results["loadavg_end"] = os.getloadavg()
     return results
 
@@ -229,9 +260,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer moves, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each way, alternating; the median is kept")
     parser.add_argument("--stores", default="memory,sqlite", help="comma-separated: memory, sqlite")
+    parser.add_argument("--baseline", help="also play the unary way on a host run from this tree's core/ "
+                                           "(e.g. `git archive 55d59eb core | tar -x -C /tmp/before`: /tmp/before/core)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="WatchMatch streams without a token per match, besides the players (either way)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
-    results = asyncio.run(run(args.quick, args.repeat, args.stores.split(",")))
+    results = asyncio.run(run(args.quick, args.repeat, args.stores.split(","), args.baseline, args.spectators))
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

@@ -63,11 +63,8 @@ async def session_event_bytes(service: "GameHostService", live: LiveMatch, event
                               text: bool, svg: bool) -> bytes:
     """The same event as a Session stream sends it: a SessionEvent with the
     match's name and the MatchEvent (tag 0: nobody asked for it)."""
-    async def build() -> bytes:
-        encoded = await match_event_bytes(service, live, event, seat, text, svg)
-        return _field(_SESSION_MATCH, f"matches/{live.id}".encode()) + _field(_SESSION_MATCH_EVENT, encoded)
-
-    if event["version"] < live.version - 1:
-        return await build()
-    return await live.derived_async(("session_event_bytes", event["version"], seat, text, svg,
-                                     carries_view(live, event)), build)
+    key = ("session_event_bytes", event["version"], seat, text, svg, carries_view(live, event))
+    encoded = await match_event_bytes(service, live, event, seat, text, svg)
+    # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
+    return live.derived(key, lambda: _field(_SESSION_MATCH, f"matches/{live.id}".encode())
+                        + _field(_SESSION_MATCH_EVENT, encoded))
