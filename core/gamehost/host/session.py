@@ -214,6 +214,6 @@ class SessionStream:
         watch = self.watches.pop(match_id, None)
         if watch is None:
             raise errors.FailedPrecondition(f"This stream does not follow {name}.", "NOT_WATCHING",
-                                            resource=("match", name))
+                                            resource=("gamehost.dev/Match", name))
         watch.task.cancel()
         await self.outbox.put(pb.SessionEvent(tag=tag, match=name, watch_ended=pb.WatchEnded(version=watch.sent)))
