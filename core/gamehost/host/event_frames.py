@@ -45,18 +45,22 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
                             text: bool, svg: bool) -> bytes:
     """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
     with_view = carries_view(live, event)
-
-    async def build() -> bytes:
-        message = await service.event_message(live, event, seat)
-        if with_view:
-            view = await service.view_message(live, seat, text, svg)
-            if view.version == event["version"]:  # else a later event brings the view
-                message.view.CopyFrom(view)
-        return message.SerializeToString()
-
-    if event["version"] < live.version - 1:  # an old event (a watcher resuming): not worth keeping
-        return await build()
-    return await live.derived_async(("event_bytes", event["version"], seat, text, svg, with_view), build)
+    key = ("event_bytes", event["version"], seat, text, svg, with_view)
+    encoded = live.cached(key)
+    if encoded is not None:
+        return encoded
+    message = await service.event_message(live, event, seat)
+    if with_view:
+        view = await service.view_message(live, seat, text, svg)
+        if view.version == event["version"]:  # else a later event brings the view
+            message.view.CopyFrom(view)
+    encoded = message.SerializeToString()
+    # No task to share the work in flight: the parts are cached already, and
+    # two watchers racing here build the same bytes. The key names the
+    # version it is of, so it may land in a newer version's cache unharmed.
+    if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
+        live.settle(key, encoded)
+    return encoded
 
 
 async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
