@@ -2927,8 +2927,8 @@ type SessionEvent struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tag of the request this answers; 0 for the events of a followed match.
 	Tag uint64 `protobuf:"varint,1,opt,name=tag,proto3" json:"tag,omitempty"`
-	// The match this is about ("matches/{match}"); empty only for an error
-	// answering a request the host could not read.
+	// The match this is about ("matches/{match}"); empty for an error
+	// answering a request that names none (or one the host could not read).
 	Match string `protobuf:"bytes,2,opt,name=match,proto3" json:"match,omitempty"`
 	// Types that are valid to be assigned to Event:
 	//

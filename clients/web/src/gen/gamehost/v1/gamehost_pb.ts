@@ -1462,8 +1462,8 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
   tag: bigint;
 
   /**
-   * The match this is about ("matches/{match}"); empty only for an error
-   * answering a request the host could not read.
+   * The match this is about ("matches/{match}"); empty for an error
+   * answering a request that names none (or one the host could not read).
    *
    * @generated from field: string match = 2;
    */
