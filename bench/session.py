@@ -209,7 +209,8 @@ def median_run(runs: list[dict]) -> dict:
 async def run(quick: bool, repeat: int, stores: list[str], baseline: str | None, spectators: int) -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
     total_moves = 900 if quick else 4500
-    results = {"machine": machine(), "repeat": repeat, "spectators": spectators, "loadavg_start": os.getloadavg(), "rows": []}
+    results = {"machine": machine(), "repeat": repeat, "spectators": spectators, "loadavg_start": os.getloadavg(),
+               "rows": []}
     ways = ["unary", "session"] + (["unary before"] if baseline else [])
     with tempfile.TemporaryDirectory() as data_dir:
         for store in stores:
@@ -260,8 +261,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer moves, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each way, alternating; the median is kept")
     parser.add_argument("--stores", default="memory,sqlite", help="comma-separated: memory, sqlite")
-    parser.add_argument("--baseline", help="also play the unary way on a host run from this tree's core/ "
-                                           "(e.g. `git archive 55d59eb core | tar -x -C /tmp/before`: /tmp/before/core)")
+    parser.add_argument("--baseline", help="also play the unary way on a host run from this tree's core/ (e.g. "
+                                           "`git archive 55d59eb core | tar -x -C /tmp/before`: /tmp/before/core)")
     parser.add_argument("--spectators", type=int, default=0,
                         help="WatchMatch streams without a token per match, besides the players (either way)")
     parser.add_argument("--json", help="also write the results to this file")
