@@ -8,7 +8,6 @@ gate's limits on every message."""
 from __future__ import annotations
 
 import random
-import time
 
 import grpc
 import pytest
@@ -206,7 +205,7 @@ def test_a_seat_never_receives_another_seats_secrets(client):
     with client.session() as mine, client.session() as spectator:
         mine.watch(match.name, me.player_token)
         spectator.watch(match.name)
-        for _ in range(200):  # my moves, until the match ends
+        for _ in range(5000):  # messages, until the match ends (the seeds make it one game, always the same)
             event = mine.next_event(30)
             if event.HasField("error"):
                 raise session_error(event)
@@ -278,8 +277,7 @@ def test_a_flood_on_one_stream_is_rate_limited_per_message(limited_host):
             answers = [session.next_event(30) for _ in tags]
             assert [a.tag for a in answers] == tags  # every message answered, in order
             reasons = [session_error(a).reason for a in answers]
-            assert "UNKNOWN_MOVE" in reasons and reasons[-1] == "QUOTA_EXCEEDED"
-            assert reasons.index("QUOTA_EXCEEDED") <= 7
+            assert "UNKNOWN_MOVE" in reasons and reasons[-1] == "QUOTA_EXCEEDED"  # spent, then refused
             exhausted = answers[-1].error
             assert exhausted.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
             retry = [d for d in exhausted.details if d.Is(error_details_pb2.RetryInfo.DESCRIPTOR)]
@@ -302,17 +300,17 @@ def test_a_message_past_the_size_limit_ends_the_stream_and_changes_nothing(host,
 
 
 def test_the_host_closing_ends_every_session_cleanly(client):
-    host = HostProcess().start()
+    # A grace longer than HostProcess.stop waits (15 s before SIGKILL): a
+    # stream the host did not end itself would hold the stop past it.
+    host = HostProcess("--shutdown-grace", "60").start()
     try:
         with host.client() as own:
             name, x, o = new_match(own)
             idle, watching = own.session(), own.session()
             watching.watch(name, x)
-            started = time.monotonic()
-            host.stop()
-            assert host.process.returncode == 0 and time.monotonic() - started < 4.5  # under the 5 s grace
-            for session in (idle, watching):
-                list(session.events(timeout=10))  # ends cleanly (EOF), no error
-                assert session.failure is None
+            assert host.stop() == 0
+            assert list(idle.events(timeout=10)) == [] and idle.failure is None
+            ended = [e for e in watching.events(timeout=10) if e.HasField("watch_ended")]
+            assert [e.watch_ended.version for e in ended] == [3] and watching.failure is None
     finally:
         host.stop()
