@@ -91,6 +91,22 @@ def test_a_session_sends_what_watchmatch_sends_to_the_same_viewer(host, client):
     assert streamed[-1].view.to_move == [0] and streamed[-1].view.seat == 1 and not streamed[-1].view.legal_moves
 
 
+def test_one_session_plays_and_follows_several_matches_at_once(client):
+    first, second = new_match(client), new_match(client)
+    with client.session() as session:
+        for name, x, o in (first, second):
+            session.watch(name, x)
+        for turn in range(4):  # the two matches' moves interleaved on one stream
+            for name, x, o in (first, second):
+                assert session.move(name, (x, o)[turn % 2], move_id=DRAW[turn]).version == 4 + turn
+        seen = {first[0]: [], second[0]: []}
+        while min(max(v, default=0) for v in seen.values()) < 7:
+            event = session.next_event(30)
+            if event.HasField("match_event"):
+                seen[event.match].append(event.match_event.version)
+    assert seen == {first[0]: list(range(1, 8)), second[0]: list(range(1, 8))}
+
+
 def test_a_retried_request_id_answers_the_first_version_and_plays_nothing_more(client):
     name, x, o = new_match(client)
     with client.session() as session:
@@ -263,8 +279,10 @@ def test_bytes_that_are_no_request_are_refused_and_the_stream_goes_on(host, clie
 
 @pytest.fixture(scope="module")
 def limited_host():
-    """A host with a production-like budget: 2 calls per second in bursts of 10."""
-    process = HostProcess(env={"GAMEHOST_CALL_RATE": "2", "GAMEHOST_CALL_BURST": "10"}).start()
+    """A host with production-like budgets: 2 calls per second in bursts of
+    10, and one open watch per caller."""
+    process = HostProcess(env={"GAMEHOST_CALL_RATE": "2", "GAMEHOST_CALL_BURST": "10",
+                               "GAMEHOST_MAX_WATCHERS_PER_CALLER": "1"}).start()
     yield process
     process.stop()
 
@@ -285,6 +303,23 @@ def test_a_flood_on_one_stream_is_rate_limited_per_message(limited_host):
             # The stream is still open and answering.
             tag = session.send_move(name, x, move_id="b2")
             assert session.next_event(30).tag == tag
+
+
+def test_a_watch_holds_one_of_the_callers_watch_streams_until_it_ends():
+    host = HostProcess(env={"GAMEHOST_MAX_WATCHERS_PER_CALLER": "1"}).start()
+    try:
+        with host.client() as client, client.session() as session:
+            name, x, o = new_match(client)
+            session.watch(name, x)
+            with pytest.raises(GameHostError) as capped:
+                session.watch(new_match(client)[0])
+            assert capped.value.reason == "QUOTA_EXCEEDED" and capped.value.metadata["limit"] == "watchers_per_caller"
+            with pytest.raises(GameHostError):
+                next(iter(client.watch(name)))  # a WatchMatch call counts against the same cap
+            session.unwatch(name)  # gives the stream back
+            assert session.watch(name, o).version == 3
+    finally:
+        host.stop()
 
 
 def test_a_message_past_the_size_limit_ends_the_stream_and_changes_nothing(host, client):

@@ -50,9 +50,18 @@ METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", 
 class _Watch:
     """One followed match: the task that sends its events, and the last version sent."""
 
-    def __init__(self, after_version: int) -> None:
+    def __init__(self, after_version: int, release) -> None:
         self.sent = after_version
         self.task: asyncio.Task | None = None
+        self.release = release  # gives the caller's watch stream back (idempotent)
+
+    def stop(self) -> None:
+        """End it now: its stream is given back at once, not when the task
+        gets round to its clean-up (a watch asked for next must not find
+        the caller's streams still taken)."""
+        self.release()
+        if self.task is not None:
+            self.task.cancel()
 
 
 class SessionStream:
@@ -84,8 +93,7 @@ class SessionStream:
             reader.cancel()
             closer.cancel()
             for watch in list(self.watches.values()):
-                if watch.task is not None:
-                    watch.task.cancel()
+                watch.stop()
             log.debug("session ended", subject=self.caller.subject, requests=self.answered, sent=sent)
 
     def _done(self) -> bool:
@@ -168,21 +176,20 @@ class SessionStream:
         seat = self.engine.viewer_of(live, request.player_token, self.caller)
         replaced = self.watches.pop(live.id, None)
         if replaced is not None:  # a resume on the same stream: the new watch takes over
-            replaced.task.cancel()
+            replaced.stop()
         self.engine.check_watch(live, request.after_version)
-        release = self.gate.quotas.watch(self.caller)
-        watch = self.watches[live.id] = _Watch(request.after_version)
+        watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
         try:
             await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name,
                                                   watching=await self.service.match_message(live)))
         except BaseException:
             self.watches.pop(live.id, None)
-            release()
+            watch.release()
             raise
-        watch.task = asyncio.ensure_future(self._follow(live, seat, request, tag, watch, release))
+        watch.task = asyncio.ensure_future(self._follow(live, seat, request, tag, watch))
 
     async def _follow(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest, tag: int,
-                      watch: _Watch, release) -> None:
+                      watch: _Watch) -> None:
         text, svg = request.render.text, request.render.svg
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
@@ -199,7 +206,7 @@ class SessionStream:
                 last = self._error_event(tag, request.name, errors.Internal(
                     f"The host failed on Session (watch): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
             finally:
-                release()
+                watch.release()
             await self.outbox.put(last)
         finally:  # the watch leaves the table only once its last message is queued: the writer ends after it
             if self.watches.get(live.id) is watch:
@@ -215,5 +222,5 @@ class SessionStream:
         if watch is None:
             raise errors.FailedPrecondition(f"This stream does not follow {name}.", "NOT_WATCHING",
                                             resource=("gamehost.dev/Match", name))
-        watch.task.cancel()
+        watch.stop()
         await self.outbox.put(pb.SessionEvent(tag=tag, match=name, watch_ended=pb.WatchEnded(version=watch.sent)))
