@@ -353,7 +353,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @bidirectional
     async def Session(self, requests, context, caller):
-        async for message in SessionStream(self, context, caller).run(requests):
+        async for message in SessionStream(self, caller).run(requests):
             yield message
 
     @unary

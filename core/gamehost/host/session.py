@@ -65,7 +65,7 @@ class _Watch:
 
 
 class SessionStream:
-    def __init__(self, service: "GameHostService", context, caller) -> None:
+    def __init__(self, service: "GameHostService", caller) -> None:
         self.service = service
         self.engine = service.engine
         self.gate = service.gate
@@ -128,6 +128,10 @@ class SessionStream:
                     self.answered += 1
                 if self.engine.closed.is_set():
                     return
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # grpcio failed the call (e.g. a message past the size limit): it ends
+            log.debug("session stopped reading", error=f"{type(error).__name__}: {error}")
         finally:
             self.reading = False
             self._wake()
