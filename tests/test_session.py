@@ -13,7 +13,7 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 
-from gamehost.client import GameHostError, from_struct, to_struct
+from gamehost.client import GameHostClient, GameHostError, from_struct, to_struct
 from gamehost.client.session import session_error
 from gamehost.host.plugins import load_catalog
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
@@ -285,6 +285,17 @@ def limited_host():
                                "GAMEHOST_MAX_WATCHERS_PER_CALLER": "1"}).start()
     yield process
     process.stop()
+
+
+def test_a_caller_the_gate_refuses_gets_no_stream(host):
+    with GameHostClient(host.target, bearer_token="not-a-jwt") as stranger:
+        unary = unary_error(stranger.identity)
+        session = stranger.session()
+        with pytest.raises(GameHostError) as refused:
+            session.next_event(30)
+        session.close()
+    assert (refused.value.code, refused.value.reason) == (unary.code, unary.reason) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN")
 
 
 def test_a_flood_on_one_stream_is_rate_limited_per_message(limited_host):
