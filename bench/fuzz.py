@@ -68,6 +68,7 @@ class Method:
         self.path = f"/{service.full_name}/{method.name}"
         self.input = message_factory.GetMessageClass(method.input_type)
         self.streaming = method.server_streaming
+        self.client_streaming = method.client_streaming  # Session: gRPC only (the browser port has none)
 
 
 METHODS = [Method(service, method) for service in SERVICES for method in service.methods]
@@ -336,7 +337,11 @@ class Fuzzer:
 
     async def grpc_call(self, method: Method, data: bytes) -> None:
         try:
-            if method.streaming:
+            if method.client_streaming:  # one fuzzed message on the stream; its watches never end by themselves
+                call = self.channel.stream_stream(method.path)(iter([data]), timeout=WATCH_TIMEOUT)
+                async for _ in call:
+                    pass
+            elif method.streaming:
                 call = self.channel.unary_stream(method.path)(data, timeout=WATCH_TIMEOUT)
                 async for _ in call:
                     pass
@@ -345,7 +350,7 @@ class Fuzzer:
             self.count("grpc", "OK", method.name)
         except grpc.aio.AioRpcError as error:
             status = error.code().name
-            if status == "DEADLINE_EXCEEDED" and not method.streaming:
+            if status == "DEADLINE_EXCEEDED" and not (method.streaming or method.client_streaming):
                 status = "HANG"
             self.count("grpc", status, method.name, error.details() or "")
 

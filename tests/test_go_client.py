@@ -79,6 +79,20 @@ def test_play_finishes_a_match_of_every_game_in_the_catalog(gamehost_go, go_host
             assert f"finished at version {len(log.events)}: {log.result.summary}" in lines
 
 
+@pytest.mark.parametrize(("game_id", "seats"), [("tictactoe", 2), ("campanile", 3)])
+def test_play_over_a_session_stream_finishes_the_match(gamehost_go, go_host, game_id, seats):
+    played = run_go(gamehost_go, go_host, "play", game_id, "--session", "--seats", str(seats), "--seed", "5")
+    assert played.returncode == 0, played.stderr
+    lines = played.stdout.splitlines()
+    match_name = lines[0].split(":")[0]
+    with go_host.client() as client:
+        log = assert_finished_with_gapless_log(client, match_name)
+    assert any(e.kind == pb.EVENT_KIND_MOVED and e.seat == 0 for e in log.events)
+    # It followed the match from its first event: every event once, in order, then the result.
+    assert [int(line.split()[0][1:]) for line in lines if line.startswith("v")] == list(range(1, len(log.events) + 1))
+    assert f"finished at version {len(log.events)}: {log.result.summary}" in lines
+
+
 def test_go_unit_tests_pass(gamehost_go):
     """The Go module's own unit tests (go test runs a subset of go vet too).
     Asking for the binary first lets them reuse its compiled dependencies."""

@@ -27,9 +27,10 @@ from hosts import HostProcess
 MEGABYTE = 1_000_000
 SHORT_PREFIX = 40  # the most of a sent value an error message may repeat (limits.SHOWN_CHARS)
 # The methods this host's servicer implements (a method only declared answers UNIMPLEMENTED before decoding).
+# Methods with one request; Session's per-message refusals are tests/test_session.py's.
 GAME_METHODS = [(method.name, method.server_streaming)
                 for method in pb.DESCRIPTOR.services_by_name["GameHost"].methods
-                if method.name in GameHostService.__dict__]
+                if method.name in GameHostService.__dict__ and not method.client_streaming]
 
 
 @pytest.fixture(scope="module")

@@ -97,6 +97,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._finished_order: list[str] = []
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
+        self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
@@ -158,6 +159,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def close(self) -> None:
         """Stop bots and end every watch stream; in-flight moves finish first."""
         self._closing = True
+        self.closed.set()
         for live in self._live.values():
             live.disarm_deadline()
         for task in list(self._tasks):

@@ -72,13 +72,7 @@ class MatchViews:
     async def watch(self, live: LiveMatch, after_version: int) -> AsyncIterator[list[dict]]:
         """Batches of events after ``after_version``, in order, with no gap
         and no repeat, until the match is over or the host closes."""
-        if not 0 <= after_version <= live.version:
-            raise errors.invalid_field("after_version", f"must be 0 to the match's version ({live.version}), "
-                                                        f"not {after_version}.", "VERSION_OUT_OF_RANGE")
-        if live.watchers >= self.max_watchers_per_match:
-            raise errors.ResourceExhausted(
-                f"matches/{live.id} already has {live.watchers} watchers, the most this host allows; retry later.",
-                "TOO_MANY_WATCHERS", metadata=errors.metadata_of(limit=self.max_watchers_per_match))
+        self.check_watch(live, after_version)
         live.watchers += 1
         sent = after_version
         try:
@@ -97,6 +91,17 @@ class MatchViews:
                 await live.changed.wait()
         finally:
             live.watchers -= 1
+
+    def check_watch(self, live: LiveMatch, after_version: int) -> None:
+        """Refuse a watch ``watch`` would refuse, before it starts (a Session
+        answers the request that asked for it)."""
+        if not 0 <= after_version <= live.version:
+            raise errors.invalid_field("after_version", f"must be 0 to the match's version ({live.version}), "
+                                                        f"not {after_version}.", "VERSION_OUT_OF_RANGE")
+        if live.watchers >= self.max_watchers_per_match:
+            raise errors.ResourceExhausted(
+                f"matches/{live.id} already has {live.watchers} watchers, the most this host allows; retry later.",
+                "TOO_MANY_WATCHERS", metadata=errors.metadata_of(limit=self.max_watchers_per_match))
 
     async def log_events(self, live: LiveMatch) -> list[dict]:
         return await self.store.events(live.id, 0)

@@ -42,6 +42,14 @@ class Gate:
         self.limit(method, caller, context)
         return caller
 
+    def admit_message(self, method: str, request, caller: Principal) -> None:
+        """One request on a stream whose caller was admitted when it opened
+        (Session): within every input limit, and spent from the caller's
+        budget as a call of ``method`` (SubmitMove, WatchMatch) would be."""
+        self.check_input(request)
+        self.authorize(method, caller)
+        self.quotas.charge(method, caller)
+
     def check_input(self, request) -> None:
         """The request decoded and within every input limit (limits.py)."""
         if isinstance(request, Undecodable):

@@ -98,17 +98,32 @@ def _refusing(behavior, streaming: bool):
     return unary
 
 
+def passing_bytes(serializer: Callable[[object], bytes]) -> Callable[[object], bytes]:
+    """``serializer`` that sends a message already encoded (bytes) as it is:
+    watchers share one encoding of each event (event_frames.py)."""
+    def serialize(message) -> bytes:
+        return message if type(message) is bytes else serializer(message)
+
+    return serialize
+
+
 def _checked(service: str, name: str, handler, gated: bool):
-    kind = "unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream else None
-    if kind is None:  # request streams: their deserializer runs per message, inside the servicer's loop
+    kind = "unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream else \
+        "stream_stream" if handler.stream_stream and gated else None
+    if kind is None:  # other request streams: none of ours
         return handler
+    if kind == "stream_stream":  # the deserializer runs per message: the servicer answers an Undecodable one
+        return handler._replace(request_deserializer=tolerant(handler.request_deserializer),
+                                response_serializer=passing_bytes(handler.response_serializer))
     behavior = getattr(handler, kind)
     if getattr(behavior, "__module__", "").endswith(GENERATED_MODULE_SUFFIX):
         # the generated base class's method: the servicer does not implement it
         handler = handler._replace(**{kind: _unimplemented(f"/{service}/{name}")})
     elif not gated:
         handler = handler._replace(**{kind: _refusing(behavior, kind == "unary_stream")})
-    return handler._replace(request_deserializer=tolerant(handler.request_deserializer))
+    return handler._replace(request_deserializer=tolerant(handler.request_deserializer),
+                            response_serializer=passing_bytes(handler.response_serializer) if gated
+                            else handler.response_serializer)
 
 
 class _Registrar:

@@ -72,6 +72,11 @@ class LiveMatch:
             value = self._derived[key] = compute()
             return value
 
+    def cached(self, key: Any) -> Any:
+        """The value kept under ``key`` for the current version, or None."""
+        value = self._derived.get(key)
+        return None if isinstance(value, asyncio.Future) else value
+
     def settle(self, key: Any, value: Any) -> None:
         """Seed the cache with a value already known (e.g. from a move's answer)."""
         self._derived[key] = value

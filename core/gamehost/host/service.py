@@ -13,11 +13,12 @@ import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import errors, limits, page_tokens
+from gamehost.host import errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
+from gamehost.host.session import SessionStream
 from gamehost.host.status import to_grpc_status
 from gamehost.host.store.base import MatchRecord
 from gamehost.host.grpc_handlers import send_status
@@ -72,6 +73,22 @@ def streaming(method):
         try:
             caller = await self.gate.admit(method.__name__, request, context)
             async for message in method(self, request, context, caller):
+                yield message
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await _abort(context, method.__name__, error)
+    return wrapper
+
+
+def bidirectional(method):
+    """The same for a stream of requests: the caller is admitted once, when
+    the stream opens (each message then passes ``Gate.admit_message``)."""
+    @functools.wraps(method)
+    async def wrapper(self, requests, context):
+        try:
+            caller = await self.gate.admit(method.__name__, pb.SessionRequest(), context)
+            async for message in method(self, requests, context, caller):
                 yield message
         except grpc.aio.AbortError:
             raise
@@ -183,7 +200,8 @@ class GameHostService(pb_grpc.GameHostServicer):
         return await live.derived_async("match_pb", build)
 
     async def match_message(self, live: LiveMatch) -> pb.Match:
-        """The Match message of ``live`` as GameHost answers it (for the admin service)."""
+        """The Match message of ``live`` as GameHost answers it (for the admin
+        service and Session), built once per version: do not modify it."""
         return await self._live_match_pb(live)
 
     @unary
@@ -265,6 +283,10 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ views
 
     async def _view_pb(self, live: LiveMatch, seat: int | None, render: pb.RenderOptions) -> pb.View:
+        return await self.view_message(live, seat, render.text, render.svg)
+
+    async def view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool) -> pb.View:
+        """``seat``'s View now (None: a spectator's), built once per version; do not modify it."""
         async def build() -> pb.View:
             view: ViewData = await self.engine.view(live, seat)
             return pb.View(
@@ -272,10 +294,10 @@ class GameHostService(pb_grpc.GameHostServicer):
                 seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
                 legal_moves=[pb.LegalMove(id=m.id, label=m.label, move=to_struct(dict(m.args))) for m in view.moves],
                 result=result_pb(view.result),
-                text=await self.engine.render(live, view, "text") if render.text else "",
-                svg=await self.engine.render(live, view, "svg") if render.svg else "")
+                text=await self.engine.render(live, view, "text") if text else "",
+                svg=await self.engine.render(live, view, "svg") if svg else "")
 
-        return await live.derived_async(("view_pb", seat, render.text, render.svg), build)
+        return await live.derived_async(("view_pb", seat, text, svg), build)
 
     @unary
     async def GetView(self, request, context, caller):
@@ -285,6 +307,10 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def SubmitMove(self, request, context, caller):
+        return await self.submit_move(request, caller)
+
+    async def submit_move(self, request: pb.SubmitMoveRequest, caller) -> pb.SubmitMoveResponse:
+        """SubmitMove's answer (also a Session's answer to a move)."""
         match_id = resource_id(request.name, "matches")
         which = request.WhichOneof("move")
         result = await self.engine.submit(
@@ -301,7 +327,7 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     # ------------------------------------------------------------ events
 
-    async def _event_pb(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
+    async def event_message(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
         shown = await self.engine.public_event(live, event, viewer)
         message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
                                 time=timestamp(shown["time"]), seat=shown["seat"],
@@ -315,19 +341,20 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def WatchMatch(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, caller)
+        text, svg = request.render.text, request.render.svg
         sent = 0
         try:
             async for batch in self.engine.watch(live, request.after_version):
-                for event in batch:
-                    message = await self._event_pb(live, event, seat)
-                    if event["version"] == live.version and live.record.status != "suspended":
-                        view = await self._view_pb(live, seat, request.render)
-                        if view.version == event["version"]:  # else a later event brings the view
-                            message.view.CopyFrom(view)
-                    yield message
+                for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
+                    yield await event_frames.match_event_bytes(self, live, event, seat, text, svg)
                     sent += 1
         finally:  # also when the watcher cancels: operators see streams end
             live.log.debug("watch ended", seat=seat, events_sent=sent)
+
+    @bidirectional
+    async def Session(self, requests, context, caller):
+        async for message in SessionStream(self, caller).run(requests):
+            yield message
 
     @unary
     async def GetMatchLog(self, request, context, caller):
@@ -338,7 +365,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=[await self._event_pb(live, e, seat) for e in events],
+                              events=[await self.event_message(live, e, seat) for e in events],
                               result=result_pb(record.result))
         if live.over:
             message.seed = record.seed

@@ -19,6 +19,11 @@ def _packed(message) -> any_pb2.Any:
 
 
 def to_grpc_status(error: HostError) -> grpc.Status:
+    return rpc_status.to_status(to_rpc_status(error))
+
+
+def to_rpc_status(error: HostError) -> status_pb2.Status:
+    """The google.rpc.Status for ``error``: its code, message and details."""
     details = [error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)]
     if error.field_violations:
         details.append(error_details_pb2.BadRequest(field_violations=[
@@ -40,6 +45,5 @@ def to_grpc_status(error: HostError) -> grpc.Status:
         retry = error_details_pb2.RetryInfo()
         retry.retry_delay.FromNanoseconds(int(error.retry_after * 1e9))
         details.append(retry)
-    status = status_pb2.Status(code=getattr(code_pb2, error.code), message=error.message,
-                               details=[_packed(detail) for detail in details])
-    return rpc_status.to_status(status)
+    return status_pb2.Status(code=getattr(code_pb2, error.code), message=error.message,
+                             details=[_packed(detail) for detail in details])

@@ -14,6 +14,7 @@ import (
 type playFlags struct {
 	match, name, variant, bot, strategy string
 	seat, seats                         int
+	session                             bool
 	seed, matchSeed                     seedFlag
 	options                             optionsFlag
 }
@@ -41,6 +42,8 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	fs.Var(&flags.matchSeed, "match-seed", "the seed of the new match's chance events (default: the host draws one)")
 	fs.StringVar(&flags.strategy, "strategy", "random", "how this client chooses its moves: random or first")
 	fs.Var(&flags.seed, "seed", "the seed of this client's random choices (default: the clock)")
+	fs.BoolVar(&flags.session, "session", false,
+		"play over one Session stream (moves in, events out) instead of SubmitMove calls and a WatchMatch stream")
 	positional, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -80,7 +83,11 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	if held.seedChosen {
 		fmt.Fprintln(out, "(the match's seed was chosen by its creator: whoever knows it can foresee its chance)")
 	}
-	final, err := playToEnd(ctx, host, held, choose, out)
+	play := playToEnd
+	if flags.session {
+		play = playOverSession
+	}
+	final, err := play(ctx, host, held, choose, out)
 	if err != nil {
 		return err
 	}

@@ -40,9 +40,14 @@ class GameHostError(Exception):
 
     @classmethod
     def from_rpc_error(cls, error: grpc.RpcError) -> "GameHostError":
-        found = cls(error.code(), error.details() or "")
         status = rpc_status.from_call(error)
-        for detail in status.details if status else ():
+        return cls.from_details(error.code(), error.details() or "", status.details if status else ())
+
+    @classmethod
+    def from_details(cls, code: grpc.StatusCode, message: str, details) -> "GameHostError":
+        """The error of ``code`` with the google.rpc ``details`` (Any messages) unpacked."""
+        found = cls(code, message)
+        for detail in details:
             info = error_details_pb2.ErrorInfo()
             bad_request = error_details_pb2.BadRequest()
             if detail.Unpack(info):
@@ -176,6 +181,13 @@ class GameHostClient:
                 raise GameHostError.from_rpc_error(error) from None
         finally:
             stream.cancel()
+
+    def session(self):
+        """A Session stream (``gamehost.client.session.GameSession``): moves and
+        watches of many matches on one stream, each move one message."""
+        from gamehost.client.session import GameSession  # it imports this module
+
+        return GameSession(self.stub, self.metadata)
 
     def log(self, match: str, token: str = "") -> pb.MatchLog:
         return self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(name=match_name(match), player_token=token))

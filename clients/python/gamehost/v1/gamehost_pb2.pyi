@@ -1,5 +1,6 @@
 import datetime
 
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
@@ -486,3 +487,49 @@ class ResumeMatchRequest(_message.Message):
     NAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class SessionRequest(_message.Message):
+    __slots__ = ("tag", "watch", "move", "unwatch")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    WATCH_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    UNWATCH_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    watch: WatchMatchRequest
+    move: SubmitMoveRequest
+    unwatch: str
+    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ...) -> None: ...
+
+class SessionError(_message.Message):
+    __slots__ = ("code", "message", "details")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    details: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
+
+class SessionEvent(_message.Message):
+    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    MATCH_EVENT_FIELD_NUMBER: _ClassVar[int]
+    MOVED_FIELD_NUMBER: _ClassVar[int]
+    WATCHING_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    WATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    match: str
+    match_event: MatchEvent
+    moved: SubmitMoveResponse
+    watching: Match
+    error: SessionError
+    watch_ended: WatchEnded
+    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ...) -> None: ...
+
+class WatchEnded(_message.Message):
+    __slots__ = ("version",)
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    def __init__(self, version: _Optional[int] = ...) -> None: ...

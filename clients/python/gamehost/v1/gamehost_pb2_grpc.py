@@ -94,6 +94,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Identity.FromString,
                 _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/gamehost.v1.GameHost/Session',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -189,6 +194,19 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Session(self, request_iterator, context):
+        """(Part "stream", issue 19.) One stream for a player's moves in and the
+        events of the matches it follows out: what SubmitMove and WatchMatch do,
+        with the same checks, answers and errors, at the cost of one stream
+        message per move instead of a call. Each request is answered by a
+        SessionEvent carrying its tag; a refused request is answered with an
+        error and the stream goes on. Native gRPC clients only: browsers keep
+        SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -251,6 +269,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.GetIdentity,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Identity.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -577,6 +600,33 @@ class GameHost:
             '/gamehost.v1.GameHost/GetIdentity',
             gamehost_dot_v1_dot_gamehost__pb2.GetIdentityRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Identity.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/gamehost.v1.GameHost/Session',
+            gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
             options,
             channel_credentials,
             insecure,

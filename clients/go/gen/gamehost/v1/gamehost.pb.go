@@ -19,6 +19,7 @@ package gamehostv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	anypb "google.golang.org/protobuf/types/known/anypb"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
@@ -2745,11 +2746,389 @@ func (x *ResumeMatchRequest) GetName() string {
 	return ""
 }
 
+type SessionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The client's number for this request, sent back on its answer
+	// (SessionEvent.tag). Use 1 and up: 0 marks the events nobody asked for.
+	Tag uint64 `protobuf:"varint,1,opt,name=tag,proto3" json:"tag,omitempty"`
+	// Types that are valid to be assigned to Request:
+	//
+	//	*SessionRequest_Watch
+	//	*SessionRequest_Move
+	//	*SessionRequest_Unwatch
+	Request       isSessionRequest_Request `protobuf_oneof:"request"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionRequest) Reset() {
+	*x = SessionRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionRequest) ProtoMessage() {}
+
+func (x *SessionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
+func (*SessionRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *SessionRequest) GetTag() uint64 {
+	if x != nil {
+		return x.Tag
+	}
+	return 0
+}
+
+func (x *SessionRequest) GetRequest() isSessionRequest_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetWatch() *WatchMatchRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_Watch); ok {
+			return x.Watch
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetMove() *SubmitMoveRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_Move); ok {
+			return x.Move
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetUnwatch() string {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_Unwatch); ok {
+			return x.Unwatch
+		}
+	}
+	return ""
+}
+
+type isSessionRequest_Request interface {
+	isSessionRequest_Request()
+}
+
+type SessionRequest_Watch struct {
+	// Follow a match, as WatchMatch does: its events after after_version,
+	// each as a SessionEvent with match_event set. Answered by `watching`.
+	// Following a match the stream already follows replaces that watch.
+	Watch *WatchMatchRequest `protobuf:"bytes,2,opt,name=watch,proto3,oneof"`
+}
+
+type SessionRequest_Move struct {
+	// Play a move, as SubmitMove does. Answered by `moved`.
+	Move *SubmitMoveRequest `protobuf:"bytes,3,opt,name=move,proto3,oneof"`
+}
+
+type SessionRequest_Unwatch struct {
+	// Stop following a match ("matches/{match}"). Answered by `watch_ended`.
+	Unwatch string `protobuf:"bytes,4,opt,name=unwatch,proto3,oneof"`
+}
+
+func (*SessionRequest_Watch) isSessionRequest_Request() {}
+
+func (*SessionRequest_Move) isSessionRequest_Request() {}
+
+func (*SessionRequest_Unwatch) isSessionRequest_Request() {}
+
+// What a failed request got: the status SubmitMove or WatchMatch would have
+// ended with. The same fields, numbers and types as google.rpc.Status, so its
+// bytes decode as one (details: ErrorInfo, BadRequest, ...).
+type SessionError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A google.rpc.Code (grpc status code), never OK.
+	Code          int32        `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message       string       `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Details       []*anypb.Any `protobuf:"bytes,3,rep,name=details,proto3" json:"details,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionError) Reset() {
+	*x = SessionError{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionError) ProtoMessage() {}
+
+func (x *SessionError) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
+func (*SessionError) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *SessionError) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *SessionError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *SessionError) GetDetails() []*anypb.Any {
+	if x != nil {
+		return x.Details
+	}
+	return nil
+}
+
+type SessionEvent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tag of the request this answers; 0 for the events of a followed match.
+	Tag uint64 `protobuf:"varint,1,opt,name=tag,proto3" json:"tag,omitempty"`
+	// The match this is about ("matches/{match}"); empty for an error
+	// answering a request that names none (or one the host could not read).
+	Match string `protobuf:"bytes,2,opt,name=match,proto3" json:"match,omitempty"`
+	// Types that are valid to be assigned to Event:
+	//
+	//	*SessionEvent_MatchEvent
+	//	*SessionEvent_Moved
+	//	*SessionEvent_Watching
+	//	*SessionEvent_Error
+	//	*SessionEvent_WatchEnded
+	Event         isSessionEvent_Event `protobuf_oneof:"event"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionEvent) Reset() {
+	*x = SessionEvent{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionEvent) ProtoMessage() {}
+
+func (x *SessionEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
+func (*SessionEvent) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *SessionEvent) GetTag() uint64 {
+	if x != nil {
+		return x.Tag
+	}
+	return 0
+}
+
+func (x *SessionEvent) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *SessionEvent) GetEvent() isSessionEvent_Event {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetMatchEvent() *MatchEvent {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_MatchEvent); ok {
+			return x.MatchEvent
+		}
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetMoved() *SubmitMoveResponse {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Moved); ok {
+			return x.Moved
+		}
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetWatching() *Match {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Watching); ok {
+			return x.Watching
+		}
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetError() *SessionError {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetWatchEnded() *WatchEnded {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_WatchEnded); ok {
+			return x.WatchEnded
+		}
+	}
+	return nil
+}
+
+type isSessionEvent_Event interface {
+	isSessionEvent_Event()
+}
+
+type SessionEvent_MatchEvent struct {
+	// An event of a followed match, as WatchMatch sends it (with the
+	// viewer's view on the newest event).
+	MatchEvent *MatchEvent `protobuf:"bytes,3,opt,name=match_event,json=matchEvent,proto3,oneof"`
+}
+
+type SessionEvent_Moved struct {
+	// A move was played (or replayed, for a request_id seen before).
+	Moved *SubmitMoveResponse `protobuf:"bytes,4,opt,name=moved,proto3,oneof"`
+}
+
+type SessionEvent_Watching struct {
+	// A watch began: the match as it is now; its events follow.
+	Watching *Match `protobuf:"bytes,5,opt,name=watching,proto3,oneof"`
+}
+
+type SessionEvent_Error struct {
+	// The request failed and changed nothing; the stream goes on.
+	Error *SessionError `protobuf:"bytes,6,opt,name=error,proto3,oneof"`
+}
+
+type SessionEvent_WatchEnded struct {
+	// The match is no longer followed: it is over and every event was sent,
+	// the client unwatched it (tag set), or the host is closing.
+	WatchEnded *WatchEnded `protobuf:"bytes,7,opt,name=watch_ended,json=watchEnded,proto3,oneof"`
+}
+
+func (*SessionEvent_MatchEvent) isSessionEvent_Event() {}
+
+func (*SessionEvent_Moved) isSessionEvent_Event() {}
+
+func (*SessionEvent_Watching) isSessionEvent_Event() {}
+
+func (*SessionEvent_Error) isSessionEvent_Event() {}
+
+func (*SessionEvent_WatchEnded) isSessionEvent_Event() {}
+
+type WatchEnded struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The last version sent for this match: resume after it.
+	Version       int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchEnded) Reset() {
+	*x = WatchEnded{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchEnded) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchEnded) ProtoMessage() {}
+
+func (x *WatchEnded) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
+func (*WatchEnded) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *WatchEnded) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x03\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x03\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -2949,7 +3328,31 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
 	"\x03bot\x18\x03 \x01(\tR\x03bot\"(\n" +
 	"\x12ResumeMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name*\xc8\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xb7\x01\n" +
+	"\x0eSessionRequest\x12\x10\n" +
+	"\x03tag\x18\x01 \x01(\x04R\x03tag\x126\n" +
+	"\x05watch\x18\x02 \x01(\v2\x1e.gamehost.v1.WatchMatchRequestH\x00R\x05watch\x124\n" +
+	"\x04move\x18\x03 \x01(\v2\x1e.gamehost.v1.SubmitMoveRequestH\x00R\x04move\x12\x1a\n" +
+	"\aunwatch\x18\x04 \x01(\tH\x00R\aunwatchB\t\n" +
+	"\arequest\"l\n" +
+	"\fSessionError\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12.\n" +
+	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\xd5\x02\n" +
+	"\fSessionEvent\x12\x10\n" +
+	"\x03tag\x18\x01 \x01(\x04R\x03tag\x12\x14\n" +
+	"\x05match\x18\x02 \x01(\tR\x05match\x12:\n" +
+	"\vmatch_event\x18\x03 \x01(\v2\x17.gamehost.v1.MatchEventH\x00R\n" +
+	"matchEvent\x127\n" +
+	"\x05moved\x18\x04 \x01(\v2\x1f.gamehost.v1.SubmitMoveResponseH\x00R\x05moved\x120\n" +
+	"\bwatching\x18\x05 \x01(\v2\x12.gamehost.v1.MatchH\x00R\bwatching\x121\n" +
+	"\x05error\x18\x06 \x01(\v2\x19.gamehost.v1.SessionErrorH\x00R\x05error\x12:\n" +
+	"\vwatch_ended\x18\a \x01(\v2\x17.gamehost.v1.WatchEndedH\x00R\n" +
+	"watchEndedB\a\n" +
+	"\x05event\"&\n" +
+	"\n" +
+	"WatchEnded\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -2975,7 +3378,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
-	"2\xd4\x06\n" +
+	"2\x9b\a\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -2991,7 +3394,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
 	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
-	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity2\xa7\x02\n" +
+	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\x12E\n" +
+	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x012\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -3012,7 +3416,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3051,86 +3455,101 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*DeleteMatchResponse)(nil),   // 34: gamehost.v1.DeleteMatchResponse
 	(*AssignBotRequest)(nil),      // 35: gamehost.v1.AssignBotRequest
 	(*ResumeMatchRequest)(nil),    // 36: gamehost.v1.ResumeMatchRequest
-	(*structpb.Struct)(nil),       // 37: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
+	(*SessionRequest)(nil),        // 37: gamehost.v1.SessionRequest
+	(*SessionError)(nil),          // 38: gamehost.v1.SessionError
+	(*SessionEvent)(nil),          // 39: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),            // 40: gamehost.v1.WatchEnded
+	(*structpb.Struct)(nil),       // 41: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 42: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 43: google.protobuf.Duration
+	(*anypb.Any)(nil),             // 44: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	37, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	37, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	41, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	41, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	37, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	41, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	37, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	41, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	38, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	38, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	39, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	38, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	42, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	42, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	43, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	42, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	37, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	39, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	41, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	43, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
 	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	37, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	41, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	0,  // 22: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	37, // 23: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	41, // 23: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	20, // 24: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	11, // 25: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	22, // 26: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	37, // 27: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	41, // 27: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	22, // 28: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	21, // 29: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,  // 30: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	38, // 31: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	37, // 32: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	42, // 31: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	41, // 32: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	21, // 33: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
 	22, // 34: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	37, // 35: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	41, // 35: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	26, // 36: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	11, // 37: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	6,  // 38: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 39: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 40: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 41: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 42: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 43: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 44: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	23, // 45: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	24, // 46: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	27, // 47: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	28, // 48: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	30, // 49: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	32, // 50: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	33, // 51: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	35, // 52: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	36, // 53: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 54: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 55: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 56: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 57: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 58: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 59: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 60: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	21, // 61: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	25, // 62: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	26, // 63: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	29, // 64: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	31, // 65: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	12, // 66: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	34, // 67: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 68: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 69: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	54, // [54:70] is the sub-list for method output_type
-	38, // [38:54] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	27, // 38: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	24, // 39: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	44, // 40: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	26, // 41: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	25, // 42: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 43: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	38, // 44: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	40, // 45: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 46: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 47: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	13, // 48: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	14, // 49: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	16, // 50: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	17, // 51: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	19, // 52: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	23, // 53: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	24, // 54: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	27, // 55: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	28, // 56: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	30, // 57: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	37, // 58: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	32, // 59: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	33, // 60: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	35, // 61: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	36, // 62: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 63: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 64: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 65: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 66: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 67: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 68: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 69: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	21, // 70: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	25, // 71: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	26, // 72: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	29, // 73: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	31, // 74: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	39, // 75: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 76: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	34, // 77: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 78: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 79: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	63, // [63:80] is the sub-list for method output_type
+	46, // [46:63] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3145,13 +3564,25 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SubmitMoveRequest_Structured)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[34].OneofWrappers = []any{
+		(*SessionRequest_Watch)(nil),
+		(*SessionRequest_Move)(nil),
+		(*SessionRequest_Unwatch)(nil),
+	}
+	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
+		(*SessionEvent_MatchEvent)(nil),
+		(*SessionEvent_Moved)(nil),
+		(*SessionEvent_Watching)(nil),
+		(*SessionEvent_Error)(nil),
+		(*SessionEvent_WatchEnded)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   34,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -41,6 +41,7 @@ const (
 	GameHost_WatchMatch_FullMethodName  = "/gamehost.v1.GameHost/WatchMatch"
 	GameHost_GetMatchLog_FullMethodName = "/gamehost.v1.GameHost/GetMatchLog"
 	GameHost_GetIdentity_FullMethodName = "/gamehost.v1.GameHost/GetIdentity"
+	GameHost_Session_FullMethodName     = "/gamehost.v1.GameHost/Session"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -77,6 +78,14 @@ type GameHostClient interface {
 	// Who the host takes the caller to be: the identity of the bearer token
 	// or API key sent as "authorization" metadata, or an anonymous caller.
 	GetIdentity(ctx context.Context, in *GetIdentityRequest, opts ...grpc.CallOption) (*Identity, error)
+	// (Part "stream", issue 19.) One stream for a player's moves in and the
+	// events of the matches it follows out: what SubmitMove and WatchMatch do,
+	// with the same checks, answers and errors, at the cost of one stream
+	// message per move instead of a call. Each request is answered by a
+	// SessionEvent carrying its tag; a refused request is answered with an
+	// error and the stream goes on. Native gRPC clients only: browsers keep
+	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
+	Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error)
 }
 
 type gameHostClient struct {
@@ -216,6 +225,19 @@ func (c *gameHostClient) GetIdentity(ctx context.Context, in *GetIdentityRequest
 	return out, nil
 }
 
+func (c *gameHostClient) Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &GameHost_ServiceDesc.Streams[1], GameHost_Session_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[SessionRequest, SessionEvent]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_SessionClient = grpc.BidiStreamingClient[SessionRequest, SessionEvent]
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -250,6 +272,14 @@ type GameHostServer interface {
 	// Who the host takes the caller to be: the identity of the bearer token
 	// or API key sent as "authorization" metadata, or an anonymous caller.
 	GetIdentity(context.Context, *GetIdentityRequest) (*Identity, error)
+	// (Part "stream", issue 19.) One stream for a player's moves in and the
+	// events of the matches it follows out: what SubmitMove and WatchMatch do,
+	// with the same checks, answers and errors, at the cost of one stream
+	// message per move instead of a call. Each request is answered by a
+	// SessionEvent carrying its tag; a refused request is answered with an
+	// error and the stream goes on. Native gRPC clients only: browsers keep
+	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
+	Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -295,6 +325,9 @@ func (UnimplementedGameHostServer) GetMatchLog(context.Context, *GetMatchLogRequ
 }
 func (UnimplementedGameHostServer) GetIdentity(context.Context, *GetIdentityRequest) (*Identity, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetIdentity not implemented")
+}
+func (UnimplementedGameHostServer) Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error {
+	return status.Error(codes.Unimplemented, "method Session not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -526,6 +559,13 @@ func _GameHost_GetIdentity_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_Session_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(GameHostServer).Session(&grpc.GenericServerStream[SessionRequest, SessionEvent]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_SessionServer = grpc.BidiStreamingServer[SessionRequest, SessionEvent]
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -583,6 +623,12 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "WatchMatch",
 			Handler:       _GameHost_WatchMatch_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "Session",
+			Handler:       _GameHost_Session_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "gamehost/v1/gamehost.proto",

@@ -14,15 +14,15 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Any, Duration, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiTQoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoQCCgRWaWV3Eg0KBW1hdGNoGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSKAoGc3RhdHVzGAMgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEc2VhdBgEIAEoBRIPCgd0b19tb3ZlGAUgAygFEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgtsZWdhbF9tb3ZlcxgHIAMoCzIWLmdhbWVob3N0LnYxLkxlZ2FsTW92ZRIjCgZyZXN1bHQYCCABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSDAoEdGV4dBgJIAEoCRILCgNzdmcYCiABKAkiKgoNUmVuZGVyT3B0aW9ucxIMCgR0ZXh0GAEgASgIEgsKA3N2ZxgCIAEoCCJgCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMtQGCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5MqcCCg1HYW1lSG9zdEFkbWluEkAKCkFib3J0TWF0Y2gSHi5nYW1laG9zdC52MS5BYm9ydE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0RlbGV0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRI+CglBc3NpZ25Cb3QSHS5nYW1laG9zdC52MS5Bc3NpZ25Cb3RSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSQgoLUmVzdW1lTWF0Y2gSHy5nYW1laG9zdC52MS5SZXN1bWVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaEI0WjJnYW1laG9zdC5kZXYvY2xpZW50cy9nby9nZW4vZ2FtZWhvc3QvdjE7Z2FtZWhvc3R2MWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiTQoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoQCCgRWaWV3Eg0KBW1hdGNoGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSKAoGc3RhdHVzGAMgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEc2VhdBgEIAEoBRIPCgd0b19tb3ZlGAUgAygFEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgtsZWdhbF9tb3ZlcxgHIAMoCzIWLmdhbWVob3N0LnYxLkxlZ2FsTW92ZRIjCgZyZXN1bHQYCCABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSDAoEdGV4dBgJIAEoCRILCgNzdmcYCiABKAkiKgoNUmVuZGVyT3B0aW9ucxIMCgR0ZXh0GAEgASgIEgsKA3N2ZxgCIAEoCCJgCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIpwBCg5TZXNzaW9uUmVxdWVzdBILCgN0YWcYASABKAQSLwoFd2F0Y2gYAiABKAsyHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdEgAEi4KBG1vdmUYAyABKAsyHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdEgAEhEKB3Vud2F0Y2gYBCABKAlIAEIJCgdyZXF1ZXN0IlQKDFNlc3Npb25FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJQoHZGV0YWlscxgDIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkimQIKDFNlc3Npb25FdmVudBILCgN0YWcYASABKAQSDQoFbWF0Y2gYAiABKAkSLgoLbWF0Y2hfZXZlbnQYAyABKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50SAASMAoFbW92ZWQYBCABKAsyHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABImCgh3YXRjaGluZxgFIAEoCzISLmdhbWVob3N0LnYxLk1hdGNoSAASKgoFZXJyb3IYBiABKAsyGS5nYW1laG9zdC52MS5TZXNzaW9uRXJyb3JIABIuCgt3YXRjaF9lbmRlZBgHIAEoCzIXLmdhbWVob3N0LnYxLldhdGNoRW5kZWRIAEIHCgVldmVudCIdCgpXYXRjaEVuZGVkEg8KB3ZlcnNpb24YASABKAMqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyqbAgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoymwcKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkSRQoHU2Vzc2lvbhIbLmdhbWVob3N0LnYxLlNlc3Npb25SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkV2ZW50KAEwATKnAgoNR2FtZUhvc3RBZG1pbhJACgpBYm9ydE1hdGNoEh4uZ2FtZWhvc3QudjEuQWJvcnRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtEZWxldGVNYXRjaBIfLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBogLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USPgoJQXNzaWduQm90Eh0uZ2FtZWhvc3QudjEuQXNzaWduQm90UmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkIKC1Jlc3VtZU1hdGNoEh8uZ2FtZWhvc3QudjEuUmVzdW1lTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2hCNFoyZ2FtZWhvc3QuZGV2L2NsaWVudHMvZ28vZ2VuL2dhbWVob3N0L3YxO2dhbWVob3N0djFiBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -1367,6 +1367,183 @@ export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PUR
   messageDesc(file_gamehost_v1_gamehost, 33);
 
 /**
+ * @generated from message gamehost.v1.SessionRequest
+ */
+export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
+  /**
+   * The client's number for this request, sent back on its answer
+   * (SessionEvent.tag). Use 1 and up: 0 marks the events nobody asked for.
+   *
+   * @generated from field: uint64 tag = 1;
+   */
+  tag: bigint;
+
+  /**
+   * @generated from oneof gamehost.v1.SessionRequest.request
+   */
+  request: {
+    /**
+     * Follow a match, as WatchMatch does: its events after after_version,
+     * each as a SessionEvent with match_event set. Answered by `watching`.
+     * Following a match the stream already follows replaces that watch.
+     *
+     * @generated from field: gamehost.v1.WatchMatchRequest watch = 2;
+     */
+    value: WatchMatchRequest;
+    case: "watch";
+  } | {
+    /**
+     * Play a move, as SubmitMove does. Answered by `moved`.
+     *
+     * @generated from field: gamehost.v1.SubmitMoveRequest move = 3;
+     */
+    value: SubmitMoveRequest;
+    case: "move";
+  } | {
+    /**
+     * Stop following a match ("matches/{match}"). Answered by `watch_ended`.
+     *
+     * @generated from field: string unwatch = 4;
+     */
+    value: string;
+    case: "unwatch";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message gamehost.v1.SessionRequest.
+ * Use `create(SessionRequestSchema)` to create a new message.
+ */
+export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 34);
+
+/**
+ * What a failed request got: the status SubmitMove or WatchMatch would have
+ * ended with. The same fields, numbers and types as google.rpc.Status, so its
+ * bytes decode as one (details: ErrorInfo, BadRequest, ...).
+ *
+ * @generated from message gamehost.v1.SessionError
+ */
+export type SessionError = Message<"gamehost.v1.SessionError"> & {
+  /**
+   * A google.rpc.Code (grpc status code), never OK.
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * @generated from field: repeated google.protobuf.Any details = 3;
+   */
+  details: Any[];
+};
+
+/**
+ * Describes the message gamehost.v1.SessionError.
+ * Use `create(SessionErrorSchema)` to create a new message.
+ */
+export const SessionErrorSchema: GenMessage<SessionError> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 35);
+
+/**
+ * @generated from message gamehost.v1.SessionEvent
+ */
+export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
+  /**
+   * The tag of the request this answers; 0 for the events of a followed match.
+   *
+   * @generated from field: uint64 tag = 1;
+   */
+  tag: bigint;
+
+  /**
+   * The match this is about ("matches/{match}"); empty for an error
+   * answering a request that names none (or one the host could not read).
+   *
+   * @generated from field: string match = 2;
+   */
+  match: string;
+
+  /**
+   * @generated from oneof gamehost.v1.SessionEvent.event
+   */
+  event: {
+    /**
+     * An event of a followed match, as WatchMatch sends it (with the
+     * viewer's view on the newest event).
+     *
+     * @generated from field: gamehost.v1.MatchEvent match_event = 3;
+     */
+    value: MatchEvent;
+    case: "matchEvent";
+  } | {
+    /**
+     * A move was played (or replayed, for a request_id seen before).
+     *
+     * @generated from field: gamehost.v1.SubmitMoveResponse moved = 4;
+     */
+    value: SubmitMoveResponse;
+    case: "moved";
+  } | {
+    /**
+     * A watch began: the match as it is now; its events follow.
+     *
+     * @generated from field: gamehost.v1.Match watching = 5;
+     */
+    value: Match;
+    case: "watching";
+  } | {
+    /**
+     * The request failed and changed nothing; the stream goes on.
+     *
+     * @generated from field: gamehost.v1.SessionError error = 6;
+     */
+    value: SessionError;
+    case: "error";
+  } | {
+    /**
+     * The match is no longer followed: it is over and every event was sent,
+     * the client unwatched it (tag set), or the host is closing.
+     *
+     * @generated from field: gamehost.v1.WatchEnded watch_ended = 7;
+     */
+    value: WatchEnded;
+    case: "watchEnded";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message gamehost.v1.SessionEvent.
+ * Use `create(SessionEventSchema)` to create a new message.
+ */
+export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 36);
+
+/**
+ * @generated from message gamehost.v1.WatchEnded
+ */
+export type WatchEnded = Message<"gamehost.v1.WatchEnded"> & {
+  /**
+   * The last version sent for this match: resume after it.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+};
+
+/**
+ * Describes the message gamehost.v1.WatchEnded.
+ * Use `create(WatchEndedSchema)` to create a new message.
+ */
+export const WatchEndedSchema: GenMessage<WatchEnded> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 37);
+
+/**
  * @generated from enum gamehost.v1.MatchStatus
  */
 export enum MatchStatus {
@@ -1660,6 +1837,22 @@ export const GameHost: GenService<{
     methodKind: "unary";
     input: typeof GetIdentityRequestSchema;
     output: typeof IdentitySchema;
+  },
+  /**
+   * (Part "stream", issue 19.) One stream for a player's moves in and the
+   * events of the matches it follows out: what SubmitMove and WatchMatch do,
+   * with the same checks, answers and errors, at the cost of one stream
+   * message per move instead of a call. Each request is answered by a
+   * SessionEvent carrying its tag; a refused request is answered with an
+   * error and the stream goes on. Native gRPC clients only: browsers keep
+   * SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
+   *
+   * @generated from rpc gamehost.v1.GameHost.Session
+   */
+  session: {
+    methodKind: "bidi_streaming";
+    input: typeof SessionRequestSchema;
+    output: typeof SessionEventSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gamehost_v1_gamehost, 0);

@@ -1,0 +1,74 @@
+"""Events as watchers receive them, encoded once and shared (issue 19).
+
+Every watcher of a match receives each of its events, the newest with the
+viewer's view. Watchers that see the same thing (every spectator; one seat
+followed from two devices; a seat's WatchMatch and its Session) receive the
+same bytes, so the message is built and serialized once per (event, viewer,
+renderings) and kept in the live match's per-version cache; each further
+watcher costs a cache hit and the socket write. The servicer hands grpcio
+the bytes (``grpc_handlers`` lets encoded messages through).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gamehost.host.live import LiveMatch
+
+if TYPE_CHECKING:
+    from gamehost.host.service import GameHostService
+
+# SessionEvent's fields, as protobuf encodes them (see gamehost.proto).
+_SESSION_MATCH = b"\x12"        # field 2, length-delimited: the match name
+_SESSION_MATCH_EVENT = b"\x1a"  # field 3, length-delimited: the MatchEvent
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _field(key: bytes, payload: bytes) -> bytes:
+    return key + _varint(len(payload)) + payload
+
+
+def carries_view(live: LiveMatch, event: dict) -> bool:
+    """The newest event carries the viewer's view (a suspended match has none to show)."""
+    return event["version"] == live.version and live.record.status != "suspended"
+
+
+async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+                            text: bool, svg: bool) -> bytes:
+    """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
+    with_view = carries_view(live, event)
+    key = ("event_bytes", event["version"], seat, text, svg, with_view)
+    encoded = live.cached(key)
+    if encoded is not None:
+        return encoded
+    message = await service.event_message(live, event, seat)
+    if with_view:
+        view = await service.view_message(live, seat, text, svg)
+        if view.version == event["version"]:  # else a later event brings the view
+            message.view.CopyFrom(view)
+    encoded = message.SerializeToString()
+    # No task to share the work in flight: the parts are cached already, and
+    # two watchers racing here build the same bytes. The key names the
+    # version it is of, so it may land in a newer version's cache unharmed.
+    if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
+        live.settle(key, encoded)
+    return encoded
+
+
+async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+                              text: bool, svg: bool) -> bytes:
+    """The same event as a Session stream sends it: a SessionEvent with the
+    match's name and the MatchEvent (tag 0: nobody asked for it)."""
+    key = ("session_event_bytes", event["version"], seat, text, svg, carries_view(live, event))
+    encoded = await match_event_bytes(service, live, event, seat, text, svg)
+    # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
+    return live.derived(key, lambda: _field(_SESSION_MATCH, f"matches/{live.id}".encode())
+                        + _field(_SESSION_MATCH_EVENT, encoded))
