@@ -25,7 +25,7 @@ export async function createMatch(page, target,
   { game, seats, bots, seed, options = {}, variant, turnTimeout, takeSeat = true }) {
   await openLobby(page, target);
   const card = page.locator(`details.game[data-game=${attribute(game)}]`);
-  await card.locator("summary").click();
+  if (!(await card.evaluate((details) => details.open))) await card.locator("summary").click();
   const form = card.locator("form.create-form");
   if (seats !== undefined) await form.locator('select[name="seats"]').selectOption(String(seats));
   if (bots !== undefined) {
