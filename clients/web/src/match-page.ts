@@ -223,7 +223,8 @@ class MatchPage {
     this.lastMove.note(event);
     this.moveLog.append(h("li", { value: Number(event.version), "data-version": String(event.version),
       "data-kind": EventKind[event.kind] }, eventText(event, this.match?.seats ?? [])));
-    this.moveLog.lastElementChild?.scrollIntoView({ block: "nearest" });
+    // Only the log scrolls to its newest line: the page stays where the player looks (the board).
+    this.moveLog.scrollTop = this.moveLog.scrollHeight;
     // Joins, leaves, the start and the end change the seats; with a turn timeout every move moves the deadline.
     if (live && (event.kind !== EventKind.MOVED || this.match?.turnTimeout)) void this.refreshMatch();
   }
