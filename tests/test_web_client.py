@@ -286,14 +286,24 @@ def test_a_screenshot_of_every_game_page_at_desktop_and_phone_width(web_host, we
 
 
 def test_a_finished_match_is_replayed_step_by_step_to_the_end(web_host, web_client):
-    replayed = scenario("replay", web_host.web_url, game="tictactoe")
+    replayed = scenario("replay", web_host.web_url, game="tictactoe", bot="mcts-easy")
 
     name = f"matches/{replayed['match']}"
     match = web_client.match(name)
     log = web_client.log(name)
     assert match.status == pb.MATCH_STATUS_FINISHED and replayed["lastVersion"] == match.version
+    # The lobby offered the catalog's bots with their levels; the one picked plays the bot seat.
+    catalog = web_client.game("tictactoe").bots
+    assert [choice["name"] for choice in replayed["botChoices"]] == [bot.name for bot in catalog]
+    assert any(f"(level {bot.level})" in choice["text"] for bot, choice in zip(catalog, replayed["botChoices"])
+               if bot.level > 0)
+    assert match.seats[1].bot == "mcts-easy"
+    # The tab said when it was the player's turn; the turn line said when the bot was thinking.
+    assert replayed["titleOnTurn"].startswith("● Your turn")
+    assert "Player 2 (bot) is thinking…" in replayed["turnTexts"]
     # The page showed how it ended, for this player, with the scores; so did the tab's title.
-    outcome = {0: "You won!", 1: "You lost"}.get(match.result.winners[0], "") if match.result.winners else "Draw."
+    winners = list(match.result.winners)
+    outcome = "You won!" if winners == [0] else "You lost" if winners == [1] else "Draw."
     assert replayed["ending"].startswith(outcome) and "Scores:" in replayed["ending"]
     assert replayed["title"].startswith(outcome.rstrip("!."))
     # Every version once, in order, each with the move that led to it and the host's picture of it.
@@ -320,6 +330,11 @@ def test_the_lobby_a_game_page_and_a_replay_have_no_serious_accessibility_violat
     serious = [(result["page"], result["colorScheme"], violation) for result in checked["results"]
                for violation in result["violations"] if violation["impact"] in ("serious", "critical")]
     assert serious == []
+    # Dark mode follows the system's scheme, and the header's toggle overrides it either way.
+    light, dark = checked["toggled"]
+    assert light["system"] != dark["system"]
+    assert (light["theme"], light["toggled"]) == ("dark", dark["system"])
+    assert (dark["theme"], dark["toggled"]) == ("light", light["system"])
 
 
 def test_script_mode_plays_given_moves_and_prints_the_match_log(web_host, web_client):

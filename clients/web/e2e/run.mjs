@@ -11,7 +11,7 @@ import {
   boardTexts, createMatch, openLobby, openMatch, pageState, playMove, playToEnd, seededRandom, waitForTurnOrEnd,
 } from "./pages.mjs";
 
-const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
+const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
   "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
@@ -337,11 +337,25 @@ const scenarios = {
     return { shots };
   },
 
-  /** Plays a match against a bot to the end, then steps through its replay with the buttons and the keyboard. */
+  /** Plays a match against a chosen bot to the end, then steps through its replay with the buttons and the
+   * keyboard. */
   async replay(browser) {
     const page = await newPage(browser);
-    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1] });
+    await openLobby(page, target);
+    const botChoices = await page.locator(`details.game[data-game=${JSON.stringify(args.game)}] select[name="bot"] option`)
+      .evaluateAll((options) => options.map((option) => ({ name: option.value, text: option.textContent })));
+    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1], bot: args.bot });
+    await waitForTurnOrEnd(page);
+    const titleOnTurn = await page.title();
+    // Whether the turn line ever said the bot is thinking (it does while the host paces the bot).
+    await page.evaluate(() => {
+      window.__turnTexts = new Set();
+      const turn = document.querySelector("#turn");
+      new MutationObserver(() => window.__turnTexts.add(turn.textContent)).observe(turn,
+        { childList: true, characterData: true, subtree: true });
+    });
     const played = await playToEnd(page, seededRandom(3));
+    const turnTexts = await page.evaluate(() => Array.from(window.__turnTexts));
     const ending = await page.locator("#ending").innerText();
     const title = await page.title();
     await page.locator("#replay-link").click();
@@ -366,12 +380,14 @@ const scenarios = {
     await page.locator("#replay-last").click();
     await page.waitForSelector(`.replay-page[data-version="${lastVersion}"]:not([data-loading])`);
     const rawComplete = await page.locator("#match-log").getAttribute("data-complete");
-    return { match: id, played: played.length, ending, title, lastVersion, steps, atEnd, rawComplete };
+    return { match: id, botChoices, titleOnTurn, turnTexts, played: played.length, ending, title, lastVersion, steps,
+      atEnd, rawComplete };
   },
 
   /** axe-core in the real page: the lobby, a game page and a replay page, in the light and the dark theme. */
   async accessibility(browser) {
     const results = [];
+    const toggled = [];
     for (const colorScheme of ["light", "dark"]) {
       const page = await newPage(browser, { ...VIEWPORTS.desktop, colorScheme });
       const check = async (name) => {
@@ -390,6 +406,16 @@ const scenarios = {
       await openLobby(page, target);
       await page.locator(`details.game[data-game=${JSON.stringify(args.game)}] summary`).click();
       await check("lobby");
+      // The header's toggle overrides the system's scheme: system, then the other one, then back.
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const system = await background();
+      await page.locator("#theme-toggle").click();
+      if (colorScheme === "dark") await page.locator("#theme-toggle").click(); // it cycles system, dark, light
+      toggled.push({ colorScheme, system, toggled: await background(),
+        theme: await page.evaluate(() => document.documentElement.dataset.theme ?? "") });
+      while ((await page.evaluate(() => document.documentElement.dataset.theme ?? "")) !== "") {
+        await page.locator("#theme-toggle").click();
+      }
       await createMatch(page, target, { game: args.game, seats: 2, bots: [1] });
       await waitForTurnOrEnd(page);
       await check("game");
@@ -402,7 +428,7 @@ const scenarios = {
       await check("replay");
       await page.context().close();
     }
-    return { results };
+    return { results, toggled };
   },
 };
 

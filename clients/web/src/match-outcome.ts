@@ -30,9 +30,10 @@ export function endingText(result: Result, seat: number, seats: Seat[]): string 
 export function endingBanner(result: Result, seat: number, seats: Seat[]): HTMLElement {
   const scores = result.scores.map((score, index) =>
     `${seatName(index, seats)}${index === seat ? " (you)" : ""} ${score}`);
+  const headline = endingText(result, seat, seats);
   return h("div", { class: `ending ending-${endingOf(result, seat)}`, id: "ending", role: "status" },
-    h("strong", { class: "ending-headline" }, endingText(result, seat, seats)),
-    result.summary ? h("span", { class: "ending-summary" }, ` ${result.summary}`) : null,
+    h("strong", { class: "ending-headline" }, headline),
+    result.summary && result.summary !== headline ? h("span", { class: "ending-summary" }, ` ${result.summary}`) : null,
     scores.length ? h("span", { class: "ending-scores" }, ` Scores: ${scores.join(" · ")}.`) : null);
 }
 

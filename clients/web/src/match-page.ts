@@ -292,7 +292,8 @@ class MatchPage {
     let text: string;
     const why = statusDetailText(this.match?.statusDetail);
     if (view.status === MatchStatus.FINISHED) {
-      text = `${view.result ? endingText(view.result, view.seat, seats) : "Finished."} ${view.result?.summary ?? ""}`;
+      const headline = view.result ? endingText(view.result, view.seat, seats) : "Finished.";
+      text = view.result?.summary && view.result.summary !== headline ? `${headline} ${view.result.summary}` : headline;
     }
     else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
     else if (view.status === MatchStatus.ABORTED) text = `Aborted by the host: ${why || "no reason given"}.`;
