@@ -301,6 +301,9 @@ def test_a_finished_match_is_replayed_step_by_step_to_the_end(web_host, web_clie
     # The tab said when it was the player's turn; the turn line said when the bot was thinking.
     assert replayed["titleOnTurn"].startswith("● Your turn")
     assert "Player 2 (bot) is thinking…" in replayed["turnTexts"]
+    # The bot's first move is named above the board, and the mark it drew is the one part marked as changed.
+    bot_first = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED and event.seat == 1)
+    assert replayed["afterBot"] == {"lastMove": f"Last move: Player 2 (bot): {bot_first.label}", "marked": ["text:O"]}
     # The page showed how it ended, for this player, with the scores; so did the tab's title.
     winners = list(match.result.winners)
     outcome = "You won!" if winners == [0] else "You lost" if winners == [1] else "Draw."
@@ -311,8 +314,13 @@ def test_a_finished_match_is_replayed_step_by_step_to_the_end(web_host, web_clie
     assert [step["version"] for step in steps] == list(range(match.version + 1))
     assert steps[-1]["position"] == f"Step {match.version} of {match.version}"
     for event in log.events:
+        step = steps[event.version]
         if event.kind == pb.EVENT_KIND_MOVED:
-            assert steps[event.version]["step"].endswith(event.label), event.version
+            # The move that led to the step, and the mark it drew marked as what changed.
+            assert step["step"].endswith(event.label), event.version
+            assert step["marked"] == [f"text:{'XO'[event.seat]}"], event.version
+        else:
+            assert step["marked"] == [], event.version  # a join, the start, the end: the picture did not change
     for step in steps:
         assert step["texts"] == svg_texts(web_client.view(name, at_version=step["version"], svg=True).svg)
     assert steps[0]["texts"] == [] and len(steps[-1]["texts"]) == len(moves_of(log, 0) + moves_of(log, 1))

@@ -354,7 +354,15 @@ const scenarios = {
       new MutationObserver(() => window.__turnTexts.add(turn.textContent)).observe(turn,
         { childList: true, characterData: true, subtree: true });
     });
-    const played = await playToEnd(page, seededRandom(3));
+    // After the bot's first answer: the move named above the board, its mark on the board marked.
+    const markedOf = (where) => page.evaluate((board) => Array.from(document.querySelectorAll(`${board} .last-move-part`),
+      (element) => `${element.localName}:${element.textContent}`), where);
+    let afterBot = null;
+    const played = await playToEnd(page, seededRandom(3), { afterMove: async (count) => {
+      if (count !== 1) return;
+      await waitForTurnOrEnd(page);
+      afterBot = { lastMove: await page.locator("#last-move").innerText(), marked: await markedOf("#board") };
+    } });
     const turnTexts = await page.evaluate(() => Array.from(window.__turnTexts));
     const ending = await page.locator("#ending").innerText();
     const title = await page.title();
@@ -364,6 +372,7 @@ const scenarios = {
     const shown = async () => ({
       version: Number(await page.locator(".replay-page").getAttribute("data-version")),
       step: await page.locator("#replay-step").innerText(), texts: await boardTextsOf(page, "#replay-board"),
+      marked: await markedOf("#replay-board"),
       position: await page.locator("#replay-position").innerText() });
     const steps = [await shown()];
     // The first half with the "Next" button, the rest with the right arrow key.
@@ -380,7 +389,7 @@ const scenarios = {
     await page.locator("#replay-last").click();
     await page.waitForSelector(`.replay-page[data-version="${lastVersion}"]:not([data-loading])`);
     const rawComplete = await page.locator("#match-log").getAttribute("data-complete");
-    return { match: id, botChoices, titleOnTurn, turnTexts, played: played.length, ending, title, lastVersion, steps,
+    return { match: id, botChoices, titleOnTurn, turnTexts, afterBot, played: played.length, ending, title, lastVersion, steps,
       atEnd, rawComplete };
   },
 

@@ -253,8 +253,9 @@ class MatchPage {
     this.statusBadge.className = `status status-${statusText(view.status)}`;
     this.showIdentity(seat);
     this.showTurn(view);
+    const previousPicture = this.board.querySelector("svg");
     this.showBoard(view);
-    this.lastMove.show(this.board, view.version, this.match?.seats ?? []);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture);
     this.showMoves(view, player);
     this.showResult(view);
     this.showSeats(view);

@@ -1,6 +1,6 @@
 // The replay of a match that is over: its pictures version by version, as the
 // host renders them (GetView with at_version), with the move that led to
-// each; buttons, a slider and the keyboard (arrows, Home, End) step through
+// each and what it changed marked; buttons, a slider and the keyboard (arrows, Home, End) step through
 // them. The raw log (GetMatchLog in the proto3 JSON mapping) is one toggle away.
 import { toJsonString } from "@bufbuild/protobuf";
 import {
@@ -11,6 +11,7 @@ import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel } from "./errors";
 import { endingBanner } from "./match-outcome";
 import { eventText, gameId } from "./match-text";
+import { markChanges } from "./picture-changes";
 import { heldSeat } from "./seat-tokens";
 import { sanitizeSvg } from "./svg-sanitizer";
 
@@ -51,10 +52,10 @@ class ReplayPage {
       h("button", { type: "button", id: buttonId, "aria-label": label, title: label,
         onclick: () => this.go(to()) }, text);
     this.controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls", hidden: true },
-      button("replay-first", "First step (Home)", "⏮ First", () => 0),
+      button("replay-first", "First step (Home)", "« First", () => 0),
       button("replay-prev", "Previous step (left arrow)", "◀ Previous", () => this.version - 1),
       button("replay-next", "Next step (right arrow)", "Next ▶", () => this.version + 1),
-      button("replay-last", "Last step (End)", "Last ⏭", () => this.lastVersion),
+      button("replay-last", "Last step (End)", "Last »", () => this.lastVersion),
       this.slider, this.position);
     replaceChildren(root, this.container);
     replaceChildren(this.container,
@@ -142,9 +143,12 @@ class ReplayPage {
       if (version === this.version) replaceChildren(this.problems, problemPanel(problemOf(error), "Drawing this step"));
       return;
     }
+    // What this step changed is marked against the step before (usually cached: the page came from there).
+    const before = version > 0 ? await this.viewAt(version - 1).catch(() => undefined) : undefined;
     if (version !== this.version) return; // the player stepped on meanwhile
     this.problems.replaceChildren();
     const svg = view.svg ? sanitizeSvg(view.svg) : null;
+    if (svg) markChanges(before?.svg ? sanitizeSvg(before.svg) : null, svg);
     replaceChildren(this.board, svg ?? h("pre", { class: "state" }, JSON.stringify(view.state ?? {}, null, 2)));
     const finished = view.status === MatchStatus.FINISHED && view.result;
     if (finished) replaceChildren(this.ending, endingBanner(view.result!, view.seat, this.match?.seats ?? []));
