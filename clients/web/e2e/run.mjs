@@ -399,19 +399,7 @@ const scenarios = {
     const toggled = [];
     for (const colorScheme of ["light", "dark"]) {
       const page = await newPage(browser, { ...VIEWPORTS.desktop, colorScheme });
-      const check = async (name) => {
-        // Colours are measured once the page's transitions (fade-ins) are over.
-        await page.evaluate(() => Promise.all(document.getAnimations()
-          .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-          .map((animation) => animation.finished.catch(() => undefined))));
-        await page.addScriptTag({ path: AXE });
-        const found = await page.evaluate(async () => {
-          const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
-          return violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help,
-            nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")) }));
-        });
-        results.push({ page: name, colorScheme, violations: found });
-      };
+      const check = async (name) => results.push({ page: name, colorScheme, violations: await axeViolations(page) });
       await openLobby(page, target);
       await page.locator(`details.game[data-game=${JSON.stringify(args.game)}] summary`).click();
       await check("lobby");
@@ -437,6 +425,15 @@ const scenarios = {
       await check("replay");
       await page.context().close();
     }
+    // Every game's page while it is played: what each plugin draws must be accessible too.
+    const page = await newPage(browser);
+    await openLobby(page, target);
+    const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
+    for (const game of games) {
+      await createMatch(page, target, { game });
+      await waitForTurnOrEnd(page);
+      results.push({ page: `game ${game}`, colorScheme: "light", violations: await axeViolations(page) });
+    }
     return { results, toggled };
   },
 };
@@ -444,6 +441,17 @@ const scenarios = {
 const VIEWPORTS = { desktop: { viewport: { width: 1280, height: 900 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } };
 const AXE = fileURLToPath(import.meta.resolve("axe-core/axe.min.js"));
+
+/** axe-core's violations on the page as it is, once its transitions (fade-ins) are over: colours are measured. */
+async function axeViolations(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => undefined))));
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help,
+      nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")) })));
+}
 
 function boardTextsOf(page, selector) {
   return page.evaluate((where) => Array.from(document.querySelectorAll(`${where} svg text`), (text) => text.textContent),

@@ -15,6 +15,7 @@ import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
 import { heldSeat, joinSeat, playerName, reclaimSeat, releaseSeat } from "./seat-tokens";
 import { bearerToken } from "./bearer-token";
+import { nameTargetsWithTheirText } from "./board-labels";
 import { LastMove } from "./last-move";
 import { endingBanner, endingText } from "./match-outcome";
 import { TurnSignal } from "./turn-signal";
@@ -60,7 +61,8 @@ class MatchPage {
   private readonly moves = h("section", { id: "moves" });
   private readonly seats = h("section", { id: "seats" });
   private readonly result = h("section", { id: "result" });
-  private readonly moveLog = h("ol", { id: "move-log", class: "move-log" });
+  // Focusable: it scrolls, and keyboard users must be able to scroll it.
+  private readonly moveLog = h("ol", { id: "move-log", class: "move-log", tabindex: 0, "aria-label": "Move log" });
   private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: "filter the moves",
     "aria-label": "filter the moves", oninput: () => this.filterMoves() });
 
@@ -255,6 +257,7 @@ class MatchPage {
     this.showTurn(view);
     const previousPicture = this.board.querySelector("svg");
     this.showBoard(view);
+    nameTargetsWithTheirText(this.board);
     this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture);
     this.showMoves(view, player);
     this.showResult(view);
