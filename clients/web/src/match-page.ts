@@ -271,6 +271,7 @@ class MatchPage {
     const seats = this.match?.seats ?? [];
     if (finished) replaceChildren(this.ending, endingBanner(view.result!, view.seat, seats));
     else this.ending.replaceChildren();
+    this.signal.controls.hidden = view.seat < 0 || isOver(view.status); // a spectator never has a turn
     this.signal.show(this.title.textContent ?? "Match", view.toMove.includes(view.seat) && view.seat >= 0,
       finished ? endingText(view.result!, view.seat, seats) : "");
   }
