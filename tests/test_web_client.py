@@ -129,6 +129,9 @@ def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_clie
     not_found = shown["notFound"]
     assert (not_found["code"], not_found["reason"]) == ("NOT_FOUND", "MATCH_NOT_FOUND")
     assert f"matches/{missing}" in not_found["text"] and "lobby" in not_found["text"]
+    # Written for players: the advice shows; the code, the reason and the host's words wait behind "Details".
+    assert not_found["detailsOpen"] is False and "lobby" in not_found["shown"]
+    assert "NOT_FOUND" not in not_found["shown"] and "MATCH_NOT_FOUND" in not_found["text"]
 
     stale = shown["stale"]
     assert (stale["code"], stale["reason"]) == ("ABORTED", "STALE_VERSION")
@@ -148,7 +151,9 @@ def test_errors_are_shown_with_code_reason_details_and_advice(web_host, web_clie
     refused = shown["invalidOptions"]
     assert (refused["code"], refused["reason"]) == ("INVALID_ARGUMENT", "INVALID_OPTIONS")
     assert "options.stall_turns_per_face_down_card" in refused["text"]
-    assert len(refused["marked"]) == 1 and "stall_turns_per_face_down_card" in refused["marked"][0]
+    assert refused["marked"] == ["option:stall_turns_per_face_down_card"]
+    # An option with no title in its schema is labelled with its key in words, not the raw key.
+    assert refused["markedLabels"] == ["Stall turns per face down card"]
 
 
 def test_a_turn_timeout_set_in_the_lobby_runs_down_on_the_page(web_host, web_client):
@@ -158,7 +163,7 @@ def test_a_turn_timeout_set_in_the_lobby_runs_down_on_the_page(web_host, web_cli
     log = web_client.log(f"matches/{timed['match']}")
     first_move = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED)
     assert first_move.seat == 0 and first_move.timed_out
-    assert f"seat 0 (player 0): {first_move.label} (timed out: the host moved for them)" in timed["log"]
+    assert f"Player 1: {first_move.label} (timed out: the host moved for them)" in timed["log"]
 
 
 def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, web_client, idp):
@@ -171,7 +176,7 @@ def test_a_signed_in_player_gets_their_seat_back_in_another_browser(web_host, we
     assert "Ann on the web" in shown["firstBar"]["text"] and token not in shown["address"]
     assert shown["firstState"]["seat"] == 0 and shown["seedNotice"] is None  # the host drew the seed
     # The second lists the match under "My matches", shows the identity's name, and gets seat 0 back.
-    assert "seat 0: Ann on the web (signed in)" in shown["mineText"]
+    assert "Ann on the web (player 1) · signed in" in shown["mineText"]
     assert shown["lobbyName"] == {"value": "Ann on the web", "disabled": True}
     assert shown["reclaimedAs"] == "0" and shown["reclaimed"]["seat"] == 0
     # Kept for this tab only: the sign-in field's "stay signed in" was not ticked.
@@ -264,14 +269,81 @@ def test_plugin_svg_is_drawn_inert_and_its_move_target_still_works():
     assert drawn["state"]["status"] == "finished" and "#/matches/" in drawn["url"]
 
 
-def test_a_screenshot_of_every_game_page(web_host, web_client):
+def test_a_screenshot_of_every_game_page_at_desktop_and_phone_width(web_host, web_client):
     taken = scenario("screenshots", web_host.web_url, out=SCREENSHOTS)
 
-    assert [shot["game"] for shot in taken["shots"]] == sorted(game.id for game in web_client.games())
+    games = sorted(game.id for game in web_client.games())
+    assert [(shot["game"], shot["width"]) for shot in taken["shots"]] == \
+        [(game, width) for width in ("desktop", "phone") for game in games]
     for shot in taken["shots"]:
         picture = Path(shot["file"]).read_bytes()
         assert picture.startswith(b"\x89PNG") and len(picture) > 10_000, shot["game"]
         assert shot["svg"] == 1 and shot["status"] == "active" and shot["legal"], shot["game"]
+        # Nothing is cut off: no page is wider than the screen, on a phone either.
+        assert shot["overflow"] <= 0 and shot["lobbyOverflow"] <= 0, (shot["game"], shot["width"])
+    for width in ("desktop", "phone"):
+        assert (SCREENSHOTS / f"lobby-{width}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_finished_match_is_replayed_step_by_step_to_the_end(web_host, web_client):
+    replayed = scenario("replay", web_host.web_url, game="tictactoe", bot="mcts-easy")
+
+    name = f"matches/{replayed['match']}"
+    match = web_client.match(name)
+    log = web_client.log(name)
+    assert match.status == pb.MATCH_STATUS_FINISHED and replayed["lastVersion"] == match.version
+    # The lobby offered the catalog's bots with their levels; the one picked plays the bot seat.
+    catalog = web_client.game("tictactoe").bots
+    assert [choice["name"] for choice in replayed["botChoices"]] == [bot.name for bot in catalog]
+    assert any(f"(level {bot.level})" in choice["text"] for bot, choice in zip(catalog, replayed["botChoices"])
+               if bot.level > 0)
+    assert match.seats[1].bot == "mcts-easy"
+    # The tab said when it was the player's turn; the turn line said when the bot was thinking.
+    assert replayed["titleOnTurn"].startswith("● Your turn")
+    assert "Player 2 (bot) is thinking…" in replayed["turnTexts"]
+    # The bot's first move is named above the board, and the mark it drew is the one part marked as changed.
+    bot_first = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED and event.seat == 1)
+    assert replayed["afterBot"] == {"lastMove": f"Last move: Player 2 (bot): {bot_first.label}", "marked": ["text:O"]}
+    # The page showed how it ended, for this player, with the scores; so did the tab's title.
+    winners = list(match.result.winners)
+    outcome = "You won!" if winners == [0] else "You lost" if winners == [1] else "Draw."
+    assert replayed["ending"].startswith(outcome) and "Scores:" in replayed["ending"]
+    assert replayed["title"].startswith(outcome.rstrip("!."))
+    # Every version once, in order, each with the move that led to it and the host's picture of it.
+    steps = replayed["steps"]
+    assert [step["version"] for step in steps] == list(range(match.version + 1))
+    assert steps[-1]["position"] == f"Step {match.version} of {match.version}"
+    for event in log.events:
+        step = steps[event.version]
+        if event.kind == pb.EVENT_KIND_MOVED:
+            # The move that led to the step, and the mark it drew marked as what changed.
+            assert step["step"].endswith(event.label), event.version
+            assert step["marked"] == [f"text:{'XO'[event.seat]}"], event.version
+        else:
+            assert step["marked"] == [], event.version  # a join, the start, the end: the picture did not change
+    for step in steps:
+        assert step["texts"] == svg_texts(web_client.view(name, at_version=step["version"], svg=True).svg)
+    assert steps[0]["texts"] == [] and len(steps[-1]["texts"]) == len(moves_of(log, 0) + moves_of(log, 1))
+    assert len(moves_of(log, 0)) == replayed["played"]
+    assert replayed["atEnd"]["nextDisabled"] and replayed["atEnd"]["ending"]
+    assert replayed["rawComplete"] == "true"
+
+
+def test_the_lobby_a_game_page_and_a_replay_have_no_serious_accessibility_violation(web_host, web_client):
+    checked = scenario("accessibility", web_host.web_url, game="tictactoe")
+
+    pages = [(result["page"], result["colorScheme"]) for result in checked["results"]]
+    assert pages == [(page, scheme) for scheme in ("light", "dark")
+                     for page in ("lobby", "game", "finished game", "replay")] + \
+        [(f"game {game}", "light") for game in sorted(game.id for game in web_client.games())]
+    serious = [(result["page"], result["colorScheme"], violation) for result in checked["results"]
+               for violation in result["violations"] if violation["impact"] in ("serious", "critical")]
+    assert serious == []
+    # Dark mode follows the system's scheme, and the header's toggle overrides it either way.
+    light, dark = checked["toggled"]
+    assert light["system"] != dark["system"]
+    assert (light["theme"], light["toggled"]) == ("dark", dark["system"])
+    assert (dark["theme"], dark["toggled"]) == ("light", light["system"])
 
 
 def test_script_mode_plays_given_moves_and_prints_the_match_log(web_host, web_client):

@@ -22,16 +22,17 @@ export async function openLobby(page, target) {
 
 /** Fills the lobby's "new match" form of `game` and submits it; resolves to the match id. */
 export async function createMatch(page, target,
-  { game, seats, bots, seed, options = {}, variant, turnTimeout, takeSeat = true }) {
+  { game, seats, bots, bot, seed, options = {}, variant, turnTimeout, takeSeat = true }) {
   await openLobby(page, target);
   const card = page.locator(`details.game[data-game=${attribute(game)}]`);
-  await card.locator("summary").click();
+  if (!(await card.evaluate((details) => details.open))) await card.locator("summary").click();
   const form = card.locator("form.create-form");
   if (seats !== undefined) await form.locator('select[name="seats"]').selectOption(String(seats));
   if (bots !== undefined) {
     const boxes = form.locator(".seat-choices input[type=checkbox]");
     for (let seat = 0; seat < await boxes.count(); seat += 1) await boxes.nth(seat).setChecked(bots.includes(seat));
   }
+  if (bot) await form.locator('select[name="bot"]').selectOption(bot);
   if (variant) await form.locator('select[name="variant"]').selectOption(variant);
   for (const [name, value] of Object.entries(options)) await fillOption(form, name, value);
   if (seed !== undefined) await form.locator('input[name="seed"]').fill(String(seed));

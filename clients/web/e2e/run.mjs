@@ -3,6 +3,7 @@
 // runs `node clients/web/e2e/run.mjs <scenario> --target <web url> ...` and
 // checks the JSON printed on the last line against the host.
 import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
@@ -10,7 +11,7 @@ import {
   boardTexts, createMatch, openLobby, openMatch, pageState, playMove, playToEnd, seededRandom, waitForTurnOrEnd,
 } from "./pages.mjs";
 
-const OPTIONS = ["target", "game", "seats", "choices", "reload-after", "moves", "missing", "options-game",
+const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
   "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
@@ -81,8 +82,10 @@ const scenarios = {
 
   /** Errors a person meets: a match that does not exist, a stale move from a second tab, bad options. */
   async errors(browser) {
+    // A player reads the advice; the code, reason and the host's message wait behind "Details" (closed).
     const problem = (page) => page.locator("#problems .problem, .problem-area .problem").first().evaluate((panel) => ({
-      code: panel.dataset.code, reason: panel.dataset.reason, text: panel.innerText }));
+      code: panel.dataset.code, reason: panel.dataset.reason, text: panel.textContent, shown: panel.innerText,
+      detailsOpen: panel.querySelector("details.problem-details")?.open ?? null }));
 
     const page = await newPage(browser);
     await openMatch(page, target, args.missing);
@@ -141,8 +144,9 @@ const scenarios = {
     await card.locator(".problem").first().waitFor();
     const invalidOptions = {
       ...(await card.locator(".problem").first().evaluate((panel) => ({ code: panel.dataset.code,
-        reason: panel.dataset.reason, text: panel.innerText }))),
-      marked: await card.locator(".option.invalid").allInnerTexts(),
+        reason: panel.dataset.reason, text: panel.textContent }))),
+      marked: await card.locator(".option.invalid [name]").evaluateAll((inputs) => inputs.map((input) => input.name)),
+      markedLabels: await card.locator(".option.invalid label").allInnerTexts(),
     };
     return { notFound, stale, lateJoin, unknownToken, invalidOptions };
   },
@@ -307,26 +311,155 @@ const scenarios = {
       secondMove, secondState, secondStorage, firstAfter, refusedBar, watching, abort, afterSignOut };
   },
 
-  /** A screenshot of the game page of every game in the catalog. */
+  /** Screenshots of the lobby and of every game's page at desktop and phone width; whether anything is wider
+   * than the screen (a page cut off on a phone). */
   async screenshots(browser) {
     mkdirSync(args.out, { recursive: true });
-    const page = await newPage(browser);
-    await openLobby(page, target);
-    const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
     const shots = [];
-    for (const game of games) {
-      await createMatch(page, target, { game });
-      await waitForTurnOrEnd(page);
-      const file = `${args.out}/${game}.png`;
-      await page.screenshot({ path: file, fullPage: true });
-      shots.push({ game, file, svg: await page.locator("#board svg").count(), ...(await pageState(page)) });
+    const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      const page = await newPage(browser, viewport);
+      await openLobby(page, target);
+      const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
+      await page.locator("details.game summary").first().click();
+      await page.screenshot({ path: `${args.out}/lobby-${width}.png`, fullPage: true });
+      const lobbyOverflow = await overflow(page);
+      for (const game of games) {
+        await createMatch(page, target, { game });
+        await waitForTurnOrEnd(page);
+        const file = `${args.out}/${game}-${width}.png`;
+        await page.screenshot({ path: file, fullPage: true });
+        shots.push({ game, width, file, svg: await page.locator("#board svg").count(), overflow: await overflow(page),
+          lobbyOverflow, ...(await pageState(page)) });
+      }
+      await page.context().close();
     }
     return { shots };
   },
+
+  /** Plays a match against a chosen bot to the end, then steps through its replay with the buttons and the
+   * keyboard. */
+  async replay(browser) {
+    const page = await newPage(browser);
+    await openLobby(page, target);
+    const botChoices = await page.locator(`details.game[data-game=${JSON.stringify(args.game)}] select[name="bot"] option`)
+      .evaluateAll((options) => options.map((option) => ({ name: option.value, text: option.textContent })));
+    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1], bot: args.bot });
+    await waitForTurnOrEnd(page);
+    const titleOnTurn = await page.title();
+    // Whether the turn line ever said the bot is thinking (it does while the host paces the bot).
+    await page.evaluate(() => {
+      window.__turnTexts = new Set();
+      const turn = document.querySelector("#turn");
+      new MutationObserver(() => window.__turnTexts.add(turn.textContent)).observe(turn,
+        { childList: true, characterData: true, subtree: true });
+    });
+    // After the bot's first answer: the move named above the board, its mark on the board marked.
+    const markedOf = (where) => page.evaluate((board) => Array.from(document.querySelectorAll(`${board} .last-move-part`),
+      (element) => `${element.localName}:${element.textContent}`), where);
+    let afterBot = null;
+    const played = await playToEnd(page, seededRandom(3), { afterMove: async (count) => {
+      if (count !== 1) return;
+      await waitForTurnOrEnd(page);
+      afterBot = { lastMove: await page.locator("#last-move").innerText(), marked: await markedOf("#board") };
+    } });
+    const turnTexts = await page.evaluate(() => Array.from(window.__turnTexts));
+    const ending = await page.locator("#ending").innerText();
+    const title = await page.title();
+    await page.locator("#replay-link").click();
+    await page.waitForSelector('.replay-page[data-version="0"]');
+    const lastVersion = Number(await page.locator(".replay-page").getAttribute("data-last-version"));
+    const shown = async () => ({
+      version: Number(await page.locator(".replay-page").getAttribute("data-version")),
+      step: await page.locator("#replay-step").innerText(), texts: await boardTextsOf(page, "#replay-board"),
+      marked: await markedOf("#replay-board"),
+      position: await page.locator("#replay-position").innerText() });
+    const steps = [await shown()];
+    // The first half with the "Next" button, the rest with the right arrow key.
+    for (let version = 1; version <= lastVersion; version += 1) {
+      if (version <= lastVersion / 2) await page.locator("#replay-next").click();
+      else await page.keyboard.press("ArrowRight");
+      await page.waitForSelector(`.replay-page[data-version="${version}"]:not([data-loading])`);
+      steps.push(await shown());
+    }
+    const atEnd = { nextDisabled: await page.locator("#replay-next").isDisabled(),
+      ending: await page.locator("#replay-ending").innerText() };
+    await page.keyboard.press("Home");
+    await page.waitForSelector('.replay-page[data-version="0"]:not([data-loading])');
+    await page.locator("#replay-last").click();
+    await page.waitForSelector(`.replay-page[data-version="${lastVersion}"]:not([data-loading])`);
+    const rawComplete = await page.locator("#match-log").getAttribute("data-complete");
+    return { match: id, botChoices, titleOnTurn, turnTexts, afterBot, played: played.length, ending, title, lastVersion, steps,
+      atEnd, rawComplete };
+  },
+
+  /** axe-core in the real page: the lobby, a game page and a replay page, in the light and the dark theme. */
+  async accessibility(browser) {
+    const results = [];
+    const toggled = [];
+    for (const colorScheme of ["light", "dark"]) {
+      const page = await newPage(browser, { ...VIEWPORTS.desktop, colorScheme });
+      const check = async (name) => results.push({ page: name, colorScheme, violations: await axeViolations(page) });
+      await openLobby(page, target);
+      await page.locator(`details.game[data-game=${JSON.stringify(args.game)}] summary`).click();
+      await check("lobby");
+      // The header's toggle overrides the system's scheme: system, then the other one, then back.
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const system = await background();
+      await page.locator("#theme-toggle").click();
+      if (colorScheme === "dark") await page.locator("#theme-toggle").click(); // it cycles system, dark, light
+      toggled.push({ colorScheme, system, toggled: await background(),
+        theme: await page.evaluate(() => document.documentElement.dataset.theme ?? "") });
+      while ((await page.evaluate(() => document.documentElement.dataset.theme ?? "")) !== "") {
+        await page.locator("#theme-toggle").click();
+      }
+      await createMatch(page, target, { game: args.game, seats: 2, bots: [1] });
+      await waitForTurnOrEnd(page);
+      await check("game");
+      await playToEnd(page, seededRandom(5));
+      await check("finished game");
+      await page.locator("#replay-link").click();
+      await page.waitForSelector(".replay-page[data-version]:not([data-loading])");
+      await page.locator("#replay-next").click();
+      await page.waitForSelector('.replay-page[data-version="1"]:not([data-loading])');
+      await check("replay");
+      await page.context().close();
+    }
+    // Every game's page while it is played: what each plugin draws must be accessible too.
+    const page = await newPage(browser);
+    await openLobby(page, target);
+    const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
+    for (const game of games) {
+      await createMatch(page, target, { game });
+      await waitForTurnOrEnd(page);
+      results.push({ page: `game ${game}`, colorScheme: "light", violations: await axeViolations(page) });
+    }
+    return { results, toggled };
+  },
 };
 
-async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const VIEWPORTS = { desktop: { viewport: { width: 1280, height: 900 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } };
+const AXE = fileURLToPath(import.meta.resolve("axe-core/axe.min.js"));
+
+/** axe-core's violations on the page as it is, once its transitions (fade-ins) are over: colours are measured. */
+async function axeViolations(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => undefined))));
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help,
+      nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")) })));
+}
+
+function boardTextsOf(page, selector) {
+  return page.evaluate((where) => Array.from(document.querySelectorAll(`${where} svg text`), (text) => text.textContent),
+    selector);
+}
+
+async function newPage(browser, options = VIEWPORTS.desktop) {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
   return page;

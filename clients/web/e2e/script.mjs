@@ -63,7 +63,7 @@ try {
   }
   const logPage = pages[0];
   await logPage.goto(`${args.target}/#/matches/${id}/log`);
-  await logPage.waitForSelector("#match-log[data-complete]");
+  await logPage.waitForSelector("#match-log[data-complete]", { state: "attached" }); // in the replay page's raw toggle
   console.log(canonicalJson(JSON.parse(await logPage.locator("#match-log").textContent())));
 } catch (error) {
   console.error(`script.mjs: ${error.message}`);

@@ -61,7 +61,8 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
   VERSION_OUT_OF_RANGE: () => "Reload the page to follow the match from its current state.",
   ILLEGAL_MOVE: () => "The rules refused that move; choose another one.",
   UNKNOWN_MOVE: () => "That move is not legal any more. The board has been refreshed: choose again.",
-  NOT_YOUR_TURN: (m) => `It is not your turn${m.to_move ? ` (seat ${m.to_move} to move)` : ""}; wait for it.`,
+  NOT_YOUR_TURN: (m) => `It is not your turn${m.to_move ? ` (${playersText(m.to_move)} to move)` : ""}; wait for it.`,
+  MATCH_NOT_OVER: () => "The replay opens once the match is over; follow the match live meanwhile.",
   MATCH_NOT_ACTIVE: (m) => `The match is ${m.status || "not active"}: moves are only accepted while it is being played.`,
   MATCH_NOT_OPEN: () => "Every seat is taken: you can still watch the match.",
   MATCH_OVER: () => "The match is over; there is nothing to leave.",
@@ -99,6 +100,11 @@ const ADVICE_BY_CODE: Partial<Record<Code, string>> = {
   [Code.Unauthenticated]: "The host does not know who you are: sign in (again), or sign out to go on anonymously.",
   [Code.PermissionDenied]: "Your sign-in does not allow this.",
 };
+
+/** "0,2" (seat indexes, as error metadata lists them) as people count them: "player 1 and player 3". */
+function playersText(indexes: string): string {
+  return indexes.split(",").map((index) => `player ${Number(index) + 1}`).join(" and ");
+}
 
 export function problemOf(error: unknown): Problem {
   const connectError = ConnectError.from(error);
@@ -139,41 +145,45 @@ export function isTransient(problem: Problem): boolean {
   return ["UNAVAILABLE", "UNKNOWN", "CANCELLED", "DEADLINE_EXCEEDED", "INTERNAL"].includes(problem.code);
 }
 
-/** A box a person can act on: what failed, the host's words, the details, the advice. */
+/** A box a player can act on: what did not work and what to do, in words; the code, the reason, the host's
+ * message and the google.rpc details behind a "Details" toggle, for whoever reports or debugs it. */
 export function problemPanel(problem: Problem, context: string): HTMLElement {
   const metadataEntries = Object.entries(problem.metadata);
   return h(
     "section",
     { class: "problem", role: "alert", "data-code": problem.code, "data-reason": problem.reason },
-    h("h3", {}, `${context} failed: `, h("code", { class: "problem-code" }, problem.code),
-      problem.reason ? [" · ", h("code", { class: "problem-reason" }, problem.reason)] : null),
-    h("p", { class: "problem-message" }, problem.message || "(no message)"),
-    problem.advice ? h("p", { class: "problem-advice" }, problem.advice) : null,
-    problem.fieldViolations.length
-      ? h("ul", { class: "problem-fields" },
-        problem.fieldViolations.map((violation) =>
-          h("li", {}, h("code", {}, violation.field), ": ", violation.description)))
-      : null,
-    problem.preconditionViolations.length
-      ? h("ul", { class: "problem-preconditions" },
-        problem.preconditionViolations.map((violation) =>
-          h("li", {}, h("code", {}, violation.type), violation.subject ? [" (", violation.subject, ")"] : null,
-            ": ", violation.description)))
-      : null,
+    h("h3", {}, `${context} did not work.`),
+    h("p", { class: "problem-advice" }, problem.advice || problem.message || "Something went wrong; try again."),
     problem.quotaViolations.length
       ? h("ul", { class: "problem-quotas" },
-        problem.quotaViolations.map((violation) => h("li", {}, "Quota: ", violation.description)))
+        problem.quotaViolations.map((violation) => h("li", {}, violation.description)))
       : null,
     problem.retryAfterSeconds !== undefined
       ? h("p", { class: "problem-retry" }, `You may try again in ${Math.ceil(problem.retryAfterSeconds)} s.`)
       : null,
-    problem.resource
-      ? h("p", { class: "problem-resource" }, "Resource: ", h("code", {}, problem.resource.name),
-        ` (${problem.resource.type})`)
-      : null,
-    metadataEntries.length
-      ? h("dl", { class: "problem-metadata" },
-        metadataEntries.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value)]))
-      : null,
+    h("details", { class: "problem-details" },
+      h("summary", {}, "Details"),
+      h("p", {}, h("code", { class: "problem-code" }, problem.code),
+        problem.reason ? [" · ", h("code", { class: "problem-reason" }, problem.reason)] : null),
+      h("p", { class: "problem-message" }, "The host said: ", problem.message || "(no message)"),
+      problem.fieldViolations.length
+        ? h("ul", { class: "problem-fields" },
+          problem.fieldViolations.map((violation) =>
+            h("li", {}, h("code", {}, violation.field), ": ", violation.description)))
+        : null,
+      problem.preconditionViolations.length
+        ? h("ul", { class: "problem-preconditions" },
+          problem.preconditionViolations.map((violation) =>
+            h("li", {}, h("code", {}, violation.type), violation.subject ? [" (", violation.subject, ")"] : null,
+              ": ", violation.description)))
+        : null,
+      problem.resource
+        ? h("p", { class: "problem-resource" }, "Resource: ", h("code", {}, problem.resource.name),
+          ` (${problem.resource.type})`)
+        : null,
+      metadataEntries.length
+        ? h("dl", { class: "problem-metadata" },
+          metadataEntries.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value)]))
+        : null),
   );
 }

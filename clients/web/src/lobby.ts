@@ -20,7 +20,8 @@ export function showLobby(root: HTMLElement): () => void {
   const matchesArea = h("div", { id: "matches" });
   const myMatches = h("section", { id: "my-matches", hidden: true });
   const joinProblems = h("div", { class: "problem-area" });
-  const statusFilter = h("select", { id: "match-filter", onchange: () => void refreshMatches() },
+  const statusFilter = h("select", { id: "match-filter", "aria-label": "Show the matches that are",
+    onchange: () => void refreshMatches() },
     h("option", { value: String(MatchStatus.UNSPECIFIED) }, "all"),
     h("option", { value: String(MatchStatus.OPEN) }, "open"),
     h("option", { value: String(MatchStatus.ACTIVE) }, "active"),
@@ -49,7 +50,7 @@ export function showLobby(root: HTMLElement): () => void {
   const table = (matches: Match[], mine: boolean) => {
     const titles = new Map(games.map((game) => [game.name, game.title]));
     return h("table", { class: "matches" },
-      h("thead", {}, h("tr", {}, ["game", "match", "status", "seats", ""].map((title) => h("th", {}, title)))),
+      h("thead", {}, h("tr", {}, ["game", "match", "status", "players", "actions"].map((title) => h("th", {}, title)))),
       h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine,
         () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, "Joining"))))));
   };
@@ -110,10 +111,10 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     replaceChildren(seatChoices, range(0, Number(seatCount.value) - 1).map((seat) =>
       h("label", { class: "seat-choice" },
         h("input", { type: "checkbox", name: `bot-seat-${seat}`, value: String(seat), checked: chosen.get(seat) ?? seat > 0 }),
-        ` seat ${seat} is a bot`)));
+        ` player ${seat + 1} is a bot`)));
   };
   const botSeats = () => Array.from(seatChoices.querySelectorAll<HTMLInputElement>("input:checked"), (box) => Number(box.value));
-  const botName = h("input", { type: "text", name: "bot", placeholder: "random", size: 10 });
+  const botName = botChoice(game);
   const options = optionsForm(game.optionsSchema, game.defaultOptions);
   const variant = h("select", { name: "variant", onchange: () => {
     const chosen = game.variants.find((candidate) => candidate.id === variant.value);
@@ -129,7 +130,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
 
   // novalidate: the host checks the options and names the field at fault.
   const form = h("form", { class: "create-form", "data-game": game.id, novalidate: true },
-    h("div", {}, h("label", {}, "Seats ", seatCount), " ", h("label", {}, "Bot strategy ", botName)),
+    h("div", { class: "form-line" }, h("label", {}, "Players ", seatCount), " ", h("label", {}, "Bots play as ", botName)),
     seatChoices,
     game.variants.length ? h("div", {}, h("label", {}, "Variant ", variant)) : null,
     options.element,
@@ -167,7 +168,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
       const bots = botSeats();
       const match = await gamehost.createMatch({
         game: game.name, seats, options: chosenOptions, variant: variant.value, botSeats: bots,
-        bot: botName.value.trim(), seed: seedText ? BigInt(seedText) : undefined, requestId: newRequestId(),
+        bot: botName.value, seed: seedText ? BigInt(seedText) : undefined, requestId: newRequestId(),
         turnTimeout: timeoutSeconds > 0 ? durationOf(timeoutSeconds) : undefined,
       });
       const humanSeat = range(0, seats - 1).find((seat) => !bots.includes(seat));
@@ -210,9 +211,18 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
           } catch (error) {
             report(problemOf(error));
           }
-        } }, `Join seat ${seat.index}`)),
+        } }, `Join as player ${seat.index + 1}`)),
       h("a", { class: "button open-match", href: `#/matches/${id}` },
-        held ? `Play seat ${held.seat}` : mine && !isOver(match.status) ? "Play" : "Watch")));
+        held ? `Play as player ${held.seat + 1}` : mine && !isOver(match.status) ? "Play" : "Watch")));
+}
+
+/** The bots the catalog lists for the game, weakest first, by title and level; the host's random bot when
+ * the catalog names none (an older host). */
+function botChoice(game: Game): HTMLSelectElement {
+  const bots = game.bots.length ? game.bots : [{ name: "random", title: "Random moves", level: 0 }];
+  return h("select", { name: "bot", title: "The bot that plays the seats ticked below" },
+    bots.map((bot) => h("option", { value: bot.name, "data-level": bot.level },
+      bot.level > 0 ? `${bot.title || bot.name} (level ${bot.level})` : bot.title || bot.name)));
 }
 
 function durationOf(seconds: number) {

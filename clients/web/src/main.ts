@@ -1,13 +1,15 @@
-// Client-side routes: #/ the lobby, #/matches/<id> the game page, #/matches/<id>/log its log.
+// Client-side routes: #/ the lobby, #/matches/<id> the game page, #/matches/<id>/replay (or /log) its replay
+// and log.
 // A bearer token in the fragment (#/...?token=...) is taken first, then removed from the address.
 import { h, replaceChildren } from "./elements";
 import { hostBaseUrl } from "./api";
 import { bearerToken, exposeToEmbeddingPage, onSignInChange, takeTokenFromAddress } from "./bearer-token";
 import { showLobby } from "./lobby";
 import { showMatch } from "./match-page";
-import { showMatchLog } from "./match-log-page";
+import { showReplay } from "./replay-page";
 import { showSignInBar } from "./sign-in-bar";
 import { releaseSignedInSeats } from "./seat-tokens";
+import { themeToggle } from "./theme";
 
 const app = document.getElementById("app") as HTMLElement;
 const signInBar = document.getElementById("sign-in-bar") as HTMLElement;
@@ -16,9 +18,9 @@ let leavePage: () => void = () => {};
 function route(): void {
   leavePage();
   const path = window.location.hash.replace(/^#/, "").replace(/\?.*$/, "") || "/";
-  const match = /^\/matches\/([^/]+)(\/log)?$/.exec(path);
+  const match = /^\/matches\/([^/]+)(\/log|\/replay)?$/.exec(path);
   if (path === "/") leavePage = showLobby(app);
-  else if (match && match[2]) leavePage = showMatchLog(app, decodeURIComponent(match[1]));
+  else if (match && match[2]) leavePage = showReplay(app, decodeURIComponent(match[1]));
   else if (match) leavePage = showMatch(app, decodeURIComponent(match[1]));
   else {
     replaceChildren(app, h("p", {}, `No page at ${path}. `, h("a", { href: "#/" }, "Go to the lobby.")));
@@ -27,6 +29,7 @@ function route(): void {
 }
 
 (document.getElementById("host-address") as HTMLElement).textContent = hostBaseUrl();
+(document.querySelector(".site-header") as HTMLElement).append(themeToggle());
 exposeToEmbeddingPage();
 const tokenBefore = bearerToken();
 showSignInBar(signInBar, takeTokenFromAddress());

@@ -3,7 +3,7 @@
 // result and move log, kept live by a MatchFollower.
 import {
   EventKind, MatchStatus, SeatKind,
-  type Game, type Match, type MatchEvent, type View,
+  type Game, type Match, type MatchEvent, type Seat, type View,
 } from "./gen/gamehost/v1/gamehost_pb";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
@@ -15,6 +15,10 @@ import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
 import { heldSeat, joinSeat, playerName, reclaimSeat, releaseSeat } from "./seat-tokens";
 import { bearerToken } from "./bearer-token";
+import { nameTargetsWithTheirText } from "./board-labels";
+import { LastMove } from "./last-move";
+import { endingBanner, endingText } from "./match-outcome";
+import { TurnSignal } from "./turn-signal";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
@@ -50,23 +54,30 @@ class MatchPage {
   private readonly turnClock = h("span", { id: "turn-clock", class: "turn-clock" });
   private clockTimer = 0;
   private readonly problems = h("div", { id: "problems" });
+  private readonly ending = h("div", { id: "ending-area" });
+  private readonly lastMove = new LastMove();
+  private readonly signal: TurnSignal;
   private readonly board = h("div", { id: "board", class: "board" });
   private readonly moves = h("section", { id: "moves" });
   private readonly seats = h("section", { id: "seats" });
   private readonly result = h("section", { id: "result" });
-  private readonly moveLog = h("ol", { id: "move-log", class: "move-log" });
+  // Focusable: it scrolls, and keyboard users must be able to scroll it.
+  private readonly moveLog = h("ol", { id: "move-log", class: "move-log", tabindex: 0, "aria-label": "Move log" });
   private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: "filter the moves",
     "aria-label": "filter the moves", oninput: () => this.filterMoves() });
 
   constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
     this.token = heldSeat(id)?.token ?? "";
+    this.signal = new TurnSignal(id);
     this.container.dataset.match = id;
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
-        this.connectionBadge, " ", h("a", { href: `#/matches/${id}/log` }, "match log"), " ",
+        this.connectionBadge, " ", h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log"), " ",
         h("a", { href: "#/" }, "lobby")),
-      this.identity, this.seedNotice, h("div", { class: "turn-line" }, this.turn, this.turnClock), this.problems,
+      this.identity, this.seedNotice,
+      h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
+      this.ending, this.lastMove.element,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
           h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
@@ -102,12 +113,12 @@ class MatchPage {
     this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
     this.seedNotice.textContent = "The seed of this match was chosen by its creator: whoever knows it can foresee "
       + "every draw and hidden card.";
-    document.title = `${this.title.textContent} · gamehost`;
     const view = await this.fetchView();
     if (this.closed) return;
     this.showView(view, true);
     await this.loadLog(view.version);
     if (this.closed) return;
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? []);
     this.follow(view);
   }
 
@@ -211,9 +222,11 @@ class MatchPage {
   private addEvent(event: MatchEvent, live = true): void {
     if (event.version <= this.loggedVersion) return;
     this.loggedVersion = event.version;
+    this.lastMove.note(event);
     this.moveLog.append(h("li", { value: Number(event.version), "data-version": String(event.version),
       "data-kind": EventKind[event.kind] }, eventText(event, this.match?.seats ?? [])));
-    this.moveLog.lastElementChild?.scrollIntoView({ block: "nearest" });
+    // Only the log scrolls to its newest line: the page stays where the player looks (the board).
+    this.moveLog.scrollTop = this.moveLog.scrollHeight;
     // Joins, leaves, the start and the end change the seats; with a turn timeout every move moves the deadline.
     if (live && (event.kind !== EventKind.MOVED || this.match?.turnTimeout)) void this.refreshMatch();
   }
@@ -242,10 +255,25 @@ class MatchPage {
     this.statusBadge.className = `status status-${statusText(view.status)}`;
     this.showIdentity(seat);
     this.showTurn(view);
+    const previousPicture = this.board.querySelector("svg");
     this.showBoard(view);
+    nameTargetsWithTheirText(this.board);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture);
     this.showMoves(view, player);
     this.showResult(view);
     this.showSeats(view);
+    this.showEnding(view);
+  }
+
+  /** The banner once the match is finished, and the tab's title: whose turn, or how it ended. */
+  private showEnding(view: View): void {
+    const finished = view.status === MatchStatus.FINISHED && view.result;
+    const seats = this.match?.seats ?? [];
+    if (finished) replaceChildren(this.ending, endingBanner(view.result!, view.seat, seats));
+    else this.ending.replaceChildren();
+    this.signal.controls.hidden = view.seat < 0 || isOver(view.status); // a spectator never has a turn
+    this.signal.show(this.title.textContent ?? "Match", view.toMove.includes(view.seat) && view.seat >= 0,
+      finished ? endingText(view.result!, view.seat, seats) : "");
   }
 
   private showIdentity(seat: number): void {
@@ -261,14 +289,17 @@ class MatchPage {
       ? this.match.seats.filter((candidate) => candidate.kind === SeatKind.OPEN) : [];
     replaceChildren(this.identity, "You are watching as a spectator.",
       open.flatMap((candidate) => [" ", h("button", { type: "button", class: "join-seat", "data-seat": candidate.index,
-        onclick: () => void this.join(candidate.index) }, `Join seat ${candidate.index}`)]));
+        onclick: () => void this.join(candidate.index) }, `Join as player ${candidate.index + 1}`)]));
   }
 
   private showTurn(view: View): void {
     const seats = this.match?.seats ?? [];
     let text: string;
     const why = statusDetailText(this.match?.statusDetail);
-    if (view.status === MatchStatus.FINISHED) text = `Finished: ${view.result?.summary || "the match is over."}`;
+    if (view.status === MatchStatus.FINISHED) {
+      const headline = view.result ? endingText(view.result, view.seat, seats) : "Finished.";
+      text = view.result?.summary && view.result.summary !== headline ? `${headline} ${view.result.summary}` : headline;
+    }
     else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
     else if (view.status === MatchStatus.ABORTED) text = `Aborted by the host: ${why || "no reason given"}.`;
     else if (view.status === MatchStatus.SUSPENDED) {
@@ -276,8 +307,10 @@ class MatchPage {
     }
     else if (view.status === MatchStatus.OPEN) text = "Waiting for players to take the open seats.";
     else if (view.toMove.includes(view.seat)) text = view.toMove.length > 1 ? "Your turn (with others)." : "Your turn.";
-    else text = `Waiting for ${view.toMove.map((index) => seatName(index, seats)).join(" and ")}.`;
+    else text = waitingText(view.toMove, seats);
     this.turn.textContent = text;
+    // A bot answers after a human-paced delay (the host's): say that it is thinking, not that the page hangs.
+    this.turn.classList.toggle("bot-thinking", view.status === MatchStatus.ACTIVE && botsOnly(view.toMove, seats));
     this.turn.classList.toggle("your-turn", view.toMove.includes(view.seat));
     this.showClock(view);
   }
@@ -468,4 +501,15 @@ class MatchPage {
   private reopen(): void {
     window.dispatchEvent(new HashChangeEvent("hashchange"));
   }
+}
+
+function botsOnly(toMove: number[], seats: Seat[]): boolean {
+  return toMove.length > 0 && toMove.every((index) => seats[index]?.kind === SeatKind.BOT);
+}
+
+/** "Player 2 (bot) is thinking…" while only bots are to move, else "Waiting for Ann and Player 3." */
+function waitingText(toMove: number[], seats: Seat[]): string {
+  const names = toMove.map((index) => seatName(index, seats)).join(" and ");
+  if (botsOnly(toMove, seats)) return `${names} ${toMove.length > 1 ? "are" : "is"} thinking…`;
+  return `Waiting for ${names}.`;
 }

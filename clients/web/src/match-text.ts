@@ -40,11 +40,16 @@ export function isFinalEvent(kind: EventKind): boolean {
   return kind === EventKind.FINISHED || kind === EventKind.ABANDONED || kind === EventKind.ABORTED;
 }
 
+/** A seat in the lists: "Player 2: bot (random)", "Ann (signed in)", "Player 3: open". */
 export function seatText(seat: Seat): string {
+  const number = `Player ${seat.index + 1}`;
   switch (seat.kind) {
-    case SeatKind.OPEN: return `seat ${seat.index}: open`;
-    case SeatKind.BOT: return `seat ${seat.index}: bot (${seat.bot || "random"})`;
-    default: return `seat ${seat.index}: ${seat.playerName || "player"}${seat.verified ? " (signed in)" : ""}`;
+    case SeatKind.OPEN: return `${number}: open`;
+    case SeatKind.BOT: return `${number}: bot (${seat.bot || "random"})`;
+    default: {
+      const name = chosenName(seat);
+      return `${name ? `${name} (${number.toLowerCase()})` : number}${seat.verified ? " · signed in" : ""}`;
+    }
   }
 }
 
@@ -62,14 +67,20 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.ABORTED: return `the host aborted the match${event.reason ? ` (${event.reason})` : ""}`;
     case EventKind.SUSPENDED: return `the match is suspended${event.reason ? ` (${event.reason})` : ""}`;
     case EventKind.RESUMED: return "the match resumed";
-    case EventKind.BOT_ASSIGNED: return `a bot took over seat ${event.seat}`;
+    case EventKind.BOT_ASSIGNED: return `a bot took over ${seatName(event.seat, seats)}`;
     default: return "event";
   }
 }
 
+/** A seat as people call it: the player's name, else "Player N" counted from 1 (a bot's says so). */
 export function seatName(index: number, seats: Seat[]): string {
   const seat = seats[index];
-  if (!seat) return `seat ${index}`;
-  if (seat.kind === SeatKind.BOT) return `seat ${index} (bot)`;
-  return seat.playerName ? `seat ${index} (${seat.playerName})` : `seat ${index}`;
+  const number = `Player ${index + 1}`;
+  if (seat?.kind === SeatKind.BOT) return `${number} (bot)`;
+  return (seat && chosenName(seat)) || number;
+}
+
+/** The name a player gave, not the host's stand-in ("player 0") for a player who gave none. */
+function chosenName(seat: Seat): string {
+  return /^player \d+$/i.test(seat.playerName) ? "" : seat.playerName;
 }

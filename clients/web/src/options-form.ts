@@ -52,10 +52,12 @@ function optionInput(name: string, property: JsonObject): OptionInput {
   const description = typeof property.description === "string" ? property.description : "";
   const note = h("span", { class: "option-violation" });
   const id = `option-${name}-${Math.random().toString(36).slice(2, 8)}`;
-  const row = (control: HTMLElement) =>
-    h("div", { class: "option" },
-      h("label", { for: id }, typeof property.title === "string" ? property.title : name), control,
-      description ? h("small", { class: "option-description" }, description) : null, note);
+  const row = (control: HTMLElement) => {
+    if (description) control.setAttribute("aria-describedby", `${id}-description`);
+    return h("div", { class: "option" },
+      h("label", { for: id }, typeof property.title === "string" ? property.title : labelOf(name)), control,
+      description ? h("small", { class: "option-description", id: `${id}-description` }, description) : null, note);
+  };
 
   if (Array.isArray(property.enum)) {
     const choices = property.enum;
@@ -116,4 +118,10 @@ function optionInput(name: string, property: JsonObject): OptionInput {
     },
     write: (value) => { textarea.value = value === undefined ? "" : JSON.stringify(value); },
   };
+}
+
+/** A label for an option whose schema has no title: its key in words ("stall_turns" reads "Stall turns"). */
+function labelOf(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -41,6 +41,7 @@ from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
+from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine_seats import MatchSeats
 from gamehost.host.engine_steps import MatchSteps
@@ -68,7 +69,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration):
+                  MatchAdministration, MatchReplay):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the

@@ -303,7 +303,19 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def GetView(self, request, context, caller):
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, caller)
+        if request.HasField("at_version"):
+            return await self._past_view_pb(live, seat, request.at_version, request.render)
         return await self._view_pb(live, seat, request.render)
+
+    async def _past_view_pb(self, live: LiveMatch, seat: int | None, version: int,
+                            render: pb.RenderOptions) -> pb.View:
+        view: ViewData = await self.engine.view_at(live, seat, version)
+        return pb.View(
+            match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
+            seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
+            result=result_pb(view.result),
+            text=await self.engine.render_at(live, view, "text") if render.text else "",
+            svg=await self.engine.render_at(live, view, "svg") if render.svg else "")
 
     @unary
     async def SubmitMove(self, request, context, caller):

@@ -147,9 +147,12 @@ class GameHostClient:
 
     # ------------------------------------------------------------ play
 
-    def view(self, match: str, token: str = "", *, text: bool = False, svg: bool = False) -> pb.View:
+    def view(self, match: str, token: str = "", *, text: bool = False, svg: bool = False,
+             at_version: int | None = None) -> pb.View:
+        """The view now; with ``at_version``, as it was then (a match that is over)."""
         return self._call(self.stub.GetView, pb.GetViewRequest(
-            name=match_name(match), player_token=token, render=pb.RenderOptions(text=text, svg=svg)))
+            name=match_name(match), player_token=token, render=pb.RenderOptions(text=text, svg=svg),
+            at_version=at_version))
 
     def move(self, match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
              expected_version: int | None = None, request_id: str | None = None,

@@ -335,14 +335,16 @@ class RenderOptions(_message.Message):
     def __init__(self, text: _Optional[bool] = ..., svg: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("name", "player_token", "render")
+    __slots__ = ("name", "player_token", "render", "at_version")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
+    AT_VERSION_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     render: RenderOptions
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+    at_version: int
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., at_version: _Optional[int] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
     __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render", "include_view")

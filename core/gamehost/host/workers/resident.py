@@ -248,6 +248,34 @@ class ResidentMatches:
             choice = self.bots["random"].choose(held.game, held.state, seat, moves, rng)
         return {"move": move_data(choice), "bot_failed": failure}
 
+    def _op_replay_views(self, request: dict) -> dict:
+        """A finished match's views at past versions (the replay page): set
+        up from the seed, apply the recorded moves, and take the viewer's
+        view and the seats to move at each version asked for (ascending).
+        Nothing is held afterwards."""
+        game = self.games[request["game"]]
+        seed, viewer = request["seed"], request["seat"]
+        try:
+            state = game.setup(request["seats"], request["options"], rng_for(seed, 0))
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("setup (replaying the log)", error) from None
+        pending = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        views = []
+        for version in request["versions"]:
+            due = [move for move in pending if move.version <= version]
+            pending = pending[len(due):]
+            try:
+                state = replay(game, state, seed, due)
+            except MemoryError:
+                raise
+            except Exception as error:
+                raise PluginFailed("apply (replaying the log)", error) from None
+            views.append({"version": version, "view": dict(self._call("view", game.view, state, viewer)),
+                          "to_move": [int(s) for s in self._call("to_move", game.to_move, state)]})
+        return {"views": views}
+
     def _op_drop(self, request: dict) -> dict:
         self.held.pop(request["match"], None)
         return {}

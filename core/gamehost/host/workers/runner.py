@@ -42,7 +42,7 @@ class RulesBudgets:
     def for_call(self, game_id: str, op: str) -> float:
         if op == "choose":
             return max(self.bot, self.per_game.get(game_id, 0.0))
-        if op == "load":
+        if op in ("load", "replay_views"):  # both replay a whole log
             return max(self.load, self.per_game.get(game_id, 0.0))
         return self.per_game.get(game_id, self.rules)
 
@@ -370,6 +370,15 @@ class RulesRunner:
     async def render_svg(self, live, view: Mapping[str, Any], moves) -> str:
         return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
                                              "moves": [[m.id, m.label, dict(m.args)] for m in moves]}))["svg"]
+
+    async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None) -> list[dict]:
+        """The views of an over match at ``versions`` (ascending), replayed
+        from its first state in a worker; nothing stays held."""
+        record = live.record
+        answer = await self._stateless(live, {"op": "replay_views", "seats": len(record.seats),
+                                              "options": dict(record.options), "seed": record.seed,
+                                              "moves": moves, "versions": versions, "seat": seat})
+        return answer["views"]
 
     async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
         return (await self._stateless(live, {"op": "public_move", "seat": seat, "move": move,

@@ -1784,8 +1784,15 @@ type GetViewRequest struct {
 	// "matches/{match}".
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// Empty for a spectator.
-	PlayerToken   string         `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
-	Render        *RenderOptions `protobuf:"bytes,3,opt,name=render,proto3" json:"render,omitempty"`
+	PlayerToken string         `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	Render      *RenderOptions `protobuf:"bytes,3,opt,name=render,proto3" json:"render,omitempty"`
+	// ---- part "feel" (the replay page): a past version.
+	// The view as it was at this version (0 to the match's version), replayed
+	// from the log, with no legal moves. Only for a match that is over
+	// (FAILED_PRECONDITION MATCH_NOT_OVER before: a past view of a live match
+	// could show what the game hides again, e.g. a card turned back). Unset:
+	// the view now.
+	AtVersion     *int64 `protobuf:"varint,10,opt,name=at_version,json=atVersion,proto3,oneof" json:"at_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1839,6 +1846,13 @@ func (x *GetViewRequest) GetRender() *RenderOptions {
 		return x.Render
 	}
 	return nil
+}
+
+func (x *GetViewRequest) GetAtVersion() int64 {
+	if x != nil && x.AtVersion != nil {
+		return *x.AtVersion
+	}
+	return 0
 }
 
 type SubmitMoveRequest struct {
@@ -3258,11 +3272,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	" \x01(\tR\x03svg\"5\n" +
 	"\rRenderOptions\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x10\n" +
-	"\x03svg\x18\x02 \x01(\bR\x03svg\"{\n" +
+	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xae\x01\n" +
 	"\x0eGetViewRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x122\n" +
-	"\x06render\x18\x03 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\"\xe3\x02\n" +
+	"\x06render\x18\x03 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12\"\n" +
+	"\n" +
+	"at_version\x18\n" +
+	" \x01(\x03H\x00R\tatVersion\x88\x01\x01B\r\n" +
+	"\v_at_version\"\xe3\x02\n" +
 	"\x11SubmitMoveRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x19\n" +
@@ -3559,6 +3577,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[20].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
