@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, Move, Outcome, places
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, places
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -414,8 +414,7 @@ def next_turn(state: dict[str, Any]) -> None:
 def _coordinate(move: Mapping[str, Any], key: str) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f'A move gives "{key}" as a whole number 0..19 (the frame column x or row y).',
-                          "malformed-move")
+        raise MalformedMove(f'A move gives "{key}" as a whole number 0..19 (the frame column x or row y).')
     return value
 
 
@@ -460,8 +459,8 @@ def check_piece(state, seat: int, move: Mapping[str, Any]) -> list[int]:
         raise IllegalMove("Pieces may not be flipped in this game (one-sided pieces): "
                           "use orientation r0, r1, r2 or r3.", "no-reflection")
     if orientation not in ROTATIONS + REFLECTIONS:
-        raise IllegalMove('A piece move gives "orientation" as r0..r3 (quarter turns clockwise) '
-                          "or f0..f3 (flipped, then turned).", "malformed-move")
+        raise MalformedMove('A piece move gives "orientation" as r0..r3 (quarter turns clockwise) '
+                            "or f0..f3 (flipped, then turned).")
     distinct = table.orientations[kind.id]
     if orientation not in distinct:
         same = next(name for name, shape in distinct.items() if shape == transformed(kind.cells, orientation))
@@ -558,7 +557,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
         cells, mark = check_piece(state, seat, move), PIECE_MARKS[seat]
     else:
         kinds = ", ".join(kind.id for kind in piece_set(state["one_sided"]))
-        raise IllegalMove(f'A move names a "piece": "column" or one of {kinds}.', "malformed-move")
+        raise MalformedMove(f'A move names a "piece": "column" or one of {kinds}.')
     hands = list(state["hands"])
     hands[seat] = {**hands[seat], piece: hands[seat][piece] - 1}
     after = {

@@ -13,7 +13,7 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, places
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, places
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -251,9 +251,11 @@ class ScalinoPyramid(Game):
         if seat != state["turn"]:
             raise IllegalMove(f"It is seat {state['turn'] + 1}'s turn.", "not-your-turn")
         index = move.get("piece") if hasattr(move, "get") else None
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(state["pieces"]):
-            raise IllegalMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.',
-                              "malformed-move")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise MalformedMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.')
+        if not 0 <= index < len(state["pieces"]):
+            raise IllegalMove(f'There is no piece {index}: pieces are 0 to {len(state["pieces"]) - 1}.',
+                              "no-such-piece")
         pyr = pyramid(state["options"]["geometry"])
         piece = state["pieces"][index]
         problem = removal_problem(state, pyr, piece)
