@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares, seat_name
 from gamehost_burgbaumeister import render
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -130,7 +130,7 @@ def highest(wall: list[int]) -> int:
 
 
 def player_name(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return seat_name(seat)
 
 
 # --- Setup (§2.2) --------------------------------------------------------
@@ -515,9 +515,9 @@ class Burgbaumeister(Game):
         where = place_name(state["revealed"])
         moves = []
         if may_take(state["walls"][seat], number):
-            moves.append(Move("take", f"Take the card at {where} onto the right end of your wall", {"action": "take"}))
+            moves.append(Move("take", f"Take the card at {where} onto the right end of the wall", {"action": "take"}))
         if may_use_magician(state, seat, number):
-            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in your wall",
+            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in the wall",
                               {"action": "magician"}))
         moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
         return moves

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, places
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, places, seat_name
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -51,6 +51,12 @@ CENTRE = octagon(6, 2, 7)
 
 COLOURS = ("blue", "yellow", "red", "green")
 """PROPOSED (§2.2, §2.9.5): seat i plays COLOURS[i]."""
+
+
+def player_name(seat: int) -> str:
+    """"Player 1 (blue)": people count seats from 1 (gamehost.sdk.seats), with the seat's colour."""
+    return seat_name(seat, colour=COLOURS[seat])
+
 
 OFF_BOARD, BORDER, EMPTY, EMPTY_CENTRE = " ", "-", ".", ":"
 PIECE_MARKS = "byrg"
@@ -521,7 +527,7 @@ def outcome(state) -> Outcome | None:
     if state["to_move"] is not None:
         return None
     one_sided = state["one_sided"]
-    names = [colour.capitalize() for colour in COLOURS[:len(state["hands"])]]
+    names = [player_name(seat) for seat in range(len(state["hands"]))]
     if state["games"] == 1:
         penalties = [penalty(hand, one_sided) for hand in state["hands"]]
         ranking = game_ranking(penalties, state["order"])
@@ -547,7 +553,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
     if state["to_move"] is None:
         raise IllegalMove("The game is over.", "game-over")
     if seat != state["to_move"]:
-        raise IllegalMove(f"It is {COLOURS[state['to_move']]}'s turn.", "not-your-turn")
+        raise IllegalMove(f"It is {player_name(state['to_move'])}'s turn.", "not-your-turn")
     piece = move.get("piece") if isinstance(move, Mapping) else None
     if not isinstance(piece, str):
         piece = None

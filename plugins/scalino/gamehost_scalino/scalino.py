@@ -367,7 +367,7 @@ class Scalino(Game):
         if state["over"]:
             raise IllegalMove("The game is over.", "game-over")
         if seat != state["turn"]:
-            raise IllegalMove(f"It is seat {state['turn'] + 1}'s turn.", "not-your-turn")
+            raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
         pyr = pyramid(state["options"]["geometry"])
         colour, level, bar = parse_placement(pyr, move)
         if colour not in state["colours"][seat]:
@@ -406,12 +406,12 @@ class Scalino(Game):
             return None
         totals = seat_totals(state)
         ranking = places(totals)
-        winners = [f"seat {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
+        winners = [f"Player {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
                    if ranking[seat] == 1]
         complete = current_level(state, pyramid(state["options"]["geometry"])) is None
         how = "The pyramid is complete." if complete else "Nobody can place: unplaced pieces cost their size."
         return Outcome(scores=[float(t) for t in totals], ranking=ranking,
-                       summary=f"{how} {' and '.join(winners).capitalize()} {'wins' if len(winners) == 1 else 'share the win'} "
+                       summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
                                f"with {max(totals)} points.")
 
     def evaluate(self, state):
