@@ -150,10 +150,10 @@ def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
                              "--host", quick_host.target, "--seed", "11", "--name", "tester"], input=answers,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    bot_lines = [line.strip() for line in result.stdout.splitlines() if line.startswith("  seat 1: ")]
+    bot_lines = [line.strip() for line in result.stdout.splitlines() if line.startswith("  Player 2 (bot): ")]
     assert len(bot_lines) >= 4, result.stdout[-2000:]
     for line in bot_lines:
-        assert re.fullmatch(r"seat 1: (Turn up the card at|Take the card at|Turn the card at|Magician: insert the card "
+        assert re.fullmatch(r"Player 2 \(bot\): (Turn up the card at|Take the card at|Turn the card at|Magician: insert the card "
                             r"at) [A-E][1-9]( .*)?", line), line
         assert not re.search(r"\d", line.split(" at ", 1)[1][2:]), line  # no number after the place
 

@@ -102,6 +102,13 @@ class RendersBrokenXml(TicTacToe):
         return super().render_svg(view, moves).replace("</svg>", "<g></svg>")
 
 
+class AddressesTheReader(TicTacToe):
+    """Its labels say "your": the log would show "Player 2: Put your X on b2" to everyone."""
+
+    def legal_moves(self, state, seat):
+        return [Move(move.id, f"Put your {move.label}", move.args) for move in super().legal_moves(state, seat)]
+
+
 class KeepsTuples(TicTacToe):
     def apply(self, state, seat, move, rng):
         result = super().apply(state, seat, move, rng)
@@ -119,6 +126,7 @@ class KeepsTuples(TicTacToe):
     (CrashesOnMistypedCells(), "crashed apply with"),
     (DrawsOffItsCanvas(), "render_svg draws outside its canvas: a <rect> reaches (330, 10) on a 300 x 300 canvas"),
     (RendersBrokenXml(), "render_svg is not well-formed XML"),
+    (AddressesTheReader(), "label 'Put your X on a3' addresses the reader"),
 ])
 def test_kit_reports_the_broken_rule(game, finding):
     with pytest.raises(AssertionError) as caught:

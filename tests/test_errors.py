@@ -84,6 +84,28 @@ def test_malformed_move_is_invalid_argument(client, match):
     assert "cell" in error.message and error.field_violations
 
 
+MALFORMED_MOVES = {  # per game, a move without the game's move shape (issue 16: some games said FAILED_PRECONDITION)
+    "burgbaumeister": {"action": "jump"},
+    "callisto": {"piece": "pass", "x": 0, "y": 0},
+    "campanile": {"action": 3},
+    "kensington": {"action": ["draw"]},
+    "scalino": {"colour": 7, "level": 1, "cells": ["d4"]},
+    "scalino-pyramid": {"piece": "the top one"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(MALFORMED_MOVES))
+def test_every_game_answers_a_malformed_move_with_invalid_argument(client, game):
+    name = client.create_match(game).name
+    tokens = [client.join(name).player_token for _ in range(2)]
+    seat = client.view(name, tokens[0]).to_move[0]
+    with unchanged(client, name, tokens[seat]):
+        with pytest.raises(GameHostError) as caught:
+            client.move(name, tokens[seat], move=MALFORMED_MOVES[game])
+    error = caught.value
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT and error.reason == "MALFORMED_MOVE", error.message
+
+
 def test_missing_move_is_invalid_argument(client, match):
     name, x, o = match
     with unchanged(client, name, o):
@@ -224,7 +246,15 @@ def test_seat_count_out_of_range_is_invalid_argument(client):
     with pytest.raises(GameHostError) as caught:
         client.create_match("tictactoe", seats=3)
     assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
-    assert caught.value.field_violations == [("seats", "Tic-tac-toe is played by 2 to 2 players, not 3.")]
+    assert caught.value.field_violations == [("seats", "Tic-tac-toe is played by 2 players, not 3.")]
+
+
+def test_a_seat_count_between_the_allowed_ones_is_invalid_argument_naming_them(client):
+    """Scalino is played by 2 or 4 (spec 3.3): 3 is refused before setup, not a plugin failure."""
+    with pytest.raises(GameHostError) as caught:
+        client.create_match("scalino", seats=3)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.field_violations == [("seats", "Scalino is played by 2 or 4 players, not 3.")]
 
 
 def test_joining_a_full_match_is_failed_precondition(client, match):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -103,7 +104,7 @@ def test_cli_replay_verifies_a_finished_match(host):
     result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "replay", match.name, "--host", host.target],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "verified:" in result.stdout and "v3 seat" in result.stdout
+    assert "verified:" in result.stdout and "\nv3 Player 2 (bot): O on " in result.stdout
 
 
 def test_cli_replay_of_an_abandoned_match_says_there_is_no_result(host):
@@ -127,6 +128,7 @@ def test_cli_play_in_the_terminal_to_the_end(host):
     assert result.returncode == 0, result.stderr
     assert "a b c" in result.stdout and "Game over:" in result.stdout
     assert "your move (number or id, q to quit)" in result.stdout
+    assert ": you are Player 1\n" in result.stdout  # seat 0: people count from 1
 
 
 def test_cli_create_join_matches_and_watch(host):
@@ -139,8 +141,10 @@ def test_cli_create_join_matches_and_watch(host):
     name = cli("create", "tictactoe", "--bots", "1").strip()
     assert name.startswith("matches/")
     joined = cli("join", name, "--seat", "0", "--name", "cli")
+    assert joined.startswith(f"Player 1 of {name} (seat 0 in the API, counted from 0)")  # people count from 1
     token = joined.split("player token: ")[1].strip()
-    assert name in cli("matches", "--game", "tictactoe", "--status", "active")
+    assert f"{name}" in (listed := cli("matches", "--game", "tictactoe", "--status", "active"))
+    assert "cli, Player 2 (bot)" in listed
     games = json.loads(cli("games", "--json"))
     assert any(game["id"] == "tictactoe" for game in games)
     with host.client() as client:
@@ -151,7 +155,10 @@ def test_cli_create_join_matches_and_watch(host):
             else:
                 next(iter(client.watch(name, token, after_version=view.version)), None)
     watched = cli("watch", name)
-    assert "v1 joined seat 0" in watched and "finished" in watched and "Game over:" in watched
+    assert "v1 joined cli" in watched and "finished" in watched and "Game over:" in watched
+    # Seats by the player's name, a bot's as Player N (bot); labels as the plugin gives them.
+    assert re.search(r"^v\d+ moved cli: X on [abc][123]$", watched, re.M)
+    assert re.search(r"^v\d+ moved Player 2 \(bot\): O on [abc][123]$", watched, re.M)
 
 
 def test_cli_reports_host_errors_clearly(host):

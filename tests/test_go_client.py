@@ -68,7 +68,7 @@ def test_play_finishes_a_match_of_every_game_in_the_catalog(gamehost_go, go_host
             assert played.returncode == 0, f"{game.id}: {played.stderr}"
             lines = played.stdout.splitlines()
             match_name = lines[0].split(":")[0]
-            assert lines[0] == f"{match_name}: playing seat 0 (strategy random, seed {number})"
+            assert lines[0] == f"{match_name}: playing Player 1 (strategy random, seed {number})"
             log = assert_finished_with_gapless_log(client, match_name)
             assert log.seed == 100 + number and log.seats == seats
             assert lines[1] == "(the match's seed was chosen by its creator: whoever knows it can foresee its chance)"
@@ -270,7 +270,7 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, go_ho
     mine = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", token)
     assert mine.returncode == 0, mine.stderr
     assert mine.stdout.splitlines()[:2] == [f"{match_name} tictactoe finished v{match.version}",
-                                            "  seat 0: Ann from Go (verified)"]
+                                            "  Player 1: Ann from Go (verified)"]
     # Someone else's "mine" does not list Ann's match.
     other = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", idp.token("go-bob"))
     assert other.returncode == 0 and match_name not in other.stdout
@@ -306,7 +306,7 @@ def test_play_takes_back_the_seat_its_user_holds(gamehost_go, go_host, idp):
         old_token = elsewhere.join(match.name, seat=0).player_token
     played = run_go(gamehost_go, go_host, "play", "--match", match.name, "--bearer-token", token)
     assert played.returncode == 0, played.stderr
-    assert played.stdout.startswith(f"{match.name}: playing seat 0 ")
+    assert played.stdout.startswith(f"{match.name}: playing Player 1 ")
     with go_host.client() as client:
         assert_finished_with_gapless_log(client, match.name)
         seats = client.match(match.name).seats

@@ -6,6 +6,8 @@ import json
 import sys
 
 from gamehost.cli.channels import open_channel
+from gamehost.cli.seats import SeatNames, seat_label
+from gamehost.sdk.seats import seat_name
 from gamehost.client import GameHostClient, canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -77,7 +79,7 @@ def matches(args) -> int:
         found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit,
                              mine=args.mine, player=args.player)
     for match in found:
-        seats = ", ".join(s.player_name or "(open)" for s in match.seats)
+        seats = ", ".join(seat_label(seat) for seat in match.seats)
         print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}")
     return 0
 
@@ -94,7 +96,7 @@ def create(args) -> int:
 def join(args) -> int:
     with connect(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name)
-    print(f"seat {joined.seat} of {joined.match.name}")
+    print(f"{seat_name(joined.seat)} of {joined.match.name} (seat {joined.seat} in the API, counted from 0)")
     print(f"player token: {joined.player_token}")
     return 0
 
@@ -122,15 +124,16 @@ def play(args) -> int:
             match_name, token = match.name, joined.player_token
         else:
             raise SystemExit("error: name a game to start, or --match to play an existing one")
-        print(f"{match_name}: you are seat {host.view(match_name, token).seat}")
+        names = SeatNames(host, match_name)
+        print(f"{match_name}: you are {seat_name(host.view(match_name, token).seat)}")
         view = host.view(match_name, token, text=True)
         while True:
             _print_view(view)
             if view.status != pb.MATCH_STATUS_ACTIVE:
                 return 0
             if not view.legal_moves:
-                print(f"waiting for seat {', '.join(map(str, view.to_move))} ...")
-                view = _next_view(host, match_name, token, view.version)
+                print(f"waiting for {', '.join(map(names, view.to_move))} ...")
+                view = _next_view(host, match_name, token, view.version, names)
                 continue
             for number, move in enumerate(view.legal_moves, 1):
                 print(f"  {number:>3}. {move.label}  [{move.id}]")
@@ -157,10 +160,10 @@ def _ask(view: pb.View) -> str | None:
         print(f"'{text}' is not one of the moves above.")
 
 
-def _next_view(host: GameHostClient, match_name: str, token: str, version: int) -> pb.View:
+def _next_view(host: GameHostClient, match_name: str, token: str, version: int, names: SeatNames) -> pb.View:
     for event in host.watch(match_name, token, after_version=version, text=True):
         if event.kind == pb.EVENT_KIND_MOVED:
-            print(f"  seat {event.seat}: {event.label}")
+            print(f"  {names(event.seat)}: {event.label}")
         if event.HasField("view"):
             return event.view
     return host.view(match_name, token, text=True)
@@ -168,10 +171,11 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int) 
 
 def watch(args) -> int:
     with connect(args) as host:
+        names = SeatNames(host, args.match)
         for event in host.watch(args.match, args.token, after_version=args.after, text=True):
             kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
-            who = f" seat {event.seat}" if event.seat >= 0 else ""
-            print(f"v{event.version} {kind}{who} {event.label}".rstrip())
+            who = f" {names(event.seat)}" if event.seat >= 0 else ""
+            print(f"v{event.version} {kind}{who}{': ' + event.label if event.label else ''}")
             if event.HasField("view"):
                 _print_view(event.view)
     return 0
@@ -211,6 +215,7 @@ def replay(args) -> int:
 
     with connect(args) as host:
         log = host.log(args.match)
+        seats = {seat.index: seat_label(seat) for seat in host.match(args.match).seats}
     if not log.complete:
         print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",
               file=sys.stderr)
@@ -229,7 +234,7 @@ def replay(args) -> int:
             continue
         state = replay_moves(game, state, log.seed, [RecordedMove(event.version, event.seat, from_struct(event.move))])
         if not args.quiet:
-            print(f"\nv{event.version} seat {event.seat}: {event.label}")
+            print(f"\nv{event.version} {seats.get(event.seat) or seat_name(event.seat)}: {event.label}")
             print(game.render_text(game.view(state, None)))
     outcome = game.outcome(state)
     if not log.result.ranking:

@@ -200,9 +200,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             if existing is not None:
                 return await self.live_match(existing.id)
         seats = seats or game.min_players
-        if not game.min_players <= seats <= game.max_players:
-            raise errors.invalid_field("seats", f"{game.title} is played by {game.min_players} to "
-                                                f"{game.max_players} players, not {seats}.")
+        if seats not in game.allowed_player_counts():
+            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
         merged = self._options(entry, variant, options or {})
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")

@@ -90,7 +90,7 @@ class MatchMoves:
         result = applied.result
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
-                            label=label or f"seat {seat} moved")
+                            label=label or "a move")  # labels address nobody; clients name the mover
         if request_id:
             event["request_id"] = request_id
         if timed_out:

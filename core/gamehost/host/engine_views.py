@@ -117,7 +117,7 @@ class MatchViews:
             shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
             if shown == event["move"]:
                 return event
-            return {**event, "move": shown, "move_id": "", "label": f"seat {event['seat']} moved"}
+            return {**event, "move": shown, "move_id": "", "label": "a hidden move"}
 
         if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
             return await compute()

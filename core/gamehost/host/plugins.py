@@ -74,6 +74,9 @@ def validation_errors(game: Any) -> list[str]:
         errors.append("game has no title")
     if not (1 <= game.min_players <= game.max_players):
         errors.append(f"players {game.min_players}..{game.max_players} is not a valid range")
+    elif game.player_counts and game.min_players not in game.allowed_player_counts():
+        # CreateMatch takes min_players when no count is given: it must be one the game allows.
+        errors.append(f"player_counts {list(game.player_counts)} must include min_players {game.min_players}")
     for method in REQUIRED_METHODS:
         if getattr(type(game), method) is getattr(Game, method):
             errors.append(f"game does not implement {method}()")

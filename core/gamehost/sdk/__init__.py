@@ -2,6 +2,7 @@
 
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.seats import player_number, seat_name, seat_names
 from gamehost.sdk.rules import (
     SPECTATOR,
     Game,
@@ -31,5 +32,8 @@ __all__ = [
     "places",
     "rank_shares",
     "hookimpl",
+    "player_number",
+    "seat_name",
+    "seat_names",
     "rng_for",
 ]

@@ -30,7 +30,10 @@ It also renders text and SVG every few steps and at the end, and checks that
 the SVG's ``data-move`` targets are legal move ids; less often, and at the
 end, that the SVG is well-formed XML (browsers parse it as such) and that its
 shapes lie on its canvas (a web page shows the SVG at its size: anything
-beyond is cut off).
+beyond is cut off). Then too it measures the picture drawn 720 px wide
+(``gamehost.sdk.legibility``): text under 10 px and move targets under 24 px
+are listed in the report's ``legibility``, and fail the run for a game that
+opts in (``legible_text=True``, ``tappable_targets=True``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from gamehost.host.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.legibility import target_problems, text_problems
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, State
 
@@ -77,6 +81,10 @@ class ConformanceReport:
     moves: int = 0
     longest: int = 0
     wins: list[int] = field(default_factory=list)
+    legibility: list[str] = field(default_factory=list)
+    """Text under 10 px and targets under 24 px at 720 px wide, each once (the first few)."""
+    strict: dict[str, bool] = field(default_factory=lambda: {"text": False, "target": False})
+    """Which of those fail the run: the checks the game opted into."""
 
 
 def sampled(games: int) -> int:
@@ -90,20 +98,27 @@ def sampled(games: int) -> int:
 
 
 def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
-                    seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
-    """Play ``playouts`` random games; raise AssertionError on the first violation."""
+                    seed: int = 0, max_moves: int = 10_000, legible_text: bool = False,
+                    tappable_targets: bool = False) -> ConformanceReport:
+    """Play ``playouts`` random games; raise AssertionError on the first violation.
+
+    ``legible_text`` and ``tappable_targets`` make small text and small move
+    targets violations too (opt-in per game for now); either way they are
+    listed in the report's ``legibility``."""
     return asyncio.run(check_game(game, seats=seats, options=options, playouts=playouts, seed=seed,
-                                  max_moves=max_moves))
+                                  max_moves=max_moves, legible_text=legible_text, tappable_targets=tappable_targets))
 
 
 async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
-                     seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
+                     seed: int = 0, max_moves: int = 10_000, legible_text: bool = False,
+                     tappable_targets: bool = False) -> ConformanceReport:
     catalog = load_catalog([(f"conformance:{game.id}", _SinglePlugin(game))], use_entry_points=False)
     problems = [error for report in catalog.reports for error in report.errors]
     assert not problems, f"{game.id} fails validation: {problems}"
     store = MemoryStore()
     engine = MatchEngine(catalog, store, snapshot_every=7)
     report = ConformanceReport(game.id, seats, wins=[0] * seats)
+    report.strict = {"text": legible_text, "target": tappable_targets}
     for index in range(playouts):
         try:
             await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
@@ -181,7 +196,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
             _check_information_sets(game, state, frozen, viewers, step)
         events_checked = live.version
         if moves_made % RENDER_EVERY == 0 or live.over:
-            await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over)
+            await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over,
+                                   report=report)
         if live.over:
             break
         to_move = await engine.to_move(live)
@@ -192,6 +208,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         assert moves, f"(b) seat {seat} is to move but has no legal move at {step}"
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
+        _check_labels(moves, step)
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
         if moves_made == mistyped_at:
             _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
@@ -317,9 +334,9 @@ def _plain(value: Any) -> Any:
 
 
 async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[int | None, ViewData], step: str,
-                           shapes: bool) -> None:
+                           shapes: bool, report: ConformanceReport) -> None:
     """Renderings of every view; with ``shapes``, the SVG is also parsed:
-    well-formed, and drawn on its canvas."""
+    well-formed, drawn on its canvas, and legible at 720 px wide."""
     for view in views.values():
         text = await engine.render(live, view, "text")
         assert isinstance(text, str) and text, f"render_text returned {text!r} at {step}"
@@ -336,6 +353,19 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
             raise AssertionError(f"render_svg is not well-formed XML ({error}) at {step}") from None
         outside = _off_canvas(root)
         assert outside is None, f"render_svg draws outside its canvas: {outside} at {step}"
+        _check_legibility(svg, report, step)
+
+
+LEGIBILITY_LISTED = 20  # a report lists the first few: one per distinct text or target is plenty to act on
+
+
+def _check_legibility(svg: str, report: ConformanceReport, step: str) -> None:
+    """Small text and small targets go to the report; they fail the run for
+    the checks the game opted into."""
+    for problem in [*text_problems(svg), *target_problems(svg)]:
+        assert not report.strict[problem.kind], f"render_svg is hard to read or tap: {problem} at {step}"
+        if len(report.legibility) < LEGIBILITY_LISTED and str(problem) not in report.legibility:
+            report.legibility.append(str(problem))
 
 
 _GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "x1", "x2", "y1", "y2"}
@@ -413,6 +443,20 @@ def _check_mistyped_moves(game: Game, state: State, frozen: State, seat: int, mo
 def _plain_repr(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 200 else text[:200] + "..."
+
+
+ADDRESSES_THE_READER = re.compile(r"\byou(?:r|rs|rself)?\b", re.IGNORECASE)
+
+
+def _check_labels(moves: Sequence[Move], step: str) -> None:
+    """A label reads as a button and, after the mover's name, in everyone's
+    log ("Player 2: End the turn"): it addresses nobody ("End your turn"
+    would tell every reader of the log it was their turn)."""
+    for move in moves:
+        assert move.label.strip(), f"move {move.id!r} has no label at {step}"
+        assert not ADDRESSES_THE_READER.search(move.label), (
+            f"label {move.label!r} addresses the reader; labels go to everyone's log: name the thing, "
+            f"not 'you' (\"End the turn\", not \"End your turn\") at {step}")
 
 
 def _check_listed_moves_accepted(game: Game, state: State, frozen: State, seat: int, moves: Sequence[Move],

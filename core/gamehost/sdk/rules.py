@@ -142,11 +142,29 @@ class Game:
     summary: str = ""
     min_players: int = 2
     max_players: int = 2
+    player_counts: Sequence[int] = ()
+    """The seat counts the game is played with when not every count from
+    ``min_players`` to ``max_players`` is (Scalino: 2 or 4); empty: all of them.
+    ``CreateMatch`` refuses the others with INVALID_ARGUMENT."""
     options_schema: Mapping[str, Any] = {"type": "object", "properties": {}}
     """JSON Schema of the options; each property should carry a ``default``."""
     variants: Sequence[Variant] = ()
     hidden_information: bool = False
     chance: bool = False
+
+    def allowed_player_counts(self) -> list[int]:
+        """Every seat count a match of this game may have."""
+        return [count for count in range(self.min_players, self.max_players + 1)
+                if not self.player_counts or count in self.player_counts]
+
+    def player_counts_text(self) -> str:
+        """The allowed counts for a person: "2 players", "2 or 4 players", "2 to 5 players"."""
+        counts = self.allowed_player_counts()
+        if len(counts) == 1:
+            return f"{counts[0]} players"
+        if counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]} players"
+        return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]} players"
 
     def default_options(self) -> dict[str, Any]:
         properties = self.options_schema.get("properties", {})

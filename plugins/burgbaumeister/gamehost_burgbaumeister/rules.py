@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, Secret, Variant, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares, seat_name
 from gamehost_burgbaumeister import render
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -130,7 +130,7 @@ def highest(wall: list[int]) -> int:
 
 
 def player_name(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return seat_name(seat)
 
 
 # --- Setup (§2.2) --------------------------------------------------------
@@ -306,7 +306,7 @@ def score(wall: list[int], options: Mapping[str, Any]) -> int:
 def int_arg(move: Mapping[str, Any], key: str, example: str) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f"This move needs an integer {key!r}, e.g. {example}.", "malformed-move")
+        raise MalformedMove(f"This move needs an integer {key!r}, e.g. {example}.")
     return value
 
 
@@ -323,8 +323,8 @@ def action_of(move: Any) -> str:
     """The action a structured move names; a move with unknown or extra keys is refused."""
     action = move.get("action") if isinstance(move, Mapping) else None
     if not isinstance(action, str) or action not in MOVE_KEYS or set(move) != MOVE_KEYS[action]:  # lists: unhashable
-        raise IllegalMove('A move is {"action": "reveal", "place": 0..44}, {"action": "take"}, {"action": "decline"}, '
-                          '{"action": "magician"} or {"action": "fire", "seat": s, "card": n}.', "malformed-move")
+        raise MalformedMove('A move is {"action": "reveal", "place": 0..44}, {"action": "take"}, {"action": "decline"}, '
+                            '{"action": "magician"} or {"action": "fire", "seat": s, "card": n}.')
     return action
 
 
@@ -515,9 +515,9 @@ class Burgbaumeister(Game):
         where = place_name(state["revealed"])
         moves = []
         if may_take(state["walls"][seat], number):
-            moves.append(Move("take", f"Take the card at {where} onto the right end of your wall", {"action": "take"}))
+            moves.append(Move("take", f"Take the card at {where} onto the right end of the wall", {"action": "take"}))
         if may_use_magician(state, seat, number):
-            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in your wall",
+            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in the wall",
                               {"action": "magician"}))
         moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
         return moves

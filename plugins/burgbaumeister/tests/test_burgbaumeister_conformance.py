@@ -37,5 +37,6 @@ def batches():
 
 @pytest.mark.parametrize(("seats", "options", "first", "games"), batches())
 def test_conformance(seats, options, first, games):
-    report = run_conformance(GAME, seats=seats, options=options, playouts=games, seed=seats * 1000 + first)
+    report = run_conformance(GAME, seats=seats, options=options, playouts=games, seed=seats * 1000 + first,
+                             legible_text=True, tappable_targets=True)
     assert report.playouts == games

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from gamehost.sdk import IllegalMove, Secret
+from gamehost.sdk import IllegalMove, MalformedMove, Secret
 from gamehost_burgbaumeister.rules import Burgbaumeister, card_number
 
 GAME = Burgbaumeister()
@@ -125,7 +125,12 @@ def test_move_out_of_turn_refused():
 
 
 def test_malformed_move_refused():
+    """A move without the move shape is MalformedMove (the host answers INVALID_ARGUMENT), not a rules refusal."""
     state = position([[1], [1]], {4: 17})
+    with pytest.raises(MalformedMove):
+        play(state, 0, action="jump")
+    with pytest.raises(MalformedMove):
+        play(state, 0, action="reveal", place="A5")
     refused(state, 0, "malformed-move", action="jump")
     refused(state, 0, "malformed-move", action="reveal", place="A5")
     refused(state, 0, "malformed-move", action="reveal", place=True)

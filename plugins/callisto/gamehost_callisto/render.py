@@ -10,7 +10,7 @@ from gamehost.sdk import Move
 
 from gamehost_callisto.rules import (
     BORDER, COLOURS, COLUMN, COLUMN_MARKS, EMPTY, EMPTY_CENTRE, FRAME, MARKS, OFF_BOARD, PIECE_MARKS,
-    outcome, penalty, piece_set,
+    outcome, penalty, piece_set, player_name,
 )
 
 FILL = {"blue": "#2f6fd0", "yellow": "#e8b923", "red": "#d23c3c", "green": "#2e9d4f"}
@@ -32,7 +32,7 @@ def status(view: Mapping) -> str:
         result = outcome(view)
         return result.summary if result else "Game over."
     phase = " (opening: place a column)" if view["opening_turns"] else ""
-    return f"{games}{COLOURS[view['to_move']].capitalize()} to move{phase}."
+    return f"{games}{player_name(view['to_move'])} to move{phase}."
 
 
 def seat_lines(view: Mapping) -> list[str]:
@@ -45,7 +45,7 @@ def seat_lines(view: Mapping) -> list[str]:
         totals = ""
         if view["games"] > 1 and view["results"]:
             totals = f", match total {sum(result[seat] for result in view['results'])}"
-        lines.append(f"{COLOURS[seat].capitalize():6} penalty {penalty(hand, view['one_sided']):2}"
+        lines.append(f"{player_name(seat)}: penalty {penalty(hand, view['one_sided']):2}"
                      f"{totals}, columns {hand[COLUMN]}, pieces: {pieces or '-'}{state}")
     return lines
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, Move, Outcome, places
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, places, seat_name
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -51,6 +51,12 @@ CENTRE = octagon(6, 2, 7)
 
 COLOURS = ("blue", "yellow", "red", "green")
 """PROPOSED (§2.2, §2.9.5): seat i plays COLOURS[i]."""
+
+
+def player_name(seat: int) -> str:
+    """"Player 1 (blue)": people count seats from 1 (gamehost.sdk.seats), with the seat's colour."""
+    return seat_name(seat, colour=COLOURS[seat])
+
 
 OFF_BOARD, BORDER, EMPTY, EMPTY_CENTRE = " ", "-", ".", ":"
 PIECE_MARKS = "byrg"
@@ -414,8 +420,7 @@ def next_turn(state: dict[str, Any]) -> None:
 def _coordinate(move: Mapping[str, Any], key: str) -> int:
     value = move.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f'A move gives "{key}" as a whole number 0..19 (the frame column x or row y).',
-                          "malformed-move")
+        raise MalformedMove(f'A move gives "{key}" as a whole number 0..19 (the frame column x or row y).')
     return value
 
 
@@ -460,8 +465,8 @@ def check_piece(state, seat: int, move: Mapping[str, Any]) -> list[int]:
         raise IllegalMove("Pieces may not be flipped in this game (one-sided pieces): "
                           "use orientation r0, r1, r2 or r3.", "no-reflection")
     if orientation not in ROTATIONS + REFLECTIONS:
-        raise IllegalMove('A piece move gives "orientation" as r0..r3 (quarter turns clockwise) '
-                          "or f0..f3 (flipped, then turned).", "malformed-move")
+        raise MalformedMove('A piece move gives "orientation" as r0..r3 (quarter turns clockwise) '
+                            "or f0..f3 (flipped, then turned).")
     distinct = table.orientations[kind.id]
     if orientation not in distinct:
         same = next(name for name, shape in distinct.items() if shape == transformed(kind.cells, orientation))
@@ -522,7 +527,7 @@ def outcome(state) -> Outcome | None:
     if state["to_move"] is not None:
         return None
     one_sided = state["one_sided"]
-    names = [colour.capitalize() for colour in COLOURS[:len(state["hands"])]]
+    names = [player_name(seat) for seat in range(len(state["hands"]))]
     if state["games"] == 1:
         penalties = [penalty(hand, one_sided) for hand in state["hands"]]
         ranking = game_ranking(penalties, state["order"])
@@ -548,7 +553,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
     if state["to_move"] is None:
         raise IllegalMove("The game is over.", "game-over")
     if seat != state["to_move"]:
-        raise IllegalMove(f"It is {COLOURS[state['to_move']]}'s turn.", "not-your-turn")
+        raise IllegalMove(f"It is {player_name(state['to_move'])}'s turn.", "not-your-turn")
     piece = move.get("piece") if isinstance(move, Mapping) else None
     if not isinstance(piece, str):
         piece = None
@@ -558,7 +563,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
         cells, mark = check_piece(state, seat, move), PIECE_MARKS[seat]
     else:
         kinds = ", ".join(kind.id for kind in piece_set(state["one_sided"]))
-        raise IllegalMove(f'A move names a "piece": "column" or one of {kinds}.', "malformed-move")
+        raise MalformedMove(f'A move names a "piece": "column" or one of {kinds}.')
     hands = list(state["hands"])
     hands[seat] = {**hands[seat], piece: hands[seat][piece] - 1}
     after = {

@@ -473,7 +473,7 @@ def test_lowest_penalty_wins():
     result = GAME.outcome(finished(3, [hand(V3=1), hand(I2=1), hand(X5=1)]))
     assert list(result.ranking) == [2, 1, 3]
     assert result.winners == [1]
-    assert "Yellow wins with 2" in result.summary
+    assert "Player 2 (yellow) wins with 2" in result.summary
 
 
 def test_tie_goes_to_the_player_who_started_last():
@@ -613,8 +613,8 @@ def test_text_render_shows_the_board_the_hands_and_the_penalties():
     text = GAME.render_text(GAME.view(state, None))
     row = next(line for line in text.splitlines() if line.startswith(" 9  "))
     assert row[4:] == state["board"][9]
-    assert "Blue   penalty  5" in text and "Yellow penalty 68" in text
-    assert "Blue to move" in text
+    assert "Player 1 (blue): penalty  5" in text and "Player 2 (yellow): penalty 68" in text
+    assert "Player 1 (blue) to move" in text
 
 
 def test_svg_marks_every_column_move_and_shades_centre_border_and_colours():
@@ -632,8 +632,8 @@ def test_svg_marks_every_column_move_and_shades_centre_border_and_colours():
 
 def test_finished_game_render_names_the_winner():
     state = finished(2, [hand(I3=1), hand(V3=1)], start=1)
-    assert "Blue wins with 3 penalty points" in GAME.render_text(state)
-    assert "Blue wins" in GAME.render_svg(state, [])
+    assert "Player 1 (blue) wins with 3 penalty points" in GAME.render_text(state)
+    assert "Player 1 (blue) wins" in GAME.render_svg(state, [])
 
 
 # --- §2.6 No pass; §2.8 Perfect information, no chance after setup -------------------------------

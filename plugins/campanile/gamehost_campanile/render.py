@@ -7,6 +7,8 @@ and the scores once the game is over.
 
 from __future__ import annotations
 
+from gamehost.sdk import seat_name
+
 STYLE_COLOURS = {"S1": "#b5654a", "S2": "#8c8c8c", "S3": "#7a5a3a", "S4": "#d8b25c", "S5": "#5b7fa6"}
 SEAT_COLOURS = ("#c0392b", "#2c6fbb", "#27884b", "#8e44ad", "#d68910")
 STEP_TEXT = {"build": "build", "bet": "bet or draw", "draw": "draw"}
@@ -26,13 +28,13 @@ def chips_text(chips: list[int]) -> str:
 
 
 def bettors_text(entries) -> str:
-    return ", ".join(f"seat {entry['seat']} ({chips_text(entry['chips'])})" for entry in entries) or "-"
+    return ", ".join(f"{seat_name(entry['seat'])} ({chips_text(entry['chips'])})" for entry in entries) or "-"
 
 
 def status_text(view) -> str:
     if view["step"] == "over":
         return "Game over."
-    line = f"Seat {view['turn']} to move: {STEP_TEXT[view['step']]}"
+    line = f"{seat_name(view['turn'])} to move: {STEP_TEXT[view['step']]}"
     if view["built"]:
         built = view["built"]
         line += f" (built {built['style']} +{built['storeys']}; draws from pile {built['storeys']})"
@@ -57,11 +59,11 @@ def text(view) -> str:
         height = view["heights"][style]
         lines.append(f"  {style} {'#' * height:<30} {height:>3}  bets: {bettors_text(view['bets'][style])}")
     lines.append("Chips left: " + "; ".join(
-        f"seat {seat}: " + " ".join(f"{count}x{value}" for value, count in chips.items())
+        f"{seat_name(seat)}: " + " ".join(f"{count}x{value}" for value, count in chips.items())
         for seat, chips in enumerate(view["chips"])))
-    lines.append("Cards in hand: " + ", ".join(f"seat {seat}: {size}" for seat, size in enumerate(view["hand_sizes"])))
+    lines.append("Cards in hand: " + ", ".join(f"{seat_name(seat)}: {size}" for seat, size in enumerate(view["hand_sizes"])))
     if view["viewer"] is not None:
-        lines.append(f"Your hand (seat {view['viewer']}): {' '.join(hand_styles(view))}")
+        lines.append(f"Hand of {seat_name(view['viewer'])}: {' '.join(hand_styles(view))}")
     lines.append(status_text(view))
     if view["result"]:
         lines += result_lines(view["result"])
@@ -72,10 +74,10 @@ def result_lines(result) -> list[str]:
     lines = []
     for flag in result["flags"]:
         big, small = flag["flag"]
-        awards = ", ".join(f"seat {award['seat']} {award['points']}" for award in flag["awards"]) or "nobody bet"
+        awards = ", ".join(f"{seat_name(award['seat'])} {award['points']}" for award in flag["awards"]) or "nobody bet"
         lines.append(f"  flag {big}/{small} on {flag['tower']}: {awards}")
     lines.append(f"  no flag on {result['tower_ranking'][-1]}")
-    lines.append("Scores: " + ", ".join(f"seat {seat}: {score}" for seat, score in enumerate(result["scores"])))
+    lines.append("Scores: " + ", ".join(f"{seat_name(seat)}: {score}" for seat, score in enumerate(result["scores"])))
     return lines
 
 
@@ -83,6 +85,7 @@ def result_lines(result) -> list[str]:
 
 WIDTH, HEIGHT = 780, 660
 PILE_X, TOWER_X0, TOWER_DX = 14, 150, 124
+BUTTON_HEIGHT = 28  # 26 px drawn 720 px wide: a fingertip's target
 BASE_Y, TOWER_ROOM = 320, 230
 
 
@@ -92,8 +95,8 @@ def svg_text(x, y, content, size=13, anchor="middle", fill="#222", weight="norma
 
 
 def button(x, y, width, label, move_id) -> str:
-    return (f'<g data-move="{move_id}" style="cursor:pointer"><rect x="{x}" y="{y}" width="{width}" height="20" '
-            f'rx="4" fill="#fff3c4" stroke="#9a7b1c"/>{svg_text(x + width / 2, y + 14, label, 12)}</g>')
+    return (f'<g data-move="{move_id}" style="cursor:pointer"><rect x="{x}" y="{y}" width="{width}" height="{BUTTON_HEIGHT}" '
+            f'rx="4" fill="#fff3c4" stroke="#9a7b1c"/>{svg_text(x + width / 2, y + 19, label, 12)}</g>')
 
 
 def svg(view, moves) -> str:
@@ -148,34 +151,34 @@ def svg_towers(view, by_id) -> list[str]:
         for offset, chip in enumerate((1, 2, 3)):
             move_id = f"bet:{style}:{chip}"
             if move_id in by_id:
-                parts.append(button(x + 4 + offset * 34, BASE_Y + 48, 32, f"bet {chip}", move_id))
+                parts.append(button(x + 4 + offset * 34, BASE_Y + 28 + BUTTON_HEIGHT, 32, f"bet {chip}", move_id))
         # Chips beneath the tower, one row per bettor in bet order.
         for row, entry in enumerate(view["bets"][style]):
-            y = BASE_Y + 84 + row * 18
+            y = BASE_Y + 96 + row * 19
             colour = SEAT_COLOURS[entry["seat"] % len(SEAT_COLOURS)]
             for index, chip in enumerate(entry["chips"]):
-                cx = x + 12 + index * 14
-                parts.append(f'<circle cx="{cx}" cy="{y}" r="7" fill="{colour}"/>'
-                             + svg_text(cx, y + 4, str(chip), 10, fill="#fff"))
+                cx = x + 12 + index * 17
+                parts.append(f'<circle cx="{cx}" cy="{y}" r="8.5" fill="{colour}"/>'
+                             + svg_text(cx, y + 4, str(chip), 11, fill="#fff"))
     return parts
 
 
 def svg_footer(view) -> list[str]:
     parts = []
-    y = BASE_Y + 190
+    y = BASE_Y + 200
     for seat, left in enumerate(view["chips"]):
         chips = " ".join(f"{count}x{value}" for value, count in left.items())
         parts.append(f'<circle cx="{20 + seat * 150}" cy="{y - 4}" r="6" fill="{SEAT_COLOURS[seat]}"/>'
-                     + svg_text(30 + seat * 150, y, f"seat {seat}: {cards(view['hand_sizes'][seat])}", 11, anchor="start")
-                     + svg_text(30 + seat * 150, y + 16, f"chips {chips}", 11, anchor="start"))
+                     + svg_text(30 + seat * 150, y, f"{seat_name(seat)}: {cards(view['hand_sizes'][seat])}", 12, anchor="start")
+                     + svg_text(30 + seat * 150, y + 16, f"chips {chips}", 12, anchor="start"))
     if view["viewer"] is not None:
-        parts.append(svg_text(14, y + 48, f"Your hand (seat {view['viewer']}):", 13, anchor="start"))
+        parts.append(svg_text(14, y + 48, f"Hand of {seat_name(view['viewer'])}:", 13, anchor="start"))
         for index, style in enumerate(hand_styles(view)):
             cx = 180 + index * 60
             parts.append(f'<rect x="{cx}" y="{y + 34}" width="50" height="22" rx="3" fill="{STYLE_COLOURS[style]}"/>'
                          + svg_text(cx + 25, y + 50, style, 12, fill="#fff", weight="bold"))
     parts.append(svg_text(14, y + 76, status_text(view), 13, anchor="start"))
     if view["result"]:
-        scores = " · ".join(f"seat {seat}: {score}" for seat, score in enumerate(view["result"]["scores"]))
+        scores = " · ".join(f"{seat_name(seat)}: {score}" for seat, score in enumerate(view["result"]["scores"]))
         parts.append(svg_text(14, y + 100, f"Scores: {scores}", 14, anchor="start", weight="bold"))
     return parts

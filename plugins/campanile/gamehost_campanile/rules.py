@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, seat_name
 
 from gamehost_campanile import render
 
@@ -69,8 +69,8 @@ def card_style(card: str) -> str:
     return card.split("#", 1)[0]
 
 
-def seat_name(seat: int) -> str:
-    return f"seat {seat}"
+def player_name(seat: int) -> str:
+    return seat_name(seat)  # "Player 1" for seat 0: people count from 1 (gamehost.sdk.seats)
 
 
 def storeys_text(storeys: int) -> str:
@@ -341,7 +341,7 @@ class Campanile(Game):
             },
             "start_player": {
                 "enum": ["random", "first-seat"], "default": "random",
-                "description": "Who takes the first turn: a random seat, or seat 0.",
+                "description": "Who takes the first turn: a random player, or Player 1.",
             },
             "tower_order": {
                 "enum": ["random", "fixed"], "default": "random",
@@ -409,7 +409,7 @@ class Campanile(Game):
         if is_over(state):
             raise IllegalMove("The game is over.", "game-over")
         if seat != state["turn"]:
-            raise IllegalMove(f"It is {seat_name(state['turn'])}'s turn.", "not-your-turn")
+            raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
         action = move_action(move)
         if action == "build":
             style, storeys = text_field(move, action, "style"), int_field(move, action, "storeys")
@@ -429,11 +429,11 @@ class Campanile(Game):
         scores = final_scores(state)["scores"]
         ranking = places(scores)
         best = max(scores)
-        winners = [seat_name(seat) for seat, place in enumerate(ranking) if place == 1]
+        winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
         if len(winners) == 1:
-            summary = f"{winners[0].capitalize()} wins with {best} points."
+            summary = f"{winners[0]} wins with {best} points."
         else:
-            summary = f"{', '.join(winners).capitalize()} share the win with {best} points."
+            summary = f"{', '.join(winners)} share the win with {best} points."
         return Outcome(scores=[float(score) for score in scores], ranking=ranking, summary=summary)
 
     # --- hidden information (1.6) ---

@@ -38,6 +38,6 @@ def batches():
 def test_campanile_conformance(seats, variant, first, games):
     seed = 10_000 * seats + 1_000 * list(SHARE).index(variant) + first
     report = run_conformance(Campanile(), seats=seats, options=dict(VARIANTS[variant].options),
-                             playouts=games, seed=seed)
+                             playouts=games, seed=seed, legible_text=True, tappable_targets=True)
     assert report.playouts == games
     assert sum(report.wins) >= games

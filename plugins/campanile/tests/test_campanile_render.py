@@ -35,7 +35,7 @@ def test_text_shows_towers_left_to_right_with_heights_and_chips_in_bet_order():
     tower_lines = [line.split()[0] for line in text.splitlines() if line.startswith("  S")]
     assert tower_lines == ["S3", "S1", "S5", "S2", "S4"]
     s2 = next(line for line in text.splitlines() if line.startswith("  S2"))
-    assert " 9 " in s2 and s2.endswith("bets: seat 2 (1), seat 0 (2+1)")
+    assert " 9 " in s2 and s2.endswith("bets: Player 3 (1), Player 1 (2+1)")
 
 
 def test_text_shows_piles_with_tops_and_sizes():
@@ -46,17 +46,17 @@ def test_text_shows_piles_with_tops_and_sizes():
 
 
 def test_text_shows_own_hand_only_to_its_owner():
-    assert "Your hand (seat 0): S1 S3 S3" in GAME.render_text(GAME.view(position(), 0))
+    assert "Hand of Player 1: S1 S3 S3" in GAME.render_text(GAME.view(position(), 0))
     assert "Your hand" not in GAME.render_text(GAME.view(position(), None))
-    assert "Seat 1 to move: bet or draw (built S2 +2; draws from pile 2)." in GAME.render_text(GAME.view(position(), 2))
+    assert "Player 2 to move: bet or draw (built S2 +2; draws from pile 2)." in GAME.render_text(GAME.view(position(), 2))
 
 
 def test_text_shows_flags_and_scores_at_the_end():
     state = {**position(), "step": "over", "turn": None, "built": None}
     text = GAME.render_text(GAME.view(state, None))
-    assert "flag 8/4 on S2: seat 0 8, seat 2 4" in text
+    assert "flag 8/4 on S2: Player 1 8, Player 3 4" in text
     assert "no flag on S3" in text
-    assert "Scores: seat 0: 8, seat 1: 0, seat 2: 4" in text
+    assert "Scores: Player 1: 8, Player 2: 0, Player 3: 4" in text
 
 
 def test_svg_is_well_formed_and_every_legal_move_is_clickable():
@@ -73,7 +73,7 @@ def test_svg_shows_own_hand_and_scores_at_the_end():
     state = {**position(), "step": "over", "turn": None, "built": None}
     svg = GAME.render_svg(GAME.view(state, 0), [])
     ElementTree.fromstring(svg)
-    assert "Your hand (seat 0):" in svg and "seat 0: 8" in svg
+    assert "Hand of Player 1:" in svg and "Player 1: 8" in svg
     assert "Your hand" not in GAME.render_svg(GAME.view(state, None), [])
 
 

@@ -169,7 +169,7 @@ def test_build_refused_twice_in_a_turn():
 def test_move_refused_out_of_turn():
     refusal = refused(table(turn=1), 0, action="build", style="S1", storeys=1)
     assert refusal.rule == "not-your-turn"
-    assert refusal.reason == "It is seat 1's turn."
+    assert refusal.reason == "It is Player 2's turn."  # seats are named for people, from 1
 
 
 @pytest.mark.parametrize("move", [{}, {"action": "pass"}, {"action": "build", "style": "S1"},
@@ -453,7 +453,7 @@ def test_unplayed_chips_score_nothing():
 def test_winner_has_most_points():
     outcome = GAME.outcome(finished({"S1": 9}, {"S1": [{"seat": 1, "chips": [1]}]}))
     assert list(outcome.ranking) == [2, 1, 2]
-    assert outcome.summary == "Seat 1 wins with 8 points."
+    assert outcome.summary == "Player 2 wins with 8 points."
 
 
 def test_final_tie_is_a_shared_win():
@@ -461,7 +461,7 @@ def test_final_tie_is_a_shared_win():
     outcome = GAME.outcome(finished({"S1": 9, "S2": 1}, bets))
     assert list(outcome.scores) == [8, 0, 6 + 2]
     assert list(outcome.ranking) == [1, 3, 1]
-    assert outcome.summary == "Seat 0, seat 2 share the win with 8 points."
+    assert outcome.summary == "Player 1, Player 3 share the win with 8 points."
 
 
 # --- 1.6 hidden information --------------------------------------------------------------------

@@ -7,10 +7,11 @@ from html import escape
 from typing import Mapping, Sequence
 
 from gamehost_kensington.rules import score
-from gamehost_kensington.tiles import PLAYER_COLOURS, SILHOUETTES, cells_of
+from gamehost.sdk import seat_name
+from gamehost_kensington.tiles import PLAYER_COLOURS, SILHOUETTES, back_and_outline, cells_of, tile_name
 
 CELL_TEXT = {"lit": "L", "dark": "D", "lit-cat": "l", "dark-cat": "d", "wall": "#", "roof": "^", "door-red": "R"}
-LEGEND = "L lit window, D dark window, l/d with a cat, # wall, ^ roof, R red door, @ your door, . empty"
+LEGEND = "L lit window, D dark window, l/d with a cat, # wall, ^ roof, R red door, @ the building's own door, . empty"
 CELL_FILL = {"lit": "#f7d54a", "dark": "#2f3440", "lit-cat": "#f7d54a", "dark-cat": "#2f3440", "wall": "#b5651d",
              "roof": "#7a3b2e", "door-red": "#c62828"}
 DOOR_FILL = {"yellow": "#e6b800", "green": "#2e7d32", "blue": "#1565c0", "brown": "#6d4c41", "grey": "#757575"}
@@ -25,18 +26,13 @@ def _cell_text(code: str) -> str:
 def _tile_name(view: Mapping, token: str | None) -> str:
     if token is None:
         return "-"
-    face = view["tiles"][token]
-    if face["kind"] == "window":
-        return f"{face['type']} {face['lighting']}{' diamond' if face['diamond'] else ''}{' cat' if face['cat'] else ''}"
-    if face["kind"] == "roof":
-        return f"roof {face['type']}{' bird' if face['bird'] else ''}"
-    return "red door" if face["kind"] == "door" else "wall"
+    return tile_name(view["tiles"][token])
 
 
 def _status(view: Mapping) -> str:
     if view["phase"] == "over":
         return "game over"
-    colour = PLAYER_COLOURS[view["turn"]]
+    colour = seat_name(view["turn"], colour=PLAYER_COLOURS[view["turn"]])
     return {"take": f"{colour} to take a tile", "build": f"{colour} to build",
             "final-build": f"{colour}: final build from the warehouse"}[view["phase"]]
 
@@ -50,13 +46,14 @@ def _breakdown(sheet: Mapping) -> str:
 def render_text(view: Mapping) -> str:
     lines = [f"Kensington: {_status(view)}. Pile {view['pile_size']} tiles, bird roofs out {view['birds_out']}/7, "
              f"chip supply {view['supply']}."]
-    lines.append("Pile: " + ", ".join(f"{group} x{count}" for group, count in view["pile"].items()))
+    lines.append("Pile, face down by back and outline: " + ", ".join(
+        f"{count} {back_and_outline(group)}" for group, count in view["pile"].items()))
     if view["hand"]:
         lines.append(f"Taken this turn: {_tile_name(view, view['hand'])}{' (stolen: place it now)' if view['stolen'] else ''}")
     for seat, building in enumerate(view["buildings"]):
         spots = ", ".join(_tile_name(view, token) for token in view["warehouses"][seat])
         lines.append("")
-        lines.append(f"{building['colour']}: chips {view['chips'][seat]}, warehouse [{spots}]")
+        lines.append(f"{seat_name(seat, colour=building['colour'])}: chips {view['chips'][seat]}, warehouse [{spots}]")
         lines.append("  " + _breakdown(score(building)))
         columns = building["columns"]
         for y in range(max(len(column) for column in columns) - 1, -1, -1):

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares, seat_name
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -38,7 +38,15 @@ from gamehost_kensington.tiles import (
     PLAYER_COLOURS,
     TILES,
     TOKEN_NUMBER,
+    anchor_cell,
+    back_and_outline,
+    tile_name,
 )
+
+def player_name(seat: int) -> str:
+    """"Player 2 (green)": people count seats from 1; each seat builds in its door's colour."""
+    return seat_name(seat, colour=PLAYER_COLOURS[seat])
+
 
 CHIPS_PER_PLAYER = 4
 """Supply: 8 / 12 / 16 / 20 chips for 2 / 3 / 4 / 5 players (spec 1.6)."""
@@ -499,12 +507,12 @@ class Kensington(Game):
         return self._build_moves(state, seat)
 
     def _take_moves(self, state, seat):
-        moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back} {shape} tile"
+        moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back_and_outline(f'{back}:{shape}')}"
                       + (" (pay 1 chip)" if back in BROWN_BACKS else ""),
                       {"action": "draw", "back": back, "shape": shape})
                  for back, shape in draw_options(state, seat)]
         moves += [Move(f"steal:{other}:{spot}",
-                       f"Steal {TILES[token]['type']} from {PLAYER_COLOURS[other]}'s warehouse (pay them 1 chip)",
+                       f"Steal the {describe(TILES[token])} from {player_name(other)}'s warehouse (paying them 1 chip)",
                        {"action": "steal", "from": other, "spot": spot})
                   for other, spot, token in stealable(state, seat)]
         return moves
@@ -515,19 +523,19 @@ class Kensington(Game):
         for token in own_tiles(state, seat):
             tile = TILES[token]
             for x, y in placements(building, tile, state["options"]):
-                moves.append(Move(f"place:{token}:{x}:{y}", f"Place {describe(tile)} at ({x}, {y})",
+                moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
                                   {"action": "place", "tile": token, "x": x, "y": y}))
         if state["stolen"]:
             return moves
         hand = state["hand"]
         free = None in state["warehouses"][seat]
         if hand is None:
-            moves.append(Move("done", "End your turn", {"action": "done"}))
+            moves.append(Move("done", "End the turn", {"action": "done"}))
         else:
-            where = "store the tile in your warehouse" if free else "send the tile back to the pile"
-            moves.append(Move("done", f"End your turn and {where}", {"action": "done"}))
+            where = "store the tile in the warehouse" if free else "send the tile back to the pile"
+            moves.append(Move("done", f"End the turn and {where}", {"action": "done"}))
             if free and not state["options"].get("store_when_free", True):
-                moves.append(Move("return", "End your turn and send the tile back to the pile",
+                moves.append(Move("return", "End the turn and send the tile back to the pile",
                                   {"action": "return"}))
         return moves
 
@@ -537,7 +545,7 @@ class Kensington(Game):
         if state["phase"] == "over":
             raise IllegalMove("The game is over.", "game-over")
         if seat != state["turn"]:
-            raise IllegalMove(f"It is {PLAYER_COLOURS[state['turn']]}'s turn.", "not-your-turn")
+            raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
         action = move["action"]
         if action in ("draw", "steal"):
             if state["phase"] == "final-build":
@@ -564,7 +572,7 @@ class Kensington(Game):
         sheets = [score(building) for building in state["buildings"]]
         keys = [(sheet["total"], sheet["birds"]) for sheet in sheets]
         ranking = places(keys)
-        winners = [PLAYER_COLOURS[seat] for seat, place in enumerate(ranking) if place == 1]
+        winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
         best = max(sheet["total"] for sheet in sheets)
         reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",
                   "idle-rounds": "three rounds passed without a tile placed"}[state["end"]]
@@ -616,8 +624,11 @@ def face_of(tile: dict) -> dict:
 
 
 def describe(tile: dict) -> str:
-    if tile["kind"] == "window":
-        return f"{tile['type']} ({tile['lighting']}{', diamond' if tile['diamond'] else ''})"
-    if tile["kind"] == "roof":
-        return f"roof {tile['type']}{' with bird' if tile['bird'] else ''}"
-    return "a red door" if tile["kind"] == "door" else "a wall"
+    """A tile in a move's label: its name without the cat, which labels never named."""
+    return tile_name({**tile, "cat": False})
+
+
+def placement_label(tile: dict, x: int, y: int) -> str:
+    """Names the cell the tile's anchor covers (the box's corner may be empty)."""
+    dx, dy = anchor_cell(tile)
+    return f"Place the {describe(tile)} with its lowest left cell on ({x + dx}, {y + dy})"

@@ -229,3 +229,45 @@ TILES = _build_tiles()
 
 TOKEN_NUMBER = {token: int(token.split("-")[1]) for token in TILES}
 BIRD_ROOFS = sum(1 for tile in TILES.values() if tile["bird"])
+
+
+# --- Names for people ---------------------------------------------------------
+SHAPE_WORDS = {
+    "square-1": "single", "bar-2": "bar of 2", "bar-3": "bar of 3", "corner-3": "corner of 3",
+    "square-4": "square of 4", "L-4": "L of 4", "T-4": "T of 4", "S-4": "S of 4", "U-5": "U of 5",
+    "rect-6": "block of 6",
+}
+"""The outline of a tile in words, by silhouette (spec 1.5: squares, rectangles, L, T, S and U shapes)."""
+
+
+def shape_text(grid: tuple[str, ...] | list[str]) -> str:
+    """The printed orientation as the spec draws it, top row first: "#. / ##"."""
+    return " / ".join(grid)
+
+
+def tile_name(face: dict) -> str:
+    """A tile as a person names it: what it shows and its shape (spec 1.5),
+    e.g. "lit L of 4 window #. / #. / ## (diamond)", "roof, corner of 3 .# / ## with a bird",
+    "red door". Mirrored variants differ only in the drawing, so it is always given."""
+    shape = f"{SHAPE_WORDS[silhouette(tuple(face['grid']))]} {shape_text(face['grid'])}"
+    if face["kind"] == "window":
+        extras = [word for word, on in (("diamond", face["diamond"]), ("cat", face["cat"])) if on]
+        return f"{face['lighting']} {shape} window" + (f" ({', '.join(extras)})" if extras else "")
+    if face["kind"] == "roof":
+        return f"roof {shape}" + (" with a bird" if face["bird"] else "")
+    return "red door" if face["kind"] == "door" else "wall"
+
+
+def anchor_cell(face: dict) -> list[int]:
+    """The cell a tile is placed by, [dx, dy] from its box's bottom-left
+    corner: its lowest row's leftmost cell, which the tile always covers
+    (the box's corner is empty for some shapes, e.g. .# / ##)."""
+    cells: list[list[int]] = cells_of(tuple(face["grid"]))
+    return list(min(cells, key=lambda cell: (cell[1], cell[0])))
+
+
+def back_and_outline(group: str) -> str:
+    """A pile group ("beige-diamond:L-4") as a person sees it face down: "beige-diamond L of 4"
+    (the outline only: which way up the tile lies does not show, spec 1.12)."""
+    back, shape = group.split(":")
+    return f"{back} {SHAPE_WORDS[shape]}"

@@ -13,7 +13,7 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, places
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, places
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -168,7 +168,7 @@ def from_chain_level(state: dict, piece: dict) -> tuple[str, str] | None:
 def removal_problem(state: dict, pyr: Pyramid, piece: dict) -> tuple[str, str] | None:
     """The first rule taking ``piece`` breaks, as (rule, reason), or None."""
     if piece["taken_by"] is not None:
-        return "already-taken", f"That piece was already taken by seat {piece['taken_by'] + 1}."
+        return "already-taken", f"That piece was already taken by Player {piece['taken_by'] + 1}."
     return from_chain_level(state, piece) or not_covered(state, pyr, piece) or free_on_a_side(state, pyr, piece)
 
 
@@ -249,11 +249,13 @@ class ScalinoPyramid(Game):
         if state["over"]:
             raise IllegalMove("The game is over.", "game-over")
         if seat != state["turn"]:
-            raise IllegalMove(f"It is seat {state['turn'] + 1}'s turn.", "not-your-turn")
+            raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
         index = move.get("piece") if hasattr(move, "get") else None
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(state["pieces"]):
-            raise IllegalMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.',
-                              "malformed-move")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise MalformedMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.')
+        if not 0 <= index < len(state["pieces"]):
+            raise IllegalMove(f'There is no piece {index}: pieces are 0 to {len(state["pieces"]) - 1}.',
+                              "no-such-piece")
         pyr = pyramid(state["options"]["geometry"])
         piece = state["pieces"][index]
         problem = removal_problem(state, pyr, piece)
@@ -273,9 +275,9 @@ class ScalinoPyramid(Game):
             return None
         points = collected_points(state)
         ranking = places(points)
-        winners = [f"seat {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
+        winners = [f"Player {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
         return Outcome(scores=[float(p) for p in points], ranking=ranking,
-                       summary=f"The pyramid is taken apart. {' and '.join(winners).capitalize()} "
+                       summary=f"The pyramid is taken apart. {' and '.join(winners)} "
                                f"{'wins' if len(winners) == 1 else 'share the win'} with {max(points)} points.")
 
     def render_text(self, view):

@@ -48,9 +48,9 @@ def scalino_text(view: dict, scores: dict) -> str:
         lines.append("Scalino: game over.")
     else:
         duty = " (bonus piece on the new level)" if view["bonus"] else ""
-        lines.append(f"Scalino: seat {view['turn'] + 1} ({'/'.join(view['colours'][view['turn']])}) to place{duty}.")
+        lines.append(f"Scalino: Player {view['turn'] + 1} ({'/'.join(view['colours'][view['turn']])}) to place{duty}.")
         if view["skipped"]:
-            lines.append("Passed (no legal placement): " + ", ".join(f"seat {s + 1}" for s in view["skipped"]))
+            lines.append("Passed (no legal placement): " + ", ".join(f"Player {s + 1}" for s in view["skipped"]))
     lines += _board_text(view, pyr)
     lines.append("Upper case: at its final height (counts); lower case: covered later or left low.")
     for seat, colours in enumerate(view["colours"]):
@@ -60,7 +60,7 @@ def scalino_text(view: dict, scores: dict) -> str:
             score = scores[colour]
             stairs = "; ".join("-".join(path) for path in score["staircases"]) or "none"
             penalty = f" - {score['penalty']} unplaced" if score["penalty"] else ""
-            lines.append(f"seat {seat + 1} {colour}: in hand {held}; staircases {stairs}: "
+            lines.append(f"Player {seat + 1} {colour}: in hand {held}; staircases {stairs}: "
                          f"{score['points']} points{penalty}")
     return "\n".join(lines)
 
@@ -70,13 +70,13 @@ def pyramid_text(view: dict, points: list[int]) -> str:
     if view["over"]:
         head = "Démonte la pyramide: game over."
     elif view["chain"] is not None:
-        head = f"Démonte la pyramide: seat {view['turn'] + 1} takes one more piece from level {view['chain']}."
+        head = f"Démonte la pyramide: Player {view['turn'] + 1} takes one more piece from level {view['chain']}."
     else:
-        head = f"Démonte la pyramide: seat {view['turn'] + 1} to take a piece."
+        head = f"Démonte la pyramide: Player {view['turn'] + 1} to take a piece."
     lines = [head] + _board_text(view, pyr)
     for seat in range(view["seats"]):
         taken = [p["size"] for p in view["pieces"] if p["taken_by"] == seat]
-        lines.append(f"seat {seat + 1}: {len(taken)} pieces, {points[seat]} points")
+        lines.append(f"Player {seat + 1}: {len(taken)} pieces, {points[seat]} points")
     return "\n".join(lines)
 
 
@@ -175,14 +175,14 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
 
     # Hands and scores.
     x0, y = board + 24, MARGIN
-    status = "Game over" if view["over"] else f"Seat {view['turn'] + 1} to place" + (" (bonus)" if view["bonus"] else "")
+    status = "Game over" if view["over"] else f"Player {view['turn'] + 1} to place" + (" (bonus)" if view["bonus"] else "")
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="16" font-weight="bold">{escape(status)}</text>')
     y += 28
     for seat, colours in enumerate(view["colours"]):
         for colour in colours:
             score = scores[colour]
             penalty = f" − {score['penalty']}" if score["penalty"] else ""
-            parts.append(f'<text x="{x0}" y="{y}" font-size="13">seat {seat + 1} · {colour}: '
+            parts.append(f'<text x="{x0}" y="{y}" font-size="13">Player {seat + 1} · {colour}: '
                          f'{score["points"]} points{penalty}</text>')
             bx = x0
             for size in PIECE_SIZES:
@@ -216,12 +216,12 @@ def pyramid_svg(view: dict, points: list[int], moves) -> str:
     if view["over"]:
         status = "Game over"
     elif view["chain"] is not None:
-        status = f"Seat {view['turn'] + 1}: one more from level {view['chain']}"
+        status = f"Player {view['turn'] + 1}: one more from level {view['chain']}"
     else:
-        status = f"Seat {view['turn'] + 1} to take"
+        status = f"Player {view['turn'] + 1} to take"
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="15" font-weight="bold">{escape(status)}</text>')
     for seat in range(view["seats"]):
         y += 26
-        parts.append(f'<text x="{x0}" y="{y}" font-size="13">seat {seat + 1}: {points[seat]} points</text>')
+        parts.append(f'<text x="{x0}" y="{y}" font-size="13">Player {seat + 1}: {points[seat]} points</text>')
     parts.append("</svg>")
     return "".join(parts)

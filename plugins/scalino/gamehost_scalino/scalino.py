@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, Move, Outcome, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, places, rank_shares
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -255,15 +255,17 @@ def after_placement(state: dict, seat: int, pyr: Pyramid, level: int) -> dict:
 
 def colour_scores(state: dict) -> dict[str, dict]:
     """Per colour: its staircases (cell names), their points, and the penalty for
-    unplaced pieces, charged only when the pyramid is incomplete."""
+    unplaced pieces. Spec 3.6: the penalty applies only to a pyramid left
+    incomplete, so only once the game is over (while it runs every piece in
+    hand may still be placed: no penalty is shown)."""
     pyr = pyramid(state["options"]["geometry"])
     counted = counted_cells(pyr, state["grid"], state["pieces"])
-    complete = current_level(state, pyr) is None
+    penalised = state["over"] and current_level(state, pyr) is not None
     scores = {}
     for colour in COLOURS:
         graph = staircase_graph(pyr, counted, colour, state["options"]["staircase_steps"])
         staircases = best_staircases(graph)
-        penalty = 0 if complete else sum(size * state["hands"][colour][size - 1] for size in PIECE_SIZES)
+        penalty = 0 if not penalised else sum(size * state["hands"][colour][size - 1] for size in PIECE_SIZES)
         scores[colour] = {
             "staircases": [[pyr.names[cell] for cell in path] for path in staircases],
             "points": sum(triangular(len(path)) for path in staircases),
@@ -284,14 +286,14 @@ def parse_placement(pyr: Pyramid, move) -> tuple[str, int, tuple]:
     """(colour, level, bar) from ``{"colour", "level", "cells"}``, or IllegalMove."""
     shape = 'A placement is {"colour": "red", "level": 1, "cells": ["d4", "e4"]}.'
     if not hasattr(move, "get"):
-        raise IllegalMove(shape, "malformed-move")
+        raise MalformedMove(shape)
     colour, level, cells = move.get("colour"), move.get("level"), move.get("cells")
     if colour not in COLOURS or isinstance(level, bool) or not isinstance(level, int) or not isinstance(cells, list):
-        raise IllegalMove(shape, "malformed-move")
+        raise MalformedMove(shape)
     if not 1 <= level <= pyr.levels:
-        raise IllegalMove(f"Levels are numbered 1 to {pyr.levels}.", "malformed-move")
+        raise IllegalMove(f"Levels are numbered 1 to {pyr.levels}.", "no-such-level")
     if not all(isinstance(name, str) and name in pyr.index for name in cells):
-        raise IllegalMove(f"Cells are named a1 to {pyr.names[-1]} on this board.", "malformed-move")
+        raise IllegalMove(f"Cells are named a1 to {pyr.names[-1]} on this board.", "no-such-cell")
     bar = pyr.straight_bar([pyr.index[name] for name in cells])
     if bar is None:
         raise IllegalMove("A piece is a straight bar of 1, 2 or 3 cells in one row or one column.",
@@ -306,6 +308,7 @@ class Scalino(Game):
     summary = "Build a four-level pyramid of wooden bars together, each making long staircases in your colour."
     min_players = 2
     max_players = 4
+    player_counts = (2, 4)  # spec 3.3: one colour each for 4, two each for 2; 3 would split the colours unevenly
     options_schema = {
         "type": "object",
         "properties": {
@@ -364,7 +367,7 @@ class Scalino(Game):
         if state["over"]:
             raise IllegalMove("The game is over.", "game-over")
         if seat != state["turn"]:
-            raise IllegalMove(f"It is seat {state['turn'] + 1}'s turn.", "not-your-turn")
+            raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
         pyr = pyramid(state["options"]["geometry"])
         colour, level, bar = parse_placement(pyr, move)
         if colour not in state["colours"][seat]:
@@ -403,12 +406,12 @@ class Scalino(Game):
             return None
         totals = seat_totals(state)
         ranking = places(totals)
-        winners = [f"seat {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
+        winners = [f"Player {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
                    if ranking[seat] == 1]
         complete = current_level(state, pyramid(state["options"]["geometry"])) is None
         how = "The pyramid is complete." if complete else "Nobody can place: unplaced pieces cost their size."
         return Outcome(scores=[float(t) for t in totals], ranking=ranking,
-                       summary=f"{how} {' and '.join(winners).capitalize()} {'wins' if len(winners) == 1 else 'share the win'} "
+                       summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
                                f"with {max(totals)} points.")
 
     def evaluate(self, state):

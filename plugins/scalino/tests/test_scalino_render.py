@@ -28,7 +28,7 @@ def test_text_shows_the_top_view_with_levels_and_uncounted_cells(scalino_positio
     assert "  1 B1 G1 B1 B1 R1 R1 R1" in rows
     # c4-e4 is green on level 2 below its final height: lower case.
     assert "  4 G1 Y2 g2 g2 g2 R2 R1" in rows
-    assert "seat 4 green: in hand 0 x 1, 0 x 2, 0 x 3; staircases" in text
+    assert "Player 4 green: in hand 0 x 1, 0 x 2, 0 x 3; staircases" in text
     assert "28 points" in text
 
 
@@ -55,5 +55,5 @@ def test_pyramid_pictures_mark_every_takeable_piece():
     svg = PYRAMID.render_svg(state, legal)
     assert sorted(DATA_MOVE.findall(svg)) == sorted(move.id for move in legal)
     text = PYRAMID.render_text(state)
-    assert text.startswith("Démonte la pyramide: seat")
-    assert "seat 3:" in text
+    assert text.startswith("Démonte la pyramide: Player")
+    assert "Player 3:" in text

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gamehost.sdk import IllegalMove
+from gamehost.sdk import IllegalMove, MalformedMove
 from gamehost_scalino.pyramid import pyramid
 from gamehost_scalino.scalino import Scalino, colour_scores, current_level
 
@@ -331,3 +331,20 @@ def test_no_penalty_once_the_pyramid_is_complete(scalino_position, complete_pyra
 
 def test_outcome_is_none_while_the_game_runs():
     assert GAME.outcome(fresh()) is None
+
+
+def test_a_move_without_the_placement_shape_is_malformed_and_a_missing_level_or_cell_is_illegal():
+    """Malformed (the host answers INVALID_ARGUMENT): not a colour, a level or a list of cells.
+    Well formed but not on this board (FAILED_PRECONDITION): a level or cell that does not exist."""
+    for move in ({"colour": 7, "level": 1, "cells": ["d4"]}, {"colour": "red", "level": "1", "cells": ["d4"]},
+                 {"colour": "red", "level": 1, "cells": "d4"}, ["red", 1, ["d4"]]):
+        assert isinstance(refused(fresh(), 0, move), MalformedMove)
+    assert not isinstance(refused(fresh(), 0, place("red", 5, "d4")), MalformedMove)
+    assert refused(fresh(), 0, place("red", 5, "d4")).rule == "no-such-level"
+    assert refused(fresh(), 0, place("red", 1, "z9")).rule == "no-such-cell"
+
+
+def test_scalino_is_played_by_2_or_4_players():
+    """Spec 3.3: the catalog allows 2 and 4 only, so CreateMatch refuses 3 (INVALID_ARGUMENT)."""
+    assert GAME.allowed_player_counts() == [2, 4]
+    assert GAME.player_counts_text() == "2 or 4 players"

@@ -61,11 +61,22 @@ def test_staircase_needing_a_level_change_per_step_scores_16_in_the_french_examp
 
 
 def test_unplaced_pieces_cost_their_size_when_the_pyramid_is_incomplete(scalino_position, complete_pyramid):
-    state = scalino_position(*complete_pyramid[:2])
+    state = {**scalino_position(*complete_pyramid[:2]), "over": True}  # nobody could place any more
     # Left in hand: what levels 3 and 4 of the complete pyramid in test_scalino_rules.py
     # use: red 2 singles, blue a 3-bar, yellow a 3-bar and 2 singles.
     penalties = {colour: score["penalty"] for colour, score in colour_scores(state).items()}
     assert penalties == {"red": 2, "blue": 3, "yellow": 5, "green": 0}
+
+
+def test_unplaced_pieces_cost_nothing_while_the_game_runs(scalino_position, complete_pyramid):
+    """Spec 3.6: the penalty is only for a pyramid left incomplete; mid-game the pieces may still be placed."""
+    state = scalino_position(*complete_pyramid[:2])
+    assert not state["over"]
+    assert all(score["penalty"] == 0 for score in colour_scores(state).values())
+    text, svg = GAME.render_text(state), GAME.render_svg(state, [])
+    assert "unplaced" not in text and "−" not in svg
+    over = {**state, "over": True}
+    assert "- 2 unplaced" in GAME.render_text(over) and "− 2" in GAME.render_svg(over, [])
 
 
 def test_two_player_score_adds_both_colours(scalino_position, complete_pyramid):

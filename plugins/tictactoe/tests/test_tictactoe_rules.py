@@ -102,5 +102,5 @@ def test_text_rendering_shows_marks_and_coordinates():
 
 
 def test_conformance_over_500_random_games():
-    report = run_conformance(GAME, seats=2, playouts=500)
+    report = run_conformance(GAME, seats=2, playouts=500, legible_text=True, tappable_targets=True)
     assert report.playouts == 500 and sum(report.wins) > 0

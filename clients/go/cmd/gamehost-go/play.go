@@ -78,7 +78,7 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s: playing seat %d (strategy %s, seed %d)\n", held.match, held.seat, flags.strategy,
+	fmt.Fprintf(out, "%s: playing %s (strategy %s, seed %d)\n", held.match, playerName(held.seat), flags.strategy,
 		flags.seed.value)
 	if held.seedChosen {
 		fmt.Fprintln(out, "(the match's seed was chosen by its creator: whoever knows it can foresee its chance)")

@@ -8,17 +8,23 @@ import (
 	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
-// printEvent writes one line per match event, e.g. "v7 seat 1: X on b2".
+// playerName is how people name an API seat (counted from 0): "Player 1" for
+// seat 0, as the plugins, the Python CLI and the web page do (docs/protocol.md).
+func playerName(seat int32) string {
+	return fmt.Sprintf("Player %d", seat+1)
+}
+
+// printEvent writes one line per match event, e.g. "v7 Player 2: X on b2".
 func printEvent(out io.Writer, event *gamehostv1.MatchEvent) {
 	kind := strings.ToLower(strings.TrimPrefix(event.GetKind().String(), "EVENT_KIND_"))
 	switch {
 	case event.GetKind() == gamehostv1.EventKind_EVENT_KIND_MOVED:
-		fmt.Fprintf(out, "v%d seat %d: %s\n", event.GetVersion(), event.GetSeat(), event.GetLabel())
+		fmt.Fprintf(out, "v%d %s: %s\n", event.GetVersion(), playerName(event.GetSeat()), event.GetLabel())
 	case event.GetReason() != "":
 		// Aborted or suspended: the reason says by whom or what.
 		fmt.Fprintf(out, "v%d %s: %s\n", event.GetVersion(), kind, event.GetReason())
 	case event.GetSeat() >= 0:
-		fmt.Fprintf(out, "v%d %s: seat %d\n", event.GetVersion(), kind, event.GetSeat())
+		fmt.Fprintf(out, "v%d %s: %s\n", event.GetVersion(), kind, playerName(event.GetSeat()))
 	default:
 		fmt.Fprintf(out, "v%d %s\n", event.GetVersion(), kind)
 	}
@@ -62,19 +68,19 @@ func statusLine(status gamehostv1.MatchStatus, detail *gamehostv1.StatusDetail) 
 	return fmt.Sprintf("%s (%s)", statusName(status), line)
 }
 
-// seatLine is one seat as the match lists it: "seat 0: ann (verified)".
+// seatLine is one seat as the match lists it: "Player 1: ann (verified)".
 func seatLine(seat *gamehostv1.Seat) string {
 	switch seat.GetKind() {
 	case gamehostv1.SeatKind_SEAT_KIND_OPEN:
-		return fmt.Sprintf("seat %d: open", seat.GetIndex())
+		return fmt.Sprintf("%s: open", playerName(seat.GetIndex()))
 	case gamehostv1.SeatKind_SEAT_KIND_BOT:
 		bot := seat.GetBot()
 		if bot == "" {
 			bot = "random"
 		}
-		return fmt.Sprintf("seat %d: bot (%s)", seat.GetIndex(), bot)
+		return fmt.Sprintf("%s: bot (%s)", playerName(seat.GetIndex()), bot)
 	}
-	line := fmt.Sprintf("seat %d: %s", seat.GetIndex(), seat.GetPlayerName())
+	line := fmt.Sprintf("%s: %s", playerName(seat.GetIndex()), seat.GetPlayerName())
 	if seat.GetVerified() {
 		line += " (verified)"
 	}

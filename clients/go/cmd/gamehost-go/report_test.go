@@ -25,12 +25,12 @@ func TestStatusLinesSayWhyAMatchWasAbortedOrSuspended(t *testing.T) {
 	}
 }
 
-func TestSeatLinesMarkVerifiedPlayers(t *testing.T) {
+func TestSeatLinesNamePlayersFrom1AndMarkVerifiedOnes(t *testing.T) {
 	for seat, want := range map[*gamehostv1.Seat]string{
-		{Index: 0, Kind: gamehostv1.SeatKind_SEAT_KIND_HUMAN, PlayerName: "Ann", Verified: true}: "seat 0: Ann (verified)",
-		{Index: 1, Kind: gamehostv1.SeatKind_SEAT_KIND_HUMAN, PlayerName: "bob"}:                 "seat 1: bob",
-		{Index: 2, Kind: gamehostv1.SeatKind_SEAT_KIND_BOT}:                                      "seat 2: bot (random)",
-		{Index: 3, Kind: gamehostv1.SeatKind_SEAT_KIND_OPEN}:                                     "seat 3: open",
+		{Index: 0, Kind: gamehostv1.SeatKind_SEAT_KIND_HUMAN, PlayerName: "Ann", Verified: true}: "Player 1: Ann (verified)",
+		{Index: 1, Kind: gamehostv1.SeatKind_SEAT_KIND_HUMAN, PlayerName: "bob"}:                 "Player 2: bob",
+		{Index: 2, Kind: gamehostv1.SeatKind_SEAT_KIND_BOT}:                                      "Player 3: bot (random)",
+		{Index: 3, Kind: gamehostv1.SeatKind_SEAT_KIND_OPEN}:                                     "Player 4: open",
 	} {
 		if got := seatLine(seat); got != want {
 			t.Errorf("got %q, want %q", got, want)

@@ -1,0 +1,34 @@
+"""How the CLI names seats: as the plugins and the web page do (docs/protocol.md,
+"Naming seats for people"). The API's seat numbers count from 0; people read
+"Player 1", or the player's name where the seat has one; a bot's seat is
+"Player N (bot)" (its generated name would count from 0)."""
+
+from __future__ import annotations
+
+from gamehost.sdk.seats import seat_name
+from gamehost.v1 import gamehost_pb2 as pb
+
+
+def seat_label(seat: pb.Seat) -> str:
+    """One seat of a match as a person reads it: "Ada", "Player 2 (bot)", "Player 3 (open)"."""
+    if seat.kind == pb.SEAT_KIND_BOT:
+        return f"{seat_name(seat.index)} (bot)"
+    if seat.player_name:
+        return seat_name(seat.index, player=seat.player_name)
+    return f"{seat_name(seat.index)} (open)" if seat.kind == pb.SEAT_KIND_OPEN else seat_name(seat.index)
+
+
+class SeatNames:
+    """The names of a match's seats, read from the host when asked (players
+    join while a match runs), for lines that name a seat by its number."""
+
+    def __init__(self, host, match_name: str) -> None:
+        self._host, self._match_name = host, match_name
+        self._seats: list[pb.Seat] = []
+
+    def __call__(self, index: int) -> str:
+        if index >= len(self._seats) or self._seats[index].kind == pb.SEAT_KIND_OPEN:
+            self._seats = list(self._host.match(self._match_name).seats)
+        if 0 <= index < len(self._seats):
+            return seat_label(self._seats[index])
+        return seat_name(index)

@@ -1,0 +1,27 @@
+"""How people read a seat: one naming for plugins, the CLI and the page.
+
+The API counts seats from 0 (``seat`` fields, ``to_move``, bot seats); people
+count players from 1. Everything a person reads names seat ``i`` as
+"Player i+1", or by the player's own name where it is known (the CLI and the
+page know it; rules do not: they see states, not players), with the game's
+colour after it where the game gives seats colours: "Player 1 (red)".
+"""
+
+from __future__ import annotations
+
+
+def player_number(seat: int) -> int:
+    """The number people use for API seat ``seat``: counted from 1."""
+    return seat + 1
+
+
+def seat_name(seat: int, *, player: str = "", colour: str = "") -> str:
+    """"Player 2", "Player 2 (red)"; the player's name instead of "Player 2"
+    when given ("Ada", "Ada (red)")."""
+    name = player or f"Player {player_number(seat)}"
+    return f"{name} ({colour})" if colour else name
+
+
+def seat_names(seats: int, colours: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The names of seats 0 to ``seats - 1``, each with its colour if given."""
+    return [seat_name(seat, colour=colours[seat] if seat < len(colours) else "") for seat in range(seats)]
