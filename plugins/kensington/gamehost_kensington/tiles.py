@@ -262,8 +262,8 @@ def anchor_cell(face: dict) -> list[int]:
     """The cell a tile is placed by, [dx, dy] from its box's bottom-left
     corner: its lowest row's leftmost cell, which the tile always covers
     (the box's corner is empty for some shapes, e.g. .# / ##)."""
-    cells: list[list[int]] = cells_of(tuple(face["grid"]))
-    return list(min(cells, key=lambda cell: (cell[1], cell[0])))
+    column, row = min((row, column) for column, row in cells_of(tuple(face["grid"])))[::-1]
+    return [column, row]
 
 
 def back_and_outline(group: str) -> str:
