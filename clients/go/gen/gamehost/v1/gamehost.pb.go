@@ -1547,7 +1547,16 @@ type LegalMove struct {
 	// What a person reads, e.g. "X on b2".
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// The structured form of the move.
-	Move          *structpb.Struct `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
+	Move *structpb.Struct `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
+	// --- Part "compose": moves composed on the board (issue 16). ---
+	// The move as a path of choices, e.g. a piece, then its orientation, then
+	// its cell; empty for a move offered whole. A client narrows the legal
+	// moves part by part: the candidates after choosing parts p1..pk are the
+	// moves whose parts start with p1..pk, and the next choices are their
+	// distinct (k+1)-th parts. No move's path is a prefix of another's, so
+	// the full path names exactly one move. The SVG marks a part's target with
+	// data-part="<part id>" (see docs/protocol.md, "Moves in parts").
+	Parts         []*MovePart `protobuf:"bytes,4,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1603,6 +1612,69 @@ func (x *LegalMove) GetMove() *structpb.Struct {
 	return nil
 }
 
+func (x *LegalMove) GetParts() []*MovePart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// One choice on the way to a move. The same id stands for the same choice,
+// with the same label, in every move of one list.
+type MovePart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Stable, e.g. "piece:X5"; what SVG targets name in data-part.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// What a person reads, e.g. "X-pentomino".
+	Label         string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MovePart) Reset() {
+	*x = MovePart{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MovePart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MovePart) ProtoMessage() {}
+
+func (x *MovePart) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
+func (*MovePart) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *MovePart) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *MovePart) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
 type View struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -1627,7 +1699,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1639,7 +1711,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1652,7 +1724,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *View) GetMatch() string {
@@ -1736,7 +1808,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1748,7 +1820,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1761,7 +1833,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1791,7 +1863,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1803,7 +1875,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1816,7 +1888,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1868,7 +1940,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +1952,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +1965,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -1996,7 +2068,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2008,7 +2080,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2021,7 +2093,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -2069,7 +2141,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2081,7 +2153,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2094,7 +2166,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2175,7 +2247,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2187,7 +2259,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2200,7 +2272,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2243,7 +2315,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2327,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2340,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2305,7 +2377,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2389,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2402,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2404,7 +2476,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2416,7 +2488,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2429,7 +2501,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 type Identity struct {
@@ -2447,7 +2519,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2459,7 +2531,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2472,7 +2544,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2515,7 +2587,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2527,7 +2599,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2540,7 +2612,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2567,7 +2639,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2579,7 +2651,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2592,7 +2664,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2610,7 +2682,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2622,7 +2694,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2635,7 +2707,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 type AssignBotRequest struct {
@@ -2651,7 +2723,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2663,7 +2735,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2676,7 +2748,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2710,7 +2782,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +2794,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +2807,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -2859,11 +2931,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\fplayer_token\x18\x03 \x01(\tR\vplayerToken\"J\n" +
 	"\x11LeaveMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
-	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"^\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\x8b\x01\n" +
 	"\tLegalMove\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12+\n" +
-	"\x04move\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04move\"\xd0\x02\n" +
+	"\x04move\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04move\x12+\n" +
+	"\x05parts\x18\x04 \x03(\v2\x15.gamehost.v1.MovePartR\x05parts\"0\n" +
+	"\bMovePart\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\"\xd0\x02\n" +
 	"\x04View\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x120\n" +
@@ -3012,7 +3088,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3035,102 +3111,104 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*JoinMatchResponse)(nil),     // 18: gamehost.v1.JoinMatchResponse
 	(*LeaveMatchRequest)(nil),     // 19: gamehost.v1.LeaveMatchRequest
 	(*LegalMove)(nil),             // 20: gamehost.v1.LegalMove
-	(*View)(nil),                  // 21: gamehost.v1.View
-	(*RenderOptions)(nil),         // 22: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 23: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 24: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 25: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 26: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 27: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 28: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 29: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 30: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 31: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 32: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 33: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 34: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 35: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 36: gamehost.v1.ResumeMatchRequest
-	(*structpb.Struct)(nil),       // 37: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
+	(*MovePart)(nil),              // 21: gamehost.v1.MovePart
+	(*View)(nil),                  // 22: gamehost.v1.View
+	(*RenderOptions)(nil),         // 23: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),        // 24: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),     // 25: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),    // 26: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),            // 27: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),     // 28: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),    // 29: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),              // 30: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),    // 31: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 32: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 33: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 34: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 35: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 36: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 37: gamehost.v1.ResumeMatchRequest
+	(*structpb.Struct)(nil),       // 38: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 39: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 40: google.protobuf.Duration
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	37, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	37, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	38, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	38, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	37, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	38, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	37, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	38, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	38, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	38, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	39, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	38, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	39, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	39, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	40, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	39, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	37, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	39, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	38, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	40, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
 	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	37, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	0,  // 22: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	37, // 23: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	20, // 24: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 25: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	22, // 26: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	37, // 27: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	22, // 28: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	21, // 29: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 30: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	38, // 31: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	37, // 32: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	21, // 33: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	22, // 34: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	37, // 35: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	26, // 36: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 37: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	6,  // 38: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 39: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 40: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 41: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 42: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 43: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 44: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	23, // 45: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	24, // 46: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	27, // 47: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	28, // 48: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	30, // 49: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	32, // 50: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	33, // 51: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	35, // 52: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	36, // 53: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 54: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 55: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 56: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 57: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 58: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 59: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 60: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	21, // 61: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	25, // 62: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	26, // 63: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	29, // 64: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	31, // 65: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	12, // 66: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	34, // 67: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 68: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 69: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	54, // [54:70] is the sub-list for method output_type
-	38, // [38:54] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	38, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	38, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	38, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	39, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	38, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	38, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	6,  // 39: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 40: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	13, // 41: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	14, // 42: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	16, // 43: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	17, // 44: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	19, // 45: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	24, // 46: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	25, // 47: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	28, // 48: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	29, // 49: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	31, // 50: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	33, // 51: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	34, // 52: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	36, // 53: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	37, // 54: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 55: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 56: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 57: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 58: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 59: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 60: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 61: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	22, // 62: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	26, // 63: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	27, // 64: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	30, // 65: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	32, // 66: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	12, // 67: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	35, // 68: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 69: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 70: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	55, // [55:71] is the sub-list for method output_type
+	39, // [39:55] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3140,18 +3218,18 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   34,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
