@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, rank_shares
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -514,9 +514,14 @@ class Kensington(Game):
         moves = []
         for token in own_tiles(state, seat):
             tile = TILES[token]
+            # In parts: the tile, then the cell its lowest-left cell takes (part of the tile, unlike (x, y)).
+            tile_part = Part(f"tile:{token}", describe(tile))
+            rest_x, rest_y = resting_cell(tile)
             for x, y in placements(building, tile, state["options"]):
+                cell = (x + rest_x, y + rest_y)
                 moves.append(Move(f"place:{token}:{x}:{y}", f"Place {describe(tile)} at ({x}, {y})",
-                                  {"action": "place", "tile": token, "x": x, "y": y}))
+                                  {"action": "place", "tile": token, "x": x, "y": y},
+                                  (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", f"({cell[0]}, {cell[1]})"))))
         if state["stolen"]:
             return moves
         hand = state["hand"]
@@ -613,6 +618,13 @@ class Kensington(Game):
 def face_of(tile: dict) -> dict:
     """What a face-up tile shows, for views and renderers."""
     return {key: tile[key] for key in ("type", "kind", "lighting", "cat", "bird", "diamond", "grid")}
+
+
+def resting_cell(tile: dict) -> tuple[int, int]:
+    """The tile's lowest cell, leftmost of the lowest row, as (dx, dy) from
+    its bottom-left corner: the cell a player clicks to place it."""
+    dx, dy, _ = min(tile["cells"], key=lambda cell: (cell[1], cell[0]))
+    return dx, dy
 
 
 def describe(tile: dict) -> str:
