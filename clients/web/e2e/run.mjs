@@ -39,6 +39,32 @@ const scenarios = {
       log: await page.locator("#move-log li").allInnerTexts(), html: await page.content() };
   },
 
+  /**
+   * Against a bot, on a 720 px wide page: every move made by clicks on the
+   * board only (moves in parts composed part by part), to the end. Also
+   * measures, on the first position, the smallest text and part target the
+   * page shows.
+   */
+  async compose(browser) {
+    const page = await newPage(browser, { width: 720, height: 1000 });
+    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1], seed: args.seed });
+    await waitForTurnOrEnd(page);
+    const sizes = await page.evaluate(() => {
+      const svg = document.querySelector("#board svg");
+      const scale = svg.getScreenCTM().a;  // the picture may be scaled to the page's height, not its width
+      const fonts = Array.from(svg.querySelectorAll("text"), (text) => Number(text.getAttribute("font-size")) * scale);
+      const targets = Array.from(svg.querySelectorAll(".part-choice, .move-target"), (element) => {
+        const box = element.getBoundingClientRect();
+        return Math.min(box.width, box.height);
+      });
+      return { svgWidth: svg.getBoundingClientRect().width, minTextPx: Math.min(...fonts),
+        minTargetPx: Math.min(...targets) };
+    });
+    const moves = await playToEnd(page, seededRandom(Number(args.choices || 1)), { boardOnly: true });
+    const end = await pageState(page);
+    return { match: id, seat: end.seat, moves, status: end.status, version: end.version, sizes };
+  },
+
   /** A player page and a spectator page (no token) on one match of a hidden-information game. */
   async spectate(browser) {
     const player = await newPage(browser);
@@ -325,8 +351,8 @@ const scenarios = {
   },
 };
 
-async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function newPage(browser, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
   return page;

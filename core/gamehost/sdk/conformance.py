@@ -27,7 +27,9 @@ seat and plays random legal moves, checking at every step:
 (e) termination: every game ends within ``max_moves`` with a well-formed
     outcome.
 It also renders text and SVG every few steps and at the end, and checks that
-the SVG's ``data-move`` targets are legal move ids; less often, and at the
+the SVG's ``data-move`` targets are legal move ids and that every part of a
+move offered in parts has a ``data-part`` target (shown once the move's
+earlier parts are chosen), with every move's parts well formed; less often, and at the
 end, that the SVG is well-formed XML (browsers parse it as such) and that its
 shapes lie on its canvas (a web page shows the SVG at its size: anything
 beyond is cut off).
@@ -50,6 +52,7 @@ from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.part_targets import path_problems, target_problems
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.sdk.rules import Game, IllegalMove
 
@@ -190,6 +193,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         assert moves, f"(b) seat {seat} is to move but has no legal move at {step}"
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
+        _check_move_paths(moves, step)
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
         if moves_made == mistyped_at:
             _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
@@ -323,6 +327,7 @@ async def _check_renderers(engine: MatchEngine, live, views, step: str, shapes: 
         targets = set(DATA_MOVE.findall(svg))
         legal = {move.id for move in view.moves}
         assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
+        _check_part_targets(svg, view.moves, step)
         if not shapes:
             continue
         try:
@@ -331,6 +336,23 @@ async def _check_renderers(engine: MatchEngine, live, views, step: str, shapes: 
             raise AssertionError(f"render_svg is not well-formed XML ({error}) at {step}") from None
         outside = _off_canvas(root)
         assert outside is None, f"render_svg draws outside its canvas: {outside} at {step}"
+
+
+def _check_move_paths(moves, step: str) -> None:
+    """Moves offered in parts: every path well formed (ids without spaces,
+    labelled, one label per id, no path a prefix of another)."""
+    problems = path_problems(moves)
+    assert not problems, f"(b) malformed move parts at {step}: {'; '.join(problems[:3])}"
+
+
+def _check_part_targets(svg: str, moves, step: str) -> None:
+    """Every part of every move has a data-part target in the SVG that shows
+    once the move's earlier parts are chosen, and no target names a part of
+    no legal move."""
+    if "data-part" not in svg and not any(move.parts for move in moves):
+        return
+    problems = target_problems(svg, moves)
+    assert not problems, f"SVG cannot compose the moves in parts at {step}: {'; '.join(problems[:3])}"
 
 
 _GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "x1", "x2", "y1", "y2"}
