@@ -329,7 +329,8 @@ class MatchPage {
     }
     const list = h("ul", { class: "legal-moves" }, view.legalMoves.map((move) =>
       h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
-        "data-parts": move.parts.map((part) => part.id).join(" ") || null, disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))));
+        "data-parts": move.parts.map((part) => part.id).join(" ") || null,
+        disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))));
     replaceChildren(this.moves, h("h3", {}, "Your moves"),
       view.legalMoves.length > FILTER_FROM_MOVES ? this.moveFilter : null,
       view.legalMoves.length ? list
