@@ -170,13 +170,14 @@ export async function playMove(page, moveId, { boardOnly = false } = {}) {
  * Plays random legal moves (chosen with `random`) until the match ends or
  * `maxMoves` were played; `afterMove(count)` runs after each move.
  */
-export async function playToEnd(page, random, { afterMove, maxMoves = 2000, boardOnly = false } = {}) {
+export async function playToEnd(page, random, { beforeMove, afterMove, maxMoves = 2000, boardOnly = false } = {}) {
   const played = [];
   while (played.length < maxMoves) {
     await waitForTurnOrEnd(page);
     const state = await pageState(page);
     if (state.status === "finished" || state.status === "abandoned") break;
     const move = state.legal[Math.floor(random() * state.legal.length)];
+    if (beforeMove) await beforeMove(move);
     if (boardOnly) {
       const { clicks } = await playMove(page, move.id, { boardOnly });
       played.push({ id: move.id, label: move.label, parts: move.parts, clicks, version: state.version });

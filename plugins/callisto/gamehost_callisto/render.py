@@ -19,14 +19,14 @@ CELL_FILL = {
     **{mark: FILL[colour] for mark, colour in zip(PIECE_MARKS, COLOURS)},
     **{mark: FILL[colour] for mark, colour in zip(COLUMN_MARKS, COLOURS)},
 }
-CELL = 26
-BOARD_LEFT, BOARD_TOP = 30, 56  # room for the status line and the coordinates
+CELL = 24
+BOARD_LEFT, BOARD_TOP = 28, 50  # room for the status line and the coordinates
 BOARD_PX = FRAME * CELL
 WIDTH = BOARD_LEFT + BOARD_PX + 14
 PANEL_LEFT = BOARD_LEFT
 PANEL_RIGHT = WIDTH - 10
-PICK = 13  # cell size of the pieces a player picks from
-MINI = 7  # cell size of the other hands
+PICK = 12  # cell size of the pieces a player picks from
+MINI = 6  # cell size of the other hands
 FONT = 'font-family="sans-serif"'
 
 
@@ -143,10 +143,9 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
     for move in moves:
         if len(move.parts) == 3:
             turns.setdefault(move.parts[0].id, {}).setdefault(move.parts[1].id, move)
-    parts = [f'<text x="{PANEL_LEFT}" y="{top + 14}" font-size="13" {FONT}>Pick a piece, then how it lies, '
-             f'then the cell for its dotted square.</text>']
+    parts = [f'<text x="{PANEL_LEFT}" y="{top + 14}" font-size="13" {FONT}>{_seat_line(view, seat)}: pick a piece</text>']
     top += 24
-    x, row_height = PANEL_LEFT, 3 * PICK + 16
+    x, row_height = PANEL_LEFT, 3 * PICK + 14
     items = [(COLUMN, ((0, 0),), hand[COLUMN])] + [(kind.id, kind.cells, hand[kind.id])
                                                   for kind in piece_set(view["one_sided"])]
     for kind_id, cells, count in items:
@@ -164,12 +163,12 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
                      + (f'<text x="{x}" y="{top + 3 * PICK + 12}" font-size="11" {FONT}>x{count}</text>'
                         if count > 1 else "") + "</g>")
         x += max(width, 2 * PICK) + 18
-    top += row_height + 4
+    top += row_height
     tray_top = top
     for piece_id, by_turn in turns.items():
         kind = next(kind for kind in piece_set(view["one_sided"]) if f"piece:{kind.id}" == piece_id)
         parts.append(f'<g data-after-part="{piece_id}"><text x="{PANEL_LEFT}" y="{tray_top + 12}" font-size="13" '
-                     f'{FONT}>{escape(kind.name)}: how it lies</text>')
+                     f'{FONT}>{escape(kind.name)}: how it lies, then the cell for its dot</text>')
         x = PANEL_LEFT
         for turn_id, move in by_turn.items():
             shape = orientations(kind, view["one_sided"])[move.args["orientation"]]
@@ -185,20 +184,27 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
             x += max(width, 3 * PICK) + 16
         parts.append("</g>")
     if turns:
-        top = tray_top + 24 + 3 * PICK + 12
+        top = tray_top + 24 + 3 * PICK + 8
     return "".join(parts), top
 
 
-def _hand_lines(view: Mapping, top: int) -> tuple[str, int]:
-    """Each seat's penalty so far, columns left, and unplaced pieces drawn small."""
+def _seat_line(view: Mapping, seat: int) -> str:
+    hand = view["hands"][seat]
+    mark = " (to move)" if view["to_move"] == seat else " (out)" if view["out"][seat] else ""
+    return (f'{COLOURS[seat].capitalize()}: penalty {penalty(hand, view["one_sided"])}, '
+            f'columns {hand[COLUMN]}{mark}')
+
+
+def _hand_lines(view: Mapping, top: int, skip: int | None) -> tuple[str, int]:
+    """Each seat's penalty so far, columns left, and unplaced pieces drawn
+    small; ``skip``, the seat picking from its hand, is drawn there instead."""
     parts = []
     for seat, hand in enumerate(view["hands"]):
+        if seat == skip:
+            continue
         colour = COLOURS[seat]
-        mark = " (to move)" if view["to_move"] == seat else " (out)" if view["out"][seat] else ""
-        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>'
-                     f'{colour.capitalize()}: penalty {penalty(hand, view["one_sided"])}, '
-                     f'columns {hand[COLUMN]}{mark}</text>')
-        x, row = PANEL_LEFT, top + 20
+        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{_seat_line(view, seat)}</text>')
+        x, row = PANEL_LEFT, top + 19
         for kind in piece_set(view["one_sided"]):
             for _ in range(hand[kind.id]):
                 width = (max(cx for cx, _ in kind.cells) + 1) * MINI
@@ -206,7 +212,7 @@ def _hand_lines(view: Mapping, top: int) -> tuple[str, int]:
                     x, row = PANEL_LEFT, row + 4 * MINI
                 parts.append(_shape(kind.cells, x, row, MINI, FILL[colour]))
                 x += width + MINI
-        top = row + 3 * MINI + 12
+        top = row + 3 * MINI + 6
     return "".join(parts), top
 
 
@@ -219,11 +225,12 @@ def render_svg(view: Mapping, moves: Sequence[Move]) -> str:
     invisible targets the page highlights."""
     parts = [f'<text x="10" y="22" font-size="16" {FONT}>{escape(status(view))}</text>',
              _coordinates(), _board_layer(tuple(view["board"])), _cell_targets(moves)]
-    top = BOARD_TOP + BOARD_PX + 14
-    if moves and view["to_move"] is not None:
+    top = BOARD_TOP + BOARD_PX + 8
+    picking = view["to_move"] if moves and view["to_move"] is not None else None
+    if picking is not None:
         picks, top = _picks(view, moves, top)
         parts.append(picks)
-    hands, top = _hand_lines(view, top)
+    hands, top = _hand_lines(view, top, picking)
     parts.append(hands)
     height = top + 4
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
