@@ -74,6 +74,7 @@ TILE = 16  # cell size of face-up tiles (taken, in warehouses)
 BUILDING = 26  # cell size of the buildings, at most
 HEADROOM = 3  # empty rows drawn above the tallest column: room for the next tile
 WAREHOUSE_SPOT = 3 * TILE + 8
+MAX_GRID_HEIGHT = 240
 
 
 def _rect(x: float, y: float, fill: str, size: float = CELL) -> str:
@@ -188,7 +189,8 @@ def _building(view: Mapping, seat: int, legal: Mapping, offered_cells: set, offe
     # Columns from a few left of the building to a few right of it: where a tile may go.
     first = building["left"] - HEADROOM
     count = len(columns) + 2 * HEADROOM
-    size = min(BUILDING, (store_left - 40) / count)
+    # Wide or tall buildings get smaller cells, so the picture keeps its width and the page need not shrink it.
+    size = min(BUILDING, (store_left - 40) / count, MAX_GRID_HEIGHT / rows)
     origin = 32
     ground = top + rows * size
     parts.append(f'<line x1="{origin}" y1="{ground:g}" x2="{origin + count * size:g}" y2="{ground:g}" '
