@@ -148,19 +148,21 @@ def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[
         parts.append(_text(left, top + 12, 13, f"Taken: {_tile_name(view, view['hand'])}{stolen}"))
         parts.append(_tile_group(view, view["hand"], left + 2, top + 20, _part_target(offered, view["hand"])))
         left += 3 * TILE + 30
+    # The buttons that end the turn, one under the other: their labels are long.
+    button_top = top + 22  # under the "Taken" line
+    left = max(left, 150.0)
     for move_id in ("done", "return"):
         move = legal.get(move_id)
         if move is None:
             continue
-        width = 12 + 7 * len(move.label)
-        left = max(left, 150.0)
-        parts.append(f'<g{_target(legal, move_id)}><rect x="{left:g}" y="{top + 22:g}" width="{width}" height="30" '
-                     f'rx="6" fill="#e8eef8" stroke="#3a5a8c"/>'
-                     + _text(left + 8, top + 42, 13, move.label) + "</g>")
-        left += width + 10
+        width = min(12 + 7 * len(move.label), WIDTH - 8 - left)
+        parts.append(f'<g{_target(legal, move_id)}><rect x="{left:g}" y="{button_top:g}" width="{width:g}" '
+                     f'height="30" rx="6" fill="#e8eef8" stroke="#3a5a8c"/>'
+                     + _text(left + 8, button_top + 20, 13, move.label) + "</g>")
+        button_top += 36
     if not parts:
         return "", top
-    return "".join(parts), top + 3 * TILE + 30
+    return "".join(parts), max(top + 3 * TILE + 30, button_top)
 
 
 def _building(view: Mapping, seat: int, legal: Mapping, offered_cells: set, offered: set, top: float,
