@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gamehost.sdk import IllegalMove, Move, Secret
+from gamehost.sdk import IllegalMove, Move, Part, Secret
 from gamehost.sdk.conformance import run_conformance
 from gamehost_tictactoe import TicTacToe, cell_of
 
@@ -109,6 +109,37 @@ class AddressesTheReader(TicTacToe):
         return [Move(move.id, f"Put your {move.label}", move.args) for move in super().legal_moves(state, seat)]
 
 
+class OffersPartsByColumnThenRow(TicTacToe):
+    """Tic-tac-toe's moves in parts: the column, then the row; the SVG marks
+    the columns in a header row and the rows under data-after-part."""
+
+    def legal_moves(self, state, seat):
+        return [Move(move.id, move.label, move.args,
+                     (Part(f"col:{move.id[0]}", f"column {move.id[0]}"), Part(f"row:{move.id}", f"row {move.id[1]}")))
+                for move in super().legal_moves(state, seat)]
+
+    def render_svg(self, view, moves):
+        columns = {move.parts[0].id for move in moves}
+        marks = "".join(f'<rect x="{10 * index}" y="0" width="8" height="8" data-part="{column}"/>'
+                        for index, column in enumerate(sorted(columns)))
+        marks += "".join(f'<g data-after-part="{move.parts[0].id}"><rect x="0" y="10" width="8" height="8" '
+                         f'data-part="{move.parts[1].id}"/></g>' for move in moves if len(move.parts) > 1)
+        return super().render_svg(view, []).replace("</svg>", marks + "</svg>")
+
+
+class MarksRowsBeforeTheirColumn(OffersPartsByColumnThenRow):
+    def render_svg(self, view, moves):
+        # The rows sit under the wrong column: they never show when the move's column is chosen.
+        return super().render_svg(view, moves).replace('data-after-part="col:a"', 'data-after-part="col:z"')
+
+
+class OffersAPathThatIsAPrefix(OffersPartsByColumnThenRow):
+    def legal_moves(self, state, seat):
+        moves = super().legal_moves(state, seat)
+        return [Move(move.id, move.label, move.args, move.parts[:1]) if index == 0 else move
+                for index, move in enumerate(moves)]
+
+
 class KeepsTuples(TicTacToe):
     def apply(self, state, seat, move, rng):
         result = super().apply(state, seat, move, rng)
@@ -127,11 +158,18 @@ class KeepsTuples(TicTacToe):
     (DrawsOffItsCanvas(), "render_svg draws outside its canvas: a <rect> reaches (330, 10) on a 300 x 300 canvas"),
     (RendersBrokenXml(), "render_svg is not well-formed XML"),
     (AddressesTheReader(), "label 'Put your X on a3' addresses the reader"),
+    (MarksRowsBeforeTheirColumn(), "SVG cannot compose the moves in parts"),
+    (OffersAPathThatIsAPrefix(), "(b) malformed move parts"),
 ])
 def test_kit_reports_the_broken_rule(game, finding):
     with pytest.raises(AssertionError) as caught:
         run_conformance(game, seats=2, playouts=20, max_moves=50)
     assert finding in str(caught.value)
+
+
+def test_kit_passes_a_game_whose_moves_come_in_parts_with_a_target_for_each():
+    report = run_conformance(OffersPartsByColumnThenRow(), seats=2, playouts=10)
+    assert report.playouts == 10
 
 
 def test_kit_passes_a_game_that_hides_its_secrets():

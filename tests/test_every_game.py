@@ -131,6 +131,23 @@ def test_cli_play_in_the_terminal_to_the_end(host):
     assert ": you are Player 1\n" in result.stdout  # seat 0: people count from 1
 
 
+def test_cli_play_composes_a_long_list_of_moves_part_by_part(host, client):
+    """Callisto offers hundreds of moves in parts: the terminal asks for the
+    piece, then how it lies, then the cell ("b" goes back a part)."""
+    answers = ["1", "1", "1", "1",  # two columns: the column, then its cell
+               "1", "b", "2", "1", "1", "q"]  # a piece, back, another piece, how it lies, its cell
+    result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "play", "callisto", "--host", host.target,
+                             "--seed", "7", "--name", "tester"], input="\n".join(answers) + "\n",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "moves with column; choose:" in result.stdout and "number, id, b to go back" in result.stdout
+    name = result.stdout.split(":", 1)[0].strip()
+    placed = [from_struct(event.move) for event in client.log(name).events
+              if event.kind == pb.EVENT_KIND_MOVED and event.seat == 0]
+    assert [move["piece"] for move in placed[:2]] == ["column", "column"]
+    assert len(placed) == 3 and placed[2]["piece"] != "column" and "orientation" in placed[2]
+
+
 def test_cli_create_join_matches_and_watch(host):
     def cli(*args):
         done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", *args, "--host", host.target],

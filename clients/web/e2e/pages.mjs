@@ -71,8 +71,8 @@ export function pageState(page) {
       version: Number(data.version ?? -1), status: data.status ?? "", seat: Number(data.seat ?? -2),
       toMove: data.toMove ? data.toMove.split(",").map(Number) : [], connection: data.connection ?? "",
       submits: Number(data.submits ?? 0), failed: data.failed ?? "",
-      legal: Array.from(document.querySelectorAll("#moves .legal-move"),
-        (button) => ({ id: button.dataset.moveId, label: button.textContent })),
+      legal: Array.from(document.querySelectorAll("#moves .legal-move"), (button) => ({ id: button.dataset.moveId,
+        label: button.textContent, parts: button.dataset.parts ? button.dataset.parts.split(" ") : [] })),
       targets: Array.from(document.querySelectorAll("#board .move-target"), (element) => element.getAttribute("data-move")),
       problem: document.querySelector("#problems .problem")?.innerText ?? "",
     };
@@ -93,22 +93,66 @@ export async function waitForTurnOrEnd(page, timeout = 60000) {
 const submitted = (page, before) => page.waitForFunction(
   (count) => Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > count, before, { timeout: 3000 });
 
+const clickTarget = (target) => target.click({ timeout: 2000 }).catch(() => target.click({ force: true, timeout: 2000 }));
+
 /**
- * Plays one legal move as a person would: a click on its board target when
- * the SVG has one, else on its button in the move list. Resolves to how it
- * was played ("svg" or "list") once the page shows a newer version; throws
- * with the page's error panel when the host refused the move.
+ * Composes a move offered in parts by clicks on the board: for each part not
+ * already taken (the page takes a part that is the only choice), a click on
+ * its highlighted target. Resolves to the parts clicked; throws if a part has
+ * no target on the board.
  */
-export async function playMove(page, moveId) {
-  const { version, submits } = await pageState(page);
+export async function composeOnBoard(page, move) {
+  const clicked = [];
+  for (const [depth, part] of move.parts.entries()) {
+    const chosen = ((await page.locator("#composer").getAttribute("data-chosen")) ?? "").split(" ");
+    if (chosen[depth] === part) continue;
+    const target = page.locator(`#board .part-choice[data-part=${attribute(part)}]`).first();
+    if (!(await target.count())) {
+      const choices = await page.locator("#board .part-choice").evaluateAll((all) => all.map((e) => e.dataset.part));
+      throw new Error(`part ${part} of move ${move.id} has no target on the board (chosen: ${chosen.join(" ")}; `
+        + `choices: ${choices.slice(0, 12).join(" ")})`);
+    }
+    const { submits } = await pageState(page);
+    await clickTarget(target);
+    clicked.push(part);
+    // The page took the part (or, for the last one, submitted the move): a click that missed fails here.
+    await page.waitForFunction(({ depth, part, submits }) =>
+      (document.querySelector("#composer")?.dataset.chosen ?? "").split(" ")[depth] === part
+        || Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > submits,
+    { depth, part, submits }, { timeout: 5000 }).catch(async () => {
+      const now = await page.locator("#composer").getAttribute("data-chosen");
+      throw new Error(`the click on part ${part} of move ${move.id} was not taken (chosen now: ${now})`);
+    });
+  }
+  return clicked;
+}
+
+/**
+ * Plays one legal move as a person would: its parts composed on the board,
+ * or a click on its board target when the SVG has one, else on its button in
+ * the move list (never with `boardOnly`: then a move the board cannot make
+ * throws). Resolves to how it was played ("svg" or "list") and the board
+ * clicks once the page shows a newer version; throws with the page's error
+ * panel when the host refused the move.
+ */
+export async function playMove(page, moveId, { boardOnly = false } = {}) {
+  const { version, submits, legal } = await pageState(page);
   const target = page.locator(`#board .move-target[data-move=${attribute(moveId)}]`).first();
+  const parts = legal.find((move) => move.id === moveId)?.parts ?? [];
   let via = "list";
-  if (await target.count()) {
+  let clicks = [];
+  if (parts.length) {
+    clicks = await composeOnBoard(page, { id: moveId, parts });
+    via = "svg";
+    await submitted(page, submits);
+  } else if (await target.count()) {
+    clicks = [moveId];
     via = "svg";
     // A label the plugin drew over the target takes the click: the page finds the target beneath it.
-    await target.click({ timeout: 2000 }).catch(() => target.click({ force: true, timeout: 2000 }));
+    await clickTarget(target);
     if (!(await submitted(page, submits).then(() => true, () => false))) via = "list";
   }
+  if (via === "list" && boardOnly) throw new Error(`move ${moveId} cannot be played on the board`);
   if (via === "list") {
     await page.locator(`#moves .legal-move[data-move-id=${attribute(moveId)}]`).click({ timeout: 5000 });
     await submitted(page, submits);
@@ -120,22 +164,27 @@ export async function playMove(page, moveId) {
   }, version, { timeout: 30000 });
   const after = await pageState(page);
   if (after.version <= version && after.problem) throw new Error(`move ${moveId} refused: ${after.problem}`);
-  return via;
+  return boardOnly ? { via, clicks } : via;
 }
 
 /**
  * Plays random legal moves (chosen with `random`) until the match ends or
  * `maxMoves` were played; `afterMove(count)` runs after each move.
  */
-export async function playToEnd(page, random, { afterMove, maxMoves = 2000 } = {}) {
+export async function playToEnd(page, random, { beforeMove, afterMove, maxMoves = 2000, boardOnly = false } = {}) {
   const played = [];
   while (played.length < maxMoves) {
     await waitForTurnOrEnd(page);
     const state = await pageState(page);
     if (state.status === "finished" || state.status === "abandoned") break;
     const move = state.legal[Math.floor(random() * state.legal.length)];
-    const via = await playMove(page, move.id);
-    played.push({ id: move.id, label: move.label, via, version: state.version });
+    if (beforeMove) await beforeMove(move);
+    if (boardOnly) {
+      const { clicks } = await playMove(page, move.id, { boardOnly });
+      played.push({ id: move.id, label: move.label, parts: move.parts, clicks, version: state.version });
+    } else {
+      played.push({ id: move.id, label: move.label, via: await playMove(page, move.id), version: state.version });
+    }
     if (afterMove) await afterMove(played.length);
   }
   return played;

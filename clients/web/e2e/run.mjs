@@ -40,6 +40,41 @@ const scenarios = {
       log: await page.locator("#move-log li").allInnerTexts(), html: await page.content() };
   },
 
+  /**
+   * Against a bot, on a 720 px wide page: every move made by clicks on the
+   * board only (moves in parts composed part by part), to the end. Also
+   * measures, before each move, the smallest text and highlighted target
+   * the page shows (after the first click of a move in parts: its
+   * sub-choices drawn).
+   */
+  async compose(browser) {
+    const page = await newPage(browser, { viewport: { width: 720, height: 1000 } });
+    const id = await createMatch(page, target, { game: args.game, seats: 2, bots: [1], seed: args.seed });
+    const sizes = { minTextPx: Infinity, minTargetPx: Infinity };
+    const measure = () => page.evaluate(() => {
+      const svg = document.querySelector("#board svg");
+      const scale = svg.getScreenCTM().a;  // the picture may be scaled to the page's height, not its width
+      const shown = (element) => element.getBoundingClientRect().width > 0;
+      const fonts = Array.from(svg.querySelectorAll("text"),
+        (text) => shown(text) ? Number(text.getAttribute("font-size")) * scale : Infinity);
+      const targets = Array.from(svg.querySelectorAll(".part-choice, .move-target"), (element) => {
+        const box = element.getBoundingClientRect();
+        return Math.min(box.width, box.height);
+      });
+      return { minTextPx: Math.min(...fonts), minTargetPx: Math.min(...targets) };
+    });
+    const moves = await playToEnd(page, seededRandom(Number(args.choices || 1)), {
+      boardOnly: true,
+      beforeMove: async () => {
+        const now = await measure();
+        sizes.minTextPx = Math.min(sizes.minTextPx, now.minTextPx);
+        sizes.minTargetPx = Math.min(sizes.minTargetPx, now.minTargetPx);
+      },
+    });
+    const end = await pageState(page);
+    return { match: id, seat: end.seat, moves, status: end.status, version: end.version, sizes };
+  },
+
   /** A player page and a spectator page (no token) on one match of a hidden-information game. */
   async spectate(browser) {
     const player = await newPage(browser);

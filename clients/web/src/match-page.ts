@@ -13,6 +13,7 @@ import { MatchFollower, type Connection } from "./match-follower";
 import { eventText, gameId, isOver, seatName, seatText, statusDetailText, statusText } from "./match-text";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
+import { MoveComposer } from "./move-composer";
 import { heldSeat, joinSeat, playerName, reclaimSeat, releaseSeat } from "./seat-tokens";
 import { bearerToken } from "./bearer-token";
 import { nameTargetsWithTheirText } from "./board-labels";
@@ -58,6 +59,7 @@ class MatchPage {
   private readonly lastMove = new LastMove();
   private readonly signal: TurnSignal;
   private readonly board = h("div", { id: "board", class: "board" });
+  private readonly composer = new MoveComposer((moveId) => void this.submit(moveId));
   private readonly moves = h("section", { id: "moves" });
   private readonly seats = h("section", { id: "seats" });
   private readonly result = h("section", { id: "result" });
@@ -78,6 +80,7 @@ class MatchPage {
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
       this.ending, this.lastMove.element,
+      this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
           h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
@@ -336,6 +339,7 @@ class MatchPage {
     const svg = view.svg ? sanitizeSvg(view.svg) : null;
     if (!svg) {
       replaceChildren(this.board, h("pre", { class: "state" }, JSON.stringify(view.state ?? {}, null, 2)));
+      this.composer.show(null, view.legalMoves);
       return;
     }
     const legal = new Set(view.legalMoves.map((move) => move.id));
@@ -348,6 +352,7 @@ class MatchPage {
       if (label) target.setAttribute("aria-label", label);
     }
     replaceChildren(this.board, svg);
+    this.composer.show(svg, view.legalMoves);
   }
 
   private showMoves(view: View, player: boolean): void {
@@ -357,6 +362,7 @@ class MatchPage {
     }
     const list = h("ul", { class: "legal-moves" }, view.legalMoves.map((move) =>
       h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
+        "data-parts": move.parts.map((part) => part.id).join(" ") || null,
         disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))));
     replaceChildren(this.moves, h("h3", {}, "Your moves"),
       view.legalMoves.length > FILTER_FROM_MOVES ? this.moveFilter : null,
@@ -400,6 +406,7 @@ class MatchPage {
 
   private clickBoard(event: Event): void {
     if (!this.view) return;
+    if (this.composer.click(event, this.board)) return;
     const moveId = this.targetOf(event);
     if (!moveId || !this.view.legalMoves.some((move) => move.id === moveId)) return;
     event.preventDefault();
@@ -425,6 +432,7 @@ class MatchPage {
     Object.assign(this.container.dataset, { submits: String(this.submits), lastSubmit: moveId });
     this.container.classList.add("submitting");
     this.problems.replaceChildren();
+    this.composer.clear();
     this.showMoves(this.view, true);
     const request = { name: this.name, playerToken: this.token, move: { case: "moveId" as const, value: moveId },
       expectedVersion: this.view.version, requestId: newRequestId() };

@@ -8,7 +8,7 @@ import sys
 from gamehost.cli.channels import open_channel
 from gamehost.cli.seats import SeatNames, seat_label
 from gamehost.sdk.seats import seat_name
-from gamehost.client import GameHostClient, canonical_json, from_struct
+from gamehost.client import GameHostClient, candidates, canonical_json, choices, composed, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
@@ -135,29 +135,72 @@ def play(args) -> int:
                 print(f"waiting for {', '.join(map(names, view.to_move))} ...")
                 view = _next_view(host, match_name, token, view.version, names)
                 continue
-            for number, move in enumerate(view.legal_moves, 1):
-                print(f"  {number:>3}. {move.label}  [{move.id}]")
-            choice = _ask(view)
+            choice = _choose_move(view)
             if choice is None:
                 return 0
             answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
             view = answer.view
 
 
-def _ask(view: pb.View) -> str | None:
-    ids = [move.id for move in view.legal_moves]
+COMPOSE_FROM = 24
+"""More legal moves than this, offered in parts, are chosen part by part
+(a piece, then how it lies, then its cell) instead of from one long list."""
+
+
+def _choose_move(view: pb.View) -> str | None:
+    """The id of the move the player picks: from the list of moves, or part
+    by part when the list is long and the plugin offers the moves in parts."""
+    moves = list(view.legal_moves)
+    ids = [move.id for move in moves]
+    if len(moves) <= COMPOSE_FROM or not any(move.parts for move in moves):
+        for number, move in enumerate(moves, 1):
+            print(f"  {number:>3}. {move.label}  [{move.id}]")
+        return _ask([(move.id, move.id) for move in moves], ids, "your move (number or id, q to quit): ")
+    chosen: list[pb.MovePart] = []
+    while True:
+        path = [part.id for part in chosen]
+        # Moves offered whole are listed with the first choices.
+        options = [(part.id, part.label) for part in choices(moves, path)]
+        whole = [] if chosen else [(move.id, move.label) for move in moves if not move.parts]
+        print(f"{len(candidates(moves, path)) + len(whole)} moves" + (f" with {' > '.join(p.label for p in chosen)}"
+                                                                      if chosen else "") + "; choose:")
+        for number, (key, label) in enumerate(options + whole, 1):
+            print(f"  {number:>3}. {label}  [{key}]")
+        picked = _ask(options + whole, ids, "number, id, b to go back, q to quit: ", back=bool(chosen))
+        if picked is None:
+            return None
+        if picked == BACK:
+            chosen.pop()
+            continue
+        if picked in ids and picked not in {key for key, _ in options}:
+            return picked
+        chosen.append(next(part for part in choices(moves, path) if part.id == picked))
+        move = composed(moves, [part.id for part in chosen])
+        if move is not None:
+            return move.id
+
+
+BACK = object()
+
+
+def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool = False):
+    """A key of ``options`` by its number or the key itself, any move id, BACK
+    for "b" (if ``back``), or None to quit."""
+    keys = [key for key, _ in options]
     while True:
         try:
-            text = input("your move (number or id, q to quit): ").strip()
+            text = input(prompt).strip()
         except EOFError:
             return None
         if text == "q":
             return None
-        if text.isdigit() and 1 <= int(text) <= len(ids):
-            return ids[int(text) - 1]
-        if text in ids:
+        if back and text == "b":
+            return BACK
+        if text.isdigit() and 1 <= int(text) <= len(keys):
+            return keys[int(text) - 1]
+        if text in keys or text in ids:
             return text
-        print(f"'{text}' is not one of the moves above.")
+        print(f"'{text}' is not one of the choices above.")
 
 
 def _next_view(host: GameHostClient, match_name: str, token: str, version: int, names: SeatNames) -> pb.View:

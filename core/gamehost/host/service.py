@@ -123,6 +123,12 @@ def page_size(requested: int, sizes: tuple[int, int]) -> int:
     return min(requested or sizes[0], sizes[1])
 
 
+def legal_move(move) -> pb.LegalMove:
+    """A legal move on the wire, with its parts when the plugin offers it in parts."""
+    return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
+                        parts=[pb.MovePart(id=part.id, label=part.label) for part in move.parts])
+
+
 def result_pb(result: dict | None) -> pb.Result | None:
     if result is None:
         return None
@@ -292,7 +298,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             return pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
                 seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
-                legal_moves=[pb.LegalMove(id=m.id, label=m.label, move=to_struct(dict(m.args))) for m in view.moves],
+                legal_moves=[legal_move(m) for m in view.moves],
                 result=result_pb(view.result),
                 text=await self.engine.render(live, view, "text") if text else "",
                 svg=await self.engine.render(live, view, "svg") if svg else "")

@@ -27,7 +27,9 @@ seat and plays random legal moves, checking at every step:
 (e) termination: every game ends within ``max_moves`` with a well-formed
     outcome.
 It also renders text and SVG every few steps and at the end, and checks that
-the SVG's ``data-move`` targets are legal move ids; less often, and at the
+the SVG's ``data-move`` targets are legal move ids and, for moves offered in
+parts, that every path is well formed and every part has a ``data-part``
+target (shown once the move's earlier parts are chosen); less often, and at the
 end, that the SVG is well-formed XML (browsers parse it as such) and that its
 shapes lie on its canvas (a web page shows the SVG at its size: anything
 beyond is cut off). Then too it measures the picture drawn 720 px wide
@@ -55,7 +57,7 @@ from gamehost.host.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.hookspecs import hookimpl
-from gamehost.sdk.legibility import target_problems, text_problems
+from gamehost.sdk import legibility, part_targets
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, State
 
@@ -345,6 +347,7 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
         targets = set(DATA_MOVE.findall(svg))
         legal = {move.id for move in view.moves}
         assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
+        _check_part_targets(svg, view.moves, step)
         if not shapes:
             continue
         try:
@@ -362,10 +365,25 @@ LEGIBILITY_LISTED = 20  # a report lists the first few: one per distinct text or
 def _check_legibility(svg: str, report: ConformanceReport, step: str) -> None:
     """Small text and small targets go to the report; they fail the run for
     the checks the game opted into."""
-    for problem in [*text_problems(svg), *target_problems(svg)]:
+    for problem in [*legibility.text_problems(svg), *legibility.target_problems(svg)]:
         assert not report.strict[problem.kind], f"render_svg is hard to read or tap: {problem} at {step}"
         if len(report.legibility) < LEGIBILITY_LISTED and str(problem) not in report.legibility:
             report.legibility.append(str(problem))
+
+
+def _check_part_targets(svg: str, moves: Sequence[Move], step: str) -> None:
+    """Moves offered in parts (checked with the renderings, as the SVG's
+    targets are: each step would add half to Callisto's kit time): every path
+    well formed (ids without spaces, labelled, one label per id, no path a
+    prefix of another); every part of every move has a data-part target in
+    the SVG that shows once the move's earlier parts are chosen, and no
+    target names a part of no legal move."""
+    if "data-part" not in svg and not any(move.parts for move in moves):
+        return
+    problems = part_targets.path_problems(moves)
+    assert not problems, f"(b) malformed move parts at {step}: {'; '.join(problems[:3])}"
+    problems = part_targets.target_problems(svg, moves)
+    assert not problems, f"SVG cannot compose the moves in parts at {step}: {'; '.join(problems[:3])}"
 
 
 _GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "x1", "x2", "y1", "y2"}

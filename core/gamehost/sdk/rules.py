@@ -28,17 +28,32 @@ SPECTATOR = None
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One choice on the way to a move: a piece, an orientation, a cell.
+
+    ``id`` names the choice (``"piece:X5"``) and is what an SVG target marks
+    with ``data-part``; within one list of moves the same id is the same
+    choice with the same ``label`` (what a person reads)."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     """One legal move as a client sees it.
 
     ``id`` is stable for the same move in the same position (clients submit it
     back), ``label`` is what a person reads, ``args`` the structured form that
-    ``apply`` receives.
+    ``apply`` receives. ``parts``, optional, offers the move as a path of
+    choices a client composes by clicks (see ``render_svg``); no move's parts
+    may be a prefix of another's.
     """
 
     id: str
     label: str
     args: Mapping[str, Any]
+    parts: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,5 +276,9 @@ class Game:
     def render_svg(self, view: Mapping[str, Any], moves: Sequence[Move]) -> str:
         """An SVG picture of a view. Mark each clickable target of a legal
         move with ``data-move="<move id>"``; moves without a natural target
-        are listed beside the picture by the client."""
+        are listed beside the picture by the client. A move offered in
+        ``parts`` has a target per part instead, ``data-part="<part id>"``
+        (the client narrows the moves click by click); a sub-choice drawn
+        only once a part is chosen (a piece's orientations) sits inside an
+        element marked ``data-after-part="<that part id>"``."""
         raise NotImplementedError

@@ -10,7 +10,7 @@ from gamehost.sdk import Move
 
 from gamehost_callisto.rules import (
     BORDER, COLOURS, COLUMN, COLUMN_MARKS, EMPTY, EMPTY_CENTRE, FRAME, MARKS, OFF_BOARD, PIECE_MARKS,
-    outcome, penalty, piece_set, player_name,
+    first_cell, orientations, outcome, penalty, piece_set, player_name,
 )
 
 FILL = {"blue": "#2f6fd0", "yellow": "#e8b923", "red": "#d23c3c", "green": "#2e9d4f"}
@@ -19,10 +19,15 @@ CELL_FILL = {
     **{mark: FILL[colour] for mark, colour in zip(PIECE_MARKS, COLOURS)},
     **{mark: FILL[colour] for mark, colour in zip(COLUMN_MARKS, COLOURS)},
 }
-CELL = 22
+CELL = 24
+BOARD_LEFT, BOARD_TOP = 28, 50  # room for the status line and the coordinates
 BOARD_PX = FRAME * CELL
-PANEL_X = BOARD_PX + 30
-MINI = 7
+WIDTH = BOARD_LEFT + BOARD_PX + 14
+PANEL_LEFT = BOARD_LEFT
+PANEL_RIGHT = WIDTH - 10
+PICK = 12  # cell size of the pieces a player picks from
+MINI = 6  # cell size of the other hands
+FONT = 'font-family="sans-serif"'
 
 
 def status(view: Mapping) -> str:
@@ -60,6 +65,24 @@ def render_text(view: Mapping) -> str:
     return "\n".join([status(view), header, digits, *rows, legend, *seat_lines(view)])
 
 
+def _cell_xy(x: int, y: int) -> tuple[int, int]:
+    return BOARD_LEFT + x * CELL, BOARD_TOP + y * CELL
+
+
+@lru_cache(maxsize=1)
+def _coordinates() -> str:
+    """Column numbers above the board and row numbers left of it, as the
+    move labels name cells (x09y02: column 9, row 2)."""
+    parts = []
+    for index in range(FRAME):
+        x, y = _cell_xy(index, index)
+        parts.append(f'<text x="{x + CELL / 2}" y="{BOARD_TOP - 6}" font-size="11" text-anchor="middle" '
+                     f'fill="#555" {FONT}>{index}</text>')
+        parts.append(f'<text x="{BOARD_LEFT - 5}" y="{y + CELL / 2 + 4}" font-size="11" text-anchor="end" '
+                     f'fill="#555" {FONT}>{index}</text>')
+    return "".join(parts)
+
+
 @lru_cache(maxsize=64)
 def _board_layer(board: tuple[str, ...]) -> str:
     """The octagon: empty, centre and border cells shaded, pieces in their
@@ -69,7 +92,7 @@ def _board_layer(board: tuple[str, ...]) -> str:
         for x, mark in enumerate(row):
             if mark == OFF_BOARD:
                 continue
-            px, py = 10 + x * CELL, 40 + y * CELL
+            px, py = _cell_xy(x, y)
             parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{CELL_FILL[mark]}" '
                          f'stroke="#bbb" stroke-width="0.5"/>')
             if mark in COLUMN_MARKS:
@@ -89,53 +112,126 @@ def _board_layer(board: tuple[str, ...]) -> str:
     return "".join(parts)
 
 
-def _column_targets(moves: Sequence[Move]) -> str:
-    """A clickable, invisible square over each cell where a column may go."""
-    return "".join(
-        f'<rect x="{10 + move.args["x"] * CELL}" y="{40 + move.args["y"] * CELL}" width="{CELL}" '
-        f'height="{CELL}" fill="#000" fill-opacity="0" data-move="{escape(move.id)}" style="cursor:pointer"/>'
-        for move in moves if move.args.get("piece") == COLUMN)
-
-
-@lru_cache(maxsize=64)
-def _hand_layer(one_sided: bool, hands: tuple[tuple[tuple[str, int], ...], ...], to_move, out: tuple) -> str:
-    """Each seat's unplaced pieces drawn small, with the penalty they add up to."""
+def _cell_targets(moves: Sequence[Move]) -> str:
+    """An invisible square over each cell some move's last part names: the
+    page highlights those of the piece and orientation chosen."""
+    cells = {move.parts[-1].id for move in moves if move.parts}
     parts = []
-    top = 40
-    for seat, items in enumerate(hands):
-        hand = dict(items)
-        colour = COLOURS[seat]
-        mark = " (to move)" if to_move == seat else " (out)" if out[seat] else ""
-        parts.append(f'<text x="{PANEL_X}" y="{top + 12}" font-size="13" font-family="sans-serif">'
-                     f'{colour.capitalize()}: penalty {penalty(hand, one_sided)}, '
-                     f'columns {hand[COLUMN]}{mark}</text>')
-        x = PANEL_X
-        for kind in piece_set(one_sided):
-            for _ in range(hand[kind.id]):
-                width = max(cx for cx, _ in kind.cells) + 1
-                if x + width * MINI > PANEL_X + 280:
-                    x, top = PANEL_X, top + 4 * MINI
-                for cx, cy in kind.cells:
-                    parts.append(f'<rect x="{x + cx * MINI}" y="{top + 20 + cy * MINI}" width="{MINI}" '
-                                 f'height="{MINI}" fill="{FILL[colour]}" stroke="#fff" stroke-width="0.5"/>')
-                x += (width + 1) * MINI
-        top += 20 + 4 * MINI + 14
+    for part_id in sorted(cells):
+        x, y = int(part_id[6:8]), int(part_id[9:11])  # "cell:x09y02"
+        px, py = _cell_xy(x, y)
+        parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="#000" fill-opacity="0" '
+                     f'data-part="{part_id}"/>')
     return "".join(parts)
+
+
+def _shape(cells, left: float, top: float, size: int, fill: str, stroke: str = "#fff") -> str:
+    return "".join(f'<rect x="{left + x * size}" y="{top + y * size}" width="{size}" height="{size}" '
+                   f'fill="{fill}" stroke="{stroke}" stroke-width="0.5"/>' for x, y in cells)
+
+
+def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
+    """The hand of the seat to move, drawn to pick from: each piece (and the
+    columns) a target for its first part; below, each piece's orientations,
+    shown once the piece is picked, a dot on the cell that goes where the
+    player clicks. Returns the drawing and the height it takes."""
+    seat = view["to_move"]
+    colour = FILL[COLOURS[seat]]
+    hand = view["hands"][seat]
+    offered = {move.parts[0].id for move in moves if move.parts}
+    turns: dict[str, dict[str, Move]] = {}
+    for move in moves:
+        if len(move.parts) == 3:
+            turns.setdefault(move.parts[0].id, {}).setdefault(move.parts[1].id, move)
+    parts = [f'<text x="{PANEL_LEFT}" y="{top + 14}" font-size="13" {FONT}>{_seat_line(view, seat)}: pick a piece</text>']
+    top += 24
+    x, row_height = PANEL_LEFT, 3 * PICK + 14
+    items = [(COLUMN, ((0, 0),), hand[COLUMN])] + [(kind.id, kind.cells, hand[kind.id])
+                                                  for kind in piece_set(view["one_sided"])]
+    for kind_id, cells, count in items:
+        if not count:
+            continue
+        width = (max(cx for cx, _ in cells) + 1) * PICK
+        if x + width > PANEL_RIGHT:
+            x, top = PANEL_LEFT, top + row_height
+        part = f"piece:{kind_id}"
+        target = f' data-part="{part}"' if part in offered else ' opacity="0.35"'
+        parts.append(f'<g{target}><rect x="{x - 4}" y="{top - 4}" width="{width + 8}" height="{3 * PICK + 8}" '
+                     f'fill="#000" fill-opacity="0" stroke="none"/>'
+                     + (f'<circle cx="{x + PICK / 2}" cy="{top + PICK / 2}" r="{PICK / 2 - 1}" fill="{colour}" '
+                        f'stroke="#222"/>' if kind_id == COLUMN else _shape(cells, x, top, PICK, colour))
+                     + (f'<text x="{x}" y="{top + 3 * PICK + 12}" font-size="11" {FONT}>x{count}</text>'
+                        if count > 1 else "") + "</g>")
+        x += max(width, 2 * PICK) + 18
+    top += row_height
+    tray_top = top
+    for piece_id, by_turn in turns.items():
+        kind = next(kind for kind in piece_set(view["one_sided"]) if f"piece:{kind.id}" == piece_id)
+        parts.append(f'<g data-after-part="{piece_id}"><text x="{PANEL_LEFT}" y="{tray_top + 12}" font-size="13" '
+                     f'{FONT}>{escape(kind.name)}: how it lies, then the cell for its dot</text>')
+        x = PANEL_LEFT
+        for turn_id, move in by_turn.items():
+            shape = orientations(kind, view["one_sided"])[move.args["orientation"]]
+            width = (max(cx for cx, _ in shape) + 1) * PICK
+            height = (max(cy for _, cy in shape) + 1) * PICK
+            first_x, first_y = first_cell(shape)
+            parts.append(f'<g data-part="{turn_id}"><rect x="{x - 4}" y="{tray_top + 20}" width="{width + 8}" '
+                         f'height="{3 * PICK + 8}" fill="#000" fill-opacity="0" stroke="none"/>'
+                         + _shape(shape, x, tray_top + 24 + (3 * PICK - height) / 2, PICK, colour)
+                         + f'<circle cx="{x + first_x * PICK + PICK / 2}" '
+                           f'cy="{tray_top + 24 + (3 * PICK - height) / 2 + first_y * PICK + PICK / 2}" r="3" '
+                           f'fill="#fff" stroke="#222"/></g>')
+            x += max(width, 3 * PICK) + 16
+        parts.append("</g>")
+    if turns:
+        top = tray_top + 24 + 3 * PICK + 8
+    return "".join(parts), top
+
+
+def _seat_line(view: Mapping, seat: int) -> str:
+    hand = view["hands"][seat]
+    mark = " (to move)" if view["to_move"] == seat else " (out)" if view["out"][seat] else ""
+    return (f'{COLOURS[seat].capitalize()}: penalty {penalty(hand, view["one_sided"])}, '
+            f'columns {hand[COLUMN]}{mark}')
+
+
+def _hand_lines(view: Mapping, top: int, skip: int | None) -> tuple[str, int]:
+    """Each seat's penalty so far, columns left, and unplaced pieces drawn
+    small; ``skip``, the seat picking from its hand, is drawn there instead."""
+    parts = []
+    for seat, hand in enumerate(view["hands"]):
+        if seat == skip:
+            continue
+        colour = COLOURS[seat]
+        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{_seat_line(view, seat)}</text>')
+        x, row = PANEL_LEFT, top + 19
+        for kind in piece_set(view["one_sided"]):
+            for _ in range(hand[kind.id]):
+                width = (max(cx for cx, _ in kind.cells) + 1) * MINI
+                if x + width > PANEL_RIGHT:
+                    x, row = PANEL_LEFT, row + 4 * MINI
+                parts.append(_shape(kind.cells, x, row, MINI, FILL[colour]))
+                x += width + MINI
+        top = row + 3 * MINI + 6
+    return "".join(parts), top
 
 
 def render_svg(view: Mapping, moves: Sequence[Move]) -> str:
-    """The octagon (centre and outer border shaded, pieces in their colours,
-    columns as rings), each seat's unplaced pieces and penalty. Every empty cell
-    where a column may go carries that column move's ``data-move``; piece
-    placements have no single cell to click and are listed by the client."""
-    width, height = PANEL_X + 300, max(BOARD_PX + 50, 40 + len(view["hands"]) * 140)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'width="{width}" height="{height}">',
-             f'<rect width="{width}" height="{height}" fill="#fff"/>',
-             f'<text x="10" y="24" font-size="15" font-family="sans-serif">{escape(status(view))}</text>']
-    parts.append(_board_layer(tuple(view["board"])))
-    parts.append(_column_targets(moves))
-    hands = tuple(tuple(hand.items()) for hand in view["hands"])
-    parts.append(_hand_layer(view["one_sided"], hands, view["to_move"], tuple(view["out"])))
-    parts.append("</svg>")
-    return "".join(parts)
+    """The octagon with coordinates (centre and outer border shaded, pieces
+    in their colours, columns as rings) and, below, each seat's unplaced
+    pieces and penalty. Moves come in parts (piece, orientation, cell): the
+    hand of the seat to move carries the piece targets, each piece's
+    orientations sit in a group shown once it is picked, and the cells are
+    invisible targets the page highlights."""
+    parts = [f'<text x="10" y="22" font-size="16" {FONT}>{escape(status(view))}</text>',
+             _coordinates(), _board_layer(tuple(view["board"])), _cell_targets(moves)]
+    top = BOARD_TOP + BOARD_PX + 8
+    picking = view["to_move"] if moves and view["to_move"] is not None else None
+    if picking is not None:
+        picks, top = _picks(view, moves, top)
+        parts.append(picks)
+    hands, top = _hand_lines(view, top, picking)
+    parts.append(hands)
+    height = top + 4
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
+            f'height="{height}"><rect width="{WIDTH}" height="{height}" fill="#fff"/>' + "".join(parts) + "</svg>")

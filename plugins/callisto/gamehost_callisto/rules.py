@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, places, seat_name
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, places, seat_name
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -144,6 +144,13 @@ REFLECTIONS = ("f0", "f1", "f2", "f3")
 """``rK``: K quarter turns clockwise; ``fK``: flipped left to right, then K quarter turns."""
 
 
+TRANSFORM_WORDS = {
+    "r0": "as drawn", "r1": "turned right", "r2": "turned upside down", "r3": "turned left",
+    "f0": "flipped", "f1": "flipped, turned right", "f2": "flipped, upside down", "f3": "flipped, turned left",
+}
+"""How an orientation reads for a person (quarter turns are clockwise)."""
+
+
 def piece_set(one_sided: bool) -> tuple[PieceKind, ...]:
     return ONE_SIDED_PIECES if one_sided else TWO_SIDED_PIECES
 
@@ -157,6 +164,12 @@ def transformed(cells, transform: str) -> tuple[tuple[int, int], ...]:
     min_x = min(x for x, _ in cells)
     min_y = min(y for _, y in cells)
     return tuple(sorted((x - min_x, y - min_y) for x, y in cells))
+
+
+def first_cell(shape) -> tuple[int, int]:
+    """The cell of ``shape`` a player places by clicking: its first in reading
+    order (top row, leftmost), always a cell of the piece, unlike the anchor."""
+    return min(shape, key=lambda cell: (cell[1], cell[0]))
 
 
 def orientations(kind: PieceKind, one_sided: bool) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -187,10 +200,24 @@ class Orientation:
     moves: dict[int, Move]
 
 
+def piece_part(kind_id: str, name: str) -> Part:
+    return Part(f"piece:{kind_id}", name)
+
+
+def turn_part(kind: PieceKind, transform: str) -> Part:
+    return Part(f"turn:{kind.id}:{transform}", f"{kind.name} {TRANSFORM_WORDS[transform]}")
+
+
+def cell_part(cell: int) -> Part:
+    return Part(f"cell:{cell_name(cell)}", cell_name(cell))
+
+
 class Tables:
     """Every orientation of every piece kind with the anchors that fit the
     playable area of one player count, and every column move: the moves are
-    built once and only selected during play."""
+    built once and only selected during play. Each move also comes in parts
+    for clients that compose it by clicks: the piece, its orientation, then
+    the cell its first cell covers (a column: the column, then its cell)."""
 
     def __init__(self, players: int, one_sided: bool):
         area = PLAYABLE[players]
@@ -198,9 +225,13 @@ class Tables:
         self.kind_by_id = {kind.id: kind for kind in self.kinds}
         self.orientations = {kind.id: orientations(kind, one_sided) for kind in self.kinds}
         self.placeable: dict[str, list[Orientation]] = {}
+        cells = {cell: cell_part(cell) for cell in area}
         for kind in self.kinds:
             self.placeable[kind.id] = []
+            piece = piece_part(kind.id, kind.name)
             for name, shape in self.orientations[kind.id].items():
+                turn = turn_part(kind, name)
+                first_x, first_y = first_cell(shape)
                 moves = {}
                 for y in range(FRAME):
                     for x in range(FRAME):
@@ -208,15 +239,17 @@ class Tables:
                                for dx, dy in shape):
                             moves[y * FRAME + x] = Move(f"{kind.id}:{name}:x{x:02d}y{y:02d}",
                                                         f"{kind.name} {name} at x{x:02d}y{y:02d}",
-                                                        {"piece": kind.id, "orientation": name, "x": x, "y": y})
+                                                        {"piece": kind.id, "orientation": name, "x": x, "y": y},
+                                                        (piece, turn, cells[(y + first_y) * FRAME + x + first_x]))
                 offsets = tuple(dy * FRAME + dx for dx, dy in shape)
                 anchors = sum(1 << anchor for anchor in moves)
                 self.placeable[kind.id].append(Orientation(name, offsets, anchors, moves))
         self.offsets = sorted({offset for placeable in self.placeable.values()
                                for orientation in placeable for offset in orientation.offsets})
+        column = piece_part(COLUMN, "column")
         self.column_moves = {
             cell: Move(f"col:{cell_name(cell)}", f"Column at {cell_name(cell)}",
-                       {"piece": COLUMN, "x": cell % FRAME, "y": cell // FRAME})
+                       {"piece": COLUMN, "x": cell % FRAME, "y": cell // FRAME}, (column, cells[cell]))
             for cell in sorted(area - CENTRE)
         }
 

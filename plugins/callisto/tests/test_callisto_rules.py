@@ -8,7 +8,9 @@ import random
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from gamehost.client.composing import composed, path_problems
 from gamehost.sdk import IllegalMove
+from gamehost.sdk.part_targets import part_targets, target_problems
 
 from gamehost_callisto import Callisto, rules
 from gamehost_callisto.render import CELL_FILL
@@ -617,13 +619,30 @@ def test_text_render_shows_the_board_the_hands_and_the_penalties():
     assert "Player 1 (blue) to move" in text
 
 
-def test_svg_marks_every_column_move_and_shades_centre_border_and_colours():
+def test_every_move_comes_in_parts_piece_orientation_cell_that_name_it():
     state = position(2, {"B": [(5, 9)], "b": [(6, 9), (7, 9)], "Y": [(12, 9)]})
     moves = GAME.legal_moves(state, 0)
-    svg = GAME.render_svg(GAME.view(state, None), moves)
+    assert path_problems(moves) == []
+    for move in moves:
+        assert composed(moves, [part.id for part in move.parts]) is move
+    x5 = next(move for move in moves if move.id.startswith("X5:"))
+    # The cell part is the piece's first cell in reading order, covered by the piece (the anchor is not).
+    assert [part.id for part in x5.parts] == ["piece:X5", "turn:X5:r0",
+                                              f"cell:x{x5.args['x'] + 1:02d}y{x5.args['y']:02d}"]
+    column = next(move for move in moves if move.args["piece"] == "column")
+    assert [part.id for part in column.parts] == ["piece:column", f"cell:{column.id[4:]}"]
+
+
+def test_svg_marks_a_target_for_every_part_with_coordinates_and_shades_centre_border_and_colours():
+    state = position(2, {"B": [(5, 9)], "b": [(6, 9), (7, 9)], "Y": [(12, 9)]})
+    moves = GAME.legal_moves(state, 0)
+    svg = GAME.render_svg(GAME.view(state, 0), moves)
     root = ElementTree.fromstring(svg)
-    targets = {element.get("data-move") for element in root.iter() if element.get("data-move")}
-    assert targets == {move.id for move in moves if move.args["piece"] == "column"}
+    assert target_problems(svg, moves) == []
+    # Orientations show only once their piece is picked.
+    assert part_targets(svg)["turn:X5:r0"] == [frozenset({"piece:X5"})]
+    texts = [element.text for element in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(texts.count(str(index)) >= 2 for index in range(20))  # column and row numbers
     fills = [element.get("fill") for element in root.iter("{http://www.w3.org/2000/svg}rect")]
     for mark in (rules.BORDER, rules.EMPTY_CENTRE, "b", "B", "Y"):
         assert CELL_FILL[mark] in fills

@@ -64,97 +64,186 @@ def render_text(view: Mapping) -> str:
     return "\n".join(lines)
 
 
-def _rect(x: float, y: float, fill: str) -> str:
-    return f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#444"/>'
+WIDTH = 640
+FONT = 'font-family="sans-serif"'
+PILE = 12  # cell size of the pile's outlines
+TILE = 16  # cell size of face-up tiles (taken, in warehouses)
+BUILDING = 26  # cell size of the buildings, at most
+HEADROOM = 3  # empty rows drawn above the tallest column: room for the next tile
+WAREHOUSE_SPOT = 3 * TILE + 8
+MAX_GRID_HEIGHT = 240
 
 
-def _shape(grid, left: float, top: float, fill: str) -> str:
-    size = len(grid)
-    return "".join(_rect(left + x * CELL, top + (size - 1 - y) * CELL, fill) for x, y in cells_of(grid))
+def _rect(x: float, y: float, fill: str, size: float = CELL) -> str:
+    return f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="{fill}" stroke="#444"/>'
+
+
+def _shape(grid, left: float, top: float, fill: str, size: float = CELL) -> str:
+    rows = len(grid)
+    return "".join(_rect(left + x * size, top + (rows - 1 - y) * size, fill, size) for x, y in cells_of(grid))
+
+
+def _text(x: float, y: float, size: int, text: str, extra: str = "") -> str:
+    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" {FONT}{extra}>{escape(text)}</text>'
+
+
+def _pile(view: Mapping, legal: Mapping, top: float) -> tuple[str, float]:
+    """The face-down pile by back and outline, each group a draw target when
+    it may be drawn; wrapped to the picture's width."""
+    parts = [_text(8, top + 12, 13, f"Pile: {view['pile_size']} tiles face down")]
+    top += 20
+    left, row_height = 8.0, 3 * PILE + 18
+    for group, count in view["pile"].items():
+        back, shape = group.split(":")
+        grid = SILHOUETTES[shape]
+        width = max(len(grid[0]) * PILE, 24)
+        if left + width > WIDTH - 8:
+            left, top = 8.0, top + row_height
+        move_id = f"draw:{group}"
+        target = f' data-move="{escape(move_id)}" style="cursor:pointer"' if move_id in legal else ""
+        parts.append(f'<g{target}><title>{escape(back)} {escape(shape)}: {count}</title>'
+                     f'<rect x="{left - 3:g}" y="{top - 3:g}" width="{width + 6:g}" height="{row_height - 2:g}" '
+                     f'fill="#000" fill-opacity="0"/>'
+                     + _shape(grid, left, top + (3 - len(grid)) * PILE, BACK_FILL[back], PILE)
+                     + (f'<circle cx="{left + PILE / 2:g}" cy="{top + (3 - len(grid)) * PILE + PILE / 2:g}" r="3" '
+                        f'fill="#999"/>' if back in ("beige-diamond", "brown-circle") else "")
+                     + _text(left, top + 3 * PILE + 13, 11, f"x{count}") + "</g>")
+        left += width + 18
+    return "".join(parts), top + row_height
+
+
+def _tile_group(view: Mapping, token: str, left: float, top: float, attributes: str, size: float = TILE) -> str:
+    """A face-up tile in a spot 3 cells square, bottom-aligned; a dot marks
+    the cell a player clicks to place it (its lowest-left cell)."""
+    face = view["tiles"][token]
+    grid = face["grid"]
+    base = top + (3 - len(grid)) * size
+    rest_x, rest_y = min(cells_of(grid), key=lambda cell: (cell[1], cell[0]))
+    return (f'<g{attributes}><title>{escape(_tile_name(view, token))}</title>'
+            f'<rect x="{left - 2:g}" y="{top - 2:g}" width="{3 * size + 4:g}" height="{3 * size + 4:g}" '
+            f'fill="#000" fill-opacity="0" stroke="#999"/>'
+            + _tile_picture(view, token, left, base, size)
+            + f'<circle cx="{left + rest_x * size + size / 2:g}" cy="{base + (len(grid) - 1 - rest_y) * size + size / 2:g}" '
+              f'r="2.5" fill="#fff" stroke="#222"/></g>')
+
+
+def _target(legal: Mapping, move_id: str) -> str:
+    return f' data-move="{escape(move_id)}" style="cursor:pointer"' if move_id in legal else ""
+
+
+def _part_target(offered: set, token: str) -> str:
+    part = f"tile:{token}"
+    return f' data-part="{escape(part)}" style="cursor:pointer"' if part in offered else ""
+
+
+def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[str, float]:
+    """The tile taken this turn and the buttons that end the turn."""
+    parts = []
+    left = 8.0
+    if view["hand"]:
+        stolen = " (stolen: place it now)" if view["stolen"] else ""
+        parts.append(_text(left, top + 12, 13, f"Taken: {_tile_name(view, view['hand'])}{stolen}"))
+        parts.append(_tile_group(view, view["hand"], left + 2, top + 20, _part_target(offered, view["hand"])))
+        left += 3 * TILE + 30
+    # The buttons that end the turn, one under the other: their labels are long.
+    button_top = top + 22  # under the "Taken" line
+    left = max(left, 150.0)
+    for move_id in ("done", "return"):
+        move = legal.get(move_id)
+        if move is None:
+            continue
+        width = min(12 + 7 * len(move.label), WIDTH - 8 - left)
+        parts.append(f'<g{_target(legal, move_id)}><rect x="{left:g}" y="{button_top:g}" width="{width:g}" '
+                     f'height="30" rx="6" fill="#e8eef8" stroke="#3a5a8c"/>'
+                     + _text(left + 8, button_top + 20, 13, move.label) + "</g>")
+        button_top += 36
+    if not parts:
+        return "", top
+    return "".join(parts), max(top + 3 * TILE + 30, button_top)
+
+
+def _building(view: Mapping, seat: int, legal: Mapping, offered_cells: set, offered: set, top: float,
+              rows: int) -> tuple[str, float]:
+    """One player's facade on its grid, with x and y numbered as the move
+    labels give them, their score so far, and their two warehouse spots."""
+    building = view["buildings"][seat]
+    columns = building["columns"]
+    sheet = score(building)
+    parts = [_text(8, top + 14, 14, f'{building["colour"].capitalize()}: {sheet["total"]} points, '
+                                    f'chips {view["chips"][seat]}, birds {sheet["birds"]}'),
+             _text(8, top + 30, 11, f'windows {sheet["windows"]}, doors {sheet["doors"]}, levels '
+                                    f'{sheet["level_points"]}, cats {sheet["cats"]}, full roof {sheet["full_roof"]}')]
+    top += 40
+    # The warehouse on the right; steal targets on opponents' tiles, place targets (parts) on the mover's own.
+    store_left = WIDTH - 2 * WAREHOUSE_SPOT - 8
+    parts.append(_text(store_left, top + 10, 11, "warehouse"))
+    for spot, token in enumerate(view["warehouses"][seat]):
+        x: float = store_left + spot * WAREHOUSE_SPOT + 2
+        if token is None:
+            parts.append(f'<rect x="{x - 2:g}" y="{top + 16:g}" width="{3 * TILE + 4}" height="{3 * TILE + 4}" '
+                         f'fill="none" stroke="#bbb" stroke-dasharray="3 3"/>')
+            continue
+        attributes = _target(legal, f"steal:{seat}:{spot}") or _part_target(offered, token)
+        parts.append(_tile_group(view, token, x, top + 18, attributes))
+    # Columns from a few left of the building to a few right of it: where a tile may go.
+    first = building["left"] - HEADROOM
+    count = len(columns) + 2 * HEADROOM
+    # Wide or tall buildings get smaller cells, so the picture keeps its width and the page need not shrink it.
+    size = min(BUILDING, (store_left - 40) / count, MAX_GRID_HEIGHT / rows)
+    origin = 32
+    ground = top + rows * size
+    parts.append(f'<line x1="{origin}" y1="{ground:g}" x2="{origin + count * size:g}" y2="{ground:g}" '
+                 f'stroke="#000" stroke-width="2"/>')
+    for index in range(count):
+        parts.append(_text(origin + index * size + size / 2, ground + 14, 11, str(first + index),
+                           ' text-anchor="middle" fill="#555"'))
+    for y in range(rows):
+        parts.append(_text(origin - 6, ground - y * size - size / 2 + 4, 11, str(y), ' text-anchor="end" fill="#555"'))
+    for index, column in enumerate(columns):
+        x = origin + (index + HEADROOM) * size
+        for y, code in enumerate(column):
+            fill = DOOR_FILL[building["colour"]] if code.startswith("door-") and code != "door-red" else CELL_FILL[code]
+            parts.append(_rect(x, ground - (y + 1) * size, fill, size))
+            if code.endswith("-cat"):
+                parts.append(f'<circle cx="{x + size / 2:g}" cy="{ground - y * size - size / 2:g}" r="4" fill="#fff"/>')
+    for part_id in sorted(offered_cells):
+        cell_x, cell_y = (int(value) for value in part_id.split(":")[1:])
+        x = origin + (cell_x - first) * size
+        parts.append(f'<rect x="{x:g}" y="{ground - (cell_y + 1) * size:g}" width="{size:g}" height="{size:g}" '
+                     f'fill="#000" fill-opacity="0" data-part="{escape(part_id)}"/>')
+    return "".join(parts), max(ground + 24, top + 3 * TILE + 30)
 
 
 def render_svg(view: Mapping, moves: Sequence) -> str:
+    """The status, the pile (draw targets), the taken tile and the buttons
+    that end the turn, then each building on its numbered grid with its
+    warehouse (steal targets). Placing is composed in parts: a tile (the
+    taken one or one in the mover's warehouse), then the cell its dotted
+    square takes, an invisible target the page highlights."""
     legal = {move.id: move for move in moves}
-    parts = []
-    top = 20
-    parts.append(f'<text x="8" y="{top}" font-size="14">{escape(_status(view))}; pile {view["pile_size"]}, '
-                 f'bird roofs out {view["birds_out"]}/7, chip supply {view["supply"]}</text>')
-    top += 12
-    left = 8
-    for group, count in view["pile"].items():
-        back, shape = group.split(":")
-        move_id = f"draw:{group}"
-        target = f' data-move="{escape(move_id)}" style="cursor:pointer"' if move_id in legal else ""
-        grid = SILHOUETTES[shape]
-        width = len(grid[0]) * CELL
-        parts.append(f'<g{target}><title>{escape(back)} {escape(shape)}: {count}</title>'
-                     + _shape(grid, left, top, BACK_FILL[back])
-                     + (f'<circle cx="{left + CELL / 2}" cy="{top + CELL / 2}" r="4" fill="#999"/>'
-                        if back in ("beige-diamond", "brown-circle") else "")
-                     + f'<text x="{left}" y="{top + len(grid) * CELL + 12}" font-size="10">x{count}</text></g>')
-        left += width + 10
-    if view["hand"]:
-        parts.append(f'<text x="{left + 10}" y="{top + 12}" font-size="12">taken: '
-                     f'{escape(_tile_name(view, view["hand"]))}</text>'
-                     + _tile_picture(view, view["hand"], left + 10, top + 18))
-    supply_right = left + (240 if view["hand"] else 0)  # the taken tile's name and picture
-    top += 4 * CELL + 30
-    base = top + 14
-    panel_left = 8
-    # One ground line for every building, under the tallest one.
-    tallest = max(len(column) for building in view["buildings"] for column in building["columns"]) + 4
-    ground = base + tallest * CELL
-    for seat, building in enumerate(view["buildings"]):
-        columns = building["columns"]
-        width = max(len(columns) + 8, 22) * CELL
-        origin = panel_left + 4 * CELL - building["left"] * CELL
-        sheet = score(building)
-        parts.append(f'<text x="{panel_left}" y="{base - 20}" font-size="12">{escape(building["colour"])}: '
-                     f'{sheet["total"]} points, chips {view["chips"][seat]}, birds {sheet["birds"]}</text>'
-                     f'<text x="{panel_left}" y="{base - 6}" font-size="10">windows {sheet["windows"]}, '
-                     f'doors {sheet["doors"]}, levels {sheet["level_points"]}, cats {sheet["cats"]}, '
-                     f'full roof {sheet["full_roof"]}</text>')
-        parts.append(f'<line x1="{panel_left}" y1="{ground}" x2="{panel_left + width}" y2="{ground}" stroke="#000"/>')
-        for index, column in enumerate(columns):
-            x = origin + (building["left"] + index) * CELL
-            for y, code in enumerate(column):
-                fill = DOOR_FILL[building["colour"]] if code.startswith("door-") and code != "door-red" else CELL_FILL[code]
-                parts.append(_rect(x, ground - (y + 1) * CELL, fill))
-                if code.endswith("-cat"):
-                    parts.append(f'<circle cx="{x + CELL / 2}" cy="{ground - y * CELL - CELL / 2}" r="3" fill="#fff"/>')
-        for number, token in enumerate(_own_tiles(view, seat)):
-            for move_id, move in legal.items():
-                if move.args.get("tile") == token:
-                    cx = origin + move.args["x"] * CELL + 4 + number * 4
-                    cy = ground - move.args["y"] * CELL - 4
-                    parts.append(f'<circle data-move="{escape(move_id)}" cx="{cx}" cy="{cy}" r="4" fill="#4caf50" '
-                                 f'style="cursor:pointer"><title>{escape(move.label)}</title></circle>')
-        for spot, token in enumerate(view["warehouses"][seat]):
-            x = panel_left + spot * 4 * CELL
-            y = ground + 10
-            parts.append(f'<rect x="{x}" y="{y}" width="{3.5 * CELL}" height="{3.5 * CELL}" fill="none" stroke="#999"/>')
-            if token is not None:
-                steal = f"steal:{seat}:{spot}"
-                target = f' data-move="{steal}" style="cursor:pointer"' if steal in legal else ""
-                parts.append(f'<g{target}><title>{escape(_tile_name(view, token))}</title>'
-                             + _tile_picture(view, token, x + 2, y + 2) + "</g>")
-        panel_left += width
-    height = ground + 5 * CELL
-    width = max(panel_left, supply_right, 400)  # the tile supply may be wider than the buildings
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
-            + "".join(parts) + "</svg>")
+    offered = {move.parts[0].id for move in moves if move.parts}
+    offered_cells = {move.parts[1].id for move in moves if move.parts}
+    parts = [_text(8, 22, 16, f"Kensington: {_status(view)}"),
+             _text(8, 40, 12, f"bird roofs out {view['birds_out']}/7, chip supply {view['supply']}")]
+    pile, top = _pile(view, legal, 50)
+    parts.append(pile)
+    turn, top = _turn_row(view, legal, offered, top)
+    parts.append(turn)
+    tallest = max(len(column) for building in view["buildings"] for column in building["columns"])
+    rows = max(tallest + HEADROOM, 4)
+    for seat in range(len(view["buildings"])):
+        drawn, top = _building(view, seat, legal, offered_cells if seat == view["turn"] else set(), offered,
+                               top + 8, rows)
+        parts.append(drawn)
+    height = top + 8
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:g}" width="{WIDTH}" '
+            f'height="{height:g}"><rect width="{WIDTH}" height="{height:g}" fill="#fff"/>' + "".join(parts) + "</svg>")
 
 
-def _own_tiles(view: Mapping, seat: int) -> list[str]:
-    if view["turn"] != seat or view["phase"] not in ("build", "final-build"):
-        return []
-    return [token for token in [view["hand"], *view["warehouses"][seat]] if token]
-
-
-def _tile_picture(view: Mapping, token: str, left: float, top: float) -> str:
+def _tile_picture(view: Mapping, token: str, left: float, top: float, size: float = CELL) -> str:
     face = view["tiles"][token]
     if face["kind"] == "window":
         fill = CELL_FILL[face["lighting"]]
     else:
         fill = CELL_FILL["door-red" if face["kind"] == "door" else face["kind"]]
-    return _shape(face["grid"], left, top, fill)
+    return _shape(face["grid"], left, top, fill, size)

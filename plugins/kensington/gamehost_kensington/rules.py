@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares, seat_name
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, rank_shares, seat_name
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -38,7 +38,6 @@ from gamehost_kensington.tiles import (
     PLAYER_COLOURS,
     TILES,
     TOKEN_NUMBER,
-    anchor_cell,
     back_and_outline,
     tile_name,
 )
@@ -522,9 +521,14 @@ class Kensington(Game):
         moves = []
         for token in own_tiles(state, seat):
             tile = TILES[token]
+            # In parts: the tile, then the cell its lowest-left cell takes (part of the tile, unlike (x, y)).
+            tile_part = Part(f"tile:{token}", describe(tile))
+            rest_x, rest_y = resting_cell(tile)
             for x, y in placements(building, tile, state["options"]):
+                cell = (x + rest_x, y + rest_y)
                 moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
-                                  {"action": "place", "tile": token, "x": x, "y": y}))
+                                  {"action": "place", "tile": token, "x": x, "y": y},
+                                  (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", f"({cell[0]}, {cell[1]})"))))
         if state["stolen"]:
             return moves
         hand = state["hand"]
@@ -623,6 +627,13 @@ def face_of(tile: dict) -> dict:
     return {key: tile[key] for key in ("type", "kind", "lighting", "cat", "bird", "diamond", "grid")}
 
 
+def resting_cell(tile: dict) -> tuple[int, int]:
+    """The tile's lowest cell, leftmost of the lowest row, as (dx, dy) from
+    its bottom-left corner: the cell a player clicks to place it."""
+    dx, dy, _ = min(tile["cells"], key=lambda cell: (cell[1], cell[0]))
+    return dx, dy
+
+
 def describe(tile: dict) -> str:
     """A tile in a move's label: its name without the cat, which labels never named."""
     return tile_name({**tile, "cat": False})
@@ -630,5 +641,5 @@ def describe(tile: dict) -> str:
 
 def placement_label(tile: dict, x: int, y: int) -> str:
     """Names the cell the tile's anchor covers (the box's corner may be empty)."""
-    dx, dy = anchor_cell(tile)
+    dx, dy = resting_cell(tile)
     return f"Place the {describe(tile)} with its lowest left cell on ({x + dx}, {y + dy})"

@@ -258,14 +258,6 @@ def tile_name(face: dict) -> str:
     return "red door" if face["kind"] == "door" else "wall"
 
 
-def anchor_cell(face: dict) -> list[int]:
-    """The cell a tile is placed by, [dx, dy] from its box's bottom-left
-    corner: its lowest row's leftmost cell, which the tile always covers
-    (the box's corner is empty for some shapes, e.g. .# / ##)."""
-    column, row = min((row, column) for column, row in cells_of(tuple(face["grid"])))[::-1]
-    return [column, row]
-
-
 def back_and_outline(group: str) -> str:
     """A pile group ("beige-diamond:L-4") as a person sees it face down: "beige-diamond L of 4"
     (the outline only: which way up the tile lies does not show, spec 1.12)."""

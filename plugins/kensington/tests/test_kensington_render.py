@@ -3,8 +3,13 @@
 import random
 import re
 
-from gamehost_kensington.rules import Kensington, clone, placement_label
-from gamehost_kensington.tiles import TILES, anchor_cell, tile_name
+import xml.etree.ElementTree as ElementTree
+
+from gamehost.client.composing import composed, path_problems
+from gamehost.sdk.part_targets import target_problems
+
+from gamehost_kensington.rules import Kensington, clone, placement_label, resting_cell
+from gamehost_kensington.tiles import TILES, tile_name
 
 GAME = Kensington()
 
@@ -47,7 +52,7 @@ def test_a_placement_label_names_a_cell_the_tile_covers():
     """The box's bottom-left corner of ".# / ##" is covered, of "#. / ##" too, but of
     "##. / .##" (S) it is empty: the label names the lowest row's leftmost cell instead."""
     s_tile = next(tile for tile in TILES.values() if tile["type"] == "H4b")
-    assert anchor_cell(s_tile) == [1, 0]
+    assert resting_cell(s_tile) == (1, 0)
     assert placement_label(s_tile, 3, 2).endswith("with its lowest left cell on (4, 2)")
     covered = {(3 + dx, 2 + dy) for dx, dy, _ in s_tile["cells"]}
     assert (4, 2) in covered and (3, 2) not in covered
@@ -70,10 +75,41 @@ def test_svg_marks_draws_and_steals_as_legal_move_targets():
     assert "steal:1:0" in targets and "draw:brown:square-1" in targets
 
 
-def test_svg_marks_every_placement_of_the_taken_tile():
+def test_svg_marks_every_placement_of_the_taken_tile_in_parts_and_the_end_of_the_turn():
     state = GAME.apply(position(), 0, {"action": "draw", "back": "beige", "shape": "bar-2"}, random.Random(0))
     moves = GAME.legal_moves(state, 0)
     svg = GAME.render_svg(GAME.view(state, 0), moves)
-    targets = set(re.findall(r'data-move="([^"]*)"', svg))
-    assert targets == {move.id for move in moves if move.id != "done"}
+    assert set(re.findall(r'data-move="([^"]*)"', svg)) == {"done"}
+    places = [move for move in moves if move.id.startswith("place:")]
+    assert places and all(len(move.parts) == 2 for move in places)
+    assert target_problems(svg, moves) == []
     assert svg.startswith("<svg")
+
+
+def test_a_placement_is_composed_of_the_tile_then_the_cell_its_lowest_left_cell_takes():
+    state = GAME.apply(position(), 0, {"action": "draw", "back": "beige", "shape": "bar-2"}, random.Random(0))
+    moves = GAME.legal_moves(state, 0)
+    assert path_problems(moves) == []
+    for move in moves:
+        if move.parts:
+            tile, cell = move.parts
+            assert tile.id == f"tile:{move.args['tile']}"
+            # A bar lies flat: its lowest-left cell is its bottom-left corner.
+            assert cell.id == f"cell:{move.args['x']}:{move.args['y']}"
+            assert composed(moves, [tile.id, cell.id]) is move
+
+
+def test_a_placement_clicks_a_cell_of_the_tile_even_where_its_corner_is_empty():
+    corner_less = next(tile for tile in TILES.values() if tile["type"] == "H4c")  # "#." / "##" / ".#"
+    assert resting_cell(corner_less) == (1, 0)
+
+
+def test_the_picture_fits_a_720_pixel_page_with_numbered_rows_and_columns():
+    state = GAME.apply(position(), 0, {"action": "draw", "back": "beige", "shape": "bar-2"}, random.Random(0))
+    svg = GAME.render_svg(GAME.view(state, 0), GAME.legal_moves(state, 0))
+    root = ElementTree.fromstring(svg)
+    width = float(root.get("viewBox").split()[2])
+    sizes = [float(text.get("font-size")) for text in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert min(sizes) * 700 / width >= 10  # the page shows the picture about 700 px wide
+    texts = [text.text for text in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "-1" in texts and "0" in texts and "2" in texts

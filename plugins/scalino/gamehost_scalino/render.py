@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from gamehost.sdk import Part
+
 from gamehost_scalino.pyramid import COLOURS, PIECE_SIZES, Pyramid, pyramid, top_pieces
 
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G"}
@@ -129,13 +131,6 @@ def _board_svg(view: dict, pyr: Pyramid) -> list[str]:
     return parts
 
 
-def _glyph(kind: tuple[int, bool], x: float, y: float) -> tuple[float, float, float, float]:
-    """A tiny bar picture: (x, y, width, height) for size and orientation."""
-    size, vertical = kind
-    length = 3 + 3 * size
-    return (x, y, 4, length) if vertical else (x, y, length, 4)
-
-
 def scalino_svg(view: dict, scores: dict, moves) -> str:
     pyr = pyramid(view["options"]["geometry"])
     board = MARGIN + pyr.side * CELL
@@ -159,20 +154,13 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
                 parts.append(f'<polyline points="{points}" fill="none" stroke="#fff" stroke-width="5" '
                              f'stroke-linejoin="round" stroke-linecap="round" stroke-opacity="0.9" class="staircase"/>')
 
-    # Legal placements: a small picture of the piece in the cell where it starts,
-    # one slot per (size, orientation) and colour, so every move has its own target.
-    kinds = [(1, False), (2, False), (2, True), (3, False), (3, True)]
-    for move in moves:
-        cells = sorted(pyr.index[name] for name in move.args["cells"])
-        vertical = len(cells) > 1 and cells[1] - cells[0] == pyr.side
-        slot = kinds.index((len(cells), vertical))
-        row = view["colours"][view["turn"]].index(move.args["colour"])
-        px, py = _origin(pyr, cells[0])
-        gx, gy, gw, gh = _glyph((len(cells), vertical), px + 3 + slot * 10.5, py + 18 + row * 18)
-        parts.append(f'<rect x="{gx}" y="{gy}" width="{gw}" height="{gh}" fill="{FILLS[move.args["colour"]]}" '
-                     f'stroke="#000" stroke-width="0.6" data-move="{escape(move.id)}" style="cursor:pointer">'
-                     f'<title>{escape(move.label)}</title></rect>')
-
+    # Legal placements come in parts: an invisible target over each cell where a
+    # piece may start (the page highlights those of the piece picked) ...
+    starts = sorted({move.parts[1].id for move in moves if move.parts})
+    for part_id in starts:
+        px, py = _origin(pyr, pyr.index[part_id[5:]])
+        parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="#000" fill-opacity="0" '
+                     f'data-part="{escape(part_id)}"/>')
     # Hands and scores.
     x0, y = board + 24, MARGIN
     status = "Game over" if view["over"] else f"Player {view['turn'] + 1} to place" + (" (bonus)" if view["bonus"] else "")
@@ -191,7 +179,33 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
                                  f'stroke="#333" stroke-width="0.8"/>')
                     bx += size * 9 + 3
             y += 44
+    parts.append(_piece_tray(moves, x0, y))
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _piece_tray(moves, left: int, top: int) -> str:
+    """... and the pieces the seat may place, one per colour, size and lie,
+    each a target for the first part of its placements."""
+    kinds: dict[str, Part] = {}
+    for move in moves:
+        if move.parts:
+            kinds.setdefault(move.parts[0].id, move.parts[0])
+    if not kinds:
+        return ""
+    parts = [f'<text x="{left}" y="{top}" font-size="13">Pick a piece, then the cell where it starts:</text>']
+    x, y = left, top + 10
+    for part_id, part in kinds.items():
+        _, colour, kind = part_id.split(":")
+        length = 14 * int(kind[0])
+        width, height = (14, length) if kind.endswith("v") else (length, 14)
+        if x + max(width, 28) > left + 300:
+            x, y = left, y + 56
+        parts.append(f'<g data-part="{escape(part_id)}" style="cursor:pointer"><title>{escape(part.label)}</title>'
+                     f'<rect x="{x}" y="{y}" width="{max(width, 28) + 8}" height="50" fill="#000" fill-opacity="0"/>'
+                     f'<rect x="{x + 4}" y="{y + 4}" width="{width}" height="{height}" fill="{FILLS[colour]}" '
+                     f'stroke="#000" stroke-width="0.8"/></g>')
+        x += max(width, 28) + 14
     return "".join(parts)
 
 

@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, places, rank_shares
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, places, rank_shares
 
 from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
@@ -208,6 +208,24 @@ def placement_problem(site: Site, colour: str, bar: tuple) -> tuple[str, str] | 
             or no_pocket(site, bar))
 
 
+def piece_kind(pyr: Pyramid, bar) -> str:
+    """A bar's size and, for bars, how it lies: "1", "2h", "3v"."""
+    cells = sorted(bar)
+    if len(cells) == 1:
+        return "1"
+    return f"{len(cells)}{'v' if cells[1] - cells[0] == pyr.side else 'h'}"
+
+
+def placement_parts(pyr: Pyramid, colour: str, bar) -> tuple[Part, Part]:
+    """A placement composed by clicks: the piece (colour, size, lie), then the
+    cell where it starts (its top or left cell)."""
+    kind = piece_kind(pyr, bar)
+    lie = {"1": "single", "h": "bar across", "v": "bar down"}
+    words = lie["1"] if kind == "1" else f"{kind[0]}-cell {lie[kind[1]]}"
+    start = pyr.names[min(bar)]
+    return Part(f"piece:{colour}:{kind}", f"{colour} {words}"), Part(f"cell:{start}", start)
+
+
 def legal_placements(state: dict, seat: int):
     """Every (colour, bar) the seat may place now on the level being built."""
     pyr = pyramid(state["options"]["geometry"])
@@ -360,7 +378,8 @@ class Scalino(Game):
             kind = "single" if len(bar) == 1 else f"{len(bar)}-cell bar"
             moves.append(Move(id=f"{colour}:{span}",
                               label=f"{colour.capitalize()} {kind} on {span} (level {level})",
-                              args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]}))
+                              args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
+                              parts=placement_parts(pyr, colour, bar)))
         return moves
 
     def apply(self, state, seat, move, rng):

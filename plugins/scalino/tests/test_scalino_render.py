@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 import re
 
+from gamehost.client.composing import composed, path_problems
+from gamehost.sdk.part_targets import target_problems
+
 from gamehost_scalino.dismantle import ScalinoPyramid
 from gamehost_scalino.scalino import Scalino, colour_scores
 
 SCALINO = Scalino()
 PYRAMID = ScalinoPyramid()
+
 DATA_MOVE = re.compile(r'data-move="([^"]*)"')
 
 
@@ -32,13 +36,18 @@ def test_text_shows_the_top_view_with_levels_and_uncounted_cells(scalino_positio
     assert "28 points" in text
 
 
-def test_svg_marks_every_legal_placement_as_a_target():
+def test_svg_marks_every_legal_placement_in_parts_a_piece_then_its_starting_cell():
     for seats, moves in ((2, 0), (2, 9), (4, 14)):
         state = played(SCALINO, seats, moves)
         legal = SCALINO.legal_moves(state, SCALINO.to_move(state)[0])
         svg = SCALINO.render_svg(state, legal)
         assert svg.startswith("<svg") and svg.endswith("</svg>")
-        assert sorted(DATA_MOVE.findall(svg)) == sorted(move.id for move in legal)
+        assert path_problems(legal) == [] and target_problems(svg, legal) == []
+        for move in legal:
+            piece, start = move.parts
+            assert piece.id.startswith(f"piece:{move.args['colour']}:{len(move.args['cells'])}")
+            assert start.id == f"cell:{move.id.split(':')[1].split('-')[0]}"  # the bar's top or left cell
+            assert composed(legal, [piece.id, start.id]) is move
 
 
 def test_svg_outlines_each_staircase(scalino_position, complete_pyramid):

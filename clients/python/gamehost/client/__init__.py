@@ -8,7 +8,9 @@
 """
 
 from gamehost.client.canonical import canonical_json
+from gamehost.client.composing import candidates, choices, composed, path_problems
 from gamehost.client.client import GameHostClient, GameHostError, match_name, game_name
 from gamehost.client.structs import from_struct, to_struct
 
-__all__ = ["GameHostClient", "GameHostError", "canonical_json", "from_struct", "game_name", "match_name", "to_struct"]
+__all__ = ["GameHostClient", "GameHostError", "candidates", "canonical_json", "choices", "composed", "from_struct",
+           "game_name", "match_name", "path_problems", "to_struct"]

@@ -293,14 +293,24 @@ class LeaveMatchRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class LegalMove(_message.Message):
-    __slots__ = ("id", "label", "move")
+    __slots__ = ("id", "label", "move", "parts")
     ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
+    PARTS_FIELD_NUMBER: _ClassVar[int]
     id: str
     label: str
     move: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    parts: _containers.RepeatedCompositeFieldContainer[MovePart]
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., parts: _Optional[_Iterable[_Union[MovePart, _Mapping]]] = ...) -> None: ...
+
+class MovePart(_message.Message):
+    __slots__ = ("id", "label")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    label: str
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg")

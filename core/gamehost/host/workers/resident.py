@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
-from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
 
 
 class Unloaded(Exception):
@@ -33,7 +33,18 @@ class PluginFailed(Exception):
 
 
 def move_data(move: Move) -> list:
-    return [move.id, move.label, dict(move.args)]
+    """A move on the wire: [id, label, args], and its parts as [[id, label], ...] when it has any."""
+    data = [move.id, move.label, dict(move.args)]
+    if move.parts:
+        data.append([[part.id, part.label] for part in move.parts])
+    return data
+
+
+def move_of(data: list) -> Move:
+    """The move ``move_data`` encoded."""
+    if len(data) > 3:
+        return Move(data[0], data[1], data[2], tuple(Part(i, label) for i, label in data[3]))
+    return Move(data[0], data[1], data[2])
 
 
 def outcome_data(outcome) -> dict | None:
@@ -218,7 +229,7 @@ class ResidentMatches:
 
     def _op_render_svg(self, request: dict) -> dict:
         game = self.games[request["game"]]
-        moves = [Move(i, label, args) for i, label, args in request["moves"]]
+        moves = [move_of(data) for data in request["moves"]]
         return {"svg": str(self._call("render_svg", game.render_svg, request["view"], moves))}
 
     def _op_public_move(self, request: dict) -> dict:

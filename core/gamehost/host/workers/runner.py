@@ -23,7 +23,7 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
-from gamehost.host.workers.resident import ResidentMatches, Unloaded
+from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
 
 log = structlog.get_logger("gamehost.rules")
@@ -81,7 +81,7 @@ def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Int
 def _moves(data) -> tuple[Move, ...]:
     if data and isinstance(data[0], Move):  # from the host's own table: nothing to rebuild
         return tuple(data)
-    return tuple(Move(i, label, args) for i, label, args in data)
+    return tuple(move_of(move) for move in data)
 
 
 class RulesRunner:
@@ -362,14 +362,14 @@ class RulesRunner:
         answer = await self._call(live, {"op": "choose", "seat": seat, "bot": bot, "version": version,
                                          "stream": stream})
         move = answer["move"]
-        return (None if move is None else Move(*move)), answer.get("bot_failed")
+        return (None if move is None else move_of(move)), answer.get("bot_failed")
 
     async def render_text(self, live, view: Mapping[str, Any]) -> str:
         return (await self._stateless(live, {"op": "render_text", "view": dict(view)}))["text"]
 
     async def render_svg(self, live, view: Mapping[str, Any], moves) -> str:
         return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
-                                             "moves": [[m.id, m.label, dict(m.args)] for m in moves]}))["svg"]
+                                             "moves": [move_data(m) for m in moves]}))["svg"]
 
     async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None) -> list[dict]:
         """The views of an over match at ``versions`` (ascending), replayed

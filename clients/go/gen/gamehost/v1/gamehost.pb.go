@@ -1548,7 +1548,16 @@ type LegalMove struct {
 	// What a person reads, e.g. "X on b2".
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// The structured form of the move.
-	Move          *structpb.Struct `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
+	Move *structpb.Struct `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
+	// --- Part "compose": moves composed on the board (issue 16). ---
+	// The move as a path of choices, e.g. a piece, then its orientation, then
+	// its cell; empty for a move offered whole. A client narrows the legal
+	// moves part by part: the candidates after choosing parts p1..pk are the
+	// moves whose parts start with p1..pk, and the next choices are their
+	// distinct (k+1)-th parts. No move's path is a prefix of another's, so
+	// the full path names exactly one move. The SVG marks a part's target with
+	// data-part="<part id>" (see docs/protocol.md, "Moves in parts").
+	Parts         []*MovePart `protobuf:"bytes,4,rep,name=parts,proto3" json:"parts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1604,6 +1613,69 @@ func (x *LegalMove) GetMove() *structpb.Struct {
 	return nil
 }
 
+func (x *LegalMove) GetParts() []*MovePart {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// One choice on the way to a move. The same id stands for the same choice,
+// with the same label, in every move of one list.
+type MovePart struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Stable, e.g. "piece:X5"; what SVG targets name in data-part.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// What a person reads, e.g. "X-pentomino".
+	Label         string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MovePart) Reset() {
+	*x = MovePart{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MovePart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MovePart) ProtoMessage() {}
+
+func (x *MovePart) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
+func (*MovePart) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *MovePart) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *MovePart) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
 type View struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -1628,7 +1700,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +1712,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +1725,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *View) GetMatch() string {
@@ -1737,7 +1809,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1749,7 +1821,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1762,7 +1834,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1799,7 +1871,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +1883,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1824,7 +1896,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1883,7 +1955,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1895,7 +1967,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1908,7 +1980,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -2011,7 +2083,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2095,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2108,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -2084,7 +2156,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2168,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2181,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2190,7 +2262,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2202,7 +2274,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2215,7 +2287,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2258,7 +2330,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2270,7 +2342,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2283,7 +2355,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2320,7 +2392,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2332,7 +2404,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2345,7 +2417,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2419,7 +2491,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2431,7 +2503,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2444,7 +2516,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 type Identity struct {
@@ -2462,7 +2534,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2546,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2559,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2530,7 +2602,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2542,7 +2614,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2555,7 +2627,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2582,7 +2654,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2594,7 +2666,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2607,7 +2679,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2625,7 +2697,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +2709,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2722,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 type AssignBotRequest struct {
@@ -2666,7 +2738,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2678,7 +2750,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2691,7 +2763,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2725,7 +2797,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2737,7 +2809,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2750,7 +2822,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -2777,7 +2849,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2789,7 +2861,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2802,7 +2874,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -2888,7 +2960,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2900,7 +2972,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2913,7 +2985,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -2958,7 +3030,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2970,7 +3042,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2983,7 +3055,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -3103,7 +3175,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3115,7 +3187,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3128,7 +3200,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -3252,11 +3324,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\fplayer_token\x18\x03 \x01(\tR\vplayerToken\"J\n" +
 	"\x11LeaveMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
-	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"^\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\x8b\x01\n" +
 	"\tLegalMove\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12+\n" +
-	"\x04move\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04move\"\xd0\x02\n" +
+	"\x04move\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04move\x12+\n" +
+	"\x05parts\x18\x04 \x03(\v2\x15.gamehost.v1.MovePartR\x05parts\"0\n" +
+	"\bMovePart\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\"\xd0\x02\n" +
 	"\x04View\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x120\n" +
@@ -3434,7 +3510,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3457,117 +3533,119 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*JoinMatchResponse)(nil),     // 18: gamehost.v1.JoinMatchResponse
 	(*LeaveMatchRequest)(nil),     // 19: gamehost.v1.LeaveMatchRequest
 	(*LegalMove)(nil),             // 20: gamehost.v1.LegalMove
-	(*View)(nil),                  // 21: gamehost.v1.View
-	(*RenderOptions)(nil),         // 22: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 23: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 24: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 25: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 26: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 27: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 28: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 29: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 30: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 31: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 32: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 33: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 34: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 35: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 36: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),        // 37: gamehost.v1.SessionRequest
-	(*SessionError)(nil),          // 38: gamehost.v1.SessionError
-	(*SessionEvent)(nil),          // 39: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),            // 40: gamehost.v1.WatchEnded
-	(*structpb.Struct)(nil),       // 41: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 42: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 43: google.protobuf.Duration
-	(*anypb.Any)(nil),             // 44: google.protobuf.Any
+	(*MovePart)(nil),              // 21: gamehost.v1.MovePart
+	(*View)(nil),                  // 22: gamehost.v1.View
+	(*RenderOptions)(nil),         // 23: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),        // 24: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),     // 25: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),    // 26: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),            // 27: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),     // 28: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),    // 29: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),              // 30: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),    // 31: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 32: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 33: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 34: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 35: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 36: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 37: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),        // 38: gamehost.v1.SessionRequest
+	(*SessionError)(nil),          // 39: gamehost.v1.SessionError
+	(*SessionEvent)(nil),          // 40: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),            // 41: gamehost.v1.WatchEnded
+	(*structpb.Struct)(nil),       // 42: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
+	(*anypb.Any)(nil),             // 45: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	41, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	41, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	42, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	42, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	41, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	42, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	41, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	42, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	42, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	42, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	43, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	42, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	43, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	43, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	44, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	43, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	41, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	43, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	42, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	44, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
 	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	41, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	0,  // 22: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	41, // 23: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	20, // 24: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 25: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	22, // 26: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	41, // 27: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	22, // 28: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	21, // 29: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 30: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	42, // 31: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	41, // 32: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	21, // 33: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	22, // 34: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	41, // 35: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	26, // 36: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 37: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	27, // 38: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	24, // 39: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	44, // 40: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	26, // 41: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	25, // 42: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 43: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	38, // 44: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	40, // 45: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 46: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 47: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 48: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 49: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 50: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 51: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 52: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	23, // 53: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	24, // 54: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	27, // 55: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	28, // 56: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	30, // 57: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	37, // 58: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	32, // 59: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	33, // 60: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	35, // 61: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	36, // 62: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 63: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 64: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 65: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 66: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 67: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 68: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 69: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	21, // 70: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	25, // 71: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	26, // 72: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	29, // 73: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	31, // 74: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	39, // 75: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 76: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	34, // 77: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 78: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 79: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	63, // [63:80] is the sub-list for method output_type
-	46, // [46:63] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	42, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	42, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	42, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	43, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	42, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	42, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	28, // 39: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	25, // 40: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	45, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	27, // 42: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	26, // 43: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 44: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	39, // 45: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	41, // 46: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 47: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 48: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	13, // 49: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	14, // 50: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	16, // 51: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	17, // 52: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	19, // 53: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	24, // 54: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	25, // 55: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	28, // 56: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	29, // 57: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	31, // 58: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	38, // 59: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	33, // 60: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	34, // 61: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	36, // 62: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	37, // 63: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 64: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 65: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 66: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 67: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 68: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 69: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 70: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	22, // 71: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	26, // 72: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	27, // 73: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	30, // 74: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	32, // 75: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	40, // 76: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 77: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	35, // 78: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 79: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 80: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	64, // [64:81] is the sub-list for method output_type
+	47, // [47:64] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3577,18 +3655,18 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[20].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[34].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[35].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[37].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -3601,7 +3679,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   38,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiTQoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoQCCgRWaWV3Eg0KBW1hdGNoGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSKAoGc3RhdHVzGAMgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEc2VhdBgEIAEoBRIPCgd0b19tb3ZlGAUgAygFEiYKBXN0YXRlGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgtsZWdhbF9tb3ZlcxgHIAMoCzIWLmdhbWVob3N0LnYxLkxlZ2FsTW92ZRIjCgZyZXN1bHQYCCABKAsyEy5nYW1laG9zdC52MS5SZXN1bHQSDAoEdGV4dBgJIAEoCRILCgNzdmcYCiABKAkiKgoNUmVuZGVyT3B0aW9ucxIMCgR0ZXh0GAEgASgIEgsKA3N2ZxgCIAEoCCKIAQoOR2V0Vmlld1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSKgoGcmVuZGVyGAMgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIXCgphdF92ZXJzaW9uGAogASgDSACIAQFCDQoLX2F0X3ZlcnNpb24iiwIKEVN1Ym1pdE1vdmVSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhEKB21vdmVfaWQYAyABKAlIABItCgpzdHJ1Y3R1cmVkGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgAEh0KEGV4cGVjdGVkX3ZlcnNpb24YBSABKANIAYgBARISCgpyZXF1ZXN0X2lkGAYgASgJEioKBnJlbmRlchgHIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFAoMaW5jbHVkZV92aWV3GAggASgIQgYKBG1vdmVCEwoRX2V4cGVjdGVkX3ZlcnNpb24iWAoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoEdmlldxgCIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEAoIcmVwbGF5ZWQYAyABKAgi9QEKCk1hdGNoRXZlbnQSDwoHdmVyc2lvbhgBIAEoAxIkCgRraW5kGAIgASgOMhYuZ2FtZWhvc3QudjEuRXZlbnRLaW5kEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlYXQYBCABKAUSJQoEbW92ZRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFbGFiZWwYBiABKAkSHwoEdmlldxgHIAEoCzIRLmdhbWVob3N0LnYxLlZpZXcSEQoJdGltZWRfb3V0GAggASgIEg4KBnJlYXNvbhgJIAEoCSJ6ChFXYXRjaE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIVCg1hZnRlcl92ZXJzaW9uGAMgASgDEioKBnJlbmRlchgEIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMiOAoSR2V0TWF0Y2hMb2dSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJIvMBCghNYXRjaExvZxINCgVtYXRjaBgBIAEoCRIMCgRnYW1lGAIgASgJEhUKDXJ1bGVzX3ZlcnNpb24YAyABKAkSDQoFc2VhdHMYBCABKAUSKAoHb3B0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgGIAEoBEgAiAEBEhAKCGNvbXBsZXRlGAcgASgIEicKBmV2ZW50cxgIIAMoCzIXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0QgcKBV9zZWVkIhQKEkdldElkZW50aXR5UmVxdWVzdCJQCghJZGVudGl0eRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVyb2xlcxgDIAMoCRIOCgZtZXRob2QYBCABKAkiMQoRQWJvcnRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZyZWFzb24YAiABKAkiIgoSRGVsZXRlTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSI7ChBBc3NpZ25Cb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEc2VhdBgCIAEoBRILCgNib3QYAyABKAkiIgoSUmVzdW1lTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkinAEKDlNlc3Npb25SZXF1ZXN0EgsKA3RhZxgBIAEoBBIvCgV3YXRjaBgCIAEoCzIeLmdhbWVob3N0LnYxLldhdGNoTWF0Y2hSZXF1ZXN0SAASLgoEbW92ZRgDIAEoCzIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0SAASEQoHdW53YXRjaBgEIAEoCUgAQgkKB3JlcXVlc3QiVAoMU2Vzc2lvbkVycm9yEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRIlCgdkZXRhaWxzGAMgAygLMhQuZ29vZ2xlLnByb3RvYnVmLkFueSKZAgoMU2Vzc2lvbkV2ZW50EgsKA3RhZxgBIAEoBBINCgVtYXRjaBgCIAEoCRIuCgttYXRjaF9ldmVudBgDIAEoCzIXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnRIABIwCgVtb3ZlZBgEIAEoCzIfLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZUgAEiYKCHdhdGNoaW5nGAUgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2hIABIqCgVlcnJvchgGIAEoCzIZLmdhbWVob3N0LnYxLlNlc3Npb25FcnJvckgAEi4KC3dhdGNoX2VuZGVkGAcgASgLMhcuZ2FtZWhvc3QudjEuV2F0Y2hFbmRlZEgAQgcKBWV2ZW50Ih0KCldhdGNoRW5kZWQSDwoHdmVyc2lvbhgBIAEoAyrIAQoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRTUFUQ0hfU1RBVFVTX09QRU4QARIXChNNQVRDSF9TVEFUVVNfQUNUSVZFEAISGQoVTUFUQ0hfU1RBVFVTX0ZJTklTSEVEEAMSGgoWTUFUQ0hfU1RBVFVTX0FCQU5ET05FRBAEEhgKFE1BVENIX1NUQVRVU19BQk9SVEVEEAUSGgoWTUFUQ0hfU1RBVFVTX1NVU1BFTkRFRBAGKmEKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEwoPU0VBVF9LSU5EX0hVTUFOEAISEQoNU0VBVF9LSU5EX0JPVBADKpsCCglFdmVudEtpbmQSGgoWRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEhUKEUVWRU5UX0tJTkRfSk9JTkVEEAESEwoPRVZFTlRfS0lORF9MRUZUEAISFgoSRVZFTlRfS0lORF9TVEFSVEVEEAMSFAoQRVZFTlRfS0lORF9NT1ZFRBAEEhcKE0VWRU5UX0tJTkRfRklOSVNIRUQQBRIYChRFVkVOVF9LSU5EX0FCQU5ET05FRBAGEhYKEkVWRU5UX0tJTkRfQUJPUlRFRBAHEhgKFEVWRU5UX0tJTkRfU1VTUEVOREVEEAgSFgoSRVZFTlRfS0lORF9SRVNVTUVEEAkSGwoXRVZFTlRfS0lORF9CT1RfQVNTSUdORUQQCjKbBwoIR2FtZUhvc3QSSgoJTGlzdEdhbWVzEh0uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVxdWVzdBoeLmdhbWVob3N0LnYxLkxpc3RHYW1lc1Jlc3BvbnNlEjkKB0dldEdhbWUSGy5nYW1laG9zdC52MS5HZXRHYW1lUmVxdWVzdBoRLmdhbWVob3N0LnYxLkdhbWUSQgoLQ3JlYXRlTWF0Y2gSHy5nYW1laG9zdC52MS5DcmVhdGVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtMaXN0TWF0Y2hlcxIfLmdhbWVob3N0LnYxLkxpc3RNYXRjaGVzUmVxdWVzdBogLmdhbWVob3N0LnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USPAoIR2V0TWF0Y2gSHC5nYW1laG9zdC52MS5HZXRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJKCglKb2luTWF0Y2gSHS5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVzcG9uc2USQAoKTGVhdmVNYXRjaBIeLmdhbWVob3N0LnYxLkxlYXZlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSOQoHR2V0VmlldxIbLmdhbWVob3N0LnYxLkdldFZpZXdSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuVmlldxJNCgpTdWJtaXRNb3ZlEh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3QaHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2USRwoKV2F0Y2hNYXRjaBIeLmdhbWVob3N0LnYxLldhdGNoTWF0Y2hSZXF1ZXN0GhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudDABEkUKC0dldE1hdGNoTG9nEh8uZ2FtZWhvc3QudjEuR2V0TWF0Y2hMb2dSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuTWF0Y2hMb2cSRQoLR2V0SWRlbnRpdHkSHy5nYW1laG9zdC52MS5HZXRJZGVudGl0eVJlcXVlc3QaFS5nYW1laG9zdC52MS5JZGVudGl0eRJFCgdTZXNzaW9uEhsuZ2FtZWhvc3QudjEuU2Vzc2lvblJlcXVlc3QaGS5nYW1laG9zdC52MS5TZXNzaW9uRXZlbnQoATABMqcCCg1HYW1lSG9zdEFkbWluEkAKCkFib3J0TWF0Y2gSHi5nYW1laG9zdC52MS5BYm9ydE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0RlbGV0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRI+CglBc3NpZ25Cb3QSHS5nYW1laG9zdC52MS5Bc3NpZ25Cb3RSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSQgoLUmVzdW1lTWF0Y2gSHy5nYW1laG9zdC52MS5SZXN1bWVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaEI0WjJnYW1laG9zdC5kZXYvY2xpZW50cy9nby9nZW4vZ2FtZWhvc3QvdjE7Z2FtZWhvc3R2MWIGcHJvdG8z", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMpsHCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAEypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -761,6 +761,20 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
    * @generated from field: google.protobuf.Struct move = 3;
    */
   move?: JsonObject | undefined;
+
+  /**
+   * --- Part "compose": moves composed on the board (issue 16). ---
+   * The move as a path of choices, e.g. a piece, then its orientation, then
+   * its cell; empty for a move offered whole. A client narrows the legal
+   * moves part by part: the candidates after choosing parts p1..pk are the
+   * moves whose parts start with p1..pk, and the next choices are their
+   * distinct (k+1)-th parts. No move's path is a prefix of another's, so
+   * the full path names exactly one move. The SVG marks a part's target with
+   * data-part="<part id>" (see docs/protocol.md, "Moves in parts").
+   *
+   * @generated from field: repeated gamehost.v1.MovePart parts = 4;
+   */
+  parts: MovePart[];
 };
 
 /**
@@ -769,6 +783,35 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
  */
 export const LegalMoveSchema: GenMessage<LegalMove> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 17);
+
+/**
+ * One choice on the way to a move. The same id stands for the same choice,
+ * with the same label, in every move of one list.
+ *
+ * @generated from message gamehost.v1.MovePart
+ */
+export type MovePart = Message<"gamehost.v1.MovePart"> & {
+  /**
+   * Stable, e.g. "piece:X5"; what SVG targets name in data-part.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * What a person reads, e.g. "X-pentomino".
+   *
+   * @generated from field: string label = 2;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message gamehost.v1.MovePart.
+ * Use `create(MovePartSchema)` to create a new message.
+ */
+export const MovePartSchema: GenMessage<MovePart> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 18);
 
 /**
  * @generated from message gamehost.v1.View
@@ -842,7 +885,7 @@ export type View = Message<"gamehost.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 18);
+  messageDesc(file_gamehost_v1_gamehost, 19);
 
 /**
  * Which renderings a view carries besides the state.
@@ -866,7 +909,7 @@ export type RenderOptions = Message<"gamehost.v1.RenderOptions"> & {
  * Use `create(RenderOptionsSchema)` to create a new message.
  */
 export const RenderOptionsSchema: GenMessage<RenderOptions> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 19);
+  messageDesc(file_gamehost_v1_gamehost, 20);
 
 /**
  * @generated from message gamehost.v1.GetViewRequest
@@ -909,7 +952,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
  * Use `create(GetViewRequestSchema)` to create a new message.
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 20);
+  messageDesc(file_gamehost_v1_gamehost, 21);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveRequest
@@ -986,7 +1029,7 @@ export type SubmitMoveRequest = Message<"gamehost.v1.SubmitMoveRequest"> & {
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema: GenMessage<SubmitMoveRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 21);
+  messageDesc(file_gamehost_v1_gamehost, 22);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveResponse
@@ -1020,7 +1063,7 @@ export type SubmitMoveResponse = Message<"gamehost.v1.SubmitMoveResponse"> & {
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 22);
+  messageDesc(file_gamehost_v1_gamehost, 23);
 
 /**
  * @generated from message gamehost.v1.MatchEvent
@@ -1090,7 +1133,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema: GenMessage<MatchEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 23);
+  messageDesc(file_gamehost_v1_gamehost, 24);
 
 /**
  * @generated from message gamehost.v1.WatchMatchRequest
@@ -1128,7 +1171,7 @@ export type WatchMatchRequest = Message<"gamehost.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 24);
+  messageDesc(file_gamehost_v1_gamehost, 25);
 
 /**
  * @generated from message gamehost.v1.GetMatchLogRequest
@@ -1154,7 +1197,7 @@ export type GetMatchLogRequest = Message<"gamehost.v1.GetMatchLogRequest"> & {
  * Use `create(GetMatchLogRequestSchema)` to create a new message.
  */
 export const GetMatchLogRequestSchema: GenMessage<GetMatchLogRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 25);
+  messageDesc(file_gamehost_v1_gamehost, 26);
 
 /**
  * @generated from message gamehost.v1.MatchLog
@@ -1217,7 +1260,7 @@ export type MatchLog = Message<"gamehost.v1.MatchLog"> & {
  * Use `create(MatchLogSchema)` to create a new message.
  */
 export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 26);
+  messageDesc(file_gamehost_v1_gamehost, 27);
 
 /**
  * @generated from message gamehost.v1.GetIdentityRequest
@@ -1230,7 +1273,7 @@ export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
  * Use `create(GetIdentityRequestSchema)` to create a new message.
  */
 export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 27);
+  messageDesc(file_gamehost_v1_gamehost, 28);
 
 /**
  * @generated from message gamehost.v1.Identity
@@ -1268,7 +1311,7 @@ export type Identity = Message<"gamehost.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 28);
+  messageDesc(file_gamehost_v1_gamehost, 29);
 
 /**
  * @generated from message gamehost.v1.AbortMatchRequest
@@ -1294,7 +1337,7 @@ export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
  * Use `create(AbortMatchRequestSchema)` to create a new message.
  */
 export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 29);
+  messageDesc(file_gamehost_v1_gamehost, 30);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchRequest
@@ -1313,7 +1356,7 @@ export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 30);
+  messageDesc(file_gamehost_v1_gamehost, 31);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchResponse
@@ -1326,7 +1369,7 @@ export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 31);
+  messageDesc(file_gamehost_v1_gamehost, 32);
 
 /**
  * @generated from message gamehost.v1.AssignBotRequest
@@ -1357,7 +1400,7 @@ export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
  * Use `create(AssignBotRequestSchema)` to create a new message.
  */
 export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 32);
+  messageDesc(file_gamehost_v1_gamehost, 33);
 
 /**
  * @generated from message gamehost.v1.ResumeMatchRequest
@@ -1376,7 +1419,7 @@ export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
  * Use `create(ResumeMatchRequestSchema)` to create a new message.
  */
 export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 33);
+  messageDesc(file_gamehost_v1_gamehost, 34);
 
 /**
  * @generated from message gamehost.v1.SessionRequest
@@ -1427,7 +1470,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
  * Use `create(SessionRequestSchema)` to create a new message.
  */
 export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 34);
+  messageDesc(file_gamehost_v1_gamehost, 35);
 
 /**
  * What a failed request got: the status SubmitMove or WatchMatch would have
@@ -1460,7 +1503,7 @@ export type SessionError = Message<"gamehost.v1.SessionError"> & {
  * Use `create(SessionErrorSchema)` to create a new message.
  */
 export const SessionErrorSchema: GenMessage<SessionError> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 35);
+  messageDesc(file_gamehost_v1_gamehost, 36);
 
 /**
  * @generated from message gamehost.v1.SessionEvent
@@ -1534,7 +1577,7 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
  * Use `create(SessionEventSchema)` to create a new message.
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 36);
+  messageDesc(file_gamehost_v1_gamehost, 37);
 
 /**
  * @generated from message gamehost.v1.WatchEnded
@@ -1553,7 +1596,7 @@ export type WatchEnded = Message<"gamehost.v1.WatchEnded"> & {
  * Use `create(WatchEndedSchema)` to create a new message.
  */
 export const WatchEndedSchema: GenMessage<WatchEnded> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 37);
+  messageDesc(file_gamehost_v1_gamehost, 38);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus
