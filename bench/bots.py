@@ -17,6 +17,7 @@ every level's budgets, as ``gamehost serve --bot-think-scale``) trade time
 for precision; ``--jsonl`` appends each row as it is measured. Usage:
     python bench/bots.py [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
                          [--json results.json] [--jsonl rows.jsonl]
+    python bench/bots.py --table rows.jsonl
 """
 
 from __future__ import annotations
@@ -99,6 +100,27 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def markdown(rows_file: str) -> str:
+    """The rows of a ``--jsonl`` file as a Markdown table."""
+    lines = ["| game | seats | games per pairing | strongest vs random (95% CI) | strongest vs middle (95% CI) "
+             "| think ms median / p99: easy | medium | hard | load average (1 min) before / after |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    with open(rows_file) as rows:
+        for line in rows:
+            row = json.loads(line)
+
+            def share(key: str) -> str:
+                low, high = row[key + "_ci95"]
+                return f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+
+            think = [f"{row['think_ms'][name]['median']:.0f} / {row['think_ms'][name]['p99']:.0f}"
+                     if name in row["think_ms"] else "-" for name in (level.name for level in LEVELS)]
+            lines.append(f"| {row['game']} | {row['seats']} | {row['games']} | {share('strongest_vs_random')} "
+                         f"| {share('strongest_vs_middle')} | {' | '.join(think)} "
+                         f"| {row['load_before'][0]:.0f} / {row['load_after'][0]:.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=6, help="games per pairing for light games")
@@ -108,7 +130,11 @@ def main() -> None:
     parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--jsonl", help="append each row to this file as soon as it is measured")
+    parser.add_argument("--table", metavar="JSONL", help="print the rows of a --jsonl file as Markdown, and stop")
     args = parser.parse_args()
+    if args.table:
+        print(markdown(args.table))
+        return
     set_think_scale(args.scale)
     catalog = load_catalog()
     strongest, middle = LEVELS[-1].name, LEVELS[len(LEVELS) // 2].name
