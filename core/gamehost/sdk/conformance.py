@@ -56,8 +56,8 @@ from gamehost.host import errors
 from gamehost.host.engine import MatchEngine
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
-from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk.chance import rng_for
+from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.sdk.rules import Game, IllegalMove
 
@@ -346,7 +346,12 @@ def _advance_twins(game: Game, state, twins: list[_Twin], seat: int, chosen, see
             continue
         twin.real_entries.append((version, _entry(game, state, seat, chosen.args, twin.viewer)))
         twin.twin_entries.append((version, twin_entry))
-        twin.state = game.apply(twin.state, seat, chosen.args, rng_for(seed, version))  # the engine's chance
+        try:
+            twin.state = game.apply(twin.state, seat, chosen.args, rng_for(seed, version))  # the engine's chance
+        except Exception as error:
+            raise AssertionError(f"(c'') move {chosen.id!r}, listed on a state sampled at {twin.forked} and followed "
+                                 f"since, is refused with {error!r}: is sample_state's state one the game "
+                                 "can reach?") from None
         twin.moves += 1
         kept.append(twin)
     return kept
