@@ -9,11 +9,15 @@ process (the same code a rules worker runs for a bot seat):
   more: one strongest among middle bots), the share of first places;
 - the think time of every move at each level: median and p99.
 
-A tie for first counts as half a win. Sample sizes are small (the
-defaults run in about 15 minutes on 2 shared cores) and printed with the
-results; ``--games`` and ``--scale`` (the factor on every level's budgets,
-as ``gamehost serve --bot-think-scale``) trade time for precision. Usage:
-    python bench/bots.py [--games N] [--scale F] [--only GAME ...] [--json results.json]
+A tie for first counts as half a win. Each share comes with its sample
+size and a 95% Wilson interval; the load average is recorded before and
+after each row (the think budget is wall-clock time, so a loaded machine
+gives the bots fewer iterations). ``--games`` and ``--scale`` (the factor on
+every level's budgets, as ``gamehost serve --bot-think-scale``) trade time
+for precision; ``--jsonl`` appends each row as it is measured. Usage:
+    python bench/bots.py [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
+                         [--json results.json] [--jsonl rows.jsonl]
+    python bench/bots.py --table rows.jsonl
 """
 
 from __future__ import annotations
@@ -61,9 +65,11 @@ def play(game, bots, seed: int, think: dict[str, list[float]]) -> list[int]:
     return list(outcome.ranking)
 
 
-def first_place_share(game, seats: int, strong: str, weak: str, games: int, think) -> float:
-    """The share of ``games`` in which one ``strong`` bot among ``weak`` ones places first (ties: half)."""
+def first_place_share(game, seats: int, strong: str, weak: str, games: int, think) -> tuple[float, int]:
+    """The share of ``games`` in which one ``strong`` bot among ``weak`` ones
+    places first (ties: half), and the number of games it did not place first in."""
     points = 0.0
+    behind = 0
     for index in range(games):
         seat = index % seats
         bots = [(weak, RandomBot() if weak == "random" else SEARCH_BOTS[weak])] * seats
@@ -71,7 +77,22 @@ def first_place_share(game, seats: int, strong: str, weak: str, games: int, thin
         ranking = play(game, bots, 1000 + index, think)
         if ranking[seat] == 1:
             points += 1.0 / ranking.count(1)
-    return points / games
+        else:
+            behind += 1
+    return points / games, behind
+
+
+def wilson(share: float, games: int, z: float = 1.96) -> list[float]:
+    """The 95% Wilson score interval of a share measured over ``games`` games."""
+    if games == 0:
+        return [0.0, 1.0]
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((share * (1 - share) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    return [round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+
+
+def load_average() -> list[float]:
+    return [round(value, 2) for value in os.getloadavg()]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -79,14 +100,41 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def markdown(rows_file: str) -> str:
+    """The rows of a ``--jsonl`` file as a Markdown table."""
+    lines = ["| game | seats | games per pairing | strongest vs random (95% CI) | strongest vs middle (95% CI) "
+             "| think ms median / p99: easy | medium | hard | load average (1 min) before / after |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    with open(rows_file) as rows:
+        for line in rows:
+            row = json.loads(line)
+
+            def share(key: str) -> str:
+                low, high = row[key + "_ci95"]
+                return f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+
+            think = [f"{row['think_ms'][name]['median']:.0f} / {row['think_ms'][name]['p99']:.0f}"
+                     if name in row["think_ms"] else "-" for name in (level.name for level in LEVELS)]
+            lines.append(f"| {row['game']} | {row['seats']} | {row['games']} | {share('strongest_vs_random')} "
+                         f"| {share('strongest_vs_middle')} | {' | '.join(think)} "
+                         f"| {row['load_before'][0]:.0f} / {row['load_after'][0]:.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=6, help="games per pairing for light games (heavy: a third)")
+    parser.add_argument("--games", type=int, default=6, help="games per pairing for light games")
+    parser.add_argument("--heavy-games", type=int, help="games per pairing for heavy games (default: a third of --games)")
     parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
     parser.add_argument("--only", nargs="*", help="these game ids only")
     parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--jsonl", help="append each row to this file as soon as it is measured")
+    parser.add_argument("--table", metavar="JSONL", help="print the rows of a --jsonl file as Markdown, and stop")
     args = parser.parse_args()
+    if args.table:
+        print(markdown(args.table))
+        return
     set_think_scale(args.scale)
     catalog = load_catalog()
     strongest, middle = LEVELS[-1].name, LEVELS[len(LEVELS) // 2].name
@@ -99,20 +147,33 @@ def main() -> None:
                 game.setup(seats, game.default_options(), random.Random(0))
             except Exception:  # e.g. Scalino takes 2 or 4 players, not 3
                 continue
-            games = max(2, args.games // 3) if game_id in HEAVY else args.games
+            if game_id in HEAVY:
+                games = args.heavy_games if args.heavy_games is not None else max(2, args.games // 3)
+            else:
+                games = args.games
             think: dict[str, list[float]] = {}
             started = time.time()
-            row = {"game": game_id, "seats": seats, "games": games,
-                   "strongest_vs_random": first_place_share(game, seats, strongest, "random", games, think),
-                   "strongest_vs_middle": first_place_share(game, seats, strongest, middle, games, think)}
+            row = {"game": game_id, "seats": seats, "games": games, "load_before": load_average()}
+            for key, weak in (("strongest_vs_random", "random"), ("strongest_vs_middle", middle)):
+                share, behind = first_place_share(game, seats, strongest, weak, games, think)
+                row[key] = round(share, 3)
+                row[key + "_not_first"] = behind
+                row[key + "_ci95"] = wilson(share, games)
             easy = LEVELS[0].name
             first_place_share(game, seats, easy, "random", max(1, games // 2), think)  # easy's think times
             row["think_ms"] = {name: {"median": round(1000 * statistics.median(times), 1),
                                       "p99": round(1000 * percentile(times, 0.99), 1), "moves": len(times)}
                                for name, times in sorted(think.items())}
             row["seconds"] = round(time.time() - started, 1)
+            row["load_after"] = load_average()
+            row["scale"] = args.scale
+            row["machine"] = results["machine"]["cpu"]
+            row["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             results["rows"].append(row)
             print(json.dumps(row), flush=True)
+            if args.jsonl:
+                with open(args.jsonl, "a") as out:
+                    out.write(json.dumps(row) + "\n")
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=2)

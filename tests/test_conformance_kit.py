@@ -197,3 +197,28 @@ class DealsOwnHandAfresh(HidesCodesProperly):
 def test_information_sets_catch_a_sample_that_changes_what_the_seat_knows():
     with pytest.raises(AssertionError, match=r"\(c'\) seat 0 can tell a resampled state.*codes\[0\]"):
         run_conformance(DealsOwnHandAfresh(), seats=2, playouts=1)
+
+
+def test_twins_catch_a_log_label_that_keeps_a_re_hidden_number(monkeypatch):
+    """The label is right while the card is face up, so every single
+    moment's resample agrees with it; a twin dealt another card at that
+    place shows the same view again once the card is face down, and its log
+    reads another number."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "fixtures" / "site"))
+    from gamehost_fixture_plugins.number_in_label import NumberInLabel
+
+    with pytest.raises(AssertionError, match=r"\(c''\) seat 0 reads the log entry of version \d+ as .*Turn \d+ back "
+                                             r"face down.*the log keeps a fact the view no longer shows"):
+        run_conformance(NumberInLabel(), seats=2, playouts=1)
+
+
+def test_the_label_fixture_passes_the_check_of_one_moment(monkeypatch):
+    """Without the twins the kit passes it: the twins are what catch it."""
+    from gamehost.sdk import conformance
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "fixtures" / "site"))
+    from gamehost_fixture_plugins.number_in_label import NumberInLabel
+
+    monkeypatch.setattr(conformance, "_check_twins", lambda *args: None)
+    report = run_conformance(NumberInLabel(), seats=2, playouts=1)
+    assert report.playouts == 1

@@ -22,6 +22,13 @@ seat and plays random legal moves, checking at every step:
     moves, and the log entries of every move listed now) must come out the
     same on the resample as on the real state. A view that carries a hidden
     fact in any form changes when the fact is drawn afresh;
+(c'') the log against the view, over time: each state resampled for (c')
+    is kept as a twin and driven by the same moves (with the same chance) for
+    the next few moves, and whenever the twin shows that viewer the same view
+    and legal moves as the real game again, every log entry the viewer could
+    read since the fork must read the same in both. A label written while a
+    card lay face up that still names the card after it went back face down
+    reads differently on a twin dealt another card there;
 (d) persistence: the state survives a JSON round trip, and a match evicted
     from memory mid-game and at the end is restored from the store equal;
 (e) termination: every game ends within ``max_moves`` with a well-formed
@@ -56,6 +63,7 @@ from gamehost.host.engine_views import ViewData
 from gamehost.host.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
+from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk import legibility, part_targets
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
@@ -64,6 +72,7 @@ from gamehost.sdk.rules import Game, IllegalMove, Move, State
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
 INFORMATION_SETS_EVERY = 4  # a resample per viewer costs a few views and move lists: every step would double the kit's time
+TWIN_SPAN = 8  # moves a twin follows the real game: enough for a card to go up and back down (or out of hand) again
 SVG_SHAPES_EVERY = 50  # parsing every SVG would add a third to the kit's time; the final position is always checked
 MISTYPED_WITHIN = 40  # one step of each playout gets mistyped-move checks (about 20 apply calls per field of one
 # listed move): step (seed mod this), so successive playouts cover the opening and the middle game in turn
@@ -184,6 +193,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     events_checked = 0
     # The SDK's sample_state returns the state itself: nothing to compare.
     resamples = type(game).sample_state is not Game.sample_state
+    twins: list[_Twin] = []
 
     while True:
         step = f"{where}, version {live.version}"
@@ -194,8 +204,10 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         views = {viewer: await engine.view(live, viewer) for viewer in viewers}
         seen_views[live.version] = [views[viewer].state for viewer in viewers]
         await _check_secrets(engine, live, state, views, events_checked, step)
+        if twins and not live.over:
+            _check_twins(game, state, twins, step)
         if resamples and moves_made % INFORMATION_SETS_EVERY == 0 and not live.over:
-            _check_information_sets(game, state, frozen, viewers, step)
+            twins.extend(_check_information_sets(game, state, frozen, viewers, step))
         events_checked = live.version
         if moves_made % RENDER_EVERY == 0 or live.over:
             await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over,
@@ -217,6 +229,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         await _check_refusals(engine, store, live, frozen, seat, tokens, moves, seen_moves, chooser, step)
         chosen = moves[chooser.randrange(len(moves))]
         seen_moves.append(dict(chosen.args))
+        twins = _advance_twins(game, state, twins, seat, chosen, seed, live.version + 1)
         result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)
         assert result.version > 0 and not result.replayed
         moves_made += 1
@@ -289,11 +302,13 @@ def _shown_to(game: Game, state: State, viewer: int | None) -> tuple[str, dict]:
 
 
 def _check_information_sets(game: Game, state: State, frozen: State, viewers: Sequence[int | None],
-                            step: str) -> None:
+                            step: str) -> list["_Twin"]:
     """(c') For each viewer, one state resampled with ``sample_state``: the
     viewer must be shown exactly what it is shown of the real state, and a
     move another seat may make in both states must read the same in the
-    log (which moves that seat may make is its own knowledge)."""
+    log (which moves that seat may make is its own knowledge). Returns the
+    resamples that differ from the real state, as twins for (c'')."""
+    twins = []
     for viewer in viewers:
         expected, expected_entries = _shown_to(game, state, viewer)
         # A generator of its own: the playout's chooser draws the same as without this check.
@@ -309,6 +324,84 @@ def _check_information_sets(game: Game, state: State, frozen: State, viewers: Se
         if shown != expected:
             raise AssertionError(f"(c') {who} can tell a resampled state from the real one at {step}: "
                                  f"{_first_difference(json.loads(expected), json.loads(shown))}")
+        if sample is not state and sample != state:
+            twins.append(_Twin(viewer, step, sample))
+    return twins
+
+
+@dataclass
+class _Twin:
+    """A state resampled for ``viewer`` at ``forked``, following the real
+    game's moves; the log entries ``viewer`` reads of those moves, on the
+    real game and on the twin."""
+
+    viewer: int | None
+    forked: str
+    state: Any
+    moves: int = 0
+    real_entries: list = field(default_factory=list)
+    twin_entries: list = field(default_factory=list)
+
+
+def _entry(game: Game, state: State, seat: int, args: Mapping[str, Any], viewer: int | None) -> list | None:
+    """The log entry ``viewer`` reads of ``seat``'s move ``args`` made in
+    ``state`` (its id and label, or only the public part of its args when
+    ``public_move`` redacts it), or None if the move is not listed there."""
+    move = next((listed for listed in game.legal_moves(state, seat) if listed.args == args), None)
+    if move is None:
+        return None
+    if viewer == seat:
+        return [move.id, move.label, dict(args)]
+    public = game.public_move(seat, args, viewer)
+    public = None if public is None else dict(public)
+    return [move.id, move.label, public] if public == dict(args) else [public]
+
+
+def _advance_twins(game: Game, state: State, twins: list[_Twin], seat: int, chosen: Move, seed: int,
+                   version: int) -> list[_Twin]:
+    """Each twin makes the real game's move with the same chance and notes
+    both log entries; a twin where the move is not listed (the viewer learns
+    from the move itself that the twin is not the game) or past its span
+    is dropped."""
+    kept = []
+    for twin in twins:
+        twin_entry = _entry(game, twin.state, seat, chosen.args, twin.viewer)
+        if twin_entry is None or twin.moves >= TWIN_SPAN:
+            continue
+        twin.real_entries.append((version, _entry(game, state, seat, chosen.args, twin.viewer)))
+        twin.twin_entries.append((version, twin_entry))
+        try:
+            twin.state = game.apply(twin.state, seat, chosen.args, rng_for(seed, version))  # the engine's chance
+        except Exception as error:
+            raise AssertionError(f"(c'') move {chosen.id!r}, listed on a state sampled at {twin.forked} and followed "
+                                 f"since, is refused with {error!r}: is sample_state's state one the game "
+                                 "can reach?") from None
+        twin.moves += 1
+        kept.append(twin)
+    return kept
+
+
+def _check_twins(game: Game, state: State, twins: list[_Twin], step: str) -> None:
+    """(c'') A twin that shows its viewer what the real game shows it now
+    must have logged the same entries for that viewer since the fork: else
+    the log keeps a fact the view no longer shows."""
+    real_shown: dict = {}
+    for twin in twins:
+        if twin.real_entries == twin.twin_entries:
+            continue
+        if twin.viewer not in real_shown:
+            real_shown[twin.viewer] = _shown_to(game, state, twin.viewer)[0]
+        expected = real_shown[twin.viewer]
+        shown, _ = _shown_to(game, twin.state, twin.viewer)
+        if shown != expected:
+            continue  # the viewer can tell the twin apart now: the log may differ
+        (version, real), (_, other) = next((pair for pair in zip(twin.real_entries, twin.twin_entries)
+                                            if pair[0] != pair[1]))
+        who = "a spectator" if twin.viewer is None else f"seat {twin.viewer}"
+        raise AssertionError(
+            f"(c'') {who} reads the log entry of version {version} as {_dump(real)[:100]}, but "
+            f"{_dump(other)[:100]} on a game that differs only in what {who} could not see at {twin.forked} and "
+            f"shows {who} the same view now, at {step}: the log keeps a fact the view no longer shows")
 
 
 def _first_difference(real: Any, sampled: Any, path: str = "") -> str:

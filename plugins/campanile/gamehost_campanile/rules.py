@@ -21,6 +21,9 @@ State (plain JSON data):
 - ``piles``: piles 1, 2, 3 as card lists, bottom first; the last card is the
   face-up top, the others are face down (secret to everybody).
 - ``surplus``: cards removed unseen at setup (secret to everybody).
+- ``known``: per seat, the styles of cards it drew face up and may still
+  hold, as everyone saw them (public; a build of a style uses one up).
+  States saved before it existed lack it and know none.
 - ``turn``: the seat whose turn it is (None once over); ``step``: "build",
   "bet" (built; may bet or draw), "draw" (has bet; must draw) or "over";
   ``built``: this turn's build, ``{"style": S, "storeys": n}``, else None.
@@ -127,6 +130,25 @@ def visible_styles(state) -> set[str]:
     return {card_style(top) for pile in PILE_NUMBERS if (top := pile_top(state, pile)) is not None}
 
 
+def held_known(state, seat: int) -> list[str]:
+    """The known styles of ``seat``'s hand that it holds, sorted (a view
+    shows only what the hand can back)."""
+    return sorted(card_style(card) for card in split_known(state["hands"][seat], known_styles(state)[seat])[0])
+
+
+def split_known(hand: list[str], known: list[str]) -> tuple[list[str], list[str]]:
+    """The hand's cards split into one card per known style (the lowest
+    token of that style) and the others."""
+    rest = sorted(hand)
+    kept = []
+    for style in sorted(known):
+        card = next((card for card in rest if card_style(card) == style), None)
+        if card is not None:
+            rest.remove(card)
+            kept.append(card)
+    return kept, rest
+
+
 def is_over(state) -> bool:
     return state["step"] == "over"
 
@@ -148,15 +170,24 @@ def check_build(state, seat: int, style: str, storeys: int) -> None:
         raise IllegalMove(f"You hold no {style} card, so you cannot build tower {style}.", "card-not-in-hand")
 
 
+def known_styles(state) -> list[list[str]]:
+    """Per seat, the styles everyone saw it draw face up and not build since."""
+    return state.get("known") or [[] for _ in range(state["players"])]
+
+
 def build(state, seat: int, style: str, storeys: int):
-    """Play the first hand card of ``style`` onto its tower, ``storeys`` higher."""
+    """Play the first hand card of ``style`` onto its tower, ``storeys`` higher.
+    Everyone knows one card fewer of that style in the hand, if they knew one."""
     hand = list(state["hands"][seat])
     hand.remove(next(card for card in hand if card_style(card) == style))
     hands = list(state["hands"])
     hands[seat] = hand
     heights = dict(state["heights"])
     heights[style] += storeys
-    return {**state, "hands": hands, "heights": heights, "step": "bet",
+    known = [list(styles) for styles in known_styles(state)]
+    if style in known[seat]:
+        known[seat].remove(style)
+    return {**state, "hands": hands, "heights": heights, "step": "bet", "known": known,
             "built": {"style": style, "storeys": storeys}}
 
 
@@ -241,9 +272,11 @@ def draw(state, seat: int, pile: int):
     piles[pile - 1] = cards
     hands = list(state["hands"])
     hands[seat] = hands[seat] + [drawn]
+    known = [list(styles) for styles in known_styles(state)]
+    known[seat].append(card_style(drawn))  # it was the face-up top: everyone saw it taken
     if not cards:
-        return {**state, "piles": piles, "hands": hands, "turn": None, "step": "over", "built": None}
-    return {**state, "piles": piles, "hands": hands, "turn": (seat + 1) % state["players"],
+        return {**state, "piles": piles, "hands": hands, "known": known, "turn": None, "step": "over", "built": None}
+    return {**state, "piles": piles, "hands": hands, "known": known, "turn": (seat + 1) % state["players"],
             "step": "build", "built": None}
 
 
@@ -372,6 +405,7 @@ class Campanile(Game):
             "hands": hands,
             "piles": piles,
             "surplus": surplus,
+            "known": [[] for _ in range(seats)],
             "turn": start_player(seats, options, rng),
             "step": "build",
             "built": None,
@@ -450,6 +484,7 @@ class Campanile(Game):
             "bets": state["bets"],
             "chips": state["chips"],
             "hand_sizes": [len(hand) for hand in state["hands"]],
+            "known_in_hands": [held_known(state, seat) for seat in range(state["players"])],
             "piles": [{"number": pile, "size": len(state["piles"][pile - 1]),
                        "top": card_style(top) if (top := pile_top(state, pile)) else None}
                       for pile in PILE_NUMBERS],
@@ -475,20 +510,24 @@ class Campanile(Game):
             yield Secret(None, card)
 
     def sample_state(self, state, seat, rng):
-        """The viewer's own hand and the face-up pile tops stay; the other
-        hands, the face-down pile cards and the surplus are dealt afresh
-        from the cards among them, each place keeping its count. (Cards an
-        opponent drew face up are not tracked: the sample knows less than a
-        player with a perfect memory, never more.)"""
+        """The viewer's own hand, the face-up pile tops and the cards each
+        opponent drew face up and still holds (everyone saw them taken)
+        stay; the rest of the other hands, the face-down pile cards and the
+        surplus are dealt afresh from the cards among them, each place
+        keeping its count."""
         hands = [list(hand) if owner == seat else [] for owner, hand in enumerate(state["hands"])]
-        unknown = [card for owner, hand in enumerate(state["hands"]) if owner != seat for card in hand]
+        unknown = []
+        for owner, hand in enumerate(state["hands"]):
+            if owner != seat:
+                hands[owner], rest = split_known(hand, known_styles(state)[owner])
+                unknown += rest
         unknown += [card for cards in state["piles"] for card in cards[:-1]] + list(state["surplus"])
         unknown.sort()  # the order must not tell where the cards lay
         rng.shuffle(unknown)
         deal_from = iter(unknown)
         for owner, hand in enumerate(state["hands"]):
             if owner != seat:
-                hands[owner] = [next(deal_from) for _ in hand]
+                hands[owner] += [next(deal_from) for _ in range(len(hand) - len(hands[owner]))]
         piles = [[next(deal_from) for _ in cards[:-1]] + cards[-1:] for cards in state["piles"]]
         surplus = [next(deal_from) for _ in state["surplus"]]
         return {**state, "hands": hands, "piles": piles, "surplus": surplus}

@@ -26,7 +26,6 @@ State (plain JSON data):
 
 from __future__ import annotations
 
-import json
 from typing import Mapping
 
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, rank_shares, seat_name
@@ -77,8 +76,12 @@ OPTIONS_SCHEMA = {
 
 
 def clone(state: dict) -> dict:
-    """A deep copy of a JSON-shaped state (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """A copy of the state whose lists a move changes in place are its own:
+    chips, the pile and the warehouses (a building is replaced, never
+    changed; ``final`` too). A deep copy through JSON cost a third of a
+    random playout's time, which bounds the search bots."""
+    return {**state, "chips": list(state["chips"]), "pile": list(state["pile"]),
+            "warehouses": [list(spots) for spots in state["warehouses"]], "buildings": list(state["buildings"])}
 
 
 # --- Buildings (spec 1.4) -------------------------------------------------------
@@ -163,20 +166,19 @@ def placements(building: dict, tile: dict, options: Mapping, first_only: bool = 
     of its building column: one y per x, and only those x where all the tile's
     columns agree go through the full check."""
     left = building["left"]
-    heights = [len(column) for column in building["columns"]]
-    width = len(heights)
-
-    def height_at(x: int) -> int:
-        return heights[x - left] if 0 <= x - left < width else 0
-
+    width = len(building["columns"])
+    # The column heights from x = left - tile width (index 0) to one past the
+    # building's right edge and the tile's width beyond: the ground is 0.
+    margin = tile["width"] + 1
+    heights = [0] * margin + [len(column) for column in building["columns"]] + [0] * margin
     bottoms = tile["bottoms"]
     first_column, first_bottom = bottoms[0]
     found = []
-    for x in range(left - tile["width"], left + width + 1):
-        y = height_at(x + first_column) - first_bottom
-        if (y >= 0 and all(height_at(x + dx) == y + bottom for dx, bottom in bottoms)
-                and placement_problem(building, tile, x, y, options) is None):
-            found.append([x, y])
+    for index in range(width + margin):  # x = left - tile width + index
+        y = heights[index + first_column + 1] - first_bottom
+        if (y >= 0 and all(heights[index + dx + 1] == y + bottom for dx, bottom in bottoms)
+                and placement_problem(building, tile, left - margin + 1 + index, y, options) is None):
+            found.append([left - margin + 1 + index, y])
             if first_only:
                 break
     return found

@@ -227,18 +227,33 @@ def placement_parts(pyr: Pyramid, colour: str, bar) -> tuple[Part, Part]:
 
 
 def legal_placements(state: dict, seat: int):
-    """Every (colour, bar) the seat may place now on the level being built."""
+    """Every (colour, bar) the seat may place now on the level being built.
+
+    The same rules as ``placement_problem``, in an order for speed (search
+    bots list moves millions of times): free cells (one set test a bar), then the colour rules,
+    then the rules that do not depend on the colour, checked once per bar
+    (a seat with two colours would otherwise check each bar's pockets twice).
+    """
     pyr = pyramid(state["options"]["geometry"])
     level = current_level(state, pyr)
     if level is None:
         return
     site = Site(state, pyr, level)
+    free = {cell for cell in site.region if site.grid[cell] is None}
+    free_bars = {size: [bar for bar in pyr.bars[level - 1][size] if free.issuperset(bar)] for size in PIECE_SIZES}
+    fits_any_colour: dict[tuple, bool] = {}
     for colour in state["colours"][seat]:
         for size in PIECE_SIZES:
             if state["hands"][colour][size - 1] == 0:
                 continue
-            for bar in pyr.bars[level - 1][size]:
-                if placement_problem(site, colour, bar) is None:
+            for bar in free_bars[size]:
+                if no_same_colour_beside(site, colour, bar) or no_same_colour_below(site, colour, bar):
+                    continue
+                fits = fits_any_colour.get(bar)
+                if fits is None:
+                    fits = fits_any_colour[bar] = not (first_piece_on_cross(site, bar) or touches_a_piece(site, bar)
+                                                       or no_pocket(site, bar))
+                if fits:
                     yield colour, bar
 
 
