@@ -17,8 +17,8 @@ from gamehost_tictactoe import TicTacToe
 # "compose" part of issue 16: opt them in here and in their tests once merged.
 # Scalino's move targets are one small glyph per placement in a cell: they
 # need moves composed on the board (issue 16, item 1) to be tappable.
-LEGIBLE_TEXT = {"burgbaumeister", "campanile", "scalino", "scalino-pyramid", "tictactoe"}
-TAPPABLE_TARGETS = {"burgbaumeister", "campanile", "scalino-pyramid", "tictactoe"}
+LEGIBLE_TEXT = {"burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"}
+TAPPABLE_TARGETS = {"burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"}
 
 
 def svg(body: str, width: int = 300) -> str:
