@@ -18,6 +18,7 @@ from gamehost.client import GameHostClient, from_struct
 from gamehost.host.plugins import ENTRY_POINT_GROUP, load_catalog
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.v1 import gamehost_pb2 as pb
+from view_tokens import view_tokens
 
 CATALOG = load_catalog()
 GAMES = sorted(CATALOG.games)
@@ -27,19 +28,6 @@ CASES = [(game_id, seats) for game_id in GAMES
 
 def test_every_installed_plugin_offers_a_game():
     assert {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)} <= set(GAMES)
-
-
-def _tokens(value, into: set) -> set:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            into.add(key)
-            _tokens(item, into)
-    elif isinstance(value, list):
-        for item in value:
-            _tokens(item, into)
-    else:
-        into.add(value)
-    return into
 
 
 @pytest.mark.parametrize(("game_id", "seats"), CASES)
@@ -92,7 +80,7 @@ def test_full_match_over_grpc_against_bots(host, game_id, seats):
             if sent.status == pb.MATCH_STATUS_FINISHED:
                 continue
             secrets = [s for s in game.secrets(states[version]) if viewer < 0 or s.owner != viewer]
-            visible = _tokens(from_struct(sent.state), set())
+            visible = view_tokens(from_struct(sent.state))
             leaked = [s.value for s in secrets if s.value in visible]
             assert not leaked, f"{game_id}: view for seat {viewer} at version {version} carries {leaked[:3]}"
 

@@ -19,6 +19,7 @@ from gamehost.host.plugins import load_catalog
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
+from view_tokens import view_tokens
 
 DRAW = ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"]  # nine moves, no line: a full game
 SESSION = "/gamehost.v1.GameHost/Session"
@@ -199,19 +200,6 @@ def test_unwatch_ends_the_watch_at_the_last_version_sent(client):
         assert list(session.events(timeout=30)) == []  # no watch left: the stream ended
 
 
-def _tokens(value, into: set) -> set:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            into.add(key)
-            _tokens(item, into)
-    elif isinstance(value, list):
-        for item in value:
-            _tokens(item, into)
-    else:
-        into.add(value)
-    return into
-
-
 def test_a_seat_never_receives_another_seats_secrets(client):
     game = load_catalog().games["campanile"].game
     match = client.create_match("campanile", seats=2, bots=[1], seed=2024)
@@ -250,7 +238,7 @@ def test_a_seat_never_receives_another_seats_secrets(client):
             if view.status == pb.MATCH_STATUS_FINISHED:
                 continue
             secrets = [s for s in game.secrets(states[version]) if viewer < 0 or s.owner != viewer]
-            leaked = [s.value for s in secrets if s.value in _tokens(from_struct(view.state), set())]
+            leaked = [s.value for s in secrets if s.value in view_tokens(from_struct(view.state))]
             assert not leaked, f"view for seat {viewer} at version {version} carries {leaked[:3]}"
 
 
