@@ -111,7 +111,7 @@ def svg_card(x: int, y: int, w: int, h: int, card: Mapping[str, Any], move_id: s
              f'<text x="{x + w // 2}" y="{y + h // 2 + 2}" font-size="18" text-anchor="middle" '
              f'font-family="sans-serif" fill="{colour}">{card["number"]}</text>']
     if special:
-        parts.append(f'<text x="{x + w // 2}" y="{y + h - 6}" font-size="9" text-anchor="middle" '
+        parts.append(f'<text x="{x + w // 2}" y="{y + h - 5}" font-size="11" text-anchor="middle" '
                      f'font-family="sans-serif" fill="{colour}">{escape(SPECIAL_NAMES.get(special, special))}</text>')
     parts.append("</g>")
     return "".join(parts)
