@@ -42,12 +42,6 @@ def host(tmp_path_factory):
 
 
 @pytest.fixture()
-def client(host):
-    with host.client() as connected:
-        yield connected
-
-
-@pytest.fixture()
 def stub(host):
     with host.channel() as channel:
         yield pb_grpc.GameHostStub(channel)
@@ -310,23 +304,24 @@ def test_forged_page_tokens_are_invalid_argument_and_log_no_traceback(stub, host
     assert not [line for line in host.logs if "Traceback" in str(line.get("exception", ""))]
 
 
+def _every_page(list_page, request_for, names_on) -> list[str]:
+    """The names on every page of a listing, following the tokens the host issues."""
+    names, token = [], ""
+    while True:
+        page = list_page(request_for(token))
+        names += names_on(page)
+        token = page.next_page_token
+        if not token:
+            return names
+
+
 def test_issued_page_tokens_page_through_every_listing(client, stub):
     names = [client.create_match("tictactoe").name for _ in range(3)]
-    seen, token = [], ""
-    while True:
-        page = stub.ListMatches(pb.ListMatchesRequest(page_size=2, page_token=token))
-        seen += [m.name for m in page.matches]
-        token = page.next_page_token
-        if not token:
-            break
+    seen = _every_page(stub.ListMatches, lambda token: pb.ListMatchesRequest(page_size=2, page_token=token),
+                       lambda page: [m.name for m in page.matches])
     assert set(names) <= set(seen) and len(seen) == len(set(seen))
-    games, token = [], ""
-    while True:
-        page = stub.ListGames(pb.ListGamesRequest(page_size=1, page_token=token))
-        games += [g.id for g in page.games]
-        token = page.next_page_token
-        if not token:
-            break
+    games = _every_page(stub.ListGames, lambda token: pb.ListGamesRequest(page_size=1, page_token=token),
+                        lambda page: [g.id for g in page.games])
     assert "tictactoe" in games and len(games) == len(set(games))
 
 

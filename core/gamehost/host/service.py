@@ -68,27 +68,22 @@ def unary(method):
 
 def streaming(method):
     """The same for a server-streaming method."""
-    @functools.wraps(method)
-    async def wrapper(self, request, context):
-        try:
-            caller = await self.gate.admit(method.__name__, request, context)
-            async for message in method(self, request, context, caller):
-                yield message
-        except grpc.aio.AbortError:
-            raise
-        except Exception as error:
-            await _abort(context, method.__name__, error)
-    return wrapper
+    return _streamed(method, lambda request: request)
 
 
 def bidirectional(method):
     """The same for a stream of requests: the caller is admitted once, when
     the stream opens (each message then passes ``Gate.admit_message``)."""
+    return _streamed(method, lambda requests: pb.SessionRequest())
+
+
+def _streamed(method, admitted_as):
+    """``admitted_as(request)``: the message the gate checks to admit the call."""
     @functools.wraps(method)
-    async def wrapper(self, requests, context):
+    async def wrapper(self, request, context):
         try:
-            caller = await self.gate.admit(method.__name__, pb.SessionRequest(), context)
-            async for message in method(self, requests, context, caller):
+            caller = await self.gate.admit(method.__name__, admitted_as(request), context)
+            async for message in method(self, request, context, caller):
                 yield message
         except grpc.aio.AbortError:
             raise

@@ -57,6 +57,21 @@ class GameHostError(Exception):
         return found
 
 
+def move_request(match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
+                 expected_version: int | None = None, request_id: str | None = None) -> pb.SubmitMoveRequest:
+    """A SubmitMoveRequest by move id or structured move; a fresh request id
+    unless one is given (a retry sends the same one)."""
+    request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
+                                   request_id=request_id or uuid.uuid4().hex)
+    if move is not None:
+        request.structured.CopyFrom(to_struct(move))
+    else:
+        request.move_id = move_id
+    if expected_version is not None:
+        request.expected_version = expected_version
+    return request
+
+
 class GameHostClient:
     def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None,
                  timeout: float | None = 30.0, bearer_token: str = "", tls: bool = False,
@@ -159,16 +174,10 @@ class GameHostClient:
              view: bool = False, text: bool = False, svg: bool = False) -> pb.SubmitMoveResponse:
         """Play a move. The answer carries the mover's new view when ``view``
         (or a rendering) is asked for."""
-        request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
-                                       request_id=request_id or uuid.uuid4().hex,
-                                       render=pb.RenderOptions(text=text, svg=svg),
-                                       include_view=view or text or svg)
-        if move is not None:
-            request.structured.CopyFrom(to_struct(move))
-        else:
-            request.move_id = move_id
-        if expected_version is not None:
-            request.expected_version = expected_version
+        request = move_request(match, token, move_id=move_id, move=move, expected_version=expected_version,
+                               request_id=request_id)
+        request.render.CopyFrom(pb.RenderOptions(text=text, svg=svg))
+        request.include_view = view or text or svg
         return self._call(self.stub.SubmitMove, request)
 
     def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,

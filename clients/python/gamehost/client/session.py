@@ -18,13 +18,11 @@ import collections
 import itertools
 import queue
 import threading
-import uuid
 from typing import Any, Iterator, Mapping
 
 import grpc
 
-from gamehost.client.client import GameHostError, match_name
-from gamehost.client.structs import to_struct
+from gamehost.client.client import GameHostError, match_name, move_request
 from gamehost.v1 import gamehost_pb2 as pb
 
 _END = object()  # the stream ended (cleanly, or with the error kept in ``failure``)
@@ -69,15 +67,8 @@ class GameSession:
 
     def send_move(self, match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
                   expected_version: int | None = None, request_id: str | None = None) -> int:
-        request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
-                                       request_id=request_id or uuid.uuid4().hex)
-        if move is not None:
-            request.structured.CopyFrom(to_struct(move))
-        else:
-            request.move_id = move_id
-        if expected_version is not None:
-            request.expected_version = expected_version
-        return self.send(move=request)
+        return self.send(move=move_request(match, token, move_id=move_id, move=move,
+                                           expected_version=expected_version, request_id=request_id))
 
     def send_watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
                    svg: bool = False) -> int:
