@@ -44,6 +44,7 @@ import threading
 import time
 from collections import Counter
 from datetime import datetime, timezone
+from pathlib import Path
 
 import aiohttp
 import grpc
@@ -54,6 +55,9 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.sdk.conformance import mistyped_moves
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from hand_encoded import deep_struct_bytes, varint  # noqa: E402
 
 SERVICES = [pb.DESCRIPTOR.services_by_name["GameHost"], pb.DESCRIPTOR.services_by_name["GameHostAdmin"]]
 GAMES = ["tictactoe", "campanile", "burgbaumeister", "kensington", "scalino", "callisto"]
@@ -243,25 +247,6 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
         else:
             data = data[:at]
     return bytes(data)
-
-
-def deep_struct_bytes(depth: int) -> bytes:
-    """A Struct nested past protobuf's decode limit, encoded by hand."""
-    entry = b"\x0a\x0d\x0a\x04leaf\x12\x05\x20\x01"  # {"leaf": true}... as a map entry
-    for _ in range(depth):
-        value = b"\x2a" + varint(len(entry)) + entry
-        field = b"\x0a\x01a\x12" + varint(len(value)) + value
-        entry = b"\x0a" + varint(len(field)) + field
-    return entry
-
-
-def varint(number: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, number = number & 0x7F, number >> 7
-        out.append(byte | (0x80 if number else 0))
-        if not number:
-            return bytes(out)
 
 
 # ------------------------------------------------------------------ the fuzzer

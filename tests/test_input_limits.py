@@ -22,6 +22,7 @@ from gamehost.client.structs import from_struct
 from gamehost.host.service import GameHostService
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+from hand_encoded import deep_struct_bytes, varint
 from hosts import HostProcess
 
 MEGABYTE = 1_000_000
@@ -103,27 +104,6 @@ def nested(depth: int) -> struct_pb2.Struct:
         outer.fields["a"].struct_value.CopyFrom(inner)
         inner = outer
     return inner
-
-
-def deep_struct_bytes(depth: int) -> bytes:
-    """The encoding of a Struct nested ``depth`` deep, built by hand: protobuf
-    itself refuses to encode what it could not decode."""
-    body = b"\x0a\x04leaf\x12\x09\x11" + struct.pack("<d", 1.0)  # {"leaf": 1}
-    entry = b"\x0a" + bytes([len(body)]) + body  # Struct.fields entry
-    for _ in range(depth - 1):
-        value = b"\x2a" + _varint(len(entry)) + entry  # Value.struct_value
-        field = b"\x0a\x01a\x12" + _varint(len(value)) + value  # map entry {"a": value}
-        entry = b"\x0a" + _varint(len(field)) + field
-    return entry
-
-
-def _varint(number: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, number = number & 0x7F, number >> 7
-        out.append(byte | (0x80 if number else 0))
-        if not number:
-            return bytes(out)
 
 
 # ------------------------------------------------------------------ names and ids
@@ -265,12 +245,12 @@ def test_a_struct_nested_past_protobufs_limit_is_invalid_argument(client, stub, 
     name, x, _ = x_to_move
     before = state_of(stub, name, x)
     options = deep_struct_bytes(120)
-    create = b"\x0a\x0fgames/tictactoe\x1a" + _varint(len(options)) + options
+    create = b"\x0a\x0fgames/tictactoe\x1a" + varint(len(options)) + options
     with host.channel() as channel:
         call = channel.unary_unary("/gamehost.v1.GameHost/CreateMatch")
         assert_invalid(lambda: call(create), "request", "UNDECODABLE_REQUEST")
         move = pb.SubmitMoveRequest(name=name, player_token=x).SerializeToString()
-        move += b"\x22" + _varint(len(options)) + options  # field 4: structured
+        move += b"\x22" + varint(len(options)) + options  # field 4: structured
         submit = channel.unary_unary("/gamehost.v1.GameHost/SubmitMove")
         assert_invalid(lambda: submit(move), "request", "UNDECODABLE_REQUEST")
     status, error = connect_proto(host, "SubmitMove", move)
