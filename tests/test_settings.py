@@ -122,3 +122,21 @@ def test_the_settings_file_example_in_the_docs_parses_and_sets_every_setting(tmp
     assert set(tomllib.loads(example)) == set(HostConfig.model_fields)
     settings = load_settings(HostConfig, config_file=write(tmp_path, example))
     assert settings.game_rules_timeouts == "kensington=5,scalino=5" and settings.metrics_port == 9090
+
+
+def test_the_flags_the_readme_and_operations_md_name_exist():
+    import argparse
+
+    flags: set[str] = set()
+
+    def collect(parser: argparse.ArgumentParser) -> None:
+        for action in parser._actions:
+            flags.update(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                for command in action.choices.values():
+                    collect(command)
+
+    collect(build_parser())
+    for page, others in (("README.md", set()), ("docs/operations.md", {"--build"})):  # docker compose up --build
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", (ROOT / page).read_text()))
+        assert named - others <= flags, (page, named - others - flags)
