@@ -326,7 +326,7 @@ def local_nginx_conf(tmp_path: Path, upstreams: dict[str, int]) -> tuple[Path, d
 
 def nginx() -> str:
     found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
-    assert found, "nginx is not installed: .ci/run installs Debian's nginx-light"
+    assert found, "nginx is not installed: make test installs Debian's nginx-light"
     return found
 
 
