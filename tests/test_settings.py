@@ -140,3 +140,15 @@ def test_the_flags_the_readme_and_operations_md_name_exist():
     for page, others in (("README.md", set()), ("docs/operations.md", {"--build"})):  # docker compose up --build
         named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", (ROOT / page).read_text()))
         assert named - others <= flags, (page, named - others - flags)
+
+
+def test_client_commands_take_the_host_from_the_flag_over_gamehost_target(monkeypatch):
+    from gamehost.cli.main import _load_settings
+
+    monkeypatch.setenv("GAMEHOST_TARGET", "games.example:6000")
+    monkeypatch.setenv("GAMEHOST_TOKEN", "key-from-env")
+    parser = build_parser()
+    for argv, host in ((["games"], "games.example:6000"), (["games", "--host", "127.0.0.1:7000"], "127.0.0.1:7000")):
+        args = parser.parse_args(argv)
+        _load_settings(parser, args)
+        assert (args.host, args.bearer_token, args.tls, args.tls_ca) == (host, "key-from-env", False, "")
