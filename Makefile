@@ -31,15 +31,17 @@ serve: $(SERVING)
 	$(VENV)/bin/gamehost serve $(ARGS)
 
 # One pytest worker per core: the conformance runs are CPU-bound. The store
-# and replica tests need PostgreSQL: scripts/start-test-postgres installs
-# Debian's package when missing and starts it (or set GAMEHOST_TEST_POSTGRES).
+# and replica tests need PostgreSQL: scripts/test-postgres checks
+# GAMEHOST_TEST_POSTGRES, or installs Debian's package when missing and starts
+# it, and stops here if the URL cannot be used.
 # The plugins' random-playout sweeps are most of the suite's time: `make test`
 # plays a sample of them (GAMEHOST_CONFORMANCE_SHARE, each sweep's own seeds),
 # `make conformance` plays every game of every sweep.
 CONFORMANCE_SHARE ?= 0.3
 test: $(STAMP)
-	PATH=$(abspath build/bin):$$PATH \
-	GAMEHOST_TEST_POSTGRES=$${GAMEHOST_TEST_POSTGRES:-$$(scripts/start-test-postgres)} \
+	@echo "--- PostgreSQL for the store and replica tests"
+	url=$$(PYTHON=$(PY) scripts/test-postgres) && \
+	PATH=$(abspath build/bin):$$PATH GAMEHOST_TEST_POSTGRES=$$url \
 	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
 		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
@@ -87,6 +89,13 @@ $(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES)
 
 $(CHROMIUM):
 	scripts/install-debian-packages chromium
+
+# The Connect Node clients' packages (tests/test_browser_clients.py).
+BROWSER_CLIENTS := tests/browser_clients/node_modules/.installed
+$(BROWSER_CLIENTS): tests/browser_clients/package.json tests/browser_clients/package-lock.json
+	npm ci --prefix tests/browser_clients --no-audit --no-fund --loglevel=error
+	touch $@
+test: $(BROWSER_CLIENTS)
 
 # nginx: tests/test_deploy.py balances two hosts with deploy/nginx.conf.
 NGINX := /usr/sbin/nginx

@@ -52,7 +52,7 @@ def postgres_url():
     server = os.environ.get("GAMEHOST_TEST_POSTGRES")
     if not server:
         if os.environ.get("CI"):
-            pytest.fail("GAMEHOST_TEST_POSTGRES is not set: CI must start PostgreSQL (scripts/start-test-postgres)")
+            pytest.fail("GAMEHOST_TEST_POSTGRES is not set: run the tests with make test (scripts/test-postgres)")
         pytest.skip("no PostgreSQL: set GAMEHOST_TEST_POSTGRES or run `make test`")
     import psycopg
 

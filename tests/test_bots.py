@@ -159,9 +159,9 @@ def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
 
 
 @pytest.mark.parametrize(("args", "complaint"), [
-    (["--bot-think-scale", "0"], "--bot-think-scale (or GAMEHOST_BOT_THINK_SCALE) must be more than 0"),
+    (["--bot-think-scale", "0"], "argument --bot-think-scale: must be more than 0, not 0.0"),
     (["--bot-timeout", "0.5"], "keep mcts-hard's 0.9 s times it under --bot-timeout (0.5 s), not 1.0"),
-    (["--bot-delay-with-humans", "-1"], "--bot-delay-with-humans (or GAMEHOST_BOT_DELAY_WITH_HUMANS) must be 0 or more"),
+    (["--bot-delay-with-humans", "-1"], "argument --bot-delay-with-humans: must be 0 or more"),
 ])
 def test_bot_settings_out_of_range_are_usage_errors(args, complaint):
     import subprocess

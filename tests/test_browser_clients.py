@@ -1,7 +1,7 @@
 """The Connect project's own Node clients (@connectrpc/connect-node:
 createConnectTransport and createGrpcWebTransport, JSON and binary) play a
 match on a real host's web port, follow it live, read its errors and cancel a
-watch. The package is tests/browser_clients (npm ci there; .ci/run does)."""
+watch. The package is tests/browser_clients (npm ci there; make test does)."""
 
 from __future__ import annotations
 

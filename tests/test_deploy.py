@@ -29,6 +29,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehost.cli.main import build_parser
 from gamehost.host.config import HostConfig
+from gamehost.host.settings_sources import env_of, load_settings
 from gamehost.host.store import describe_store
 from gamehost.host.server import SERVICE_NAME
 from gamehost.v1 import gamehost_pb2 as pb
@@ -161,12 +162,11 @@ def test_manifests_agree_with_each_other_with_the_image_and_with_the_host(monkey
         secret = objects[("Secret", reference["name"])]
         assert reference["key"] in secret["stringData"]
         environment[variable["name"]] = secret["stringData"][reference["key"]]
-    read_by_host = set(re.findall(r'_env(?:_number)?\("([A-Z_]+)"',
-                                  (ROOT / "core/gamehost/host/config.py").read_text()))
-    assert {name.removeprefix("GAMEHOST_") for name in environment} <= read_by_host
+    read_by_host = {env_of(HostConfig, name) for name in HostConfig.model_fields}
+    assert set(environment) <= read_by_host
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    config = HostConfig.from_env()
+    config = load_settings(HostConfig)
     assert int(config.address.rsplit(":", 1)[1]) == ports["grpc"]
     assert config.metrics_port == ports["metrics"] == int(pod["metadata"]["annotations"]["prometheus.io/port"])
     assert config.log_format == "json"
@@ -326,7 +326,7 @@ def local_nginx_conf(tmp_path: Path, upstreams: dict[str, int]) -> tuple[Path, d
 
 def nginx() -> str:
     found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
-    assert found, "nginx is not installed: .ci/run installs Debian's nginx-light"
+    assert found, "nginx is not installed: make test installs Debian's nginx-light"
     return found
 
 

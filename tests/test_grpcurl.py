@@ -12,7 +12,7 @@ import pytest
 
 GRPCURL = shutil.which("grpcurl")
 pytestmark = pytest.mark.skipif(GRPCURL is None and not os.environ.get("CI"),
-                                reason="grpcurl is not installed (.ci/run installs it)")
+                                reason="grpcurl is not installed (make test builds it)")
 
 
 def grpcurl(host, *args: str, data: dict | None = None) -> subprocess.CompletedProcess:

@@ -228,7 +228,7 @@ async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkey
     (["--rules-timeout", "0"], {}, "argument --rules-timeout: 0.0 is not more than 0"),
     (["--workers", "0"], {}, "argument --workers: 0 is not from 1 to 256"),
     (["--game-rules-timeouts", "kensington"], {}, "expected game=seconds"),
-    ([], {"GAMEHOST_BOT_TIMEOUT": "-2"}, "--bot-timeout (or its GAMEHOST_ variable): -2.0 is not more than 0"),
+    ([], {"GAMEHOST_BOT_TIMEOUT": "-2"}, "GAMEHOST_BOT_TIMEOUT in the environment: -2.0 is not more than 0"),
     ([], {"GAMEHOST_ISOLATION": "maybe"}, "isolation is 'on' or 'off', not 'maybe'"),
 ])
 def test_isolation_settings_out_of_range_are_usage_errors(args, env, complaint):

@@ -25,7 +25,10 @@ def test_readme_opens_with_the_serve_and_test_commands():
     commands = readme_commands()
     assert commands[:2] == ["make serve", "make test"]
     ci = (README.parent / ".ci" / "run").read_text()
-    assert "\nmake test\n" in ci, ".ci/run calls the README's test command"
+    assert "\nmake check-stubs test\n" in ci, ".ci/run calls the README's test command"
+    commands = "\n".join(line for line in ci.splitlines() if not line.lstrip().startswith("#"))
+    assert not re.search(r"apt-get|install-debian-packages|npm |start-test-postgres|pip install", commands), (
+        "make test does the set-up, not .ci/run")
 
 
 def test_readme_command_one_serves_every_installed_plugin(tmp_path):

@@ -165,4 +165,5 @@ class Supervisor:
 
 def supervise(argv: Sequence[str], address: str, web_port: int | None) -> int:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    os.environ.pop("GAMEHOST_RELOAD", None)  # the child serves; it must not supervise a child of its own
     return Supervisor(child_command(argv, address, web_port)).run()

@@ -1,22 +1,16 @@
-"""Host settings from flags, with environment variables as defaults."""
+"""Host settings: each declared once, here, with its type, default, help and
+checks. `gamehost serve` makes a flag of each (cli/setting_flags.py), reads
+GAMEHOST_<NAME> from the environment and <name> from an optional TOML file
+(settings_sources.py): flag over environment over file over default."""
 
 from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
-
-def _env(name: str, default: str) -> str:
-    return os.environ.get(f"GAMEHOST_{name}", default)
-
-
-def _env_number(name: str, default: float, kind: type) -> float:
-    text = _env(name, str(default))
-    try:
-        return kind(text)
-    except ValueError:
-        raise SystemExit(f"gamehost: GAMEHOST_{name} must be a number, not {text!r}") from None
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def parse_web_port(text: str) -> int | None:
@@ -27,14 +21,6 @@ def parse_web_port(text: str) -> int | None:
     if not 0 <= port <= 65535:
         raise ValueError(f"{port} is not a port number")
     return port
-
-
-def _env_web_port() -> int | None:
-    text = _env("WEB_PORT", str(HostConfig.web_port))
-    try:
-        return parse_web_port(text)
-    except ValueError:
-        raise SystemExit(f"gamehost: GAMEHOST_WEB_PORT must be a port number or 'off', not {text!r}") from None
 
 
 def parse_game_timeouts(text: str) -> dict[str, float]:
@@ -58,134 +44,288 @@ def parse_isolation(text: str) -> str:
     return text.strip().lower()
 
 
-@dataclass
-class HostConfig:
-    address: str = "127.0.0.1:50051"
-    data_dir: str = "data"
-    store: str = "sqlite"
-    durability: str = "normal"  # "full": fsync every SQLite commit, for power loss
-    log_format: str = "auto"
-    log_level: str = "info"
-    bot_delay: float = 0.0
-    bot_delay_with_humans: float = 0.6  # seconds a bot waits in a match with a human seat: a person's pace
-    bot_think_scale: float = 1.0  # multiplies the search bots' iterations and seconds (tests and slow machines)
-    max_message_bytes: int = 1 << 20
-    shutdown_grace: float = 5.0
-    claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
-    replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
-    metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
-    store_check_interval: float = 5.0  # seconds between readiness checks of the store
-    web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
-    cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
-    web_root: str = ""  # "": the checkout's clients/web/dist when built; "off": no files
-    api_keys: str = ""  # JSON file of API keys (name, sha256, roles, display_name); "": none
-    jwks: str = ""  # JWKS URL or file of the identity provider; "": no JWTs
-    jwt_issuer: str = ""
-    jwt_audience: str = ""
-    jwt_roles_claim: str = "roles"
-    jwt_name_claim: str = "name"
-    jwks_min_refresh: float = 10.0  # seconds between JWKS fetches caused by unknown key ids
-    auth_required: bool = False  # refuse anonymous calls
-    open_match_ttl: float = 24 * 3600.0  # seconds an open match may wait for players; 0: forever
-    prune_finished_after: float = 0.0  # seconds after which over matches are deleted; 0: never
-    retention_interval: float = 60.0  # seconds between expiry and pruning sweeps
-    max_open_matches: int = 20  # open matches one principal may have created; 0: no limit
-    max_bot_matches: int = 2  # running all-bot matches one principal may have created; 0: no limit
-    chosen_seeds: str = "admins"  # who may choose the seed of a game with chance or hidden information
+class SettingsConflict(ValueError):
+    """Settings that are fine alone but not together; names them, so the
+    message can say where each came from."""
+
+    def __init__(self, message: str, *names: str) -> None:
+        super().__init__(message)
+        self.names = names
+
+
+# The checks each setting's type carries. A ValueError's text is the whole
+# complaint; the loader adds which setting and where it came from.
+
+def _port_or_off(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return parse_web_port(value)
+        except ValueError:
+            raise ValueError(f"must be a port number or 'off', not {value!r}") from None
+    return value
+
+
+def _port_range(value: int | None) -> int | None:
+    if value is not None and not 0 <= value <= 65535:
+        raise ValueError(f"{value} is not a port number")
+    return value
+
+
+def _at_least_zero(value: float) -> float:
+    if value < 0:
+        raise ValueError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _more_than_zero(value: float) -> float:
+    if value <= 0:
+        raise ValueError(f"must be more than 0, not {value}")
+    return value
+
+
+def _deadline(value: float) -> float:
+    if not 0 < value <= 3600:
+        raise ValueError(f"{value} is not more than 0 and at most 3600 seconds")
+    return value
+
+
+def _from(low: int, high: int):
+    def in_range(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"{value} is not from {low} to {high}")
+        return value
+    return in_range
+
+
+def _comma_list(value: Any) -> Any:
+    """A TOML list of strings, or the comma-separated text flags and variables give."""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return ",".join(value)
+    return value
+
+
+def _game_seconds(value: Any) -> Any:
+    """A TOML table {game = seconds}, or "game=seconds,..." text; checked either way."""
+    if isinstance(value, dict):
+        value = ",".join(f"{game}={seconds}" for game, seconds in value.items())
+    if isinstance(value, str):
+        parse_game_timeouts(value)
+    return value
+
+
+def _isolation(value: Any) -> Any:
+    return parse_isolation(value) if isinstance(value, str) else value
+
+
+def _origins(value: str) -> str:
+    from gamehost.host.web.cors import parse_origins
+
+    parse_origins(value)
+    return value
+
+
+def _networks(value: str) -> str:
+    from gamehost.host.peers import parse_networks
+
+    parse_networks(value)
+    return value
+
+
+def _store(value: str) -> str:
+    if value in ("sqlite", "memory") or value.startswith(("sqlite://", "postgresql://", "postgres://")):
+        return value
+    from gamehost.host.store import describe_store
+
+    raise ValueError("must be 'sqlite', 'memory', 'sqlite:///path/file.db' or "
+                     f"'postgresql://user:password@host:port/database', not {describe_store(value)!r}")
+
+
+def _web_root(value: str) -> str:
+    if value not in ("", "off") and not os.path.isdir(value):
+        raise ValueError(f"{value!r} is not a directory")
+    return value
+
+
+def _file_or_none(value: str) -> str:
+    if value and not os.path.isfile(value):
+        raise ValueError(f"{value!r} is not a readable file")
+    return value
+
+
+Port = Annotated[int | None, BeforeValidator(_port_or_off), AfterValidator(_port_range)]
+NonNegative = Annotated[float, AfterValidator(_at_least_zero)]
+NonNegativeCount = Annotated[int, AfterValidator(_at_least_zero)]
+Positive = Annotated[float, AfterValidator(_more_than_zero)]
+Deadline = Annotated[float, AfterValidator(_deadline)]
+CommaList = Annotated[str, BeforeValidator(_comma_list)]
+
+
+def setting(default: Any = None, help: str = "", *, group: str = "", metavar: str = "", shown: str = "",
+            factory: Any = None) -> Any:
+    """A field with what its flag needs: help, its --help group, a metavar, and
+    ``shown``: the default as --help says it, where its value does not."""
+    extra = {key: value for key, value in (("group", group), ("metavar", metavar), ("shown", shown)) if value}
+    if factory is not None:
+        return Field(default_factory=factory, description=help, json_schema_extra=extra)
+    return Field(default, description=help, json_schema_extra=extra)
+
+
+IDENTITIES = "identities (docs/security.md)"
+RETENTION = "retention and quotas"
+LIMITS = "limits and TLS (docs/security.md)"
+ISOLATION = "rules isolation"
+
+
+class HostConfig(BaseSettings):
+    """What `gamehost serve` runs with. Built in code it is only the values
+    given (tests); `settings_sources.load_settings` adds flags, GAMEHOST_*
+    variables and the TOML file."""
+
+    model_config = SettingsConfigDict(env_prefix="GAMEHOST_", env_ignore_empty=True, extra="forbid")
+
+    address: str = setting("127.0.0.1:50051", "listen address")
+    data_dir: str = setting("data", "where the SQLite store lives")
+    store: Annotated[str, AfterValidator(_store)] = setting(
+        "sqlite", "'sqlite' (in --data-dir), 'memory', 'sqlite:///path/file.db' or "
+                  "'postgresql://user:password@host:port/database', shared by replicas")
+    durability: Literal["normal", "full"] = setting(
+        "normal", "SQLite: 'normal' keeps every commit across a host crash, 'full' also across power loss, "
+                  "with an fsync per move")
+    log_format: Literal["auto", "console", "json"] = setting(
+        "auto", "console lines for a terminal, JSON otherwise")
+    log_level: Literal["debug", "info", "warning", "error"] = setting("info", "least level logged")
+    max_message_bytes: NonNegativeCount = setting(
+        1 << 20, "largest request accepted; larger ones get RESOURCE_EXHAUSTED")
+    shutdown_grace: NonNegative = setting(5.0, "seconds in-flight calls get to finish on SIGTERM")
+    bot_delay: NonNegative = setting(0.0, "seconds a bot waits before it moves in an all-bot match")
+    bot_delay_with_humans: NonNegative = setting(
+        0.6, "seconds a bot waits before it moves in a match with a human seat: a person's pace")
+    bot_think_scale: Positive = setting(
+        1.0, "multiplies the search bots' iteration and time budgets; below 1 for slow machines and tests")
+    claim_lease: NonNegative = setting(
+        10.0, "PostgreSQL: seconds after which a bot turn claimed by a replica that died is taken over by another")
+    replica_id: str = setting(help="this replica's name in bot-turn claims", shown="hostname-pid",
+                              factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+    metrics_port: Port = setting(
+        None, "serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port, 'off' serves none")
+    store_check_interval: Positive = setting(5.0, "seconds between readiness checks of the store")
+    web_port: Port = setting(
+        8080, "HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, 'off' serves none")
+    cors_origins: Annotated[CommaList, AfterValidator(_origins)] = setting(
+        "", "comma-separated origins whose pages may call the host, e.g. http://localhost:5173, or '*'",
+        shown="same origin only")
+    web_root: Annotated[str, AfterValidator(_web_root)] = setting(
+        "", "directory served at / on the web port; 'off' serves no files",
+        shown="clients/web/dist of this checkout when built")
+
+    api_keys: str = setting("", "JSON file of API keys (name, sha256, roles, display_name); make entries with "
+                                "`gamehost api-key`", group=IDENTITIES, metavar="FILE")
+    jwks: str = setting("", "the identity provider's JWKS, to accept its JWTs as bearer tokens",
+                        group=IDENTITIES, metavar="URL|FILE")
+    jwt_issuer: str = setting("", "the iss every JWT must carry", group=IDENTITIES)
+    jwt_audience: str = setting("", "the aud every JWT must carry", group=IDENTITIES)
+    jwt_roles_claim: str = setting("roles", "claim holding the caller's roles, a dotted path allowed, e.g. "
+                                            "realm_access.roles", group=IDENTITIES)
+    jwt_name_claim: str = setting("name", "claim holding the display name", group=IDENTITIES)
+    jwks_min_refresh: NonNegative = setting(10.0, "least time between JWKS fetches caused by unknown key ids",
+                                            group=IDENTITIES, metavar="SECONDS")
+    auth_required: bool = setting(False, "refuse anonymous calls", group=IDENTITIES)
+
+    open_match_ttl: NonNegative = setting(24 * 3600.0, "abort open matches that did not start within this "
+                                                       "time; 0: never", group=RETENTION, metavar="SECONDS")
+    prune_finished_after: NonNegative = setting(0.0, "delete matches over for this long, with their logs; "
+                                                     "0: never", group=RETENTION, metavar="SECONDS")
+    retention_interval: Positive = setting(60.0, "seconds between expiry and pruning sweeps", group=RETENTION,
+                                           metavar="SECONDS")
+    max_open_matches: NonNegativeCount = setting(20, "open matches one caller may have created at once; "
+                                                     "0: no limit", group=RETENTION)
+    max_bot_matches: NonNegativeCount = setting(2, "running all-bot matches one caller may have created at "
+                                                   "once; 0: no limit", group=RETENTION)
+    chosen_seeds: Literal["admins", "anyone"] = setting(
+        "admins", "who may choose the seed of a game with chance or hidden information: 'admins', or 'anyone' "
+                  "on development and test hosts", group=RETENTION)
+
     # Per-caller budgets (quotas.py); a rate of 0 turns that limit off.
-    call_rate: float = 50.0
-    call_burst: float = 200.0
-    create_rate: float = 2.0
-    create_burst: float = 40.0
-    max_watchers_per_caller: int = 64
-    max_watchers: int = 10_000
-    trusted_proxies: str = ""  # comma-separated proxy addresses/networks whose X-Forwarded-For is believed
+    call_rate: NonNegative = setting(50.0, "calls per second one caller (user, else address) may make; 0: no limit",
+                                     group=LIMITS)
+    call_burst: NonNegative = setting(200.0, "calls a caller that was quiet may make at once", group=LIMITS)
+    create_rate: NonNegative = setting(2.0, "CreateMatch and JoinMatch calls per second per caller; 0: no limit",
+                                       group=LIMITS)
+    create_burst: NonNegative = setting(40.0, "CreateMatch and JoinMatch calls a quiet caller may make at once",
+                                        group=LIMITS)
+    max_watchers_per_caller: NonNegativeCount = setting(64, "open WatchMatch streams per caller; 0: no limit",
+                                                        group=LIMITS)
+    max_watchers: NonNegativeCount = setting(10_000, "open WatchMatch streams on this host; 0: no limit",
+                                             group=LIMITS)
+    trusted_proxies: Annotated[CommaList, AfterValidator(_networks)] = setting(
+        "", "comma-separated addresses or networks of reverse proxies whose X-Forwarded-For names the caller",
+        group=LIMITS)
     # Transport limits (transport.py).
-    max_streams_per_connection: int = 1000
-    max_connection_idle: float = 300.0  # seconds; 0: off
-    max_connection_age: float = 0.0  # seconds; 0: off (it would end long watch streams)
-    max_connection_age_grace: float = 600.0
-    web_max_connections: int = 1000
-    web_max_connections_per_peer: int = 64
-    web_header_timeout: float = 10.0  # seconds for a new connection's first request headers
-    web_keepalive_timeout: float = 30.0  # seconds an idle keep-alive connection stays open
-    tls_cert: str = ""  # PEM files; both set: TLS on the gRPC and the web port
-    tls_key: str = ""
-    # Rules isolation (docs/architecture.md, "Rules workers")
-    isolation: str = "on"  # "on": plugins' rules run in worker processes; "off": in the host
-    trusted_plugins: str = ""  # comma-separated plugin names run in the host even when isolation is on
-    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    worker_memory_mb: int = 1024  # address-space limit per worker (RLIMIT_AS); 0: none
-    rules_timeout: float = 2.0  # seconds per rules call (apply, legal_moves, view, renderers...)
-    game_rules_timeouts: str = ""  # per-game overrides, "game=seconds,..."
-    bot_timeout: float = 5.0  # seconds a bot may think per move
-    load_timeout: float = 30.0  # seconds to load a match into a worker (snapshot + log replay)
-    max_strikes: int = 3  # rules failures before a match is suspended
+    max_streams_per_connection: NonNegativeCount = setting(1000, "concurrent calls on one gRPC connection",
+                                                           group=LIMITS)
+    max_connection_idle: NonNegative = setting(300.0, "seconds before a gRPC connection without calls is "
+                                                      "closed; 0: never", group=LIMITS)
+    max_connection_age: NonNegative = setting(0.0, "seconds before a gRPC connection is asked to reconnect; "
+                                                   "0: never (it would end long watch streams)", group=LIMITS)
+    max_connection_age_grace: NonNegative = setting(600.0, "seconds its calls (watch streams) then get to finish",
+                                                    group=LIMITS)
+    web_max_connections: NonNegativeCount = setting(
+        1000, "open connections on the web port; the oldest that has not sent a request makes room, else a new "
+              "one is closed", group=LIMITS)
+    web_max_connections_per_peer: NonNegativeCount = setting(64, "open connections on the web port per client "
+                                                                 "address", group=LIMITS)
+    web_header_timeout: NonNegative = setting(10.0, "seconds a new web connection has to send its first "
+                                                    "request's headers", group=LIMITS)
+    web_keepalive_timeout: NonNegative = setting(30.0, "seconds an idle keep-alive web connection stays open",
+                                                 group=LIMITS)
+    tls_cert: Annotated[str, AfterValidator(_file_or_none)] = setting(
+        "", "PEM certificate chain: serve TLS on the gRPC and the web port (with --tls-key)", group=LIMITS,
+        metavar="FILE", shown="none (plaintext)")
+    tls_key: Annotated[str, AfterValidator(_file_or_none)] = setting(
+        "", "PEM private key of --tls-cert", group=LIMITS, metavar="FILE")
+
+    # Rules isolation (docs/architecture.md, "Rules workers").
+    isolation: Annotated[str, BeforeValidator(_isolation)] = setting(
+        "on", "'on': plugins' rules, renderers and bots run in worker processes with deadlines and a memory "
+              "limit; 'off': in the host, fastest, for trusted plugins only", group=ISOLATION)
+    trusted_plugins: CommaList = setting("", "plugins run in the host even with isolation on", group=ISOLATION,
+                                         metavar="NAME,...")
+    workers: Annotated[int, AfterValidator(_from(1, 256))] = setting(
+        help="worker processes for rules", group=ISOLATION, shown="the number of cores",
+        factory=lambda: os.cpu_count() or 1)
+    worker_memory_mb: Annotated[int, AfterValidator(_from(0, 1 << 20))] = setting(
+        1024, "address-space limit of each worker in MB, 0 for none; a worker over it is replaced",
+        group=ISOLATION)
+    rules_timeout: Deadline = setting(2.0, "deadline of each rules call (apply, legal_moves, view, renderers...)",
+                                      group=ISOLATION, metavar="SECONDS")
+    game_rules_timeouts: Annotated[str, BeforeValidator(_game_seconds)] = setting(
+        "", "per-game rules deadlines ('game=seconds,...'; in the file, a table)", group=ISOLATION,
+        metavar="GAME=SECONDS,...")
+    bot_timeout: Deadline = setting(5.0, "deadline of a bot's choice", group=ISOLATION, metavar="SECONDS")
+    load_timeout: Deadline = setting(30.0, "deadline to load a match into a worker, replaying its log",
+                                     group=ISOLATION, metavar="SECONDS")
+    max_strikes: Annotated[int, AfterValidator(_from(1, 100))] = setting(
+        3, "rules time-outs or crashes before a match is suspended", group=ISOLATION)
 
     @classmethod
-    def from_env(cls) -> "HostConfig":
-        return cls(
-            address=_env("ADDRESS", cls.address),
-            data_dir=_env("DATA_DIR", cls.data_dir),
-            store=_env("STORE", cls.store),
-            durability=_env("DURABILITY", cls.durability),
-            log_format=_env("LOG_FORMAT", cls.log_format),
-            log_level=_env("LOG_LEVEL", cls.log_level),
-            bot_delay=_env_number("BOT_DELAY", cls.bot_delay, float),
-            bot_delay_with_humans=_env_number("BOT_DELAY_WITH_HUMANS", cls.bot_delay_with_humans, float),
-            bot_think_scale=_env_number("BOT_THINK_SCALE", cls.bot_think_scale, float),
-            max_message_bytes=_env_number("MAX_MESSAGE_BYTES", cls.max_message_bytes, int),
-            shutdown_grace=_env_number("SHUTDOWN_GRACE", cls.shutdown_grace, float),
-            claim_lease=_env_number("CLAIM_LEASE", cls.claim_lease, float),
-            **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
-            metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
-            store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
-            web_port=_env_web_port(),
-            cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
-            web_root=_env("WEB_ROOT", cls.web_root),
-            api_keys=_env("API_KEYS", cls.api_keys),
-            jwks=_env("JWKS", cls.jwks),
-            jwt_issuer=_env("JWT_ISSUER", cls.jwt_issuer),
-            jwt_audience=_env("JWT_AUDIENCE", cls.jwt_audience),
-            jwt_roles_claim=_env("JWT_ROLES_CLAIM", cls.jwt_roles_claim),
-            jwt_name_claim=_env("JWT_NAME_CLAIM", cls.jwt_name_claim),
-            jwks_min_refresh=_env_number("JWKS_MIN_REFRESH", cls.jwks_min_refresh, float),
-            auth_required=_env("AUTH_REQUIRED", "").lower() in ("1", "true", "yes", "on"),
-            open_match_ttl=_env_number("OPEN_MATCH_TTL", cls.open_match_ttl, float),
-            prune_finished_after=_env_number("PRUNE_FINISHED_AFTER", cls.prune_finished_after, float),
-            retention_interval=_env_number("RETENTION_INTERVAL", cls.retention_interval, float),
-            max_open_matches=_env_number("MAX_OPEN_MATCHES", cls.max_open_matches, int),
-            max_bot_matches=_env_number("MAX_BOT_MATCHES", cls.max_bot_matches, int),
-            chosen_seeds=_env("CHOSEN_SEEDS", cls.chosen_seeds),
-            call_rate=_env_number("CALL_RATE", cls.call_rate, float),
-            call_burst=_env_number("CALL_BURST", cls.call_burst, float),
-            create_rate=_env_number("CREATE_RATE", cls.create_rate, float),
-            create_burst=_env_number("CREATE_BURST", cls.create_burst, float),
-            max_watchers_per_caller=_env_number("MAX_WATCHERS_PER_CALLER", cls.max_watchers_per_caller, int),
-            max_watchers=_env_number("MAX_WATCHERS", cls.max_watchers, int),
-            trusted_proxies=_env("TRUSTED_PROXIES", cls.trusted_proxies),
-            max_streams_per_connection=_env_number("MAX_STREAMS_PER_CONNECTION", cls.max_streams_per_connection,
-                                                   int),
-            max_connection_idle=_env_number("MAX_CONNECTION_IDLE", cls.max_connection_idle, float),
-            max_connection_age=_env_number("MAX_CONNECTION_AGE", cls.max_connection_age, float),
-            max_connection_age_grace=_env_number("MAX_CONNECTION_AGE_GRACE", cls.max_connection_age_grace, float),
-            web_max_connections=_env_number("WEB_MAX_CONNECTIONS", cls.web_max_connections, int),
-            web_max_connections_per_peer=_env_number("WEB_MAX_CONNECTIONS_PER_PEER",
-                                                     cls.web_max_connections_per_peer, int),
-            web_header_timeout=_env_number("WEB_HEADER_TIMEOUT", cls.web_header_timeout, float),
-            web_keepalive_timeout=_env_number("WEB_KEEPALIVE_TIMEOUT", cls.web_keepalive_timeout, float),
-            tls_cert=_env("TLS_CERT", cls.tls_cert),
-            tls_key=_env("TLS_KEY", cls.tls_key),
-            isolation=_env("ISOLATION", cls.isolation),
-            trusted_plugins=_env("TRUSTED_PLUGINS", cls.trusted_plugins),
-            workers=_env_number("WORKERS", os.cpu_count() or 1, int),
-            worker_memory_mb=_env_number("WORKER_MEMORY_MB", cls.worker_memory_mb, int),
-            rules_timeout=_env_number("RULES_TIMEOUT", cls.rules_timeout, float),
-            game_rules_timeouts=_env("GAME_RULES_TIMEOUTS", cls.game_rules_timeouts),
-            bot_timeout=_env_number("BOT_TIMEOUT", cls.bot_timeout, float),
-            load_timeout=_env_number("LOAD_TIMEOUT", cls.load_timeout, float),
-            max_strikes=_env_number("MAX_STRIKES", cls.max_strikes, int),
-        )
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,
+                                   file_secret_settings):
+        # Built in code: the values given, nothing read. load_settings layers the sources itself, so
+        # that a bad value can be traced to the one that gave it.
+        return (init_settings,)
+
+    @model_validator(mode="after")
+    def _together(self) -> "HostConfig":
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise SettingsConflict("--tls-cert and --tls-key go together", "tls_cert", "tls_key")
+        from gamehost.sdk.search import LEVELS
+
+        hardest = LEVELS[-1]
+        if not hardest.seconds * self.bot_think_scale < self.bot_timeout:
+            raise SettingsConflict(
+                f"--bot-think-scale must keep {hardest.name}'s {hardest.seconds:g} s times it under --bot-timeout "
+                f"({self.bot_timeout} s), not {self.bot_think_scale}", "bot_think_scale", "bot_timeout")
+        return self
 
     def quota_limits(self):
         from gamehost.host.quotas import QuotaLimits
@@ -201,4 +341,3 @@ class HostConfig:
                             jwt_audience=self.jwt_audience, jwt_roles_claim=self.jwt_roles_claim,
                             jwt_name_claim=self.jwt_name_claim, jwks_min_refresh=self.jwks_min_refresh,
                             required=self.auth_required)
-
