@@ -20,9 +20,9 @@ from hosts import FIXTURE_SITE
 RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"
 
 
-def start_release(start_host, data_dir: Path, release: str):
+def start_release(start_host, data_dir: Path | None, release: str, *args: str):
     path = os.pathsep.join([str(FIXTURE_SITE), str(RELEASES / release)])
-    return start_host(data_dir=data_dir, env={"PYTHONPATH": path, "GAMEHOST_WORKERS": "1"})
+    return start_host(*args, data_dir=data_dir, env={"PYTHONPATH": path, "GAMEHOST_WORKERS": "1"})
 
 
 def take(client, match: str, token: str, amount: int) -> pb.SubmitMoveResponse:
@@ -95,3 +95,25 @@ def test_an_upgraded_plugin_plays_each_match_under_the_rules_it_began_with(start
         assert shown == {old: True, orphan: True, new: False}
         assert client.match(orphan).rules_unavailable
         assert client.view(new, new_tokens[0]).state.fields["left"].number_value == 12 - 3 - 1
+
+
+def test_replicas_of_two_releases_on_postgresql_each_play_the_rules_they_have(start_host, postgres_url):
+    # A rolling upgrade: replica a still runs release 1.0, replica b already runs 2.0.
+    old_host, new_host = (start_release(start_host, None, release, "--store", postgres_url, "--claim-lease", "1",
+                                        "--replica-id", name) for name, release in (("a", "1.0"), ("b", "2.0")))
+    with old_host.client() as a, new_host.client() as b:
+        old, old_tokens = new_match(a)
+        take(a, old, old_tokens[0], 1)
+        # Replica b catches up and plays the match under its rules "1".
+        take(b, old, old_tokens[1], 2)
+        assert "take 1 or 2" in refusal(lambda: take(b, old, old_tokens[0], 3)).message
+        take(a, old, old_tokens[0], 2)
+        assert b.view(old, old_tokens[1]).state.fields["left"].number_value == 12 - 1 - 2 - 2
+        # A match begun on b has rules "2", which replica a lacks: a refuses it clearly and serves on.
+        new, new_tokens = new_match(b)
+        take(b, new, new_tokens[0], 3)
+        error = refusal(lambda: a.view(new, new_tokens[1]))
+        assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "RULES_VERSION_UNAVAILABLE")
+        assert error.metadata["rules_version"] == "2" and error.metadata["served_versions"] == "1"
+        assert a.match(new).rules_unavailable and not b.match(new).rules_unavailable
+        take(a, old, old_tokens[1], 1)
