@@ -117,3 +117,25 @@ def test_replicas_of_two_releases_on_postgresql_each_play_the_rules_they_have(st
         assert error.metadata["rules_version"] == "2" and error.metadata["served_versions"] == "1"
         assert a.match(new).rules_unavailable and not b.match(new).rules_unavailable
         take(a, old, old_tokens[1], 1)
+
+
+def test_an_invalid_earlier_version_is_reported_and_skipped_while_the_game_is_served(monkeypatch):
+    monkeypatch.syspath_prepend(str(FIXTURE_SITE))
+    from gamehost.host.plugins import load_catalog
+    from gamehost_fixture_plugins.pile_releases import PileRules1, PileRules2, Release
+
+    class OtherId(PileRules1):
+        id = "heap"
+        version = "0"
+
+    class Shipping(PileRules2):
+        earlier_versions = (PileRules1(), OtherId(), PileRules2())
+
+    catalog = load_catalog([("fixture-pile", Release(Shipping()))], use_entry_points=False)
+    entry = catalog.get("pile")
+    assert sorted(entry.versions) == ["1", "2"] and entry.at_version("1").game.takes == (1, 2)
+    assert sorted(catalog.all_rules()) == ["pile@1", "pile@2"]
+    [report] = catalog.reports
+    assert report.games == ["pile"] and report.errors == [
+        "game 'pile': earlier version '0': has id 'heap', not 'pile'",
+        "game 'pile': earlier version '2': rules version '2' is given twice"]
