@@ -129,7 +129,7 @@ class MatchDirectory:
     async def _restore(self, record: MatchRecord) -> LiveMatch:
         entry = self.pinned_entry(record)
         bound = log.bind(match_id=record.id, game=record.game_id)
-        if record.rules_version != entry.game.version:  # a match from before rules versions were kept
+        if record.rules_version != entry.game.version:  # only a match stored without a rules version
             bound.warning("rules version changed since the match began",
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
         # The rules load the state (snapshot and log) when the match is next
@@ -152,7 +152,7 @@ class MatchDirectory:
         pinned = entry.at_version(record.rules_version)
         if pinned is not None:
             return pinned
-        if not record.rules_version:  # recorded by nothing we ship; play it on the current rules
+        if not record.rules_version:  # stored without one (not by this host): the current rules, as before
             return entry
         served = entry.versions_text()
         raise errors.FailedPrecondition(
