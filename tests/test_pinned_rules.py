@@ -8,6 +8,8 @@ release in turn."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import grpc
@@ -139,3 +141,10 @@ def test_an_invalid_earlier_version_is_reported_and_skipped_while_the_game_is_se
     assert report.games == ["pile"] and report.errors == [
         "game 'pile': earlier version '0': has id 'heap', not 'pile'",
         "game 'pile': earlier version '2': rules version '2' is given twice"]
+
+
+def test_gamehost_plugins_names_every_rules_version_a_release_ships():
+    path = os.pathsep.join([str(FIXTURE_SITE), str(RELEASES / "2.0")])
+    listed = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "plugins"], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": path}, timeout=60)
+    assert "gamehost-fixture-pile 2.0\n    games: pile (rules 2, 1)\n" in listed.stdout, listed.stdout

@@ -48,7 +48,8 @@ def plugins(args) -> int:
         state = "ok" if report.ok else "FAILED"
         print(f"{report.name:<20} {state:<7} {origin}")
         if report.games:
-            print(f"    games: {', '.join(report.games)}")
+            # The rules versions too: which ones a release ships decides which matches it plays on.
+            print(f"    games: {', '.join(f'{g} (rules {catalog.games[g].versions_text()})' for g in report.games)}")
         for error in report.errors:
             print(f"    error: {error}")
     return 0 if all(report.ok for report in catalog.reports) else 1
