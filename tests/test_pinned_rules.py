@@ -148,3 +148,12 @@ def test_gamehost_plugins_names_every_rules_version_a_release_ships():
     listed = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "plugins"], capture_output=True, text=True,
                             env={**os.environ, "PYTHONPATH": path}, timeout=60)
     assert "gamehost-fixture-pile 2.0\n    games: pile (rules 2, 1)\n" in listed.stdout, listed.stdout
+
+
+def test_the_conformance_test_covers_every_rules_version_a_game_ships(monkeypatch):
+    monkeypatch.syspath_prepend(str(FIXTURE_SITE))
+    from gamehost.sdk.pytest_plugin import conformance_cases
+    from gamehost_fixture_plugins.pile_releases import PileRules2Shipping1
+
+    cases = {case.id: case.values[0].version for case in conformance_cases(PileRules2Shipping1())}
+    assert cases == {"2-seats": "2", "rules-1-2-seats": "1"}
