@@ -48,7 +48,8 @@ def plugins(args) -> int:
         state = "ok" if report.ok else "FAILED"
         print(f"{report.name:<20} {state:<7} {origin}")
         if report.games:
-            print(f"    games: {', '.join(report.games)}")
+            # The rules versions too: which ones a release ships decides which matches it plays on.
+            print(f"    games: {', '.join(f'{g} (rules {catalog.games[g].versions_text()})' for g in report.games)}")
         for error in report.errors:
             print(f"    error: {error}")
     return 0 if all(report.ok for report in catalog.reports) else 1
@@ -268,9 +269,11 @@ def replay(args) -> int:
     if entry is None:
         print(f"error: the {game_id} plugin is not installed here", file=sys.stderr)
         return 1
-    game = entry.game
-    if game.version != log.rules_version:
-        print(f"warning: match used rules {log.rules_version}, local plugin has {game.version}", file=sys.stderr)
+    pinned = entry.at_version(log.rules_version)  # the rules the match was played under, if shipped
+    game = (pinned or entry).game
+    if pinned is None:
+        print(f"warning: match used rules {log.rules_version}, local plugin has {entry.versions_text()}",
+              file=sys.stderr)
     state = initial_state(game, log.seats, from_struct(log.options), log.seed)
     for event in log.events:
         if event.kind != pb.EVENT_KIND_MOVED:

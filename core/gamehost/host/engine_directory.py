@@ -14,10 +14,12 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.limits import shown
 from gamehost.host.live import LiveMatch
+from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import MatchRecord
 
 log = structlog.get_logger("gamehost.engine")
 
+RULES_VERSION_UNAVAILABLE = "RULES_VERSION_UNAVAILABLE"  # the ErrorInfo reason of a match this host cannot play
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 
@@ -125,9 +127,9 @@ class MatchDirectory:
                 self.rules.forget(old)
 
     async def _restore(self, record: MatchRecord) -> LiveMatch:
-        entry = self.game_entry(record.game_id)
+        entry = self.pinned_entry(record)
         bound = log.bind(match_id=record.id, game=record.game_id)
-        if record.rules_version != entry.game.version:
+        if record.rules_version != entry.game.version:  # only a match stored without a rules version
             bound.warning("rules version changed since the match began",
                           match_rules=record.rules_version, plugin_rules=entry.game.version)
         # The rules load the state (snapshot and log) when the match is next
@@ -141,6 +143,39 @@ class MatchDirectory:
         live.recent.extend(tail)
         live.requests = await self.store.request_versions(record.id)
         return live
+
+    def pinned_entry(self, record: MatchRecord) -> GameEntry:
+        """The rules the match was created with: a match keeps its rules
+        version for good. A host without that version refuses the match
+        (FAILED_PRECONDITION naming what to install), and only that match."""
+        entry = self.game_entry(record.game_id)
+        pinned = entry.at_version(record.rules_version)
+        if pinned is not None:
+            return pinned
+        if not record.rules_version:  # stored without one (not by this host): the current rules, as before
+            return entry
+        served = entry.versions_text()
+        raise errors.FailedPrecondition(
+            f"matches/{record.id} was created with {record.game_id} rules version {record.rules_version}; "
+            f"this host has {record.game_id} rules version {served} only. Install a release of the "
+            f"{entry.plugin!r} plugin that still ships rules version {record.rules_version} "
+            f"(in its Game.earlier_versions) to go on with this match.",
+            RULES_VERSION_UNAVAILABLE,
+            metadata=errors.metadata_of(match=f"matches/{record.id}", game=record.game_id, plugin=entry.plugin,
+                                        rules_version=record.rules_version, served_versions=served))
+
+    def rules_available(self, record: MatchRecord) -> bool:
+        """Whether this host has the rules version ``record`` was created with."""
+        entry = self.catalog.get(record.game_id)
+        return entry is not None and (not record.rules_version or entry.at_version(record.rules_version) is not None)
+
+    async def stored_match(self, match_id: str) -> MatchRecord:
+        """The match as stored, for listing one this host cannot play."""
+        record = await self.store.get_match(match_id)
+        if record is None:
+            raise errors.NotFound(f"No match {shown('matches/' + match_id)}.", "MATCH_NOT_FOUND",
+                                  resource=("gamehost.dev/Match", f"matches/{match_id}"))
+        return record
 
     async def _rules_source(self, live: LiveMatch) -> tuple[Any, list[dict]]:
         """What the rules load a match from: the latest snapshot and the

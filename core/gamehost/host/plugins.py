@@ -44,13 +44,33 @@ class PluginReport:
         return not self.errors
 
 
+def rules_key(game_id: str, rules_version: str) -> str:
+    """How the host and its workers name one version of a game's rules."""
+    return f"{game_id}@{rules_version}"
+
+
 @dataclass
 class GameEntry:
-    """A validated game and where it came from."""
+    """A validated game and where it came from; ``game`` is one version of
+    its rules (the newest for the catalog's entry)."""
 
     game: Game
     plugin: str
     validator: Draft202012Validator
+    # rules version -> the entry playing it, this one included (shared by all of them)
+    versions: dict[str, "GameEntry"] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def rules_key(self) -> str:
+        return rules_key(self.game.id, self.game.version)
+
+    def at_version(self, rules_version: str) -> "GameEntry | None":
+        """The entry playing ``rules_version`` of this game, if the plugin ships it."""
+        return self.versions.get(rules_version)
+
+    def versions_text(self) -> str:
+        """The rules versions served, newest first, for messages."""
+        return ", ".join([self.game.version] + sorted(set(self.versions) - {self.game.version}, reverse=True))
 
 
 @dataclass
@@ -61,6 +81,11 @@ class Catalog:
 
     def get(self, game_id: str) -> GameEntry | None:
         return self.games.get(game_id)
+
+    def all_rules(self) -> dict[str, Game]:
+        """Every version of every game's rules, by ``rules_key``."""
+        return {version.rules_key: version.game
+                for entry in self.games.values() for version in entry.versions.values()}
 
 
 def validation_errors(game: Any) -> list[str]:
@@ -154,6 +179,29 @@ def _add_games(catalog: Catalog, manager: pluggy.PluginManager, report: PluginRe
                 report.errors += [f"game {getattr(game, 'id', game)!r}: {p}" for p in problems]
                 log.error("game skipped", plugin=report.name, game=getattr(game, "id", None), errors=problems)
                 continue
-            catalog.games[game.id] = GameEntry(game, report.name, Draft202012Validator(dict(game.options_schema)))
+            entry = GameEntry(game, report.name, Draft202012Validator(dict(game.options_schema)))
+            entry.versions[game.version] = entry
+            _add_earlier_versions(entry, report)
+            catalog.games[game.id] = entry
             report.games.append(game.id)
             log.debug("game loaded", plugin=report.name, game=game.id)
+
+
+def _add_earlier_versions(entry: GameEntry, report: PluginReport) -> None:
+    """The older rules a game ships for the matches created under them; an
+    invalid one is reported and skipped, the game itself is still served."""
+    for earlier in getattr(entry.game, "earlier_versions", ()) or ():
+        version = getattr(earlier, "version", None)
+        problems = validation_errors(earlier)
+        if not problems and earlier.id != entry.game.id:
+            problems = [f"has id {earlier.id!r}, not {entry.game.id!r}"]
+        if not problems and version in entry.versions:
+            problems = [f"rules version {version!r} is given twice"]
+        if problems:
+            report.errors += [f"game {entry.game.id!r}: earlier version {version!r}: {p}" for p in problems]
+            log.error("earlier rules version skipped", plugin=report.name, game=entry.game.id, version=version,
+                      errors=problems)
+            continue
+        older = GameEntry(earlier, report.name, Draft202012Validator(dict(earlier.options_schema)), entry.versions)
+        entry.versions[version] = older
+        log.debug("earlier rules version loaded", plugin=report.name, game=entry.game.id, version=version)

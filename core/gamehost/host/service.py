@@ -16,6 +16,7 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
 from gamehost.host.session import SessionStream
@@ -192,7 +193,8 @@ class GameHostService(pb_grpc.GameHostServicer):
             turn_timeout=duration(record.turn_timeout) if timed else None,
             turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None,
             seed_chosen=record.seed_chosen,
-            status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None)
+            status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None,
+            rules_unavailable=not self.engine.rules_available(record))
 
     async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         async def build() -> pb.Match:
@@ -266,7 +268,13 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetMatch(self, request, context, caller):
-        live = await self.engine.read_match(resource_id(request.name, "matches"))
+        match_id = resource_id(request.name, "matches")
+        try:
+            live = await self.engine.read_match(match_id)
+        except errors.FailedPrecondition as error:
+            if error.reason != RULES_VERSION_UNAVAILABLE:
+                raise
+            return self._match_pb(await self.engine.stored_match(match_id))  # shown, marked rules_unavailable
         return await self._live_match_pb(live)
 
     @unary

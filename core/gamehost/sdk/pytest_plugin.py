@@ -72,20 +72,27 @@ def conformance() -> Conformance:
 
 def conformance_cases(game: Game) -> list[Any]:
     """One case per player count with the default options, and one per
-    variant at the least player count, each a ``pytest.param``."""
-    cases = [pytest.param(seats, {}, id=f"{seats}-seats") for seats in range(game.min_players, game.max_players + 1)]
-    cases += [pytest.param(game.min_players, dict(variant.options), id=f"variant-{variant.id}")
-              for variant in game.variants]
+    variant at the least player count, each a ``pytest.param`` of (rules,
+    seats, options); the same again for each of ``game.earlier_versions``
+    (ids prefixed ``rules-<version>-``): old rules still play matches."""
+    cases = []
+    for rules in (game, *game.earlier_versions):
+        prefix = "" if rules is game else f"rules-{rules.version}-"
+        cases += [pytest.param(rules, seats, {}, id=f"{prefix}{seats}-seats")
+                  for seats in range(rules.min_players, rules.max_players + 1)]
+        cases += [pytest.param(rules, rules.min_players, dict(variant.options), id=f"{prefix}variant-{variant.id}")
+                  for variant in rules.variants]
     return cases
 
 
 def conformance_test(game: Game, *, playouts: int = 100, max_moves: int = 10_000) -> Callable[..., None]:
     """A test function that runs the kit over every player count and every
-    variant of ``game``; assign it to a ``test_`` name in a test module."""
+    variant of ``game`` and of its earlier rules versions; assign it to a
+    ``test_`` name in a test module."""
 
-    @pytest.mark.parametrize(("seats", "options"), conformance_cases(game))
-    def test_conformance(conformance: Conformance, seats: int, options: dict[str, Any]) -> None:
-        report = conformance(game, seats=seats, options=options, playouts=playouts, seed=1000 * seats,
+    @pytest.mark.parametrize(("rules", "seats", "options"), conformance_cases(game))
+    def test_conformance(conformance: Conformance, rules: Game, seats: int, options: dict[str, Any]) -> None:
+        report = conformance(rules, seats=seats, options=options, playouts=playouts, seed=1000 * seats,
                              max_moves=max_moves)
         assert report.playouts >= 1 and report.moves >= report.playouts
 

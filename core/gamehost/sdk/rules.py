@@ -154,6 +154,14 @@ class Game:
     id: str = ""
     title: str = ""
     version: str = "1"
+    """The rules version: change it whenever the rules change (not for a
+    release that leaves them as they were). A match is pinned to the rules
+    version it was created with."""
+    earlier_versions: Sequence["Game"] = ()
+    """Older rules of this game the plugin still ships, each a ``Game`` with
+    the same ``id`` and its own ``version``, so matches created under them
+    play on after an upgrade (docs/plugin-guide.md, "Upgrading a game").
+    New matches always take this game's own ``version``."""
     summary: str = ""
     min_players: int = 2
     max_players: int = 2

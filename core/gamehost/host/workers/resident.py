@@ -69,7 +69,7 @@ class HeldMatch:
 
 class ResidentMatches:
     def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True) -> None:
-        self.games = games  # game id -> Game
+        self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
         self.bots = bots  # bot name -> Bot
         self.held: dict[str, HeldMatch] = {}
         # In the host's own table the answers are never encoded: legal moves

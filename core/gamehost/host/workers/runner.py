@@ -91,8 +91,7 @@ class RulesRunner:
         self.pool = pool
         self.trusted = trusted  # plugin names run in the host
         self.budgets = budgets or RulesBudgets()
-        self.table = ResidentMatches({game_id: entry.game for game_id, entry in catalog.games.items()}, bots or {},
-                                     on_wire=False)
+        self.table = ResidentMatches(catalog.all_rules(), bots or {}, on_wire=False)
         self.isolated_games: frozenset[str] = frozenset()
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
@@ -108,8 +107,11 @@ class RulesRunner:
     async def start(self) -> None:
         if self.pool is None:
             return
-        served = await self.pool.start()
+        served_rules = await self.pool.start()
         chosen = {g for g, entry in self.catalog.games.items() if entry.plugin not in self.trusted}
+        # A game runs in the workers only if they load every rules version of it the host has.
+        served = {g for g in chosen
+                  if all(v.rules_key in served_rules for v in self.catalog.games[g].versions.values())}
         self.isolated_games = frozenset(chosen & served)
         for game_id in sorted(chosen - served):  # e.g. a plugin handed to the host, not installed
             log.warning("game runs in the host: the workers do not load it", game=game_id)
@@ -232,7 +234,7 @@ class RulesRunner:
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
         moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
-        request = {"op": "load", "game": live.entry.game.id, "match": live.id, "seed": live.record.seed,
+        request = {"op": "load", "game": live.entry.rules_key, "match": live.id, "seed": live.record.seed,
                    "state": state, "moves": moves, "new_tag": tag}
         try:
             self._answer(live, await self._send(live, worker, request))
@@ -269,7 +271,7 @@ class RulesRunner:
             worker = min(self.pool.workers, key=lambda w: w.matches)
         else:
             worker = None
-        request["game"] = game_id
+        request["game"] = live.entry.rules_key
         return self._answer(live, await self._send(live, worker, request))
 
     def forget(self, match_id: str) -> None:
@@ -303,7 +305,7 @@ class RulesRunner:
         """The first state of a new match, held from now on; its seats to move."""
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
-        request = {"op": "setup", "game": live.entry.game.id, "match": live.id, "seats": seats,
+        request = {"op": "setup", "game": live.entry.rules_key, "match": live.id, "seats": seats,
                    "options": dict(options), "seed": live.record.seed, "new_tag": tag}
         try:
             answer = self._answer(live, await self._send(live, worker, request))

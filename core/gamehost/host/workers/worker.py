@@ -72,7 +72,7 @@ def _load_rules():
         for name, bot in offered.items():
             bots.setdefault(name, bot)
     bots.update(BUILTIN_BOTS)
-    return {game_id: entry.game for game_id, entry in catalog.games.items()}, bots
+    return catalog.all_rules(), bots
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -912,9 +912,15 @@ type Match struct {
 	// information or chance): the players may not all be equal before chance.
 	SeedChosen bool `protobuf:"varint,14,opt,name=seed_chosen,json=seedChosen,proto3" json:"seed_chosen,omitempty"`
 	// Set while the match is aborted or suspended.
-	StatusDetail  *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	StatusDetail *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
+	// --- Rules versions pinned per match (issue 18, item 6) ---
+	// True when this host lacks the rules version the match was created with
+	// (rules_version): the match is listed, but its other calls answer
+	// FAILED_PRECONDITION (reason RULES_VERSION_UNAVAILABLE) until a plugin
+	// release shipping that version is installed.
+	RulesUnavailable bool `protobuf:"varint,16,opt,name=rules_unavailable,json=rulesUnavailable,proto3" json:"rules_unavailable,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
@@ -1050,6 +1056,13 @@ func (x *Match) GetStatusDetail() *StatusDetail {
 		return x.StatusDetail
 	}
 	return nil
+}
+
+func (x *Match) GetRulesUnavailable() bool {
+	if x != nil {
+		return x.RulesUnavailable
+	}
+	return false
 }
 
 type CreateMatchRequest struct {
@@ -3266,7 +3279,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\x9c\x05\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xc9\x05\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3286,7 +3299,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rturn_deadline\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\fturnDeadline\x12\x1f\n" +
 	"\vseed_chosen\x18\x0e \x01(\bR\n" +
 	"seedChosen\x12>\n" +
-	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\"\xb9\x02\n" +
+	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12+\n" +
+	"\x11rules_unavailable\x18\x10 \x01(\bR\x10rulesUnavailable\"\xb9\x02\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
