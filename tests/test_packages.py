@@ -13,8 +13,6 @@ import textwrap
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,11 +24,23 @@ SOURCES = {"gamehost": ROOT / "core", "gamehost_client": ROOT / "clients" / "pyt
 TEMPLATES = ROOT / "core" / "gamehost" / "cli" / "plugin_template"
 
 
-@pytest.fixture(scope="module")
-def build_output() -> str:
+def make_packages() -> str:
     done = subprocess.run(["make", "packages"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout + done.stderr
+
+
+def test_make_packages_builds_checked_distributions_that_serve_from_a_fresh_venv(tmp_path):
+    """One test: the build writes into the source folders (egg-info), so two
+    pytest workers must not run it at once. Each check below names its rule."""
+    build_output = make_packages()
+    every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(build_output)
+    every_wheel_declares_apache_2_and_carries_the_licence()
+    each_wheel_holds_exactly_the_python_files_of_its_source()
+    the_sdk_and_every_plugin_wheel_ship_py_typed()
+    the_host_wheel_ships_the_templates_of_gamehost_new()
+    no_tests_bytecode_or_build_leftovers_in_any_distribution()
+    a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path)
 
 
 def wheel(stem: str) -> zipfile.ZipFile:
@@ -44,7 +54,7 @@ def sdist_names(stem: str) -> list[str]:
         return [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
 
 
-def test_every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(build_output):
+def every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(build_output):
     assert sorted(p.name.split("-")[0] for p in DIST.glob("*.whl")) == sorted(SOURCES)
     assert sorted(p.name.split("-")[0] for p in DIST.glob("*.tar.gz")) == sorted(SOURCES)
     # distutils' note that PYTHONDONTWRITEBYTECODE is set is not a setuptools warning.
@@ -54,7 +64,7 @@ def test_every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(buil
     assert build_output.count("PASSED") == 2 * len(SOURCES)  # twine check --strict, each file
 
 
-def test_every_wheel_declares_apache_2_and_carries_the_licence(build_output):
+def every_wheel_declares_apache_2_and_carries_the_licence():
     licence = (ROOT / "LICENSE").read_text()
     for stem in SOURCES:
         with wheel(stem) as archive:
@@ -65,7 +75,7 @@ def test_every_wheel_declares_apache_2_and_carries_the_licence(build_output):
         assert "LICENSE" in sdist_names(stem), stem
 
 
-def test_each_wheel_holds_exactly_the_python_files_of_its_source(build_output):
+def each_wheel_holds_exactly_the_python_files_of_its_source():
     for stem, source in SOURCES.items():
         tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=source, capture_output=True, text=True,
                                  check=True).stdout.split()
@@ -75,7 +85,7 @@ def test_each_wheel_holds_exactly_the_python_files_of_its_source(build_output):
         assert shipped == expected, stem
 
 
-def test_the_sdk_and_every_plugin_wheel_ship_py_typed(build_output):
+def the_sdk_and_every_plugin_wheel_ship_py_typed():
     with wheel("gamehost") as archive:
         assert "gamehost/sdk/py.typed" in archive.namelist()
     for plugin in PLUGINS:
@@ -83,7 +93,7 @@ def test_the_sdk_and_every_plugin_wheel_ship_py_typed(build_output):
             assert f"gamehost_{plugin.name}/py.typed" in archive.namelist()
 
 
-def test_the_host_wheel_ships_the_templates_of_gamehost_new(build_output):
+def the_host_wheel_ships_the_templates_of_gamehost_new():
     templates = {f"gamehost/cli/plugin_template/{path.relative_to(TEMPLATES).as_posix()}"
                  for path in TEMPLATES.rglob("*.tmpl")}
     assert templates
@@ -91,7 +101,7 @@ def test_the_host_wheel_ships_the_templates_of_gamehost_new(build_output):
         assert templates <= set(archive.namelist())
 
 
-def test_no_tests_bytecode_or_build_leftovers_in_any_distribution(build_output):
+def no_tests_bytecode_or_build_leftovers_in_any_distribution():
     for stem in SOURCES:
         with wheel(stem) as archive:
             names = archive.namelist()
@@ -116,7 +126,7 @@ PLAY = textwrap.dedent("""
 """)
 
 
-def test_a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(build_output, tmp_path):
+def a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     wheels = sorted(str(path) for path in DIST.glob("*.whl"))
