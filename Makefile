@@ -6,7 +6,7 @@ PLUGINS := $(sort $(dir $(wildcard plugins/*/pyproject.toml)))
 SERVING := $(VENV)/.serving
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test typecheck conformance stubs check-stubs bench
+.PHONY: serve test typecheck conformance stubs check-stubs bench packages
 
 # Editable installs in setuptools' compat mode (plain path entries, no import
 # hooks): the gamehost namespace spans two distributions, and mypy follows
@@ -63,6 +63,12 @@ check-stubs: stubs
 
 bench: $(STAMP)
 	$(PY) bench/moves.py
+
+# Every Python distribution (host, client, plugins): sdist, then the wheel
+# built from it, into build/dist; twine checks their metadata.
+# tests/test_packages.py runs it and installs the wheels in a fresh venv.
+packages: $(STAMP)
+	PY=$(PY) scripts/build-packages
 
 # The web client (clients/web): its npm packages, then a Vite build into
 # dist/, which the host serves on its web port. Rebuilt when a source changes.

@@ -35,13 +35,10 @@ def stubs():
         fcntl.flock(lock, fcntl.LOCK_EX)  # one `npm ci` at a time
         if not (PACKAGE / "node_modules" / ".bin" / "protoc-gen-es").exists():
             subprocess.run([NPM, "ci", "--no-audit", "--no-fund"], cwd=PACKAGE, check=True, timeout=300)
-    import google.rpc
-
-    rpc_protos = Path(google.rpc.__path__[0]).parents[1]
     out = PACKAGE / "gen" / str(os.getpid())
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO}", f"-I{rpc_protos}",
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO}",
                     f"--plugin=protoc-gen-es={PACKAGE / 'node_modules' / '.bin' / 'protoc-gen-es'}",
                     f"--es_out={out}", "--es_opt=target=js",
                     "gamehost/v1/gamehost.proto", "google/rpc/error_details.proto"], check=True, timeout=60)
