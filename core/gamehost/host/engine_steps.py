@@ -45,7 +45,7 @@ class MatchSteps:
                 live.settle(("moves", seat), moves)
         if to_move is not None:
             live.settle("to_move", to_move)
-        if applied is not None and applied.views:
+        if applied is not None and applied.views and live.record is record:  # not passed by a replica's later step
             self._settle_views(live, applied)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
