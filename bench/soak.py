@@ -96,11 +96,11 @@ class Figures:
     games: dict[str, int] = field(default_factory=dict)
     watch_streams: int = 0
 
-    def error(self, where: str, code: grpc.StatusCode, detail: str) -> None:
-        key = f"{where}: {code.name}"
+    def error(self, where: str, failure: grpc.aio.AioRpcError) -> None:
+        key = f"{where}: {failure.code().name}"
         self.errors[key] = self.errors.get(key, 0) + 1
-        if self.errors[key] <= 3:
-            print(f"error {key}: {detail}", flush=True)
+        if self.errors[key] <= 3:  # grpc's debug string tells a status from the host from one made here
+            print(f"error {key}: {failure.details()} ({failure.debug_error_string()})", flush=True)
 
 
 class Soak:
@@ -111,6 +111,7 @@ class Soak:
         self.until = until
         self.random = random.Random(seed)
         self.figures = Figures()
+        self.stopping = False  # the load is over: streams cut from here on are not errors
 
     async def slot(self, index: int) -> None:
         """One match after another until the time is up, the games in turn."""
@@ -122,7 +123,7 @@ class Soak:
             try:
                 await self.match(stub, game)
             except grpc.aio.AioRpcError as failure:  # creating or joining
-                self.figures.error("CreateMatch/JoinMatch", failure.code(), failure.details())
+                self.figures.error("CreateMatch/JoinMatch", failure)
                 return
 
     async def match(self, stub, game: pb.Game) -> None:
@@ -166,8 +167,8 @@ class Soak:
             if thinking is not None:
                 await asyncio.gather(thinking, return_exceptions=True)
         except grpc.aio.AioRpcError as failure:
-            if time.monotonic() < self.until + 60:  # streams cut at the very end are not errors
-                figures.error("WatchMatch", failure.code(), failure.details())
+            if not self.stopping:
+                figures.error("WatchMatch", failure)
         finally:
             if thinking is not None:
                 thinking.cancel()
@@ -184,7 +185,7 @@ class Soak:
             if failure.code() == grpc.StatusCode.ABORTED and "someone moved first" in (failure.details() or ""):
                 self.figures.stale += 1  # another seat moved first (simultaneous turns)
             else:
-                self.figures.error("SubmitMove", failure.code(), failure.details())
+                self.figures.error("SubmitMove", failure)
             return
         self.figures.latencies.append(time.perf_counter() - started)
         self.figures.acknowledged[name][answer.version] = (seat, choice.id)
@@ -198,7 +199,8 @@ class Soak:
                 if time.monotonic() > self.until + 30:
                     return  # the players have stopped: the match stays active
         except grpc.aio.AioRpcError as failure:
-            self.figures.error("WatchMatch (spectator)", failure.code(), failure.details())
+            if not self.stopping:
+                self.figures.error("WatchMatch (spectator)", failure)
 
     def stuck(self, now: float) -> list[str]:
         limit = THINK_SECONDS[1] + STUCK_GRACE_SECONDS
@@ -270,6 +272,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             load_cpu, serving_load_cpu = host.cpu() - cpu_before, serving_cpu(host) - serving_before
             live_at_end = list(soak.figures.progress)
             # The players stop moving; their streams and the spectators' are cancelled.
+            soak.stopping = True
             for task in slots:
                 task.cancel()
             await asyncio.gather(*slots, return_exceptions=True)
