@@ -68,14 +68,17 @@ def process_tree(pid: int) -> list[int]:
 
 
 class PinnedHost:
-    def __init__(self, store: str, data_dir: str, source: str | None = None) -> None:
+    def __init__(self, store: str, data_dir: str, source: str | None = None, extra_args: tuple[str, ...] = (),
+                 log_path: str | None = None) -> None:
         """``source``: another tree's ``core`` directory to run instead (e.g. the
-        commit before the session stream, from ``git archive``)."""
+        commit before the session stream, from ``git archive``); ``extra_args``:
+        more ``gamehost serve`` flags; ``log_path``: a file to keep its log in."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
             ["taskset", "-c", str(HOST_CORE), sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
              "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
-             "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0"],
+             "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
+             *extra_args],
             stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:
@@ -83,7 +86,16 @@ class PinnedHost:
                 break
         else:
             raise RuntimeError("host did not start")
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()  # a full pipe would block it
+        # A full pipe would block it: read on, into ``log_path`` when given.
+        threading.Thread(target=self._drain, args=(log_path,), daemon=True).start()
+
+    def _drain(self, log_path: str | None) -> None:
+        if log_path is None:
+            self.process.stderr.read()
+            return
+        with open(log_path, "a") as log:
+            for line in self.process.stderr:
+                log.write(line)
 
     def cpu(self) -> float:
         total = 0.0

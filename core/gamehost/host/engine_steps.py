@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamehost.host import errors
+from gamehost.host.engine_views import ViewData
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.workers.runner import Applied
@@ -44,8 +45,25 @@ class MatchSteps:
                 live.settle(("moves", seat), moves)
         if to_move is not None:
             live.settle("to_move", to_move)
+        if applied is not None and applied.views and live.record is record:  # not passed by a replica's later step
+            self._settle_views(live, applied)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
+
+    @staticmethod
+    def _settle_views(live: LiveMatch, applied: Applied) -> None:
+        """Seed the new version's views with those the move's answer brought
+        (as ``MatchViews.view`` would build them): the watchers it wakes find
+        them ready. A seat to move whose legal moves failed is left to fail
+        when asked."""
+        record = live.record
+        to_move = applied.to_move if record.status == "active" else ()
+        for viewer, state in applied.views.items():
+            if viewer in to_move and viewer not in applied.moves:
+                continue
+            moves = applied.moves[viewer] if viewer in to_move else ()
+            live.settle(("view", viewer), ViewData(record.version, record.status, viewer, to_move, state, moves,
+                                                   record.result))
 
     def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
         """Seconds until the host must act after this step: a bot's move or

@@ -91,6 +91,8 @@ class MatchViews:
                 await live.changed.wait()
         finally:
             live.watchers -= 1
+            if not live.watchers:
+                live.forget_derived()
 
     def check_watch(self, live: LiveMatch, after_version: int) -> None:
         """Refuse a watch ``watch`` would refuse, before it starts (a Session

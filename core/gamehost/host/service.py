@@ -18,6 +18,7 @@ from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.gate import Gate
+from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.live import LiveMatch
 from gamehost.host.session import SessionStream
 from gamehost.host.status import to_grpc_status
@@ -137,6 +138,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.engine = engine
         self.gate = gate
         self._games = self._catalog_messages()
+        self._legal_moves = LegalMoveEncodings(lambda move: legal_move(move).SerializeToString())
 
     def _catalog_messages(self) -> list[pb.Game]:
         messages = []
@@ -298,13 +300,14 @@ class GameHostService(pb_grpc.GameHostServicer):
         """``seat``'s View now (None: a spectator's), built once per version; do not modify it."""
         async def build() -> pb.View:
             view: ViewData = await self.engine.view(live, seat)
-            return pb.View(
+            message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
                 seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
-                legal_moves=[legal_move(m) for m in view.moves],
                 result=result_pb(view.result),
                 text=await self.engine.render(live, view, "text") if text else "",
                 svg=await self.engine.render(live, view, "svg") if svg else "")
+            message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
+            return message
 
         return await live.derived_async(("view_pb", seat, text, svg), build)
 

@@ -40,11 +40,28 @@ def move_data(move: Move) -> list:
     return data
 
 
-def move_of(data: list) -> Move:
-    """The move ``move_data`` encoded."""
-    if len(data) > 3:
-        return Move(data[0], data[1], data[2], tuple(Part(i, label) for i, label in data[3]))
-    return Move(data[0], data[1], data[2])
+MAX_PARTS_SHARED = 1 << 16  # distinct parts a table keeps; a plugin inventing endless parts only empties it
+
+
+def move_of(data: list, parts: dict[tuple[str, str], Part] | None = None) -> Move:
+    """The move ``move_data`` encoded. ``parts``: a table of parts already
+    built, shared between moves (a game's hundreds of moves name the same few
+    pieces and cells again and again; building each anew was most of a
+    Callisto listing's cost in the host)."""
+    if len(data) <= 3:
+        return Move(data[0], data[1], data[2])
+    if parts is None:
+        return Move(data[0], data[1], data[2], tuple([Part(i, label) for i, label in data[3]]))
+    built = []
+    for i, label in data[3]:
+        key = (i, label)
+        part = parts.get(key)
+        if part is None:
+            if len(parts) >= MAX_PARTS_SHARED:
+                parts.clear()
+            part = parts[key] = Part(i, label)
+        built.append(part)
+    return Move(data[0], data[1], data[2], tuple(built))
 
 
 def outcome_data(outcome) -> dict | None:
@@ -206,8 +223,23 @@ class ResidentMatches:
                 moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
         if outcome is not None or request.get("want_state"):
             answer["state"] = state
+        if request.get("views"):
+            answer["views"] = self._views_after(game, state, request["views"])
         held.pending = (request["new_tag"], state, listed)
         return answer
+
+    def _views_after(self, game, state, viewers: list) -> list:
+        """The new state as each of ``viewers`` (a seat, or None: a spectator)
+        sees it, in the same answer as the move (one round trip for the step
+        and its watchers' views). A failing view is left out: the move stands,
+        and the error comes when that view is asked for."""
+        views = []
+        for viewer in viewers:
+            try:
+                views.append([viewer, dict(self._call("view", game.view, state, viewer))])
+            except PluginFailed:
+                continue
+        return views
 
     def _op_to_move(self, request: dict) -> dict:
         return {"to_move": self._to_move(self._match(request))}

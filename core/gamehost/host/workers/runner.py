@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import structlog
 
@@ -24,7 +24,7 @@ from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
-from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
 
 log = structlog.get_logger("gamehost.rules")
 
@@ -57,6 +57,7 @@ class Applied:
     state: Any  # the new state when asked for (a snapshot is due) or the match finished, else None
     tag: int
     version: int  # the step the move makes
+    views: Mapping[int | None, Mapping[str, Any]] = field(default_factory=dict)  # viewer -> view, when asked for
 
 MAX_MESSAGE_SHOWN = 240  # characters of a plugin's error (it may quote the client's move) in an answer
 
@@ -78,10 +79,10 @@ def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Int
         metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
 
 
-def _moves(data) -> tuple[Move, ...]:
+def _moves(data, parts: dict[tuple[str, str], Part]) -> tuple[Move, ...]:
     if data and isinstance(data[0], Move):  # from the host's own table: nothing to rebuild
         return tuple(data)
-    return tuple(move_of(move) for move in data)
+    return tuple([move_of(move, parts) for move in data])
 
 
 class RulesRunner:
@@ -99,6 +100,7 @@ class RulesRunner:
         self._loading: dict[str, asyncio.Future] = {}
         self._tags = itertools.count(1)
         self._background: set[asyncio.Task] = set()
+        self._parts: dict[tuple[str, str], Part] = {}  # moves' parts, shared by the moves that name them
 
     def use_bots(self, bots: Mapping[str, Any]) -> None:
         """The bots rules run in the host choose with (workers load their own)."""
@@ -316,12 +318,20 @@ class RulesRunner:
         self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version)
         return answer["state"], tuple(answer["to_move"])
 
-    async def apply(self, live, seat: int, move: Mapping[str, Any], version: int, *, want_state: bool) -> Applied:
+    async def apply(self, live, seat: int, move: Mapping[str, Any], version: int, *, want_state: bool,
+                    viewers: Sequence[int | None] = ()) -> Applied:
+        """``viewers``: the seats (None: spectators) whose views of the new
+        state to bring back with it, for the watchers the step wakes."""
         tag = next(self._tags)
-        answer = await self._call(live, {"op": "apply", "seat": seat, "move": dict(move), "version": version,
-                                         "want_state": want_state, "new_tag": tag})
-        moves = {int(seat): _moves(listed) for seat, listed in answer.get("moves", {}).items()}
-        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version)
+        request = {"op": "apply", "seat": seat, "move": dict(move), "version": version, "want_state": want_state,
+                   "new_tag": tag}
+        if viewers:
+            request["views"] = list(viewers)
+        answer = await self._call(live, request)
+        moves = {int(seat): _moves(listed, self._parts) for seat, listed in answer.get("moves", {}).items()}
+        views = {viewer: view for viewer, view in answer.get("views", ()) if viewer in viewers}  # only those asked
+        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version,
+                       views)
 
     async def advance(self, live, events: list[dict]) -> None:
         """Catch the held state up with steps another replica committed."""
@@ -350,7 +360,7 @@ class RulesRunner:
         return tuple((await self._call(live, {"op": "to_move"}))["to_move"])
 
     async def legal_moves(self, live, seat: int) -> tuple[Move, ...]:
-        return _moves((await self._call(live, {"op": "legal_moves", "seat": seat}))["moves"])
+        return _moves((await self._call(live, {"op": "legal_moves", "seat": seat}))["moves"], self._parts)
 
     async def view(self, live, seat: int | None) -> dict:
         return (await self._call(live, {"op": "view", "seat": seat}))["view"]

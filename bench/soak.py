@@ -1,0 +1,358 @@
+"""The bounded soak (issue 19): many live matches of every catalog game,
+players who think, spectators, the SQLite store, for a fixed time.
+
+A host runs in its own process, pinned to core 0 with its rules workers
+(``taskset``); this process is the load, pinned to core 1. ``--matches``
+match slots are kept live for ``--duration`` seconds: each slot plays a match
+of a catalog game in turn (every game, player counts from its range), and
+starts the next when one ends. Per match, every seat follows it with a
+WatchMatch stream and, when its view says it is to move, thinks 0.5 to 5 s
+(uniform) and submits a random legal move by id with the expected version;
+``--spectators`` WatchMatch streams without a token follow it too.
+
+Measured: SubmitMove latency as the client sees it (p50/p99/max), errors
+(any status but the STALE_VERSION a simultaneous move may draw), stuck
+matches (active, a seat to move, no move for longer than the longest think
+plus a grace), moves per second, host CPU (host and its workers, from /proc)
+and RSS during the load, after it, and of a fresh host that loads the same
+matches. At the end every acknowledged move is looked up in its match's log
+(GetMatchLog with the mover's token): the check fails on a move missing.
+
+Usage:
+    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--json FILE]
+    python bench/soak.py --short      # smoke run: 40 matches, 30 s
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+sys.path.insert(0, str(Path(__file__).parent))
+from moves import host_cpu_seconds, machine  # noqa: E402  (a sibling script)
+from session import LOAD_CORE, PinnedHost, process_tree  # noqa: E402
+
+THINK_SECONDS = (0.5, 5.0)
+STUCK_GRACE_SECONDS = 20.0  # beyond the longest think: a busy machine runs at half speed
+# One load process is every player: no per-caller limit on open matches or watchers.
+HOST_FLAGS = ("--max-open-matches", "0", "--max-watchers", "100000")
+CHANNELS = 96  # clients come over many connections (the host allows 100 streams on each)
+SAMPLE_EVERY_SECONDS = 5.0
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def host_rss(host: PinnedHost) -> dict:
+    """The serving process's RSS and its rules workers' (the workers are recycled; the host is what retains)."""
+    tree = process_tree(host.process.pid)
+    return {"host_mib": rss_bytes(tree[:1]) / 2**20, "workers_mib": rss_bytes(tree[1:]) / 2**20,
+            "workers": len(tree) - 1}
+
+
+def serving_cpu(host: PinnedHost) -> float:
+    """CPU seconds of the serving process alone (``host.cpu()`` adds its rules workers)."""
+    return host_cpu_seconds(host.process.pid)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    stale: int = 0
+    acknowledged: dict[str, dict[int, tuple[int, str]]] = field(default_factory=dict)  # match -> version -> seat, id
+    tokens: dict[str, list[str]] = field(default_factory=dict)
+    progress: dict[str, float] = field(default_factory=dict)  # active match -> time of its last step seen
+    finished: int = 0
+    games: dict[str, int] = field(default_factory=dict)
+    watch_streams: int = 0
+
+    def error(self, where: str, failure: grpc.aio.AioRpcError) -> None:
+        key = f"{where}: {failure.code().name}"
+        self.errors[key] = self.errors.get(key, 0) + 1
+        if self.errors[key] <= 3:  # grpc's debug string tells a status from the host from one made here
+            print(f"error {key}: {failure.details()} ({failure.debug_error_string()})", flush=True)
+
+
+class Soak:
+    def __init__(self, stubs: list, catalog: list[pb.Game], spectators: int, until: float, seed: int) -> None:
+        self.stubs = stubs
+        self.catalog = catalog
+        self.spectators = spectators
+        self.until = until
+        self.random = random.Random(seed)
+        self.figures = Figures()
+        self.stopping = False  # the load is over: streams cut from here on are not errors
+
+    async def slot(self, index: int) -> None:
+        """One match after another until the time is up, the games in turn."""
+        stub = self.stubs[index % len(self.stubs)]
+        for round_ in itertools.count():
+            if time.monotonic() >= self.until:
+                return
+            game = self.catalog[(index + round_) % len(self.catalog)]
+            try:
+                await self.match(stub, game)
+            except grpc.aio.AioRpcError as failure:  # creating or joining
+                self.figures.error("CreateMatch/JoinMatch", failure)
+                return
+
+    async def match(self, stub, game: pb.Game) -> None:
+        seats = self.random.randint(game.min_players, game.max_players)
+        try:
+            match = await stub.CreateMatch(pb.CreateMatchRequest(game=game.name, seats=seats))
+        except grpc.aio.AioRpcError as refusal:  # a count inside the range the game does not take (Scalino: 2 or 4)
+            if refusal.code() != grpc.StatusCode.INVALID_ARGUMENT or seats == game.min_players:
+                raise
+            seats = game.min_players
+            match = await stub.CreateMatch(pb.CreateMatchRequest(game=game.name, seats=seats))
+        tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))).player_token for _ in range(seats)]
+        figures = self.figures
+        figures.tokens[match.name] = tokens
+        figures.acknowledged[match.name] = {}
+        figures.progress[match.name] = time.monotonic()
+        figures.games[game.id] = figures.games.get(game.id, 0) + 1
+        await asyncio.gather(*(self.player(stub, match.name, seat, token) for seat, token in enumerate(tokens)),
+                             *(self.spectator(stub, match.name) for _ in range(self.spectators)))
+        figures.progress.pop(match.name, None)
+
+    async def player(self, stub, name: str, seat: int, token: str) -> None:
+        figures = self.figures
+        figures.watch_streams += 1
+        watch = stub.WatchMatch(pb.WatchMatchRequest(name=name, player_token=token))
+        thinking: asyncio.Task | None = None
+        try:
+            async for event in watch:
+                figures.progress[name] = time.monotonic()
+                if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
+                    if seat == 0:
+                        figures.finished += event.kind == pb.EVENT_KIND_FINISHED
+                    break
+                view = event.view
+                if not event.HasField("view") or view.status != pb.MATCH_STATUS_ACTIVE:
+                    continue
+                if thinking is not None and not thinking.done():
+                    thinking.cancel()  # a newer view: choose again from it
+                if seat in view.to_move and view.legal_moves and time.monotonic() < self.until:
+                    thinking = asyncio.ensure_future(self.move(stub, name, seat, token, view))
+            if thinking is not None:
+                await asyncio.gather(thinking, return_exceptions=True)
+        except grpc.aio.AioRpcError as failure:
+            if not self.stopping:
+                figures.error("WatchMatch", failure)
+        finally:
+            if thinking is not None:
+                thinking.cancel()
+            watch.cancel()
+
+    async def move(self, stub, name: str, seat: int, token: str, view: pb.View) -> None:
+        await asyncio.sleep(self.random.uniform(*THINK_SECONDS))  # the player's think time, not a wait for a state
+        choice = self.random.choice(view.legal_moves)
+        started = time.perf_counter()
+        try:
+            answer = await stub.SubmitMove(pb.SubmitMoveRequest(
+                name=name, player_token=token, move_id=choice.id, expected_version=view.version))
+        except grpc.aio.AioRpcError as failure:
+            if failure.code() == grpc.StatusCode.ABORTED and "someone moved first" in (failure.details() or ""):
+                self.figures.stale += 1  # another seat moved first (simultaneous turns)
+            else:
+                self.figures.error("SubmitMove", failure)
+            return
+        self.figures.latencies.append(time.perf_counter() - started)
+        self.figures.acknowledged[name][answer.version] = (seat, choice.id)
+
+    async def spectator(self, stub, name: str) -> None:
+        self.figures.watch_streams += 1
+        try:
+            async for event in stub.WatchMatch(pb.WatchMatchRequest(name=name)):
+                if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
+                    return
+                if time.monotonic() > self.until + 30:
+                    return  # the players have stopped: the match stays active
+        except grpc.aio.AioRpcError as failure:
+            if not self.stopping:
+                self.figures.error("WatchMatch (spectator)", failure)
+
+    def stuck(self, now: float) -> list[str]:
+        limit = THINK_SECONDS[1] + STUCK_GRACE_SECONDS
+        return [name for name, seen in self.figures.progress.items() if now - seen > limit]
+
+
+async def check_logs(stub, figures: Figures) -> dict:
+    """Every acknowledged move is in its match's log, as acknowledged."""
+    missing, checked = [], 0
+    for name, moves in figures.acknowledged.items():
+        if not moves:
+            continue
+        log = await stub.GetMatchLog(pb.GetMatchLogRequest(name=name, player_token=figures.tokens[name][0]))
+        logged = {event.version: event for event in log.events if event.kind == pb.EVENT_KIND_MOVED}
+        for version, (seat, move_id) in moves.items():
+            checked += 1
+            if version not in logged or logged[version].seat != seat:
+                missing.append(f"{name}@{version}")
+    return {"checked": checked, "missing": len(missing), "missing_examples": missing[:10]}
+
+
+async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: float, stop: asyncio.Event) -> None:
+    cpu, at = host.cpu(), time.monotonic()
+    moves = 0
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), SAMPLE_EVERY_SECONDS)
+        except asyncio.TimeoutError:
+            pass
+        now, now_cpu, now_moves = time.monotonic(), host.cpu(), len(soak.figures.latencies)
+        row = {"t": round(now - started, 1), "moves_per_s": (now_moves - moves) / (now - at),
+               "host_cpu_cores": (now_cpu - cpu) / (now - at), "live": len(soak.figures.progress), **host_rss(host)}
+        samples.append(row)
+        print(f"t={row['t']:6.1f}s {row['moves_per_s']:5.0f} moves/s host CPU {row['host_cpu_cores']:.2f} cores "
+              f"RSS host {row['host_mib']:.0f} MiB workers {row['workers_mib']:.0f} MiB ({row['workers']}) "
+              f"live {row['live']} p99 so far {1000 * percentile(soak.figures.latencies[-2000:], 0.99):.0f} ms",
+              flush=True)
+        cpu, at, moves = now_cpu, now, now_moves
+
+
+async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
+              games: list[str]) -> dict:
+    os.sched_setaffinity(0, {LOAD_CORE})
+    results = {"machine": {**machine(), "shared": "with six other helpers' builds and tests this session"},
+               "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
+               "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
+    with tempfile.TemporaryDirectory() as data_dir:
+        host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log)
+        try:
+            channels = [grpc.aio.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)])
+                        for _ in range(CHANNELS)]  # a connection each
+            stubs = [pb_grpc.GameHostStub(channel) for channel in channels]
+            catalog = [game for game in (await stubs[0].ListGames(pb.ListGamesRequest(page_size=100))).games
+                       if not games or game.id in games]
+            results["games"] = [game.id for game in catalog]
+            results["rss_idle"] = host_rss(host)
+            started = time.monotonic()
+            soak = Soak(stubs, catalog, spectators, started + duration, seed)
+            samples: list[dict] = []
+            stop = asyncio.Event()
+            sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop))
+            cpu_before, serving_before = host.cpu(), serving_cpu(host)
+            slots = [asyncio.ensure_future(soak.slot(index)) for index in range(matches)]
+            watchdog_stuck: set[str] = set()
+            while time.monotonic() < started + duration:
+                await asyncio.sleep(1.0)  # a check period, not synchronisation
+                watchdog_stuck.update(soak.stuck(time.monotonic()))
+            load_elapsed = time.monotonic() - started
+            load_cpu, serving_load_cpu = host.cpu() - cpu_before, serving_cpu(host) - serving_before
+            live_at_end = list(soak.figures.progress)
+            # The players stop moving; their streams and the spectators' are cancelled.
+            soak.stopping = True
+            for task in slots:
+                task.cancel()
+            await asyncio.gather(*slots, return_exceptions=True)
+            stop.set()
+            await sampler
+            figures = soak.figures
+            results["during"] = samples
+            results["rss_during_max"] = max((s["host_mib"] for s in samples), default=0.0)
+            results["log_check"] = await check_logs(stubs[0], figures)
+            for channel in channels:
+                await channel.close()
+            # After the load: the matches stay open in memory, no stream left.
+            before_settle = time.monotonic()
+            while time.monotonic() - before_settle < 10:
+                await asyncio.sleep(1.0)  # let the host drop its streams' state before the reading
+            results["rss_after"] = host_rss(host)
+        finally:
+            host.stop()
+        # A fresh host on the same store, holding the same matches: each loaded by a GetView.
+        fresh = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS)
+        try:
+            async with grpc.aio.insecure_channel(fresh.target) as channel:
+                stub = pb_grpc.GameHostStub(channel)
+                for name in live_at_end:
+                    await stub.GetView(pb.GetViewRequest(name=name))
+            results["rss_fresh_same_matches"] = host_rss(fresh)
+        finally:
+            fresh.stop()
+    latencies = figures.latencies
+    results.update({
+        "moves": len(latencies), "moves_per_s": len(latencies) / load_elapsed,
+        "submit_ms": {"p50": 1000 * statistics.median(latencies) if latencies else None,
+                      "p99": 1000 * percentile(latencies, 0.99), "max": 1000 * max(latencies, default=0)},
+        "errors": figures.errors, "stale_version": figures.stale, "stuck_matches": sorted(watchdog_stuck),
+        "finished_matches": figures.finished, "matches_played": sum(figures.games.values()),
+        "matches_per_game": figures.games, "watch_streams": figures.watch_streams,
+        "live_at_end": len(live_at_end), "host_cpu_cores": load_cpu / load_elapsed,
+        "serving_process_cpu_share": serving_load_cpu / max(load_cpu, 1e-9),
+        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
+    return results
+
+
+def report(results: dict) -> None:
+    submit = results["submit_ms"]
+    print(f"{results['moves']} moves in {results['duration_s']:.0f} s ({results['moves_per_s']:.0f}/s), "
+          f"{results['matches_played']} matches played ({results['finished_matches']} finished), "
+          f"{results['watch_streams']} WatchMatch streams")
+    print(f"SubmitMove p50 {submit['p50']:.1f} ms, p99 {submit['p99']:.1f} ms, max {submit['max']:.1f} ms")
+    print(f"errors {results['errors'] or 'none'}, stale versions {results['stale_version']}, "
+          f"stuck matches {len(results['stuck_matches'])}, log check {results['log_check']}")
+    print(f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
+          f"({100 * results['serving_process_cpu_share']:.0f}% in the serving process, the rest in its workers); "
+          f"host RSS max during {results['rss_during_max']:.0f} MiB, after {results['rss_after']['host_mib']:.0f} "
+          f"MiB, fresh host with the same {results['live_at_end']} matches "
+          f"{results['rss_fresh_same_matches']['host_mib']:.0f} MiB (idle {results['rss_idle']['host_mib']:.0f} MiB)")
+    print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=1000, help="match slots kept live")
+    parser.add_argument("--duration", type=float, default=300.0, help="seconds of load")
+    parser.add_argument("--spectators", type=int, default=1, help="WatchMatch streams without a token per match")
+    parser.add_argument("--store", default="sqlite", help="memory or sqlite")
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--games", default="", help="comma-separated game ids to play (default: every catalog game)")
+    parser.add_argument("--short", action="store_true", help="smoke run: 40 matches, 30 s")
+    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
+    args = parser.parse_args()
+    if args.short:
+        args.matches, args.duration = 40, 30.0
+    results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
+                                  [game for game in args.games.split(",") if game]))
+    report(results)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    failed = results["errors"] or results["stuck_matches"] or results["log_check"]["missing"]
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
