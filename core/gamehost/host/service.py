@@ -16,6 +16,7 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
 from gamehost.host.gate import Gate
 from gamehost.host.live import LiveMatch
 from gamehost.host.session import SessionStream
@@ -208,11 +209,19 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def CreateMatch(self, request, context, caller):
         game_id = resource_id(request.game, "games", "game")
+        if request.request_id.startswith(REMATCH_REQUEST_PREFIX):
+            raise errors.invalid_field("request_id", f"request ids starting {REMATCH_REQUEST_PREFIX!r} name "
+                                                     "rematches (Rematch): choose another.")
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
+        return await self._live_match_pb(live)
+
+    @unary
+    async def Rematch(self, request, context, caller):
+        live = await self.engine.rematch(resource_id(request.name, "matches"), caller)
         return await self._live_match_pb(live)
 
     @unary

@@ -157,6 +157,10 @@ class GameHostClient:
             request.seat = seat
         return self._call(self.stub.JoinMatch, request)
 
+    def rematch(self, match: str) -> pb.Match:
+        """The rematch of a finished match, seats rotated (the same one for every player who asks)."""
+        return self._call(self.stub.Rematch, pb.RematchRequest(name=match_name(match)))
+
     def leave(self, match: str, token: str) -> pb.Match:
         return self._call(self.stub.LeaveMatch, pb.LeaveMatchRequest(name=match_name(match), player_token=token))
 

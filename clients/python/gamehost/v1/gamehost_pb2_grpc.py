@@ -99,6 +99,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/gamehost.v1.GameHost/Rematch',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -207,6 +212,17 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """--- Players: matchmaking, ratings, rematch (issue 17). ---
+        A new match of the same game, options and seat count with the same
+        players, each moved one seat on (seat i's player takes seat i+1, the
+        last takes seat 0), from a finished match. Only a signed-in player of
+        that match may ask; every player asking gets the same rematch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -274,6 +290,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.Session,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -627,6 +648,33 @@ class GameHost:
             '/gamehost.v1.GameHost/Session',
             gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/Rematch',
+            gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
             options,
             channel_credentials,
             insecure,

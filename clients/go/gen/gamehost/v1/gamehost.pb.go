@@ -3210,6 +3210,51 @@ func (x *WatchEnded) GetVersion() int64 {
 	return 0
 }
 
+type RematchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The finished match: "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RematchRequest) Reset() {
+	*x = RematchRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RematchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RematchRequest) ProtoMessage() {}
+
+func (x *RematchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
+func (*RematchRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *RematchRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -3446,7 +3491,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05event\"&\n" +
 	"\n" +
 	"WatchEnded\x12\x18\n" +
-	"\aversion\x18\x01 \x01(\x03R\aversion*\xc8\x01\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\"$\n" +
+	"\x0eRematchRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -3472,7 +3519,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
-	"2\x9b\a\n" +
+	"2\xd7\a\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -3489,7 +3536,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
 	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
 	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\x12E\n" +
-	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x012\xa7\x02\n" +
+	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12:\n" +
+	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match2\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -3510,7 +3558,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3554,54 +3602,55 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*SessionError)(nil),          // 39: gamehost.v1.SessionError
 	(*SessionEvent)(nil),          // 40: gamehost.v1.SessionEvent
 	(*WatchEnded)(nil),            // 41: gamehost.v1.WatchEnded
-	(*structpb.Struct)(nil),       // 42: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
-	(*anypb.Any)(nil),             // 45: google.protobuf.Any
+	(*RematchRequest)(nil),        // 42: gamehost.v1.RematchRequest
+	(*structpb.Struct)(nil),       // 43: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 44: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 45: google.protobuf.Duration
+	(*anypb.Any)(nil),             // 46: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	42, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	42, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	43, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	43, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	42, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	43, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	42, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	43, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	43, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	43, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	44, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	43, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	44, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	44, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	45, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	44, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	42, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	44, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	43, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	45, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
 	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	42, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	43, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	42, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	43, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	43, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	43, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	42, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	44, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	43, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
 	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	43, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	28, // 39: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	25, // 40: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	45, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	46, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	27, // 42: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	26, // 43: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	12, // 44: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
@@ -3620,29 +3669,31 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	29, // 57: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
 	31, // 58: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
 	38, // 59: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	33, // 60: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	34, // 61: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	36, // 62: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	37, // 63: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 64: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 65: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 66: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 67: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 68: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 69: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 70: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	22, // 71: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	26, // 72: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	27, // 73: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	30, // 74: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	32, // 75: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	40, // 76: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 77: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	35, // 78: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 79: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 80: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	64, // [64:81] is the sub-list for method output_type
-	47, // [47:64] is the sub-list for method input_type
+	42, // 60: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	33, // 61: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	34, // 62: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	36, // 63: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	37, // 64: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 65: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 66: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 67: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 68: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 69: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 70: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 71: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	22, // 72: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	26, // 73: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	27, // 74: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	30, // 75: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	32, // 76: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	40, // 77: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 78: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	12, // 79: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	35, // 80: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 81: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 82: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	65, // [65:83] is the sub-list for method output_type
+	47, // [47:65] is the sub-list for method input_type
 	47, // [47:47] is the sub-list for extension type_name
 	47, // [47:47] is the sub-list for extension extendee
 	0,  // [0:47] is the sub-list for field type_name
@@ -3679,7 +3730,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
