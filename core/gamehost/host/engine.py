@@ -11,6 +11,7 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_views``: to move, legal moves, views, renders, watching;
 - ``engine_admin``: operators' changes (abort, delete, bot, resume).
 - ``engine_rematch``: a finished match's rematch, seats rotated.
+- ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -42,6 +43,7 @@ from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
+from gamehost.host.engine_ratings import MatchRatings
 from gamehost.host.engine_rematch import Rematches
 from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
@@ -71,7 +73,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, Rematches):
+                  MatchAdministration, MatchReplay, Rematches, MatchRatings):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the

@@ -119,6 +119,12 @@ def page_size(requested: int, sizes: tuple[int, int]) -> int:
     return min(requested or sizes[0], sizes[1])
 
 
+def player_rating_pb(rating) -> pb.PlayerRating:
+    return pb.PlayerRating(player=f"players/{rating.subject}", player_name=rating.player_name,
+                           game=f"games/{rating.game_id}", rating=rating.rating, mu=rating.mu, sigma=rating.sigma,
+                           games=rating.games, wins=rating.wins, losses=rating.losses, draws=rating.draws)
+
+
 def legal_move(move) -> pb.LegalMove:
     """A legal move on the wire, with its parts when the plugin offers it in parts."""
     return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
@@ -223,6 +229,32 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def Rematch(self, request, context, caller):
         live = await self.engine.rematch(resource_id(request.name, "matches"), caller)
         return await self._live_match_pb(live)
+
+    @unary
+    async def ListLeaderboard(self, request, context, caller):
+        game_id = resource_id(request.game, "games", "game")
+        size = page_size(request.page_size, MATCH_PAGE)
+        query = {"leaderboard": game_id}
+        after = page_tokens.decode(request.page_token, query, page_tokens.rating_and_subject_position) \
+            if request.page_token else None
+        rows = await self.engine.leaderboard(game_id, size + 1, after)
+        token = page_tokens.encode(query, [rows[size - 1].rating, rows[size - 1].subject]) \
+            if len(rows) > size else ""
+        return pb.ListLeaderboardResponse(ratings=[player_rating_pb(r) for r in rows[:size]],
+                                          next_page_token=token)
+
+    @unary
+    async def GetPlayerProfile(self, request, context, caller):
+        subject = resource_id(request.name, "players")
+        if subject == "me":
+            if caller.anonymous:
+                raise errors.Unauthenticated("players/me is the signed-in caller: sign in "
+                                             "(authorization: Bearer ...).", "SIGN_IN_REQUIRED")
+            subject = caller.subject
+        rows = await self.engine.player_ratings(subject)
+        return pb.PlayerProfile(name=f"players/{subject}", games=sum(r.games for r in rows),
+                                wins=sum(r.wins for r in rows), losses=sum(r.losses for r in rows),
+                                draws=sum(r.draws for r in rows), ratings=[player_rating_pb(r) for r in rows])
 
     @unary
     async def ListMatches(self, request, context, caller):

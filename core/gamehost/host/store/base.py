@@ -68,6 +68,27 @@ class MatchRecord:
 
 
 @dataclass
+class PlayerRating:
+    """One player's standing in one game (issue 17: ratings). mu and sigma
+    start at openskill's defaults; ratings.py moves them."""
+
+    subject: str
+    game_id: str
+    player_name: str = ""
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def rating(self) -> float:
+        """The shown, conservative rating (mu - 3 sigma): what leaderboards sort by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
 class Snapshot:
     version: int
     state: Any
