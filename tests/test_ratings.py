@@ -175,3 +175,22 @@ async def test_a_result_counts_once_in_every_store(store):
         assert [r.subject for r in board if r.subject in subjects] == subjects
     finally:
         await store.close()
+
+
+def test_replicas_count_a_result_once_and_share_the_leaderboard(start_host, postgres_url, idp, user):
+    """Two replicas on one PostgreSQL: moves alternate between them, the
+    result counts once, and either replica answers the same ratings."""
+    a, b = (start_host("--store", postgres_url, "--replica-id", name, *idp.host_args()) for name in "ab")
+    (ivy, ivy_token), (jon, jon_token) = user("ivy"), user("jon")
+    with a.client(ivy_token) as x, b.client(jon_token) as o:
+        match = x.create_match("tictactoe")
+        x.join(match.name, seat=0)
+        o.join(match.name, seat=1)
+        for turn, move in enumerate(X_WINS):
+            (x if turn % 2 == 0 else o).move(match.name, "", move_id=move)
+        assert o.match(match.name).status == pb.MATCH_STATUS_FINISHED
+        for client in (x, o):
+            assert [(p.games, p.wins, p.losses) for p in (client.profile(ivy), client.profile(jon))] == \
+                [(1, 1, 0), (1, 0, 1)]
+            board = client.leaderboard("tictactoe")
+            assert [r.player for r in board.ratings] == [f"players/{ivy}", f"players/{jon}"]
