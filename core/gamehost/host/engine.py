@@ -10,6 +10,8 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_rules_failures``: strikes and suspension;
 - ``engine_views``: to move, legal moves, views, renders, watching;
 - ``engine_admin``: operators' changes (abort, delete, bot, resume).
+- ``engine_rematch``: a finished match's rematch, seats rotated.
+- ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -30,7 +32,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import structlog
 
@@ -41,6 +43,8 @@ from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
+from gamehost.host.engine_ratings import MatchRatings
+from gamehost.host.engine_rematch import Rematches
 from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine_seats import MatchSeats
@@ -69,7 +73,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay):
+                  MatchAdministration, MatchReplay, Rematches, MatchRatings):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the
@@ -190,9 +194,12 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
                            variant: str = "", bot: str = "", turn_timeout: float = 0.0,
-                           caller: Principal | None = None) -> LiveMatch:
+                           caller: Principal | None = None,
+                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch:
         """``caller``: who creates it (None: the host itself), for the seed
-        rule and the quotas, and as the match's creator."""
+        rule and the quotas, and as the match's creator. ``seat_holders``:
+        the seats as they start (a rematch's players), instead of open and
+        bot seats; the match starts at once when none is open."""
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
@@ -215,13 +222,15 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         seed_chosen = seed is not None
         if seed_chosen:
             check_chosen_seed(game, caller, self.chosen_seeds)
+        if seat_holders is not None:
+            bot_seats = tuple(s.index for s in seat_holders if s.kind == "bot")
         self.quotas.check(caller, len(bot_seats) == seats, self._live.values())
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
-            seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
-                   for i in range(seats)],
+            seats=list(seat_holders) if seat_holders is not None else
+            [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i) for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
             creator=caller.quota_key if caller else "", seed_chosen=seed_chosen)
         bound = log.bind(match_id=record.id, game=game.id)
@@ -231,7 +240,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         except InvalidOptions as refusal:
             raise errors.invalid_field(f"options.{refusal.field}", refusal.reason, "INVALID_OPTIONS") from None
         events = []
-        if len(bot_seats) == seats:
+        if all(seat.kind != "open" for seat in record.seats):
             record.status, record.version = "active", 1
             events.append(self._event(1, "started", -1, now))
         try:

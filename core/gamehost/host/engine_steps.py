@@ -37,7 +37,10 @@ class MatchSteps:
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
+        finishing = record.status == "finished" and live.record.status != "finished"
         live.advance(record, events, None, None if snapshot is None else snapshot.version)
+        if finishing:
+            await self._count_result(live, record)  # engine_ratings
         if applied is not None:
             self.rules.committed(live, applied)
             to_move = applied.to_move

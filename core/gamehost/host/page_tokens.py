@@ -67,3 +67,15 @@ def time_and_id_position(value: Any) -> tuple[float, str] | None:
     if type(match_id) is not str or len(match_id) > 64:
         return None
     return float(stamp), match_id
+
+
+def rating_and_subject_position(value: Any) -> tuple[float, str] | None:
+    """(rating, subject) of the last player of a leaderboard page."""
+    if not (isinstance(value, list) and len(value) == 2):
+        return None
+    rating, subject = value
+    if type(rating) not in (int, float) or not math.isfinite(rating):
+        return None
+    if type(subject) is not str or len(subject) > 256:
+        return None
+    return float(rating), subject

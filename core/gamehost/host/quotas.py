@@ -16,7 +16,7 @@ from gamehost.host.auth import Principal
 from gamehost.host.errors import ResourceExhausted, metadata_of
 
 # Calls that make something new (a match, a seat) spend the stricter budget.
-CREATING = frozenset({"CreateMatch", "JoinMatch"})
+CREATING = frozenset({"CreateMatch", "JoinMatch", "Rematch"})
 WATCH = "WatchMatch"
 
 

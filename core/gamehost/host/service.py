@@ -17,6 +17,7 @@ from gamehost.host import errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
+from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
 from gamehost.host.gate import Gate
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.live import LiveMatch
@@ -120,6 +121,12 @@ def page_size(requested: int, sizes: tuple[int, int]) -> int:
     return min(requested or sizes[0], sizes[1])
 
 
+def player_rating_pb(rating) -> pb.PlayerRating:
+    return pb.PlayerRating(player=f"players/{rating.subject}", player_name=rating.player_name,
+                           game=f"games/{rating.game_id}", rating=rating.rating, mu=rating.mu, sigma=rating.sigma,
+                           games=rating.games, wins=rating.wins, losses=rating.losses, draws=rating.draws)
+
+
 def legal_move(move) -> pb.LegalMove:
     """A legal move on the wire, with its parts when the plugin offers it in parts."""
     return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
@@ -212,12 +219,46 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def CreateMatch(self, request, context, caller):
         game_id = resource_id(request.game, "games", "game")
+        if request.request_id.startswith(REMATCH_REQUEST_PREFIX):
+            raise errors.invalid_field("request_id", f"request ids starting {REMATCH_REQUEST_PREFIX!r} name "
+                                                     "rematches (Rematch): choose another.")
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
         return await self._live_match_pb(live)
+
+    @unary
+    async def Rematch(self, request, context, caller):
+        live = await self.engine.rematch(resource_id(request.name, "matches"), caller)
+        return await self._live_match_pb(live)
+
+    @unary
+    async def ListLeaderboard(self, request, context, caller):
+        game_id = resource_id(request.game, "games", "game")
+        size = page_size(request.page_size, MATCH_PAGE)
+        query = {"leaderboard": game_id}
+        after = page_tokens.decode(request.page_token, query, page_tokens.rating_and_subject_position) \
+            if request.page_token else None
+        rows = await self.engine.leaderboard(game_id, size + 1, after)
+        token = page_tokens.encode(query, [rows[size - 1].rating, rows[size - 1].subject]) \
+            if len(rows) > size else ""
+        return pb.ListLeaderboardResponse(ratings=[player_rating_pb(r) for r in rows[:size]],
+                                          next_page_token=token)
+
+    @unary
+    async def GetPlayerProfile(self, request, context, caller):
+        subject = resource_id(request.name, "players")
+        if subject == "me":
+            if caller.anonymous:
+                raise errors.Unauthenticated("players/me is the signed-in caller: sign in "
+                                             "(authorization: Bearer ...).", "SIGN_IN_REQUIRED")
+            subject = caller.subject
+        rows = await self.engine.player_ratings(subject)
+        return pb.PlayerProfile(name=f"players/{subject}", games=sum(r.games for r in rows),
+                                wins=sum(r.wins for r in rows), losses=sum(r.losses for r in rows),
+                                draws=sum(r.draws for r in rows), ratings=[player_rating_pb(r) for r in rows])
 
     @unary
     async def ListMatches(self, request, context, caller):

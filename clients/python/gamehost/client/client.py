@@ -157,6 +157,20 @@ class GameHostClient:
             request.seat = seat
         return self._call(self.stub.JoinMatch, request)
 
+    def rematch(self, match: str) -> pb.Match:
+        """The rematch of a finished match, seats rotated (the same one for every player who asks)."""
+        return self._call(self.stub.Rematch, pb.RematchRequest(name=match_name(match)))
+
+    def leaderboard(self, game: str, *, page_size: int = 0, page_token: str = "") -> pb.ListLeaderboardResponse:
+        """One page of a game's rated players, best first."""
+        return self._call(self.stub.ListLeaderboard, pb.ListLeaderboardRequest(
+            game=game_name(game), page_size=page_size, page_token=page_token))
+
+    def profile(self, player: str = "me") -> pb.PlayerProfile:
+        """A player's ratings and record ("me": the signed-in caller)."""
+        name = player if player.startswith("players/") else f"players/{player}"
+        return self._call(self.stub.GetPlayerProfile, pb.GetPlayerProfileRequest(name=name))
+
     def leave(self, match: str, token: str) -> pb.Match:
         return self._call(self.stub.LeaveMatch, pb.LeaveMatchRequest(name=match_name(match), player_token=token))
 

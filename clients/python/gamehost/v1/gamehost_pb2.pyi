@@ -547,3 +547,73 @@ class WatchEnded(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     version: int
     def __init__(self, version: _Optional[int] = ...) -> None: ...
+
+class RematchRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class PlayerRating(_message.Message):
+    __slots__ = ("player", "player_name", "game", "rating", "mu", "sigma", "games", "wins", "losses", "draws")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    player_name: str
+    game: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    def __init__(self, player: _Optional[str] = ..., player_name: _Optional[str] = ..., game: _Optional[str] = ..., rating: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ...) -> None: ...
+
+class ListLeaderboardRequest(_message.Message):
+    __slots__ = ("game", "page_size", "page_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    page_size: int
+    page_token: str
+    def __init__(self, game: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListLeaderboardResponse(_message.Message):
+    __slots__ = ("ratings", "next_page_token")
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ratings: _containers.RepeatedCompositeFieldContainer[PlayerRating]
+    next_page_token: str
+    def __init__(self, ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetPlayerProfileRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class PlayerProfile(_message.Message):
+    __slots__ = ("name", "games", "wins", "losses", "draws", "ratings")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    ratings: _containers.RepeatedCompositeFieldContainer[PlayerRating]
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...

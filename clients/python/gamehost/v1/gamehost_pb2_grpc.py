@@ -99,6 +99,21 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/gamehost.v1.GameHost/Rematch',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
+        self.ListLeaderboard = channel.unary_unary(
+                '/gamehost.v1.GameHost/ListLeaderboard',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardResponse.FromString,
+                _registered_method=True)
+        self.GetPlayerProfile = channel.unary_unary(
+                '/gamehost.v1.GameHost/GetPlayerProfile',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -207,6 +222,34 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """--- Players: matchmaking, ratings, rematch (issue 17). ---
+        A new match of the same game, options and seat count with the same
+        players, each moved one seat on (seat i's player takes seat i+1, the
+        last takes seat 0), from a finished match. Only a signed-in player of
+        that match may ask; every player asking gets the same rematch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLeaderboard(self, request, context):
+        """A game's rated players, best first (by rating), paged. A match is rated
+        when every seat is held by a signed-in player; its result counts once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetPlayerProfile(self, request, context):
+        """A player's ratings and record per game ("players/{subject}", or
+        "players/me" for the signed-in caller). Their match history:
+        ListMatches with `mine` (or `player`, for admins).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -274,6 +317,21 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.Session,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'ListLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLeaderboard,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardResponse.SerializeToString,
+            ),
+            'GetPlayerProfile': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPlayerProfile,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -627,6 +685,87 @@ class GameHost:
             '/gamehost.v1.GameHost/Session',
             gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/Rematch',
+            gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ListLeaderboard',
+            gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListLeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPlayerProfile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/GetPlayerProfile',
+            gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 
 class StoreUnusable(Exception):
@@ -65,6 +65,27 @@ class MatchRecord:
         copy.__dict__.update(self.__dict__)
         copy.__dict__.update(changes)
         return copy
+
+
+@dataclass
+class PlayerRating:
+    """One player's standing in one game (issue 17: ratings). mu and sigma
+    start at openskill's defaults; ratings.py moves them."""
+
+    subject: str
+    game_id: str
+    player_name: str = ""
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def rating(self) -> float:
+        """The shown, conservative rating (mu - 3 sigma): what leaderboards sort by."""
+        return self.mu - 3 * self.sigma
 
 
 @dataclass
@@ -147,3 +168,16 @@ class Store(Protocol):
     async def latest_snapshot(self, match_id: str) -> Snapshot: ...
 
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]: ...
+
+    # Players: ratings (issue 17).
+    async def rate_match(self, match_id: str, subjects: list[str], game_id: str,
+                         compute: Callable[[dict[str, PlayerRating]], list[PlayerRating]]) -> bool:
+        """Count a finished match's result once: in one transaction, mark the
+        match counted and write ``compute(current ratings by subject)``;
+        False, writing nothing, when it was counted already."""
+
+    async def leaderboard(self, game_id: str, limit: int,
+                          after: tuple[float, str] | None = None) -> list[PlayerRating]:
+        """Best rating first, then by subject; ``after``: the previous page's last (rating, subject)."""
+
+    async def player_ratings(self, subject: str) -> list[PlayerRating]: ...

@@ -6,9 +6,10 @@ them, so a state that would not survive the database does not survive here.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Sequence
 
-from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, PlayerRating, Snapshot, VersionConflict
 from gamehost.host.store.records import copy_record, dumps, loads
 
 
@@ -20,6 +21,8 @@ class MemoryStore:
         self._events: dict[str, list[str]] = {}
         self._snapshots: dict[str, tuple[int, str]] = {}
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
+        self._rated: set[str] = set()  # matches whose result counted (issue 17)
+        self._ratings: dict[tuple[str, str], PlayerRating] = {}  # (subject, game) -> rating
 
     async def open(self) -> None:
         pass
@@ -124,3 +127,25 @@ class MemoryStore:
 
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
         return dict(self._requests.get(match_id, {}))
+
+    # ------------------------------------------------------------ ratings (issue 17)
+
+    async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
+        if match_id in self._rated:
+            return False
+        current = {s: self._ratings[(s, game_id)] for s in subjects if (s, game_id) in self._ratings}
+        after = compute(current)
+        self._rated.add(match_id)
+        for rating in after:
+            self._ratings[(rating.subject, game_id)] = rating
+        return True
+
+    async def leaderboard(self, game_id: str, limit: int, after: tuple[float, str] | None = None) -> list:
+        ranked = sorted((r for (_, game), r in self._ratings.items() if game == game_id),
+                        key=lambda r: (-r.rating, r.subject))
+        if after:
+            ranked = [r for r in ranked if (-r.rating, r.subject) > (-after[0], after[1])]
+        return [dataclasses.replace(r) for r in ranked[:limit]]
+
+    async def player_ratings(self, subject: str) -> list:
+        return [dataclasses.replace(r) for (s, _), r in sorted(self._ratings.items()) if s == subject]

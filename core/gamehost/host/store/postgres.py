@@ -27,6 +27,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
+                                             row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
@@ -116,6 +118,24 @@ MIGRATIONS = [
         PRIMARY KEY (subject, match_id)
     );
     CREATE INDEX match_players_by_match ON match_players (match_id);
+    """,
+    # Players: ratings (issue 17).
+    """
+    CREATE TABLE rated_matches (match_id text PRIMARY KEY);
+    CREATE TABLE ratings (
+        subject text NOT NULL,
+        game_id text NOT NULL,
+        player_name text NOT NULL,
+        mu double precision NOT NULL,
+        sigma double precision NOT NULL,
+        games integer NOT NULL,
+        wins integer NOT NULL,
+        losses integer NOT NULL,
+        draws integer NOT NULL,
+        rating double precision NOT NULL,
+        PRIMARY KEY (subject, game_id)
+    );
+    CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
@@ -267,6 +287,33 @@ class PostgresStore:
     async def _all(self, sql: str, params: tuple) -> list:
         async with self._pool.connection() as conn:
             return await (await conn.execute(sql, params)).fetchall()
+
+    # ------------------------------------------------------------ ratings (issue 17)
+
+    async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
+        """One transaction: the match's row in rated_matches (a replica that
+        counted it first wins; the others change nothing), then the players'
+        rows, locked while they are read and rewritten."""
+        async with self._pool.connection() as conn, conn.transaction():
+            inserted = await conn.execute("INSERT INTO rated_matches VALUES (%s) ON CONFLICT DO NOTHING",
+                                          (match_id,))
+            if inserted.rowcount != 1:
+                return False
+            rows = await (await conn.execute(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE game_id=%s AND subject = ANY(%s) "
+                "ORDER BY subject FOR UPDATE", (game_id, subjects))).fetchall()
+            current = {r.subject: r for r in map(row_to_rating, rows)}
+            async with conn.cursor() as cursor:
+                await cursor.executemany(upsert_sql("%s"), [rating_values(r) for r in compute(current)])
+            return True
+
+    async def leaderboard(self, game_id: str, limit: int, after: tuple[float, str] | None = None) -> list:
+        return [row_to_rating(row) for row in await self._all(leaderboard_sql("%s", after),
+                                                               leaderboard_params(game_id, limit, after))]
+
+    async def player_ratings(self, subject: str) -> list:
+        return [row_to_rating(row) for row in await self._all(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))

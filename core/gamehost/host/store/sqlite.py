@@ -15,6 +15,8 @@ from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
                                       VersionConflict)
+from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
+                                             row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
@@ -68,6 +70,24 @@ MIGRATIONS = [
         PRIMARY KEY (subject, match_id)
     ) WITHOUT ROWID;
     CREATE INDEX match_players_by_match ON match_players (match_id);
+    """,
+    # Players: ratings (issue 17).
+    """
+    CREATE TABLE rated_matches (match_id TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE TABLE ratings (
+        subject TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        player_name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        PRIMARY KEY (subject, game_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
 ]
 
@@ -211,6 +231,33 @@ class SQLiteStore:
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
 
         self._transaction(work)
+
+    # ------------------------------------------------------------ ratings (issue 17)
+
+    async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
+        counted = []
+
+        def work(db):
+            if db.execute("INSERT OR IGNORE INTO rated_matches VALUES (?)", (match_id,)).rowcount != 1:
+                return  # counted already
+            marks = ",".join("?" * len(subjects))
+            current = {r.subject: r for r in map(row_to_rating, db.execute(
+                f"SELECT {RATING_COLUMNS} FROM ratings WHERE game_id=? AND subject IN ({marks})",
+                (game_id, *subjects)))}
+            db.executemany(upsert_sql("?"), [rating_values(r) for r in compute(current)])
+            counted.append(True)
+
+        self._transaction(work)
+        return bool(counted)
+
+    async def leaderboard(self, game_id: str, limit: int, after: tuple[float, str] | None = None) -> list:
+        rows = self._db.execute(leaderboard_sql("?", after), leaderboard_params(game_id, limit, after))
+        return [row_to_rating(row) for row in rows]
+
+    async def player_ratings(self, subject: str) -> list:
+        rows = self._db.execute(f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=? ORDER BY game_id",
+                                (subject,))
+        return [row_to_rating(row) for row in rows]
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = self._db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()

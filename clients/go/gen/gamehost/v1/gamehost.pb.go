@@ -3223,6 +3223,419 @@ func (x *WatchEnded) GetVersion() int64 {
 	return 0
 }
 
+type RematchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The finished match: "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RematchRequest) Reset() {
+	*x = RematchRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RematchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RematchRequest) ProtoMessage() {}
+
+func (x *RematchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
+func (*RematchRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *RematchRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// One player's standing in one game.
+type PlayerRating struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}": the signed-in user's subject.
+	Player     string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	PlayerName string `protobuf:"bytes,2,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// "games/{game}".
+	Game string `protobuf:"bytes,3,opt,name=game,proto3" json:"game,omitempty"`
+	// The shown rating, mu - 3 sigma (openskill, Plackett-Luce): it starts at
+	// 0 and rises as the host grows sure of a strong player.
+	Rating float64 `protobuf:"fixed64,4,opt,name=rating,proto3" json:"rating,omitempty"`
+	Mu     float64 `protobuf:"fixed64,5,opt,name=mu,proto3" json:"mu,omitempty"`
+	Sigma  float64 `protobuf:"fixed64,6,opt,name=sigma,proto3" json:"sigma,omitempty"`
+	Games  int32   `protobuf:"varint,7,opt,name=games,proto3" json:"games,omitempty"`
+	// Won alone at place 1; drawn: place 1 shared; lost: any other place.
+	Wins          int32 `protobuf:"varint,8,opt,name=wins,proto3" json:"wins,omitempty"`
+	Losses        int32 `protobuf:"varint,9,opt,name=losses,proto3" json:"losses,omitempty"`
+	Draws         int32 `protobuf:"varint,10,opt,name=draws,proto3" json:"draws,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerRating) Reset() {
+	*x = PlayerRating{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerRating) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerRating) ProtoMessage() {}
+
+func (x *PlayerRating) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
+func (*PlayerRating) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *PlayerRating) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *PlayerRating) GetPlayerName() string {
+	if x != nil {
+		return x.PlayerName
+	}
+	return ""
+}
+
+func (x *PlayerRating) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *PlayerRating) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetMu() float64 {
+	if x != nil {
+		return x.Mu
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetSigma() float64 {
+	if x != nil {
+		return x.Sigma
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetGames() int32 {
+	if x != nil {
+		return x.Games
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetWins() int32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetLosses() int32 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
+}
+
+func (x *PlayerRating) GetDraws() int32 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
+type ListLeaderboardRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "games/{game}".
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// At most this many players (default 50, at most 500).
+	PageSize      int32  `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListLeaderboardRequest) Reset() {
+	*x = ListLeaderboardRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListLeaderboardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListLeaderboardRequest) ProtoMessage() {}
+
+func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
+func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ListLeaderboardRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ListLeaderboardRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListLeaderboardRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+type ListLeaderboardResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ratings       []*PlayerRating        `protobuf:"bytes,1,rep,name=ratings,proto3" json:"ratings,omitempty"`
+	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListLeaderboardResponse) Reset() {
+	*x = ListLeaderboardResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListLeaderboardResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListLeaderboardResponse) ProtoMessage() {}
+
+func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
+func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
+	if x != nil {
+		return x.Ratings
+	}
+	return nil
+}
+
+func (x *ListLeaderboardResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+type GetPlayerProfileRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}", or "players/me" for the signed-in caller.
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPlayerProfileRequest) Reset() {
+	*x = GetPlayerProfileRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPlayerProfileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPlayerProfileRequest) ProtoMessage() {}
+
+func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
+func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *GetPlayerProfileRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type PlayerProfile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Rated matches played, won, lost and drawn, over every game.
+	Games  int32 `protobuf:"varint,2,opt,name=games,proto3" json:"games,omitempty"`
+	Wins   int32 `protobuf:"varint,3,opt,name=wins,proto3" json:"wins,omitempty"`
+	Losses int32 `protobuf:"varint,4,opt,name=losses,proto3" json:"losses,omitempty"`
+	Draws  int32 `protobuf:"varint,5,opt,name=draws,proto3" json:"draws,omitempty"`
+	// One per game played rated, by game name.
+	Ratings       []*PlayerRating `protobuf:"bytes,6,rep,name=ratings,proto3" json:"ratings,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerProfile) Reset() {
+	*x = PlayerProfile{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerProfile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerProfile) ProtoMessage() {}
+
+func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
+func (*PlayerProfile) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *PlayerProfile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlayerProfile) GetGames() int32 {
+	if x != nil {
+		return x.Games
+	}
+	return 0
+}
+
+func (x *PlayerProfile) GetWins() int32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *PlayerProfile) GetLosses() int32 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
+}
+
+func (x *PlayerProfile) GetDraws() int32 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
+func (x *PlayerProfile) GetRatings() []*PlayerRating {
+	if x != nil {
+		return x.Ratings
+	}
+	return nil
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -3460,7 +3873,39 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05event\"&\n" +
 	"\n" +
 	"WatchEnded\x12\x18\n" +
-	"\aversion\x18\x01 \x01(\x03R\aversion*\xc8\x01\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\"$\n" +
+	"\x0eRematchRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xf1\x01\n" +
+	"\fPlayerRating\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x1f\n" +
+	"\vplayer_name\x18\x02 \x01(\tR\n" +
+	"playerName\x12\x12\n" +
+	"\x04game\x18\x03 \x01(\tR\x04game\x12\x16\n" +
+	"\x06rating\x18\x04 \x01(\x01R\x06rating\x12\x0e\n" +
+	"\x02mu\x18\x05 \x01(\x01R\x02mu\x12\x14\n" +
+	"\x05sigma\x18\x06 \x01(\x01R\x05sigma\x12\x14\n" +
+	"\x05games\x18\a \x01(\x05R\x05games\x12\x12\n" +
+	"\x04wins\x18\b \x01(\x05R\x04wins\x12\x16\n" +
+	"\x06losses\x18\t \x01(\x05R\x06losses\x12\x14\n" +
+	"\x05draws\x18\n" +
+	" \x01(\x05R\x05draws\"h\n" +
+	"\x16ListLeaderboardRequest\x12\x12\n" +
+	"\x04game\x18\x01 \x01(\tR\x04game\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"v\n" +
+	"\x17ListLeaderboardResponse\x123\n" +
+	"\aratings\x18\x01 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"-\n" +
+	"\x17GetPlayerProfileRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xb0\x01\n" +
+	"\rPlayerProfile\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05games\x18\x02 \x01(\x05R\x05games\x12\x12\n" +
+	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x16\n" +
+	"\x06losses\x18\x04 \x01(\x05R\x06losses\x12\x14\n" +
+	"\x05draws\x18\x05 \x01(\x05R\x05draws\x123\n" +
+	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -3486,7 +3931,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
-	"2\x9b\a\n" +
+	"2\x8b\t\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -3503,7 +3948,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
 	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
 	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\x12E\n" +
-	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x012\xa7\x02\n" +
+	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12:\n" +
+	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match\x12\\\n" +
+	"\x0fListLeaderboard\x12#.gamehost.v1.ListLeaderboardRequest\x1a$.gamehost.v1.ListLeaderboardResponse\x12T\n" +
+	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile2\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -3524,142 +3972,156 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
-	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
-	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
-	(EventKind)(0),                // 2: gamehost.v1.EventKind
-	(*Game)(nil),                  // 3: gamehost.v1.Game
-	(*GameBot)(nil),               // 4: gamehost.v1.GameBot
-	(*Variant)(nil),               // 5: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),      // 6: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 7: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),        // 8: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                  // 9: gamehost.v1.Seat
-	(*StatusDetail)(nil),          // 10: gamehost.v1.StatusDetail
-	(*Result)(nil),                // 11: gamehost.v1.Result
-	(*Match)(nil),                 // 12: gamehost.v1.Match
-	(*CreateMatchRequest)(nil),    // 13: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),    // 14: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 15: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),       // 16: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),      // 17: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),     // 18: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),     // 19: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),             // 20: gamehost.v1.LegalMove
-	(*MovePart)(nil),              // 21: gamehost.v1.MovePart
-	(*View)(nil),                  // 22: gamehost.v1.View
-	(*RenderOptions)(nil),         // 23: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 24: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 25: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 26: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 27: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 28: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 29: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 30: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 31: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 32: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 33: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 34: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 35: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 36: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 37: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),        // 38: gamehost.v1.SessionRequest
-	(*SessionError)(nil),          // 39: gamehost.v1.SessionError
-	(*SessionEvent)(nil),          // 40: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),            // 41: gamehost.v1.WatchEnded
-	(*structpb.Struct)(nil),       // 42: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
-	(*anypb.Any)(nil),             // 45: google.protobuf.Any
+	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
+	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
+	(EventKind)(0),                  // 2: gamehost.v1.EventKind
+	(*Game)(nil),                    // 3: gamehost.v1.Game
+	(*GameBot)(nil),                 // 4: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 5: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 6: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 7: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 8: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 9: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 10: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 11: gamehost.v1.Result
+	(*Match)(nil),                   // 12: gamehost.v1.Match
+	(*CreateMatchRequest)(nil),      // 13: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 14: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 15: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 16: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 17: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 18: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 19: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 20: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 21: gamehost.v1.MovePart
+	(*View)(nil),                    // 22: gamehost.v1.View
+	(*RenderOptions)(nil),           // 23: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 24: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 25: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 26: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 27: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 28: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 29: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 30: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),      // 31: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 32: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 33: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 34: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 35: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 36: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 37: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 38: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 39: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 40: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 41: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 42: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 43: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 44: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 45: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 46: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 47: gamehost.v1.PlayerProfile
+	(*structpb.Struct)(nil),         // 48: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 49: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 50: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 51: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	42, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	42, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	48, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	48, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	42, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	48, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	42, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	48, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	43, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	43, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	44, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	43, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	49, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	49, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	50, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	49, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	42, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	44, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	48, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	50, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
 	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	42, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	48, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	42, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	48, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	48, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	43, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	42, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	49, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	48, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
 	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	48, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	28, // 39: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	25, // 40: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	45, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	51, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	27, // 42: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	26, // 43: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	12, // 44: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
 	39, // 45: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
 	41, // 46: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 47: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 48: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 49: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 50: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 51: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 52: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 53: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	24, // 54: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	25, // 55: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	28, // 56: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	29, // 57: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	31, // 58: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	38, // 59: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	33, // 60: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	34, // 61: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	36, // 62: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	37, // 63: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 64: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 65: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 66: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 67: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 68: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 69: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 70: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	22, // 71: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	26, // 72: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	27, // 73: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	30, // 74: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	32, // 75: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	40, // 76: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 77: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	35, // 78: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 79: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 80: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	64, // [64:81] is the sub-list for method output_type
-	47, // [47:64] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	43, // 47: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	43, // 48: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	6,  // 49: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 50: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	13, // 51: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	14, // 52: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	16, // 53: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	17, // 54: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	19, // 55: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	24, // 56: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	25, // 57: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	28, // 58: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	29, // 59: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	31, // 60: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	38, // 61: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	42, // 62: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	44, // 63: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	46, // 64: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	33, // 65: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	34, // 66: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	36, // 67: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	37, // 68: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 69: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 70: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 71: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	15, // 72: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 73: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	18, // 74: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 75: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	22, // 76: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	26, // 77: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	27, // 78: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	30, // 79: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	32, // 80: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	40, // 81: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 82: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	45, // 83: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	47, // 84: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	12, // 85: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	35, // 86: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 87: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 88: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	69, // [69:89] is the sub-list for method output_type
+	49, // [49:69] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3693,7 +4155,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   39,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -29,19 +29,22 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GameHost_ListGames_FullMethodName   = "/gamehost.v1.GameHost/ListGames"
-	GameHost_GetGame_FullMethodName     = "/gamehost.v1.GameHost/GetGame"
-	GameHost_CreateMatch_FullMethodName = "/gamehost.v1.GameHost/CreateMatch"
-	GameHost_ListMatches_FullMethodName = "/gamehost.v1.GameHost/ListMatches"
-	GameHost_GetMatch_FullMethodName    = "/gamehost.v1.GameHost/GetMatch"
-	GameHost_JoinMatch_FullMethodName   = "/gamehost.v1.GameHost/JoinMatch"
-	GameHost_LeaveMatch_FullMethodName  = "/gamehost.v1.GameHost/LeaveMatch"
-	GameHost_GetView_FullMethodName     = "/gamehost.v1.GameHost/GetView"
-	GameHost_SubmitMove_FullMethodName  = "/gamehost.v1.GameHost/SubmitMove"
-	GameHost_WatchMatch_FullMethodName  = "/gamehost.v1.GameHost/WatchMatch"
-	GameHost_GetMatchLog_FullMethodName = "/gamehost.v1.GameHost/GetMatchLog"
-	GameHost_GetIdentity_FullMethodName = "/gamehost.v1.GameHost/GetIdentity"
-	GameHost_Session_FullMethodName     = "/gamehost.v1.GameHost/Session"
+	GameHost_ListGames_FullMethodName        = "/gamehost.v1.GameHost/ListGames"
+	GameHost_GetGame_FullMethodName          = "/gamehost.v1.GameHost/GetGame"
+	GameHost_CreateMatch_FullMethodName      = "/gamehost.v1.GameHost/CreateMatch"
+	GameHost_ListMatches_FullMethodName      = "/gamehost.v1.GameHost/ListMatches"
+	GameHost_GetMatch_FullMethodName         = "/gamehost.v1.GameHost/GetMatch"
+	GameHost_JoinMatch_FullMethodName        = "/gamehost.v1.GameHost/JoinMatch"
+	GameHost_LeaveMatch_FullMethodName       = "/gamehost.v1.GameHost/LeaveMatch"
+	GameHost_GetView_FullMethodName          = "/gamehost.v1.GameHost/GetView"
+	GameHost_SubmitMove_FullMethodName       = "/gamehost.v1.GameHost/SubmitMove"
+	GameHost_WatchMatch_FullMethodName       = "/gamehost.v1.GameHost/WatchMatch"
+	GameHost_GetMatchLog_FullMethodName      = "/gamehost.v1.GameHost/GetMatchLog"
+	GameHost_GetIdentity_FullMethodName      = "/gamehost.v1.GameHost/GetIdentity"
+	GameHost_Session_FullMethodName          = "/gamehost.v1.GameHost/Session"
+	GameHost_Rematch_FullMethodName          = "/gamehost.v1.GameHost/Rematch"
+	GameHost_ListLeaderboard_FullMethodName  = "/gamehost.v1.GameHost/ListLeaderboard"
+	GameHost_GetPlayerProfile_FullMethodName = "/gamehost.v1.GameHost/GetPlayerProfile"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -86,6 +89,19 @@ type GameHostClient interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error)
+	// --- Players: matchmaking, ratings, rematch (issue 17). ---
+	// A new match of the same game, options and seat count with the same
+	// players, each moved one seat on (seat i's player takes seat i+1, the
+	// last takes seat 0), from a finished match. Only a signed-in player of
+	// that match may ask; every player asking gets the same rematch.
+	Rematch(ctx context.Context, in *RematchRequest, opts ...grpc.CallOption) (*Match, error)
+	// A game's rated players, best first (by rating), paged. A match is rated
+	// when every seat is held by a signed-in player; its result counts once.
+	ListLeaderboard(ctx context.Context, in *ListLeaderboardRequest, opts ...grpc.CallOption) (*ListLeaderboardResponse, error)
+	// A player's ratings and record per game ("players/{subject}", or
+	// "players/me" for the signed-in caller). Their match history:
+	// ListMatches with `mine` (or `player`, for admins).
+	GetPlayerProfile(ctx context.Context, in *GetPlayerProfileRequest, opts ...grpc.CallOption) (*PlayerProfile, error)
 }
 
 type gameHostClient struct {
@@ -238,6 +254,36 @@ func (c *gameHostClient) Session(ctx context.Context, opts ...grpc.CallOption) (
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionClient = grpc.BidiStreamingClient[SessionRequest, SessionEvent]
 
+func (c *gameHostClient) Rematch(ctx context.Context, in *RematchRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_Rematch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) ListLeaderboard(ctx context.Context, in *ListLeaderboardRequest, opts ...grpc.CallOption) (*ListLeaderboardResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListLeaderboardResponse)
+	err := c.cc.Invoke(ctx, GameHost_ListLeaderboard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) GetPlayerProfile(ctx context.Context, in *GetPlayerProfileRequest, opts ...grpc.CallOption) (*PlayerProfile, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerProfile)
+	err := c.cc.Invoke(ctx, GameHost_GetPlayerProfile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -280,6 +326,19 @@ type GameHostServer interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error
+	// --- Players: matchmaking, ratings, rematch (issue 17). ---
+	// A new match of the same game, options and seat count with the same
+	// players, each moved one seat on (seat i's player takes seat i+1, the
+	// last takes seat 0), from a finished match. Only a signed-in player of
+	// that match may ask; every player asking gets the same rematch.
+	Rematch(context.Context, *RematchRequest) (*Match, error)
+	// A game's rated players, best first (by rating), paged. A match is rated
+	// when every seat is held by a signed-in player; its result counts once.
+	ListLeaderboard(context.Context, *ListLeaderboardRequest) (*ListLeaderboardResponse, error)
+	// A player's ratings and record per game ("players/{subject}", or
+	// "players/me" for the signed-in caller). Their match history:
+	// ListMatches with `mine` (or `player`, for admins).
+	GetPlayerProfile(context.Context, *GetPlayerProfileRequest) (*PlayerProfile, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -328,6 +387,15 @@ func (UnimplementedGameHostServer) GetIdentity(context.Context, *GetIdentityRequ
 }
 func (UnimplementedGameHostServer) Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error {
 	return status.Error(codes.Unimplemented, "method Session not implemented")
+}
+func (UnimplementedGameHostServer) Rematch(context.Context, *RematchRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method Rematch not implemented")
+}
+func (UnimplementedGameHostServer) ListLeaderboard(context.Context, *ListLeaderboardRequest) (*ListLeaderboardResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListLeaderboard not implemented")
+}
+func (UnimplementedGameHostServer) GetPlayerProfile(context.Context, *GetPlayerProfileRequest) (*PlayerProfile, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPlayerProfile not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -566,6 +634,60 @@ func _GameHost_Session_Handler(srv interface{}, stream grpc.ServerStream) error 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionServer = grpc.BidiStreamingServer[SessionRequest, SessionEvent]
 
+func _GameHost_Rematch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RematchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).Rematch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_Rematch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).Rematch(ctx, req.(*RematchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_ListLeaderboard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListLeaderboardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ListLeaderboard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ListLeaderboard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ListLeaderboard(ctx, req.(*ListLeaderboardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_GetPlayerProfile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPlayerProfileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).GetPlayerProfile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_GetPlayerProfile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).GetPlayerProfile(ctx, req.(*GetPlayerProfileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -616,6 +738,18 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetIdentity",
 			Handler:    _GameHost_GetIdentity_Handler,
+		},
+		{
+			MethodName: "Rematch",
+			Handler:    _GameHost_Rematch_Handler,
+		},
+		{
+			MethodName: "ListLeaderboard",
+			Handler:    _GameHost_ListLeaderboard_Handler,
+		},
+		{
+			MethodName: "GetPlayerProfile",
+			Handler:    _GameHost_GetPlayerProfile_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

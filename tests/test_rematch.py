@@ -1,0 +1,148 @@
+"""Rematch (issue 17, item 3): the same players from a finished match, each
+one seat on; asked only by a player, the same rematch for every ask. One
+host for the module, players signed in with JWTs."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import grpc
+import pytest
+
+from gamehost.client import GameHostError
+from gamehost.v1 import gamehost_pb2 as pb
+from hosts import HostProcess
+from identities import IdentityProvider
+
+
+@pytest.fixture(scope="module")
+def idp():
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def host(idp):
+    process = HostProcess(*idp.host_args()).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture()
+def user(idp):
+    def token(name: str) -> str:
+        return idp.token(f"{name}-{uuid.uuid4().hex[:6]}", name=name.title())
+    return token
+
+
+def error_of(call, *args, **kwargs) -> GameHostError:
+    with pytest.raises(GameHostError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+def play_out(match: str, players: dict) -> None:
+    """Each seat in ``players`` plays its first legal move (bots play theirs)
+    until the match is over; polls, with a deadline, while a bot is to move."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        views = {seat: client.view(match) for seat, client in players.items()}
+        if any(v.status != pb.MATCH_STATUS_ACTIVE for v in views.values()):
+            return
+        mover = next((seat for seat, v in views.items() if v.legal_moves), None)
+        if mover is None:
+            time.sleep(0.05)  # a bot's move: poll for its result
+            continue
+        players[mover].move(match, "", move_id=views[mover].legal_moves[0].id)
+    raise AssertionError(f"{match} did not finish")
+
+
+def finished_match(host, alice, bob) -> str:
+    with host.client(alice) as a, host.client(bob) as b:
+        match = a.create_match("tictactoe")
+        a.join(match.name, seat=0)
+        b.join(match.name, seat=1)
+        play_out(match.name, {0: a, 1: b})
+        assert a.match(match.name).status == pb.MATCH_STATUS_FINISHED
+        return match.name
+
+
+def test_a_rematch_starts_at_once_with_the_seats_rotated_and_every_ask_gets_it(host, user):
+    alice, bob = user("alice"), user("bob")
+    old = finished_match(host, alice, bob)
+    with host.client(alice) as a, host.client(bob) as b:
+        before = a.match(old)
+        rematch = a.rematch(old)
+        assert rematch.name != old and rematch.game == before.game
+        assert rematch.status == pb.MATCH_STATUS_ACTIVE  # everyone is seated already
+        # Seat i's player takes seat i+1, the last one seat 0.
+        assert [s.player_name for s in rematch.seats] == [before.seats[1].player_name,
+                                                          before.seats[0].player_name]
+        assert all(s.verified for s in rematch.seats)
+        assert b.rematch(old).name == rematch.name  # idempotent: the other player gets the same one
+        assert a.rematch(f"matches/{old.split('/')[-1]}").name == rematch.name
+        # Each player plays the new seat by identity, or takes its token.
+        assert b.view(rematch.name).seat == 0 and a.view(rematch.name).seat == 1
+        assert b.join(rematch.name).seat == 0
+        assert a.rematch(old).name == rematch.name  # still the same once it is under way
+
+
+def test_only_a_signed_in_player_of_a_finished_match_may_ask(host, user):
+    alice, bob, carol = user("alice"), user("bob"), user("carol")
+    old = finished_match(host, alice, bob)
+    with host.client() as anonymous:
+        refused = error_of(anonymous.rematch, old)
+        assert refused.code == grpc.StatusCode.UNAUTHENTICATED and "sign in" in refused.message
+    with host.client(carol) as c:
+        refused = error_of(c.rematch, old)
+        assert (refused.code, refused.reason) == (grpc.StatusCode.PERMISSION_DENIED, "NOT_A_PLAYER")
+        # A refusal creates nothing: carol has no match.
+        assert c.matches(mine=True) == []
+    with host.client(alice) as a, host.client(bob) as b:
+        running = a.create_match("tictactoe")
+        a.join(running.name)
+        b.join(running.name)
+        refused = error_of(a.rematch, running.name)
+        assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_FINISHED")
+        assert error_of(a.rematch, "matches/nosuchmatch").code == grpc.StatusCode.NOT_FOUND
+        # Rematch request ids are the host's: a caller may not take one.
+        taken = error_of(a.create_match, "tictactoe", request_id=f"rematch/{old.split('/')[-1]}")
+        assert taken.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_bot_seats_and_anonymous_seats_rotate_too(host, user):
+    """A bot keeps its strategy one seat on; an anonymous player cannot be
+    recognised again, so their seat opens and the rematch waits for it."""
+    alice = user("alice")
+    with host.client(alice) as a, host.client() as anonymous:
+        match = a.create_match("tictactoe", bots=[1], bot="random")
+        a.join(match.name, seat=0)
+        play_out(match.name, {0: a})
+        assert a.match(match.name).status == pb.MATCH_STATUS_FINISHED
+        rematch = a.rematch(match.name)
+        assert [s.kind for s in rematch.seats] == [pb.SEAT_KIND_BOT, pb.SEAT_KIND_HUMAN]
+        assert rematch.seats[0].bot == "random" and rematch.seats[1].verified
+        assert rematch.status == pb.MATCH_STATUS_ACTIVE
+
+        mixed = a.create_match("tictactoe")
+        a.join(mixed.name, seat=0)
+        token = anonymous.join(mixed.name, seat=1, player_name="guest").player_token
+        play_out(mixed.name, {0: a, 1: _TokenPlayer(anonymous, token)})
+        rematch = a.rematch(mixed.name)
+        assert [s.kind for s in rematch.seats] == [pb.SEAT_KIND_OPEN, pb.SEAT_KIND_HUMAN]
+        assert rematch.status == pb.MATCH_STATUS_OPEN
+        assert anonymous.join(rematch.name, player_name="guest").seat == 0
+
+
+class _TokenPlayer:
+    """An anonymous player: acts with the seat's token."""
+
+    def __init__(self, client, token: str) -> None:
+        self.client, self.token = client, token
+
+    def view(self, match):
+        return self.client.view(match, self.token)
+
+    def move(self, match, _token, move_id):
+        return self.client.move(match, self.token, move_id=move_id)
