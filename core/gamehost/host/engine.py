@@ -37,7 +37,9 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host import clocks
 from gamehost.host.engine_admin import MatchAdministration
+from gamehost.host.engine_clocks import MatchClocks
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
@@ -69,7 +71,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay):
+                  MatchAdministration, MatchReplay, MatchClocks):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the
@@ -101,6 +103,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
+        self._clock_rule = hook.gamehost_clock_ran_out if hook else None  # games' timeout rules
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
         # Rules run where the runner puts them (workers, or this process
@@ -190,6 +193,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
                            variant: str = "", bot: str = "", turn_timeout: float = 0.0,
+                           clock_initial: float = 0.0, clock_increment: float = 0.0,
                            caller: Principal | None = None) -> LiveMatch:
         """``caller``: who creates it (None: the host itself), for the seed
         rule and the quotas, and as the match's creator."""
@@ -208,6 +212,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("turn_timeout",
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
+        clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout)
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot",
@@ -223,7 +228,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
-            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen)
+            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock)
         bound = log.bind(match_id=record.id, game=game.id)
         live = LiveMatch(record, entry, None, 0, bound)
         try:

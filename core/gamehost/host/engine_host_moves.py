@@ -46,6 +46,8 @@ class HostMoves:
             delay = max(0.0, record.update_time + record.turn_timeout - time.time())
             live.deadline = asyncio.get_running_loop().call_later(
                 delay, lambda: self._spawn(self._turn_timed_out(live)))
+        if record.clock is not None:
+            self._arm_clock(live, to_move)
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
         async def attempt(retry: int) -> None:

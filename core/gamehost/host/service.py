@@ -13,7 +13,7 @@ import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import errors, event_frames, limits, page_tokens
+from gamehost.host import clocks, errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.gate import Gate
@@ -36,7 +36,7 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "moved": pb.EVENT_KIND_MOVED, "finished": pb.EVENT_KIND_FINISHED,
                     "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
-                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED}
+                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT}
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -104,6 +104,18 @@ def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     stamp = timestamp_pb2.Timestamp()
     stamp.FromNanoseconds(int(seconds * 1e9))
     return stamp
+
+
+def clock_pb(record: MatchRecord, to_move) -> pb.ChessClock | None:
+    clock = record.clock
+    if clock is None:
+        return None
+    running = [s for s in to_move if record.seats[s].kind == "human"] if record.status == "active" else []
+    due = clocks.deadline(clock, record.update_time, running)
+    return pb.ChessClock(initial=duration(clock["initial"]), increment=duration(clock["increment"]),
+                         remaining=[duration(max(0.0, left)) for left in clock["remaining"]],
+                         since=timestamp(clocks.since(clock, record.update_time)), running=running,
+                         deadline=None if due is None else timestamp(due))
 
 
 def duration(seconds: float) -> duration_pb2.Duration:
@@ -192,7 +204,8 @@ class GameHostService(pb_grpc.GameHostServicer):
             turn_timeout=duration(record.turn_timeout) if timed else None,
             turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None,
             seed_chosen=record.seed_chosen,
-            status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None)
+            status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None,
+            clock=clock_pb(record, to_move))
 
     async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         async def build() -> pb.Match:
@@ -212,7 +225,9 @@ class GameHostService(pb_grpc.GameHostServicer):
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
-            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
+            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
+            clock_initial=request.clock_initial.ToNanoseconds() / 1e9,
+            clock_increment=request.clock_increment.ToNanoseconds() / 1e9, caller=caller)
         return await self._live_match_pb(live)
 
     @unary

@@ -123,8 +123,11 @@ class GameHostClient:
 
     def create_match(self, game: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                      seed: int | None = None, bots: Sequence[int] = (), bot: str = "", variant: str = "",
-                     request_id: str | None = None, turn_timeout: float = 0.0) -> pb.Match:
-        """``turn_timeout``: seconds a player may take per move (0: no limit)."""
+                     request_id: str | None = None, turn_timeout: float = 0.0, clock: float = 0.0,
+                     increment: float = 0.0) -> pb.Match:
+        """``turn_timeout``: seconds a player may take per move (0: no limit);
+        ``clock``, ``increment``: a chess clock, each seat's seconds and the
+        seconds added after each of its moves."""
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
                                         bot_seats=list(bots), bot=bot, variant=variant,
                                         request_id=request_id or uuid.uuid4().hex)
@@ -132,6 +135,10 @@ class GameHostClient:
             request.seed = seed
         if turn_timeout:
             request.turn_timeout.FromNanoseconds(int(turn_timeout * 1e9))
+        if clock:
+            request.clock_initial.FromNanoseconds(int(clock * 1e9))
+        if increment:
+            request.clock_increment.FromNanoseconds(int(increment * 1e9))
         return self._call(self.stub.CreateMatch, request)
 
     def matches(self, *, game: str = "", status: int = 0, limit: int | None = None, mine: bool = False,

@@ -57,6 +57,7 @@ class MatchRecord:
     creator: str = ""  # the creator's Principal.quota_key ("user:..." or "peer:...")
     seed_chosen: bool = False  # the creator chose the seed
     status_detail: dict[str, str] | None = None  # why it is aborted or suspended: reason, message, plugin
+    clock: dict | None = None  # a chess-style clock (clocks.py); None: untimed or a turn timeout
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -84,6 +85,7 @@ class Append:
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
     due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
     details_changed: bool = False  # status_detail changed (an abort, a suspension, a resumption)
+    clock_changed: bool = False  # the chess clock was charged (a move in a clocked match)
 
 
 OVER_STATUSES = ("finished", "abandoned", "aborted")

@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
 
@@ -117,6 +117,7 @@ MIGRATIONS = [
     );
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
+    "ALTER TABLE matches ADD COLUMN clock text;",  # clocks: the chess clock of a clocked match
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 VERSION_CHECK_FAILED = "GH409"
@@ -223,12 +224,14 @@ class PostgresStore:
         """A step that changes seats or the status detail also writes those
         (match_players, status_detail) in the same transaction; a move, the
         common step, stays one statement."""
-        if not (step.seats_changed or step.details_changed):
+        if not (step.seats_changed or step.details_changed or step.clock_changed):
             yield
             return
         record = step.record
         async with conn.transaction():
             yield
+            if step.clock_changed:
+                await conn.execute("UPDATE matches SET clock=%s WHERE id=%s", (clock_json(record), record.id))
             await conn.execute("UPDATE matches SET status_detail=%s WHERE id=%s", (detail_json(record), record.id))
             if step.seats_changed:
                 await conn.execute("DELETE FROM match_players WHERE match_id=%s", (record.id,))

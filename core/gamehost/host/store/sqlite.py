@@ -15,7 +15,7 @@ from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
                                       VersionConflict)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
 
@@ -69,6 +69,7 @@ MIGRATIONS = [
     ) WITHOUT ROWID;
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
+    "ALTER TABLE matches ADD COLUMN clock TEXT;",  # clocks: the chess clock of a clocked match
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -192,14 +193,15 @@ class SQLiteStore:
             # same optimistic check a shared database needs.
             if step.seats_changed or step.details_changed:
                 updated = db.execute(
-                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=?, status_detail=? "
-                    "WHERE id=? AND version=?",
+                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=?, status_detail=?, "
+                    "clock=? WHERE id=? AND version=?",
                     (seats_json(record.seats), record.status, record.version, record.update_time, result,
-                     detail_json(record), record.id, previous))
+                     detail_json(record), clock_json(record), record.id, previous))
             else:
                 updated = db.execute(
-                    "UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
-                    (record.status, record.version, record.update_time, result, record.id, previous))
+                    "UPDATE matches SET status=?, version=?, update_time=?, result=?, clock=? WHERE id=? AND version=?",
+                    (record.status, record.version, record.update_time, result, clock_json(record), record.id,
+                     previous))
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))

@@ -174,6 +174,10 @@ const (
 	EventKind_EVENT_KIND_RESUMED   EventKind = 9
 	// An admin handed the seat to a bot.
 	EventKind_EVENT_KIND_BOT_ASSIGNED EventKind = 10
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// A seat's chess clock ran out (seat: the first of them); a FINISHED
+	// event with the game's timeout ranking follows.
+	EventKind_EVENT_KIND_CLOCK_RAN_OUT EventKind = 40
 )
 
 // Enum value maps for EventKind.
@@ -190,19 +194,21 @@ var (
 		8:  "EVENT_KIND_SUSPENDED",
 		9:  "EVENT_KIND_RESUMED",
 		10: "EVENT_KIND_BOT_ASSIGNED",
+		40: "EVENT_KIND_CLOCK_RAN_OUT",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":  0,
-		"EVENT_KIND_JOINED":       1,
-		"EVENT_KIND_LEFT":         2,
-		"EVENT_KIND_STARTED":      3,
-		"EVENT_KIND_MOVED":        4,
-		"EVENT_KIND_FINISHED":     5,
-		"EVENT_KIND_ABANDONED":    6,
-		"EVENT_KIND_ABORTED":      7,
-		"EVENT_KIND_SUSPENDED":    8,
-		"EVENT_KIND_RESUMED":      9,
-		"EVENT_KIND_BOT_ASSIGNED": 10,
+		"EVENT_KIND_UNSPECIFIED":   0,
+		"EVENT_KIND_JOINED":        1,
+		"EVENT_KIND_LEFT":          2,
+		"EVENT_KIND_STARTED":       3,
+		"EVENT_KIND_MOVED":         4,
+		"EVENT_KIND_FINISHED":      5,
+		"EVENT_KIND_ABANDONED":     6,
+		"EVENT_KIND_ABORTED":       7,
+		"EVENT_KIND_SUSPENDED":     8,
+		"EVENT_KIND_RESUMED":       9,
+		"EVENT_KIND_BOT_ASSIGNED":  10,
+		"EVENT_KIND_CLOCK_RAN_OUT": 40,
 	}
 )
 
@@ -912,7 +918,10 @@ type Match struct {
 	// information or chance): the players may not all be equal before chance.
 	SeedChosen bool `protobuf:"varint,14,opt,name=seed_chosen,json=seedChosen,proto3" json:"seed_chosen,omitempty"`
 	// Set while the match is aborted or suspended.
-	StatusDetail  *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
+	StatusDetail *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Set in a match created with a chess clock.
+	Clock         *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1052,6 +1061,107 @@ func (x *Match) GetStatusDetail() *StatusDetail {
 	return nil
 }
 
+func (x *Match) GetClock() *ChessClock {
+	if x != nil {
+		return x.Clock
+	}
+	return nil
+}
+
+// Players: clocks, absent players, notifications, undo (part "clocks").
+// A chess-style clock: each seat's bank of time runs while it is to move;
+// the increment is added after each of its moves. When a person's bank
+// runs out the match ends by the game's timeout rule (a clock_ran_out
+// event, then finished). To draw it: a seat in `running` has
+// `remaining - (now - since)` left; the others have `remaining`.
+type ChessClock struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Initial   *durationpb.Duration   `protobuf:"bytes,1,opt,name=initial,proto3" json:"initial,omitempty"`
+	Increment *durationpb.Duration   `protobuf:"bytes,2,opt,name=increment,proto3" json:"increment,omitempty"`
+	// Each seat's time left at `since` (negative never: 0 once it ran out).
+	Remaining []*durationpb.Duration `protobuf:"bytes,3,rep,name=remaining,proto3" json:"remaining,omitempty"`
+	// When `remaining` was last charged (the last move, else the update time).
+	Since *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=since,proto3" json:"since,omitempty"`
+	// The seats whose clock is running now (people to move in an active match).
+	Running []int32 `protobuf:"varint,5,rep,packed,name=running,proto3" json:"running,omitempty"`
+	// When the first running seat's time runs out; unset when none runs.
+	Deadline      *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChessClock) Reset() {
+	*x = ChessClock{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChessClock) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChessClock) ProtoMessage() {}
+
+func (x *ChessClock) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChessClock.ProtoReflect.Descriptor instead.
+func (*ChessClock) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ChessClock) GetInitial() *durationpb.Duration {
+	if x != nil {
+		return x.Initial
+	}
+	return nil
+}
+
+func (x *ChessClock) GetIncrement() *durationpb.Duration {
+	if x != nil {
+		return x.Increment
+	}
+	return nil
+}
+
+func (x *ChessClock) GetRemaining() []*durationpb.Duration {
+	if x != nil {
+		return x.Remaining
+	}
+	return nil
+}
+
+func (x *ChessClock) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *ChessClock) GetRunning() []int32 {
+	if x != nil {
+		return x.Running
+	}
+	return nil
+}
+
+func (x *ChessClock) GetDeadline() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Deadline
+	}
+	return nil
+}
+
 type CreateMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -1076,14 +1186,20 @@ type CreateMatchRequest struct {
 	// How long a player may take over each move; when it runs out, the host
 	// plays a random legal move for that seat (the event says timed_out).
 	// Unset or zero: no limit. At most 30 days.
-	TurnTimeout   *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TurnTimeout *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// A chess clock: each seat's bank of time (more than 0, at most 30 days),
+	// and the time added after each of its moves (0 to 1 day). Not with
+	// turn_timeout (INVALID_ARGUMENT).
+	ClockInitial   *durationpb.Duration `protobuf:"bytes,40,opt,name=clock_initial,json=clockInitial,proto3" json:"clock_initial,omitempty"`
+	ClockIncrement *durationpb.Duration `protobuf:"bytes,41,opt,name=clock_increment,json=clockIncrement,proto3" json:"clock_increment,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1095,7 +1211,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1108,7 +1224,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -1174,6 +1290,20 @@ func (x *CreateMatchRequest) GetTurnTimeout() *durationpb.Duration {
 	return nil
 }
 
+func (x *CreateMatchRequest) GetClockInitial() *durationpb.Duration {
+	if x != nil {
+		return x.ClockInitial
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetClockIncrement() *durationpb.Duration {
+	if x != nil {
+		return x.ClockIncrement
+	}
+	return nil
+}
+
 type ListMatchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// At most this many matches (default 50, at most 500).
@@ -1195,7 +1325,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1207,7 +1337,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1220,7 +1350,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -1275,7 +1405,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1287,7 +1417,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1300,7 +1430,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -1327,7 +1457,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1339,7 +1469,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1352,7 +1482,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -1378,7 +1508,7 @@ type JoinMatchRequest struct {
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1390,7 +1520,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1403,7 +1533,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -1440,7 +1570,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1452,7 +1582,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1465,7 +1595,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -1499,7 +1629,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1511,7 +1641,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1524,7 +1654,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -1564,7 +1694,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1706,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +1719,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LegalMove) GetId() string {
@@ -1634,7 +1764,7 @@ type MovePart struct {
 
 func (x *MovePart) Reset() {
 	*x = MovePart{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1776,7 @@ func (x *MovePart) String() string {
 func (*MovePart) ProtoMessage() {}
 
 func (x *MovePart) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1789,7 @@ func (x *MovePart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
 func (*MovePart) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *MovePart) GetId() string {
@@ -1700,7 +1830,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1712,7 +1842,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1725,7 +1855,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *View) GetMatch() string {
@@ -1809,7 +1939,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1821,7 +1951,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1834,7 +1964,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1871,7 +2001,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1883,7 +2013,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +2026,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1955,7 +2085,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +2097,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1980,7 +2110,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -2083,7 +2213,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2225,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2108,7 +2238,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -2156,7 +2286,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2168,7 +2298,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2181,7 +2311,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2262,7 +2392,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2274,7 +2404,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2287,7 +2417,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2330,7 +2460,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2342,7 +2472,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2355,7 +2485,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2392,7 +2522,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2404,7 +2534,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2417,7 +2547,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2491,7 +2621,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2503,7 +2633,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2516,7 +2646,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 type Identity struct {
@@ -2534,7 +2664,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2546,7 +2676,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2559,7 +2689,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2602,7 +2732,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2614,7 +2744,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2627,7 +2757,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2654,7 +2784,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2666,7 +2796,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2679,7 +2809,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2697,7 +2827,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2709,7 +2839,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2722,7 +2852,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 type AssignBotRequest struct {
@@ -2738,7 +2868,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2750,7 +2880,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2763,7 +2893,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2797,7 +2927,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2809,7 +2939,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2822,7 +2952,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -2849,7 +2979,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2861,7 +2991,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2874,7 +3004,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -2960,7 +3090,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3102,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3115,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -3030,7 +3160,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3042,7 +3172,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3055,7 +3185,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -3175,7 +3305,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3187,7 +3317,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3200,7 +3330,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -3266,7 +3396,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\x9c\x05\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xcb\x05\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3286,7 +3416,16 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rturn_deadline\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\fturnDeadline\x12\x1f\n" +
 	"\vseed_chosen\x18\x0e \x01(\bR\n" +
 	"seedChosen\x12>\n" +
-	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\"\xb9\x02\n" +
+	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12-\n" +
+	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\"\xb7\x02\n" +
+	"\n" +
+	"ChessClock\x123\n" +
+	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
+	"\tincrement\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tincrement\x127\n" +
+	"\tremaining\x18\x03 \x03(\v2\x19.google.protobuf.DurationR\tremaining\x120\n" +
+	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
+	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
+	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\"\xbd\x03\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -3297,7 +3436,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"request_id\x18\x06 \x01(\tR\trequestId\x12\x18\n" +
 	"\avariant\x18\a \x01(\tR\avariant\x12\x10\n" +
 	"\x03bot\x18\b \x01(\tR\x03bot\x12<\n" +
-	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeoutB\a\n" +
+	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12>\n" +
+	"\rclock_initial\x18( \x01(\v2\x19.google.protobuf.DurationR\fclockInitial\x12B\n" +
+	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrementB\a\n" +
 	"\x05_seed\"\xc2\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
@@ -3459,7 +3600,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\x9b\x02\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\xb9\x02\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -3472,7 +3613,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
-	"2\x9b\a\n" +
+	"\x12\x1c\n" +
+	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(2\x9b\a\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -3510,7 +3652,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3525,127 +3667,136 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*StatusDetail)(nil),          // 10: gamehost.v1.StatusDetail
 	(*Result)(nil),                // 11: gamehost.v1.Result
 	(*Match)(nil),                 // 12: gamehost.v1.Match
-	(*CreateMatchRequest)(nil),    // 13: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),    // 14: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),   // 15: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),       // 16: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),      // 17: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),     // 18: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),     // 19: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),             // 20: gamehost.v1.LegalMove
-	(*MovePart)(nil),              // 21: gamehost.v1.MovePart
-	(*View)(nil),                  // 22: gamehost.v1.View
-	(*RenderOptions)(nil),         // 23: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),        // 24: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),     // 25: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),    // 26: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),            // 27: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),     // 28: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),    // 29: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),              // 30: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 31: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 32: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 33: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 34: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 35: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 36: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 37: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),        // 38: gamehost.v1.SessionRequest
-	(*SessionError)(nil),          // 39: gamehost.v1.SessionError
-	(*SessionEvent)(nil),          // 40: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),            // 41: gamehost.v1.WatchEnded
-	(*structpb.Struct)(nil),       // 42: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
-	(*anypb.Any)(nil),             // 45: google.protobuf.Any
+	(*ChessClock)(nil),            // 13: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),    // 14: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),    // 15: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),   // 16: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),       // 17: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),      // 18: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),     // 19: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),     // 20: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),             // 21: gamehost.v1.LegalMove
+	(*MovePart)(nil),              // 22: gamehost.v1.MovePart
+	(*View)(nil),                  // 23: gamehost.v1.View
+	(*RenderOptions)(nil),         // 24: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),        // 25: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),     // 26: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),    // 27: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),            // 28: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),     // 29: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),    // 30: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),              // 31: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),    // 32: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 33: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 34: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 35: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 36: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 37: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 38: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),        // 39: gamehost.v1.SessionRequest
+	(*SessionError)(nil),          // 40: gamehost.v1.SessionError
+	(*SessionEvent)(nil),          // 41: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),            // 42: gamehost.v1.WatchEnded
+	(*structpb.Struct)(nil),       // 43: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 44: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 45: google.protobuf.Duration
+	(*anypb.Any)(nil),             // 46: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	42, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	42, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	43, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	43, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	42, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	43, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
 	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	42, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	43, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	43, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	43, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	44, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	43, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	44, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	44, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	45, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	44, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	42, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	44, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	42, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	42, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	43, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	42, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	42, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	28, // 39: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	25, // 40: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	45, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	27, // 42: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	26, // 43: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 44: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	39, // 45: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	41, // 46: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 47: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 48: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 49: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 50: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 51: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 52: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 53: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	24, // 54: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	25, // 55: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	28, // 56: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	29, // 57: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	31, // 58: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	38, // 59: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	33, // 60: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	34, // 61: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	36, // 62: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	37, // 63: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 64: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 65: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 66: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 67: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 68: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 69: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 70: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	22, // 71: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	26, // 72: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	27, // 73: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	30, // 74: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	32, // 75: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	40, // 76: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 77: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	35, // 78: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 79: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 80: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	64, // [64:81] is the sub-list for method output_type
-	47, // [47:64] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	13, // 16: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	45, // 17: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	45, // 18: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	45, // 19: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	44, // 20: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	44, // 21: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	43, // 22: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	45, // 23: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	45, // 24: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	45, // 25: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	0,  // 26: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 27: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 28: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	43, // 29: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 30: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 31: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	43, // 32: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 33: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 34: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 35: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 36: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 37: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 38: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 39: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	44, // 40: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	43, // 41: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 42: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	24, // 43: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 44: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 45: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 46: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	29, // 47: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 48: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	46, // 49: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 50: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 51: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 52: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	40, // 53: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	42, // 54: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 55: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 56: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 57: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 58: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 59: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 60: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 61: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 62: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 63: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 64: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 65: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	32, // 66: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	39, // 67: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	34, // 68: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	35, // 69: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	37, // 70: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	38, // 71: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 72: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 73: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 74: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 75: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 76: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 77: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 78: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 79: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 80: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 81: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 82: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	33, // 83: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	41, // 84: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 85: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	36, // 86: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 87: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 88: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	72, // [72:89] is the sub-list for method output_type
+	55, // [55:72] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3653,20 +3804,20 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[11].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[15].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[23].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[35].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[37].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -3679,7 +3830,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

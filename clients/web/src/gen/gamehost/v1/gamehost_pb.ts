@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMpsHCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAEypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkirAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwSJgoFY2xvY2sYKCABKAsyFy5nYW1laG9zdC52MS5DaGVzc0Nsb2NrIv4BCgpDaGVzc0Nsb2NrEioKB2luaXRpYWwYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJaW5jcmVtZW50GAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEiwKCXJlbWFpbmluZxgDIAMoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIpCgVzaW5jZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHcnVubmluZxgFIAMoBRIsCghkZWFkbGluZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0wIKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMAoNY2xvY2tfaW5pdGlhbBgoIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIyCg9jbG9ja19pbmNyZW1lbnQYKSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMquQIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKEhwKGEVWRU5UX0tJTkRfQ0xPQ0tfUkFOX09VVBAoMpsHCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAEypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -466,6 +466,14 @@ export type Match = Message<"gamehost.v1.Match"> & {
    * @generated from field: gamehost.v1.StatusDetail status_detail = 15;
    */
   statusDetail?: StatusDetail | undefined;
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Set in a match created with a chess clock.
+   *
+   * @generated from field: gamehost.v1.ChessClock clock = 40;
+   */
+  clock?: ChessClock | undefined;
 };
 
 /**
@@ -474,6 +482,63 @@ export type Match = Message<"gamehost.v1.Match"> & {
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 9);
+
+/**
+ * Players: clocks, absent players, notifications, undo (part "clocks").
+ * A chess-style clock: each seat's bank of time runs while it is to move;
+ * the increment is added after each of its moves. When a person's bank
+ * runs out the match ends by the game's timeout rule (a clock_ran_out
+ * event, then finished). To draw it: a seat in `running` has
+ * `remaining - (now - since)` left; the others have `remaining`.
+ *
+ * @generated from message gamehost.v1.ChessClock
+ */
+export type ChessClock = Message<"gamehost.v1.ChessClock"> & {
+  /**
+   * @generated from field: google.protobuf.Duration initial = 1;
+   */
+  initial?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration increment = 2;
+   */
+  increment?: Duration | undefined;
+
+  /**
+   * Each seat's time left at `since` (negative never: 0 once it ran out).
+   *
+   * @generated from field: repeated google.protobuf.Duration remaining = 3;
+   */
+  remaining: Duration[];
+
+  /**
+   * When `remaining` was last charged (the last move, else the update time).
+   *
+   * @generated from field: google.protobuf.Timestamp since = 4;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * The seats whose clock is running now (people to move in an active match).
+   *
+   * @generated from field: repeated int32 running = 5;
+   */
+  running: number[];
+
+  /**
+   * When the first running seat's time runs out; unset when none runs.
+   *
+   * @generated from field: google.protobuf.Timestamp deadline = 6;
+   */
+  deadline?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gamehost.v1.ChessClock.
+ * Use `create(ChessClockSchema)` to create a new message.
+ */
+export const ChessClockSchema: GenMessage<ChessClock> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 10);
 
 /**
  * @generated from message gamehost.v1.CreateMatchRequest
@@ -546,6 +611,21 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
    * @generated from field: google.protobuf.Duration turn_timeout = 9;
    */
   turnTimeout?: Duration | undefined;
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * A chess clock: each seat's bank of time (more than 0, at most 30 days),
+   * and the time added after each of its moves (0 to 1 day). Not with
+   * turn_timeout (INVALID_ARGUMENT).
+   *
+   * @generated from field: google.protobuf.Duration clock_initial = 40;
+   */
+  clockInitial?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration clock_increment = 41;
+   */
+  clockIncrement?: Duration | undefined;
 };
 
 /**
@@ -553,7 +633,7 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 10);
+  messageDesc(file_gamehost_v1_gamehost, 11);
 
 /**
  * @generated from message gamehost.v1.ListMatchesRequest
@@ -607,7 +687,7 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 11);
+  messageDesc(file_gamehost_v1_gamehost, 12);
 
 /**
  * @generated from message gamehost.v1.ListMatchesResponse
@@ -629,7 +709,7 @@ export type ListMatchesResponse = Message<"gamehost.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 12);
+  messageDesc(file_gamehost_v1_gamehost, 13);
 
 /**
  * @generated from message gamehost.v1.GetMatchRequest
@@ -648,7 +728,7 @@ export type GetMatchRequest = Message<"gamehost.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 13);
+  messageDesc(file_gamehost_v1_gamehost, 14);
 
 /**
  * @generated from message gamehost.v1.JoinMatchRequest
@@ -683,7 +763,7 @@ export type JoinMatchRequest = Message<"gamehost.v1.JoinMatchRequest"> & {
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema: GenMessage<JoinMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 14);
+  messageDesc(file_gamehost_v1_gamehost, 15);
 
 /**
  * @generated from message gamehost.v1.JoinMatchResponse
@@ -713,7 +793,7 @@ export type JoinMatchResponse = Message<"gamehost.v1.JoinMatchResponse"> & {
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema: GenMessage<JoinMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 15);
+  messageDesc(file_gamehost_v1_gamehost, 16);
 
 /**
  * @generated from message gamehost.v1.LeaveMatchRequest
@@ -735,7 +815,7 @@ export type LeaveMatchRequest = Message<"gamehost.v1.LeaveMatchRequest"> & {
  * Use `create(LeaveMatchRequestSchema)` to create a new message.
  */
 export const LeaveMatchRequestSchema: GenMessage<LeaveMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 16);
+  messageDesc(file_gamehost_v1_gamehost, 17);
 
 /**
  * @generated from message gamehost.v1.LegalMove
@@ -782,7 +862,7 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema: GenMessage<LegalMove> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 17);
+  messageDesc(file_gamehost_v1_gamehost, 18);
 
 /**
  * One choice on the way to a move. The same id stands for the same choice,
@@ -811,7 +891,7 @@ export type MovePart = Message<"gamehost.v1.MovePart"> & {
  * Use `create(MovePartSchema)` to create a new message.
  */
 export const MovePartSchema: GenMessage<MovePart> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 18);
+  messageDesc(file_gamehost_v1_gamehost, 19);
 
 /**
  * @generated from message gamehost.v1.View
@@ -885,7 +965,7 @@ export type View = Message<"gamehost.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 19);
+  messageDesc(file_gamehost_v1_gamehost, 20);
 
 /**
  * Which renderings a view carries besides the state.
@@ -909,7 +989,7 @@ export type RenderOptions = Message<"gamehost.v1.RenderOptions"> & {
  * Use `create(RenderOptionsSchema)` to create a new message.
  */
 export const RenderOptionsSchema: GenMessage<RenderOptions> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 20);
+  messageDesc(file_gamehost_v1_gamehost, 21);
 
 /**
  * @generated from message gamehost.v1.GetViewRequest
@@ -952,7 +1032,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
  * Use `create(GetViewRequestSchema)` to create a new message.
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 21);
+  messageDesc(file_gamehost_v1_gamehost, 22);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveRequest
@@ -1029,7 +1109,7 @@ export type SubmitMoveRequest = Message<"gamehost.v1.SubmitMoveRequest"> & {
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema: GenMessage<SubmitMoveRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 22);
+  messageDesc(file_gamehost_v1_gamehost, 23);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveResponse
@@ -1063,7 +1143,7 @@ export type SubmitMoveResponse = Message<"gamehost.v1.SubmitMoveResponse"> & {
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 23);
+  messageDesc(file_gamehost_v1_gamehost, 24);
 
 /**
  * @generated from message gamehost.v1.MatchEvent
@@ -1133,7 +1213,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema: GenMessage<MatchEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 24);
+  messageDesc(file_gamehost_v1_gamehost, 25);
 
 /**
  * @generated from message gamehost.v1.WatchMatchRequest
@@ -1171,7 +1251,7 @@ export type WatchMatchRequest = Message<"gamehost.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 25);
+  messageDesc(file_gamehost_v1_gamehost, 26);
 
 /**
  * @generated from message gamehost.v1.GetMatchLogRequest
@@ -1197,7 +1277,7 @@ export type GetMatchLogRequest = Message<"gamehost.v1.GetMatchLogRequest"> & {
  * Use `create(GetMatchLogRequestSchema)` to create a new message.
  */
 export const GetMatchLogRequestSchema: GenMessage<GetMatchLogRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 26);
+  messageDesc(file_gamehost_v1_gamehost, 27);
 
 /**
  * @generated from message gamehost.v1.MatchLog
@@ -1260,7 +1340,7 @@ export type MatchLog = Message<"gamehost.v1.MatchLog"> & {
  * Use `create(MatchLogSchema)` to create a new message.
  */
 export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 27);
+  messageDesc(file_gamehost_v1_gamehost, 28);
 
 /**
  * @generated from message gamehost.v1.GetIdentityRequest
@@ -1273,7 +1353,7 @@ export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
  * Use `create(GetIdentityRequestSchema)` to create a new message.
  */
 export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 28);
+  messageDesc(file_gamehost_v1_gamehost, 29);
 
 /**
  * @generated from message gamehost.v1.Identity
@@ -1311,7 +1391,7 @@ export type Identity = Message<"gamehost.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 29);
+  messageDesc(file_gamehost_v1_gamehost, 30);
 
 /**
  * @generated from message gamehost.v1.AbortMatchRequest
@@ -1337,7 +1417,7 @@ export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
  * Use `create(AbortMatchRequestSchema)` to create a new message.
  */
 export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 30);
+  messageDesc(file_gamehost_v1_gamehost, 31);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchRequest
@@ -1356,7 +1436,7 @@ export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 31);
+  messageDesc(file_gamehost_v1_gamehost, 32);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchResponse
@@ -1369,7 +1449,7 @@ export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 32);
+  messageDesc(file_gamehost_v1_gamehost, 33);
 
 /**
  * @generated from message gamehost.v1.AssignBotRequest
@@ -1400,7 +1480,7 @@ export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
  * Use `create(AssignBotRequestSchema)` to create a new message.
  */
 export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 33);
+  messageDesc(file_gamehost_v1_gamehost, 34);
 
 /**
  * @generated from message gamehost.v1.ResumeMatchRequest
@@ -1419,7 +1499,7 @@ export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
  * Use `create(ResumeMatchRequestSchema)` to create a new message.
  */
 export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 34);
+  messageDesc(file_gamehost_v1_gamehost, 35);
 
 /**
  * @generated from message gamehost.v1.SessionRequest
@@ -1470,7 +1550,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
  * Use `create(SessionRequestSchema)` to create a new message.
  */
 export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 35);
+  messageDesc(file_gamehost_v1_gamehost, 36);
 
 /**
  * What a failed request got: the status SubmitMove or WatchMatch would have
@@ -1503,7 +1583,7 @@ export type SessionError = Message<"gamehost.v1.SessionError"> & {
  * Use `create(SessionErrorSchema)` to create a new message.
  */
 export const SessionErrorSchema: GenMessage<SessionError> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 36);
+  messageDesc(file_gamehost_v1_gamehost, 37);
 
 /**
  * @generated from message gamehost.v1.SessionEvent
@@ -1577,7 +1657,7 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
  * Use `create(SessionEventSchema)` to create a new message.
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 37);
+  messageDesc(file_gamehost_v1_gamehost, 38);
 
 /**
  * @generated from message gamehost.v1.WatchEnded
@@ -1596,7 +1676,7 @@ export type WatchEnded = Message<"gamehost.v1.WatchEnded"> & {
  * Use `create(WatchEndedSchema)` to create a new message.
  */
 export const WatchEndedSchema: GenMessage<WatchEnded> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 38);
+  messageDesc(file_gamehost_v1_gamehost, 39);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus
@@ -1755,6 +1835,15 @@ export enum EventKind {
    * @generated from enum value: EVENT_KIND_BOT_ASSIGNED = 10;
    */
   BOT_ASSIGNED = 10,
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * A seat's chess clock ran out (seat: the first of them); a FINISHED
+   * event with the game's timeout ranking follows.
+   *
+   * @generated from enum value: EVENT_KIND_CLOCK_RAN_OUT = 40;
+   */
+  CLOCK_RAN_OUT = 40,
 }
 
 /**
