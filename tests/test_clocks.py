@@ -87,3 +87,13 @@ def test_a_clock_that_ran_out_while_the_host_was_down_ends_the_match_after_resta
         assert list(over.result.ranking) == [1, 2]
         assert over.clock.remaining[0] == charged.remaining[0]  # X's charge and increment were stored
         assert seconds(over.clock.remaining[0]) > 2.0
+
+
+def test_a_game_with_a_timeout_rule_of_its_own_ends_by_it(client):
+    # The fixture plugin's rule for crashy: running out of time is a draw.
+    match = client.create_match("crashy", seed=2, clock=0.5).name
+    client.join(match)
+    client.join(match)
+    ran_out, finished = events_until_finished(client, match)[-2:]
+    assert (ran_out.kind, ran_out.seat) == (pb.EVENT_KIND_CLOCK_RAN_OUT, 0)
+    assert list(client.match(match).result.ranking) == [1, 1]
