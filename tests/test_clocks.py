@@ -62,12 +62,27 @@ def test_a_move_charges_the_movers_time_and_adds_the_increment(client):
     ({"clock": 31 * 24 * 3600.0}, "clock_initial"),
     ({"increment": 2.0}, "clock_initial"),
     ({"clock": 60.0, "increment": 2 * 24 * 3600.0}, "clock_increment"),
+    ({"move_time": 60.0, "clock": 60.0}, "correspondence_move_time"),
+    ({"move_time": 31 * 24 * 3600.0}, "correspondence_move_time"),
 ])
 def test_a_clock_it_cannot_have_is_refused(client, fields, field):
     with pytest.raises(GameHostError) as refused:
         client.create_match("tictactoe", **fields)
     assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert refused.value.field_violations[0][0] == field
+
+
+def test_a_correspondence_clock_gives_each_move_its_full_time_and_ends_the_match_when_one_runs_out(client):
+    match = client.create_match("tictactoe", seed=5, move_time=1.5).name
+    x = client.join(match).player_token
+    client.join(match)
+    client.move(match, x, move_id=client.view(match, x).legal_moves[0].id)
+    moved = client.match(match)
+    assert seconds(moved.clock.per_move) == 1.5
+    assert [seconds(left) for left in moved.clock.remaining] == [1.5, 1.5]  # X's move time is whole again
+    ran_out = events_until_finished(client, match)[-2]
+    assert (ran_out.kind, ran_out.seat) == (pb.EVENT_KIND_CLOCK_RAN_OUT, 1)
+    assert list(client.match(match).result.ranking) == [1, 2]
 
 
 def test_a_clock_that_ran_out_while_the_host_was_down_ends_the_match_after_restart(start_host, tmp_path):

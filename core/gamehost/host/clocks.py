@@ -3,7 +3,9 @@ move, with an increment added after each of its moves.
 
 The clock is a plain dict kept on the match row (``MatchRecord.clock``) so
 it survives a restart and is shared by replicas:
-``{"initial": s, "increment": s, "remaining": [s per seat], "since": t}``.
+``{"initial": s, "increment": s, "per_move": s, "remaining": [s per seat],
+"since": t}``. A correspondence clock (``per_move``, e.g. days per move)
+gives each move at most that long: the mover's bank is set back to it.
 ``remaining`` is each seat's bank at ``since`` (epoch seconds, the last
 time the clock was charged; None until the first move, when the match's
 start, its ``update_time``, stands for it). Pure functions: the engine
@@ -20,9 +22,21 @@ MAX_CLOCK = 30 * 24 * 3600.0  # a bank of at most 30 days, like the turn timeout
 MAX_INCREMENT = 24 * 3600.0
 
 
-def new_clock(initial: float, increment: float, seats: int, turn_timeout: float) -> dict | None:
+def new_clock(initial: float, increment: float, seats: int, turn_timeout: float,
+              per_move: float = 0.0) -> dict | None:
     """The clock a match starts with, or None for an untimed match; a
     clear INVALID_ARGUMENT for values a clock cannot have."""
+    if per_move:
+        if not 0 < per_move <= MAX_CLOCK:
+            raise errors.invalid_field("correspondence_move_time",
+                                       f"a correspondence move time is more than 0 s and at most 30 days, "
+                                       f"not {per_move} s.")
+        if initial or increment or turn_timeout:
+            raise errors.invalid_field("correspondence_move_time",
+                                       "a correspondence clock comes alone: leave clock_initial, clock_increment "
+                                       "and turn_timeout unset.")
+        return {"initial": float(per_move), "increment": 0.0, "per_move": float(per_move),
+                "remaining": [float(per_move)] * seats, "since": None}
     if not initial and not increment:
         return None
     if not 0 < initial <= MAX_CLOCK:
@@ -33,8 +47,8 @@ def new_clock(initial: float, increment: float, seats: int, turn_timeout: float)
     if turn_timeout:
         raise errors.invalid_field("turn_timeout", "a match has a clock or a turn timeout, not both: "
                                                    "leave turn_timeout unset with clock_initial.")
-    return {"initial": float(initial), "increment": float(increment), "remaining": [float(initial)] * seats,
-            "since": None}
+    return {"initial": float(initial), "increment": float(increment), "per_move": 0.0,
+            "remaining": [float(initial)] * seats, "since": None}
 
 
 def since(clock: dict, update_time: float) -> float:
@@ -44,12 +58,13 @@ def since(clock: dict, update_time: float) -> float:
 def charged(clock: dict, update_time: float, to_move: Sequence[int], mover: int, now: float) -> dict:
     """The clock after ``mover`` moved at ``now``: every seat that was to
     move is charged the time since the last charge (several at once in
-    games of simultaneous moves), the mover then gains the increment."""
+    games of simultaneous moves), the mover then gains the increment (a
+    correspondence clock gives the mover its full move time again)."""
     elapsed = max(0.0, now - since(clock, update_time))
     remaining = list(clock["remaining"])
     for seat in to_move:
         remaining[seat] -= elapsed
-    remaining[mover] += clock["increment"]
+    remaining[mover] = clock["per_move"] if clock.get("per_move") else remaining[mover] + clock["increment"]
     return {**clock, "remaining": remaining, "since": now}
 
 

@@ -193,7 +193,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
                            variant: str = "", bot: str = "", turn_timeout: float = 0.0,
-                           clock_initial: float = 0.0, clock_increment: float = 0.0,
+                           clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
                            caller: Principal | None = None) -> LiveMatch:
         """``caller``: who creates it (None: the host itself), for the seed
         rule and the quotas, and as the match's creator."""
@@ -212,7 +212,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("turn_timeout",
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
-        clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout)
+        clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout, clock_per_move)
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot",

@@ -115,7 +115,8 @@ def clock_pb(record: MatchRecord, to_move) -> pb.ChessClock | None:
     return pb.ChessClock(initial=duration(clock["initial"]), increment=duration(clock["increment"]),
                          remaining=[duration(max(0.0, left)) for left in clock["remaining"]],
                          since=timestamp(clocks.since(clock, record.update_time)), running=running,
-                         deadline=None if due is None else timestamp(due))
+                         deadline=None if due is None else timestamp(due),
+                         per_move=duration(clock["per_move"]) if clock.get("per_move") else None)
 
 
 def duration(seconds: float) -> duration_pb2.Duration:
@@ -227,7 +228,8 @@ class GameHostService(pb_grpc.GameHostServicer):
             request_id=request.request_id, variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
             clock_initial=request.clock_initial.ToNanoseconds() / 1e9,
-            clock_increment=request.clock_increment.ToNanoseconds() / 1e9, caller=caller)
+            clock_increment=request.clock_increment.ToNanoseconds() / 1e9,
+            clock_per_move=request.correspondence_move_time.ToNanoseconds() / 1e9, caller=caller)
         return await self._live_match_pb(live)
 
     @unary

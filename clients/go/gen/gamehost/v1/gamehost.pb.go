@@ -1085,7 +1085,10 @@ type ChessClock struct {
 	// The seats whose clock is running now (people to move in an active match).
 	Running []int32 `protobuf:"varint,5,rep,packed,name=running,proto3" json:"running,omitempty"`
 	// When the first running seat's time runs out; unset when none runs.
-	Deadline      *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	Deadline *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	// Set on a correspondence clock: the time each move may take (a seat's
+	// remaining time is set back to it after each of its moves).
+	PerMove       *durationpb.Duration `protobuf:"bytes,7,opt,name=per_move,json=perMove,proto3" json:"per_move,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1162,6 +1165,13 @@ func (x *ChessClock) GetDeadline() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *ChessClock) GetPerMove() *durationpb.Duration {
+	if x != nil {
+		return x.PerMove
+	}
+	return nil
+}
+
 type CreateMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -1193,8 +1203,12 @@ type CreateMatchRequest struct {
 	// turn_timeout (INVALID_ARGUMENT).
 	ClockInitial   *durationpb.Duration `protobuf:"bytes,40,opt,name=clock_initial,json=clockInitial,proto3" json:"clock_initial,omitempty"`
 	ClockIncrement *durationpb.Duration `protobuf:"bytes,41,opt,name=clock_increment,json=clockIncrement,proto3" json:"clock_increment,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// A correspondence clock: each move may take at most this long (e.g. 3
+	// days); running out ends the match like a chess clock. Alone: not with
+	// the chess clock's fields nor turn_timeout. At most 30 days.
+	CorrespondenceMoveTime *durationpb.Duration `protobuf:"bytes,42,opt,name=correspondence_move_time,json=correspondenceMoveTime,proto3" json:"correspondence_move_time,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
@@ -1300,6 +1314,13 @@ func (x *CreateMatchRequest) GetClockInitial() *durationpb.Duration {
 func (x *CreateMatchRequest) GetClockIncrement() *durationpb.Duration {
 	if x != nil {
 		return x.ClockIncrement
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetCorrespondenceMoveTime() *durationpb.Duration {
+	if x != nil {
+		return x.CorrespondenceMoveTime
 	}
 	return nil
 }
@@ -3417,7 +3438,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vseed_chosen\x18\x0e \x01(\bR\n" +
 	"seedChosen\x12>\n" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12-\n" +
-	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\"\xb7\x02\n" +
+	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -3425,7 +3446,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\tremaining\x18\x03 \x03(\v2\x19.google.protobuf.DurationR\tremaining\x120\n" +
 	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
 	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
-	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\"\xbd\x03\n" +
+	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x124\n" +
+	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\x92\x04\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -3438,7 +3460,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x03bot\x18\b \x01(\tR\x03bot\x12<\n" +
 	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12>\n" +
 	"\rclock_initial\x18( \x01(\v2\x19.google.protobuf.DurationR\fclockInitial\x12B\n" +
-	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrementB\a\n" +
+	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrement\x12S\n" +
+	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTimeB\a\n" +
 	"\x05_seed\"\xc2\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
@@ -3725,78 +3748,80 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	45, // 19: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
 	44, // 20: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
 	44, // 21: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	43, // 22: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	45, // 23: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	45, // 24: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	45, // 25: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	0,  // 26: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 27: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 28: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	43, // 29: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	22, // 30: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 31: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	43, // 32: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	21, // 33: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 34: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	24, // 35: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 36: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	24, // 37: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	23, // 38: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 39: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	44, // 40: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	43, // 41: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	23, // 42: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	24, // 43: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 44: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	28, // 45: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 46: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	29, // 47: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	26, // 48: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	46, // 49: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	28, // 50: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	27, // 51: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 52: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	40, // 53: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	42, // 54: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 55: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 56: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	14, // 57: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	15, // 58: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	17, // 59: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	18, // 60: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	20, // 61: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	25, // 62: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	26, // 63: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	29, // 64: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	30, // 65: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	32, // 66: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	39, // 67: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	34, // 68: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	35, // 69: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	37, // 70: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	38, // 71: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 72: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 73: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 74: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	16, // 75: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 76: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	19, // 77: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 78: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	23, // 79: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	27, // 80: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	28, // 81: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	31, // 82: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	33, // 83: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	41, // 84: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 85: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	36, // 86: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 87: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 88: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	72, // [72:89] is the sub-list for method output_type
-	55, // [55:72] is the sub-list for method input_type
-	55, // [55:55] is the sub-list for extension type_name
-	55, // [55:55] is the sub-list for extension extendee
-	0,  // [0:55] is the sub-list for field type_name
+	45, // 22: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	43, // 23: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	45, // 24: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	45, // 25: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	45, // 26: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	45, // 27: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	0,  // 28: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 29: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 30: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	43, // 31: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 32: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 33: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	43, // 34: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 35: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 36: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 37: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 38: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 39: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 40: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 41: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	44, // 42: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	43, // 43: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 44: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	24, // 45: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 46: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 47: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 48: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	29, // 49: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 50: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	46, // 51: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 52: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 53: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 54: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	40, // 55: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	42, // 56: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 57: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 58: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 59: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 60: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 61: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 62: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 63: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 64: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 65: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 66: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 67: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	32, // 68: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	39, // 69: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	34, // 70: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	35, // 71: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	37, // 72: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	38, // 73: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 74: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 75: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 76: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 77: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 78: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 79: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 80: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 81: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 82: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 83: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 84: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	33, // 85: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	41, // 86: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 87: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	36, // 88: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 89: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 90: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	74, // [74:91] is the sub-list for method output_type
+	57, // [57:74] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
