@@ -108,6 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--metrics-port", type=int, default=defaults.metrics_port,
                        help="serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port "
                             "(env GAMEHOST_METRICS_PORT; off by default)")
+    serve.add_argument("--webhook-url", default=defaults.webhook_url,
+                       help="POST a signed turn notification here when it becomes a player's turn and when a "
+                            "match ends (env GAMEHOST_WEBHOOK_URL; off by default)")
+    serve.add_argument("--webhook-secret", default=defaults.webhook_secret,
+                       help="the HMAC-SHA256 key of the notifications' Gamehost-Signature; required with "
+                            "--webhook-url (env GAMEHOST_WEBHOOK_SECRET)")
+    serve.add_argument("--webhook-retry", type=float, default=defaults.webhook_retry,
+                       help="seconds before the first retry of a failed notification, doubled at each retry "
+                            "(env GAMEHOST_WEBHOOK_RETRY, default 1)")
     serve.add_argument("--store-check-interval", type=float, default=defaults.store_check_interval,
                        help="seconds between readiness checks of the store (env GAMEHOST_STORE_CHECK_INTERVAL)")
     serve.add_argument("--web-port", type=_web_port, default=defaults.web_port,
@@ -431,6 +440,8 @@ def run_serve(args) -> int:
                         max_message_bytes=args.max_message_bytes, shutdown_grace=args.shutdown_grace,
                         claim_lease=args.claim_lease, replica_id=args.replica_id,
                         metrics_port=args.metrics_port, store_check_interval=args.store_check_interval,
+                        webhook_url=args.webhook_url, webhook_secret=args.webhook_secret,
+                        webhook_retry=args.webhook_retry,
                         web_port=args.web_port, cors_origins=args.cors_origins, web_root=args.web_root,
                         api_keys=args.api_keys, jwks=args.jwks, jwt_issuer=args.jwt_issuer,
                         jwt_audience=args.jwt_audience, jwt_roles_claim=args.jwt_roles_claim,
@@ -502,6 +513,10 @@ def _bot_budget_problem(args) -> str | None:
     """The strongest search bot's time, scaled, must fit in the bot timeout."""
     from gamehost.sdk.search import LEVELS
 
+    if args.webhook_url and not args.webhook_secret:
+        parser.error("--webhook-url needs --webhook-secret (or GAMEHOST_WEBHOOK_SECRET): notifications are signed")
+    if args.webhook_retry <= 0:
+        parser.error(f"--webhook-retry must be more than 0 seconds, not {args.webhook_retry}")
     if args.bot_delay_with_humans < 0:
         return ("--bot-delay-with-humans (or GAMEHOST_BOT_DELAY_WITH_HUMANS) must be 0 or more, "
                 f"not {args.bot_delay_with_humans}")

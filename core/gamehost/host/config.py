@@ -74,6 +74,9 @@ class HostConfig:
     claim_lease: float = 10.0  # shared store: seconds before a dead replica's bot turns are taken over
     replica_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
     metrics_port: int | None = None  # Prometheus /metrics; None: off, 0: any free port
+    webhook_url: str = ""  # turn notifications are POSTed here (webhooks.py); "": none sent
+    webhook_secret: str = ""  # the HMAC-SHA256 key of their signature; required with webhook_url
+    webhook_retry: float = 1.0  # seconds before the first retry of a failed delivery, doubled each time
     store_check_interval: float = 5.0  # seconds between readiness checks of the store
     web_port: int | None = 8080  # Connect, gRPC-Web and the web client; None: off
     cors_origins: str = ""  # comma-separated origins allowed cross-origin; "": same origin only
@@ -140,6 +143,9 @@ class HostConfig:
             **({"replica_id": os.environ["GAMEHOST_REPLICA_ID"]} if os.environ.get("GAMEHOST_REPLICA_ID") else {}),
             metrics_port=_env_number("METRICS_PORT", 0, int) if _env("METRICS_PORT", "") else None,
             store_check_interval=_env_number("STORE_CHECK_INTERVAL", cls.store_check_interval, float),
+            webhook_url=_env("WEBHOOK_URL", cls.webhook_url),
+            webhook_secret=_env("WEBHOOK_SECRET", cls.webhook_secret),
+            webhook_retry=_env_number("WEBHOOK_RETRY", cls.webhook_retry, float),
             web_port=_env_web_port(),
             cors_origins=_env("CORS_ORIGINS", cls.cors_origins),
             web_root=_env("WEB_ROOT", cls.web_root),

@@ -149,3 +149,15 @@ class Store(Protocol):
     async def latest_snapshot(self, match_id: str) -> Snapshot: ...
 
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]: ...
+
+    # Turn notifications (webhooks.py): one row per key, whoever claims it first.
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        """Record a notification to send under its unique ``key``; False if
+        it is already recorded (sent or being sent, here or by a replica)."""
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        """Record one delivery attempt of a notification (``status``: the
+        HTTP status, 0 when no answer came; ``error``: why it failed, or "")."""
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        """(attempt, time, status, error) of a notification, in order."""

@@ -20,6 +20,8 @@ class MemoryStore:
         self._events: dict[str, list[str]] = {}
         self._snapshots: dict[str, tuple[int, str]] = {}
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
+        self._notifications: dict[str, str] = {}  # key -> body
+        self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
 
     async def open(self) -> None:
         pass
@@ -124,3 +126,15 @@ class MemoryStore:
 
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
         return dict(self._requests.get(match_id, {}))
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        if key in self._notifications:
+            return False
+        self._notifications[key] = body
+        return True
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        self._attempts.setdefault(key, []).append((attempt, now, status, error))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return list(self._attempts.get(key, []))

@@ -118,6 +118,23 @@ MIGRATIONS = [
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
     "ALTER TABLE matches ADD COLUMN clock text;",  # clocks: the chess clock of a clocked match
+    # Turn notifications (webhooks.py): the key is what keeps replicas from both sending one.
+    """
+    CREATE TABLE notifications (
+        key text PRIMARY KEY,
+        match_id text NOT NULL,
+        body text NOT NULL,
+        create_time double precision NOT NULL
+    );
+    CREATE TABLE notification_attempts (
+        key text NOT NULL,
+        attempt integer NOT NULL,
+        time double precision NOT NULL,
+        status integer NOT NULL,
+        error text NOT NULL,
+        PRIMARY KEY (key, attempt)
+    );
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 VERSION_CHECK_FAILED = "GH409"
@@ -336,6 +353,21 @@ class PostgresStore:
             "SELECT seat, request_id, version FROM events WHERE match_id=%s AND request_id IS NOT NULL",
             (match_id,))
         return {(seat, request_id): version for seat, request_id, version in rows}
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        async with self._pool.connection() as conn:
+            cursor = await conn.execute("INSERT INTO notifications VALUES (%s,%s,%s,%s) ON CONFLICT (key) DO NOTHING",
+                                        (key, match_id, body, now))
+            return cursor.rowcount == 1
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute("INSERT INTO notification_attempts VALUES (%s,%s,%s,%s,%s)",
+                               (key, attempt, now, status, error))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return [tuple(row) for row in await self._all(
+            "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
 
     # ------------------------------------------------------------ notifications
 

@@ -70,6 +70,23 @@ MIGRATIONS = [
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
     "ALTER TABLE matches ADD COLUMN clock TEXT;",  # clocks: the chess clock of a clocked match
+    # Turn notifications (webhooks.py); no foreign key: a deleted match keeps its delivery record.
+    """
+    CREATE TABLE notifications (
+        key TEXT PRIMARY KEY,
+        match_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        create_time REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE notification_attempts (
+        key TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        time REAL NOT NULL,
+        status INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        PRIMARY KEY (key, attempt)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -288,3 +305,22 @@ class SQLiteStore:
             "SELECT seat, request_id, version FROM events WHERE match_id=? AND request_id IS NOT NULL",
             (match_id,)).fetchall()
         return {(seat, request_id): version for seat, request_id, version in rows}
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        claimed = []
+
+        def work(db):
+            inserted = db.execute("INSERT OR IGNORE INTO notifications VALUES (?,?,?,?)", (key, match_id, body, now))
+            claimed.append(inserted.rowcount == 1)
+
+        self._transaction(work)
+        return claimed[0]
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        self._transaction(lambda db: db.execute("INSERT INTO notification_attempts VALUES (?,?,?,?,?)",
+                                                (key, attempt, now, status, error)))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return [tuple(row) for row in self._db.execute(
+            "SELECT attempt, time, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
+            (key,)).fetchall()]
