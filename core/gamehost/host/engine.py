@@ -194,6 +194,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
                            variant: str = "", bot: str = "", turn_timeout: float = 0.0,
                            clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
+                           absent_grace: float | None = None,
                            caller: Principal | None = None) -> LiveMatch:
         """``caller``: who creates it (None: the host itself), for the seed
         rule and the quotas, and as the match's creator."""
@@ -213,6 +214,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             raise errors.invalid_field("turn_timeout",
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout, clock_per_move)
+        if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot",
@@ -228,7 +231,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             seats=[SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i)
                    for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
-            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock)
+            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
+            absent_grace=absent_grace)
         bound = log.bind(match_id=record.id, game=game.id)
         live = LiveMatch(record, entry, None, 0, bound)
         try:

@@ -52,14 +52,16 @@ class HostMoves:
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
         async def attempt(retry: int) -> None:
             live.bot_pending.discard(seat)
-            if live.record.status != "active" or seat not in await self.to_move(live):
-                return
+            if live.record.status != "active" or live.record.seats[seat].kind != "bot" \
+                    or seat not in await self.to_move(live):
+                return  # over, moved, or its absent owner took the seat back
             await self._play_for(live, seat, live.record.seats[seat].bot, retry=retry)
 
         def failed() -> None:
             live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
 
-        if delay := self._bot_delay(live.record):
+        # An absent player's bot waits out the grace (stored in the seat, so a restart keeps it).
+        if delay := max(self._bot_delay(live.record), live.record.seats[seat].away_until - time.time()):
             await asyncio.sleep(delay)
         await self._host_move(live, attempt, failed, seat=seat)
 

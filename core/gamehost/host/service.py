@@ -199,14 +199,16 @@ class GameHostService(pb_grpc.GameHostServicer):
             name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
             status=STATUS_TO_PB[record.status], version=record.version,
             seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot,
-                           verified=bool(s.subject)) for s in record.seats],
+                           verified=bool(s.subject), away_until=timestamp(s.away_until) if s.away_until else None)
+                   for s in record.seats],
             options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
             create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
             turn_timeout=duration(record.turn_timeout) if timed else None,
             turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None,
             seed_chosen=record.seed_chosen,
             status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None,
-            clock=clock_pb(record, to_move))
+            clock=clock_pb(record, to_move),
+            absent_grace=None if record.absent_grace is None else duration(record.absent_grace))
 
     async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         async def build() -> pb.Match:
@@ -229,7 +231,9 @@ class GameHostService(pb_grpc.GameHostServicer):
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
             clock_initial=request.clock_initial.ToNanoseconds() / 1e9,
             clock_increment=request.clock_increment.ToNanoseconds() / 1e9,
-            clock_per_move=request.correspondence_move_time.ToNanoseconds() / 1e9, caller=caller)
+            clock_per_move=request.correspondence_move_time.ToNanoseconds() / 1e9,
+            absent_grace=request.absent_grace.ToNanoseconds() / 1e9 if request.HasField("absent_grace") else None,
+            caller=caller)
         return await self._live_match_pb(live)
 
     @unary

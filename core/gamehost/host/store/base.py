@@ -24,12 +24,15 @@ class SeatRecord:
     token_hash: str = ""
     bot: str = ""
     subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
+    away_until: float = 0.0  # a bot plays for the absent player after this time (epoch s); 0: not away
 
     def to_json(self) -> dict:
         data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
                 "token_hash": self.token_hash, "bot": self.bot}
         if self.subject:  # rows of anonymous seats stay as they were
             data["subject"] = self.subject
+        if self.away_until:
+            data["away_until"] = self.away_until
         return data
 
     @classmethod
@@ -58,6 +61,7 @@ class MatchRecord:
     seed_chosen: bool = False  # the creator chose the seed
     status_detail: dict[str, str] | None = None  # why it is aborted or suspended: reason, message, plugin
     clock: dict | None = None  # a chess-style clock (clocks.py); None: untimed or a turn timeout
+    absent_grace: float | None = None  # seconds before a bot plays for a player who left; None: leaving abandons
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row

@@ -117,7 +117,8 @@ MIGRATIONS = [
     );
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
-    "ALTER TABLE matches ADD COLUMN clock text;",  # clocks: the chess clock of a clocked match
+    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    "ALTER TABLE matches ADD COLUMN clock text, ADD COLUMN absent_grace double precision;",
     # Turn notifications (webhooks.py): the key is what keeps replicas from both sending one.
     """
     CREATE TABLE notifications (

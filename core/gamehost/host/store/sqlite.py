@@ -69,7 +69,8 @@ MIGRATIONS = [
     ) WITHOUT ROWID;
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
-    "ALTER TABLE matches ADD COLUMN clock TEXT;",  # clocks: the chess clock of a clocked match
+    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    "ALTER TABLE matches ADD COLUMN clock TEXT; ALTER TABLE matches ADD COLUMN absent_grace REAL;",
     # Turn notifications (webhooks.py); no foreign key: a deleted match keeps its delivery record.
     """
     CREATE TABLE notifications (

@@ -685,7 +685,12 @@ type Seat struct {
 	// The bot strategy of a bot seat, e.g. "random".
 	Bot string `protobuf:"bytes,4,opt,name=bot,proto3" json:"bot,omitempty"`
 	// The seat belongs to a signed-in user, whose identity gave player_name.
-	Verified      bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
+	Verified bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Set while the seat's player is away (left a match with absent_grace):
+	// the bot plays for it from this time on, until its signed-in owner
+	// joins again and takes it back.
+	AwayUntil     *timestamppb.Timestamp `protobuf:"bytes,40,opt,name=away_until,json=awayUntil,proto3" json:"away_until,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -753,6 +758,13 @@ func (x *Seat) GetVerified() bool {
 		return x.Verified
 	}
 	return false
+}
+
+func (x *Seat) GetAwayUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AwayUntil
+	}
+	return nil
 }
 
 // Why a match is aborted or suspended.
@@ -921,7 +933,10 @@ type Match struct {
 	StatusDetail *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
 	// Players: clocks, absent players, notifications, undo (part "clocks").
 	// Set in a match created with a chess clock.
-	Clock         *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
+	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
+	// Set in a match where a player who leaves is replaced by a bot after
+	// this grace (CreateMatchRequest.absent_grace).
+	AbsentGrace   *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1068,6 +1083,13 @@ func (x *Match) GetClock() *ChessClock {
 	return nil
 }
 
+func (x *Match) GetAbsentGrace() *durationpb.Duration {
+	if x != nil {
+		return x.AbsentGrace
+	}
+	return nil
+}
+
 // Players: clocks, absent players, notifications, undo (part "clocks").
 // A chess-style clock: each seat's bank of time runs while it is to move;
 // the increment is added after each of its moves. When a person's bank
@@ -1207,8 +1229,13 @@ type CreateMatchRequest struct {
 	// days); running out ends the match like a chess clock. Alone: not with
 	// the chess clock's fields nor turn_timeout. At most 30 days.
 	CorrespondenceMoveTime *durationpb.Duration `protobuf:"bytes,42,opt,name=correspondence_move_time,json=correspondenceMoveTime,proto3" json:"correspondence_move_time,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// Absent players (BGA's zombie mode): when set, a player who leaves an
+	// active match does not abandon it; the random bot plays for the seat
+	// after this grace (0 to 30 days; 0: at once), and the seat's signed-in
+	// owner takes it back by joining again. Unset: leaving abandons the match.
+	AbsentGrace   *durationpb.Duration `protobuf:"bytes,43,opt,name=absent_grace,json=absentGrace,proto3,oneof" json:"absent_grace,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
@@ -1321,6 +1348,13 @@ func (x *CreateMatchRequest) GetClockIncrement() *durationpb.Duration {
 func (x *CreateMatchRequest) GetCorrespondenceMoveTime() *durationpb.Duration {
 	if x != nil {
 		return x.CorrespondenceMoveTime
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetAbsentGrace() *durationpb.Duration {
+	if x != nil {
+		return x.AbsentGrace
 	}
 	return nil
 }
@@ -3401,14 +3435,16 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x96\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xd1\x01\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
 	"playerName\x12\x10\n" +
 	"\x03bot\x18\x04 \x01(\tR\x03bot\x12\x1a\n" +
-	"\bverified\x18\x05 \x01(\bR\bverified\"X\n" +
+	"\bverified\x18\x05 \x01(\bR\bverified\x129\n" +
+	"\n" +
+	"away_until\x18( \x01(\v2\x1a.google.protobuf.TimestampR\tawayUntil\"X\n" +
 	"\fStatusDetail\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
@@ -3417,7 +3453,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xcb\x05\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\x89\x06\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3438,7 +3474,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vseed_chosen\x18\x0e \x01(\bR\n" +
 	"seedChosen\x12>\n" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12-\n" +
-	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\"\xed\x02\n" +
+	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -3447,7 +3484,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
 	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
 	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x124\n" +
-	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\x92\x04\n" +
+	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xe6\x04\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -3461,8 +3498,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12>\n" +
 	"\rclock_initial\x18( \x01(\v2\x19.google.protobuf.DurationR\fclockInitial\x12B\n" +
 	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrement\x12S\n" +
-	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTimeB\a\n" +
-	"\x05_seed\"\xc2\x01\n" +
+	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
+	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
+	"\x05_seedB\x0f\n" +
+	"\r_absent_grace\"\xc2\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -3733,95 +3772,98 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	43, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	43, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	44, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	44, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	45, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	44, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	13, // 16: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	45, // 17: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	45, // 18: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	45, // 19: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	44, // 20: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	44, // 21: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	45, // 22: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	43, // 23: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	45, // 24: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	45, // 25: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	45, // 26: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	45, // 27: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	0,  // 28: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 29: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 30: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	43, // 31: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	22, // 32: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 33: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	43, // 34: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	21, // 35: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 36: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	24, // 37: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 38: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	24, // 39: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	23, // 40: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 41: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	44, // 42: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	43, // 43: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	23, // 44: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	24, // 45: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 46: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	28, // 47: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 48: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	29, // 49: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	26, // 50: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	46, // 51: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	28, // 52: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	27, // 53: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 54: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	40, // 55: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	42, // 56: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 57: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 58: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	14, // 59: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	15, // 60: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	17, // 61: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	18, // 62: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	20, // 63: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	25, // 64: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	26, // 65: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	29, // 66: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	30, // 67: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	32, // 68: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	39, // 69: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	34, // 70: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	35, // 71: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	37, // 72: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	38, // 73: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 74: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 75: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 76: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	16, // 77: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 78: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	19, // 79: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 80: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	23, // 81: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	27, // 82: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	28, // 83: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	31, // 84: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	33, // 85: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	41, // 86: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 87: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	36, // 88: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 89: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 90: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	74, // [74:91] is the sub-list for method output_type
-	57, // [57:74] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	44, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	0,  // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
+	9,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	43, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	11, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	44, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	44, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	45, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	44, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	10, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	13, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	45, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	45, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	45, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	45, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	44, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	44, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	45, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	43, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	45, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	45, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	45, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	45, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	45, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	43, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	43, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	44, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	43, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	24, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	29, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	46, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	40, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	42, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 60: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 61: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 62: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 63: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 64: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 65: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 66: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 67: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 68: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 69: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 70: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	32, // 71: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	39, // 72: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	34, // 73: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	35, // 74: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	37, // 75: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	38, // 76: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 77: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 78: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 79: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 80: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 81: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 82: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 83: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 84: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 85: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 86: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 87: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	33, // 88: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	41, // 89: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 90: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	36, // 91: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 92: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 93: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	77, // [77:94] is the sub-list for method output_type
+	60, // [60:77] is the sub-list for method input_type
+	60, // [60:60] is the sub-list for extension type_name
+	60, // [60:60] is the sub-list for extension extendee
+	0,  // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
