@@ -49,3 +49,18 @@ def test_a_grace_out_of_range_is_refused(client):
         client.create_match("tictactoe", absent_grace=-1.0)
     assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert refused.value.field_violations[0][0] == "absent_grace"
+
+
+def test_a_player_who_keeps_timing_out_is_replaced_by_a_bot(client):
+    match = client.create_match("tictactoe", seed=12, turn_timeout=0.3, absent_grace=0.0).name
+    client.join(match)
+    client.join(match)
+    x_moves = []
+    for event in client.watch(match):
+        if event.kind == pb.EVENT_KIND_MOVED and event.seat == 0:
+            x_moves.append(event)
+        if event.kind == pb.EVENT_KIND_LEFT:
+            break
+    assert event.seat == 0 and event.version == x_moves[-1].version + 1  # right after X's third late move
+    assert [e.timed_out for e in x_moves] == [True] * 3
+    assert client.match(match).seats[0].kind == pb.SEAT_KIND_BOT
