@@ -188,3 +188,24 @@ async def test_only_matches_over_are_deleted_and_pruned(store):
     assert await store.prune_over_matches(10.0, 10) == ["done"]
     assert await store.get_match("done") is None and await store.events("done") == []
     assert await store.delete_match("new") is True and await store.get_match("new") is None
+
+
+async def test_a_notification_is_claimed_once_and_its_attempts_are_kept_in_order(store):
+    # The unique key is what keeps two replicas from both sending one turn's notification.
+    assert await store.claim_notification("turn:m1:3:0", "m1", '{"seat":0}', 1.0)
+    assert not await store.claim_notification("turn:m1:3:0", "m1", '{"seat":0}', 2.0)
+    assert await store.claim_notification("turn:m1:3:1", "m1", '{"seat":1}', 2.0)
+    await store.record_delivery_attempt("turn:m1:3:0", 1, 3.0, 500, "HTTP 500")
+    await store.record_delivery_attempt("turn:m1:3:0", 2, 4.0, 204, "")
+    assert await store.delivery_attempts("turn:m1:3:0") == [(1, 3.0, 500, "HTTP 500"), (2, 4.0, 204, "")]
+    assert await store.delivery_attempts("turn:m1:3:1") == []
+
+
+async def test_a_clock_is_written_with_the_step_that_charges_it(store):
+    clocked = record()
+    clocked.clock = {"initial": 60.0, "increment": 1.0, "per_move": 0.0, "remaining": [60.0, 60.0], "since": None}
+    await store.create_match(clocked, Snapshot(0, {}))
+    charged = clocked.replace(version=1, status="active",
+                              clock={**clocked.clock, "remaining": [55.5, 60.0], "since": 7.0})
+    await store.append(Append(charged, [moved(1)], seats_changed=False, clock_changed=True))
+    assert (await store.get_match("m1")).clock == charged.clock

@@ -209,6 +209,12 @@ class HostConfig(BaseSettings):
     metrics_port: Port = setting(
         None, "serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port, 'off' serves none")
     store_check_interval: Positive = setting(5.0, "seconds between readiness checks of the store")
+    webhook_url: str = setting("", "POST a signed turn notification here when it becomes a player's turn and "
+                                   "when a match ends; '' sends none", metavar="URL")
+    webhook_secret: str = setting("", "the HMAC-SHA256 key of the notifications' Gamehost-Signature; required "
+                                      "with --webhook-url")
+    webhook_retry: Positive = setting(1.0, "seconds before the first retry of a failed notification, doubled at "
+                                           "each retry", metavar="SECONDS")
     web_port: Port = setting(
         8080, "HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, 'off' serves none")
     cors_origins: Annotated[CommaList, AfterValidator(_origins)] = setting(
@@ -318,6 +324,9 @@ class HostConfig(BaseSettings):
     def _together(self) -> "HostConfig":
         if bool(self.tls_cert) != bool(self.tls_key):
             raise SettingsConflict("--tls-cert and --tls-key go together", "tls_cert", "tls_key")
+        if self.webhook_url and not self.webhook_secret:
+            raise SettingsConflict("--webhook-url needs --webhook-secret: notifications are signed",
+                                   "webhook_url", "webhook_secret")
         from gamehost.sdk.search import LEVELS
 
         hardest = LEVELS[-1]

@@ -39,7 +39,9 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host import clocks
 from gamehost.host.engine_admin import MatchAdministration
+from gamehost.host.engine_clocks import MatchClocks
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
@@ -73,7 +75,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, Rematches, MatchRatings):
+                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the
@@ -105,6 +107,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
+        self._clock_rule = hook.gamehost_clock_ran_out if hook else None  # games' timeout rules
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
         # Rules run where the runner puts them (workers, or this process
@@ -194,6 +197,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
                            variant: str = "", bot: str = "", turn_timeout: float = 0.0,
+                           clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
+                           absent_grace: float | None = None,
                            caller: Principal | None = None,
                            seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch:
         """``caller``: who creates it (None: the host itself), for the seed
@@ -215,6 +220,9 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("turn_timeout",
                                        f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
+        clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout, clock_per_move)
+        if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
         if bot not in self.bots:
             raise errors.invalid_field("bot",
@@ -232,7 +240,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             seats=list(seat_holders) if seat_holders is not None else
             [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i) for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
-            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen)
+            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
+            absent_grace=absent_grace)
         bound = log.bind(match_id=record.id, game=game.id)
         live = LiveMatch(record, entry, None, 0, bound)
         try:

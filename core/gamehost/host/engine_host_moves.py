@@ -20,6 +20,7 @@ from gamehost.host.store.base import MatchRecord
 log = structlog.get_logger("gamehost.engine")
 
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
+ABSENT_AFTER_TIMEOUTS = 3  # a seat's moves timed out in a row after which its player counts as absent
 
 
 class HostMoves:
@@ -46,18 +47,22 @@ class HostMoves:
             delay = max(0.0, record.update_time + record.turn_timeout - time.time())
             live.deadline = asyncio.get_running_loop().call_later(
                 delay, lambda: self._spawn(self._turn_timed_out(live)))
+        if record.clock is not None:
+            self._arm_clock(live, to_move)
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
         async def attempt(retry: int) -> None:
             live.bot_pending.discard(seat)
-            if live.record.status != "active" or seat not in await self.to_move(live):
-                return
+            if live.record.status != "active" or live.record.seats[seat].kind != "bot" \
+                    or seat not in await self.to_move(live):
+                return  # over, moved, or its absent owner took the seat back
             await self._play_for(live, seat, live.record.seats[seat].bot, retry=retry)
 
         def failed() -> None:
             live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
 
-        if delay := self._bot_delay(live.record):
+        # An absent player's bot waits out the grace (stored in the seat, so a restart keeps it).
+        if delay := max(self._bot_delay(live.record), live.record.seats[seat].away_until - time.time()):
             await asyncio.sleep(delay)
         await self._host_move(live, attempt, failed, seat=seat)
 
@@ -78,8 +83,18 @@ class HostMoves:
             if late:
                 live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
                 await self._play_for(live, late[0], "random", timed_out=True, retry=retry)
+                if live.record.absent_grace is not None and live.record.status == "active" \
+                        and self._kept_timing_out(live, late[0]):
+                    await self._leave_to_bot(live, late[0])
 
         await self._host_move(live, attempt, lambda: None, timed_out=True)
+
+    @staticmethod
+    def _kept_timing_out(live: LiveMatch, seat: int) -> bool:
+        """The seat's last ABSENT_AFTER_TIMEOUTS moves all timed out (from
+        the recent log, so a restart counts on from the stored events)."""
+        moves = [e for e in live.recent if e["kind"] == "moved" and e["seat"] == seat][-ABSENT_AFTER_TIMEOUTS:]
+        return len(moves) == ABSENT_AFTER_TIMEOUTS and all(e.get("timed_out") for e in moves)
 
     async def _host_move(self, live: LiveMatch, attempt, failed, **fields: Any) -> None:
         """Run a move the host makes for a seat (``attempt(retry)``, under the

@@ -98,6 +98,9 @@ class MatchMoves:
             event["timed_out"] = True
         events = [event]
         changes: dict[str, Any] = {"version": version, "update_time": now}
+        if record.clock is not None:
+            changes["clock"] = self._clock_after_move(record, to_move, seat, now)
+            event["clock"] = changes["clock"]["remaining"]  # each seat's time left once this move is made
         if result is not None:
             changes.update(status="finished", result=result, version=version + 1)
             events.append(self._event(version + 1, "finished", -1, now, result=result))

@@ -67,10 +67,13 @@ class MatchSeats:
         record = live.record
         token = secrets.token_urlsafe(24)
         seats = list(record.seats)
+        away = seats[seat].away_until > 0
         seats[seat] = dataclasses.replace(seats[seat], token_hash=token_hash(token))
+        if away:  # back from absence: the seat is theirs again, the bot stops
+            seats[seat] = dataclasses.replace(seats[seat], kind="human", bot="", away_until=0.0)
         now = time.time()
         events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
-                              rejoined=True)]
+                              rejoined=True, **({"returned": True} if away else {}))]
         # update_time stays: it is the turn clock, which a rejoin must not restart
         await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
         live.log.info("seat taken again", seat=seat)
@@ -90,6 +93,8 @@ class MatchSeats:
             seats[seat] = SeatRecord(seat)
             events = [self._event(record.version + 1, "left", seat, now)]
             new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
+        elif record.status == "active" and record.absent_grace is not None:
+            return await self._leave_to_bot(live, seat)
         elif record.status == "active":
             events = [self._event(record.version + 1, "left", seat, now),
                       self._event(record.version + 2, "abandoned", seat, now)]
@@ -102,6 +107,23 @@ class MatchSeats:
         live.log.info("seat left", seat=seat, status=new_record.status)
         if live.over:
             self._remember_finished(live.id)
+        return live
+
+    async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch:
+        """Absent players (BGA's zombie mode): the seat goes to the random
+        bot, which waits the match's grace before its first move; the match
+        goes on, and a signed-in owner who joins again takes the seat back.
+        The old token stops working."""
+        record = live.record
+        now = time.time()
+        seats = list(record.seats)
+        seats[seat] = dataclasses.replace(seats[seat], kind="bot", bot="random", token_hash="",
+                                          away_until=now + record.absent_grace)
+        events = [self._event(record.version + 1, "left", seat, now, away=True,
+                              away_until=seats[seat].away_until)]
+        # update_time stays: it is the turn clock, which leaving must not restart
+        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
+        live.log.info("seat left; a bot plays for it after the grace", seat=seat, grace=record.absent_grace)
         return live
 
     def viewer_of(self, live: LiveMatch, token: str, caller: Principal | None = None) -> int | None:

@@ -7,9 +7,10 @@ A mixin of ``MatchEngine``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from gamehost.host import errors
+from gamehost.host import clocks, errors
 from gamehost.host.engine_views import ViewData
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
@@ -33,7 +34,8 @@ class MatchSteps:
         due_in = None if to_move is None else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
-                                           record.status_detail != live.record.status_detail))
+                                           record.status_detail != live.record.status_detail,
+                                           record.clock is not live.record.clock))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None
@@ -76,6 +78,10 @@ class MatchSteps:
         due = [self._bot_delay(record)] if "bot" in kinds else []
         if "human" in kinds and record.turn_timeout:
             due.append(record.turn_timeout)
+        if "human" in kinds and record.clock is not None:
+            due.append(max(0.0, clocks.deadline(record.clock, record.update_time,
+                                                [s for s in to_move if record.seats[s].kind == "human"])
+                            - time.time()))
         return min(due, default=None)
 
     @staticmethod

@@ -31,6 +31,7 @@ from gamehost.host.transport import (gateway_server_options, grpc_credentials, g
                                      raise_open_file_limit, tls_enabled)
 from gamehost.host.web.app import ListenError, WebServer, start_web
 from gamehost.host.workers.pool import WorkerPool
+from gamehost.host.webhooks import TurnNotifier
 from gamehost.host.workers.runner import RulesBudgets, RulesRunner
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 from gamehost.sdk.search import set_think_scale
@@ -82,11 +83,17 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         moves = metrics.MoveCounter()
         if catalog.plugin_manager:  # before the engine collects the observers
             catalog.plugin_manager.register(moves)
+    notifier = None
+    if config.webhook_url and catalog.plugin_manager:  # before the engine collects the observers
+        notifier = TurnNotifier(config.webhook_url, config.webhook_secret, config.webhook_retry)
+        catalog.plugin_manager.register(notifier, name="gamehost-webhooks")
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl),
                          rules=rules_runner(config, catalog), max_strikes=config.max_strikes)
+    if notifier is not None:
+        notifier.attach(engine)
     await engine.start()
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,

@@ -13,7 +13,7 @@ import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import errors, event_frames, limits, page_tokens
+from gamehost.host import clocks, errors, event_frames, limits, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
@@ -39,7 +39,7 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "moved": pb.EVENT_KIND_MOVED, "finished": pb.EVENT_KIND_FINISHED,
                     "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
-                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED}
+                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT}
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -107,6 +107,19 @@ def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     stamp = timestamp_pb2.Timestamp()
     stamp.FromNanoseconds(int(seconds * 1e9))
     return stamp
+
+
+def clock_pb(record: MatchRecord, to_move) -> pb.ChessClock | None:
+    clock = record.clock
+    if clock is None:
+        return None
+    running = [s for s in to_move if record.seats[s].kind == "human"] if record.status == "active" else []
+    due = clocks.deadline(clock, record.update_time, running)
+    return pb.ChessClock(initial=duration(clock["initial"]), increment=duration(clock["increment"]),
+                         remaining=[duration(max(0.0, left)) for left in clock["remaining"]],
+                         since=timestamp(clocks.since(clock, record.update_time)), running=running,
+                         deadline=None if due is None else timestamp(due),
+                         per_move=duration(clock["per_move"]) if clock.get("per_move") else None)
 
 
 def duration(seconds: float) -> duration_pb2.Duration:
@@ -196,14 +209,17 @@ class GameHostService(pb_grpc.GameHostServicer):
             name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
             status=STATUS_TO_PB[record.status], version=record.version,
             seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot,
-                           verified=bool(s.subject)) for s in record.seats],
+                           verified=bool(s.subject), away_until=timestamp(s.away_until) if s.away_until else None)
+                   for s in record.seats],
             options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
             create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
             turn_timeout=duration(record.turn_timeout) if timed else None,
             turn_deadline=timestamp(record.update_time + record.turn_timeout) if player_to_move else None,
             seed_chosen=record.seed_chosen,
             status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None,
-            rules_unavailable=not self.engine.rules_available(record))
+            rules_unavailable=not self.engine.rules_available(record),
+            clock=clock_pb(record, to_move),
+            absent_grace=None if record.absent_grace is None else duration(record.absent_grace))
 
     async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         async def build() -> pb.Match:
@@ -226,7 +242,12 @@ class GameHostService(pb_grpc.GameHostServicer):
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=request.request_id, variant=request.variant, bot=request.bot,
-            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9, caller=caller)
+            turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
+            clock_initial=request.clock_initial.ToNanoseconds() / 1e9,
+            clock_increment=request.clock_increment.ToNanoseconds() / 1e9,
+            clock_per_move=request.correspondence_move_time.ToNanoseconds() / 1e9,
+            absent_grace=request.absent_grace.ToNanoseconds() / 1e9 if request.HasField("absent_grace") else None,
+            caller=caller)
         return await self._live_match_pb(live)
 
     @unary

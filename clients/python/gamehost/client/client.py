@@ -123,8 +123,15 @@ class GameHostClient:
 
     def create_match(self, game: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                      seed: int | None = None, bots: Sequence[int] = (), bot: str = "", variant: str = "",
-                     request_id: str | None = None, turn_timeout: float = 0.0) -> pb.Match:
-        """``turn_timeout``: seconds a player may take per move (0: no limit)."""
+                     request_id: str | None = None, turn_timeout: float = 0.0, clock: float = 0.0,
+                     increment: float = 0.0, move_time: float = 0.0,
+                     absent_grace: float | None = None) -> pb.Match:
+        """``turn_timeout``: seconds a player may take per move (0: no limit);
+        ``clock``, ``increment``: a chess clock, each seat's seconds and the
+        seconds added after each of its moves; ``move_time``: a correspondence
+        clock, the seconds each move may take; ``absent_grace``: a player who
+        leaves is replaced by a bot after that many seconds (None: leaving
+        abandons the match)."""
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
                                         bot_seats=list(bots), bot=bot, variant=variant,
                                         request_id=request_id or uuid.uuid4().hex)
@@ -132,6 +139,14 @@ class GameHostClient:
             request.seed = seed
         if turn_timeout:
             request.turn_timeout.FromNanoseconds(int(turn_timeout * 1e9))
+        if clock:
+            request.clock_initial.FromNanoseconds(int(clock * 1e9))
+        if increment:
+            request.clock_increment.FromNanoseconds(int(increment * 1e9))
+        if move_time:
+            request.correspondence_move_time.FromNanoseconds(int(move_time * 1e9))
+        if absent_grace is not None:
+            request.absent_grace.FromNanoseconds(int(absent_grace * 1e9))
         return self._call(self.stub.CreateMatch, request)
 
     def matches(self, *, game: str = "", status: int = 0, limit: int | None = None, mine: bool = False,

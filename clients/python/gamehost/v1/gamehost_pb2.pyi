@@ -43,6 +43,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_SUSPENDED: _ClassVar[EventKind]
     EVENT_KIND_RESUMED: _ClassVar[EventKind]
     EVENT_KIND_BOT_ASSIGNED: _ClassVar[EventKind]
+    EVENT_KIND_CLOCK_RAN_OUT: _ClassVar[EventKind]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
@@ -65,6 +66,7 @@ EVENT_KIND_ABORTED: EventKind
 EVENT_KIND_SUSPENDED: EventKind
 EVENT_KIND_RESUMED: EventKind
 EVENT_KIND_BOT_ASSIGNED: EventKind
+EVENT_KIND_CLOCK_RAN_OUT: EventKind
 
 class Game(_message.Message):
     __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots")
@@ -143,18 +145,20 @@ class GetGameRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "kind", "player_name", "bot", "verified")
+    __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     VERIFIED_FIELD_NUMBER: _ClassVar[int]
+    AWAY_UNTIL_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: SeatKind
     player_name: str
     bot: str
     verified: bool
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ...) -> None: ...
+    away_until: _timestamp_pb2.Timestamp
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ..., away_until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class StatusDetail(_message.Message):
     __slots__ = ("reason", "message", "plugin")
@@ -179,7 +183,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +200,8 @@ class Match(_message.Message):
     SEED_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     STATUS_DETAIL_FIELD_NUMBER: _ClassVar[int]
     RULES_UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_GRACE_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     rules_version: str
@@ -212,10 +218,30 @@ class Match(_message.Message):
     seed_chosen: bool
     status_detail: StatusDetail
     rules_unavailable: bool
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ...) -> None: ...
+    clock: ChessClock
+    absent_grace: _duration_pb2.Duration
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class ChessClock(_message.Message):
+    __slots__ = ("initial", "increment", "remaining", "since", "running", "deadline", "per_move")
+    INITIAL_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    PER_MOVE_FIELD_NUMBER: _ClassVar[int]
+    initial: _duration_pb2.Duration
+    increment: _duration_pb2.Duration
+    remaining: _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]
+    since: _timestamp_pb2.Timestamp
+    running: _containers.RepeatedScalarFieldContainer[int]
+    deadline: _timestamp_pb2.Timestamp
+    per_move: _duration_pb2.Duration
+    def __init__(self, initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., running: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout")
+    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout", "clock_initial", "clock_increment", "correspondence_move_time", "absent_grace")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -225,6 +251,10 @@ class CreateMatchRequest(_message.Message):
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     TURN_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_INITIAL_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_INCREMENT_FIELD_NUMBER: _ClassVar[int]
+    CORRESPONDENCE_MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_GRACE_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _struct_pb2.Struct
@@ -234,7 +264,11 @@ class CreateMatchRequest(_message.Message):
     variant: str
     bot: str
     turn_timeout: _duration_pb2.Duration
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    clock_initial: _duration_pb2.Duration
+    clock_increment: _duration_pb2.Duration
+    correspondence_move_time: _duration_pb2.Duration
+    absent_grace: _duration_pb2.Duration
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "game", "status", "mine", "player")

@@ -24,12 +24,15 @@ class SeatRecord:
     token_hash: str = ""
     bot: str = ""
     subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
+    away_until: float = 0.0  # a bot plays for the absent player after this time (epoch s); 0: not away
 
     def to_json(self) -> dict:
         data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
                 "token_hash": self.token_hash, "bot": self.bot}
         if self.subject:  # rows of anonymous seats stay as they were
             data["subject"] = self.subject
+        if self.away_until:
+            data["away_until"] = self.away_until
         return data
 
     @classmethod
@@ -57,6 +60,8 @@ class MatchRecord:
     creator: str = ""  # the creator's Principal.quota_key ("user:..." or "peer:...")
     seed_chosen: bool = False  # the creator chose the seed
     status_detail: dict[str, str] | None = None  # why it is aborted or suspended: reason, message, plugin
+    clock: dict | None = None  # a chess-style clock (clocks.py); None: untimed or a turn timeout
+    absent_grace: float | None = None  # seconds before a bot plays for a player who left; None: leaving abandons
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -105,6 +110,7 @@ class Append:
     seats_changed: bool = True  # a move leaves the seats alone: no need to rewrite them
     due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
     details_changed: bool = False  # status_detail changed (an abort, a suspension, a resumption)
+    clock_changed: bool = False  # the chess clock was charged (a move in a clocked match)
 
 
 OVER_STATUSES = ("finished", "abandoned", "aborted")
@@ -181,3 +187,15 @@ class Store(Protocol):
         """Best rating first, then by subject; ``after``: the previous page's last (rating, subject)."""
 
     async def player_ratings(self, subject: str) -> list[PlayerRating]: ...
+
+    # Turn notifications (webhooks.py): one row per key, whoever claims it first.
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        """Record a notification to send under its unique ``key``; False if
+        it is already recorded (sent or being sent, here or by a replica)."""
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        """Record one delivery attempt of a notification (``status``: the
+        HTTP status, 0 when no answer came; ``error``: why it failed, or "")."""
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        """(attempt, time, status, error) of a notification, in order."""

@@ -23,6 +23,8 @@ class MemoryStore:
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
         self._rated: set[str] = set()  # matches whose result counted (issue 17)
         self._ratings: dict[tuple[str, str], PlayerRating] = {}  # (subject, game) -> rating
+        self._notifications: dict[str, str] = {}  # key -> body
+        self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
 
     async def open(self) -> None:
         pass
@@ -149,3 +151,17 @@ class MemoryStore:
 
     async def player_ratings(self, subject: str) -> list:
         return [dataclasses.replace(r) for (s, _), r in sorted(self._ratings.items()) if s == subject]
+
+    # ------------------------------------------------------------ turn notifications
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        if key in self._notifications:
+            return False
+        self._notifications[key] = body
+        return True
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        self._attempts.setdefault(key, []).append((attempt, now, status, error))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return list(self._attempts.get(key, []))

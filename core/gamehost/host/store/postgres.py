@@ -29,7 +29,7 @@ from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
 
@@ -137,6 +137,25 @@ MIGRATIONS = [
     );
     CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
+    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    "ALTER TABLE matches ADD COLUMN clock text, ADD COLUMN absent_grace double precision;",
+    # Turn notifications (webhooks.py): the key is what keeps replicas from both sending one.
+    """
+    CREATE TABLE notifications (
+        key text PRIMARY KEY,
+        match_id text NOT NULL,
+        body text NOT NULL,
+        create_time double precision NOT NULL
+    );
+    CREATE TABLE notification_attempts (
+        key text NOT NULL,
+        attempt integer NOT NULL,
+        time double precision NOT NULL,
+        status integer NOT NULL,
+        error text NOT NULL,
+        PRIMARY KEY (key, attempt)
+    );
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 VERSION_CHECK_FAILED = "GH409"
@@ -243,12 +262,14 @@ class PostgresStore:
         """A step that changes seats or the status detail also writes those
         (match_players, status_detail) in the same transaction; a move, the
         common step, stays one statement."""
-        if not (step.seats_changed or step.details_changed):
+        if not (step.seats_changed or step.details_changed or step.clock_changed):
             yield
             return
         record = step.record
         async with conn.transaction():
             yield
+            if step.clock_changed:
+                await conn.execute("UPDATE matches SET clock=%s WHERE id=%s", (clock_json(record), record.id))
             await conn.execute("UPDATE matches SET status_detail=%s WHERE id=%s", (detail_json(record), record.id))
             if step.seats_changed:
                 await conn.execute("DELETE FROM match_players WHERE match_id=%s", (record.id,))
@@ -380,6 +401,21 @@ class PostgresStore:
             "SELECT seat, request_id, version FROM events WHERE match_id=%s AND request_id IS NOT NULL",
             (match_id,))
         return {(seat, request_id): version for seat, request_id, version in rows}
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        async with self._pool.connection() as conn:
+            cursor = await conn.execute("INSERT INTO notifications VALUES (%s,%s,%s,%s) ON CONFLICT (key) DO NOTHING",
+                                        (key, match_id, body, now))
+            return cursor.rowcount == 1
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute("INSERT INTO notification_attempts VALUES (%s,%s,%s,%s,%s)",
+                               (key, attempt, now, status, error))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return [tuple(row) for row in await self._all(
+            "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
 
     # ------------------------------------------------------------ notifications
 

@@ -35,7 +35,7 @@ def copy_record(record: MatchRecord) -> MatchRecord:
 # The matches columns in the order of match_values and row_to_record.
 MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
                  "create_time, update_time, result, create_request_id, turn_timeout, creator, seed_chosen, "
-                 "status_detail")
+                 "status_detail, clock, absent_grace")
 MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
@@ -46,6 +46,8 @@ def row_to_record(row) -> MatchRecord:
         update_time=row[9], result=None if row[10] is None else loads(row[10]),
         create_request_id=row[11] or "", turn_timeout=row[12], creator=row[13] or "", seed_chosen=bool(row[14]),
         status_detail=None if row[15] is None else loads(row[15]),
+        clock=None if row[16] is None else loads(row[16]),
+        absent_grace=row[17],
     )
 
 
@@ -54,11 +56,15 @@ def match_values(record: MatchRecord) -> tuple:
             seats_json(record.seats), record.status, record.version, record.create_time,
             record.update_time, None if record.result is None else dumps(record.result),
             record.create_request_id or None, record.turn_timeout, record.creator, bool(record.seed_chosen),
-            detail_json(record))
+            detail_json(record), clock_json(record), record.absent_grace)
 
 
 def detail_json(record: MatchRecord) -> str | None:
     return None if record.status_detail is None else dumps(record.status_detail)
+
+
+def clock_json(record: MatchRecord) -> str | None:
+    return None if record.clock is None else dumps(record.clock)
 
 
 def player_rows(record: MatchRecord) -> list[tuple[str, str]]:

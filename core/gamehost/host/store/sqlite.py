@@ -17,7 +17,7 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapsh
                                       VersionConflict)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
 
@@ -88,6 +88,25 @@ MIGRATIONS = [
         PRIMARY KEY (subject, game_id)
     ) WITHOUT ROWID;
     CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
+    """,
+    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    "ALTER TABLE matches ADD COLUMN clock TEXT; ALTER TABLE matches ADD COLUMN absent_grace REAL;",
+    # Turn notifications (webhooks.py); no foreign key: a deleted match keeps its delivery record.
+    """
+    CREATE TABLE notifications (
+        key TEXT PRIMARY KEY,
+        match_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        create_time REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE notification_attempts (
+        key TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        time REAL NOT NULL,
+        status INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        PRIMARY KEY (key, attempt)
+    ) WITHOUT ROWID;
     """,
 ]
 
@@ -212,14 +231,15 @@ class SQLiteStore:
             # same optimistic check a shared database needs.
             if step.seats_changed or step.details_changed:
                 updated = db.execute(
-                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=?, status_detail=? "
-                    "WHERE id=? AND version=?",
+                    "UPDATE matches SET seats=?, status=?, version=?, update_time=?, result=?, status_detail=?, "
+                    "clock=? WHERE id=? AND version=?",
                     (seats_json(record.seats), record.status, record.version, record.update_time, result,
-                     detail_json(record), record.id, previous))
+                     detail_json(record), clock_json(record), record.id, previous))
             else:
                 updated = db.execute(
-                    "UPDATE matches SET status=?, version=?, update_time=?, result=? WHERE id=? AND version=?",
-                    (record.status, record.version, record.update_time, result, record.id, previous))
+                    "UPDATE matches SET status=?, version=?, update_time=?, result=?, clock=? WHERE id=? AND version=?",
+                    (record.status, record.version, record.update_time, result, clock_json(record), record.id,
+                     previous))
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))
@@ -333,3 +353,22 @@ class SQLiteStore:
             "SELECT seat, request_id, version FROM events WHERE match_id=? AND request_id IS NOT NULL",
             (match_id,)).fetchall()
         return {(seat, request_id): version for seat, request_id, version in rows}
+
+    async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
+        claimed = []
+
+        def work(db):
+            inserted = db.execute("INSERT OR IGNORE INTO notifications VALUES (?,?,?,?)", (key, match_id, body, now))
+            claimed.append(inserted.rowcount == 1)
+
+        self._transaction(work)
+        return claimed[0]
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+        self._transaction(lambda db: db.execute("INSERT INTO notification_attempts VALUES (?,?,?,?,?)",
+                                                (key, attempt, now, status, error)))
+
+    async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
+        return [tuple(row) for row in self._db.execute(
+            "SELECT attempt, time, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
+            (key,)).fetchall()]

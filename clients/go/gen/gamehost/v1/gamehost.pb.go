@@ -174,6 +174,10 @@ const (
 	EventKind_EVENT_KIND_RESUMED   EventKind = 9
 	// An admin handed the seat to a bot.
 	EventKind_EVENT_KIND_BOT_ASSIGNED EventKind = 10
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// A seat's chess clock ran out (seat: the first of them); a FINISHED
+	// event with the game's timeout ranking follows.
+	EventKind_EVENT_KIND_CLOCK_RAN_OUT EventKind = 40
 )
 
 // Enum value maps for EventKind.
@@ -190,19 +194,21 @@ var (
 		8:  "EVENT_KIND_SUSPENDED",
 		9:  "EVENT_KIND_RESUMED",
 		10: "EVENT_KIND_BOT_ASSIGNED",
+		40: "EVENT_KIND_CLOCK_RAN_OUT",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":  0,
-		"EVENT_KIND_JOINED":       1,
-		"EVENT_KIND_LEFT":         2,
-		"EVENT_KIND_STARTED":      3,
-		"EVENT_KIND_MOVED":        4,
-		"EVENT_KIND_FINISHED":     5,
-		"EVENT_KIND_ABANDONED":    6,
-		"EVENT_KIND_ABORTED":      7,
-		"EVENT_KIND_SUSPENDED":    8,
-		"EVENT_KIND_RESUMED":      9,
-		"EVENT_KIND_BOT_ASSIGNED": 10,
+		"EVENT_KIND_UNSPECIFIED":   0,
+		"EVENT_KIND_JOINED":        1,
+		"EVENT_KIND_LEFT":          2,
+		"EVENT_KIND_STARTED":       3,
+		"EVENT_KIND_MOVED":         4,
+		"EVENT_KIND_FINISHED":      5,
+		"EVENT_KIND_ABANDONED":     6,
+		"EVENT_KIND_ABORTED":       7,
+		"EVENT_KIND_SUSPENDED":     8,
+		"EVENT_KIND_RESUMED":       9,
+		"EVENT_KIND_BOT_ASSIGNED":  10,
+		"EVENT_KIND_CLOCK_RAN_OUT": 40,
 	}
 )
 
@@ -679,7 +685,12 @@ type Seat struct {
 	// The bot strategy of a bot seat, e.g. "random".
 	Bot string `protobuf:"bytes,4,opt,name=bot,proto3" json:"bot,omitempty"`
 	// The seat belongs to a signed-in user, whose identity gave player_name.
-	Verified      bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
+	Verified bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Set while the seat's player is away (left a match with absent_grace):
+	// the bot plays for it from this time on, until its signed-in owner
+	// joins again and takes it back.
+	AwayUntil     *timestamppb.Timestamp `protobuf:"bytes,40,opt,name=away_until,json=awayUntil,proto3" json:"away_until,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -747,6 +758,13 @@ func (x *Seat) GetVerified() bool {
 		return x.Verified
 	}
 	return false
+}
+
+func (x *Seat) GetAwayUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AwayUntil
+	}
+	return nil
 }
 
 // Why a match is aborted or suspended.
@@ -919,8 +937,14 @@ type Match struct {
 	// FAILED_PRECONDITION (reason RULES_VERSION_UNAVAILABLE) until a plugin
 	// release shipping that version is installed.
 	RulesUnavailable bool `protobuf:"varint,16,opt,name=rules_unavailable,json=rulesUnavailable,proto3" json:"rules_unavailable,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Set in a match created with a chess clock.
+	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
+	// Set in a match where a player who leaves is replaced by a bot after
+	// this grace (CreateMatchRequest.absent_grace).
+	AbsentGrace   *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
@@ -1065,6 +1089,124 @@ func (x *Match) GetRulesUnavailable() bool {
 	return false
 }
 
+func (x *Match) GetClock() *ChessClock {
+	if x != nil {
+		return x.Clock
+	}
+	return nil
+}
+
+func (x *Match) GetAbsentGrace() *durationpb.Duration {
+	if x != nil {
+		return x.AbsentGrace
+	}
+	return nil
+}
+
+// Players: clocks, absent players, notifications, undo (part "clocks").
+// A chess-style clock: each seat's bank of time runs while it is to move;
+// the increment is added after each of its moves. When a person's bank
+// runs out the match ends by the game's timeout rule (a clock_ran_out
+// event, then finished). To draw it: a seat in `running` has
+// `remaining - (now - since)` left; the others have `remaining`.
+type ChessClock struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Initial   *durationpb.Duration   `protobuf:"bytes,1,opt,name=initial,proto3" json:"initial,omitempty"`
+	Increment *durationpb.Duration   `protobuf:"bytes,2,opt,name=increment,proto3" json:"increment,omitempty"`
+	// Each seat's time left at `since` (negative never: 0 once it ran out).
+	Remaining []*durationpb.Duration `protobuf:"bytes,3,rep,name=remaining,proto3" json:"remaining,omitempty"`
+	// When `remaining` was last charged (the last move, else the update time).
+	Since *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=since,proto3" json:"since,omitempty"`
+	// The seats whose clock is running now (people to move in an active match).
+	Running []int32 `protobuf:"varint,5,rep,packed,name=running,proto3" json:"running,omitempty"`
+	// When the first running seat's time runs out; unset when none runs.
+	Deadline *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	// Set on a correspondence clock: the time each move may take (a seat's
+	// remaining time is set back to it after each of its moves).
+	PerMove       *durationpb.Duration `protobuf:"bytes,7,opt,name=per_move,json=perMove,proto3" json:"per_move,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChessClock) Reset() {
+	*x = ChessClock{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChessClock) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChessClock) ProtoMessage() {}
+
+func (x *ChessClock) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChessClock.ProtoReflect.Descriptor instead.
+func (*ChessClock) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ChessClock) GetInitial() *durationpb.Duration {
+	if x != nil {
+		return x.Initial
+	}
+	return nil
+}
+
+func (x *ChessClock) GetIncrement() *durationpb.Duration {
+	if x != nil {
+		return x.Increment
+	}
+	return nil
+}
+
+func (x *ChessClock) GetRemaining() []*durationpb.Duration {
+	if x != nil {
+		return x.Remaining
+	}
+	return nil
+}
+
+func (x *ChessClock) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *ChessClock) GetRunning() []int32 {
+	if x != nil {
+		return x.Running
+	}
+	return nil
+}
+
+func (x *ChessClock) GetDeadline() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Deadline
+	}
+	return nil
+}
+
+func (x *ChessClock) GetPerMove() *durationpb.Duration {
+	if x != nil {
+		return x.PerMove
+	}
+	return nil
+}
+
 type CreateMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -1089,14 +1231,29 @@ type CreateMatchRequest struct {
 	// How long a player may take over each move; when it runs out, the host
 	// plays a random legal move for that seat (the event says timed_out).
 	// Unset or zero: no limit. At most 30 days.
-	TurnTimeout   *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
+	TurnTimeout *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
+	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// A chess clock: each seat's bank of time (more than 0, at most 30 days),
+	// and the time added after each of its moves (0 to 1 day). Not with
+	// turn_timeout (INVALID_ARGUMENT).
+	ClockInitial   *durationpb.Duration `protobuf:"bytes,40,opt,name=clock_initial,json=clockInitial,proto3" json:"clock_initial,omitempty"`
+	ClockIncrement *durationpb.Duration `protobuf:"bytes,41,opt,name=clock_increment,json=clockIncrement,proto3" json:"clock_increment,omitempty"`
+	// A correspondence clock: each move may take at most this long (e.g. 3
+	// days); running out ends the match like a chess clock. Alone: not with
+	// the chess clock's fields nor turn_timeout. At most 30 days.
+	CorrespondenceMoveTime *durationpb.Duration `protobuf:"bytes,42,opt,name=correspondence_move_time,json=correspondenceMoveTime,proto3" json:"correspondence_move_time,omitempty"`
+	// Absent players (BGA's zombie mode): when set, a player who leaves an
+	// active match does not abandon it; the random bot plays for the seat
+	// after this grace (0 to 30 days; 0: at once), and the seat's signed-in
+	// owner takes it back by joining again. Unset: leaving abandons the match.
+	AbsentGrace   *durationpb.Duration `protobuf:"bytes,43,opt,name=absent_grace,json=absentGrace,proto3,oneof" json:"absent_grace,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1108,7 +1265,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1121,7 +1278,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -1187,6 +1344,34 @@ func (x *CreateMatchRequest) GetTurnTimeout() *durationpb.Duration {
 	return nil
 }
 
+func (x *CreateMatchRequest) GetClockInitial() *durationpb.Duration {
+	if x != nil {
+		return x.ClockInitial
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetClockIncrement() *durationpb.Duration {
+	if x != nil {
+		return x.ClockIncrement
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetCorrespondenceMoveTime() *durationpb.Duration {
+	if x != nil {
+		return x.CorrespondenceMoveTime
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetAbsentGrace() *durationpb.Duration {
+	if x != nil {
+		return x.AbsentGrace
+	}
+	return nil
+}
+
 type ListMatchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// At most this many matches (default 50, at most 500).
@@ -1208,7 +1393,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1220,7 +1405,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1233,7 +1418,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -1288,7 +1473,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1300,7 +1485,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1313,7 +1498,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -1340,7 +1525,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1352,7 +1537,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1365,7 +1550,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -1391,7 +1576,7 @@ type JoinMatchRequest struct {
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1403,7 +1588,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1416,7 +1601,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -1453,7 +1638,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1650,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1663,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -1512,7 +1697,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1524,7 +1709,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1537,7 +1722,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -1577,7 +1762,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1589,7 +1774,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1602,7 +1787,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LegalMove) GetId() string {
@@ -1647,7 +1832,7 @@ type MovePart struct {
 
 func (x *MovePart) Reset() {
 	*x = MovePart{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1659,7 +1844,7 @@ func (x *MovePart) String() string {
 func (*MovePart) ProtoMessage() {}
 
 func (x *MovePart) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1672,7 +1857,7 @@ func (x *MovePart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
 func (*MovePart) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *MovePart) GetId() string {
@@ -1713,7 +1898,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1725,7 +1910,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1738,7 +1923,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *View) GetMatch() string {
@@ -1822,7 +2007,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1834,7 +2019,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1847,7 +2032,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -1884,7 +2069,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1896,7 +2081,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1909,7 +2094,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -1968,7 +2153,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1980,7 +2165,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1993,7 +2178,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -2096,7 +2281,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2108,7 +2293,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2121,7 +2306,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -2169,7 +2354,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2366,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2379,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2275,7 +2460,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2287,7 +2472,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2300,7 +2485,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2343,7 +2528,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2355,7 +2540,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2368,7 +2553,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2405,7 +2590,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2417,7 +2602,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2430,7 +2615,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2504,7 +2689,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2516,7 +2701,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2529,7 +2714,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 type Identity struct {
@@ -2547,7 +2732,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2559,7 +2744,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2572,7 +2757,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2615,7 +2800,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2627,7 +2812,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2640,7 +2825,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2667,7 +2852,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2679,7 +2864,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2692,7 +2877,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2710,7 +2895,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +2907,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +2920,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 type AssignBotRequest struct {
@@ -2751,7 +2936,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2763,7 +2948,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2776,7 +2961,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2810,7 +2995,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2822,7 +3007,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2835,7 +3020,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -2862,7 +3047,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2874,7 +3059,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2887,7 +3072,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -2973,7 +3158,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2985,7 +3170,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2998,7 +3183,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -3043,7 +3228,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3055,7 +3240,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3068,7 +3253,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -3188,7 +3373,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3200,7 +3385,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3213,7 +3398,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -3233,7 +3418,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3245,7 +3430,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3258,7 +3443,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -3292,7 +3477,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3304,7 +3489,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3317,7 +3502,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -3403,7 +3588,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3415,7 +3600,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3428,7 +3613,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -3462,7 +3647,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3474,7 +3659,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3487,7 +3672,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -3514,7 +3699,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3526,7 +3711,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3539,7 +3724,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -3566,7 +3751,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3578,7 +3763,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3591,7 +3776,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -3676,14 +3861,16 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x96\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xd1\x01\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
 	"playerName\x12\x10\n" +
 	"\x03bot\x18\x04 \x01(\tR\x03bot\x12\x1a\n" +
-	"\bverified\x18\x05 \x01(\bR\bverified\"X\n" +
+	"\bverified\x18\x05 \x01(\bR\bverified\x129\n" +
+	"\n" +
+	"away_until\x18( \x01(\v2\x1a.google.protobuf.TimestampR\tawayUntil\"X\n" +
 	"\fStatusDetail\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
@@ -3692,7 +3879,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xc9\x05\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xb6\x06\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3713,7 +3900,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vseed_chosen\x18\x0e \x01(\bR\n" +
 	"seedChosen\x12>\n" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12+\n" +
-	"\x11rules_unavailable\x18\x10 \x01(\bR\x10rulesUnavailable\"\xb9\x02\n" +
+	"\x11rules_unavailable\x18\x10 \x01(\bR\x10rulesUnavailable\x12-\n" +
+	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\"\xed\x02\n" +
+	"\n" +
+	"ChessClock\x123\n" +
+	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
+	"\tincrement\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tincrement\x127\n" +
+	"\tremaining\x18\x03 \x03(\v2\x19.google.protobuf.DurationR\tremaining\x120\n" +
+	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
+	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
+	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x124\n" +
+	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xe6\x04\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -3724,8 +3922,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"request_id\x18\x06 \x01(\tR\trequestId\x12\x18\n" +
 	"\avariant\x18\a \x01(\tR\avariant\x12\x10\n" +
 	"\x03bot\x18\b \x01(\tR\x03bot\x12<\n" +
-	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeoutB\a\n" +
-	"\x05_seed\"\xc2\x01\n" +
+	"\fturn_timeout\x18\t \x01(\v2\x19.google.protobuf.DurationR\vturnTimeout\x12>\n" +
+	"\rclock_initial\x18( \x01(\v2\x19.google.protobuf.DurationR\fclockInitial\x12B\n" +
+	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrement\x12S\n" +
+	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
+	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
+	"\x05_seedB\x0f\n" +
+	"\r_absent_grace\"\xc2\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -3918,7 +4121,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\x9b\x02\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\xb9\x02\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -3931,7 +4134,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x14EVENT_KIND_SUSPENDED\x10\b\x12\x16\n" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
-	"2\x8b\t\n" +
+	"\x12\x1c\n" +
+	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(2\x8b\t\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -3972,7 +4176,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -3987,141 +4191,155 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*StatusDetail)(nil),            // 10: gamehost.v1.StatusDetail
 	(*Result)(nil),                  // 11: gamehost.v1.Result
 	(*Match)(nil),                   // 12: gamehost.v1.Match
-	(*CreateMatchRequest)(nil),      // 13: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 14: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 15: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 16: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 17: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 18: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 19: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 20: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 21: gamehost.v1.MovePart
-	(*View)(nil),                    // 22: gamehost.v1.View
-	(*RenderOptions)(nil),           // 23: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 24: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 25: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 26: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 27: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 28: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 29: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 30: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),      // 31: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 32: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 33: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 34: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 35: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 36: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 37: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 38: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 39: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 40: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 41: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 42: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 43: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 44: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 45: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 46: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 47: gamehost.v1.PlayerProfile
-	(*structpb.Struct)(nil),         // 48: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 49: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 50: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 51: google.protobuf.Any
+	(*ChessClock)(nil),              // 13: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 14: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 15: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 16: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 17: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 18: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 19: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 20: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 21: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 22: gamehost.v1.MovePart
+	(*View)(nil),                    // 23: gamehost.v1.View
+	(*RenderOptions)(nil),           // 24: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 25: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 26: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 27: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 28: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 29: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 30: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 31: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),      // 32: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 33: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 34: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 35: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 36: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 37: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 38: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 39: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 40: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 41: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 42: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 43: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 44: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 45: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 46: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 47: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 48: gamehost.v1.PlayerProfile
+	(*structpb.Struct)(nil),         // 49: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 50: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 51: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 52: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	48, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	48, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	49, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	49, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	48, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	49, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	0,  // 7: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	9,  // 8: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	48, // 9: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	11, // 10: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	49, // 11: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	49, // 12: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	50, // 13: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	49, // 14: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	10, // 15: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	48, // 16: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	50, // 17: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	0,  // 18: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 19: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 20: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	48, // 21: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	21, // 22: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 23: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	48, // 24: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	20, // 25: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 26: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	23, // 27: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	48, // 28: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	23, // 29: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	22, // 30: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 31: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	49, // 32: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	48, // 33: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	22, // 34: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	23, // 35: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	48, // 36: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	27, // 37: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 38: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	28, // 39: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	25, // 40: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	51, // 41: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	27, // 42: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	26, // 43: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 44: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	39, // 45: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	41, // 46: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	43, // 47: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	43, // 48: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	6,  // 49: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 50: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	13, // 51: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	14, // 52: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	16, // 53: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	17, // 54: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	19, // 55: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	24, // 56: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	25, // 57: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	28, // 58: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	29, // 59: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	31, // 60: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	38, // 61: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	42, // 62: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	44, // 63: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	46, // 64: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	33, // 65: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	34, // 66: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	36, // 67: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	37, // 68: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 69: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 70: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 71: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	15, // 72: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 73: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	18, // 74: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 75: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	22, // 76: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	26, // 77: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	27, // 78: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	30, // 79: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	32, // 80: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	40, // 81: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 82: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	45, // 83: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	47, // 84: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	12, // 85: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	35, // 86: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 87: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 88: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	69, // [69:89] is the sub-list for method output_type
-	49, // [49:69] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	50, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	0,  // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
+	9,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	49, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	11, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	50, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	50, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	51, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	50, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	10, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	13, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	51, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	51, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	51, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	51, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	50, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	50, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	51, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	49, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	51, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	51, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	51, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	51, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	51, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	49, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	49, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	49, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	50, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	49, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	24, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	49, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	29, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	52, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	40, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	42, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	44, // 60: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	44, // 61: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	6,  // 62: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 63: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 64: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 65: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 66: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 67: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 68: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 69: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 70: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 71: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 72: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	32, // 73: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	39, // 74: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	43, // 75: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	45, // 76: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	47, // 77: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	34, // 78: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	35, // 79: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	37, // 80: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	38, // 81: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 82: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 83: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 84: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 85: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 86: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 87: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 88: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 89: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 90: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 91: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 92: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	33, // 93: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	41, // 94: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 95: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	46, // 96: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	48, // 97: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	12, // 98: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	36, // 99: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 100: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 101: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	82, // [82:102] is the sub-list for method output_type
+	62, // [62:82] is the sub-list for method input_type
+	62, // [62:62] is the sub-list for extension type_name
+	62, // [62:62] is the sub-list for extension extendee
+	0,  // [0:62] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -4129,20 +4347,20 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[10].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[14].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[21].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[11].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[15].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[23].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[35].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[37].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -4155,7 +4373,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   45,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkinwQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwSGQoRcnVsZXNfdW5hdmFpbGFibGUYECABKAgi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDIh4KDlJlbWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiqAEKDFBsYXllclJhdGluZxIOCgZwbGF5ZXIYASABKAkSEwoLcGxheWVyX25hbWUYAiABKAkSDAoEZ2FtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAESCgoCbXUYBSABKAESDQoFc2lnbWEYBiABKAESDQoFZ2FtZXMYByABKAUSDAoEd2lucxgIIAEoBRIOCgZsb3NzZXMYCSABKAUSDQoFZHJhd3MYCiABKAUiTQoWTGlzdExlYWRlcmJvYXJkUmVxdWVzdBIMCgRnYW1lGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIl4KF0xpc3RMZWFkZXJib2FyZFJlc3BvbnNlEioKB3JhdGluZ3MYASADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIicKF0dldFBsYXllclByb2ZpbGVSZXF1ZXN0EgwKBG5hbWUYASABKAkihQEKDVBsYXllclByb2ZpbGUSDAoEbmFtZRgBIAEoCRINCgVnYW1lcxgCIAEoBRIMCgR3aW5zGAMgASgFEg4KBmxvc3NlcxgEIAEoBRINCgVkcmF3cxgFIAEoBRIqCgdyYXRpbmdzGAYgAygLMhkuZ2FtZWhvc3QudjEuUGxheWVyUmF0aW5nKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMosJCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAESOgoHUmVtYXRjaBIbLmdhbWVob3N0LnYxLlJlbWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSXAoPTGlzdExlYWRlcmJvYXJkEiMuZ2FtZWhvc3QudjEuTGlzdExlYWRlcmJvYXJkUmVxdWVzdBokLmdhbWVob3N0LnYxLkxpc3RMZWFkZXJib2FyZFJlc3BvbnNlElQKEEdldFBsYXllclByb2ZpbGUSJC5nYW1laG9zdC52MS5HZXRQbGF5ZXJQcm9maWxlUmVxdWVzdBoaLmdhbWVob3N0LnYxLlBsYXllclByb2ZpbGUypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIp4BCgRTZWF0Eg0KBWluZGV4GAEgASgFEiMKBGtpbmQYAiABKA4yFS5nYW1laG9zdC52MS5TZWF0S2luZBITCgtwbGF5ZXJfbmFtZRgDIAEoCRILCgNib3QYBCABKAkSEAoIdmVyaWZpZWQYBSABKAgSLgoKYXdheV91bnRpbBgoIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoMU3RhdHVzRGV0YWlsEg4KBnJlYXNvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg4KBnBsdWdpbhgDIAEoCSJLCgZSZXN1bHQSDgoGc2NvcmVzGAEgAygBEg8KB3JhbmtpbmcYAiADKAUSDwoHd2lubmVycxgDIAMoBRIPCgdzdW1tYXJ5GAQgASgJIvgECgVNYXRjaBIMCgRuYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAUgASgDEiAKBXNlYXRzGAYgAygLMhEuZ2FtZWhvc3QudjEuU2VhdBIoCgdvcHRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIPCgd0b19tb3ZlGAggAygFEiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIvCgtjcmVhdGVfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KDHR1cm5fdGltZW91dBgMIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg10dXJuX2RlYWRsaW5lGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWVkX2Nob3NlbhgOIAEoCBIwCg1zdGF0dXNfZGV0YWlsGA8gASgLMhkuZ2FtZWhvc3QudjEuU3RhdHVzRGV0YWlsEhkKEXJ1bGVzX3VuYXZhaWxhYmxlGBAgASgIEiYKBWNsb2NrGCggASgLMhcuZ2FtZWhvc3QudjEuQ2hlc3NDbG9jaxIvCgxhYnNlbnRfZ3JhY2UYKSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iqwIKCkNoZXNzQ2xvY2sSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJcmVtYWluaW5nGAMgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAUgAygFEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwZXJfbW92ZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLXAwoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIwCg1jbG9ja19pbml0aWFsGCggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD2Nsb2NrX2luY3JlbWVudBgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI7Chhjb3JyZXNwb25kZW5jZV9tb3ZlX3RpbWUYKiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SNAoMYWJzZW50X2dyYWNlGCsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAGIAQFCBwoFX3NlZWRCDwoNX2Fic2VudF9ncmFjZSKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJzCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoFcGFydHMYBCADKAsyFS5nYW1laG9zdC52MS5Nb3ZlUGFydCIlCghNb3ZlUGFydBIKCgJpZBgBIAEoCRINCgVsYWJlbBgCIAEoCSKEAgoEVmlldxINCgVtYXRjaBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEigKBnN0YXR1cxgDIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBHNlYXQYBCABKAUSDwoHdG9fbW92ZRgFIAMoBRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoLbGVnYWxfbW92ZXMYByADKAsyFi5nYW1laG9zdC52MS5MZWdhbE1vdmUSIwoGcmVzdWx0GAggASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0EgwKBHRleHQYCSABKAkSCwoDc3ZnGAogASgJIioKDVJlbmRlck9wdGlvbnMSDAoEdGV4dBgBIAEoCBILCgNzdmcYAiABKAgiiAEKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFwoKYXRfdmVyc2lvbhgKIAEoA0gAiAEBQg0KC19hdF92ZXJzaW9uIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIpwBCg5TZXNzaW9uUmVxdWVzdBILCgN0YWcYASABKAQSLwoFd2F0Y2gYAiABKAsyHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdEgAEi4KBG1vdmUYAyABKAsyHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdEgAEhEKB3Vud2F0Y2gYBCABKAlIAEIJCgdyZXF1ZXN0IlQKDFNlc3Npb25FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJQoHZGV0YWlscxgDIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkimQIKDFNlc3Npb25FdmVudBILCgN0YWcYASABKAQSDQoFbWF0Y2gYAiABKAkSLgoLbWF0Y2hfZXZlbnQYAyABKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50SAASMAoFbW92ZWQYBCABKAsyHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABImCgh3YXRjaGluZxgFIAEoCzISLmdhbWVob3N0LnYxLk1hdGNoSAASKgoFZXJyb3IYBiABKAsyGS5nYW1laG9zdC52MS5TZXNzaW9uRXJyb3JIABIuCgt3YXRjaF9lbmRlZBgHIAEoCzIXLmdhbWVob3N0LnYxLldhdGNoRW5kZWRIAEIHCgVldmVudCIdCgpXYXRjaEVuZGVkEg8KB3ZlcnNpb24YASABKAMiHgoOUmVtYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKoAQoMUGxheWVyUmF0aW5nEg4KBnBsYXllchgBIAEoCRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIMCgRnYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoARIKCgJtdRgFIAEoARINCgVzaWdtYRgGIAEoARINCgVnYW1lcxgHIAEoBRIMCgR3aW5zGAggASgFEg4KBmxvc3NlcxgJIAEoBRINCgVkcmF3cxgKIAEoBSJNChZMaXN0TGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiXgoXTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USKgoHcmF0aW5ncxgBIAMoCzIZLmdhbWVob3N0LnYxLlBsYXllclJhdGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJwoXR2V0UGxheWVyUHJvZmlsZVJlcXVlc3QSDAoEbmFtZRgBIAEoCSKFAQoNUGxheWVyUHJvZmlsZRIMCgRuYW1lGAEgASgJEg0KBWdhbWVzGAIgASgFEgwKBHdpbnMYAyABKAUSDgoGbG9zc2VzGAQgASgFEg0KBWRyYXdzGAUgASgFEioKB3JhdGluZ3MYBiADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyq5AgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoSHAoYRVZFTlRfS0lORF9DTE9DS19SQU5fT1VUECgyiwkKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkSRQoHU2Vzc2lvbhIbLmdhbWVob3N0LnYxLlNlc3Npb25SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkV2ZW50KAEwARI6CgdSZW1hdGNoEhsuZ2FtZWhvc3QudjEuUmVtYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJcCg9MaXN0TGVhZGVyYm9hcmQSIy5nYW1laG9zdC52MS5MaXN0TGVhZGVyYm9hcmRSZXF1ZXN0GiQuZ2FtZWhvc3QudjEuTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USVAoQR2V0UGxheWVyUHJvZmlsZRIkLmdhbWVob3N0LnYxLkdldFBsYXllclByb2ZpbGVSZXF1ZXN0GhouZ2FtZWhvc3QudjEuUGxheWVyUHJvZmlsZTKnAgoNR2FtZUhvc3RBZG1pbhJACgpBYm9ydE1hdGNoEh4uZ2FtZWhvc3QudjEuQWJvcnRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtEZWxldGVNYXRjaBIfLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBogLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USPgoJQXNzaWduQm90Eh0uZ2FtZWhvc3QudjEuQXNzaWduQm90UmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkIKC1Jlc3VtZU1hdGNoEh8uZ2FtZWhvc3QudjEuUmVzdW1lTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2hCNFoyZ2FtZWhvc3QuZGV2L2NsaWVudHMvZ28vZ2VuL2dhbWVob3N0L3YxO2dhbWVob3N0djFiBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -286,6 +286,16 @@ export type Seat = Message<"gamehost.v1.Seat"> & {
    * @generated from field: bool verified = 5;
    */
   verified: boolean;
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Set while the seat's player is away (left a match with absent_grace):
+   * the bot plays for it from this time on, until its signed-in owner
+   * joins again and takes it back.
+   *
+   * @generated from field: google.protobuf.Timestamp away_until = 40;
+   */
+  awayUntil?: Timestamp | undefined;
 };
 
 /**
@@ -477,6 +487,22 @@ export type Match = Message<"gamehost.v1.Match"> & {
    * @generated from field: bool rules_unavailable = 16;
    */
   rulesUnavailable: boolean;
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Set in a match created with a chess clock.
+   *
+   * @generated from field: gamehost.v1.ChessClock clock = 40;
+   */
+  clock?: ChessClock | undefined;
+
+  /**
+   * Set in a match where a player who leaves is replaced by a bot after
+   * this grace (CreateMatchRequest.absent_grace).
+   *
+   * @generated from field: google.protobuf.Duration absent_grace = 41;
+   */
+  absentGrace?: Duration | undefined;
 };
 
 /**
@@ -485,6 +511,71 @@ export type Match = Message<"gamehost.v1.Match"> & {
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 9);
+
+/**
+ * Players: clocks, absent players, notifications, undo (part "clocks").
+ * A chess-style clock: each seat's bank of time runs while it is to move;
+ * the increment is added after each of its moves. When a person's bank
+ * runs out the match ends by the game's timeout rule (a clock_ran_out
+ * event, then finished). To draw it: a seat in `running` has
+ * `remaining - (now - since)` left; the others have `remaining`.
+ *
+ * @generated from message gamehost.v1.ChessClock
+ */
+export type ChessClock = Message<"gamehost.v1.ChessClock"> & {
+  /**
+   * @generated from field: google.protobuf.Duration initial = 1;
+   */
+  initial?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration increment = 2;
+   */
+  increment?: Duration | undefined;
+
+  /**
+   * Each seat's time left at `since` (negative never: 0 once it ran out).
+   *
+   * @generated from field: repeated google.protobuf.Duration remaining = 3;
+   */
+  remaining: Duration[];
+
+  /**
+   * When `remaining` was last charged (the last move, else the update time).
+   *
+   * @generated from field: google.protobuf.Timestamp since = 4;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * The seats whose clock is running now (people to move in an active match).
+   *
+   * @generated from field: repeated int32 running = 5;
+   */
+  running: number[];
+
+  /**
+   * When the first running seat's time runs out; unset when none runs.
+   *
+   * @generated from field: google.protobuf.Timestamp deadline = 6;
+   */
+  deadline?: Timestamp | undefined;
+
+  /**
+   * Set on a correspondence clock: the time each move may take (a seat's
+   * remaining time is set back to it after each of its moves).
+   *
+   * @generated from field: google.protobuf.Duration per_move = 7;
+   */
+  perMove?: Duration | undefined;
+};
+
+/**
+ * Describes the message gamehost.v1.ChessClock.
+ * Use `create(ChessClockSchema)` to create a new message.
+ */
+export const ChessClockSchema: GenMessage<ChessClock> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 10);
 
 /**
  * @generated from message gamehost.v1.CreateMatchRequest
@@ -557,6 +648,40 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
    * @generated from field: google.protobuf.Duration turn_timeout = 9;
    */
   turnTimeout?: Duration | undefined;
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * A chess clock: each seat's bank of time (more than 0, at most 30 days),
+   * and the time added after each of its moves (0 to 1 day). Not with
+   * turn_timeout (INVALID_ARGUMENT).
+   *
+   * @generated from field: google.protobuf.Duration clock_initial = 40;
+   */
+  clockInitial?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration clock_increment = 41;
+   */
+  clockIncrement?: Duration | undefined;
+
+  /**
+   * A correspondence clock: each move may take at most this long (e.g. 3
+   * days); running out ends the match like a chess clock. Alone: not with
+   * the chess clock's fields nor turn_timeout. At most 30 days.
+   *
+   * @generated from field: google.protobuf.Duration correspondence_move_time = 42;
+   */
+  correspondenceMoveTime?: Duration | undefined;
+
+  /**
+   * Absent players (BGA's zombie mode): when set, a player who leaves an
+   * active match does not abandon it; the random bot plays for the seat
+   * after this grace (0 to 30 days; 0: at once), and the seat's signed-in
+   * owner takes it back by joining again. Unset: leaving abandons the match.
+   *
+   * @generated from field: optional google.protobuf.Duration absent_grace = 43;
+   */
+  absentGrace?: Duration | undefined;
 };
 
 /**
@@ -564,7 +689,7 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 10);
+  messageDesc(file_gamehost_v1_gamehost, 11);
 
 /**
  * @generated from message gamehost.v1.ListMatchesRequest
@@ -618,7 +743,7 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 11);
+  messageDesc(file_gamehost_v1_gamehost, 12);
 
 /**
  * @generated from message gamehost.v1.ListMatchesResponse
@@ -640,7 +765,7 @@ export type ListMatchesResponse = Message<"gamehost.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 12);
+  messageDesc(file_gamehost_v1_gamehost, 13);
 
 /**
  * @generated from message gamehost.v1.GetMatchRequest
@@ -659,7 +784,7 @@ export type GetMatchRequest = Message<"gamehost.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 13);
+  messageDesc(file_gamehost_v1_gamehost, 14);
 
 /**
  * @generated from message gamehost.v1.JoinMatchRequest
@@ -694,7 +819,7 @@ export type JoinMatchRequest = Message<"gamehost.v1.JoinMatchRequest"> & {
  * Use `create(JoinMatchRequestSchema)` to create a new message.
  */
 export const JoinMatchRequestSchema: GenMessage<JoinMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 14);
+  messageDesc(file_gamehost_v1_gamehost, 15);
 
 /**
  * @generated from message gamehost.v1.JoinMatchResponse
@@ -724,7 +849,7 @@ export type JoinMatchResponse = Message<"gamehost.v1.JoinMatchResponse"> & {
  * Use `create(JoinMatchResponseSchema)` to create a new message.
  */
 export const JoinMatchResponseSchema: GenMessage<JoinMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 15);
+  messageDesc(file_gamehost_v1_gamehost, 16);
 
 /**
  * @generated from message gamehost.v1.LeaveMatchRequest
@@ -746,7 +871,7 @@ export type LeaveMatchRequest = Message<"gamehost.v1.LeaveMatchRequest"> & {
  * Use `create(LeaveMatchRequestSchema)` to create a new message.
  */
 export const LeaveMatchRequestSchema: GenMessage<LeaveMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 16);
+  messageDesc(file_gamehost_v1_gamehost, 17);
 
 /**
  * @generated from message gamehost.v1.LegalMove
@@ -793,7 +918,7 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
  * Use `create(LegalMoveSchema)` to create a new message.
  */
 export const LegalMoveSchema: GenMessage<LegalMove> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 17);
+  messageDesc(file_gamehost_v1_gamehost, 18);
 
 /**
  * One choice on the way to a move. The same id stands for the same choice,
@@ -822,7 +947,7 @@ export type MovePart = Message<"gamehost.v1.MovePart"> & {
  * Use `create(MovePartSchema)` to create a new message.
  */
 export const MovePartSchema: GenMessage<MovePart> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 18);
+  messageDesc(file_gamehost_v1_gamehost, 19);
 
 /**
  * @generated from message gamehost.v1.View
@@ -896,7 +1021,7 @@ export type View = Message<"gamehost.v1.View"> & {
  * Use `create(ViewSchema)` to create a new message.
  */
 export const ViewSchema: GenMessage<View> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 19);
+  messageDesc(file_gamehost_v1_gamehost, 20);
 
 /**
  * Which renderings a view carries besides the state.
@@ -920,7 +1045,7 @@ export type RenderOptions = Message<"gamehost.v1.RenderOptions"> & {
  * Use `create(RenderOptionsSchema)` to create a new message.
  */
 export const RenderOptionsSchema: GenMessage<RenderOptions> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 20);
+  messageDesc(file_gamehost_v1_gamehost, 21);
 
 /**
  * @generated from message gamehost.v1.GetViewRequest
@@ -963,7 +1088,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
  * Use `create(GetViewRequestSchema)` to create a new message.
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 21);
+  messageDesc(file_gamehost_v1_gamehost, 22);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveRequest
@@ -1040,7 +1165,7 @@ export type SubmitMoveRequest = Message<"gamehost.v1.SubmitMoveRequest"> & {
  * Use `create(SubmitMoveRequestSchema)` to create a new message.
  */
 export const SubmitMoveRequestSchema: GenMessage<SubmitMoveRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 22);
+  messageDesc(file_gamehost_v1_gamehost, 23);
 
 /**
  * @generated from message gamehost.v1.SubmitMoveResponse
@@ -1074,7 +1199,7 @@ export type SubmitMoveResponse = Message<"gamehost.v1.SubmitMoveResponse"> & {
  * Use `create(SubmitMoveResponseSchema)` to create a new message.
  */
 export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 23);
+  messageDesc(file_gamehost_v1_gamehost, 24);
 
 /**
  * @generated from message gamehost.v1.MatchEvent
@@ -1144,7 +1269,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
  * Use `create(MatchEventSchema)` to create a new message.
  */
 export const MatchEventSchema: GenMessage<MatchEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 24);
+  messageDesc(file_gamehost_v1_gamehost, 25);
 
 /**
  * @generated from message gamehost.v1.WatchMatchRequest
@@ -1182,7 +1307,7 @@ export type WatchMatchRequest = Message<"gamehost.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 25);
+  messageDesc(file_gamehost_v1_gamehost, 26);
 
 /**
  * @generated from message gamehost.v1.GetMatchLogRequest
@@ -1208,7 +1333,7 @@ export type GetMatchLogRequest = Message<"gamehost.v1.GetMatchLogRequest"> & {
  * Use `create(GetMatchLogRequestSchema)` to create a new message.
  */
 export const GetMatchLogRequestSchema: GenMessage<GetMatchLogRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 26);
+  messageDesc(file_gamehost_v1_gamehost, 27);
 
 /**
  * @generated from message gamehost.v1.MatchLog
@@ -1271,7 +1396,7 @@ export type MatchLog = Message<"gamehost.v1.MatchLog"> & {
  * Use `create(MatchLogSchema)` to create a new message.
  */
 export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 27);
+  messageDesc(file_gamehost_v1_gamehost, 28);
 
 /**
  * @generated from message gamehost.v1.GetIdentityRequest
@@ -1284,7 +1409,7 @@ export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
  * Use `create(GetIdentityRequestSchema)` to create a new message.
  */
 export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 28);
+  messageDesc(file_gamehost_v1_gamehost, 29);
 
 /**
  * @generated from message gamehost.v1.Identity
@@ -1322,7 +1447,7 @@ export type Identity = Message<"gamehost.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 29);
+  messageDesc(file_gamehost_v1_gamehost, 30);
 
 /**
  * @generated from message gamehost.v1.AbortMatchRequest
@@ -1348,7 +1473,7 @@ export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
  * Use `create(AbortMatchRequestSchema)` to create a new message.
  */
 export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 30);
+  messageDesc(file_gamehost_v1_gamehost, 31);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchRequest
@@ -1367,7 +1492,7 @@ export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 31);
+  messageDesc(file_gamehost_v1_gamehost, 32);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchResponse
@@ -1380,7 +1505,7 @@ export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 32);
+  messageDesc(file_gamehost_v1_gamehost, 33);
 
 /**
  * @generated from message gamehost.v1.AssignBotRequest
@@ -1411,7 +1536,7 @@ export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
  * Use `create(AssignBotRequestSchema)` to create a new message.
  */
 export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 33);
+  messageDesc(file_gamehost_v1_gamehost, 34);
 
 /**
  * @generated from message gamehost.v1.ResumeMatchRequest
@@ -1430,7 +1555,7 @@ export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
  * Use `create(ResumeMatchRequestSchema)` to create a new message.
  */
 export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 34);
+  messageDesc(file_gamehost_v1_gamehost, 35);
 
 /**
  * @generated from message gamehost.v1.SessionRequest
@@ -1481,7 +1606,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
  * Use `create(SessionRequestSchema)` to create a new message.
  */
 export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 35);
+  messageDesc(file_gamehost_v1_gamehost, 36);
 
 /**
  * What a failed request got: the status SubmitMove or WatchMatch would have
@@ -1514,7 +1639,7 @@ export type SessionError = Message<"gamehost.v1.SessionError"> & {
  * Use `create(SessionErrorSchema)` to create a new message.
  */
 export const SessionErrorSchema: GenMessage<SessionError> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 36);
+  messageDesc(file_gamehost_v1_gamehost, 37);
 
 /**
  * @generated from message gamehost.v1.SessionEvent
@@ -1588,7 +1713,7 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
  * Use `create(SessionEventSchema)` to create a new message.
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 37);
+  messageDesc(file_gamehost_v1_gamehost, 38);
 
 /**
  * @generated from message gamehost.v1.WatchEnded
@@ -1607,7 +1732,7 @@ export type WatchEnded = Message<"gamehost.v1.WatchEnded"> & {
  * Use `create(WatchEndedSchema)` to create a new message.
  */
 export const WatchEndedSchema: GenMessage<WatchEnded> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 38);
+  messageDesc(file_gamehost_v1_gamehost, 39);
 
 /**
  * @generated from message gamehost.v1.RematchRequest
@@ -1626,7 +1751,7 @@ export type RematchRequest = Message<"gamehost.v1.RematchRequest"> & {
  * Use `create(RematchRequestSchema)` to create a new message.
  */
 export const RematchRequestSchema: GenMessage<RematchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 39);
+  messageDesc(file_gamehost_v1_gamehost, 40);
 
 /**
  * One player's standing in one game.
@@ -1699,7 +1824,7 @@ export type PlayerRating = Message<"gamehost.v1.PlayerRating"> & {
  * Use `create(PlayerRatingSchema)` to create a new message.
  */
 export const PlayerRatingSchema: GenMessage<PlayerRating> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 40);
+  messageDesc(file_gamehost_v1_gamehost, 41);
 
 /**
  * @generated from message gamehost.v1.ListLeaderboardRequest
@@ -1730,7 +1855,7 @@ export type ListLeaderboardRequest = Message<"gamehost.v1.ListLeaderboardRequest
  * Use `create(ListLeaderboardRequestSchema)` to create a new message.
  */
 export const ListLeaderboardRequestSchema: GenMessage<ListLeaderboardRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 41);
+  messageDesc(file_gamehost_v1_gamehost, 42);
 
 /**
  * @generated from message gamehost.v1.ListLeaderboardResponse
@@ -1752,7 +1877,7 @@ export type ListLeaderboardResponse = Message<"gamehost.v1.ListLeaderboardRespon
  * Use `create(ListLeaderboardResponseSchema)` to create a new message.
  */
 export const ListLeaderboardResponseSchema: GenMessage<ListLeaderboardResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 42);
+  messageDesc(file_gamehost_v1_gamehost, 43);
 
 /**
  * @generated from message gamehost.v1.GetPlayerProfileRequest
@@ -1771,7 +1896,7 @@ export type GetPlayerProfileRequest = Message<"gamehost.v1.GetPlayerProfileReque
  * Use `create(GetPlayerProfileRequestSchema)` to create a new message.
  */
 export const GetPlayerProfileRequestSchema: GenMessage<GetPlayerProfileRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 43);
+  messageDesc(file_gamehost_v1_gamehost, 44);
 
 /**
  * @generated from message gamehost.v1.PlayerProfile
@@ -1819,7 +1944,7 @@ export type PlayerProfile = Message<"gamehost.v1.PlayerProfile"> & {
  * Use `create(PlayerProfileSchema)` to create a new message.
  */
 export const PlayerProfileSchema: GenMessage<PlayerProfile> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 44);
+  messageDesc(file_gamehost_v1_gamehost, 45);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus
@@ -1978,6 +2103,15 @@ export enum EventKind {
    * @generated from enum value: EVENT_KIND_BOT_ASSIGNED = 10;
    */
   BOT_ASSIGNED = 10,
+
+  /**
+   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * A seat's chess clock ran out (seat: the first of them); a FINISHED
+   * event with the game's timeout ranking follows.
+   *
+   * @generated from enum value: EVENT_KIND_CLOCK_RAN_OUT = 40;
+   */
+  CLOCK_RAN_OUT = 40,
 }
 
 /**

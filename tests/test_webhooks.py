@@ -1,0 +1,139 @@
+"""Turn notifications by webhook: signed (HMAC-SHA256 over timestamp and
+body), retried with backoff when the receiver fails, every attempt
+recorded in the store, and sent once per turn."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.server
+import json
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from gamehost.v1 import gamehost_pb2 as pb
+from hosts import HostProcess
+
+SECRET = "test-webhook-secret"
+
+
+class Receiver(http.server.ThreadingHTTPServer):
+    """A real HTTP receiver: records every delivery, answers 500 to the
+    first ``failures[key]`` deliveries of a key."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), ReceiverHandler)
+        self.deliveries: list[tuple[dict, bytes, dict]] = []
+        self.failures: dict[str, int] = {}
+        self.arrived = threading.Condition()
+
+    def wait_for(self, predicate, timeout: float = 30.0) -> list:
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: predicate(self.deliveries), timeout), self.deliveries
+            return list(self.deliveries)
+
+
+class ReceiverHandler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        payload = json.loads(body)
+        receiver = self.server
+        with receiver.arrived:
+            failing = receiver.failures.get(payload["key"], 0) > 0
+            if failing:
+                receiver.failures[payload["key"]] -= 1
+            receiver.deliveries.append((payload, body, dict(self.headers)))
+            receiver.arrived.notify_all()
+        self.send_response(500 if failing else 204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def notifying_host(receiver, tmp_path_factory):
+    host = HostProcess(data_dir=tmp_path_factory.mktemp("webhooks"), env={
+        "GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
+        "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.2"}).start()
+    yield host
+    host.stop()
+
+
+def turns(match: str, seat: int):
+    return lambda deliveries: [d for d in deliveries
+                               if d[0]["type"] == "your_turn" and d[0]["match"] == match and d[0]["seat"] == seat]
+
+
+def attempts_in_store(host, key) -> list[tuple]:
+    with sqlite3.connect(f"file:{host.data_dir / 'gamehost.db'}?mode=ro", uri=True) as db:
+        return db.execute("SELECT attempt, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
+                          (key,)).fetchall()
+
+
+def test_a_turn_notification_arrives_signed_with_a_timestamp(notifying_host, receiver):
+    with notifying_host.client() as client:
+        match = client.create_match("tictactoe", seed=1).name
+        client.join(match, player_name="Ada")
+        client.join(match, player_name="Bo")
+    payload, body, headers = turns(match, 0)(receiver.wait_for(turns(match, 0)))[0]
+    stamp = int(headers["Gamehost-Timestamp"])
+    assert abs(stamp - time.time()) < 60
+    expected = hmac.new(SECRET.encode(), f"{stamp}.".encode() + body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(headers["Gamehost-Signature"], f"sha256={expected}")
+    assert (payload["type"], payload["seat"], payload["player_name"]) == ("your_turn", 0, "Ada")
+    assert headers["Gamehost-Delivery"] == payload["key"]
+
+
+def test_a_failed_delivery_is_retried_and_every_attempt_is_recorded(notifying_host, receiver):
+    with notifying_host.client() as client:
+        match = client.create_match("tictactoe", seed=2).name
+        x = client.join(match).player_token
+        started = client.join(match).match
+        key = f"turn:{match.split('/')[1]}:{started.version + 1}:1"  # O's turn, once X has moved
+        with receiver.arrived:
+            receiver.failures[key] = 2
+        client.move(match, x, move_id=client.view(match, x).legal_moves[0].id)
+    delivered = receiver.wait_for(lambda deliveries: sum(d[0]["key"] == key for d in deliveries) == 3)
+    delivered = [d for d in delivered if d[0]["key"] == key]
+    assert len({body for _, body, _ in delivered}) == 1  # the same body each time, signed afresh
+    deadline = time.time() + 30
+    recorded = attempts_in_store(notifying_host, key)
+    while len(recorded) < 3 and time.time() < deadline:  # the record follows the answer
+        time.sleep(0.05)
+        recorded = attempts_in_store(notifying_host, key)
+    assert [(attempt, status) for attempt, status, _ in recorded] == [(1, 500), (2, 500), (3, 204)]
+    assert recorded[0][2] == "HTTP 500"
+
+
+def test_each_turn_is_notified_once_and_the_end_of_the_match_too(notifying_host, receiver):
+    with notifying_host.client() as client:
+        match = client.create_match("tictactoe", seed=3, bots=[1]).name
+        x = client.join(match).player_token
+        for event in client.watch(match):
+            if event.kind == pb.EVENT_KIND_FINISHED:
+                break
+            view = client.view(match, x)
+            if view.version == event.version and 0 in view.to_move:
+                client.move(match, x, move_id=view.legal_moves[0].id)
+    match_id = match.split("/")[1]
+    delivered = receiver.wait_for(lambda deliveries: any(d[0]["key"] == f"finished:{match_id}" for d in deliveries))
+    ours = [payload for payload, _, _ in delivered if payload["match"] == match]
+    keys = [payload["key"] for payload in ours]
+    assert len(keys) == len(set(keys))  # no turn twice
+    turns_of_x = [p for p in ours if p["type"] == "your_turn"]
+    assert turns_of_x and all(p["seat"] == 0 for p in turns_of_x)  # the bot's turns are not notified
+    assert [p["type"] for p in ours].count("match_finished") == 1
