@@ -31,8 +31,9 @@ def make_packages() -> str:
 
 
 def test_make_packages_builds_checked_distributions_that_serve_from_a_fresh_venv(tmp_path):
-    """One test: the build writes into the source folders (egg-info), so two
-    pytest workers must not run it at once. Each check below names its rule."""
+    """One test, since one build serves every check (it builds from a copy:
+    the hosts of other tests read entry points from the source folders'
+    egg-info). Each check below names its rule."""
     build_output = make_packages()
     every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(build_output)
     every_wheel_declares_apache_2_and_carries_the_licence()
