@@ -28,15 +28,25 @@ pytestmark = pytest.mark.skipif((NODE is None or NPM is None) and not os.environ
 NPM_QUIET = ["--no-audit", "--no-fund", "--loglevel=error"]
 
 
-@pytest.fixture(scope="module")
-def tarball(tmp_path_factory) -> Path:
+def test_the_packed_client_installs_in_a_fresh_folder_and_plays_from_node(tmp_path, host):
+    """One test, so that the package is packed and installed once (seconds
+    each); each check below names its rule."""
+    tarball = pack(tmp_path / "pack")
+    the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball)
+    folder = install(tarball, tmp_path / "program")
+    a_node_program_plays_a_match_and_resumes_a_dropped_stream(folder, host)
+    the_readmes_node_example_plays_against_a_bot_to_the_end(folder, host)
+
+
+def pack(out: Path) -> Path:
     """`npm pack` of clients/ts (its prepack script compiles src/ into dist/)."""
     assert NODE and NPM, "node and npm must be on PATH in CI"
     with open(PACKAGE / "package-lock.json") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one npm ci, one build at a time
+        # One npm ci, one build at a time (make packages, in tests/test_packages.py, packs under this lock too).
+        fcntl.flock(lock, fcntl.LOCK_EX)
         if not (PACKAGE / "node_modules" / ".bin" / "tsc").exists():
             subprocess.run([NPM, "ci", *NPM_QUIET], cwd=PACKAGE, check=True, timeout=300)
-        out = tmp_path_factory.mktemp("npm-pack")
+        out.mkdir()
         packed = subprocess.run([NPM, "pack", "--json", "--pack-destination", str(out)], cwd=PACKAGE,
                                 capture_output=True, text=True, timeout=300)
     assert packed.returncode == 0, packed.stderr
@@ -44,7 +54,7 @@ def tarball(tmp_path_factory) -> Path:
     return out / report["filename"]
 
 
-def test_the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball):
+def the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball):
     with tarfile.open(tarball) as archive:
         names = {name.removeprefix("package/") for name in archive.getnames()}
         manifest = json.load(archive.extractfile("package/package.json"))
@@ -62,10 +72,9 @@ def test_the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball):
     assert "dependencies" not in manifest
 
 
-@pytest.fixture(scope="module")
-def installed(tarball, tmp_path_factory) -> Path:
+def install(tarball: Path, folder: Path) -> Path:
     """A fresh folder with tests/ts_client's program and the tarball installed, with its dependencies."""
-    folder = tmp_path_factory.mktemp("node-program")
+    folder.mkdir()
     for name in ("package.json", "play.mjs"):
         shutil.copy(PROGRAM / name, folder / name)
     shutil.copy(tarball, folder / tarball.name)
@@ -75,8 +84,8 @@ def installed(tarball, tmp_path_factory) -> Path:
     return folder
 
 
-def test_node_plays_a_match_with_the_installed_package_and_resumes_a_dropped_stream(installed, host):
-    run = subprocess.run([NODE, "play.mjs", host.web_url], cwd=installed, capture_output=True, text=True,
+def a_node_program_plays_a_match_and_resumes_a_dropped_stream(folder, host):
+    run = subprocess.run([NODE, "play.mjs", host.web_url], cwd=folder, capture_output=True, text=True,
                          timeout=90)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -101,12 +110,12 @@ def test_node_plays_a_match_with_the_installed_package_and_resumes_a_dropped_str
     assert o_moved_while_x_was_cut["afterResumes"] == 1, "O's move reached X on the resumed stream"
 
 
-def test_the_readmes_node_example_plays_against_a_bot_to_the_end(installed, host):
+def the_readmes_node_example_plays_against_a_bot_to_the_end(folder, host):
     readme = (PACKAGE / "README.md").read_text()
     example = readme.split("## Node\n\n```ts\n", 1)[1].split("```", 1)[0]
     assert '"http://127.0.0.1:8080"' in example
-    (installed / "readme.mjs").write_text(example.replace('"http://127.0.0.1:8080"', "process.argv[2]"))
-    run = subprocess.run([NODE, "readme.mjs", host.web_url], cwd=installed, capture_output=True, text=True,
+    (folder / "readme.mjs").write_text(example.replace('"http://127.0.0.1:8080"', "process.argv[2]"))
+    run = subprocess.run([NODE, "readme.mjs", host.web_url], cwd=folder, capture_output=True, text=True,
                          timeout=90)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
