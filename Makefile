@@ -65,10 +65,29 @@ bench: $(STAMP)
 	$(PY) bench/moves.py
 
 # Every Python distribution (host, client, plugins): sdist, then the wheel
-# built from it, into build/dist; twine checks their metadata.
+# built from it, into build/dist; twine checks their metadata. Then the npm
+# tarball of the TypeScript client (clients/ts), beside them.
 # tests/test_packages.py runs it and installs the wheels in a fresh venv.
 packages: $(STAMP)
 	PY=$(PY) scripts/build-packages
+
+# The TypeScript client package @gamehost/client (clients/ts): the generated
+# stubs (make stubs runs its protoc-gen-es) and the match follower, compiled
+# by tsc into clients/ts/dist. The web client depends on it (file:../ts).
+TS := clients/ts
+TS_MODULES := $(TS)/node_modules/.installed
+TS_BUILT := $(TS)/dist/.built
+TS_SOURCES := $(shell find $(TS)/src -type f) $(TS)/tsconfig.json
+
+$(TS_MODULES): $(TS)/package.json $(TS)/package-lock.json
+	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(TS_BUILT): $(TS_MODULES) $(TS_SOURCES)
+	cd $(TS) && npm run --silent build
+	touch $@
+
+packages: $(TS_MODULES)
 
 # The web client (clients/web): its npm packages, then a Vite build into
 # dist/, which the host serves on its web port. Rebuilt when a source changes.
@@ -83,13 +102,13 @@ CHROMIUM := /usr/bin/chromium
 web: $(WEB_BUILT)
 serve: $(WEB_BUILT)
 test: $(WEB_BUILT) $(CHROMIUM)
-stubs: $(WEB_MODULES)
+stubs: $(TS_MODULES)
 
 $(WEB_MODULES): $(WEB)/package.json $(WEB)/package-lock.json
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES)
+$(WEB_BUILT): $(WEB_MODULES) $(WEB_SOURCES) $(TS_BUILT)
 	cd $(WEB) && npm run --silent build
 	touch $@
 

@@ -2,10 +2,12 @@
 sdist and the wheel from it (host, client, every plugin); their contents are
 checked here, then a fresh venv with only those wheels (and their PyPI
 dependencies) serves, lists every game and plays tic-tac-toe with the
-installed client."""
+installed client. `make packages` also packs the npm package of
+clients/ts into build/dist."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tarfile
@@ -42,6 +44,7 @@ def test_make_packages_builds_checked_distributions_that_serve_from_a_fresh_venv
     the_host_wheel_ships_the_templates_of_gamehost_new()
     no_tests_bytecode_or_build_leftovers_in_any_distribution()
     a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path)
+    the_typescript_clients_npm_tarball_is_built_beside_them()
 
 
 def wheel(stem: str) -> zipfile.ZipFile:
@@ -125,6 +128,12 @@ PLAY = textwrap.dedent("""
         answer = host.move(match.name, x.player_token, move_id="b2", view=True)
         print(answer.view.version)
 """)
+
+
+def the_typescript_clients_npm_tarball_is_built_beside_them():
+    # Its contents and a Node program using it: tests/test_ts_client_package.py.
+    version = json.loads((ROOT / "clients" / "ts" / "package.json").read_text())["version"]
+    assert [path.name for path in DIST.glob("*.tgz")] == [f"gamehost-client-{version}.tgz"]
 
 
 def a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path):

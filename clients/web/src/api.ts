@@ -2,7 +2,7 @@
 // call signed in with the bearer token when there is one.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { GameHost } from "./gen/gamehost/v1/gamehost_pb";
+import { GameHost } from "@gamehost/client";
 import { bearerToken, tokenRefused } from "./bearer-token";
 
 export type GameHostClient = Client<typeof GameHost>;

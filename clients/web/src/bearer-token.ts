@@ -14,7 +14,7 @@
 // once per token: a "gamehost:sign-in-refused" event on window and, in a
 // frame, the same as a message to the parent, which can then pass a fresh
 // token (a new fragment, or setToken).
-import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
+import { ErrorInfoSchema } from "@gamehost/client/google/rpc";
 import type { ConnectError } from "@connectrpc/connect";
 
 export const MAX_TOKEN_LENGTH = 8192; // the host refuses longer ones unread

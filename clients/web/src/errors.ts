@@ -8,7 +8,7 @@ import {
   QuotaFailureSchema,
   ResourceInfoSchema,
   RetryInfoSchema,
-} from "./gen/google/rpc/error_details_pb";
+} from "@gamehost/client/google/rpc";
 import { h } from "./elements";
 
 export interface Problem {
@@ -136,13 +136,6 @@ export function problemOf(error: unknown): Problem {
       ? Number(retry.retryDelay.seconds) + retry.retryDelay.nanos / 1e9 : undefined,
     advice: adviceFor ? adviceFor(metadata) : ADVICE_BY_CODE[connectError.code] ?? "",
   };
-}
-
-/** Codes after which the same call may work later: the connection, not the request, failed. */
-export function isTransient(problem: Problem): boolean {
-  if (problem.reason === "TOO_MANY_WATCHERS") return true;
-  if (problem.reason) return false;
-  return ["UNAVAILABLE", "UNKNOWN", "CANCELLED", "DEADLINE_EXCEEDED", "INTERNAL"].includes(problem.code);
 }
 
 /** A box a player can act on: what did not work and what to do, in words; the code, the reason, the host's

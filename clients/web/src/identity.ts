@@ -1,5 +1,5 @@
 // Who the host takes this browser to be (GetIdentity), asked once per bearer token.
-import type { Identity } from "./gen/gamehost/v1/gamehost_pb";
+import type { Identity } from "@gamehost/client";
 import { gamehost } from "./api";
 import { bearerToken } from "./bearer-token";
 

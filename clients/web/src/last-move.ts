@@ -1,6 +1,6 @@
 // The last move: named above the board for every game, so a player who
 // looked away sees what happened, and marked on the picture (picture-changes.ts).
-import { EventKind, type MatchEvent, type Seat } from "./gen/gamehost/v1/gamehost_pb";
+import { EventKind, type MatchEvent, type Seat } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
 import { eventText } from "./match-text";
 import { markChanges } from "./picture-changes";

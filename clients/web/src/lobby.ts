@@ -1,14 +1,14 @@
 // The lobby: the game catalog with a "new match" form per game, the
 // signed-in user's matches, and the matches on this host with their
 // joinable seats.
-import { MatchStatus, SeatKind, type Game, type Match } from "./gen/gamehost/v1/gamehost_pb";
+import { MatchStatus, SeatKind, isOver, type Game, type Match } from "@gamehost/client";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel, type Problem } from "./errors";
 import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
-import { gameId, isOver, matchId, seatText, statusDetailText, statusText } from "./match-text";
+import { gameId, matchId, seatText, statusDetailText, statusText } from "./match-text";
 import { signedInOrNull } from "./identity";
 
 const MATCH_REFRESH_MS = 5000;

@@ -1,6 +1,6 @@
 // How a finished match ends for the one who reads it: "You won", "You lost",
 // "Draw", or for a spectator who won; with every seat's score.
-import type { Result, Seat } from "./gen/gamehost/v1/gamehost_pb";
+import type { Result, Seat } from "@gamehost/client";
 import { h } from "./elements";
 import { seatName } from "./match-text";
 

@@ -2,15 +2,14 @@
 // moves (click a data-move target or pick from the list), seats, turn,
 // result and move log, kept live by a MatchFollower.
 import {
-  EventKind, MatchStatus, SeatKind,
-  type Game, type Match, type MatchEvent, type Seat, type View,
-} from "./gen/gamehost/v1/gamehost_pb";
+  EventKind, MatchFollower, MatchStatus, SeatKind, isOver, isTransient,
+  type Connection, type Game, type Match, type MatchEvent, type Seat, type View,
+} from "@gamehost/client";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
-import { isTransient, problemOf, problemPanel, type Problem } from "./errors";
-import { MatchFollower, type Connection } from "./match-follower";
-import { eventText, gameId, isOver, seatName, seatText, statusDetailText, statusText } from "./match-text";
+import { problemOf, problemPanel, type Problem } from "./errors";
+import { eventText, gameId, seatName, seatText, statusDetailText, statusText } from "./match-text";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
 import { MoveComposer } from "./move-composer";
@@ -99,7 +98,7 @@ class MatchPage {
       } catch (error) {
         const problem = problemOf(error);
         this.fail(problem, "Opening the match");
-        if (!isTransient(problem)) return;
+        if (!isTransient(error)) return;
         await new Promise((resolve) => window.setTimeout(resolve, Math.min(8000, 500 * 2 ** attempt)));
       }
     }
@@ -128,12 +127,12 @@ class MatchPage {
   /** Follows the match live, with this page's token, after `view`. */
   private follow(view: View): void {
     this.follower?.stop();
-    this.follower = new MatchFollower(this.name, this.token, {
+    this.follower = new MatchFollower(gamehost, this.name, this.token, {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
       connection: (connection) => this.showConnection(connection),
-    });
-    this.follower.start(view);
+    }, { render: { svg: true } });
+    void this.follower.start(view);
   }
 
   close(): void {
@@ -212,13 +211,15 @@ class MatchPage {
         break;
       case "reconnecting":
         this.connectionBadge.textContent = `reconnecting (attempt ${connection.attempt}, next try in ` +
-          `${(connection.retryInMs / 1000).toFixed(1)} s${connection.problem ? `; ${connection.problem.code}` : ""})`;
+          `${(connection.retryInMs / 1000).toFixed(1)} s${connection.error ? `; ${problemOf(connection.error).code}` : ""})`;
         break;
-      case "failed":
-        this.connectionBadge.textContent = `disconnected: ${connection.problem.code}`;
-        this.showProblem(connection.problem, "Following the match");
-        if (connection.problem.reason === "INVALID_TOKEN") void this.loseSeat();
+      case "failed": {
+        const problem = problemOf(connection.error);
+        this.connectionBadge.textContent = `disconnected: ${problem.code}`;
+        this.showProblem(problem, "Following the match");
+        if (problem.reason === "INVALID_TOKEN") void this.loseSeat();
         break;
+      }
     }
   }
 
@@ -443,7 +444,7 @@ class MatchPage {
           return;
         } catch (error) {
           const problem = problemOf(error);
-          if (isTransient(problem) && attempt < SUBMIT_RETRIES) {
+          if (isTransient(error) && attempt < SUBMIT_RETRIES) {
             await new Promise((resolve) => window.setTimeout(resolve, 400 * 2 ** attempt));
             continue;
           }

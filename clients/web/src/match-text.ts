@@ -1,7 +1,7 @@
 // How matches, seats and events read on screen, the same in the lobby and on the game page.
 import {
   EventKind, MatchStatus, SeatKind, type MatchEvent, type Seat, type StatusDetail,
-} from "./gen/gamehost/v1/gamehost_pb";
+} from "@gamehost/client";
 
 export function matchId(name: string): string {
   return name.replace(/^matches\//, "");
@@ -28,16 +28,6 @@ export function statusDetailText(detail: StatusDetail | undefined): string {
   if (!detail || !(detail.reason || detail.message)) return "";
   const plugin = detail.plugin ? ` (game plugin ${detail.plugin})` : "";
   return `${detail.message || detail.reason}${plugin}${detail.message && detail.reason ? ` [${detail.reason}]` : ""}`;
-}
-
-/** Finished, abandoned or aborted: no more moves. A suspended match may be resumed. */
-export function isOver(status: MatchStatus): boolean {
-  return status === MatchStatus.FINISHED || status === MatchStatus.ABANDONED || status === MatchStatus.ABORTED;
-}
-
-/** Events after which the host sends no more. */
-export function isFinalEvent(kind: EventKind): boolean {
-  return kind === EventKind.FINISHED || kind === EventKind.ABANDONED || kind === EventKind.ABORTED;
 }
 
 /** A seat in the lists: "Player 2: bot (random)", "Ann (signed in)", "Player 3: open". */

@@ -6,7 +6,7 @@
 // next choices, hides the sub-choices not reached, and submits the move once
 // its whole path is chosen. One SVG per view: the host renders it once, the
 // composer only filters (docs/protocol.md, "Moves in parts").
-import type { LegalMove, MovePart } from "./gen/gamehost/v1/gamehost_pb";
+import type { LegalMove, MovePart } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
 
 export class MoveComposer {

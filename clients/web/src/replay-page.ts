@@ -5,7 +5,7 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import {
   MatchLogSchema, MatchStatus, type Match, type MatchEvent, type MatchLog, type View,
-} from "./gen/gamehost/v1/gamehost_pb";
+} from "@gamehost/client";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel } from "./errors";

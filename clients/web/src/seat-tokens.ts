@@ -3,10 +3,10 @@
 // they never go into URLs or the page's visible text. A signed-in user's
 // seat is also bound to their identity: reclaimSeat gets it back, with a
 // new token, in a browser that has none.
-import type { Match } from "./gen/gamehost/v1/gamehost_pb";
+import { isOver, type Match } from "@gamehost/client";
 import { gamehost } from "./api";
 import { signedInOrNull } from "./identity";
-import { isOver, matchId } from "./match-text";
+import { matchId } from "./match-text";
 
 export interface HeldSeat {
   seat: number;
