@@ -29,6 +29,9 @@ from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
+from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
+                                             ticket_values)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
@@ -137,8 +140,38 @@ MIGRATIONS = [
     );
     CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
+    # Players: matchmaking (issue 17): the tickets table.
+    """
+    CREATE TABLE tickets (
+        id text PRIMARY KEY,
+        subject text NOT NULL,
+        player_name text NOT NULL,
+        game_id text NOT NULL,
+        seats integer NOT NULL,
+        options text NOT NULL,
+        pool text NOT NULL,
+        rating double precision NOT NULL,
+        min_rating double precision,
+        max_rating double precision,
+        bot text NOT NULL,
+        bot_wait double precision,
+        create_time double precision NOT NULL,
+        expire_time double precision NOT NULL,
+        state text NOT NULL,
+        match_id text NOT NULL,
+        seat integer NOT NULL,
+        update_time double precision NOT NULL
+    );
+    CREATE INDEX tickets_by_pool ON tickets (pool, state, create_time);
+    CREATE INDEX tickets_by_subject ON tickets (subject, state);
+    CREATE INDEX tickets_by_state ON tickets (state, expire_time);
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
+# Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
+# replica forming a match in that pool; (TICKET_LOCK + 1, hashtext(subject))
+# while a player's open tickets are counted and one added.
+TICKET_LOCK = 0x7469636B  # "tick"
 VERSION_CHECK_FAILED = "GH409"
 
 _NOW = "extract(epoch from clock_timestamp())"
@@ -314,6 +347,58 @@ class PostgresStore:
     async def player_ratings(self, subject: str) -> list:
         return [row_to_rating(row) for row in await self._all(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
+
+    # ------------------------------------------------------------ matchmaking (issue 17)
+
+    async def add_ticket(self, ticket, max_open: int) -> bool:
+        """Two replicas adding tickets of one player at once take turns on
+        the player's advisory lock, so the count they check is the real one."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK + 1, ticket.subject))
+            row = await (await conn.execute(open_count_sql("%s"), (ticket.subject,))).fetchone()
+            if row[0] >= max_open:
+                return False
+            await conn.execute(insert_sql("%s"), ticket_values(ticket))
+            return True
+
+    async def get_ticket(self, ticket_id: str):
+        row = await self._one(f"SELECT {TICKET_COLUMNS} FROM tickets WHERE id=%s", (ticket_id,))
+        return None if row is None else row_to_ticket(row)
+
+    async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
+        """Waits for a replica forming a match with this ticket (its row
+        lock), then finds it matched and changes nothing."""
+        async with self._pool.connection() as conn:
+            return (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
+
+    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+        async with self._pool.connection() as conn, conn.transaction():
+            expired = [row[0] for row in await (await conn.execute(expire_sql("%s"), (now, now))).fetchall()]
+            await conn.execute(forget_sql("%s"), (forget_before,))
+            return expired
+
+    async def queued_pools(self) -> list[str]:
+        return [row[0] for row in await self._all(POOLS_SQL, ())]
+
+    async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
+        """One replica at a time per pool (an advisory lock it does not wait
+        for: a replica that finds it taken leaves the pool to the holder, who
+        sees every ticket committed before it read). The rows are locked FOR
+        UPDATE while the match is created, so a cancel or an expiry of one of
+        them waits and then finds it matched; SKIP LOCKED passes over a row
+        being cancelled right now."""
+        async with self._pool.connection() as conn, conn.transaction():
+            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
+                                               (TICKET_LOCK, pool))).fetchone()
+            if not locked[0]:
+                return {}
+            rows = await (await conn.execute(queued_sql("%s") + " FOR UPDATE SKIP LOCKED", (pool, now))).fetchall()
+            placed = await form([row_to_ticket(row) for row in rows]) if rows else {}
+            if placed:
+                async with conn.cursor() as cursor:
+                    await cursor.executemany(matched_sql("%s"), [
+                        (match_id, seat, now, ticket_id) for ticket_id, (match_id, seat) in placed.items()])
+            return placed
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))

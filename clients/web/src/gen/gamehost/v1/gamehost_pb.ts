@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDIh4KDlJlbWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiqAEKDFBsYXllclJhdGluZxIOCgZwbGF5ZXIYASABKAkSEwoLcGxheWVyX25hbWUYAiABKAkSDAoEZ2FtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAESCgoCbXUYBSABKAESDQoFc2lnbWEYBiABKAESDQoFZ2FtZXMYByABKAUSDAoEd2lucxgIIAEoBRIOCgZsb3NzZXMYCSABKAUSDQoFZHJhd3MYCiABKAUiTQoWTGlzdExlYWRlcmJvYXJkUmVxdWVzdBIMCgRnYW1lGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIl4KF0xpc3RMZWFkZXJib2FyZFJlc3BvbnNlEioKB3JhdGluZ3MYASADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIicKF0dldFBsYXllclByb2ZpbGVSZXF1ZXN0EgwKBG5hbWUYASABKAkihQEKDVBsYXllclByb2ZpbGUSDAoEbmFtZRgBIAEoCRINCgVnYW1lcxgCIAEoBRIMCgR3aW5zGAMgASgFEg4KBmxvc3NlcxgEIAEoBRINCgVkcmF3cxgFIAEoBRIqCgdyYXRpbmdzGAYgAygLMhkuZ2FtZWhvc3QudjEuUGxheWVyUmF0aW5nKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKMosJCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAESOgoHUmVtYXRjaBIbLmdhbWVob3N0LnYxLlJlbWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSXAoPTGlzdExlYWRlcmJvYXJkEiMuZ2FtZWhvc3QudjEuTGlzdExlYWRlcmJvYXJkUmVxdWVzdBokLmdhbWVob3N0LnYxLkxpc3RMZWFkZXJib2FyZFJlc3BvbnNlElQKEEdldFBsYXllclByb2ZpbGUSJC5nYW1laG9zdC52MS5HZXRQbGF5ZXJQcm9maWxlUmVxdWVzdBoaLmdhbWVob3N0LnYxLlBsYXllclByb2ZpbGUypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIm4KBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihAQKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwi7QEKEkNyZWF0ZU1hdGNoUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEigKB29wdGlvbnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBCABKARIAIgBARIRCglib3Rfc2VhdHMYBSADKAUSEgoKcmVxdWVzdF9pZBgGIAEoCRIPCgd2YXJpYW50GAcgASgJEgsKA2JvdBgIIAEoCRIvCgx0dXJuX3RpbWVvdXQYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlZWQikQEKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBG1pbmUYBSABKAgSDgoGcGxheWVyGAYgASgJIlMKE0xpc3RNYXRjaGVzUmVzcG9uc2USIwoHbWF0Y2hlcxgBIAMoCzISLmdhbWVob3N0LnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIfCg9HZXRNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChBKb2luTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJQgcKBV9zZWF0IloKEUpvaW5NYXRjaFJlc3BvbnNlEiEKBW1hdGNoGAEgASgLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSDAoEc2VhdBgCIAEoBRIUCgxwbGF5ZXJfdG9rZW4YAyABKAkiNwoRTGVhdmVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicwoJTGVnYWxNb3ZlEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJEiUKBG1vdmUYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiQKBXBhcnRzGAQgAygLMhUuZ2FtZWhvc3QudjEuTW92ZVBhcnQiJQoITW92ZVBhcnQSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkihAIKBFZpZXcSDQoFbWF0Y2gYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIoCgZzdGF0dXMYAyABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIMCgRzZWF0GAQgASgFEg8KB3RvX21vdmUYBSADKAUSJgoFc3RhdGUYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKC2xlZ2FsX21vdmVzGAcgAygLMhYuZ2FtZWhvc3QudjEuTGVnYWxNb3ZlEiMKBnJlc3VsdBgIIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIMCgR0ZXh0GAkgASgJEgsKA3N2ZxgKIAEoCSIqCg1SZW5kZXJPcHRpb25zEgwKBHRleHQYASABKAgSCwoDc3ZnGAIgASgIIogBCg5HZXRWaWV3UmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIqCgZyZW5kZXIYAyABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhcKCmF0X3ZlcnNpb24YCiABKANIAIgBAUINCgtfYXRfdmVyc2lvbiKLAgoRU3VibWl0TW92ZVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSEQoHbW92ZV9pZBgDIAEoCUgAEi0KCnN0cnVjdHVyZWQYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgFIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBiABKAkSKgoGcmVuZGVyGAcgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucxIUCgxpbmNsdWRlX3ZpZXcYCCABKAhCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiJYChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgR2aWV3GAIgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIQCghyZXBsYXllZBgDIAEoCCL1AQoKTWF0Y2hFdmVudBIPCgd2ZXJzaW9uGAEgASgDEiQKBGtpbmQYAiABKA4yFi5nYW1laG9zdC52MS5FdmVudEtpbmQSKAoEdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgEIAEoBRIlCgRtb3ZlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBINCgVsYWJlbBgGIAEoCRIfCgR2aWV3GAcgASgLMhEuZ2FtZWhvc3QudjEuVmlldxIRCgl0aW1lZF9vdXQYCCABKAgSDgoGcmVhc29uGAkgASgJInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDIh4KDlJlbWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkiqAEKDFBsYXllclJhdGluZxIOCgZwbGF5ZXIYASABKAkSEwoLcGxheWVyX25hbWUYAiABKAkSDAoEZ2FtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAESCgoCbXUYBSABKAESDQoFc2lnbWEYBiABKAESDQoFZ2FtZXMYByABKAUSDAoEd2lucxgIIAEoBRIOCgZsb3NzZXMYCSABKAUSDQoFZHJhd3MYCiABKAUiTQoWTGlzdExlYWRlcmJvYXJkUmVxdWVzdBIMCgRnYW1lGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJIl4KF0xpc3RMZWFkZXJib2FyZFJlc3BvbnNlEioKB3JhdGluZ3MYASADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIicKF0dldFBsYXllclByb2ZpbGVSZXF1ZXN0EgwKBG5hbWUYASABKAkihQEKDVBsYXllclByb2ZpbGUSDAoEbmFtZRgBIAEoCRINCgVnYW1lcxgCIAEoBRIMCgR3aW5zGAMgASgFEg4KBmxvc3NlcxgEIAEoBRINCgVkcmF3cxgFIAEoBRIqCgdyYXRpbmdzGAYgAygLMhkuZ2FtZWhvc3QudjEuUGxheWVyUmF0aW5nIp8CChNDcmVhdGVUaWNrZXRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSDwoHdmFyaWFudBgDIAEoCRIoCgdvcHRpb25zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIXCgptaW5fcmF0aW5nGAUgASgBSACIAQESFwoKbWF4X3JhdGluZxgGIAEoAUgBiAEBEiYKA3R0bBgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIrCghib3Rfd2FpdBgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhILCgNib3QYCSABKAlCDQoLX21pbl9yYXRpbmdCDQoLX21heF9yYXRpbmci0AMKBlRpY2tldBIMCgRuYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSDQoFc2VhdHMYAyABKAUSKAoHb3B0aW9ucxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoFc3RhdGUYBSABKA4yGC5nYW1laG9zdC52MS5UaWNrZXRTdGF0ZRIOCgZyYXRpbmcYBiABKAESFwoKbWluX3JhdGluZxgHIAEoAUgAiAEBEhcKCm1heF9yYXRpbmcYCCABKAFIAYgBARIrCghib3Rfd2FpdBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhILCgNib3QYCiABKAkSLwoLY3JlYXRlX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2V4cGlyZV90aW1lGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVtYXRjaBgNIAEoCRIMCgRzZWF0GA4gASgFEi8KC3VwZGF0ZV90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEINCgtfbWluX3JhdGluZ0INCgtfbWF4X3JhdGluZyIgChBHZXRUaWNrZXRSZXF1ZXN0EgwKBG5hbWUYASABKAkiIgoSV2F0Y2hUaWNrZXRSZXF1ZXN0EgwKBG5hbWUYASABKAkiIwoTQ2FuY2VsVGlja2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqmwIKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKKpQBCgtUaWNrZXRTdGF0ZRIcChhUSUNLRVRfU1RBVEVfVU5TUEVDSUZJRUQQABIXChNUSUNLRVRfU1RBVEVfUVVFVUVEEAESGAoUVElDS0VUX1NUQVRFX01BVENIRUQQAhIaChZUSUNLRVRfU1RBVEVfQ0FOQ0VMTEVEEAMSGAoUVElDS0VUX1NUQVRFX0VYUElSRUQQBDKhCwoIR2FtZUhvc3QSSgoJTGlzdEdhbWVzEh0uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVxdWVzdBoeLmdhbWVob3N0LnYxLkxpc3RHYW1lc1Jlc3BvbnNlEjkKB0dldEdhbWUSGy5nYW1laG9zdC52MS5HZXRHYW1lUmVxdWVzdBoRLmdhbWVob3N0LnYxLkdhbWUSQgoLQ3JlYXRlTWF0Y2gSHy5nYW1laG9zdC52MS5DcmVhdGVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtMaXN0TWF0Y2hlcxIfLmdhbWVob3N0LnYxLkxpc3RNYXRjaGVzUmVxdWVzdBogLmdhbWVob3N0LnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USPAoIR2V0TWF0Y2gSHC5nYW1laG9zdC52MS5HZXRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJKCglKb2luTWF0Y2gSHS5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVzcG9uc2USQAoKTGVhdmVNYXRjaBIeLmdhbWVob3N0LnYxLkxlYXZlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSOQoHR2V0VmlldxIbLmdhbWVob3N0LnYxLkdldFZpZXdSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuVmlldxJNCgpTdWJtaXRNb3ZlEh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3QaHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2USRwoKV2F0Y2hNYXRjaBIeLmdhbWVob3N0LnYxLldhdGNoTWF0Y2hSZXF1ZXN0GhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudDABEkUKC0dldE1hdGNoTG9nEh8uZ2FtZWhvc3QudjEuR2V0TWF0Y2hMb2dSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuTWF0Y2hMb2cSRQoLR2V0SWRlbnRpdHkSHy5nYW1laG9zdC52MS5HZXRJZGVudGl0eVJlcXVlc3QaFS5nYW1laG9zdC52MS5JZGVudGl0eRJFCgdTZXNzaW9uEhsuZ2FtZWhvc3QudjEuU2Vzc2lvblJlcXVlc3QaGS5nYW1laG9zdC52MS5TZXNzaW9uRXZlbnQoATABEjoKB1JlbWF0Y2gSGy5nYW1laG9zdC52MS5SZW1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElwKD0xpc3RMZWFkZXJib2FyZBIjLmdhbWVob3N0LnYxLkxpc3RMZWFkZXJib2FyZFJlcXVlc3QaJC5nYW1laG9zdC52MS5MaXN0TGVhZGVyYm9hcmRSZXNwb25zZRJUChBHZXRQbGF5ZXJQcm9maWxlEiQuZ2FtZWhvc3QudjEuR2V0UGxheWVyUHJvZmlsZVJlcXVlc3QaGi5nYW1laG9zdC52MS5QbGF5ZXJQcm9maWxlEkUKDENyZWF0ZVRpY2tldBIgLmdhbWVob3N0LnYxLkNyZWF0ZVRpY2tldFJlcXVlc3QaEy5nYW1laG9zdC52MS5UaWNrZXQSPwoJR2V0VGlja2V0Eh0uZ2FtZWhvc3QudjEuR2V0VGlja2V0UmVxdWVzdBoTLmdhbWVob3N0LnYxLlRpY2tldBJFCgtXYXRjaFRpY2tldBIfLmdhbWVob3N0LnYxLldhdGNoVGlja2V0UmVxdWVzdBoTLmdhbWVob3N0LnYxLlRpY2tldDABEkUKDENhbmNlbFRpY2tldBIgLmdhbWVob3N0LnYxLkNhbmNlbFRpY2tldFJlcXVlc3QaEy5nYW1laG9zdC52MS5UaWNrZXQypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -1811,6 +1811,243 @@ export const PlayerProfileSchema: GenMessage<PlayerProfile> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 44);
 
 /**
+ * @generated from message gamehost.v1.CreateTicketRequest
+ */
+export type CreateTicketRequest = Message<"gamehost.v1.CreateTicketRequest"> & {
+  /**
+   * "games/{game}".
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The player count wanted, within the game's; 0: the game's minimum.
+   *
+   * @generated from field: int32 seats = 2;
+   */
+  seats: number;
+
+  /**
+   * A variant id of the game and options over it, as CreateMatch takes them:
+   * only tickets with the same resulting options are matched together.
+   *
+   * @generated from field: string variant = 3;
+   */
+  variant: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct options = 4;
+   */
+  options?: JsonObject | undefined;
+
+  /**
+   * Only opponents whose rating in this game (PlayerRating.rating; 0 for a
+   * player not rated yet) is within [min_rating, max_rating]; unset: any.
+   * Every player's rating must be within every other player's range.
+   *
+   * @generated from field: optional double min_rating = 5;
+   */
+  minRating?: number | undefined;
+
+  /**
+   * @generated from field: optional double max_rating = 6;
+   */
+  maxRating?: number | undefined;
+
+  /**
+   * How long the ticket waits for a match: 1 s to 1 hour; unset or zero:
+   * 5 minutes.
+   *
+   * @generated from field: google.protobuf.Duration ttl = 7;
+   */
+  ttl?: Duration | undefined;
+
+  /**
+   * Once the ticket has waited this long, bots fill the seats nobody took
+   * (with the players queued then who also accept bots); unset: never.
+   * Less than ttl.
+   *
+   * @generated from field: google.protobuf.Duration bot_wait = 8;
+   */
+  botWait?: Duration | undefined;
+
+  /**
+   * The bot that fills seats: a name of the game's catalog bots
+   * (Game.bots); empty: "random".
+   *
+   * @generated from field: string bot = 9;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message gamehost.v1.CreateTicketRequest.
+ * Use `create(CreateTicketRequestSchema)` to create a new message.
+ */
+export const CreateTicketRequestSchema: GenMessage<CreateTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 45);
+
+/**
+ * @generated from message gamehost.v1.Ticket
+ */
+export type Ticket = Message<"gamehost.v1.Ticket"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * "games/{game}".
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * @generated from field: int32 seats = 3;
+   */
+  seats: number;
+
+  /**
+   * The options the match will have (the variant's, then the request's, over
+   * the game's defaults).
+   *
+   * @generated from field: google.protobuf.Struct options = 4;
+   */
+  options?: JsonObject | undefined;
+
+  /**
+   * @generated from field: gamehost.v1.TicketState state = 5;
+   */
+  state: TicketState;
+
+  /**
+   * The player's rating in the game when queuing (0: not rated yet).
+   *
+   * @generated from field: double rating = 6;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: optional double min_rating = 7;
+   */
+  minRating?: number | undefined;
+
+  /**
+   * @generated from field: optional double max_rating = 8;
+   */
+  maxRating?: number | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration bot_wait = 9;
+   */
+  botWait?: Duration | undefined;
+
+  /**
+   * @generated from field: string bot = 10;
+   */
+  bot: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 11;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * A queued ticket expires at this time.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 12;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * When MATCHED: "matches/{match}" and the seat the player holds there. The
+   * seat is bound to the player's identity: act by identity alone, or call
+   * JoinMatch on the match for the seat's player token.
+   *
+   * @generated from field: string match = 13;
+   */
+  match: string;
+
+  /**
+   * @generated from field: int32 seat = 14;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp update_time = 15;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gamehost.v1.Ticket.
+ * Use `create(TicketSchema)` to create a new message.
+ */
+export const TicketSchema: GenMessage<Ticket> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 46);
+
+/**
+ * @generated from message gamehost.v1.GetTicketRequest
+ */
+export type GetTicketRequest = Message<"gamehost.v1.GetTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.GetTicketRequest.
+ * Use `create(GetTicketRequestSchema)` to create a new message.
+ */
+export const GetTicketRequestSchema: GenMessage<GetTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 47);
+
+/**
+ * @generated from message gamehost.v1.WatchTicketRequest
+ */
+export type WatchTicketRequest = Message<"gamehost.v1.WatchTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.WatchTicketRequest.
+ * Use `create(WatchTicketRequestSchema)` to create a new message.
+ */
+export const WatchTicketRequestSchema: GenMessage<WatchTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 48);
+
+/**
+ * @generated from message gamehost.v1.CancelTicketRequest
+ */
+export type CancelTicketRequest = Message<"gamehost.v1.CancelTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.CancelTicketRequest.
+ * Use `create(CancelTicketRequestSchema)` to create a new message.
+ */
+export const CancelTicketRequestSchema: GenMessage<CancelTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 49);
+
+/**
  * @generated from enum gamehost.v1.MatchStatus
  */
 export enum MatchStatus {
@@ -1974,6 +2211,50 @@ export enum EventKind {
  */
 export const EventKindSchema: GenEnum<EventKind> = /*@__PURE__*/
   enumDesc(file_gamehost_v1_gamehost, 2);
+
+/**
+ * @generated from enum gamehost.v1.TicketState
+ */
+export enum TicketState {
+  /**
+   * @generated from enum value: TICKET_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting in the queue for other players (or for bots, after bot_wait).
+   *
+   * @generated from enum value: TICKET_STATE_QUEUED = 1;
+   */
+  QUEUED = 1,
+
+  /**
+   * A match was found: `match` and `seat` say where to play.
+   *
+   * @generated from enum value: TICKET_STATE_MATCHED = 2;
+   */
+  MATCHED = 2,
+
+  /**
+   * Its player cancelled it (CancelTicket).
+   *
+   * @generated from enum value: TICKET_STATE_CANCELLED = 3;
+   */
+  CANCELLED = 3,
+
+  /**
+   * Its time to live ran out before a match was found.
+   *
+   * @generated from enum value: TICKET_STATE_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+}
+
+/**
+ * Describes the enum gamehost.v1.TicketState.
+ */
+export const TicketStateSchema: GenEnum<TicketState> = /*@__PURE__*/
+  enumDesc(file_gamehost_v1_gamehost, 3);
 
 /**
  * @generated from service gamehost.v1.GameHost
@@ -2157,6 +2438,51 @@ export const GameHost: GenService<{
     methodKind: "unary";
     input: typeof GetPlayerProfileRequestSchema;
     output: typeof PlayerProfileSchema;
+  },
+  /**
+   * Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+   * game with a ticket ("tickets/{ticket}"); the host matches tickets of the
+   * same game, player count and options (and rating ranges), creates the
+   * match with each player already in a seat, and marks every ticket
+   * MATCHED with its match and seat. Anonymous callers get UNAUTHENTICATED.
+   *
+   * @generated from rpc gamehost.v1.GameHost.CreateTicket
+   */
+  createTicket: {
+    methodKind: "unary";
+    input: typeof CreateTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * The ticket now (only its player, or an admin, may read it).
+   *
+   * @generated from rpc gamehost.v1.GameHost.GetTicket
+   */
+  getTicket: {
+    methodKind: "unary";
+    input: typeof GetTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * The ticket now, then again at each change, until it is matched,
+   * cancelled or expired; the stream then ends.
+   *
+   * @generated from rpc gamehost.v1.GameHost.WatchTicket
+   */
+  watchTicket: {
+    methodKind: "server_streaming";
+    input: typeof WatchTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
+   *
+   * @generated from rpc gamehost.v1.GameHost.CancelTicket
+   */
+  cancelTicket: {
+    methodKind: "unary";
+    input: typeof CancelTicketRequestSchema;
+    output: typeof TicketSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gamehost_v1_gamehost, 0);
