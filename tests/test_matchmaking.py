@@ -188,6 +188,7 @@ def test_bad_tickets_are_refused_with_the_field_named(host, user):
         for kwargs, field in [({"ttl": 7200}, "ttl"), ({"ttl": 60, "bot_wait": 60}, "bot_wait"),
                               ({"seats": 5}, "seats"), ({"bot": "nobody"}, "bot"),
                               ({"min_rating": 3, "max_rating": 1}, "min_rating"),
+                              ({"max_rating": float("nan")}, "max_rating"),
                               ({"options": {"nosuch": 1}}, "options")]:
             error = refused(l.create_ticket, "tictactoe", **kwargs)
             assert error.code == grpc.StatusCode.INVALID_ARGUMENT and field in error.message, kwargs

@@ -19,6 +19,7 @@ again at that pace while a shared store is in use).
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import uuid
 from typing import Any, AsyncIterator, Mapping
@@ -70,6 +71,9 @@ class Matchmaking:
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (the game's bots: "
                                               f"{', '.join(sorted(self.bots))}).")
+        for field, bound in (("min_rating", min_rating), ("max_rating", max_rating)):
+            if bound is not None and not math.isfinite(bound):
+                raise errors.invalid_field(field, f"a rating bound is a finite number, not {bound}.")
         if min_rating is not None and max_rating is not None and min_rating > max_rating:
             raise errors.invalid_field("min_rating", f"the range is empty: min_rating {min_rating:g} is above "
                                                      f"max_rating {max_rating:g}.")
