@@ -61,22 +61,7 @@ class Matchmaking:
         if seats not in game.allowed_player_counts():
             raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
         merged = self._options(entry, variant, options or {})
-        ttl = DEFAULT_TTL if ttl is None else ttl
-        if not MIN_TTL <= ttl <= MAX_TTL:
-            raise errors.invalid_field("ttl", f"a ticket waits {MIN_TTL:g} s to {MAX_TTL:g} s (1 hour), not {ttl:g} s.")
-        if bot_wait is not None and not 0 <= bot_wait < ttl:
-            raise errors.invalid_field("bot_wait", f"bots may fill seats after 0 s up to the ttl ({ttl:g} s), "
-                                                   f"not {bot_wait:g} s.")
-        bot = bot or "random"
-        if bot not in self.bots:
-            raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (the game's bots: "
-                                              f"{', '.join(sorted(self.bots))}).")
-        for field, bound in (("min_rating", min_rating), ("max_rating", max_rating)):
-            if bound is not None and not math.isfinite(bound):
-                raise errors.invalid_field(field, f"a rating bound is a finite number, not {bound}.")
-        if min_rating is not None and max_rating is not None and min_rating > max_rating:
-            raise errors.invalid_field("min_rating", f"the range is empty: min_rating {min_rating:g} is above "
-                                                     f"max_rating {max_rating:g}.")
+        ttl, bot = self._ticket_terms(ttl, bot_wait, bot, min_rating, max_rating)
         rating = next((r.rating for r in await self.store.player_ratings(caller.subject) if r.game_id == game.id),
                       0.0)
         now = time.time()
@@ -98,6 +83,27 @@ class Matchmaking:
         if bot_wait is not None:
             self._spawn(self._match_pool_later(ticket.pool, bot_wait))
         return await self.store.get_ticket(ticket.id)
+
+    def _ticket_terms(self, ttl: float | None, bot_wait: float | None, bot: str, min_rating: float | None,
+                      max_rating: float | None) -> tuple[float, str]:
+        """The ticket's ttl and bot, defaults applied, once every term is checked."""
+        ttl = DEFAULT_TTL if ttl is None else ttl
+        if not MIN_TTL <= ttl <= MAX_TTL:
+            raise errors.invalid_field("ttl", f"a ticket waits {MIN_TTL:g} s to {MAX_TTL:g} s (1 hour), not {ttl:g} s.")
+        if bot_wait is not None and not 0 <= bot_wait < ttl:
+            raise errors.invalid_field("bot_wait", f"bots may fill seats after 0 s up to the ttl ({ttl:g} s), "
+                                                   f"not {bot_wait:g} s.")
+        bot = bot or "random"
+        if bot not in self.bots:
+            raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (the game's bots: "
+                                              f"{', '.join(sorted(self.bots))}).")
+        for field, bound in (("min_rating", min_rating), ("max_rating", max_rating)):
+            if bound is not None and not math.isfinite(bound):
+                raise errors.invalid_field(field, f"a rating bound is a finite number, not {bound}.")
+        if min_rating is not None and max_rating is not None and min_rating > max_rating:
+            raise errors.invalid_field("min_rating", f"the range is empty: min_rating {min_rating:g} is above "
+                                                     f"max_rating {max_rating:g}.")
+        return ttl, bot
 
     async def ticket(self, ticket_id: str, caller: Principal, method: str = "GetTicket") -> TicketRecord:
         """The caller's ticket now (an admin may read anyone's); a queued
