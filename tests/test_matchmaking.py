@@ -10,6 +10,9 @@ ticket of one test is left queued for the next."""
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
+import struct
 import time
 import uuid
 
@@ -228,6 +231,38 @@ def test_a_ticket_on_one_replica_is_matched_with_one_on_the_other(start_host, po
         assert on_a.match(final.match).status == on_b.match(final.match).status == pb.MATCH_STATUS_ACTIVE
         assert on_a.join(final.match).seat == final.seat
         assert len(on_a.matches(mine=True)) == 1  # one replica formed it, once
+
+
+def test_a_browser_queues_and_follows_its_ticket_over_connect(host, user):
+    """The web port: CreateTicket in Connect JSON, WatchTicket as a Connect
+    server stream, each with the player's bearer token."""
+    (_, browser_token), (_, other_token) = user("olga"), user("pia")
+    signed_in = {"Authorization": f"Bearer {browser_token}"}
+    connection = http.client.HTTPConnection("127.0.0.1", host.web_port, timeout=30)
+    try:
+        connection.request("POST", "/gamehost.v1.GameHost/CreateTicket",
+                           json.dumps({"game": "games/tictactoe", "ttl": "60s"}),
+                           {"Content-Type": "application/json", **signed_in})
+        answer = connection.getresponse()
+        queued = json.loads(answer.read())
+        assert answer.status == 200 and queued["state"] == "TICKET_STATE_QUEUED", queued
+        request = json.dumps({"name": queued["name"]}).encode()
+        connection.request("POST", "/gamehost.v1.GameHost/WatchTicket", struct.pack(">BI", 0, len(request)) + request,
+                           {"Content-Type": "application/connect+json", **signed_in})
+        stream = connection.getresponse()
+
+        def frame() -> tuple[int, dict]:
+            flags, length = struct.unpack(">BI", stream.read(5))
+            return flags, json.loads(stream.read(length))
+
+        assert frame() == (0, queued)  # the ticket at once
+        with host.client(other_token) as other:
+            matched = other.create_ticket("tictactoe", ttl=60)
+        flags, last = frame()
+        assert flags == 0 and last["state"] == "TICKET_STATE_MATCHED" and last["match"] == matched.match
+        assert frame() == (0x02, {})  # then the stream ends, without error
+    finally:
+        connection.close()
 
 
 # ---------------------------------------------------------------- the stores
