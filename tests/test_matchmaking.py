@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import queue
 import struct
+import threading
 import time
 import uuid
 
@@ -220,11 +222,19 @@ def test_a_ticket_on_one_replica_is_matched_with_one_on_the_other(start_host, po
     with a.client(idp.token(alice, name="Alice")) as on_a, b.client(idp.token(bob, name="Bob")) as on_b:
         queued = on_a.create_ticket("tictactoe", ttl=60)
         assert queued.state == pb.TICKET_STATE_QUEUED
+        # Alice watches on a; b forms the match; a's stream hears of it from
+        # the store's notification, long before the ticket would expire.
+        seen: queue.Queue = queue.Queue()
+        watcher = threading.Thread(target=lambda: [seen.put(t) for t in on_a.watch_ticket(queued.name, timeout=30)],
+                                   daemon=True)
+        watcher.start()
+        assert seen.get(timeout=30).state == pb.TICKET_STATE_QUEUED
         matched = on_b.create_ticket("tictactoe", ttl=60)
-        final = list(on_a.watch_ticket(queued.name))[-1]  # on a: b formed the match
-        assert final.state == pb.TICKET_STATE_MATCHED
-        if matched.state != pb.TICKET_STATE_MATCHED:  # a's sweep may have formed it first
-            matched = list(on_b.watch_ticket(matched.name))[-1]
+        if matched.state != pb.TICKET_STATE_MATCHED:  # a's sweep formed it first
+            matched = list(on_b.watch_ticket(matched.name, timeout=30))[-1]
+        final = seen.get(timeout=30)
+        watcher.join(30)
+        assert final.state == pb.TICKET_STATE_MATCHED and not watcher.is_alive()
         assert final.match == matched.match and {final.seat, matched.seat} == {0, 1}
         error = refused(on_b.ticket, queued.name)  # b reads it from the store, and keeps it Alice's
         assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "NOT_TICKET_HOLDER")

@@ -105,7 +105,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
-        self._ticket_signal = asyncio.Event()  # matchmaking: set and replaced at each ticket change
+        self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # matchmaking: WatchTicket streams by ticket
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
@@ -139,6 +139,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         await self.rules.start()
         self._spawn(self._matchmaking_sweep())
         if self.shared:
+            self.store.subscribe_tickets(self._tickets_changed)
             self.store.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
             log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)

@@ -11,9 +11,10 @@ it, and by a sweep every ``sweep_interval`` on every replica (which also
 expires tickets and picks up what another replica left). Which tickets go
 together is matchmaking.py's business.
 
-WatchTicket streams wake on this replica's changes at once; another
-replica's match reaches them within ``sweep_interval`` (they read the store
-again at that pace while a shared store is in use).
+A WatchTicket stream reads its ticket again only when told it changed: by
+this replica at once, by another replica through the shared store's
+notifications (PostgreSQL: NOTIFY gamehost_tickets, sent in the changing
+transaction), and at its expire time.
 """
 
 from __future__ import annotations
@@ -78,7 +79,6 @@ class Matchmaking:
                 quota_violations=[(caller.quota_key, f"at most {OPEN_TICKETS_PER_PLAYER} queued tickets")])
         log.info("ticket queued", ticket_id=ticket.id, game=game.id, seats=seats, subject=caller.subject,
                  rating=rating, ttl=ttl, bot_wait=bot_wait)
-        self._tickets_changed()
         await self._match_pool(ticket.pool)
         if bot_wait is not None:
             self._spawn(self._match_pool_later(ticket.pool, bot_wait))
@@ -127,7 +127,7 @@ class Matchmaking:
         ticket = await self.ticket(ticket_id, caller, "CancelTicket")
         if ticket.state == "queued" and await self.store.cancel_ticket(ticket_id, time.time()):
             log.info("ticket cancelled", ticket_id=ticket_id, game=ticket.game_id)
-            self._tickets_changed()
+            self._tickets_changed([ticket_id])
             ticket = await self.store.get_ticket(ticket_id) or ticket
         if ticket.state == "matched":
             raise errors.FailedPrecondition(
@@ -140,30 +140,44 @@ class Matchmaking:
         return ticket
 
     async def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:
-        """The ticket now, then at each change, until it is over or the host closes."""
-        sent = None
-        while not self._closing:
-            signal = self._ticket_signal  # taken before the read: a change after it wakes us
-            ticket = await self.ticket(ticket_id, caller, "WatchTicket")
-            if ticket != sent:
-                yield ticket
-                sent = ticket
-            if ticket.state != "queued":
-                return
-            wait = ticket.expire_time - time.time()
-            if self.shared:  # another replica's match shows only in the store
-                wait = min(wait, self.sweep_interval)
-            try:
-                await asyncio.wait_for(signal.wait(), max(wait, 0.001))
-            except TimeoutError:
-                pass
+        """The ticket now, then at each change, until it is over or the host
+        closes. It is read again when told it changed (``_tickets_changed``:
+        this replica's changes, other replicas' through the store's
+        notifications) and at its expire time."""
+        signal = asyncio.Event()
+        watchers = self._ticket_watchers.setdefault(ticket_id, set())
+        watchers.add(signal)
+        try:
+            sent = None
+            while not self._closing:
+                signal.clear()  # before the read: a change after it wakes us
+                ticket = await self.ticket(ticket_id, caller, "WatchTicket")
+                if ticket != sent:
+                    yield ticket
+                    sent = ticket
+                if ticket.state != "queued":
+                    return
+                try:
+                    await asyncio.wait_for(signal.wait(), max(ticket.expire_time - time.time(), 0.001))
+                except TimeoutError:
+                    pass
+        finally:
+            watchers.discard(signal)
+            if not watchers and self._ticket_watchers.get(ticket_id) is watchers:
+                del self._ticket_watchers[ticket_id]
 
     # ------------------------------------------------------------ forming matches
 
-    def _tickets_changed(self) -> None:
-        """Wake this replica's WatchTicket streams (each reads its ticket again)."""
-        signal, self._ticket_signal = self._ticket_signal, asyncio.Event()
-        signal.set()
+    def _tickets_changed(self, ticket_ids: list[str] | None) -> None:
+        """Wake this replica's WatchTicket streams of these tickets (None:
+        all of them), which read their ticket again."""
+        if ticket_ids is None:
+            woken = list(self._ticket_watchers.values())
+        else:
+            woken = [self._ticket_watchers[i] for i in ticket_ids if i in self._ticket_watchers]
+        for watchers in woken:
+            for signal in watchers:
+                signal.set()
 
     async def _match_pool(self, pool: str) -> None:
         """Form every match the pool's queued tickets make now. A failure is
@@ -176,7 +190,7 @@ class Matchmaking:
                 return
             if not placed:
                 return
-            self._tickets_changed()
+            self._tickets_changed(list(placed))
 
     async def _form_match(self, queued: list[TicketRecord]) -> dict[str, tuple[str, int]]:
         chosen = matchmaking.choose_group(queued, time.time())
@@ -202,7 +216,7 @@ class Matchmaking:
         expired = await self.store.expire_tickets(now, now - FORGET_AFTER)
         if expired:
             log.info("tickets expired", ticket_ids=expired)
-            self._tickets_changed()
+            self._tickets_changed(expired)
 
     async def _matchmaking_sweep(self) -> None:
         """Every replica, every sweep_interval: expire due tickets and form the
@@ -218,4 +232,4 @@ class Matchmaking:
                 except Exception as error:  # the database may be away: sweep again later
                     log.warning("matchmaking sweep failed", error=str(error))
         finally:  # the host is closing: watch streams end
-            self._tickets_changed()
+            self._tickets_changed(None)

@@ -199,9 +199,10 @@ class GameHostClient:
     def cancel_ticket(self, ticket: str) -> pb.Ticket:
         return self._call(self.stub.CancelTicket, pb.CancelTicketRequest(name=ticket_name(ticket)))
 
-    def watch_ticket(self, ticket: str) -> Iterator[pb.Ticket]:
-        """The ticket now and at each change, until it is matched, cancelled or expired."""
-        stream = self.stub.WatchTicket(pb.WatchTicketRequest(name=ticket_name(ticket)),
+    def watch_ticket(self, ticket: str, *, timeout: float | None = None) -> Iterator[pb.Ticket]:
+        """The ticket now and at each change, until it is matched, cancelled or
+        expired (or ``timeout`` seconds pass: DEADLINE_EXCEEDED)."""
+        stream = self.stub.WatchTicket(pb.WatchTicketRequest(name=ticket_name(ticket)), timeout=timeout,
                                        metadata=self.metadata or None)
         try:
             yield from stream

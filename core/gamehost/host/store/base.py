@@ -155,7 +155,8 @@ class Store(Protocol):
     host replicas. It also offers ``subscribe`` (a call per step any
     replica commits) and ``claim_due`` (bot moves and deadlines nobody is
     acting on), and records ``due_in`` for those claims; the other stores
-    ignore ``due_in``.
+    ignore ``due_in``. It also offers ``subscribe_tickets`` (a call with the
+    tickets any replica changed: matchmaking's watchers).
     """
 
     shared: bool

@@ -39,6 +39,7 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, deta
 log = structlog.get_logger("gamehost.store.postgres")
 
 CHANNEL = "gamehost_matches"
+TICKET_CHANNEL = "gamehost_tickets"  # matchmaking: '<ticket> <ticket> ...' whose state changed
 MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
 # Versioned schema: entry i brings the database from version i to i + 1.
@@ -189,6 +190,7 @@ class PostgresStore:
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
         self._listener: asyncio.Task | None = None
+        self._on_tickets: Callable[[list[str] | None], None] | None = None
 
     def __repr__(self) -> str:
         return f"PostgresStore({describe_store(self.url)!r})"
@@ -368,13 +370,18 @@ class PostgresStore:
     async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
         """Waits for a replica forming a match with this ticket (its row
         lock), then finds it matched and changes nothing."""
-        async with self._pool.connection() as conn:
-            return (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
+        async with self._pool.connection() as conn, conn.transaction():
+            cancelled = (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
+            if cancelled:
+                await self._notify_tickets(conn, [ticket_id])
+            return cancelled
 
     async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
         async with self._pool.connection() as conn, conn.transaction():
             expired = [row[0] for row in await (await conn.execute(expire_sql("%s"), (now, now))).fetchall()]
             await conn.execute(forget_sql("%s"), (forget_before,))
+            if expired:
+                await self._notify_tickets(conn, expired)
             return expired
 
     async def queued_pools(self) -> list[str]:
@@ -398,7 +405,14 @@ class PostgresStore:
                 async with conn.cursor() as cursor:
                     await cursor.executemany(matched_sql("%s"), [
                         (match_id, seat, now, ticket_id) for ticket_id, (match_id, seat) in placed.items()])
+                await self._notify_tickets(conn, list(placed))
             return placed
+
+    @staticmethod
+    async def _notify_tickets(conn, ticket_ids: list[str]) -> None:
+        """Tell every replica (delivered at commit) which tickets changed: their watchers read them again."""
+        for start in range(0, len(ticket_ids), 256):  # a NOTIFY payload is at most 8000 bytes
+            await conn.execute("SELECT pg_notify(%s, %s)", (TICKET_CHANNEL, " ".join(ticket_ids[start:start + 256])))
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
@@ -474,17 +488,30 @@ class PostgresStore:
         (notifications sent meanwhile are lost: the engine catches up)."""
         self._listener = asyncio.get_running_loop().create_task(self._listen(on_change))
 
+    def subscribe_tickets(self, on_tickets: Callable[[list[str] | None], None]) -> None:
+        """Call ``on_tickets(ids)`` for the tickets whose state any replica
+        changed, ``on_tickets(None)`` after a lost connection came back.
+        Before ``subscribe``, whose connection carries both channels."""
+        self._on_tickets = on_tickets
+
     async def _listen(self, on_change) -> None:
         delay, reconnected = 0.1, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self._on_tickets is not None:
+                        await conn.execute(f"LISTEN {TICKET_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
                         await _call(on_change, None, 0)
+                        if self._on_tickets is not None:
+                            self._on_tickets(None)
                     async for note in conn.notifies():
+                        if note.channel == TICKET_CHANNEL:
+                            self._on_tickets(note.payload.split())
+                            continue
                         match_id, _, version = note.payload.partition(" ")
                         await _call(on_change, match_id, int(version))
             except asyncio.CancelledError:
