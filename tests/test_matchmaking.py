@@ -14,6 +14,8 @@ import http.client
 import json
 import queue
 import struct
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -273,6 +275,20 @@ def test_a_browser_queues_and_follows_its_ticket_over_connect(host, user):
         assert frame() == (0x02, {})  # then the stream ends, without error
     finally:
         connection.close()
+
+
+def test_the_command_line_queues_and_prints_the_match(host, user):
+    _, token = user("quinn")
+
+    def queue_command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "gamehost.cli.main", "queue", "tictactoe", "--host", host.target,
+                               "--bearer-token", token, *args], capture_output=True, text=True, timeout=60)
+
+    matched = queue_command("--ttl", "30", "--bot-wait", "0")
+    assert matched.returncode == 0, matched.stderr
+    assert "queued for games/tictactoe, 2 players" in matched.stdout and "matches/" in matched.stdout
+    expired = queue_command("--ttl", "1")
+    assert expired.returncode == 1 and expired.stdout.rstrip().endswith(": expired"), expired.stdout
 
 
 # ---------------------------------------------------------------- the stores
