@@ -293,7 +293,8 @@ class GameHostService(pb_grpc.GameHostServicer):
             caller, game_id, seats=request.seats, variant=request.variant, options=from_struct(request.options),
             min_rating=request.min_rating if request.HasField("min_rating") else None,
             max_rating=request.max_rating if request.HasField("max_rating") else None,
-            ttl=optional_seconds(request, "ttl") or None, bot_wait=optional_seconds(request, "bot_wait"), bot=request.bot)
+            ttl=optional_seconds(request, "ttl") or None, bot_wait=optional_seconds(request, "bot_wait"),
+            bot=request.bot)
         return ticket_pb(ticket)
 
     @unary

@@ -29,12 +29,12 @@ from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
-                                             ticket_values)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
+from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
+                                             ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -191,6 +191,10 @@ class PostgresStore:
                                          kwargs={"autocommit": True}, name="gamehost")
         self._listener: asyncio.Task | None = None
         self._on_tickets: Callable[[list[str] | None], None] | None = None
+        # A forming transaction holds a connection while the match is created
+        # on others: at most half the pool forms at once, so creating never
+        # waits for a connection only a forming transaction could give back.
+        self._forming = asyncio.Semaphore(max(1, pool_size // 2))
 
     def __repr__(self) -> str:
         return f"PostgresStore({describe_store(self.url)!r})"
@@ -394,7 +398,7 @@ class PostgresStore:
         UPDATE while the match is created, so a cancel or an expiry of one of
         them waits and then finds it matched; SKIP LOCKED passes over a row
         being cancelled right now."""
-        async with self._pool.connection() as conn, conn.transaction():
+        async with self._forming, self._pool.connection() as conn, conn.transaction():
             locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
                                                (TICKET_LOCK, pool))).fetchone()
             if not locked[0]:

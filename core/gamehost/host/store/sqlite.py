@@ -18,11 +18,12 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapsh
                                       VersionConflict)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, ticket_values, cancel_sql, expire_sql, forget_sql, insert_sql,
-                                             matched_sql, open_count_sql, queued_sql, row_to_ticket)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
+from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
+                                             ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
