@@ -102,6 +102,11 @@ def test_two_signed_in_players_queue_and_are_seated_in_one_rated_match(host, use
         assert (a.profile().games, b.profile().games) == (1, 1)
         winner, loser = (alice, bob) if seen[-1].seat == 0 else (bob, alice)
         assert (a.profile(winner).wins, a.profile(loser).losses) == (1, 1)
+        # Queuing again, each carries the rating the match gave them, which ranges are held to.
+        again = a.create_ticket("tictactoe", ttl=60)
+        [rated] = a.profile().ratings
+        assert again.rating == pytest.approx(rated.rating) and again.rating != 0.0
+        a.cancel_ticket(again.name)
 
 
 def test_a_ticket_expires_after_its_ttl(host, user):
@@ -339,7 +344,23 @@ async def exercise_store(store) -> None:
         with pytest.raises(RuntimeError):
             await store.form_match(fourth.pool, now, failing)
         assert (await store.get_ticket(fourth.id)).state == "queued"  # nothing written
-        assert await store.cancel_ticket(fourth.id, now)
+
+        # A cancel while the ticket is being placed waits, then finds it matched.
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        async def slow_form(queued):
+            holding.set()
+            await release.wait()
+            return {t.id: ("m3", seat) for seat, t in enumerate(queued)}
+
+        forming = asyncio.create_task(store.form_match(fourth.pool, time.time(), slow_form))
+        await asyncio.wait_for(holding.wait(), 30)
+        cancel = asyncio.create_task(store.cancel_ticket(fourth.id, time.time()))
+        await asyncio.sleep(0.05)  # let the cancel reach the store's lock (not a synchronisation: either order passes)
+        release.set()
+        assert await asyncio.wait_for(forming, 30) == {fourth.id: ("m3", 0)}
+        assert await asyncio.wait_for(cancel, 30) is False
+        assert (await store.get_ticket(fourth.id)).state == "matched"
     finally:
         await store.close()
 
