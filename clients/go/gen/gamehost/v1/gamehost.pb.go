@@ -3824,9 +3824,10 @@ type Ticket struct {
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// A queued ticket expires at this time.
 	ExpireTime *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
-	// When MATCHED: "matches/{match}" and the seat the player holds there. The
-	// seat is bound to the player's identity: act by identity alone, or call
-	// JoinMatch on the match for the seat's player token.
+	// When MATCHED: "matches/{match}" and the seat the player holds there
+	// (before: "" and -1). The seat is bound to the player's identity: act by
+	// identity alone, or call JoinMatch on the match for the seat's player
+	// token.
 	Match         string                 `protobuf:"bytes,13,opt,name=match,proto3" json:"match,omitempty"`
 	Seat          int32                  `protobuf:"varint,14,opt,name=seat,proto3" json:"seat,omitempty"`
 	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`

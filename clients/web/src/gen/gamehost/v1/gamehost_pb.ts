@@ -1964,9 +1964,10 @@ export type Ticket = Message<"gamehost.v1.Ticket"> & {
   expireTime?: Timestamp | undefined;
 
   /**
-   * When MATCHED: "matches/{match}" and the seat the player holds there. The
-   * seat is bound to the player's identity: act by identity alone, or call
-   * JoinMatch on the match for the seat's player token.
+   * When MATCHED: "matches/{match}" and the seat the player holds there
+   * (before: "" and -1). The seat is bound to the player's identity: act by
+   * identity alone, or call JoinMatch on the match for the seat's player
+   * token.
    *
    * @generated from field: string match = 13;
    */
