@@ -316,7 +316,8 @@ async def exercise_store(store) -> None:
         assert await store.add_ticket(first, 1) and await store.add_ticket(second, 1)
         assert not await store.add_ticket(ticket("p1"), 1)  # p1 has one queued already
         assert await store.add_ticket(third, 1)
-        assert await store.queued_pools() == ["tictactoe/2/x"]
+        assert await store.pools_to_match(time.time(), time.time() - 10) == ["tictactoe/2/x"]
+        assert await store.pools_to_match(time.time(), time.time() + 1) == []  # nothing recent, no bot waits
         offered = []
 
         async def form(queued):
@@ -332,7 +333,7 @@ async def exercise_store(store) -> None:
         assert not await store.cancel_ticket(first.id, now)
         assert await store.expire_tickets(now, 0) == [third.id]
         assert (await store.get_ticket(third.id)).state == "expired"
-        assert await store.queued_pools() == []
+        assert await store.pools_to_match(time.time(), 0) == []  # nothing queued
         await store.expire_tickets(now, now + 1)  # forgets the tickets over
         assert await store.get_ticket(first.id) is None
 

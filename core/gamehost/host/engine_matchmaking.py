@@ -38,6 +38,10 @@ log = structlog.get_logger("gamehost.matchmaking")
 OPEN_TICKETS_PER_PLAYER = 4  # queued tickets one player may hold at once, over every game
 DEFAULT_TTL = 300.0
 MIN_TTL, MAX_TTL = 1.0, 3600.0
+# The sweep tries the pools of tickets queued this recently (seconds): one
+# queued while another replica held its pool may not have been seen there.
+# Older tickets only make a match when a new one comes or a bot wait ends.
+RECENT = 10.0
 
 
 def _signed_in(caller: Principal, method: str) -> None:
@@ -220,14 +224,15 @@ class Matchmaking:
 
     async def _matchmaking_sweep(self) -> None:
         """Every replica, every sweep_interval: expire due tickets and form the
-        matches queued tickets make (bot waits that ended, tickets another
-        replica's forming did not see)."""
+        matches that may have become possible (bot waits that ended, tickets
+        another replica's forming did not see, a forming that failed)."""
         try:
             while not self._closing:
                 await asyncio.sleep(self.sweep_interval)
                 try:
                     await self._expire_tickets()
-                    for pool in await self.store.queued_pools():
+                    now = time.time()
+                    for pool in await self.store.pools_to_match(now, now - RECENT):
                         await self._match_pool(pool)
                 except Exception as error:  # the database may be away: sweep again later
                     log.warning("matchmaking sweep failed", error=str(error))

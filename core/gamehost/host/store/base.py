@@ -227,8 +227,10 @@ class Store(Protocol):
         """Expire the queued tickets whose expire_time has come (their ids);
         delete the tickets over since before ``forget_before``."""
 
-    async def queued_pools(self) -> list[str]:
-        """The pools that have queued tickets."""
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        """The pools with a queued ticket queued since ``queued_since`` or
+        whose bot wait is over at ``now``: where a match may have become
+        possible (nothing else makes one possible)."""
 
     async def form_match(self, pool: str, now: float, form: FormMatch) -> dict[str, tuple[str, int]]:
         """With the pool's queued, unexpired tickets held against every other

@@ -185,8 +185,9 @@ class MemoryStore:
                     del self._tickets[ticket.id]
             return expired
 
-    async def queued_pools(self) -> list[str]:
-        return sorted({t.pool for t in self._tickets.values() if t.state == "queued"})
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return sorted({t.pool for t in self._tickets.values() if t.state == "queued" and (
+            t.create_time >= queued_since or (t.bot_wait is not None and t.create_time + t.bot_wait <= now))})
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

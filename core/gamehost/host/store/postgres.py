@@ -32,8 +32,8 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
-from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
+from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
+                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
                                              ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
@@ -388,8 +388,8 @@ class PostgresStore:
                 await self._notify_tickets(conn, expired)
             return expired
 
-    async def queued_pools(self) -> list[str]:
-        return [row[0] for row in await self._all(POOLS_SQL, ())]
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return [row[0] for row in await self._all(pools_sql("%s"), (queued_since, now))]
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         """One replica at a time per pool (an advisory lock it does not wait

@@ -21,8 +21,8 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
-from gamehost.host.store.ticket_rows import (POOLS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, queued_sql, row_to_ticket,
+from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
+                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
                                              ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
@@ -325,8 +325,8 @@ class SQLiteStore:
             self._transaction(work)
         return expired
 
-    async def queued_pools(self) -> list[str]:
-        return [row[0] for row in self._db.execute(POOLS_SQL).fetchall()]
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return [row[0] for row in self._db.execute(pools_sql("?"), (queued_since, now)).fetchall()]
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

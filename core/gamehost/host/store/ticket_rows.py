@@ -60,4 +60,8 @@ def forget_sql(mark: str) -> str:
     return f"DELETE FROM tickets WHERE state <> 'queued' AND update_time < {mark}"
 
 
-POOLS_SQL = "SELECT DISTINCT pool FROM tickets WHERE state = 'queued'"
+def pools_sql(mark: str) -> str:
+    """Pools where a match may have become possible: a ticket queued lately
+    (another replica's forming may not have seen it), or one whose bot wait is over."""
+    return (f"SELECT DISTINCT pool FROM tickets WHERE state = 'queued' AND (create_time >= {mark} "
+            f"OR (bot_wait IS NOT NULL AND create_time + bot_wait <= {mark}))")
