@@ -102,6 +102,27 @@ def join(args) -> int:
     return 0
 
 
+def queue(args) -> int:
+    """Queue, follow the ticket, print the match; Ctrl-C cancels the ticket."""
+    with connect(args) as host:
+        ticket = host.create_ticket(args.game, seats=args.seats, variant=args.variant, options=_options(args.option),
+                                    min_rating=args.min_rating, max_rating=args.max_rating, ttl=args.ttl,
+                                    bot_wait=args.bot_wait, bot=args.bot)
+        print(f"{ticket.name}: queued for {ticket.game}, {ticket.seats} players (rating {ticket.rating:.1f})",
+              flush=True)
+        try:
+            for ticket in host.watch_ticket(ticket.name):
+                pass
+        except KeyboardInterrupt:
+            ticket = host.cancel_ticket(ticket.name)
+        if ticket.state != pb.TICKET_STATE_MATCHED:
+            print(f"{ticket.name}: {pb.TicketState.Name(ticket.state).removeprefix('TICKET_STATE_').lower()}")
+            return 1
+    print(f"{ticket.match}: you are {seat_name(ticket.seat)} (seat {ticket.seat} in the API)")
+    print(f"play by identity, or `gamehost join {ticket.match}` for your seat's player token")
+    return 0
+
+
 def _print_view(view: pb.View) -> None:
     print()
     print(view.text)

@@ -94,6 +94,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a game option; VALUE is JSON when it parses as JSON")
     create.set_defaults(run=commands.create)
 
+    queue = sub.add_parser("queue", parents=[client],
+                           help="queue for a match (signed in); waits and prints the match and your seat")
+    queue.add_argument("game")
+    queue.add_argument("--seats", type=int, default=0, help="player count (default: the game's minimum)")
+    queue.add_argument("--variant", default="")
+    queue.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    queue.add_argument("--ttl", type=float, default=0.0, metavar="SECONDS",
+                       help="how long to wait for a match (default: the host's, 5 minutes)")
+    queue.add_argument("--bot-wait", type=float, metavar="SECONDS",
+                       help="after this long, bots may fill the seats nobody took (default: never)")
+    queue.add_argument("--bot", default="", help="the bot for those seats (default: random)")
+    queue.add_argument("--min-rating", type=float, help="only opponents rated at least this")
+    queue.add_argument("--max-rating", type=float, help="only opponents rated at most this")
+    queue.set_defaults(run=commands.queue)
+
     join = sub.add_parser("join", parents=[client], help="take a seat; prints the player token")
     join.add_argument("match")
     join.add_argument("--seat", type=int)

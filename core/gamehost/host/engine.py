@@ -12,6 +12,7 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_admin``: operators' changes (abort, delete, bot, resume).
 - ``engine_rematch``: a finished match's rematch, seats rotated.
 - ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
+- ``engine_matchmaking``: players' tickets, matched into matches.
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -44,6 +45,7 @@ from gamehost.host.engine_admin import MatchAdministration
 from gamehost.host.engine_clocks import MatchClocks
 from gamehost.host.engine_directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine_host_moves import HOST_MOVE_RETRY_MAX, HostMoves
+from gamehost.host.engine_matchmaking import Matchmaking
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
 from gamehost.host.engine_ratings import MatchRatings
 from gamehost.host.engine_rematch import Rematches
@@ -75,7 +77,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks):
+                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the
@@ -105,6 +107,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
+        self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # matchmaking: WatchTicket streams by ticket
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         self._clock_rule = hook.gamehost_clock_ran_out if hook else None  # games' timeout rules
@@ -137,7 +140,9 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         store, follow other replicas' commits and sweep for due bot moves
         and deadlines."""
         await self.rules.start()
+        self._spawn(self._matchmaking_sweep())
         if self.shared:
+            self.store.subscribe_tickets(self._tickets_changed)
             self.store.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
             log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)

@@ -12,7 +12,7 @@ from gamehost.host.auth import ADMIN, Principal
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
 from gamehost.host.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.peers import PeerResolver
-from gamehost.host.quotas import WATCH, QuotaLimits, Quotas
+from gamehost.host.quotas import WATCHING, QuotaLimits, Quotas
 from gamehost.host.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service).
@@ -73,5 +73,5 @@ class Gate:
         """The quota step: spend the caller's budget; a watch stream also
         holds one of the caller's streams until it ends, however it ends."""
         self.quotas.charge(method, caller)
-        if method == WATCH:
+        if method in WATCHING:
             context.add_done_callback(self.quotas.watch(caller))

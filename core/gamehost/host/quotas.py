@@ -16,8 +16,10 @@ from gamehost.host.auth import Principal
 from gamehost.host.errors import ResourceExhausted, metadata_of
 
 # Calls that make something new (a match, a seat) spend the stricter budget.
-CREATING = frozenset({"CreateMatch", "JoinMatch", "Rematch"})
+CREATING = frozenset({"CreateMatch", "JoinMatch", "Rematch", "CreateTicket"})
 WATCH = "WatchMatch"
+# Streams that hold one of the caller's watch streams while open.
+WATCHING = frozenset({WATCH, "WatchTicket"})
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,13 @@ from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
+from gamehost.host.matchmaking import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.gate import Gate
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.live import LiveMatch
 from gamehost.host.session import SessionStream
 from gamehost.host.status import to_grpc_status
-from gamehost.host.store.base import MatchRecord
+from gamehost.host.store.base import MatchRecord, TicketRecord
 from gamehost.host.grpc_handlers import send_status
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
@@ -40,6 +41,8 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
                     "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT}
+TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
+                      "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -140,6 +143,28 @@ def player_rating_pb(rating) -> pb.PlayerRating:
                            games=rating.games, wins=rating.wins, losses=rating.losses, draws=rating.draws)
 
 
+def ticket_pb(ticket: TicketRecord) -> pb.Ticket:
+    matched = ticket.state == "matched"
+    return pb.Ticket(
+        name=f"tickets/{ticket.id}", game=f"games/{ticket.game_id}", seats=ticket.seats,
+        options=to_struct(ticket.options), state=TICKET_STATE_TO_PB[ticket.state], rating=ticket.rating,
+        min_rating=ticket.min_rating, max_rating=ticket.max_rating,
+        bot_wait=None if ticket.bot_wait is None else duration(ticket.bot_wait), bot=ticket.bot,
+        create_time=timestamp(ticket.create_time), expire_time=timestamp(ticket.expire_time),
+        match=f"matches/{ticket.match_id}" if matched else "", seat=ticket.seat if matched else -1,
+        update_time=timestamp(ticket.update_time))
+
+
+def optional_seconds(request, field: str) -> float | None:
+    """A Duration field in seconds, None when unset; a negative one is refused."""
+    if not request.HasField(field):
+        return None
+    seconds = getattr(request, field).ToNanoseconds() / 1e9
+    if seconds < 0:
+        raise errors.invalid_field(field, f"must not be negative, not {seconds:g} s.")
+    return seconds
+
+
 def legal_move(move) -> pb.LegalMove:
     """A legal move on the wire, with its parts when the plugin offers it in parts."""
     return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
@@ -238,6 +263,9 @@ class GameHostService(pb_grpc.GameHostServicer):
         if request.request_id.startswith(REMATCH_REQUEST_PREFIX):
             raise errors.invalid_field("request_id", f"request ids starting {REMATCH_REQUEST_PREFIX!r} name "
                                                      "rematches (Rematch): choose another.")
+        if request.request_id.startswith(MATCHMAKING_REQUEST_PREFIX):
+            raise errors.invalid_field("request_id", f"request ids starting {MATCHMAKING_REQUEST_PREFIX!r} name "
+                                                     "matches made from tickets (CreateTicket): choose another.")
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
@@ -280,6 +308,32 @@ class GameHostService(pb_grpc.GameHostServicer):
         return pb.PlayerProfile(name=f"players/{subject}", games=sum(r.games for r in rows),
                                 wins=sum(r.wins for r in rows), losses=sum(r.losses for r in rows),
                                 draws=sum(r.draws for r in rows), ratings=[player_rating_pb(r) for r in rows])
+
+    # ------------------------------------------------------------ matchmaking (issue 17)
+
+    @unary
+    async def CreateTicket(self, request, context, caller):
+        game_id = resource_id(request.game, "games", "game")
+        ticket = await self.engine.create_ticket(
+            caller, game_id, seats=request.seats, variant=request.variant, options=from_struct(request.options),
+            min_rating=request.min_rating if request.HasField("min_rating") else None,
+            max_rating=request.max_rating if request.HasField("max_rating") else None,
+            ttl=optional_seconds(request, "ttl") or None, bot_wait=optional_seconds(request, "bot_wait"),
+            bot=request.bot)
+        return ticket_pb(ticket)
+
+    @unary
+    async def GetTicket(self, request, context, caller):
+        return ticket_pb(await self.engine.ticket(resource_id(request.name, "tickets"), caller))
+
+    @streaming
+    async def WatchTicket(self, request, context, caller):
+        async for ticket in self.engine.watch_ticket(resource_id(request.name, "tickets"), caller):
+            yield ticket_pb(ticket)
+
+    @unary
+    async def CancelTicket(self, request, context, caller):
+        return ticket_pb(await self.engine.cancel_ticket(resource_id(request.name, "tickets"), caller))
 
     @unary
     async def ListMatches(self, request, context, caller):

@@ -57,6 +57,10 @@ class GameHostError(Exception):
         return found
 
 
+def ticket_name(ticket: str) -> str:
+    return ticket if ticket.startswith("tickets/") else f"tickets/{ticket}"
+
+
 def move_request(match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
                  expected_version: int | None = None, request_id: str | None = None) -> pb.SubmitMoveRequest:
     """A SubmitMoveRequest by move id or structured move; a fresh request id
@@ -185,6 +189,43 @@ class GameHostClient:
         """A player's ratings and record ("me": the signed-in caller)."""
         name = player if player.startswith("players/") else f"players/{player}"
         return self._call(self.stub.GetPlayerProfile, pb.GetPlayerProfileRequest(name=name))
+
+    # ------------------------------------------------------------ matchmaking
+
+    def create_ticket(self, game: str, *, seats: int = 0, variant: str = "",
+                      options: Mapping[str, Any] | None = None, min_rating: float | None = None,
+                      max_rating: float | None = None, ttl: float = 0.0, bot_wait: float | None = None,
+                      bot: str = "") -> pb.Ticket:
+        """Queue for a match (signed-in callers). ``ttl``: seconds the ticket
+        waits (0: the host's default); ``bot_wait``: seconds after which bots
+        may fill the seats (None: never)."""
+        request = pb.CreateTicketRequest(game=game_name(game), seats=seats, variant=variant,
+                                         options=to_struct(options), min_rating=min_rating, max_rating=max_rating,
+                                         bot=bot)
+        if ttl:
+            request.ttl.FromNanoseconds(int(ttl * 1e9))
+        if bot_wait is not None:
+            request.bot_wait.FromNanoseconds(int(bot_wait * 1e9))
+        return self._call(self.stub.CreateTicket, request)
+
+    def ticket(self, ticket: str) -> pb.Ticket:
+        return self._call(self.stub.GetTicket, pb.GetTicketRequest(name=ticket_name(ticket)))
+
+    def cancel_ticket(self, ticket: str) -> pb.Ticket:
+        return self._call(self.stub.CancelTicket, pb.CancelTicketRequest(name=ticket_name(ticket)))
+
+    def watch_ticket(self, ticket: str, *, timeout: float | None = None) -> Iterator[pb.Ticket]:
+        """The ticket now and at each change, until it is matched, cancelled or
+        expired (or ``timeout`` seconds pass: DEADLINE_EXCEEDED)."""
+        stream = self.stub.WatchTicket(pb.WatchTicketRequest(name=ticket_name(ticket)), timeout=timeout,
+                                       metadata=self.metadata or None)
+        try:
+            yield from stream
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:
+                raise GameHostError.from_rpc_error(error) from None
+        finally:
+            stream.cancel()
 
     def leave(self, match: str, token: str) -> pb.Match:
         return self._call(self.stub.LeaveMatch, pb.LeaveMatchRequest(name=match_name(match), player_token=token))

@@ -44,6 +44,14 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_RESUMED: _ClassVar[EventKind]
     EVENT_KIND_BOT_ASSIGNED: _ClassVar[EventKind]
     EVENT_KIND_CLOCK_RAN_OUT: _ClassVar[EventKind]
+
+class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TICKET_STATE_UNSPECIFIED: _ClassVar[TicketState]
+    TICKET_STATE_QUEUED: _ClassVar[TicketState]
+    TICKET_STATE_MATCHED: _ClassVar[TicketState]
+    TICKET_STATE_CANCELLED: _ClassVar[TicketState]
+    TICKET_STATE_EXPIRED: _ClassVar[TicketState]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
@@ -67,6 +75,11 @@ EVENT_KIND_SUSPENDED: EventKind
 EVENT_KIND_RESUMED: EventKind
 EVENT_KIND_BOT_ASSIGNED: EventKind
 EVENT_KIND_CLOCK_RAN_OUT: EventKind
+TICKET_STATE_UNSPECIFIED: TicketState
+TICKET_STATE_QUEUED: TicketState
+TICKET_STATE_MATCHED: TicketState
+TICKET_STATE_CANCELLED: TicketState
+TICKET_STATE_EXPIRED: TicketState
 
 class Game(_message.Message):
     __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots")
@@ -651,3 +664,77 @@ class PlayerProfile(_message.Message):
     draws: int
     ratings: _containers.RepeatedCompositeFieldContainer[PlayerRating]
     def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...
+
+class CreateTicketRequest(_message.Message):
+    __slots__ = ("game", "seats", "variant", "options", "min_rating", "max_rating", "ttl", "bot_wait", "bot")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    MIN_RATING_FIELD_NUMBER: _ClassVar[int]
+    MAX_RATING_FIELD_NUMBER: _ClassVar[int]
+    TTL_FIELD_NUMBER: _ClassVar[int]
+    BOT_WAIT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    seats: int
+    variant: str
+    options: _struct_pb2.Struct
+    min_rating: float
+    max_rating: float
+    ttl: _duration_pb2.Duration
+    bot_wait: _duration_pb2.Duration
+    bot: str
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., variant: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class Ticket(_message.Message):
+    __slots__ = ("name", "game", "seats", "options", "state", "rating", "min_rating", "max_rating", "bot_wait", "bot", "create_time", "expire_time", "match", "seat", "update_time")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    MIN_RATING_FIELD_NUMBER: _ClassVar[int]
+    MAX_RATING_FIELD_NUMBER: _ClassVar[int]
+    BOT_WAIT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    game: str
+    seats: int
+    options: _struct_pb2.Struct
+    state: TicketState
+    rating: float
+    min_rating: float
+    max_rating: float
+    bot_wait: _duration_pb2.Duration
+    bot: str
+    create_time: _timestamp_pb2.Timestamp
+    expire_time: _timestamp_pb2.Timestamp
+    match: str
+    seat: int
+    update_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., state: _Optional[_Union[TicketState, str]] = ..., rating: _Optional[float] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match: _Optional[str] = ..., seat: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetTicketRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class WatchTicketRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class CancelTicketRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...

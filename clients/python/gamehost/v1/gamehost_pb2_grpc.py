@@ -114,6 +114,26 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.FromString,
                 _registered_method=True)
+        self.CreateTicket = channel.unary_unary(
+                '/gamehost.v1.GameHost/CreateTicket',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.CreateTicketRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+                _registered_method=True)
+        self.GetTicket = channel.unary_unary(
+                '/gamehost.v1.GameHost/GetTicket',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetTicketRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+                _registered_method=True)
+        self.WatchTicket = channel.unary_stream(
+                '/gamehost.v1.GameHost/WatchTicket',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.WatchTicketRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+                _registered_method=True)
+        self.CancelTicket = channel.unary_unary(
+                '/gamehost.v1.GameHost/CancelTicket',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -250,6 +270,39 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateTicket(self, request, context):
+        """Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+        game with a ticket ("tickets/{ticket}"); the host matches tickets of the
+        same game, player count and options (and rating ranges), creates the
+        match with each player already in a seat, and marks every ticket
+        MATCHED with its match and seat. Anonymous callers get UNAUTHENTICATED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTicket(self, request, context):
+        """The ticket now (only its player, or an admin, may read it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTicket(self, request, context):
+        """The ticket now, then again at each change, until it is matched,
+        cancelled or expired; the stream then ends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelTicket(self, request, context):
+        """Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -332,6 +385,26 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.GetPlayerProfile,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.SerializeToString,
+            ),
+            'CreateTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTicket,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.CreateTicketRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
+            ),
+            'GetTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTicket,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetTicketRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
+            ),
+            'WatchTicket': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTicket,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.WatchTicketRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
+            ),
+            'CancelTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelTicket,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -766,6 +839,114 @@ class GameHost:
             '/gamehost.v1.GameHost/GetPlayerProfile',
             gamehost_dot_v1_dot_gamehost__pb2.GetPlayerProfileRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.PlayerProfile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/CreateTicket',
+            gamehost_dot_v1_dot_gamehost__pb2.CreateTicketRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/GetTicket',
+            gamehost_dot_v1_dot_gamehost__pb2.GetTicketRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/gamehost.v1.GameHost/WatchTicket',
+            gamehost_dot_v1_dot_gamehost__pb2.WatchTicketRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/CancelTicket',
+            gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 
 class StoreUnusable(Exception):
@@ -94,6 +94,36 @@ class PlayerRating:
 
 
 @dataclass
+class TicketRecord:
+    """A player queuing for a match (issue 17: matchmaking). Tickets of one
+    ``pool`` (game, player count, options) may be matched together."""
+
+    id: str
+    subject: str
+    player_name: str
+    game_id: str
+    seats: int
+    options: dict[str, Any]
+    pool: str
+    rating: float = 0.0  # the player's shown rating in the game when queuing
+    min_rating: float | None = None  # the range the other players' ratings must be in
+    max_rating: float | None = None
+    bot: str = "random"
+    bot_wait: float | None = None  # seconds after which bots may fill the seats; None: never
+    create_time: float = 0.0
+    expire_time: float = 0.0
+    state: str = "queued"  # "queued" | "matched" | "cancelled" | "expired"
+    match_id: str = ""
+    seat: int = -1
+    update_time: float = 0.0
+
+
+# A ticket's match is being formed from the pool's queued tickets (oldest
+# first): it answers {ticket id: (match id, seat)} for the tickets it placed.
+FormMatch = Callable[[list[TicketRecord]], Awaitable[dict[str, tuple[str, int]]]]
+
+
+@dataclass
 class Snapshot:
     version: int
     state: Any
@@ -131,7 +161,8 @@ class Store(Protocol):
     host replicas. It also offers ``subscribe`` (a call per step any
     replica commits) and ``claim_due`` (bot moves and deadlines nobody is
     acting on), and records ``due_in`` for those claims; the other stores
-    ignore ``due_in``.
+    ignore ``due_in``. It also offers ``subscribe_tickets`` (a call with the
+    tickets any replica changed: matchmaking's watchers).
     """
 
     shared: bool
@@ -199,3 +230,28 @@ class Store(Protocol):
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         """(attempt, time, status, error) of a notification, in order."""
+
+    # Players: matchmaking (issue 17).
+    async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
+        """Queue ``ticket``; False, writing nothing, when its player already
+        has ``max_open`` queued tickets (counted in the same transaction)."""
+
+    async def get_ticket(self, ticket_id: str) -> TicketRecord | None: ...
+
+    async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
+        """Cancel a queued ticket; False when it is not queued (any more)."""
+
+    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+        """Expire the queued tickets whose expire_time has come (their ids);
+        delete the tickets over since before ``forget_before``."""
+
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        """The pools with a queued ticket queued since ``queued_since`` or
+        whose bot wait is over at ``now``: where a match may have become
+        possible (nothing else makes one possible)."""
+
+    async def form_match(self, pool: str, now: float, form: FormMatch) -> dict[str, tuple[str, int]]:
+        """With the pool's queued, unexpired tickets held against every other
+        former (another replica), cancel and expiry: ``form(tickets)``, then
+        those it placed marked matched, in one transaction. {} when another
+        replica is forming in this pool now (it will see these tickets)."""

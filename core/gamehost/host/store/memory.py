@@ -6,10 +6,12 @@ them, so a state that would not survive the database does not survive here.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from typing import Sequence
 
-from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, PlayerRating, Snapshot, VersionConflict
+from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PlayerRating, Snapshot, TicketRecord,
+                                      VersionConflict)
 from gamehost.host.store.records import copy_record, dumps, loads
 
 
@@ -25,6 +27,8 @@ class MemoryStore:
         self._ratings: dict[tuple[str, str], PlayerRating] = {}  # (subject, game) -> rating
         self._notifications: dict[str, str] = {}  # key -> body
         self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
+        self._tickets: dict[str, TicketRecord] = {}  # matchmaking (issue 17)
+        self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
 
     async def open(self) -> None:
         pass
@@ -165,3 +169,49 @@ class MemoryStore:
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return list(self._attempts.get(key, []))
+
+    # ------------------------------------------------------------ matchmaking (issue 17)
+
+    async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
+        if sum(t.subject == ticket.subject and t.state == "queued" for t in self._tickets.values()) >= max_open:
+            return False
+        self._tickets[ticket.id] = dataclasses.replace(ticket, options=dict(ticket.options))
+        return True
+
+    async def get_ticket(self, ticket_id: str) -> TicketRecord | None:
+        ticket = self._tickets.get(ticket_id)
+        return None if ticket is None else dataclasses.replace(ticket)
+
+    async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
+        async with self._tickets_lock:
+            ticket = self._tickets.get(ticket_id)
+            if ticket is None or ticket.state != "queued":
+                return False
+            ticket.state, ticket.update_time = "cancelled", now
+            return True
+
+    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+        async with self._tickets_lock:
+            expired = []
+            for ticket in list(self._tickets.values()):
+                if ticket.state == "queued" and ticket.expire_time <= now:
+                    ticket.state, ticket.update_time = "expired", now
+                    expired.append(ticket.id)
+                elif ticket.state != "queued" and ticket.update_time < forget_before:
+                    del self._tickets[ticket.id]
+            return expired
+
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return sorted({t.pool for t in self._tickets.values() if t.state == "queued" and (
+            t.create_time >= queued_since or (t.bot_wait is not None and t.create_time + t.bot_wait <= now))})
+
+    async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
+        async with self._tickets_lock:
+            queued = sorted((t for t in self._tickets.values()
+                             if t.pool == pool and t.state == "queued" and t.expire_time > now),
+                            key=lambda t: (t.create_time, t.id))
+            placed = await form([dataclasses.replace(t) for t in queued]) if queued else {}
+            for ticket_id, (match_id, seat) in placed.items():
+                ticket = self._tickets[ticket_id]
+                ticket.state, ticket.match_id, ticket.seat, ticket.update_time = "matched", match_id, seat, now
+            return placed

@@ -32,10 +32,14 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
+from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
+                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
+                                             ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
 CHANNEL = "gamehost_matches"
+TICKET_CHANNEL = "gamehost_tickets"  # matchmaking: '<ticket> <ticket> ...' whose state changed
 MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
 # Versioned schema: entry i brings the database from version i to i + 1.
@@ -156,8 +160,38 @@ MIGRATIONS = [
         PRIMARY KEY (key, attempt)
     );
     """,
+    # Players: matchmaking (issue 17): the tickets table.
+    """
+    CREATE TABLE tickets (
+        id text PRIMARY KEY,
+        subject text NOT NULL,
+        player_name text NOT NULL,
+        game_id text NOT NULL,
+        seats integer NOT NULL,
+        options text NOT NULL,
+        pool text NOT NULL,
+        rating double precision NOT NULL,
+        min_rating double precision,
+        max_rating double precision,
+        bot text NOT NULL,
+        bot_wait double precision,
+        create_time double precision NOT NULL,
+        expire_time double precision NOT NULL,
+        state text NOT NULL,
+        match_id text NOT NULL,
+        seat integer NOT NULL,
+        update_time double precision NOT NULL
+    );
+    CREATE INDEX tickets_by_pool ON tickets (pool, state, create_time);
+    CREATE INDEX tickets_by_subject ON tickets (subject, state);
+    CREATE INDEX tickets_by_state ON tickets (state, expire_time);
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
+# Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
+# replica forming a match in that pool; (TICKET_LOCK + 1, hashtext(subject))
+# while a player's open tickets are counted and one added.
+TICKET_LOCK = 0x7469636B  # "tick"
 VERSION_CHECK_FAILED = "GH409"
 
 _NOW = "extract(epoch from clock_timestamp())"
@@ -175,6 +209,11 @@ class PostgresStore:
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
         self._listener: asyncio.Task | None = None
+        self._on_tickets: Callable[[list[str] | None], None] | None = None
+        # A forming transaction holds a connection while the match is created
+        # on others: at most half the pool forms at once, so creating never
+        # waits for a connection only a forming transaction could give back.
+        self._forming = asyncio.Semaphore(max(1, pool_size // 2))
 
     def __repr__(self) -> str:
         return f"PostgresStore({describe_store(self.url)!r})"
@@ -336,6 +375,70 @@ class PostgresStore:
         return [row_to_rating(row) for row in await self._all(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
 
+    # ------------------------------------------------------------ matchmaking (issue 17)
+
+    async def add_ticket(self, ticket, max_open: int) -> bool:
+        """Two replicas adding tickets of one player at once take turns on
+        the player's advisory lock, so the count they check is the real one."""
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK + 1, ticket.subject))
+            row = await (await conn.execute(open_count_sql("%s"), (ticket.subject,))).fetchone()
+            if row[0] >= max_open:
+                return False
+            await conn.execute(insert_sql("%s"), ticket_values(ticket))
+            return True
+
+    async def get_ticket(self, ticket_id: str):
+        row = await self._one(f"SELECT {TICKET_COLUMNS} FROM tickets WHERE id=%s", (ticket_id,))
+        return None if row is None else row_to_ticket(row)
+
+    async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
+        """Waits for a replica forming a match with this ticket (its row
+        lock), then finds it matched and changes nothing."""
+        async with self._pool.connection() as conn, conn.transaction():
+            cancelled = (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
+            if cancelled:
+                await self._notify_tickets(conn, [ticket_id])
+            return cancelled
+
+    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+        async with self._pool.connection() as conn, conn.transaction():
+            expired = [row[0] for row in await (await conn.execute(expire_sql("%s"), (now, now))).fetchall()]
+            await conn.execute(forget_sql("%s"), (forget_before,))
+            if expired:
+                await self._notify_tickets(conn, expired)
+            return expired
+
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return [row[0] for row in await self._all(pools_sql("%s"), (queued_since, now))]
+
+    async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
+        """One replica at a time per pool (an advisory lock it does not wait
+        for: a replica that finds it taken leaves the pool to the holder, who
+        sees every ticket committed before it read). The rows are locked FOR
+        UPDATE while the match is created, so a cancel or an expiry of one of
+        them waits and then finds it matched; SKIP LOCKED passes over a row
+        being cancelled right now."""
+        async with self._forming, self._pool.connection() as conn, conn.transaction():
+            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
+                                               (TICKET_LOCK, pool))).fetchone()
+            if not locked[0]:
+                return {}
+            rows = await (await conn.execute(queued_sql("%s") + " FOR UPDATE SKIP LOCKED", (pool, now))).fetchall()
+            placed = await form([row_to_ticket(row) for row in rows]) if rows else {}
+            if placed:
+                async with conn.cursor() as cursor:
+                    await cursor.executemany(matched_sql("%s"), [
+                        (match_id, seat, now, ticket_id) for ticket_id, (match_id, seat) in placed.items()])
+                await self._notify_tickets(conn, list(placed))
+            return placed
+
+    @staticmethod
+    async def _notify_tickets(conn, ticket_ids: list[str]) -> None:
+        """Tell every replica (delivered at commit) which tickets changed: their watchers read them again."""
+        for start in range(0, len(ticket_ids), 256):  # a NOTIFY payload is at most 8000 bytes
+            await conn.execute("SELECT pg_notify(%s, %s)", (TICKET_CHANNEL, " ".join(ticket_ids[start:start + 256])))
+
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))
         return None if row is None else row_to_record(row)
@@ -425,17 +528,30 @@ class PostgresStore:
         (notifications sent meanwhile are lost: the engine catches up)."""
         self._listener = asyncio.get_running_loop().create_task(self._listen(on_change))
 
+    def subscribe_tickets(self, on_tickets: Callable[[list[str] | None], None]) -> None:
+        """Call ``on_tickets(ids)`` for the tickets whose state any replica
+        changed, ``on_tickets(None)`` after a lost connection came back.
+        Before ``subscribe``, whose connection carries both channels."""
+        self._on_tickets = on_tickets
+
     async def _listen(self, on_change) -> None:
         delay, reconnected = 0.1, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self._on_tickets is not None:
+                        await conn.execute(f"LISTEN {TICKET_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
                         await _call(on_change, None, 0)
+                        if self._on_tickets is not None:
+                            self._on_tickets(None)
                     async for note in conn.notifies():
+                        if note.channel == TICKET_CHANNEL:
+                            self._on_tickets(note.payload.split())
+                            continue
                         match_id, _, version = note.payload.partition(" ")
                         await _call(on_change, match_id, int(version))
             except asyncio.CancelledError:

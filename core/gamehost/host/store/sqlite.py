@@ -9,6 +9,7 @@ loss, at the price of a disk flush per move.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Sequence
@@ -20,6 +21,9 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
                                          list_matches_query, loads, match_values, player_rows, row_to_record,
                                          seats_json)
+from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
+                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
+                                             ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -108,6 +112,32 @@ MIGRATIONS = [
         PRIMARY KEY (key, attempt)
     ) WITHOUT ROWID;
     """,
+    # Players: matchmaking (issue 17): the tickets table.
+    """
+    CREATE TABLE tickets (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        player_name TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        seats integer NOT NULL,
+        options TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        rating REAL NOT NULL,
+        min_rating REAL,
+        max_rating REAL,
+        bot TEXT NOT NULL,
+        bot_wait REAL,
+        create_time REAL NOT NULL,
+        expire_time REAL NOT NULL,
+        state TEXT NOT NULL,
+        match_id TEXT NOT NULL,
+        seat integer NOT NULL,
+        update_time REAL NOT NULL
+    );
+    CREATE INDEX tickets_by_pool ON tickets (pool, state, create_time);
+    CREATE INDEX tickets_by_subject ON tickets (subject, state);
+    CREATE INDEX tickets_by_state ON tickets (state, expire_time);
+    """,
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -122,6 +152,9 @@ class SQLiteStore:
         self.path = Path(path)
         self._durability = durability
         self._db: sqlite3.Connection | None = None
+        # Held while a match forms from a pool (form_match awaits the engine
+        # between reading the tickets and marking them): cancel and expiry wait.
+        self._tickets_lock = asyncio.Lock()
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -278,6 +311,51 @@ class SQLiteStore:
         rows = self._db.execute(f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=? ORDER BY game_id",
                                 (subject,))
         return [row_to_rating(row) for row in rows]
+
+    # ------------------------------------------------------------ matchmaking (issue 17)
+
+    async def add_ticket(self, ticket, max_open: int) -> bool:
+        added = []
+
+        def work(db):
+            if db.execute(open_count_sql("?"), (ticket.subject,)).fetchone()[0] >= max_open:
+                return
+            db.execute(insert_sql("?"), ticket_values(ticket))
+            added.append(True)
+
+        self._transaction(work)
+        return bool(added)
+
+    async def get_ticket(self, ticket_id: str):
+        row = self._db.execute(f"SELECT {TICKET_COLUMNS} FROM tickets WHERE id=?", (ticket_id,)).fetchone()
+        return None if row is None else row_to_ticket(row)
+
+    async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
+        async with self._tickets_lock:
+            return self._db.execute(cancel_sql("?"), (now, ticket_id)).rowcount == 1
+
+    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+        expired = []
+
+        def work(db):
+            expired.extend(row[0] for row in db.execute(expire_sql("?"), (now, now)).fetchall())
+            db.execute(forget_sql("?"), (forget_before,))
+
+        async with self._tickets_lock:
+            self._transaction(work)
+        return expired
+
+    async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
+        return [row[0] for row in self._db.execute(pools_sql("?"), (queued_since, now)).fetchall()]
+
+    async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
+        async with self._tickets_lock:
+            queued = [row_to_ticket(row) for row in self._db.execute(queued_sql("?"), (pool, now)).fetchall()]
+            placed = await form(queued) if queued else {}
+            if placed:
+                self._transaction(lambda db: db.executemany(matched_sql("?"), [
+                    (match_id, seat, now, ticket_id) for ticket_id, (match_id, seat) in placed.items()]))
+            return placed
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = self._db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()

@@ -239,6 +239,65 @@ func (EventKind) EnumDescriptor() ([]byte, []int) {
 	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
 }
 
+type TicketState int32
+
+const (
+	TicketState_TICKET_STATE_UNSPECIFIED TicketState = 0
+	// Waiting in the queue for other players (or for bots, after bot_wait).
+	TicketState_TICKET_STATE_QUEUED TicketState = 1
+	// A match was found: `match` and `seat` say where to play.
+	TicketState_TICKET_STATE_MATCHED TicketState = 2
+	// Its player cancelled it (CancelTicket).
+	TicketState_TICKET_STATE_CANCELLED TicketState = 3
+	// Its time to live ran out before a match was found.
+	TicketState_TICKET_STATE_EXPIRED TicketState = 4
+)
+
+// Enum value maps for TicketState.
+var (
+	TicketState_name = map[int32]string{
+		0: "TICKET_STATE_UNSPECIFIED",
+		1: "TICKET_STATE_QUEUED",
+		2: "TICKET_STATE_MATCHED",
+		3: "TICKET_STATE_CANCELLED",
+		4: "TICKET_STATE_EXPIRED",
+	}
+	TicketState_value = map[string]int32{
+		"TICKET_STATE_UNSPECIFIED": 0,
+		"TICKET_STATE_QUEUED":      1,
+		"TICKET_STATE_MATCHED":     2,
+		"TICKET_STATE_CANCELLED":   3,
+		"TICKET_STATE_EXPIRED":     4,
+	}
+)
+
+func (x TicketState) Enum() *TicketState {
+	p := new(TicketState)
+	*p = x
+	return p
+}
+
+func (x TicketState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TicketState) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[3].Descriptor()
+}
+
+func (TicketState) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[3]
+}
+
+func (x TicketState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TicketState.Descriptor instead.
+func (TicketState) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
+}
+
 type Game struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -3821,6 +3880,429 @@ func (x *PlayerProfile) GetRatings() []*PlayerRating {
 	return nil
 }
 
+type CreateTicketRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "games/{game}".
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The player count wanted, within the game's; 0: the game's minimum.
+	Seats int32 `protobuf:"varint,2,opt,name=seats,proto3" json:"seats,omitempty"`
+	// A variant id of the game and options over it, as CreateMatch takes them:
+	// only tickets with the same resulting options are matched together.
+	Variant string           `protobuf:"bytes,3,opt,name=variant,proto3" json:"variant,omitempty"`
+	Options *structpb.Struct `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
+	// Only opponents whose rating in this game (PlayerRating.rating; 0 for a
+	// player not rated yet) is within [min_rating, max_rating]; unset: any.
+	// Every player's rating must be within every other player's range.
+	MinRating *float64 `protobuf:"fixed64,5,opt,name=min_rating,json=minRating,proto3,oneof" json:"min_rating,omitempty"`
+	MaxRating *float64 `protobuf:"fixed64,6,opt,name=max_rating,json=maxRating,proto3,oneof" json:"max_rating,omitempty"`
+	// How long the ticket waits for a match: 1 s to 1 hour; unset or zero:
+	// 5 minutes.
+	Ttl *durationpb.Duration `protobuf:"bytes,7,opt,name=ttl,proto3" json:"ttl,omitempty"`
+	// Once the ticket has waited this long, bots fill the seats nobody took
+	// (with the players queued then who also accept bots); unset: never.
+	// Less than ttl.
+	BotWait *durationpb.Duration `protobuf:"bytes,8,opt,name=bot_wait,json=botWait,proto3" json:"bot_wait,omitempty"`
+	// The bot that fills seats: a name of the game's catalog bots
+	// (Game.bots); empty: "random".
+	Bot           string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTicketRequest) Reset() {
+	*x = CreateTicketRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTicketRequest) ProtoMessage() {}
+
+func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
+func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *CreateTicketRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *CreateTicketRequest) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *CreateTicketRequest) GetVariant() string {
+	if x != nil {
+		return x.Variant
+	}
+	return ""
+}
+
+func (x *CreateTicketRequest) GetOptions() *structpb.Struct {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *CreateTicketRequest) GetMinRating() float64 {
+	if x != nil && x.MinRating != nil {
+		return *x.MinRating
+	}
+	return 0
+}
+
+func (x *CreateTicketRequest) GetMaxRating() float64 {
+	if x != nil && x.MaxRating != nil {
+		return *x.MaxRating
+	}
+	return 0
+}
+
+func (x *CreateTicketRequest) GetTtl() *durationpb.Duration {
+	if x != nil {
+		return x.Ttl
+	}
+	return nil
+}
+
+func (x *CreateTicketRequest) GetBotWait() *durationpb.Duration {
+	if x != nil {
+		return x.BotWait
+	}
+	return nil
+}
+
+func (x *CreateTicketRequest) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
+type Ticket struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "tickets/{ticket}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// "games/{game}".
+	Game  string `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
+	Seats int32  `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
+	// The options the match will have (the variant's, then the request's, over
+	// the game's defaults).
+	Options *structpb.Struct `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
+	State   TicketState      `protobuf:"varint,5,opt,name=state,proto3,enum=gamehost.v1.TicketState" json:"state,omitempty"`
+	// The player's rating in the game when queuing (0: not rated yet).
+	Rating     float64                `protobuf:"fixed64,6,opt,name=rating,proto3" json:"rating,omitempty"`
+	MinRating  *float64               `protobuf:"fixed64,7,opt,name=min_rating,json=minRating,proto3,oneof" json:"min_rating,omitempty"`
+	MaxRating  *float64               `protobuf:"fixed64,8,opt,name=max_rating,json=maxRating,proto3,oneof" json:"max_rating,omitempty"`
+	BotWait    *durationpb.Duration   `protobuf:"bytes,9,opt,name=bot_wait,json=botWait,proto3" json:"bot_wait,omitempty"`
+	Bot        string                 `protobuf:"bytes,10,opt,name=bot,proto3" json:"bot,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// A queued ticket expires at this time.
+	ExpireTime *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	// When MATCHED: "matches/{match}" and the seat the player holds there
+	// (before: "" and -1). The seat is bound to the player's identity: act by
+	// identity alone, or call JoinMatch on the match for the seat's player
+	// token.
+	Match         string                 `protobuf:"bytes,13,opt,name=match,proto3" json:"match,omitempty"`
+	Seat          int32                  `protobuf:"varint,14,opt,name=seat,proto3" json:"seat,omitempty"`
+	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Ticket) Reset() {
+	*x = Ticket{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Ticket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Ticket) ProtoMessage() {}
+
+func (x *Ticket) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
+func (*Ticket) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *Ticket) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Ticket) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *Ticket) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *Ticket) GetOptions() *structpb.Struct {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *Ticket) GetState() TicketState {
+	if x != nil {
+		return x.State
+	}
+	return TicketState_TICKET_STATE_UNSPECIFIED
+}
+
+func (x *Ticket) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+func (x *Ticket) GetMinRating() float64 {
+	if x != nil && x.MinRating != nil {
+		return *x.MinRating
+	}
+	return 0
+}
+
+func (x *Ticket) GetMaxRating() float64 {
+	if x != nil && x.MaxRating != nil {
+		return *x.MaxRating
+	}
+	return 0
+}
+
+func (x *Ticket) GetBotWait() *durationpb.Duration {
+	if x != nil {
+		return x.BotWait
+	}
+	return nil
+}
+
+func (x *Ticket) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
+func (x *Ticket) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Ticket) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+func (x *Ticket) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *Ticket) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Ticket) GetUpdateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdateTime
+	}
+	return nil
+}
+
+type GetTicketRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "tickets/{ticket}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTicketRequest) Reset() {
+	*x = GetTicketRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTicketRequest) ProtoMessage() {}
+
+func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
+func (*GetTicketRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *GetTicketRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type WatchTicketRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "tickets/{ticket}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchTicketRequest) Reset() {
+	*x = WatchTicketRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchTicketRequest) ProtoMessage() {}
+
+func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
+func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *WatchTicketRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type CancelTicketRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "tickets/{ticket}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelTicketRequest) Reset() {
+	*x = CancelTicketRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelTicketRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelTicketRequest) ProtoMessage() {}
+
+func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
+func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *CancelTicketRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -4108,7 +4590,51 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x16\n" +
 	"\x06losses\x18\x04 \x01(\x05R\x06losses\x12\x14\n" +
 	"\x05draws\x18\x05 \x01(\x05R\x05draws\x123\n" +
-	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings*\xc8\x01\n" +
+	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\"\xe7\x02\n" +
+	"\x13CreateTicketRequest\x12\x12\n" +
+	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
+	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x18\n" +
+	"\avariant\x18\x03 \x01(\tR\avariant\x121\n" +
+	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\x12\"\n" +
+	"\n" +
+	"min_rating\x18\x05 \x01(\x01H\x00R\tminRating\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"max_rating\x18\x06 \x01(\x01H\x01R\tmaxRating\x88\x01\x01\x12+\n" +
+	"\x03ttl\x18\a \x01(\v2\x19.google.protobuf.DurationR\x03ttl\x124\n" +
+	"\bbot_wait\x18\b \x01(\v2\x19.google.protobuf.DurationR\abotWait\x12\x10\n" +
+	"\x03bot\x18\t \x01(\tR\x03botB\r\n" +
+	"\v_min_ratingB\r\n" +
+	"\v_max_rating\"\xd0\x04\n" +
+	"\x06Ticket\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04game\x18\x02 \x01(\tR\x04game\x12\x14\n" +
+	"\x05seats\x18\x03 \x01(\x05R\x05seats\x121\n" +
+	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\x12.\n" +
+	"\x05state\x18\x05 \x01(\x0e2\x18.gamehost.v1.TicketStateR\x05state\x12\x16\n" +
+	"\x06rating\x18\x06 \x01(\x01R\x06rating\x12\"\n" +
+	"\n" +
+	"min_rating\x18\a \x01(\x01H\x00R\tminRating\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"max_rating\x18\b \x01(\x01H\x01R\tmaxRating\x88\x01\x01\x124\n" +
+	"\bbot_wait\x18\t \x01(\v2\x19.google.protobuf.DurationR\abotWait\x12\x10\n" +
+	"\x03bot\x18\n" +
+	" \x01(\tR\x03bot\x12;\n" +
+	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x12;\n" +
+	"\vexpire_time\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\x12\x14\n" +
+	"\x05match\x18\r \x01(\tR\x05match\x12\x12\n" +
+	"\x04seat\x18\x0e \x01(\x05R\x04seat\x12;\n" +
+	"\vupdate_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"updateTimeB\r\n" +
+	"\v_min_ratingB\r\n" +
+	"\v_max_rating\"&\n" +
+	"\x10GetTicketRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"(\n" +
+	"\x12WatchTicketRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\")\n" +
+	"\x13CancelTicketRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -4135,7 +4661,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
 	"\x12\x1c\n" +
-	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(2\x8b\t\n" +
+	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(*\x94\x01\n" +
+	"\vTicketState\x12\x1c\n" +
+	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
+	"\x14TICKET_STATE_MATCHED\x10\x02\x12\x1a\n" +
+	"\x16TICKET_STATE_CANCELLED\x10\x03\x12\x18\n" +
+	"\x14TICKET_STATE_EXPIRED\x10\x042\xa1\v\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -4155,7 +4687,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12:\n" +
 	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match\x12\\\n" +
 	"\x0fListLeaderboard\x12#.gamehost.v1.ListLeaderboardRequest\x1a$.gamehost.v1.ListLeaderboardResponse\x12T\n" +
-	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile2\xa7\x02\n" +
+	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile\x12E\n" +
+	"\fCreateTicket\x12 .gamehost.v1.CreateTicketRequest\x1a\x13.gamehost.v1.Ticket\x12?\n" +
+	"\tGetTicket\x12\x1d.gamehost.v1.GetTicketRequest\x1a\x13.gamehost.v1.Ticket\x12E\n" +
+	"\vWatchTicket\x12\x1f.gamehost.v1.WatchTicketRequest\x1a\x13.gamehost.v1.Ticket0\x01\x12E\n" +
+	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket2\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -4175,171 +4711,194 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 	return file_gamehost_v1_gamehost_proto_rawDescData
 }
 
-var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
 	(EventKind)(0),                  // 2: gamehost.v1.EventKind
-	(*Game)(nil),                    // 3: gamehost.v1.Game
-	(*GameBot)(nil),                 // 4: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 5: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 6: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 7: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 8: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 9: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 10: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 11: gamehost.v1.Result
-	(*Match)(nil),                   // 12: gamehost.v1.Match
-	(*ChessClock)(nil),              // 13: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 14: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 15: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 16: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 17: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 18: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 19: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 20: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 21: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 22: gamehost.v1.MovePart
-	(*View)(nil),                    // 23: gamehost.v1.View
-	(*RenderOptions)(nil),           // 24: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 25: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 26: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 27: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 28: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 29: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 30: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 31: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),      // 32: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 33: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 34: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 35: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 36: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 37: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 38: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 39: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 40: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 41: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 42: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 43: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 44: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 45: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 46: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 47: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 48: gamehost.v1.PlayerProfile
-	(*structpb.Struct)(nil),         // 49: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 50: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 51: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 52: google.protobuf.Any
+	(TicketState)(0),                // 3: gamehost.v1.TicketState
+	(*Game)(nil),                    // 4: gamehost.v1.Game
+	(*GameBot)(nil),                 // 5: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 6: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 7: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 8: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 9: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 10: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 11: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 12: gamehost.v1.Result
+	(*Match)(nil),                   // 13: gamehost.v1.Match
+	(*ChessClock)(nil),              // 14: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 15: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 16: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 17: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 18: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 19: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 20: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 21: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 22: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 23: gamehost.v1.MovePart
+	(*View)(nil),                    // 24: gamehost.v1.View
+	(*RenderOptions)(nil),           // 25: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 26: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 27: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 28: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 29: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 30: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 31: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 32: gamehost.v1.MatchLog
+	(*GetIdentityRequest)(nil),      // 33: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 34: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 35: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 36: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 37: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 38: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 39: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 40: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 41: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 42: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 43: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 44: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 45: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 46: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 47: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 48: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 49: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 50: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 51: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 52: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 53: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 54: gamehost.v1.CancelTicketRequest
+	(*structpb.Struct)(nil),         // 55: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 56: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 57: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 58: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	49, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	49, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	49, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	55, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	55, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	6,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	5,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	55, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	4,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	50, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	56, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,  // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	9,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	49, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	11, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	50, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	50, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	51, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	50, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	10, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	13, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	51, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	51, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	51, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	51, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	50, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	50, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	51, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	49, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	51, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	51, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	51, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	51, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	51, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	10, // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	55, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	12, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	56, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	56, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	57, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	56, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	11, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	14, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	57, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	57, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	57, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	57, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	56, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	56, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	57, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	55, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	57, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	57, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	57, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	57, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	57, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	49, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	22, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	13, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	13, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	55, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	23, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	49, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	21, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	24, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	49, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	24, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	23, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	55, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	22, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	12, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	25, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	55, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	25, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	24, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	50, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	49, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	23, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	24, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	49, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	28, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	29, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	26, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	52, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	28, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	27, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	40, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	42, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	44, // 60: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	44, // 61: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	6,  // 62: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 63: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	14, // 64: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	15, // 65: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	17, // 66: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	18, // 67: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	20, // 68: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	25, // 69: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	26, // 70: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	29, // 71: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	30, // 72: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	32, // 73: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	39, // 74: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	43, // 75: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	45, // 76: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	47, // 77: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	34, // 78: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	35, // 79: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	37, // 80: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	38, // 81: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 82: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 83: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 84: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	16, // 85: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 86: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	19, // 87: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 88: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	23, // 89: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	27, // 90: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	28, // 91: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	31, // 92: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	33, // 93: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	41, // 94: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 95: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	46, // 96: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	48, // 97: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	12, // 98: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	36, // 99: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 100: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 101: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	82, // [82:102] is the sub-list for method output_type
-	62, // [62:82] is the sub-list for method input_type
-	62, // [62:62] is the sub-list for extension type_name
-	62, // [62:62] is the sub-list for extension extendee
-	0,  // [0:62] is the sub-list for field type_name
+	56, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	55, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	24, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	25, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	55, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	29, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	12, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	30, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	27, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	58, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	29, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	28, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	13, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	41, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	43, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	45, // 60: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	45, // 61: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	55, // 62: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	57, // 63: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	57, // 64: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	55, // 65: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	3,  // 66: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	57, // 67: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	56, // 68: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	56, // 69: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	56, // 70: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	7,  // 71: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	9,  // 72: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	15, // 73: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	16, // 74: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	18, // 75: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	19, // 76: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	21, // 77: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	26, // 78: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	27, // 79: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	30, // 80: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	31, // 81: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	33, // 82: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	40, // 83: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	44, // 84: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	46, // 85: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	48, // 86: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	50, // 87: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	52, // 88: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	53, // 89: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	54, // 90: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	35, // 91: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	36, // 92: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	38, // 93: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	39, // 94: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	8,  // 95: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	4,  // 96: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	13, // 97: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	17, // 98: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	13, // 99: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	20, // 100: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	13, // 101: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	24, // 102: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	28, // 103: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	29, // 104: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	32, // 105: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	34, // 106: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	42, // 107: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	13, // 108: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	47, // 109: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	49, // 110: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	51, // 111: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	51, // 112: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	51, // 113: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	51, // 114: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	13, // 115: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	37, // 116: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	13, // 117: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	13, // 118: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	95, // [95:119] is the sub-list for method output_type
+	71, // [71:95] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -4367,13 +4926,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Error)(nil),
 		(*SessionEvent_WatchEnded)(nil),
 	}
+	file_gamehost_v1_gamehost_proto_msgTypes[46].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[47].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   46,
+			NumEnums:      4,
+			NumMessages:   51,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -45,6 +45,10 @@ const (
 	GameHost_Rematch_FullMethodName          = "/gamehost.v1.GameHost/Rematch"
 	GameHost_ListLeaderboard_FullMethodName  = "/gamehost.v1.GameHost/ListLeaderboard"
 	GameHost_GetPlayerProfile_FullMethodName = "/gamehost.v1.GameHost/GetPlayerProfile"
+	GameHost_CreateTicket_FullMethodName     = "/gamehost.v1.GameHost/CreateTicket"
+	GameHost_GetTicket_FullMethodName        = "/gamehost.v1.GameHost/GetTicket"
+	GameHost_WatchTicket_FullMethodName      = "/gamehost.v1.GameHost/WatchTicket"
+	GameHost_CancelTicket_FullMethodName     = "/gamehost.v1.GameHost/CancelTicket"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -102,6 +106,19 @@ type GameHostClient interface {
 	// "players/me" for the signed-in caller). Their match history:
 	// ListMatches with `mine` (or `player`, for admins).
 	GetPlayerProfile(ctx context.Context, in *GetPlayerProfileRequest, opts ...grpc.CallOption) (*PlayerProfile, error)
+	// Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+	// game with a ticket ("tickets/{ticket}"); the host matches tickets of the
+	// same game, player count and options (and rating ranges), creates the
+	// match with each player already in a seat, and marks every ticket
+	// MATCHED with its match and seat. Anonymous callers get UNAUTHENTICATED.
+	CreateTicket(ctx context.Context, in *CreateTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
+	// The ticket now (only its player, or an admin, may read it).
+	GetTicket(ctx context.Context, in *GetTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
+	// The ticket now, then again at each change, until it is matched,
+	// cancelled or expired; the stream then ends.
+	WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error)
+	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
+	CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
 }
 
 type gameHostClient struct {
@@ -284,6 +301,55 @@ func (c *gameHostClient) GetPlayerProfile(ctx context.Context, in *GetPlayerProf
 	return out, nil
 }
 
+func (c *gameHostClient) CreateTicket(ctx context.Context, in *CreateTicketRequest, opts ...grpc.CallOption) (*Ticket, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Ticket)
+	err := c.cc.Invoke(ctx, GameHost_CreateTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) GetTicket(ctx context.Context, in *GetTicketRequest, opts ...grpc.CallOption) (*Ticket, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Ticket)
+	err := c.cc.Invoke(ctx, GameHost_GetTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &GameHost_ServiceDesc.Streams[2], GameHost_WatchTicket_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchTicketRequest, Ticket]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_WatchTicketClient = grpc.ServerStreamingClient[Ticket]
+
+func (c *gameHostClient) CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*Ticket, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Ticket)
+	err := c.cc.Invoke(ctx, GameHost_CancelTicket_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -339,6 +405,19 @@ type GameHostServer interface {
 	// "players/me" for the signed-in caller). Their match history:
 	// ListMatches with `mine` (or `player`, for admins).
 	GetPlayerProfile(context.Context, *GetPlayerProfileRequest) (*PlayerProfile, error)
+	// Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+	// game with a ticket ("tickets/{ticket}"); the host matches tickets of the
+	// same game, player count and options (and rating ranges), creates the
+	// match with each player already in a seat, and marks every ticket
+	// MATCHED with its match and seat. Anonymous callers get UNAUTHENTICATED.
+	CreateTicket(context.Context, *CreateTicketRequest) (*Ticket, error)
+	// The ticket now (only its player, or an admin, may read it).
+	GetTicket(context.Context, *GetTicketRequest) (*Ticket, error)
+	// The ticket now, then again at each change, until it is matched,
+	// cancelled or expired; the stream then ends.
+	WatchTicket(*WatchTicketRequest, grpc.ServerStreamingServer[Ticket]) error
+	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
+	CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -396,6 +475,18 @@ func (UnimplementedGameHostServer) ListLeaderboard(context.Context, *ListLeaderb
 }
 func (UnimplementedGameHostServer) GetPlayerProfile(context.Context, *GetPlayerProfileRequest) (*PlayerProfile, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetPlayerProfile not implemented")
+}
+func (UnimplementedGameHostServer) CreateTicket(context.Context, *CreateTicketRequest) (*Ticket, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateTicket not implemented")
+}
+func (UnimplementedGameHostServer) GetTicket(context.Context, *GetTicketRequest) (*Ticket, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetTicket not implemented")
+}
+func (UnimplementedGameHostServer) WatchTicket(*WatchTicketRequest, grpc.ServerStreamingServer[Ticket]) error {
+	return status.Error(codes.Unimplemented, "method WatchTicket not implemented")
+}
+func (UnimplementedGameHostServer) CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelTicket not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -688,6 +779,71 @@ func _GameHost_GetPlayerProfile_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_CreateTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).CreateTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_CreateTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).CreateTicket(ctx, req.(*CreateTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_GetTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).GetTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_GetTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).GetTicket(ctx, req.(*GetTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_WatchTicket_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchTicketRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(GameHostServer).WatchTicket(m, &grpc.GenericServerStream[WatchTicketRequest, Ticket]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_WatchTicketServer = grpc.ServerStreamingServer[Ticket]
+
+func _GameHost_CancelTicket_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelTicketRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).CancelTicket(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_CancelTicket_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).CancelTicket(ctx, req.(*CancelTicketRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -751,6 +907,18 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "GetPlayerProfile",
 			Handler:    _GameHost_GetPlayerProfile_Handler,
 		},
+		{
+			MethodName: "CreateTicket",
+			Handler:    _GameHost_CreateTicket_Handler,
+		},
+		{
+			MethodName: "GetTicket",
+			Handler:    _GameHost_GetTicket_Handler,
+		},
+		{
+			MethodName: "CancelTicket",
+			Handler:    _GameHost_CancelTicket_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -763,6 +931,11 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			Handler:       _GameHost_Session_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "WatchTicket",
+			Handler:       _GameHost_WatchTicket_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "gamehost/v1/gamehost.proto",

@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIp4BCgRTZWF0Eg0KBWluZGV4GAEgASgFEiMKBGtpbmQYAiABKA4yFS5nYW1laG9zdC52MS5TZWF0S2luZBITCgtwbGF5ZXJfbmFtZRgDIAEoCRILCgNib3QYBCABKAkSEAoIdmVyaWZpZWQYBSABKAgSLgoKYXdheV91bnRpbBgoIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoMU3RhdHVzRGV0YWlsEg4KBnJlYXNvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg4KBnBsdWdpbhgDIAEoCSJLCgZSZXN1bHQSDgoGc2NvcmVzGAEgAygBEg8KB3JhbmtpbmcYAiADKAUSDwoHd2lubmVycxgDIAMoBRIPCgdzdW1tYXJ5GAQgASgJIvgECgVNYXRjaBIMCgRuYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAUgASgDEiAKBXNlYXRzGAYgAygLMhEuZ2FtZWhvc3QudjEuU2VhdBIoCgdvcHRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIPCgd0b19tb3ZlGAggAygFEiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIvCgtjcmVhdGVfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KDHR1cm5fdGltZW91dBgMIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg10dXJuX2RlYWRsaW5lGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWVkX2Nob3NlbhgOIAEoCBIwCg1zdGF0dXNfZGV0YWlsGA8gASgLMhkuZ2FtZWhvc3QudjEuU3RhdHVzRGV0YWlsEhkKEXJ1bGVzX3VuYXZhaWxhYmxlGBAgASgIEiYKBWNsb2NrGCggASgLMhcuZ2FtZWhvc3QudjEuQ2hlc3NDbG9jaxIvCgxhYnNlbnRfZ3JhY2UYKSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iqwIKCkNoZXNzQ2xvY2sSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJcmVtYWluaW5nGAMgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAUgAygFEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwZXJfbW92ZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLXAwoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIwCg1jbG9ja19pbml0aWFsGCggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD2Nsb2NrX2luY3JlbWVudBgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI7Chhjb3JyZXNwb25kZW5jZV9tb3ZlX3RpbWUYKiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SNAoMYWJzZW50X2dyYWNlGCsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAGIAQFCBwoFX3NlZWRCDwoNX2Fic2VudF9ncmFjZSKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJzCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoFcGFydHMYBCADKAsyFS5nYW1laG9zdC52MS5Nb3ZlUGFydCIlCghNb3ZlUGFydBIKCgJpZBgBIAEoCRINCgVsYWJlbBgCIAEoCSKEAgoEVmlldxINCgVtYXRjaBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEigKBnN0YXR1cxgDIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBHNlYXQYBCABKAUSDwoHdG9fbW92ZRgFIAMoBRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoLbGVnYWxfbW92ZXMYByADKAsyFi5nYW1laG9zdC52MS5MZWdhbE1vdmUSIwoGcmVzdWx0GAggASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0EgwKBHRleHQYCSABKAkSCwoDc3ZnGAogASgJIioKDVJlbmRlck9wdGlvbnMSDAoEdGV4dBgBIAEoCBILCgNzdmcYAiABKAgiiAEKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFwoKYXRfdmVyc2lvbhgKIAEoA0gAiAEBQg0KC19hdF92ZXJzaW9uIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIpwBCg5TZXNzaW9uUmVxdWVzdBILCgN0YWcYASABKAQSLwoFd2F0Y2gYAiABKAsyHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdEgAEi4KBG1vdmUYAyABKAsyHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdEgAEhEKB3Vud2F0Y2gYBCABKAlIAEIJCgdyZXF1ZXN0IlQKDFNlc3Npb25FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJQoHZGV0YWlscxgDIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkimQIKDFNlc3Npb25FdmVudBILCgN0YWcYASABKAQSDQoFbWF0Y2gYAiABKAkSLgoLbWF0Y2hfZXZlbnQYAyABKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50SAASMAoFbW92ZWQYBCABKAsyHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABImCgh3YXRjaGluZxgFIAEoCzISLmdhbWVob3N0LnYxLk1hdGNoSAASKgoFZXJyb3IYBiABKAsyGS5nYW1laG9zdC52MS5TZXNzaW9uRXJyb3JIABIuCgt3YXRjaF9lbmRlZBgHIAEoCzIXLmdhbWVob3N0LnYxLldhdGNoRW5kZWRIAEIHCgVldmVudCIdCgpXYXRjaEVuZGVkEg8KB3ZlcnNpb24YASABKAMiHgoOUmVtYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKoAQoMUGxheWVyUmF0aW5nEg4KBnBsYXllchgBIAEoCRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIMCgRnYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoARIKCgJtdRgFIAEoARINCgVzaWdtYRgGIAEoARINCgVnYW1lcxgHIAEoBRIMCgR3aW5zGAggASgFEg4KBmxvc3NlcxgJIAEoBRINCgVkcmF3cxgKIAEoBSJNChZMaXN0TGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiXgoXTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USKgoHcmF0aW5ncxgBIAMoCzIZLmdhbWVob3N0LnYxLlBsYXllclJhdGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJwoXR2V0UGxheWVyUHJvZmlsZVJlcXVlc3QSDAoEbmFtZRgBIAEoCSKFAQoNUGxheWVyUHJvZmlsZRIMCgRuYW1lGAEgASgJEg0KBWdhbWVzGAIgASgFEgwKBHdpbnMYAyABKAUSDgoGbG9zc2VzGAQgASgFEg0KBWRyYXdzGAUgASgFEioKB3JhdGluZ3MYBiADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyq5AgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoSHAoYRVZFTlRfS0lORF9DTE9DS19SQU5fT1VUECgyiwkKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkSRQoHU2Vzc2lvbhIbLmdhbWVob3N0LnYxLlNlc3Npb25SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkV2ZW50KAEwARI6CgdSZW1hdGNoEhsuZ2FtZWhvc3QudjEuUmVtYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJcCg9MaXN0TGVhZGVyYm9hcmQSIy5nYW1laG9zdC52MS5MaXN0TGVhZGVyYm9hcmRSZXF1ZXN0GiQuZ2FtZWhvc3QudjEuTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USVAoQR2V0UGxheWVyUHJvZmlsZRIkLmdhbWVob3N0LnYxLkdldFBsYXllclByb2ZpbGVSZXF1ZXN0GhouZ2FtZWhvc3QudjEuUGxheWVyUHJvZmlsZTKnAgoNR2FtZUhvc3RBZG1pbhJACgpBYm9ydE1hdGNoEh4uZ2FtZWhvc3QudjEuQWJvcnRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtEZWxldGVNYXRjaBIfLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBogLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USPgoJQXNzaWduQm90Eh0uZ2FtZWhvc3QudjEuQXNzaWduQm90UmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkIKC1Jlc3VtZU1hdGNoEh8uZ2FtZWhvc3QudjEuUmVzdW1lTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2hCNFoyZ2FtZWhvc3QuZGV2L2NsaWVudHMvZ28vZ2VuL2dhbWVob3N0L3YxO2dhbWVob3N0djFiBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIp4BCgRTZWF0Eg0KBWluZGV4GAEgASgFEiMKBGtpbmQYAiABKA4yFS5nYW1laG9zdC52MS5TZWF0S2luZBITCgtwbGF5ZXJfbmFtZRgDIAEoCRILCgNib3QYBCABKAkSEAoIdmVyaWZpZWQYBSABKAgSLgoKYXdheV91bnRpbBgoIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoMU3RhdHVzRGV0YWlsEg4KBnJlYXNvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg4KBnBsdWdpbhgDIAEoCSJLCgZSZXN1bHQSDgoGc2NvcmVzGAEgAygBEg8KB3JhbmtpbmcYAiADKAUSDwoHd2lubmVycxgDIAMoBRIPCgdzdW1tYXJ5GAQgASgJIvgECgVNYXRjaBIMCgRuYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAUgASgDEiAKBXNlYXRzGAYgAygLMhEuZ2FtZWhvc3QudjEuU2VhdBIoCgdvcHRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIPCgd0b19tb3ZlGAggAygFEiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIvCgtjcmVhdGVfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KDHR1cm5fdGltZW91dBgMIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg10dXJuX2RlYWRsaW5lGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWVkX2Nob3NlbhgOIAEoCBIwCg1zdGF0dXNfZGV0YWlsGA8gASgLMhkuZ2FtZWhvc3QudjEuU3RhdHVzRGV0YWlsEhkKEXJ1bGVzX3VuYXZhaWxhYmxlGBAgASgIEiYKBWNsb2NrGCggASgLMhcuZ2FtZWhvc3QudjEuQ2hlc3NDbG9jaxIvCgxhYnNlbnRfZ3JhY2UYKSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iqwIKCkNoZXNzQ2xvY2sSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJcmVtYWluaW5nGAMgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAUgAygFEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwZXJfbW92ZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLXAwoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIwCg1jbG9ja19pbml0aWFsGCggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD2Nsb2NrX2luY3JlbWVudBgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI7Chhjb3JyZXNwb25kZW5jZV9tb3ZlX3RpbWUYKiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SNAoMYWJzZW50X2dyYWNlGCsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAGIAQFCBwoFX3NlZWRCDwoNX2Fic2VudF9ncmFjZSKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJzCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoFcGFydHMYBCADKAsyFS5nYW1laG9zdC52MS5Nb3ZlUGFydCIlCghNb3ZlUGFydBIKCgJpZBgBIAEoCRINCgVsYWJlbBgCIAEoCSKEAgoEVmlldxINCgVtYXRjaBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEigKBnN0YXR1cxgDIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBHNlYXQYBCABKAUSDwoHdG9fbW92ZRgFIAMoBRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoLbGVnYWxfbW92ZXMYByADKAsyFi5nYW1laG9zdC52MS5MZWdhbE1vdmUSIwoGcmVzdWx0GAggASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0EgwKBHRleHQYCSABKAkSCwoDc3ZnGAogASgJIioKDVJlbmRlck9wdGlvbnMSDAoEdGV4dBgBIAEoCBILCgNzdmcYAiABKAgiiAEKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFwoKYXRfdmVyc2lvbhgKIAEoA0gAiAEBQg0KC19hdF92ZXJzaW9uIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIpwBCg5TZXNzaW9uUmVxdWVzdBILCgN0YWcYASABKAQSLwoFd2F0Y2gYAiABKAsyHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdEgAEi4KBG1vdmUYAyABKAsyHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdEgAEhEKB3Vud2F0Y2gYBCABKAlIAEIJCgdyZXF1ZXN0IlQKDFNlc3Npb25FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJQoHZGV0YWlscxgDIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkimQIKDFNlc3Npb25FdmVudBILCgN0YWcYASABKAQSDQoFbWF0Y2gYAiABKAkSLgoLbWF0Y2hfZXZlbnQYAyABKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50SAASMAoFbW92ZWQYBCABKAsyHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABImCgh3YXRjaGluZxgFIAEoCzISLmdhbWVob3N0LnYxLk1hdGNoSAASKgoFZXJyb3IYBiABKAsyGS5nYW1laG9zdC52MS5TZXNzaW9uRXJyb3JIABIuCgt3YXRjaF9lbmRlZBgHIAEoCzIXLmdhbWVob3N0LnYxLldhdGNoRW5kZWRIAEIHCgVldmVudCIdCgpXYXRjaEVuZGVkEg8KB3ZlcnNpb24YASABKAMiHgoOUmVtYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKoAQoMUGxheWVyUmF0aW5nEg4KBnBsYXllchgBIAEoCRITCgtwbGF5ZXJfbmFtZRgCIAEoCRIMCgRnYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoARIKCgJtdRgFIAEoARINCgVzaWdtYRgGIAEoARINCgVnYW1lcxgHIAEoBRIMCgR3aW5zGAggASgFEg4KBmxvc3NlcxgJIAEoBRINCgVkcmF3cxgKIAEoBSJNChZMaXN0TGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiXgoXTGlzdExlYWRlcmJvYXJkUmVzcG9uc2USKgoHcmF0aW5ncxgBIAMoCzIZLmdhbWVob3N0LnYxLlBsYXllclJhdGluZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJwoXR2V0UGxheWVyUHJvZmlsZVJlcXVlc3QSDAoEbmFtZRgBIAEoCSKFAQoNUGxheWVyUHJvZmlsZRIMCgRuYW1lGAEgASgJEg0KBWdhbWVzGAIgASgFEgwKBHdpbnMYAyABKAUSDgoGbG9zc2VzGAQgASgFEg0KBWRyYXdzGAUgASgFEioKB3JhdGluZ3MYBiADKAsyGS5nYW1laG9zdC52MS5QbGF5ZXJSYXRpbmcinwIKE0NyZWF0ZVRpY2tldFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVzZWF0cxgCIAEoBRIPCgd2YXJpYW50GAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhcKCm1pbl9yYXRpbmcYBSABKAFIAIgBARIXCgptYXhfcmF0aW5nGAYgASgBSAGIAQESJgoDdHRsGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEisKCGJvdF93YWl0GAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgsKA2JvdBgJIAEoCUINCgtfbWluX3JhdGluZ0INCgtfbWF4X3JhdGluZyLQAwoGVGlja2V0EgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRINCgVzZWF0cxgDIAEoBRIoCgdvcHRpb25zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBInCgVzdGF0ZRgFIAEoDjIYLmdhbWVob3N0LnYxLlRpY2tldFN0YXRlEg4KBnJhdGluZxgGIAEoARIXCgptaW5fcmF0aW5nGAcgASgBSACIAQESFwoKbWF4X3JhdGluZxgIIAEoAUgBiAEBEisKCGJvdF93YWl0GAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgsKA2JvdBgKIAEoCRIvCgtjcmVhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZXhwaXJlX3RpbWUYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBW1hdGNoGA0gASgJEgwKBHNlYXQYDiABKAUSLwoLdXBkYXRlX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19taW5fcmF0aW5nQg0KC19tYXhfcmF0aW5nIiAKEEdldFRpY2tldFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIiChJXYXRjaFRpY2tldFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIjChNDYW5jZWxUaWNrZXRSZXF1ZXN0EgwKBG5hbWUYASABKAkqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyq5AgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoSHAoYRVZFTlRfS0lORF9DTE9DS19SQU5fT1VUECgqlAEKC1RpY2tldFN0YXRlEhwKGFRJQ0tFVF9TVEFURV9VTlNQRUNJRklFRBAAEhcKE1RJQ0tFVF9TVEFURV9RVUVVRUQQARIYChRUSUNLRVRfU1RBVEVfTUFUQ0hFRBACEhoKFlRJQ0tFVF9TVEFURV9DQU5DRUxMRUQQAxIYChRUSUNLRVRfU1RBVEVfRVhQSVJFRBAEMqELCghHYW1lSG9zdBJKCglMaXN0R2FtZXMSHS5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZ2FtZWhvc3QudjEuTGlzdEdhbWVzUmVzcG9uc2USOQoHR2V0R2FtZRIbLmdhbWVob3N0LnYxLkdldEdhbWVSZXF1ZXN0GhEuZ2FtZWhvc3QudjEuR2FtZRJCCgtDcmVhdGVNYXRjaBIfLmdhbWVob3N0LnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoElAKC0xpc3RNYXRjaGVzEh8uZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXF1ZXN0GiAuZ2FtZWhvc3QudjEuTGlzdE1hdGNoZXNSZXNwb25zZRI8CghHZXRNYXRjaBIcLmdhbWVob3N0LnYxLkdldE1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkoKCUpvaW5NYXRjaBIdLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlcXVlc3QaHi5nYW1laG9zdC52MS5Kb2luTWF0Y2hSZXNwb25zZRJACgpMZWF2ZU1hdGNoEh4uZ2FtZWhvc3QudjEuTGVhdmVNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBI5CgdHZXRWaWV3EhsuZ2FtZWhvc3QudjEuR2V0Vmlld1JlcXVlc3QaES5nYW1laG9zdC52MS5WaWV3Ek0KClN1Ym1pdE1vdmUSHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdBofLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJHCgpXYXRjaE1hdGNoEh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50MAESRQoLR2V0TWF0Y2hMb2cSHy5nYW1laG9zdC52MS5HZXRNYXRjaExvZ1JlcXVlc3QaFS5nYW1laG9zdC52MS5NYXRjaExvZxJFCgtHZXRJZGVudGl0eRIfLmdhbWVob3N0LnYxLkdldElkZW50aXR5UmVxdWVzdBoVLmdhbWVob3N0LnYxLklkZW50aXR5EkUKB1Nlc3Npb24SGy5nYW1laG9zdC52MS5TZXNzaW9uUmVxdWVzdBoZLmdhbWVob3N0LnYxLlNlc3Npb25FdmVudCgBMAESOgoHUmVtYXRjaBIbLmdhbWVob3N0LnYxLlJlbWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSXAoPTGlzdExlYWRlcmJvYXJkEiMuZ2FtZWhvc3QudjEuTGlzdExlYWRlcmJvYXJkUmVxdWVzdBokLmdhbWVob3N0LnYxLkxpc3RMZWFkZXJib2FyZFJlc3BvbnNlElQKEEdldFBsYXllclByb2ZpbGUSJC5nYW1laG9zdC52MS5HZXRQbGF5ZXJQcm9maWxlUmVxdWVzdBoaLmdhbWVob3N0LnYxLlBsYXllclByb2ZpbGUSRQoMQ3JlYXRlVGlja2V0EiAuZ2FtZWhvc3QudjEuQ3JlYXRlVGlja2V0UmVxdWVzdBoTLmdhbWVob3N0LnYxLlRpY2tldBI/CglHZXRUaWNrZXQSHS5nYW1laG9zdC52MS5HZXRUaWNrZXRSZXF1ZXN0GhMuZ2FtZWhvc3QudjEuVGlja2V0EkUKC1dhdGNoVGlja2V0Eh8uZ2FtZWhvc3QudjEuV2F0Y2hUaWNrZXRSZXF1ZXN0GhMuZ2FtZWhvc3QudjEuVGlja2V0MAESRQoMQ2FuY2VsVGlja2V0EiAuZ2FtZWhvc3QudjEuQ2FuY2VsVGlja2V0UmVxdWVzdBoTLmdhbWVob3N0LnYxLlRpY2tldDKnAgoNR2FtZUhvc3RBZG1pbhJACgpBYm9ydE1hdGNoEh4uZ2FtZWhvc3QudjEuQWJvcnRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtEZWxldGVNYXRjaBIfLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBogLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USPgoJQXNzaWduQm90Eh0uZ2FtZWhvc3QudjEuQXNzaWduQm90UmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkIKC1Jlc3VtZU1hdGNoEh8uZ2FtZWhvc3QudjEuUmVzdW1lTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2hCNFoyZ2FtZWhvc3QuZGV2L2NsaWVudHMvZ28vZ2VuL2dhbWVob3N0L3YxO2dhbWVob3N0djFiBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -1947,6 +1947,244 @@ export const PlayerProfileSchema: GenMessage<PlayerProfile> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 45);
 
 /**
+ * @generated from message gamehost.v1.CreateTicketRequest
+ */
+export type CreateTicketRequest = Message<"gamehost.v1.CreateTicketRequest"> & {
+  /**
+   * "games/{game}".
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * The player count wanted, within the game's; 0: the game's minimum.
+   *
+   * @generated from field: int32 seats = 2;
+   */
+  seats: number;
+
+  /**
+   * A variant id of the game and options over it, as CreateMatch takes them:
+   * only tickets with the same resulting options are matched together.
+   *
+   * @generated from field: string variant = 3;
+   */
+  variant: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct options = 4;
+   */
+  options?: JsonObject | undefined;
+
+  /**
+   * Only opponents whose rating in this game (PlayerRating.rating; 0 for a
+   * player not rated yet) is within [min_rating, max_rating]; unset: any.
+   * Every player's rating must be within every other player's range.
+   *
+   * @generated from field: optional double min_rating = 5;
+   */
+  minRating?: number | undefined;
+
+  /**
+   * @generated from field: optional double max_rating = 6;
+   */
+  maxRating?: number | undefined;
+
+  /**
+   * How long the ticket waits for a match: 1 s to 1 hour; unset or zero:
+   * 5 minutes.
+   *
+   * @generated from field: google.protobuf.Duration ttl = 7;
+   */
+  ttl?: Duration | undefined;
+
+  /**
+   * Once the ticket has waited this long, bots fill the seats nobody took
+   * (with the players queued then who also accept bots); unset: never.
+   * Less than ttl.
+   *
+   * @generated from field: google.protobuf.Duration bot_wait = 8;
+   */
+  botWait?: Duration | undefined;
+
+  /**
+   * The bot that fills seats: a name of the game's catalog bots
+   * (Game.bots); empty: "random".
+   *
+   * @generated from field: string bot = 9;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message gamehost.v1.CreateTicketRequest.
+ * Use `create(CreateTicketRequestSchema)` to create a new message.
+ */
+export const CreateTicketRequestSchema: GenMessage<CreateTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 46);
+
+/**
+ * @generated from message gamehost.v1.Ticket
+ */
+export type Ticket = Message<"gamehost.v1.Ticket"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * "games/{game}".
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * @generated from field: int32 seats = 3;
+   */
+  seats: number;
+
+  /**
+   * The options the match will have (the variant's, then the request's, over
+   * the game's defaults).
+   *
+   * @generated from field: google.protobuf.Struct options = 4;
+   */
+  options?: JsonObject | undefined;
+
+  /**
+   * @generated from field: gamehost.v1.TicketState state = 5;
+   */
+  state: TicketState;
+
+  /**
+   * The player's rating in the game when queuing (0: not rated yet).
+   *
+   * @generated from field: double rating = 6;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: optional double min_rating = 7;
+   */
+  minRating?: number | undefined;
+
+  /**
+   * @generated from field: optional double max_rating = 8;
+   */
+  maxRating?: number | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration bot_wait = 9;
+   */
+  botWait?: Duration | undefined;
+
+  /**
+   * @generated from field: string bot = 10;
+   */
+  bot: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 11;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * A queued ticket expires at this time.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 12;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * When MATCHED: "matches/{match}" and the seat the player holds there
+   * (before: "" and -1). The seat is bound to the player's identity: act by
+   * identity alone, or call JoinMatch on the match for the seat's player
+   * token.
+   *
+   * @generated from field: string match = 13;
+   */
+  match: string;
+
+  /**
+   * @generated from field: int32 seat = 14;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp update_time = 15;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gamehost.v1.Ticket.
+ * Use `create(TicketSchema)` to create a new message.
+ */
+export const TicketSchema: GenMessage<Ticket> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 47);
+
+/**
+ * @generated from message gamehost.v1.GetTicketRequest
+ */
+export type GetTicketRequest = Message<"gamehost.v1.GetTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.GetTicketRequest.
+ * Use `create(GetTicketRequestSchema)` to create a new message.
+ */
+export const GetTicketRequestSchema: GenMessage<GetTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 48);
+
+/**
+ * @generated from message gamehost.v1.WatchTicketRequest
+ */
+export type WatchTicketRequest = Message<"gamehost.v1.WatchTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.WatchTicketRequest.
+ * Use `create(WatchTicketRequestSchema)` to create a new message.
+ */
+export const WatchTicketRequestSchema: GenMessage<WatchTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 49);
+
+/**
+ * @generated from message gamehost.v1.CancelTicketRequest
+ */
+export type CancelTicketRequest = Message<"gamehost.v1.CancelTicketRequest"> & {
+  /**
+   * "tickets/{ticket}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message gamehost.v1.CancelTicketRequest.
+ * Use `create(CancelTicketRequestSchema)` to create a new message.
+ */
+export const CancelTicketRequestSchema: GenMessage<CancelTicketRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 50);
+
+/**
  * @generated from enum gamehost.v1.MatchStatus
  */
 export enum MatchStatus {
@@ -2119,6 +2357,50 @@ export enum EventKind {
  */
 export const EventKindSchema: GenEnum<EventKind> = /*@__PURE__*/
   enumDesc(file_gamehost_v1_gamehost, 2);
+
+/**
+ * @generated from enum gamehost.v1.TicketState
+ */
+export enum TicketState {
+  /**
+   * @generated from enum value: TICKET_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting in the queue for other players (or for bots, after bot_wait).
+   *
+   * @generated from enum value: TICKET_STATE_QUEUED = 1;
+   */
+  QUEUED = 1,
+
+  /**
+   * A match was found: `match` and `seat` say where to play.
+   *
+   * @generated from enum value: TICKET_STATE_MATCHED = 2;
+   */
+  MATCHED = 2,
+
+  /**
+   * Its player cancelled it (CancelTicket).
+   *
+   * @generated from enum value: TICKET_STATE_CANCELLED = 3;
+   */
+  CANCELLED = 3,
+
+  /**
+   * Its time to live ran out before a match was found.
+   *
+   * @generated from enum value: TICKET_STATE_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+}
+
+/**
+ * Describes the enum gamehost.v1.TicketState.
+ */
+export const TicketStateSchema: GenEnum<TicketState> = /*@__PURE__*/
+  enumDesc(file_gamehost_v1_gamehost, 3);
 
 /**
  * @generated from service gamehost.v1.GameHost
@@ -2302,6 +2584,51 @@ export const GameHost: GenService<{
     methodKind: "unary";
     input: typeof GetPlayerProfileRequestSchema;
     output: typeof PlayerProfileSchema;
+  },
+  /**
+   * Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+   * game with a ticket ("tickets/{ticket}"); the host matches tickets of the
+   * same game, player count and options (and rating ranges), creates the
+   * match with each player already in a seat, and marks every ticket
+   * MATCHED with its match and seat. Anonymous callers get UNAUTHENTICATED.
+   *
+   * @generated from rpc gamehost.v1.GameHost.CreateTicket
+   */
+  createTicket: {
+    methodKind: "unary";
+    input: typeof CreateTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * The ticket now (only its player, or an admin, may read it).
+   *
+   * @generated from rpc gamehost.v1.GameHost.GetTicket
+   */
+  getTicket: {
+    methodKind: "unary";
+    input: typeof GetTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * The ticket now, then again at each change, until it is matched,
+   * cancelled or expired; the stream then ends.
+   *
+   * @generated from rpc gamehost.v1.GameHost.WatchTicket
+   */
+  watchTicket: {
+    methodKind: "server_streaming";
+    input: typeof WatchTicketRequestSchema;
+    output: typeof TicketSchema;
+  },
+  /**
+   * Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
+   *
+   * @generated from rpc gamehost.v1.GameHost.CancelTicket
+   */
+  cancelTicket: {
+    methodKind: "unary";
+    input: typeof CancelTicketRequestSchema;
+    output: typeof TicketSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gamehost_v1_gamehost, 0);

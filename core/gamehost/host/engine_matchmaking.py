@@ -1,0 +1,240 @@
+"""Matchmaking: signed-in players queue with tickets; the host matches the
+tickets of a pool into a match with every player already seated.
+
+A mixin of ``MatchEngine``. A match forms inside ``store.form_match``: the
+pool's queued tickets are held (one replica at a time on a shared store)
+while the match is created, then the tickets placed are marked matched in
+the same transaction, so a ticket is in one match at most and a cancel
+either wins before or finds the ticket matched. Forming is tried when a
+ticket is queued, when a ticket's bot wait ends on the replica that queued
+it, and by a sweep every ``sweep_interval`` on every replica (which also
+expires tickets and picks up what another replica left). Which tickets go
+together is matchmaking.py's business.
+
+A WatchTicket stream reads its ticket again only when told it changed: by
+this replica at once, by another replica through the shared store's
+notifications (PostgreSQL: NOTIFY gamehost_tickets, sent in the changing
+transaction), and at its expire time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+import uuid
+from typing import Any, AsyncIterator, Mapping
+
+import structlog
+
+from gamehost.host import errors, matchmaking
+from gamehost.host.limits import shown
+from gamehost.host.auth import Principal
+from gamehost.host.store.base import TicketRecord
+from gamehost.host.store.ticket_rows import FORGET_AFTER
+
+log = structlog.get_logger("gamehost.matchmaking")
+
+OPEN_TICKETS_PER_PLAYER = 4  # queued tickets one player may hold at once, over every game
+DEFAULT_TTL = 300.0
+MIN_TTL, MAX_TTL = 1.0, 3600.0
+# The sweep tries the pools of tickets queued this recently (seconds): one
+# queued while another replica held its pool may not have been seen there.
+# Older tickets only make a match when a new one comes or a bot wait ends.
+RECENT = 10.0
+
+
+def _signed_in(caller: Principal, method: str) -> None:
+    if caller.anonymous:
+        raise errors.Unauthenticated(
+            f"{method}: matchmaking is for signed-in players, so that each is seated as themselves; sign in "
+            "(authorization: Bearer ...) or create a match (CreateMatch) and share its name.",
+            "SIGN_IN_REQUIRED")
+
+
+class Matchmaking:
+    # ------------------------------------------------------------ tickets
+
+    async def create_ticket(self, caller: Principal, game_id: str, *, seats: int = 0, variant: str = "",
+                            options: Mapping[str, Any] | None = None, min_rating: float | None = None,
+                            max_rating: float | None = None, ttl: float | None = None,
+                            bot_wait: float | None = None, bot: str = "") -> TicketRecord:
+        _signed_in(caller, "CreateTicket")
+        entry = self.game_entry(game_id)
+        game = entry.game
+        seats = seats or game.min_players
+        if seats not in game.allowed_player_counts():
+            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
+        merged = self._options(entry, variant, options or {})
+        ttl, bot = self._ticket_terms(ttl, bot_wait, bot, min_rating, max_rating)
+        rating = next((r.rating for r in await self.store.player_ratings(caller.subject) if r.game_id == game.id),
+                      0.0)
+        now = time.time()
+        ticket = TicketRecord(
+            id=uuid.uuid4().hex[:16], subject=caller.subject, player_name=caller.display_name or caller.subject,
+            game_id=game.id, seats=seats, options=merged, pool=matchmaking.pool_key(game.id, seats, merged),
+            rating=rating, min_rating=min_rating, max_rating=max_rating, bot=bot, bot_wait=bot_wait,
+            create_time=now, expire_time=now + ttl, update_time=now)
+        if not await self.store.add_ticket(ticket, OPEN_TICKETS_PER_PLAYER):
+            raise errors.ResourceExhausted(
+                f"You have {OPEN_TICKETS_PER_PLAYER} queued tickets already, the most one player may hold: cancel "
+                "one (CancelTicket) or wait for it to be matched or to expire.", "TICKET_LIMIT",
+                metadata=errors.metadata_of(limit=OPEN_TICKETS_PER_PLAYER),
+                quota_violations=[(caller.quota_key, f"at most {OPEN_TICKETS_PER_PLAYER} queued tickets")])
+        log.info("ticket queued", ticket_id=ticket.id, game=game.id, seats=seats, subject=caller.subject,
+                 rating=rating, ttl=ttl, bot_wait=bot_wait)
+        await self._match_pool(ticket.pool)
+        if bot_wait is not None:
+            self._spawn(self._match_pool_later(ticket.pool, bot_wait))
+        return await self.store.get_ticket(ticket.id)
+
+    def _ticket_terms(self, ttl: float | None, bot_wait: float | None, bot: str, min_rating: float | None,
+                      max_rating: float | None) -> tuple[float, str]:
+        """The ticket's ttl and bot, defaults applied, once every term is checked."""
+        ttl = DEFAULT_TTL if ttl is None else ttl
+        if not MIN_TTL <= ttl <= MAX_TTL:
+            raise errors.invalid_field("ttl", f"a ticket waits {MIN_TTL:g} s to {MAX_TTL:g} s (1 hour), not {ttl:g} s.")
+        if bot_wait is not None and not 0 <= bot_wait < ttl:
+            raise errors.invalid_field("bot_wait", f"bots may fill seats after 0 s up to the ttl ({ttl:g} s), "
+                                                   f"not {bot_wait:g} s.")
+        bot = bot or "random"
+        if bot not in self.bots:
+            raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (the game's bots: "
+                                              f"{', '.join(sorted(self.bots))}).")
+        for field, bound in (("min_rating", min_rating), ("max_rating", max_rating)):
+            if bound is not None and not math.isfinite(bound):
+                raise errors.invalid_field(field, f"a rating bound is a finite number, not {bound}.")
+        if min_rating is not None and max_rating is not None and min_rating > max_rating:
+            raise errors.invalid_field("min_rating", f"the range is empty: min_rating {min_rating:g} is above "
+                                                     f"max_rating {max_rating:g}.")
+        return ttl, bot
+
+    async def ticket(self, ticket_id: str, caller: Principal, method: str = "GetTicket") -> TicketRecord:
+        """The caller's ticket now (an admin may read anyone's); a queued
+        ticket past its expire time is expired here, not at the next sweep."""
+        _signed_in(caller, method)
+        ticket = await self.store.get_ticket(ticket_id)
+        if ticket is None:
+            raise errors.NotFound(f"No ticket tickets/{ticket_id} on this host (tickets over are kept an hour).",
+                                  "TICKET_NOT_FOUND", resource=("gamehost.dev/Ticket", f"tickets/{ticket_id}"))
+        if ticket.subject != caller.subject and not caller.admin:
+            raise errors.PermissionDenied(f"tickets/{ticket_id} is another player's ticket: only they may use it.",
+                                          "NOT_TICKET_HOLDER")
+        if ticket.state == "queued" and ticket.expire_time <= time.time():
+            await self._expire_tickets()
+            ticket = await self.store.get_ticket(ticket_id) or ticket
+        return ticket
+
+    async def cancel_ticket(self, ticket_id: str, caller: Principal) -> TicketRecord:
+        """Leave the queue. Cancelling a cancelled ticket answers it again (a
+        retry is safe); a matched or expired one cannot be cancelled."""
+        ticket = await self.ticket(ticket_id, caller, "CancelTicket")
+        if ticket.state == "queued" and await self.store.cancel_ticket(ticket_id, time.time()):
+            log.info("ticket cancelled", ticket_id=ticket_id, game=ticket.game_id)
+            self._tickets_changed([ticket_id])
+            ticket = await self.store.get_ticket(ticket_id) or ticket
+        if ticket.state == "matched":
+            raise errors.FailedPrecondition(
+                f"tickets/{ticket_id} is matched already: you hold seat {ticket.seat} of matches/{ticket.match_id}. "
+                "To give it up, leave the match (LeaveMatch).", "TICKET_MATCHED",
+                metadata=errors.metadata_of(match=f"matches/{ticket.match_id}", seat=ticket.seat))
+        if ticket.state == "expired":
+            raise errors.FailedPrecondition(f"tickets/{ticket_id} has expired: it is out of the queue already.",
+                                            "TICKET_EXPIRED")
+        return ticket
+
+    async def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:
+        """The ticket now, then at each change, until it is over or the host
+        closes. It is read again when told it changed (``_tickets_changed``:
+        this replica's changes, other replicas' through the store's
+        notifications) and at its expire time."""
+        signal = asyncio.Event()
+        watchers = self._ticket_watchers.setdefault(ticket_id, set())
+        watchers.add(signal)
+        try:
+            sent = None
+            while not self._closing:
+                signal.clear()  # before the read: a change after it wakes us
+                ticket = await self.ticket(ticket_id, caller, "WatchTicket")
+                if ticket != sent:
+                    yield ticket
+                    sent = ticket
+                if ticket.state != "queued":
+                    return
+                try:
+                    await asyncio.wait_for(signal.wait(), max(ticket.expire_time - time.time(), 0.001))
+                except TimeoutError:
+                    pass
+        finally:
+            watchers.discard(signal)
+            if not watchers and self._ticket_watchers.get(ticket_id) is watchers:
+                del self._ticket_watchers[ticket_id]
+
+    # ------------------------------------------------------------ forming matches
+
+    def _tickets_changed(self, ticket_ids: list[str] | None) -> None:
+        """Wake this replica's WatchTicket streams of these tickets (None:
+        all of them), which read their ticket again."""
+        if ticket_ids is None:
+            woken = list(self._ticket_watchers.values())
+        else:
+            woken = [self._ticket_watchers[i] for i in ticket_ids if i in self._ticket_watchers]
+        for watchers in woken:
+            for signal in watchers:
+                signal.set()
+
+    async def _match_pool(self, pool: str) -> None:
+        """Form every match the pool's queued tickets make now. A failure is
+        logged and leaves the tickets queued: the sweep tries again."""
+        while not self._closing:
+            try:
+                placed = await self.store.form_match(pool, time.time(), self._form_match)
+            except Exception as error:
+                log.error("match not formed", pool=pool, error=f"{type(error).__name__}: {error}")
+                return
+            if not placed:
+                return
+            self._tickets_changed(list(placed))
+
+    async def _form_match(self, queued: list[TicketRecord]) -> dict[str, tuple[str, int]]:
+        chosen = matchmaking.choose_group(queued, time.time())
+        if chosen is None:
+            return {}
+        group, bots = chosen
+        first = group[0]
+        live = await self.create_match(first.game_id, seats=first.seats, options=first.options,
+                                       request_id=matchmaking.group_request_id(group),
+                                       seat_holders=matchmaking.seat_holders(group, first.seats))
+        placed = {ticket.id: (live.id, live.seat_of_subject(ticket.subject)) for ticket in group}
+        live.log.info("match made", tickets=sorted(placed), bots=bots)
+        return placed
+
+    async def _match_pool_later(self, pool: str, delay: float) -> None:
+        """On the replica that queued it, a ticket's bot wait ends on time
+        (the sweep is the fallback)."""
+        await asyncio.sleep(delay)
+        await self._match_pool(pool)
+
+    async def _expire_tickets(self) -> None:
+        now = time.time()
+        expired = await self.store.expire_tickets(now, now - FORGET_AFTER)
+        if expired:
+            log.info("tickets expired", ticket_ids=expired)
+            self._tickets_changed(expired)
+
+    async def _matchmaking_sweep(self) -> None:
+        """Every replica, every sweep_interval: expire due tickets and form the
+        matches that may have become possible (bot waits that ended, tickets
+        another replica's forming did not see, a forming that failed)."""
+        try:
+            while not self._closing:
+                await asyncio.sleep(self.sweep_interval)
+                try:
+                    await self._expire_tickets()
+                    now = time.time()
+                    for pool in await self.store.pools_to_match(now, now - RECENT):
+                        await self._match_pool(pool)
+                except Exception as error:  # the database may be away: sweep again later
+                    log.warning("matchmaking sweep failed", error=str(error))
+        finally:  # the host is closing: watch streams end
+            self._tickets_changed(None)

@@ -1,0 +1,100 @@
+"""Matchmaking's rules (issue 17): which queued tickets play together, and
+how the match they make is seated. Pure functions over ticket records; the
+engine (engine_matchmaking.py) and the store do the rest.
+
+- Tickets are matched only within one pool: the same game, player count and
+  options (a variant is its options).
+- A group's players are distinct, and each one's rating is within every
+  other one's range (a ticket without a range accepts anyone).
+- The longest-waiting ticket is served first. A full group of players goes
+  before bots; bots fill a group only of tickets whose bot wait is over.
+- Seats are drawn at random, so nobody can queue for the first move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any, Sequence
+
+from gamehost.host.store.base import SeatRecord, TicketRecord
+from gamehost.host.store.records import dumps
+
+# CreateMatch refuses request ids with this prefix: they name matchmade matches.
+MATCHMAKING_REQUEST_PREFIX = "matchmaking/"
+_seat_draw = random.SystemRandom()
+
+
+def pool_key(game_id: str, seats: int, options: dict[str, Any]) -> str:
+    """Tickets with the same key may play together. The options' canonical
+    JSON is hashed: keys sorted, so key order never splits a pool."""
+    digest = hashlib.sha256(dumps(_sorted(options)).encode()).hexdigest()[:20]
+    return f"{game_id}/{seats}/{digest}"
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(item) for item in value]
+    return value
+
+
+def accepts(ticket: TicketRecord, other: TicketRecord) -> bool:
+    """``other``'s player is within ``ticket``'s rating range."""
+    return ((ticket.min_rating is None or other.rating >= ticket.min_rating)
+            and (ticket.max_rating is None or other.rating <= ticket.max_rating))
+
+
+def fits(group: Sequence[TicketRecord], ticket: TicketRecord) -> bool:
+    return all(member.subject != ticket.subject and accepts(member, ticket) and accepts(ticket, member)
+               for member in group)
+
+
+def bots_allowed(ticket: TicketRecord, now: float) -> bool:
+    return ticket.bot_wait is not None and now >= ticket.create_time + ticket.bot_wait
+
+
+def _grow(anchor: TicketRecord, candidates: Sequence[TicketRecord], size: int) -> list[TicketRecord]:
+    group = [anchor]
+    for ticket in candidates:
+        if len(group) == size:
+            break
+        if ticket is not anchor and fits(group, ticket):
+            group.append(ticket)
+    return group
+
+
+def choose_group(queued: Sequence[TicketRecord], now: float) -> tuple[list[TicketRecord], int] | None:
+    """One group to seat from a pool's queued tickets (oldest first), with
+    how many bots fill it; None when no group can be made now."""
+    if not queued:
+        return None
+    seats = queued[0].seats
+    for anchor in queued:
+        group = _grow(anchor, queued, seats)
+        if len(group) == seats:
+            return group, 0
+    for anchor in queued:
+        if bots_allowed(anchor, now):
+            group = _grow(anchor, [t for t in queued if bots_allowed(t, now)], seats)
+            return group, seats - len(group)
+    return None
+
+
+def seat_holders(group: Sequence[TicketRecord], seats: int) -> list[SeatRecord]:
+    """The match's seats: the group's players at seats drawn at random, bots
+    (the longest-waiting ticket's bot) in the others."""
+    order = list(range(seats))
+    _seat_draw.shuffle(order)
+    holders = [SeatRecord(index, "bot", f"bot {index}", bot=group[0].bot) for index in range(seats)]
+    for ticket, index in zip(group, order):
+        holders[index] = SeatRecord(index, "human", ticket.player_name, subject=ticket.subject)
+    return holders
+
+
+def group_request_id(group: Sequence[TicketRecord]) -> str:
+    """The match's create request id: the same group always names the same
+    match, so forming it again (after a failure half-way) finds it."""
+    digest = hashlib.sha256(" ".join(sorted(t.id for t in group)).encode()).hexdigest()[:32]
+    return MATCHMAKING_REQUEST_PREFIX + digest
