@@ -13,6 +13,7 @@ from typing import Any
 from gamehost.host import clocks, errors
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import tracks_turns
 from gamehost.host.workers.runner import Applied
 
 
@@ -25,16 +26,18 @@ class MatchSteps:
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
             snapshot_state = applied.state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
-        # A shared store records when the host must act next, so the seats to
-        # move are known before the commit; they seed the new version's cache.
+        # A shared store records when the host must act next, and a match
+        # with signed-in players whose turn it is (ListMatches' my_turn), so
+        # the seats to move are known before the commit; they seed the new
+        # version's cache.
         to_move = None
-        if self.shared and record.status == "active":
+        if record.status == "active" and (self.shared or tracks_turns(record)):
             to_move = applied.to_move if applied is not None else await self.rules.to_move(live)
-        due_in = None if to_move is None else self._due_in(record, to_move)
+        due_in = None if to_move is None or not self.shared else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
                                            record.status_detail != live.record.status_detail,
-                                           record.clock is not live.record.clock))
+                                           record.clock is not live.record.clock, to_move=to_move))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None

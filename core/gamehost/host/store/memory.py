@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import copy_record, dumps, loads
+from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 
 
 class MemoryStore:
@@ -22,6 +22,7 @@ class MemoryStore:
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
         self._notifications: dict[str, str] = {}  # key -> body
         self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
+        self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
 
     async def open(self) -> None:
         pass
@@ -42,6 +43,7 @@ class MemoryStore:
         self._events[record.id] = [dumps(event) for event in events]
         self._snapshots[record.id] = (snapshot.version, dumps(snapshot.state))
         self._requests[record.id] = {}
+        self._turns[record.id] = dict.fromkeys(player_subjects(record))
 
     async def append(self, step: Append) -> None:
         match_id = step.record.id
@@ -61,6 +63,11 @@ class MemoryStore:
             if event.get("request_id"):
                 requests[(event["seat"], event["request_id"])] = event["version"]
         self._matches[match_id] = copy_record(step.record)
+        turns = self._turns[match_id]
+        if step.seats_changed:  # players who stay keep their turn's start
+            self._turns[match_id] = turns = {subject: turns.get(subject) for subject in player_subjects(step.record)}
+        for to_move, since, _, subject in turn_rows(step.record, step.to_move):
+            turns[subject] = (turns[subject] or since) if to_move else None
         if snapshot is not None:
             self._snapshots[match_id] = snapshot
 
@@ -74,11 +81,13 @@ class MemoryStore:
                 return copy_record(record)
         return None
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
         rows = sorted(self._matches.values(), key=lambda r: (r.create_time, r.id), reverse=True)
         selected = []
         for record in rows:
             if player and all(seat.subject != player for seat in record.seats):
+                continue
+            if player and my_turn and self._turns[record.id].get(player) is None:
                 continue
             if game_id and record.game_id != game_id:
                 continue
@@ -91,11 +100,15 @@ class MemoryStore:
                 break
         return selected
 
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        since = {match_id: self._turns.get(match_id, {}).get(subject) for match_id in match_ids}
+        return {match_id: time for match_id, time in since.items() if time is not None}
+
     async def delete_match(self, match_id: str) -> bool:
         record = self._matches.get(match_id)
         if record is None or record.status not in OVER_STATUSES:
             return False
-        for table in (self._matches, self._events, self._snapshots, self._requests):
+        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns):
             table.pop(match_id, None)
         return True
 

@@ -16,8 +16,8 @@ from typing import Sequence
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
                                       VersionConflict)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
-                                         list_matches_query, loads, match_values, player_rows, row_to_record,
-                                         seats_json)
+                                         list_matches_query, loads, match_values, player_rows, player_subjects,
+                                         row_to_record, seats_json, turn_rows, turn_update_sql)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -88,6 +88,8 @@ MIGRATIONS = [
         PRIMARY KEY (key, attempt)
     ) WITHOUT ROWID;
     """,
+    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
+    "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -223,9 +225,14 @@ class SQLiteStore:
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))
-            if step.seats_changed:
-                db.execute("DELETE FROM match_players WHERE match_id=?", (record.id,))
-                db.executemany("INSERT INTO match_players (match_id, subject) VALUES (?,?)", player_rows(record))
+            if step.seats_changed:  # rows of players who stay keep their turn_since
+                db.execute("DELETE FROM match_players WHERE match_id=? AND subject NOT IN "
+                           "(SELECT value FROM json_each(?))", (record.id, dumps(player_subjects(record))))
+                db.executemany("INSERT OR IGNORE INTO match_players (match_id, subject) VALUES (?,?)",
+                               player_rows(record))
+            turns = turn_rows(record, step.to_move)
+            if turns:
+                db.executemany(turn_update_sql("?"), turns)
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
@@ -241,11 +248,19 @@ class SQLiteStore:
                                (request_id,)).fetchone()
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
-                                   player=player)
+                                   player=player, my_turn=my_turn)
         rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
+
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        if not match_ids:
+            return {}
+        rows = self._db.execute(
+            "SELECT match_id, turn_since FROM match_players WHERE subject=? AND turn_since IS NOT NULL "
+            "AND match_id IN (SELECT value FROM json_each(?))", (subject, dumps(list(match_ids)))).fetchall()
+        return dict(rows)
 
     async def delete_match(self, match_id: str) -> bool:
         deleted = []

@@ -936,7 +936,15 @@ type Match struct {
 	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
 	// Set in a match where a player who leaves is replaced by a bot after
 	// this grace (CreateMatchRequest.absent_grace).
-	AbsentGrace   *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	AbsentGrace *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	// Your turn: the matches a player must act in (part "turnlist", issue 17).
+	// Set by ListMatches when it lists one user's matches (mine, player or
+	// my_turn): when it became that user's turn, while a seat they hold (not
+	// away) is to move in this active match; unset when it is not their turn.
+	UserTurnSince *timestamppb.Timestamp `protobuf:"bytes,70,opt,name=user_turn_since,json=userTurnSince,proto3" json:"user_turn_since,omitempty"`
+	// Set by ListMatches when it lists one user's matches: the seats that
+	// user holds in this match.
+	UserSeats     []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1086,6 +1094,20 @@ func (x *Match) GetClock() *ChessClock {
 func (x *Match) GetAbsentGrace() *durationpb.Duration {
 	if x != nil {
 		return x.AbsentGrace
+	}
+	return nil
+}
+
+func (x *Match) GetUserTurnSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UserTurnSince
+	}
+	return nil
+}
+
+func (x *Match) GetUserSeats() []int32 {
+	if x != nil {
+		return x.UserSeats
 	}
 	return nil
 }
@@ -1373,7 +1395,17 @@ type ListMatchesRequest struct {
 	Mine bool `protobuf:"varint,5,opt,name=mine,proto3" json:"mine,omitempty"`
 	// Only matches where this user (an identity's subject) holds a seat;
 	// for admins.
-	Player        string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
+	Player string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
+	// Your turn (part "turnlist", issue 17).
+	// Only the active matches where it is the listed user's turn: a seat they
+	// hold (not away) is to move. Lists the signed-in caller's matches unless
+	// `player` names another user (UNAUTHENTICATED for an anonymous caller);
+	// with `status`, only MATCH_STATUS_ACTIVE is allowed.
+	MyTurn bool `protobuf:"varint,70,opt,name=my_turn,json=myTurn,proto3" json:"my_turn,omitempty"`
+	// The etag of an earlier answer to the same request: when the page would
+	// be the same, the answer has not_modified set and no matches (cheap to
+	// poll).
+	IfNoneMatch   string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1450,10 +1482,31 @@ func (x *ListMatchesRequest) GetPlayer() string {
 	return ""
 }
 
+func (x *ListMatchesRequest) GetMyTurn() bool {
+	if x != nil {
+		return x.MyTurn
+	}
+	return false
+}
+
+func (x *ListMatchesRequest) GetIfNoneMatch() string {
+	if x != nil {
+		return x.IfNoneMatch
+	}
+	return ""
+}
+
 type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
 	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// Your turn (part "turnlist", issue 17).
+	// Names this page's content (its matches and their versions, the user's
+	// turns): send it back as if_none_match to poll.
+	Etag string `protobuf:"bytes,70,opt,name=etag,proto3" json:"etag,omitempty"`
+	// The request's if_none_match is still this page's etag: `matches` is
+	// empty, keep the page you have (next_page_token is still set).
+	NotModified   bool `protobuf:"varint,71,opt,name=not_modified,json=notModified,proto3" json:"not_modified,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1500,6 +1553,20 @@ func (x *ListMatchesResponse) GetNextPageToken() string {
 		return x.NextPageToken
 	}
 	return ""
+}
+
+func (x *ListMatchesResponse) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
+func (x *ListMatchesResponse) GetNotModified() bool {
+	if x != nil {
+		return x.NotModified
+	}
+	return false
 }
 
 type GetMatchRequest struct {
@@ -3453,7 +3520,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\x89\x06\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xec\x06\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3475,7 +3542,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"seedChosen\x12>\n" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12-\n" +
 	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
-	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\"\xed\x02\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\x12B\n" +
+	"\x0fuser_turn_since\x18F \x01(\v2\x1a.google.protobuf.TimestampR\ruserTurnSince\x12\x1d\n" +
+	"\n" +
+	"user_seats\x18G \x03(\x05R\tuserSeats\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -3501,7 +3571,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
 	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
-	"\r_absent_grace\"\xc2\x01\n" +
+	"\r_absent_grace\"\xff\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -3509,10 +3579,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04game\x18\x03 \x01(\tR\x04game\x120\n" +
 	"\x06status\x18\x04 \x01(\x0e2\x18.gamehost.v1.MatchStatusR\x06status\x12\x12\n" +
 	"\x04mine\x18\x05 \x01(\bR\x04mine\x12\x16\n" +
-	"\x06player\x18\x06 \x01(\tR\x06player\"k\n" +
+	"\x06player\x18\x06 \x01(\tR\x06player\x12\x17\n" +
+	"\amy_turn\x18F \x01(\bR\x06myTurn\x12\"\n" +
+	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\"\xa2\x01\n" +
 	"\x13ListMatchesResponse\x12,\n" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"%\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x12\n" +
+	"\x04etag\x18F \x01(\tR\x04etag\x12!\n" +
+	"\fnot_modified\x18G \x01(\bR\vnotModified\"%\n" +
 	"\x0fGetMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"i\n" +
 	"\x10JoinMatchRequest\x12\x12\n" +
@@ -3784,86 +3858,87 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	10, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	13, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
 	45, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	45, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	45, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	45, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	44, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	44, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	45, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	43, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	45, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	45, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	45, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	45, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	45, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	43, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	22, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	43, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	21, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	24, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	24, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	23, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	44, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	43, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	23, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	24, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	28, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	29, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	26, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	46, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	28, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	27, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	40, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	42, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 60: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 61: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	14, // 62: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	15, // 63: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	17, // 64: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	18, // 65: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	20, // 66: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	25, // 67: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	26, // 68: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	29, // 69: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	30, // 70: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	32, // 71: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	39, // 72: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	34, // 73: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	35, // 74: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	37, // 75: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	38, // 76: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 77: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 78: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 79: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	16, // 80: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 81: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	19, // 82: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 83: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	23, // 84: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	27, // 85: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	28, // 86: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	31, // 87: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	33, // 88: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	41, // 89: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 90: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	36, // 91: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 92: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 93: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77, // [77:94] is the sub-list for method output_type
-	60, // [60:77] is the sub-list for method input_type
-	60, // [60:60] is the sub-list for extension type_name
-	60, // [60:60] is the sub-list for extension extendee
-	0,  // [0:60] is the sub-list for field type_name
+	44, // 19: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	45, // 20: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	45, // 21: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	45, // 22: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	44, // 23: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	44, // 24: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	45, // 25: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	43, // 26: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	45, // 27: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	45, // 28: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	45, // 29: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	45, // 30: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	45, // 31: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,  // 32: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 33: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 34: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	43, // 35: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 36: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 37: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	43, // 38: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 39: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 40: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 41: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 42: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 43: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 44: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 45: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	44, // 46: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	43, // 47: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 48: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	24, // 49: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	43, // 50: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 51: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 52: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	29, // 53: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 54: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	46, // 55: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 56: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 57: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 58: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	40, // 59: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	42, // 60: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 61: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 62: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 63: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 64: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 65: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 66: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 67: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 68: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 69: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 70: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 71: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	32, // 72: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	39, // 73: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	34, // 74: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	35, // 75: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	37, // 76: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	38, // 77: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 78: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 79: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 80: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 81: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 82: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 83: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 84: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 85: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 86: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 87: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 88: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	33, // 89: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	41, // 90: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	12, // 91: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	36, // 92: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 93: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 94: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	78, // [78:95] is the sub-list for method output_type
+	61, // [61:78] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
