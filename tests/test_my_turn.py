@@ -5,6 +5,9 @@ SQLite; signed-in users act by identity, with no player token."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import uuid
 
 import grpc
@@ -197,6 +200,23 @@ def test_anonymous_callers_and_bad_requests_get_clear_errors(host, players):
     with pytest.raises(grpc.RpcError) as caught:
         oli.stub.ListMatches(pb.ListMatchesRequest(mine=True, page_size=1, page_token=token), metadata=oli.metadata)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_the_cli_lists_and_marks_your_turns(host, idp):
+    tia_token, uma_token = idp.token(f"tia-{uuid.uuid4().hex[:6]}"), idp.token(f"uma-{uuid.uuid4().hex[:6]}")
+    with host.client(tia_token) as tia, host.client(uma_token) as uma:
+        hers, theirs = match_between(tia, uma), match_between(uma, tia)
+
+    def gamehost(*args: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "matches", *args, "--host", host.target],
+                              env={**os.environ, "GAMEHOST_TOKEN": tia_token}, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    assert [line.split()[0] for line in gamehost("--my-turn")] == [hers]
+    assert [(line.split()[0], line.endswith("(your turn)")) for line in gamehost("--mine")] == [(theirs, False),
+                                                                                                  (hers, True)]
 
 
 def test_the_turn_index_is_kept_in_the_store_across_a_restart(idp, tmp_path):

@@ -31,8 +31,15 @@ class MatchSteps:
         # the seats to move are known before the commit; they seed the new
         # version's cache.
         to_move = None
-        if record.status == "active" and (self.shared or tracks_turns(record)):
-            to_move = applied.to_move if applied is not None else await self.rules.to_move(live)
+        if applied is not None and record.status == "active":
+            to_move = applied.to_move
+        elif self.shared and record.status == "active":
+            to_move = await self.rules.to_move(live)
+        elif tracks_turns(record) and record.status == "active":
+            try:
+                to_move = await self.rules.to_move(live)
+            except errors.HostError as error:  # failing rules: the step goes on, the turn index waits for the next
+                live.log.warning("seats to move unknown for the turn index", error=str(error))
         due_in = None if to_move is None or not self.shared else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
