@@ -216,8 +216,11 @@ async def turns_of(store, subject, match_ids=("m1", "m2")) -> dict:
 
 
 async def my_turn_ids(store, subject) -> list[str]:
-    return [r.id for r in await store.list_matches(game_id=None, status="active", limit=9, before=None,
-                                                   player=subject, my_turn=True)]
+    """The my_turn listing, checked against its keys (what a poll's etag reads)."""
+    listing = {"game_id": None, "status": "active", "limit": 9, "before": None, "player": subject, "my_turn": True}
+    records = await store.list_matches(**listing)
+    assert await store.list_match_keys(**listing) == [(r.id, r.version, r.create_time) for r in records]
+    return [r.id for r in records]
 
 
 async def test_the_turn_index_follows_each_step_and_keeps_when_a_turn_began(store):

@@ -70,13 +70,18 @@ export function showLobby(root: HTMLElement): () => void {
 
   // Signed in: the name comes from the identity, and "My matches" lists the matches where you hold a seat.
   let signedIn = false;
+  let myMatchesEtag = ""; // the host's name for the page shown: unchanged, it is not drawn again
   const refreshMyMatches = async () => {
     myMatches.hidden = false;
     try {
-      const { matches } = await gamehost.listMatches({ pageSize: 50, mine: true });
+      const { matches, etag, notModified } = await gamehost.listMatches({ pageSize: 50, mine: true,
+        ifNoneMatch: myMatchesEtag });
+      if (notModified && myMatchesEtag) return;
+      myMatchesEtag = etag;
       replaceChildren(myMatches, h("h2", {}, "My matches"), matches.length ? table(matches, true)
         : h("p", { class: "muted" }, "You hold no seat in any match yet."));
     } catch (error) {
+      myMatchesEtag = "";
       replaceChildren(myMatches, h("h2", {}, "My matches"), problemPanel(problemOf(error), "Listing your matches"));
     }
   };

@@ -295,6 +295,15 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before,
                                              player=player, my_turn=my_turn)
 
+    async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
+                              before: tuple[float, str] | None, player: str | None = None,
+                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+        """(id, version, create_time) of what list_matches would return."""
+        if game_id:
+            self.game_entry(game_id)
+        return await self.store.list_match_keys(game_id=game_id, status=status, limit=limit, before=before,
+                                                player=player, my_turn=my_turn)
+
     async def player_turns(self, subject: str, match_ids: list[str]) -> dict[str, float]:
         """Of ``match_ids``, those where it is ``subject``'s turn, with the
         time it became so: read from the store's turn index, no rules asked."""

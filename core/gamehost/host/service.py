@@ -256,15 +256,22 @@ class GameHostService(pb_grpc.GameHostServicer):
                  **({"my_turn": True} if request.my_turn else {})}
         before = page_tokens.decode(request.page_token, query, page_tokens.time_and_id_position) \
             if request.page_token else None
-        records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before,
-                                                 player=player, my_turn=request.my_turn)
+        listing = {"game_id": game_id, "status": status, "limit": size + 1, "before": before, "player": player,
+                   "my_turn": request.my_turn}
+        if request.if_none_match:  # a poll: the page's keys name it; the rows are read only if it changed
+            keys = await self.engine.list_match_keys(**listing)
+            page = [(match_id, version) for match_id, version, _ in keys[:size]]
+            turns = await self.engine.player_turns(player, [match_id for match_id, _ in page]) if player else {}
+            etag = list_etags.page_etag(query, request.page_token, page, len(keys) > size, turns)
+            if request.if_none_match == etag:
+                token = page_tokens.encode(query, [keys[size - 1][2], keys[size - 1][0]]) if len(keys) > size else ""
+                return pb.ListMatchesResponse(next_page_token=token, etag=etag, not_modified=True)
+        records = await self.engine.list_matches(**listing)
         more = len(records) > size
         records = records[:size]
         token = page_tokens.encode(query, [records[-1].create_time, records[-1].id]) if more else ""
         turns = await self.engine.player_turns(player, [r.id for r in records]) if player else {}
-        etag = list_etags.page_etag(query, request.page_token, records, more, turns)
-        if request.if_none_match == etag:
-            return pb.ListMatchesResponse(next_page_token=token, etag=etag, not_modified=True)
+        etag = list_etags.page_etag(query, request.page_token, [(r.id, r.version) for r in records], more, turns)
         matches = [await self._listed_match_pb(r) for r in records]
         if player:
             matches = [self._user_match_pb(message, record, player, turns.get(record.id))

@@ -142,6 +142,12 @@ class Store(Protocol):
         """Newest first; ``player``: only matches where that user holds a
         seat; with ``my_turn``, only those where it is that user's turn."""
 
+    async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
+                              before: tuple[float, str] | None, player: str | None = None,
+                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+        """(id, version, create_time) of the matches ``list_matches`` would
+        return: a poll's etag without decoding every row."""
+
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
         """Of ``match_ids``, those where it is ``subject``'s turn, each with
         the time (epoch s) it became their turn."""

@@ -100,6 +100,10 @@ class MemoryStore:
                 break
         return selected
 
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        return [(r.id, r.version, r.create_time) for r in await self.list_matches(
+            game_id=game_id, status=status, limit=limit, before=before, player=player, my_turn=my_turn)]
+
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
         since = {match_id: self._turns.get(match_id, {}).get(subject) for match_id in match_ids}
         return {match_id: time for match_id, time in since.items() if time is not None}

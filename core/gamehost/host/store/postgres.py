@@ -27,9 +27,10 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
-                                         list_matches_query, loads, match_values, player_rows, player_subjects,
-                                         row_to_record, seats_json, turn_rows, turn_update_sql)
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
+                                         detail_json, dumps, event_rows, list_matches_query, loads, match_values,
+                                         player_rows, player_subjects, row_to_record, seats_json, turn_rows,
+                                         turn_update_sql)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -312,6 +313,11 @@ class PostgresStore:
                                    player=player, my_turn=my_turn)
         rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
+
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+        return [tuple(row) for row in await self._all(*query)]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
         if not match_ids:

@@ -39,6 +39,10 @@ MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, vers
 MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
+# What names a listed match's state for an etag, without decoding its row.
+PAGE_KEY_COLUMNS = "id, version, create_time"
+
+
 def row_to_record(row) -> MatchRecord:
     return MatchRecord(
         id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
@@ -116,12 +120,13 @@ def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
 
 def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
                        before: tuple[float, str] | None, mark: str, player: str | None = None,
-                       my_turn: bool = False) -> tuple[str, tuple]:
+                       my_turn: bool = False, columns: str = MATCH_COLUMNS) -> tuple[str, tuple]:
     """The ListMatches page query, newest first, and its parameters, with
     ``mark`` the driver's placeholder (``?`` or ``%s``). ``before`` is the
     (create_time, id) of the last match of the previous page; ``player``
     keeps the matches where that user holds a seat (match_players' index),
-    ``my_turn`` those where it is also their turn."""
+    ``my_turn`` those where it is also their turn; ``columns``: the
+    matches columns selected (MATCH_COLUMNS, or PAGE_KEY_COLUMNS)."""
     clauses, params = [], []
     if player:
         turn = " AND turn_since IS NOT NULL" if my_turn else ""
@@ -137,5 +142,5 @@ def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
         clauses.append(f"(create_time, id) < ({mark}, {mark})")
         params += [before[0], before[1]]
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    return (f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT {mark}",
+    return (f"SELECT {columns} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT {mark}",
             (*params, limit))

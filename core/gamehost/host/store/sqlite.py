@@ -15,9 +15,10 @@ from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
                                       VersionConflict)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
-                                         list_matches_query, loads, match_values, player_rows, player_subjects,
-                                         row_to_record, seats_json, turn_rows, turn_update_sql)
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
+                                         detail_json, dumps, event_rows, list_matches_query, loads, match_values,
+                                         player_rows, player_subjects, row_to_record, seats_json, turn_rows,
+                                         turn_update_sql)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -253,6 +254,11 @@ class SQLiteStore:
                                    player=player, my_turn=my_turn)
         rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
+
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+        return [tuple(row) for row in self._db.execute(*query).fetchall()]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
         if not match_ids:
