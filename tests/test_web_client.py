@@ -419,6 +419,7 @@ def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, i
         assert all(re.search(r"waiting [1-9]\d* s", item["text"]) for item in shown["ticked"])
         assert [item["match"] for item in shown["otherBefore"]] == [others]
         assert shown["otherBefore"][0]["text"].startswith(f"{title} vs Ann")
+        assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
         empty = shown["empty"]
         assert empty["count"] == "0" and "No match is waiting for your move" in empty["note"]
         assert empty["title"] == "gamehost"

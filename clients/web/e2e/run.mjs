@@ -512,6 +512,7 @@ const scenarios = {
       mkdirSync(args.out, { recursive: true });
       await player.screenshot({ path: `${args.out}/lobby-your-turn.png`, fullPage: true });
     }
+    const accessibility = await axeViolations(player);
     await player.locator(`#your-turn-list li[data-match="${theirTurn}"] a.open-match`).click();
     await player.waitForSelector(".match-page[data-version]");
     const opened = await pageState(player);
@@ -525,7 +526,7 @@ const scenarios = {
     await showsExactly(other, [othersTurn, theirTurn]);  // the longest waiting first
     const otherAfter = { items: await listed(other), sameDocument: await other.evaluate(() => window.notReloaded),
       title: await other.title() };
-    return { before, ticked, otherBefore, empty, opened, moves, after, otherAfter };
+    return { before, ticked, otherBefore, empty, opened, moves, after, otherAfter, accessibility };
   },
 };
 

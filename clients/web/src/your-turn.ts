@@ -14,8 +14,9 @@ const URGENT_MS = 60_000; // a clock with less than this left is shown as urgent
 
 export class YourTurnList {
   readonly element = h("section", { id: "your-turn", class: "your-turn", hidden: true });
-  private readonly heading = h("h2", {}, "Your turn");
-  private readonly list = h("ul", { id: "your-turn-list", class: "your-turn-list", "aria-live": "polite" });
+  // The count is announced when it changes; the list is not (its times tick every second).
+  private readonly heading = h("h2", { "aria-live": "polite" }, "Your turn");
+  private readonly list = h("ul", { id: "your-turn-list", class: "your-turn-list" });
   private readonly note = h("p", { class: "your-turn-note muted", role: "status" });
   private etag = "";
   private matches: Match[] = [];
