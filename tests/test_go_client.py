@@ -275,6 +275,17 @@ def test_play_signed_in_with_a_jwt_binds_the_seat_to_the_user(gamehost_go, go_ho
     other = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", idp.token("go-bob"))
     assert other.returncode == 0 and match_name not in other.stdout
 
+    # --my-turn: a match waiting for Ann's move, marked in her "mine" too; the finished one is in neither.
+    with go_host.client(token) as ann:
+        waiting = ann.create_match("tictactoe", bots=[1]).name
+        ann.join(waiting, seat=0)
+    turns = run_go(gamehost_go, go_host, "matches", "--my-turn", "--bearer-token", token)
+    assert turns.returncode == 0, turns.stderr
+    assert [line for line in turns.stdout.splitlines() if not line.startswith(" ")] == [
+        f"{waiting} tictactoe active v2 (your turn)"]
+    marked = run_go(gamehost_go, go_host, "matches", "--mine", "--bearer-token", token).stdout
+    assert f"{waiting} tictactoe active v2 (your turn)" in marked and f"{match_name} tictactoe finished" in marked
+
 
 @pytest.mark.parametrize("kind", ["garbage", "expired", "foreign"])
 def test_a_bad_token_is_unauthenticated_and_changes_nothing(gamehost_go, go_host, idp, kind):

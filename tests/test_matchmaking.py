@@ -95,6 +95,8 @@ def test_two_signed_in_players_queue_and_are_seated_in_one_rated_match(host, use
         joined = a.join(matched.match)
         assert joined.seat == seen[-1].seat and joined.player_token
         x, o = (a, b) if seen[-1].seat == 0 else (b, a)
+        # A match that starts at once is in its first mover's "your turn" list at once.
+        assert [m.name for m in x.matches(my_turn=True)] == [matched.match] and o.matches(my_turn=True) == []
         for turn, move in enumerate(X_WINS):
             (x if turn % 2 == 0 else o).move(matched.match, "", move_id=move)
         assert a.match(matched.match).status == pb.MATCH_STATUS_FINISHED

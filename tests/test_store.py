@@ -209,3 +209,45 @@ async def test_a_clock_is_written_with_the_step_that_charges_it(store):
                               clock={**clocked.clock, "remaining": [55.5, 60.0], "since": 7.0})
     await store.append(Append(charged, [moved(1)], seats_changed=False, clock_changed=True))
     assert (await store.get_match("m1")).clock == charged.clock
+
+
+async def turns_of(store, subject, match_ids=("m1", "m2")) -> dict:
+    return await store.player_turns(subject, list(match_ids))
+
+
+async def my_turn_ids(store, subject) -> list[str]:
+    """The my_turn listing, checked against its keys (what a poll's etag reads)."""
+    listing = {"game_id": None, "status": "active", "limit": 9, "before": None, "player": subject, "my_turn": True}
+    records = await store.list_matches(**listing)
+    assert await store.list_match_keys(**listing) == [(r.id, r.version, r.create_time) for r in records]
+    return [r.id for r in records]
+
+
+async def test_the_turn_index_follows_each_step_and_keeps_when_a_turn_began(store):
+    await store.create_match(signed_in("m1", 1.0, ["ann", "bob"]), Snapshot(0, {}))
+    await store.create_match(signed_in("m2", 2.0, ["bob", "ann"]), Snapshot(0, {}))
+    assert await my_turn_ids(store, "ann") == [] and await turns_of(store, "ann") == {}
+    # Ann to move in m1 from time 5, Ann in m2 from time 6: newest first.
+    await store.append(Append(signed_in("m1", 1.0, ["ann", "bob"]).replace(version=1, update_time=5.0),
+                              [moved(1)], to_move=(0,)))
+    await store.append(Append(signed_in("m2", 2.0, ["bob", "ann"]).replace(version=1, update_time=6.0),
+                              [moved(1)], to_move=(1,)))
+    assert await my_turn_ids(store, "ann") == ["m2", "m1"] and await my_turn_ids(store, "bob") == []
+    assert await turns_of(store, "ann") == {"m1": 5.0, "m2": 6.0}
+    # Still Ann's turn after a later step (a second move in parts, a seat change): it began at 5.
+    away_bob = signed_in("m1", 1.0, ["ann", "bob"]).replace(version=2, update_time=7.0)
+    away_bob.seats[1].away_until = 9.0
+    await store.append(Append(away_bob, [moved(2)], seats_changed=True, to_move=(0, 1)))
+    assert await turns_of(store, "ann") == {"m1": 5.0, "m2": 6.0}
+    assert await turns_of(store, "bob") == {}  # away: a bot plays for Bob, it is not his turn
+    # Bob's turn once Ann moved; a step whose seats to move were not asked leaves the index alone.
+    await store.append(Append(signed_in("m1", 1.0, ["ann", "bob"]).replace(version=3, update_time=8.0),
+                              [moved(3)], seats_changed=True, to_move=(1,)))
+    await store.append(Append(signed_in("m1", 1.0, ["ann", "bob"]).replace(version=4, update_time=9.0),
+                              [moved(4)]))
+    assert await my_turn_ids(store, "ann") == ["m2"] and await turns_of(store, "bob") == {"m1": 8.0}
+    # Over: nobody's turn.
+    await store.append(Append(signed_in("m2", 2.0, ["bob", "ann"]).replace(version=2, update_time=9.0,
+                                                                           status="finished"), [moved(2)]))
+    assert await my_turn_ids(store, "ann") == [] and await turns_of(store, "ann") == {}
+    assert await my_turn_ids(store, "bob") == ["m1"]

@@ -391,3 +391,44 @@ def test_script_mode_names_the_legal_moves_when_a_move_is_not_legal(web_host):
                           capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
     assert done.returncode == 1 and done.stdout == ""
     assert "move b2 is not legal for any seat" in done.stderr and "seat 1: a3 b3 c3 a2 c2 a1 b1 c1" in done.stderr
+
+
+def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, idp):
+    ann, bob, cy = (idp.token(f"turn-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob", "Cy"))
+    with web_host.client(ann) as ann_client, web_host.client(bob) as bob_client:
+        def between(first, second, **create) -> str:
+            match = first.create_match("tictactoe", **create)
+            first.join(match.name, seat=0)
+            second.join(match.name, seat=1)
+            return match.name.removeprefix("matches/")
+
+        theirs = between(ann_client, bob_client)
+        others = between(bob_client, ann_client)
+        clocked = between(ann_client, bob_client, clock=900)
+        title = ann_client.game("tictactoe").title
+        shown = scenario("yourTurn", web_host.web_url, token=ann, other_token=bob, newcomer_token=cy,
+                         matches=",".join([theirs, others, clocked]), out=SCREENSHOTS)
+
+        before = shown["before"]
+        assert [item["match"] for item in before["items"]] == [clocked, theirs]
+        assert before["heading"] == "Your turn (2)" and before["title"].startswith("(2) Your turn")
+        for item in before["items"]:
+            assert item["text"].startswith(f"{title} vs Bob") and "you are player 1" in item["text"]
+        assert "14:" in before["items"][0]["text"] and "left" in before["items"][0]["text"]  # of 15 min
+        assert "left" not in before["items"][1]["text"]  # no clock there
+        assert all(re.search(r"waiting [1-9]\d* s", item["text"]) for item in shown["ticked"])
+        assert [item["match"] for item in shown["otherBefore"]] == [others]
+        assert shown["otherBefore"][0]["text"].startswith(f"{title} vs Ann")
+        assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
+        empty = shown["empty"]
+        assert empty["count"] == "0" and "No match is waiting for your move" in empty["note"]
+        assert empty["title"] == "gamehost"
+
+        # Ann opened the match from the list as her seat, moved, and it left her list for Bob's.
+        assert shown["opened"]["seat"] == 0 and len(shown["moves"]) == 1
+        assert moves_of(ann_client.log(theirs), 0) == [shown["moves"][0]["label"]]
+        assert [item["match"] for item in shown["after"]] == [clocked]
+        assert [item["match"] for item in shown["otherAfter"]["items"]] == [others, theirs]
+        assert shown["otherAfter"]["sameDocument"] is True
+        assert [m.name for m in bob_client.matches(my_turn=True)] == [f"matches/{others}", f"matches/{theirs}"]
+        assert [m.name for m in ann_client.matches(my_turn=True)] == [f"matches/{clocked}"]

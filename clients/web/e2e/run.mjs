@@ -12,7 +12,8 @@ import {
 } from "./pages.mjs";
 
 const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
-  "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token"];
+  "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token", "other-token",
+  "newcomer-token", "matches"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -470,6 +471,62 @@ const scenarios = {
       results.push({ page: `game ${game}`, colorScheme: "light", violations: await axeViolations(page) });
     }
     return { results, toggled };
+  },
+
+  /**
+   * "Your turn" in the lobby of two signed-in players (--token, --other-token) and a newcomer with no match
+   * (--newcomer-token). --matches names three matches: the first the first player's turn, the second the
+   * other's, the third the first player's with a chess clock. The first player opens the first match from the
+   * list and moves; their list drops it and the other player's, never reloaded, shows it.
+   */
+  async yourTurn(browser) {
+    const [theirTurn, othersTurn, clocked] = args.matches.split(",");
+    const signedInLobby = async (token) => {
+      const page = await newPage(browser);
+      await page.goto(`${target}/#/?token=${token}`);
+      await page.waitForSelector('#sign-in-bar[data-state="signed-in"]');
+      await page.waitForSelector("#your-turn[data-count]");
+      return page;
+    };
+    const listed = (page) => page.locator("#your-turn-list li").evaluateAll((items) =>
+      items.map((item) => ({ match: item.dataset.match, text: item.innerText })));
+    const showsExactly = (page, ids) => page.waitForFunction((wanted) =>
+      Array.from(document.querySelectorAll("#your-turn-list li"), (item) => item.dataset.match).join() === wanted,
+      ids.join(), { timeout: 30000 });
+
+    const player = await signedInLobby(args.token);
+    await showsExactly(player, [clocked, theirTurn]);  // the running clock first
+    const before = { items: await listed(player), title: await player.title(),
+      heading: await player.locator("#your-turn h2").innerText() };
+    await player.waitForFunction(() => /waiting [1-9]/.test(document.querySelector("#your-turn-list").innerText));
+    const ticked = await listed(player);
+    const other = await signedInLobby(args["other-token"]);
+    await showsExactly(other, [othersTurn]);
+    const otherBefore = await listed(other);
+    await other.evaluate(() => { window.notReloaded = true; });  // gone if the page reloads
+    const newcomer = await signedInLobby(args["newcomer-token"]);
+    const empty = { note: await newcomer.locator("#your-turn .your-turn-note").innerText(),
+      count: await newcomer.locator("#your-turn").getAttribute("data-count"), title: await newcomer.title() };
+
+    if (args.out) {
+      mkdirSync(args.out, { recursive: true });
+      await player.screenshot({ path: `${args.out}/lobby-your-turn.png`, fullPage: true });
+    }
+    const accessibility = await axeViolations(player);
+    await player.locator(`#your-turn-list li[data-match="${theirTurn}"] a.open-match`).click();
+    await player.waitForSelector(".match-page[data-version]");
+    const opened = await pageState(player);
+    const moves = await playToEnd(player, seededRandom(3), { maxMoves: 1 });
+    await player.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) > v,
+      opened.version);
+    await player.locator('a[href="#/"]').first().click();
+    await showsExactly(player, [clocked]);
+    const after = await listed(player);
+    // The other player's lobby was left open: the match comes in without a reload.
+    await showsExactly(other, [othersTurn, theirTurn]);  // the longest waiting first
+    const otherAfter = { items: await listed(other), sameDocument: await other.evaluate(() => window.notReloaded),
+      title: await other.title() };
+    return { before, ticked, otherBefore, empty, opened, moves, after, otherAfter, accessibility };
   },
 };
 

@@ -1,6 +1,6 @@
 // The lobby: the game catalog with a "new match" form per game, the
-// signed-in user's matches, and the matches on this host with their
-// joinable seats.
+// signed-in user's matches where it is their turn and all their matches,
+// and the matches on this host with their joinable seats.
 import { MatchStatus, SeatKind, isOver, type Game, type Match } from "@gamehost/client";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
@@ -10,6 +10,7 @@ import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
 import { gameId, matchId, seatText, statusDetailText, statusText } from "./match-text";
 import { signedInOrNull } from "./identity";
+import { YourTurnList } from "./your-turn";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -19,6 +20,8 @@ export function showLobby(root: HTMLElement): () => void {
   const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, "Loading the catalog…"));
   const matchesArea = h("div", { id: "matches" });
   const myMatches = h("section", { id: "my-matches", hidden: true });
+  let games: Game[] = [];
+  const yourTurn = new YourTurnList((game) => games.find((known) => known.name === game)?.title ?? gameId(game));
   const joinProblems = h("div", { class: "problem-area" });
   const statusFilter = h("select", { id: "match-filter", "aria-label": "Show the matches that are",
     onchange: () => void refreshMatches() },
@@ -31,13 +34,13 @@ export function showLobby(root: HTMLElement): () => void {
     h("option", { value: String(MatchStatus.SUSPENDED) }, "suspended"));
   replaceChildren(root,
     h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    yourTurn.element,
     myMatches,
     h("section", {}, h("h2", {}, "Games"), gamesList),
     h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
       h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, "Refresh")),
     joinProblems, matchesArea));
 
-  let games: Game[] = [];
   const loadGames = async () => {
     try {
       games = (await gamehost.listGames({ pageSize: 1000 })).games;
@@ -67,13 +70,18 @@ export function showLobby(root: HTMLElement): () => void {
 
   // Signed in: the name comes from the identity, and "My matches" lists the matches where you hold a seat.
   let signedIn = false;
+  let myMatchesEtag = ""; // the host's name for the page shown: unchanged, it is not drawn again
   const refreshMyMatches = async () => {
     myMatches.hidden = false;
     try {
-      const { matches } = await gamehost.listMatches({ pageSize: 50, mine: true });
+      const { matches, etag, notModified } = await gamehost.listMatches({ pageSize: 50, mine: true,
+        ifNoneMatch: myMatchesEtag });
+      if (notModified && myMatchesEtag) return;
+      myMatchesEtag = etag;
       replaceChildren(myMatches, h("h2", {}, "My matches"), matches.length ? table(matches, true)
         : h("p", { class: "muted" }, "You hold no seat in any match yet."));
     } catch (error) {
+      myMatchesEtag = "";
       replaceChildren(myMatches, h("h2", {}, "My matches"), problemPanel(problemOf(error), "Listing your matches"));
     }
   };
@@ -84,9 +92,17 @@ export function showLobby(root: HTMLElement): () => void {
       title: "The host shows the name of your sign-in." });
   });
 
-  void Promise.all([loadGames(), identityKnown]).then(refreshMatches);
+  // "Your turn" starts once the catalog is known: it names each match's game by its title.
+  void Promise.all([loadGames(), identityKnown]).then(() => {
+    if (signedIn) yourTurn.start();
+    return refreshMatches();
+  });
   const timer = window.setInterval(() => { if (!document.hidden) void refreshMatches(); }, MATCH_REFRESH_MS);
-  return () => window.clearInterval(timer);
+  document.title = "gamehost";
+  return () => {
+    window.clearInterval(timer);
+    yourTurn.stop();
+  };
 }
 
 function gameCard(game: Game, currentName: () => string): HTMLElement {
@@ -199,7 +215,8 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
     h("td", {}, h("span", { class: `status status-${statusText(match.status)}`, title: why || null },
-      statusText(match.status)), why ? h("div", { class: "status-detail muted" }, why) : null),
+      statusText(match.status)), why ? h("div", { class: "status-detail muted" }, why) : null,
+      mine && match.userTurnSince ? h("div", { class: "your-turn-badge" }, "your turn") : null),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
       openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,

@@ -78,10 +78,11 @@ def games(args) -> int:
 def matches(args) -> int:
     with connect(args) as host:
         found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit,
-                             mine=args.mine, player=args.player)
+                             mine=args.mine, player=args.player, my_turn=args.my_turn)
     for match in found:
         seats = ", ".join(seat_label(seat) for seat in match.seats)
-        print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}")
+        turn = "  (your turn)" if match.HasField("user_turn_since") else ""
+        print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}{turn}")
     return 0
 
 

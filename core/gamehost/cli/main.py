@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     matches.add_argument("--limit", type=int, default=20)
     matches.add_argument("--mine", action="store_true", help="only matches where you (signed in) hold a seat")
     matches.add_argument("--player", default="", metavar="USER", help="only this user's matches (admins)")
+    matches.add_argument("--my-turn", action="store_true",
+                         help="only the active matches where it is your turn (signed in; with --player: that user's)")
     matches.set_defaults(run=commands.matches)
 
     create = sub.add_parser("create", parents=[client], help="open a match")

@@ -259,7 +259,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             events.append(self._event(1, "started", -1, now))
         try:
             await self.store.create_match(record, Snapshot(0, state), events,
-                                          due_in=self.bot_delay if self.shared and events else None)
+                                          due_in=self.bot_delay if self.shared and events else None,
+                                          to_move=to_move if events else None)
         except VersionConflict:
             self.rules.forget(record.id)
             # Same request id raced with another call: answer with that match.
@@ -302,8 +303,23 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         return merged
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
-                           before: tuple[float, str] | None, player: str | None = None) -> list[MatchRecord]:
+                           before: tuple[float, str] | None, player: str | None = None,
+                           my_turn: bool = False) -> list[MatchRecord]:
         if game_id:
             self.game_entry(game_id)
         return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before,
-                                             player=player)
+                                             player=player, my_turn=my_turn)
+
+    async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
+                              before: tuple[float, str] | None, player: str | None = None,
+                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+        """(id, version, create_time) of what list_matches would return."""
+        if game_id:
+            self.game_entry(game_id)
+        return await self.store.list_match_keys(game_id=game_id, status=status, limit=limit, before=before,
+                                                player=player, my_turn=my_turn)
+
+    async def player_turns(self, subject: str, match_ids: list[str]) -> dict[str, float]:
+        """Of ``match_ids``, those where it is ``subject``'s turn, with the
+        time it became so: read from the store's turn index, no rules asked."""
+        return await self.store.player_turns(subject, match_ids)

@@ -14,6 +14,7 @@ from gamehost.host import clocks, errors
 from gamehost.host.engine_views import ViewData
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.records import tracks_turns
 from gamehost.host.workers.runner import Applied
 
 
@@ -26,16 +27,25 @@ class MatchSteps:
                 record.status == "finished" or record.version - live.snapshot_version >= self.snapshot_every):
             snapshot_state = applied.state
         snapshot = None if snapshot_state is None else Snapshot(record.version, snapshot_state)
-        # A shared store records when the host must act next, so the seats to
-        # move are known before the commit; they seed the new version's cache.
+        # A shared store records when the host must act next, and a match
+        # with signed-in players whose turn it is (ListMatches' my_turn), so
+        # the seats to move are known before the commit; they seed the new
+        # version's cache.
         to_move = None
-        if self.shared and record.status == "active":
-            to_move = applied.to_move if applied is not None else await self.rules.to_move(live)
-        due_in = None if to_move is None else self._due_in(record, to_move)
+        if applied is not None and record.status == "active":
+            to_move = applied.to_move
+        elif self.shared and record.status == "active":
+            to_move = await self.rules.to_move(live)
+        elif tracks_turns(record) and record.status == "active":
+            try:
+                to_move = await self.rules.to_move(live)
+            except errors.HostError as error:  # failing rules: the step goes on, the turn index waits for the next
+                live.log.warning("seats to move unknown for the turn index", error=str(error))
+        due_in = None if to_move is None or not self.shared else self._due_in(record, to_move)
         try:
             await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
                                            record.status_detail != live.record.status_detail,
-                                           record.clock is not live.record.clock))
+                                           record.clock is not live.record.clock, to_move=to_move))
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None

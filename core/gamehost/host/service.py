@@ -13,7 +13,7 @@ import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import clocks, errors, event_frames, limits, page_tokens
+from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
@@ -343,16 +343,50 @@ class GameHostService(pb_grpc.GameHostServicer):
             raise errors.invalid_field("status", f"unknown match status {request.status}.")
         status = STATUS_FROM_PB.get(request.status)
         player = self._player_filter(request, caller)
-        query = {"game": game_id, "status": status, **({"player": player} if player else {})}
+        if request.my_turn:
+            if status not in (None, "active"):
+                raise errors.invalid_field("status", "my_turn lists active matches only: leave status unset "
+                                                     "or send MATCH_STATUS_ACTIVE.")
+            status = "active"
+        if len(request.if_none_match) > list_etags.MAX_ETAG_CHARS:
+            raise errors.invalid_field("if_none_match", "is not an etag this host issued; send the etag of an "
+                                                        "earlier answer unchanged, or nothing.")
+        query = {"game": game_id, "status": status, **({"player": player} if player else {}),
+                 **({"my_turn": True} if request.my_turn else {})}
         before = page_tokens.decode(request.page_token, query, page_tokens.time_and_id_position) \
             if request.page_token else None
-        records = await self.engine.list_matches(game_id=game_id, status=status, limit=size + 1, before=before,
-                                                 player=player)
+        listing = {"game_id": game_id, "status": status, "limit": size + 1, "before": before, "player": player,
+                   "my_turn": request.my_turn}
+        if request.if_none_match:  # a poll: the page's keys name it; the rows are read only if it changed
+            keys = await self.engine.list_match_keys(**listing)
+            page = [(match_id, version) for match_id, version, _ in keys[:size]]
+            turns = await self.engine.player_turns(player, [match_id for match_id, _ in page]) if player else {}
+            etag = list_etags.page_etag(query, request.page_token, page, len(keys) > size, turns)
+            if request.if_none_match == etag:
+                token = page_tokens.encode(query, [keys[size - 1][2], keys[size - 1][0]]) if len(keys) > size else ""
+                return pb.ListMatchesResponse(next_page_token=token, etag=etag, not_modified=True)
+        records = await self.engine.list_matches(**listing)
         more = len(records) > size
         records = records[:size]
         token = page_tokens.encode(query, [records[-1].create_time, records[-1].id]) if more else ""
-        return pb.ListMatchesResponse(matches=[await self._listed_match_pb(r) for r in records],
-                                      next_page_token=token)
+        turns = await self.engine.player_turns(player, [r.id for r in records]) if player else {}
+        etag = list_etags.page_etag(query, request.page_token, [(r.id, r.version) for r in records], more, turns)
+        matches = [await self._listed_match_pb(r) for r in records]
+        if player:
+            matches = [self._user_match_pb(message, record, player, turns.get(record.id))
+                       for message, record in zip(matches, records)]
+        return pb.ListMatchesResponse(matches=matches, next_page_token=token, etag=etag)
+
+    @staticmethod
+    def _user_match_pb(shared: pb.Match, record: MatchRecord, user: str, turn_since: float | None) -> pb.Match:
+        """A listed match marked for the user whose matches are listed: their
+        seats, and since when it is their turn (a copy: ``shared`` is cached)."""
+        message = pb.Match()
+        message.CopyFrom(shared)
+        message.user_seats.extend(seat.index for seat in record.seats if seat.subject == user)
+        if turn_since is not None:
+            message.user_turn_since.CopyFrom(timestamp(turn_since))
+        return message
 
     @staticmethod
     def _player_filter(request, caller) -> str | None:
@@ -360,9 +394,10 @@ class GameHostService(pb_grpc.GameHostServicer):
         ``player`` for an admin; None for every match."""
         if request.mine and request.player:
             raise errors.invalid_field("player", "send mine or player, not both.")
-        if request.mine:
+        if request.mine or (request.my_turn and not request.player):
             if caller.anonymous:
-                raise errors.Unauthenticated("mine lists the signed-in caller's matches: sign in "
+                which = "mine" if request.mine else "my_turn"
+                raise errors.Unauthenticated(f"{which} lists the signed-in caller's matches: sign in "
                                              "(authorization: Bearer ...).", "AUTHENTICATION_REQUIRED")
             return caller.subject
         if request.player:

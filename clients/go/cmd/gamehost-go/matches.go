@@ -19,6 +19,7 @@ func runMatches(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("matches", "")
 	mine := fs.Bool("mine", false, "only the matches where you (the signed-in user) hold a seat")
 	player := fs.String("player", "", "only the matches where this user (an identity's subject) holds a seat; admins only")
+	myTurn := fs.Bool("my-turn", false, "only the active matches where it is your turn (signed in; with --player: that user's)")
 	game := fs.String("game", "", "only matches of this game")
 	statusText := fs.String("status", "", "only matches in this status: "+strings.Join(statusNames(), ", "))
 	limit := fs.Int("limit", 20, fmt.Sprintf("at most this many matches (1 to %d)", maxListed))
@@ -32,7 +33,7 @@ func runMatches(ctx context.Context, args []string, out io.Writer) error {
 	if *limit < 1 || *limit > maxListed {
 		return usagef("--limit must be 1 to %d, got %d", maxListed, *limit)
 	}
-	request := &gamehostv1.ListMatchesRequest{Mine: *mine, Player: *player}
+	request := &gamehostv1.ListMatchesRequest{Mine: *mine, Player: *player, MyTurn: *myTurn}
 	if *game != "" {
 		request.Game = gamehost.GameName(*game)
 	}
@@ -77,6 +78,9 @@ func printMatch(out io.Writer, match *gamehostv1.Match) {
 		statusLine(match.GetStatus(), match.GetStatusDetail()), match.GetVersion())
 	if match.GetSeedChosen() {
 		line += " (seed chosen by an admin)"
+	}
+	if match.GetUserTurnSince() != nil {
+		line += " (your turn)"
 	}
 	fmt.Fprintln(out, line)
 	for _, seat := range match.GetSeats() {

@@ -154,14 +154,14 @@ class GameHostClient:
         return self._call(self.stub.CreateMatch, request)
 
     def matches(self, *, game: str = "", status: int = 0, limit: int | None = None, mine: bool = False,
-                player: str = "", page_size: int = 0) -> list[pb.Match]:
+                player: str = "", page_size: int = 0, my_turn: bool = False) -> list[pb.Match]:
         """``mine``: only the signed-in caller's matches; ``player``: only this
-        user's (admins)."""
+        user's (admins); ``my_turn``: only those where it is that user's turn."""
         found, token = [], ""
         while True:
             page = self._call(self.stub.ListMatches, pb.ListMatchesRequest(
                 game=game_name(game) if game else "", status=status, page_token=token, mine=mine, player=player,
-                page_size=page_size))
+                page_size=page_size, my_turn=my_turn))
             found += page.matches
             token = page.next_page_token
             if not token or (limit and len(found) >= limit):

@@ -141,6 +141,10 @@ class Append:
     due_in: float | None = None  # seconds until the host must act for a seat (a bot, a deadline), or None
     details_changed: bool = False  # status_detail changed (an abort, a suspension, a resumption)
     clock_changed: bool = False  # the chess clock was charged (a move in a clocked match)
+    # The seats to move after this step of an active match, when the engine
+    # asked (a match with signed-in players, or a shared store): the store
+    # keeps who is to move (match_players.turn_since) for ListMatches' my_turn.
+    to_move: tuple[int, ...] | None = None
 
 
 OVER_STATUSES = ("finished", "abandoned", "aborted")
@@ -176,7 +180,9 @@ class Store(Protocol):
         readiness check. Cheap, and it must not wait long."""
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           due_in: float | None = None) -> None: ...
+                           due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
+        """``to_move``: the seats to move of a match that starts at once (a
+        rematch, a matchmaking match), for the signed-in players' turn index."""
 
     async def append(self, step: Append) -> None: ...
 
@@ -185,8 +191,20 @@ class Store(Protocol):
     async def find_match_by_request(self, request_id: str) -> MatchRecord | None: ...
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
-                           before: tuple[float, str] | None, player: str | None = None) -> list[MatchRecord]:
-        """Newest first; ``player``: only matches where that user holds a seat."""
+                           before: tuple[float, str] | None, player: str | None = None,
+                           my_turn: bool = False) -> list[MatchRecord]:
+        """Newest first; ``player``: only matches where that user holds a
+        seat; with ``my_turn``, only those where it is that user's turn."""
+
+    async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
+                              before: tuple[float, str] | None, player: str | None = None,
+                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+        """(id, version, create_time) of the matches ``list_matches`` would
+        return: a poll's etag without decoding every row."""
+
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        """Of ``match_ids``, those where it is ``subject``'s turn, each with
+        the time (epoch s) it became their turn."""
 
     async def delete_match(self, match_id: str) -> bool:
         """Delete a match that is over, with its events and snapshot; False if there is none."""

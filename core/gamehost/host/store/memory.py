@@ -12,7 +12,7 @@ from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PlayerRating, Snapshot, TicketRecord,
                                       VersionConflict)
-from gamehost.host.store.records import copy_record, dumps, loads
+from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 
 
 class MemoryStore:
@@ -29,6 +29,7 @@ class MemoryStore:
         self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
         self._tickets: dict[str, TicketRecord] = {}  # matchmaking (issue 17)
         self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
+        self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
 
     async def open(self) -> None:
         pass
@@ -40,7 +41,7 @@ class MemoryStore:
         pass  # always reachable: it is this process
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           due_in: float | None = None) -> None:
+                           due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
         if record.id in self._matches:
             raise VersionConflict(f"match {record.id} exists")
         if record.create_request_id and await self.find_match_by_request(record.create_request_id):
@@ -49,6 +50,9 @@ class MemoryStore:
         self._events[record.id] = [dumps(event) for event in events]
         self._snapshots[record.id] = (snapshot.version, dumps(snapshot.state))
         self._requests[record.id] = {}
+        self._turns[record.id] = turns = dict.fromkeys(player_subjects(record))
+        for moves, since, _, subject in turn_rows(record, to_move):
+            turns[subject] = since if moves else None
 
     async def append(self, step: Append) -> None:
         match_id = step.record.id
@@ -68,6 +72,11 @@ class MemoryStore:
             if event.get("request_id"):
                 requests[(event["seat"], event["request_id"])] = event["version"]
         self._matches[match_id] = copy_record(step.record)
+        turns = self._turns[match_id]
+        if step.seats_changed:  # players who stay keep their turn's start
+            self._turns[match_id] = turns = {subject: turns.get(subject) for subject in player_subjects(step.record)}
+        for to_move, since, _, subject in turn_rows(step.record, step.to_move):
+            turns[subject] = (turns[subject] or since) if to_move else None
         if snapshot is not None:
             self._snapshots[match_id] = snapshot
 
@@ -81,11 +90,13 @@ class MemoryStore:
                 return copy_record(record)
         return None
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
         rows = sorted(self._matches.values(), key=lambda r: (r.create_time, r.id), reverse=True)
         selected = []
         for record in rows:
             if player and all(seat.subject != player for seat in record.seats):
+                continue
+            if player and my_turn and self._turns[record.id].get(player) is None:
                 continue
             if game_id and record.game_id != game_id:
                 continue
@@ -98,11 +109,19 @@ class MemoryStore:
                 break
         return selected
 
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        return [(r.id, r.version, r.create_time) for r in await self.list_matches(
+            game_id=game_id, status=status, limit=limit, before=before, player=player, my_turn=my_turn)]
+
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        since = {match_id: self._turns.get(match_id, {}).get(subject) for match_id in match_ids}
+        return {match_id: time for match_id, time in since.items() if time is not None}
+
     async def delete_match(self, match_id: str) -> bool:
         record = self._matches.get(match_id)
         if record is None or record.status not in OVER_STATUSES:
             return False
-        for table in (self._matches, self._events, self._snapshots, self._requests):
+        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns):
             table.pop(match_id, None)
         return True
 

@@ -29,9 +29,10 @@ from gamehost.host.store import describe_store
 from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
-                                         list_matches_query, loads, match_values, player_rows, row_to_record,
-                                         seats_json)
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
+                                         detail_json, dumps, event_rows, list_matches_query, loads, match_values,
+                                         player_rows, player_subjects, row_to_record, seats_json, turn_rows,
+                                         turn_update_sql)
 from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
                                              matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
                                              ticket_values)
@@ -186,6 +187,8 @@ MIGRATIONS = [
     CREATE INDEX tickets_by_subject ON tickets (subject, state);
     CREATE INDEX tickets_by_state ON tickets (state, expire_time);
     """,
+    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
+    "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -254,7 +257,7 @@ class PostgresStore:
     # ------------------------------------------------------------ writes
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           due_in: float | None = None) -> None:
+                           due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
         try:
             async with self._pool.connection() as conn, conn.transaction(), conn.pipeline():
                 await conn.execute(
@@ -266,6 +269,9 @@ class PostgresStore:
                     async with conn.cursor() as cursor:
                         await cursor.executemany("INSERT INTO match_players (match_id, subject) VALUES (%s,%s)",
                                                  players)
+                        turns = turn_rows(record, to_move)
+                        if turns:
+                            await cursor.executemany(turn_update_sql("%s"), turns)
                 async with conn.cursor() as cursor:
                     await cursor.executemany("INSERT INTO events VALUES (%s,%s,%s,%s,%s)",
                                              event_rows(record.id, events))
@@ -299,9 +305,11 @@ class PostgresStore:
     @contextlib.asynccontextmanager
     async def _with_row_changes(self, conn, step: Append):
         """A step that changes seats or the status detail also writes those
-        (match_players, status_detail) in the same transaction; a move, the
-        common step, stays one statement."""
-        if not (step.seats_changed or step.details_changed or step.clock_changed):
+        (match_players, status_detail) in the same transaction, and so does
+        the turn index of a match with signed-in players; a move of an
+        anonymous match, the common step, stays one statement."""
+        turns = turn_rows(step.record, step.to_move)
+        if not (step.seats_changed or step.details_changed or step.clock_changed or turns):
             yield
             return
         record = step.record
@@ -309,14 +317,20 @@ class PostgresStore:
             yield
             if step.clock_changed:
                 await conn.execute("UPDATE matches SET clock=%s WHERE id=%s", (clock_json(record), record.id))
-            await conn.execute("UPDATE matches SET status_detail=%s WHERE id=%s", (detail_json(record), record.id))
-            if step.seats_changed:
-                await conn.execute("DELETE FROM match_players WHERE match_id=%s", (record.id,))
+            if step.details_changed or step.seats_changed:
+                await conn.execute("UPDATE matches SET status_detail=%s WHERE id=%s",
+                                   (detail_json(record), record.id))
+            if step.seats_changed:  # rows of players who stay keep their turn_since
+                await conn.execute("DELETE FROM match_players WHERE match_id=%s AND NOT (subject = ANY(%s))",
+                                   (record.id, player_subjects(record)))
                 players = player_rows(record)
                 if players:
                     async with conn.cursor() as cursor:
-                        await cursor.executemany("INSERT INTO match_players (match_id, subject) VALUES (%s,%s)",
-                                                 players)
+                        await cursor.executemany("INSERT INTO match_players (match_id, subject) VALUES (%s,%s) "
+                                                 "ON CONFLICT DO NOTHING", players)
+            if turns:
+                async with conn.cursor() as cursor:
+                    await cursor.executemany(turn_update_sql("%s"), turns)
 
     def _claim(self, due_in: float | None) -> tuple:
         """due_time offset, claimer and lease offset for a step: the replica
@@ -447,11 +461,23 @@ class PostgresStore:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
-                                   player=player)
+                                   player=player, my_turn=my_turn)
         rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
+
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+        return [tuple(row) for row in await self._all(*query)]
+
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        if not match_ids:
+            return {}
+        rows = await self._all("SELECT match_id, turn_since FROM match_players WHERE subject=%s "
+                               "AND turn_since IS NOT NULL AND match_id = ANY(%s)", (subject, list(match_ids)))
+        return dict(rows)
 
     async def delete_match(self, match_id: str) -> bool:
         async with self._pool.connection() as conn, conn.transaction():

@@ -39,6 +39,10 @@ MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, vers
 MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
+# What names a listed match's state for an etag, without decoding its row.
+PAGE_KEY_COLUMNS = "id, version, create_time"
+
+
 def row_to_record(row) -> MatchRecord:
     return MatchRecord(
         id=row[0], game_id=row[1], rules_version=row[2], options=loads(row[3]), seed=int(row[4]),
@@ -73,19 +77,60 @@ def player_rows(record: MatchRecord) -> list[tuple[str, str]]:
     return sorted({(record.id, seat.subject) for seat in record.seats if seat.subject})
 
 
+def player_subjects(record: MatchRecord) -> list[str]:
+    return sorted({seat.subject for seat in record.seats if seat.subject})
+
+
+def tracks_turns(record: MatchRecord) -> bool:
+    """A match with signed-in players keeps whose turn it is in the store
+    (match_players.turn_since), for ListMatches' my_turn."""
+    return any(seat.subject for seat in record.seats)
+
+
+def users_to_move(record: MatchRecord, to_move: Sequence[int]) -> set[str]:
+    """The signed-in users whose turn it is: a seat they hold, a person's
+    and not away (a bot plays for an absent player), is to move."""
+    if record.status != "active":
+        return set()
+    seats = record.seats
+    return {seats[s].subject for s in to_move
+            if seats[s].subject and seats[s].kind == "human" and not seats[s].away_until}
+
+
+def turn_rows(record: MatchRecord, to_move: Sequence[int] | None) -> list[tuple]:
+    """The parameters of turn_update_sql for each signed-in player after a
+    step: (to move, since, match id, subject). None for an active match
+    whose seats to move are not known: the index is left as it was."""
+    subjects = player_subjects(record)
+    if not subjects or (record.status == "active" and to_move is None):
+        return []
+    movers = users_to_move(record, to_move or ())
+    return [(subject in movers, record.update_time, record.id, subject) for subject in subjects]
+
+
+def turn_update_sql(mark: str) -> str:
+    """A user's turn goes on since it began (its first step), or ends."""
+    return (f"UPDATE match_players SET turn_since = CASE WHEN {mark} THEN COALESCE(turn_since, {mark}) "
+            f"ELSE NULL END WHERE match_id = {mark} AND subject = {mark}")
+
+
 def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
     return [(match_id, e["version"], e.get("seat", -1), e.get("request_id") or None, dumps(e)) for e in events]
 
 
 def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
-                       before: tuple[float, str] | None, mark: str, player: str | None = None) -> tuple[str, tuple]:
+                       before: tuple[float, str] | None, mark: str, player: str | None = None,
+                       my_turn: bool = False, columns: str = MATCH_COLUMNS) -> tuple[str, tuple]:
     """The ListMatches page query, newest first, and its parameters, with
     ``mark`` the driver's placeholder (``?`` or ``%s``). ``before`` is the
     (create_time, id) of the last match of the previous page; ``player``
-    keeps the matches where that user holds a seat (match_players' index)."""
+    keeps the matches where that user holds a seat (match_players' index),
+    ``my_turn`` those where it is also their turn; ``columns``: the
+    matches columns selected (MATCH_COLUMNS, or PAGE_KEY_COLUMNS)."""
     clauses, params = [], []
     if player:
-        clauses.append(f"id IN (SELECT match_id FROM match_players WHERE subject = {mark})")
+        turn = " AND turn_since IS NOT NULL" if my_turn else ""
+        clauses.append(f"id IN (SELECT match_id FROM match_players WHERE subject = {mark}{turn})")
         params.append(player)
     if game_id:
         clauses.append(f"game_id = {mark}")
@@ -97,5 +142,5 @@ def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
         clauses.append(f"(create_time, id) < ({mark}, {mark})")
         params += [before[0], before[1]]
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    return (f"SELECT {MATCH_COLUMNS} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT {mark}",
+    return (f"SELECT {columns} FROM matches {where} ORDER BY create_time DESC, id DESC LIMIT {mark}",
             (*params, limit))

@@ -18,9 +18,10 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapsh
                                       VersionConflict)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, clock_json, detail_json, dumps, event_rows,
-                                         list_matches_query, loads, match_values, player_rows, row_to_record,
-                                         seats_json)
+from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
+                                         detail_json, dumps, event_rows, list_matches_query, loads, match_values,
+                                         player_rows, player_subjects, row_to_record, seats_json, turn_rows,
+                                         turn_update_sql)
 from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
                                              matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
                                              ticket_values)
@@ -138,6 +139,8 @@ MIGRATIONS = [
     CREATE INDEX tickets_by_subject ON tickets (subject, state);
     CREATE INDEX tickets_by_state ON tickets (state, expire_time);
     """,
+    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
+    "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -243,11 +246,12 @@ class SQLiteStore:
         db.execute("COMMIT")
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
-                           due_in: float | None = None) -> None:
+                           due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
         def work(db):
             db.execute(f"INSERT INTO matches ({MATCH_COLUMNS}) VALUES ({','.join('?' * MATCH_COLUMN_COUNT)})",
                        match_values(record))
             db.executemany("INSERT INTO match_players (match_id, subject) VALUES (?,?)", player_rows(record))
+            db.executemany(turn_update_sql("?"), turn_rows(record, to_move))
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, events))
             db.execute("INSERT INTO snapshots VALUES (?,?,?)", (record.id, snapshot.version, dumps(snapshot.state)))
 
@@ -276,9 +280,14 @@ class SQLiteStore:
             if updated.rowcount != 1:
                 raise VersionConflict(f"match {record.id} is not at version {previous}")
             db.executemany("INSERT INTO events VALUES (?,?,?,?,?)", event_rows(record.id, step.events))
-            if step.seats_changed:
-                db.execute("DELETE FROM match_players WHERE match_id=?", (record.id,))
-                db.executemany("INSERT INTO match_players (match_id, subject) VALUES (?,?)", player_rows(record))
+            if step.seats_changed:  # rows of players who stay keep their turn_since
+                db.execute("DELETE FROM match_players WHERE match_id=? AND subject NOT IN "
+                           "(SELECT value FROM json_each(?))", (record.id, dumps(player_subjects(record))))
+                db.executemany("INSERT OR IGNORE INTO match_players (match_id, subject) VALUES (?,?)",
+                               player_rows(record))
+            turns = turn_rows(record, step.to_move)
+            if turns:
+                db.executemany(turn_update_sql("?"), turns)
             if step.snapshot is not None:
                 db.execute("INSERT OR REPLACE INTO snapshots VALUES (?,?,?)",
                            (record.id, step.snapshot.version, dumps(step.snapshot.state)))
@@ -366,11 +375,24 @@ class SQLiteStore:
                                (request_id,)).fetchone()
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
-                                   player=player)
+                                   player=player, my_turn=my_turn)
         rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
+
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+        query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+        return [tuple(row) for row in self._db.execute(*query).fetchall()]
+
+    async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
+        if not match_ids:
+            return {}
+        rows = self._db.execute(
+            "SELECT match_id, turn_since FROM match_players WHERE subject=? AND turn_since IS NOT NULL "
+            "AND match_id IN (SELECT value FROM json_each(?))", (subject, dumps(list(match_ids)))).fetchall()
+        return dict(rows)
 
     async def delete_match(self, match_id: str) -> bool:
         deleted = []

@@ -1001,7 +1001,15 @@ type Match struct {
 	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
 	// Set in a match where a player who leaves is replaced by a bot after
 	// this grace (CreateMatchRequest.absent_grace).
-	AbsentGrace   *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	AbsentGrace *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	// Your turn: the matches a player must act in (part "turnlist", issue 17).
+	// Set by ListMatches when it lists one user's matches (mine, player or
+	// my_turn): when it became that user's turn, while a seat they hold (not
+	// away) is to move in this active match; unset when it is not their turn.
+	UserTurnSince *timestamppb.Timestamp `protobuf:"bytes,70,opt,name=user_turn_since,json=userTurnSince,proto3" json:"user_turn_since,omitempty"`
+	// Set by ListMatches when it lists one user's matches: the seats that
+	// user holds in this match.
+	UserSeats     []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1158,6 +1166,20 @@ func (x *Match) GetClock() *ChessClock {
 func (x *Match) GetAbsentGrace() *durationpb.Duration {
 	if x != nil {
 		return x.AbsentGrace
+	}
+	return nil
+}
+
+func (x *Match) GetUserTurnSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UserTurnSince
+	}
+	return nil
+}
+
+func (x *Match) GetUserSeats() []int32 {
+	if x != nil {
+		return x.UserSeats
 	}
 	return nil
 }
@@ -1445,7 +1467,17 @@ type ListMatchesRequest struct {
 	Mine bool `protobuf:"varint,5,opt,name=mine,proto3" json:"mine,omitempty"`
 	// Only matches where this user (an identity's subject) holds a seat;
 	// for admins.
-	Player        string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
+	Player string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
+	// Your turn (part "turnlist", issue 17).
+	// Only the active matches where it is the listed user's turn: a seat they
+	// hold (not away) is to move. Lists the signed-in caller's matches unless
+	// `player` names another user (UNAUTHENTICATED for an anonymous caller);
+	// with `status`, only MATCH_STATUS_ACTIVE is allowed.
+	MyTurn bool `protobuf:"varint,70,opt,name=my_turn,json=myTurn,proto3" json:"my_turn,omitempty"`
+	// The etag of an earlier answer to the same request: when the page would
+	// be the same, the answer has not_modified set and no matches (cheap to
+	// poll).
+	IfNoneMatch   string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1522,10 +1554,31 @@ func (x *ListMatchesRequest) GetPlayer() string {
 	return ""
 }
 
+func (x *ListMatchesRequest) GetMyTurn() bool {
+	if x != nil {
+		return x.MyTurn
+	}
+	return false
+}
+
+func (x *ListMatchesRequest) GetIfNoneMatch() string {
+	if x != nil {
+		return x.IfNoneMatch
+	}
+	return ""
+}
+
 type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
 	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// Your turn (part "turnlist", issue 17).
+	// Names this page's content (its matches and their versions, the user's
+	// turns): send it back as if_none_match to poll.
+	Etag string `protobuf:"bytes,70,opt,name=etag,proto3" json:"etag,omitempty"`
+	// The request's if_none_match is still this page's etag: `matches` is
+	// empty, keep the page you have (next_page_token is still set).
+	NotModified   bool `protobuf:"varint,71,opt,name=not_modified,json=notModified,proto3" json:"not_modified,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1572,6 +1625,20 @@ func (x *ListMatchesResponse) GetNextPageToken() string {
 		return x.NextPageToken
 	}
 	return ""
+}
+
+func (x *ListMatchesResponse) GetEtag() string {
+	if x != nil {
+		return x.Etag
+	}
+	return ""
+}
+
+func (x *ListMatchesResponse) GetNotModified() bool {
+	if x != nil {
+		return x.NotModified
+	}
+	return false
 }
 
 type GetMatchRequest struct {
@@ -4361,7 +4428,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xb6\x06\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\x99\a\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -4384,7 +4451,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12+\n" +
 	"\x11rules_unavailable\x18\x10 \x01(\bR\x10rulesUnavailable\x12-\n" +
 	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
-	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\"\xed\x02\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\x12B\n" +
+	"\x0fuser_turn_since\x18F \x01(\v2\x1a.google.protobuf.TimestampR\ruserTurnSince\x12\x1d\n" +
+	"\n" +
+	"user_seats\x18G \x03(\x05R\tuserSeats\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -4410,7 +4480,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
 	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
-	"\r_absent_grace\"\xc2\x01\n" +
+	"\r_absent_grace\"\xff\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -4418,10 +4488,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04game\x18\x03 \x01(\tR\x04game\x120\n" +
 	"\x06status\x18\x04 \x01(\x0e2\x18.gamehost.v1.MatchStatusR\x06status\x12\x12\n" +
 	"\x04mine\x18\x05 \x01(\bR\x04mine\x12\x16\n" +
-	"\x06player\x18\x06 \x01(\tR\x06player\"k\n" +
+	"\x06player\x18\x06 \x01(\tR\x06player\x12\x17\n" +
+	"\amy_turn\x18F \x01(\bR\x06myTurn\x12\"\n" +
+	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\"\xa2\x01\n" +
 	"\x13ListMatchesResponse\x12,\n" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"%\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x12\n" +
+	"\x04etag\x18F \x01(\tR\x04etag\x12!\n" +
+	"\fnot_modified\x18G \x01(\bR\vnotModified\"%\n" +
 	"\x0fGetMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"i\n" +
 	"\x10JoinMatchRequest\x12\x12\n" +
@@ -4794,111 +4868,112 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	11, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	14, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
 	57, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	57, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	57, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	57, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	56, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	56, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	57, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	55, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	57, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	57, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	57, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	57, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	57, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	13, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	13, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	55, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	23, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	55, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	22, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	12, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	25, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	55, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	25, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	24, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	56, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	55, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	24, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	25, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	55, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	29, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	12, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	30, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	27, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	58, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	29, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	28, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	13, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	41, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	43, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	45, // 60: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	45, // 61: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	55, // 62: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	57, // 63: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	57, // 64: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	55, // 65: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	3,  // 66: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	57, // 67: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	56, // 68: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	56, // 69: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	56, // 70: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	7,  // 71: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	9,  // 72: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	15, // 73: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	16, // 74: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	18, // 75: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	19, // 76: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	21, // 77: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	26, // 78: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	27, // 79: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	30, // 80: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	31, // 81: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	33, // 82: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	40, // 83: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	44, // 84: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	46, // 85: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	48, // 86: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	50, // 87: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	52, // 88: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	53, // 89: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	54, // 90: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	35, // 91: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	36, // 92: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	38, // 93: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	39, // 94: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	8,  // 95: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	4,  // 96: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	13, // 97: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	17, // 98: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	13, // 99: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	20, // 100: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	13, // 101: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	24, // 102: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	28, // 103: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	29, // 104: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	32, // 105: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	34, // 106: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	42, // 107: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	13, // 108: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	47, // 109: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	49, // 110: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	51, // 111: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	51, // 112: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	51, // 113: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	51, // 114: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	13, // 115: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	37, // 116: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	13, // 117: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	13, // 118: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	95, // [95:119] is the sub-list for method output_type
-	71, // [71:95] is the sub-list for method input_type
-	71, // [71:71] is the sub-list for extension type_name
-	71, // [71:71] is the sub-list for extension extendee
-	0,  // [0:71] is the sub-list for field type_name
+	56, // 19: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	57, // 20: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	57, // 21: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	57, // 22: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	56, // 23: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	56, // 24: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	57, // 25: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	55, // 26: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	57, // 27: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	57, // 28: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	57, // 29: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	57, // 30: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	57, // 31: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,  // 32: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	13, // 33: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	13, // 34: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	55, // 35: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	23, // 36: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 37: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	55, // 38: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	22, // 39: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	12, // 40: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	25, // 41: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	55, // 42: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	25, // 43: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	24, // 44: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 45: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	56, // 46: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	55, // 47: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	24, // 48: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	25, // 49: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	55, // 50: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	29, // 51: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	12, // 52: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	30, // 53: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	27, // 54: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	58, // 55: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	29, // 56: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	28, // 57: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	13, // 58: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	41, // 59: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	43, // 60: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	45, // 61: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	45, // 62: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	55, // 63: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	57, // 64: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	57, // 65: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	55, // 66: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	3,  // 67: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	57, // 68: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	56, // 69: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	56, // 70: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	56, // 71: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	7,  // 72: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	9,  // 73: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	15, // 74: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	16, // 75: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	18, // 76: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	19, // 77: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	21, // 78: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	26, // 79: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	27, // 80: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	30, // 81: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	31, // 82: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	33, // 83: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	40, // 84: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	44, // 85: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	46, // 86: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	48, // 87: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	50, // 88: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	52, // 89: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	53, // 90: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	54, // 91: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	35, // 92: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	36, // 93: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	38, // 94: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	39, // 95: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	8,  // 96: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	4,  // 97: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	13, // 98: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	17, // 99: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	13, // 100: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	20, // 101: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	13, // 102: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	24, // 103: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	28, // 104: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	29, // 105: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	32, // 106: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	34, // 107: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	42, // 108: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	13, // 109: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	47, // 110: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	49, // 111: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	51, // 112: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	51, // 113: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	51, // 114: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	51, // 115: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	13, // 116: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	37, // 117: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	13, // 118: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	13, // 119: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	96, // [96:120] is the sub-list for method output_type
+	72, // [72:96] is the sub-list for method input_type
+	72, // [72:72] is the sub-list for extension type_name
+	72, // [72:72] is the sub-list for extension extendee
+	0,  // [0:72] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
