@@ -178,6 +178,19 @@ const (
 	// A seat's chess clock ran out (seat: the first of them); a FINISHED
 	// event with the game's timeout ranking follows.
 	EventKind_EVENT_KIND_CLOCK_RAN_OUT EventKind = 40
+	// Players: undo (part "undo"). An ask is open from UNDO_ASKED until any
+	// event other than UNDO_ACCEPTED, or until its undo_expire_time.
+	// The seat asked to take back its move at MatchEvent.undoes.
+	EventKind_EVENT_KIND_UNDO_ASKED EventKind = 50
+	// The seat accepted the open ask (others are still to answer, or UNDONE follows).
+	EventKind_EVENT_KIND_UNDO_ACCEPTED EventKind = 51
+	// The seat refused the open ask: it is closed and nothing else changes.
+	EventKind_EVENT_KIND_UNDO_REFUSED EventKind = 52
+	// The asker took the ask back.
+	EventKind_EVENT_KIND_UNDO_WITHDRAWN EventKind = 53
+	// The move at MatchEvent.undoes is taken back: the position is the one
+	// before it (seat: the asker).
+	EventKind_EVENT_KIND_UNDONE EventKind = 54
 )
 
 // Enum value maps for EventKind.
@@ -195,20 +208,30 @@ var (
 		9:  "EVENT_KIND_RESUMED",
 		10: "EVENT_KIND_BOT_ASSIGNED",
 		40: "EVENT_KIND_CLOCK_RAN_OUT",
+		50: "EVENT_KIND_UNDO_ASKED",
+		51: "EVENT_KIND_UNDO_ACCEPTED",
+		52: "EVENT_KIND_UNDO_REFUSED",
+		53: "EVENT_KIND_UNDO_WITHDRAWN",
+		54: "EVENT_KIND_UNDONE",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":   0,
-		"EVENT_KIND_JOINED":        1,
-		"EVENT_KIND_LEFT":          2,
-		"EVENT_KIND_STARTED":       3,
-		"EVENT_KIND_MOVED":         4,
-		"EVENT_KIND_FINISHED":      5,
-		"EVENT_KIND_ABANDONED":     6,
-		"EVENT_KIND_ABORTED":       7,
-		"EVENT_KIND_SUSPENDED":     8,
-		"EVENT_KIND_RESUMED":       9,
-		"EVENT_KIND_BOT_ASSIGNED":  10,
-		"EVENT_KIND_CLOCK_RAN_OUT": 40,
+		"EVENT_KIND_UNSPECIFIED":    0,
+		"EVENT_KIND_JOINED":         1,
+		"EVENT_KIND_LEFT":           2,
+		"EVENT_KIND_STARTED":        3,
+		"EVENT_KIND_MOVED":          4,
+		"EVENT_KIND_FINISHED":       5,
+		"EVENT_KIND_ABANDONED":      6,
+		"EVENT_KIND_ABORTED":        7,
+		"EVENT_KIND_SUSPENDED":      8,
+		"EVENT_KIND_RESUMED":        9,
+		"EVENT_KIND_BOT_ASSIGNED":   10,
+		"EVENT_KIND_CLOCK_RAN_OUT":  40,
+		"EVENT_KIND_UNDO_ASKED":     50,
+		"EVENT_KIND_UNDO_ACCEPTED":  51,
+		"EVENT_KIND_UNDO_REFUSED":   52,
+		"EVENT_KIND_UNDO_WITHDRAWN": 53,
+		"EVENT_KIND_UNDONE":         54,
 	}
 )
 
@@ -261,7 +284,10 @@ type Game struct {
 	// The plugin distribution that provides the game, e.g. "gamehost-tictactoe 1.0.0".
 	Plugin string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
 	// The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
-	Bots          []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
+	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
+	// Players: undo (part "undo"). Players may take some moves back by
+	// agreement (AskUndo); which ones, the game's page says.
+	Undo          bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -392,6 +418,13 @@ func (x *Game) GetBots() []*GameBot {
 		return x.Bots
 	}
 	return nil
+}
+
+func (x *Game) GetUndo() bool {
+	if x != nil {
+		return x.Undo
+	}
+	return false
 }
 
 // A bot a match can seat.
@@ -936,7 +969,9 @@ type Match struct {
 	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
 	// Set in a match where a player who leaves is replaced by a bot after
 	// this grace (CreateMatchRequest.absent_grace).
-	AbsentGrace   *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	AbsentGrace *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	// Players: undo (part "undo"). The open ask to take a move back, if any.
+	UndoAsk       *UndoAsk `protobuf:"bytes,50,opt,name=undo_ask,json=undoAsk,proto3" json:"undo_ask,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1086,6 +1121,13 @@ func (x *Match) GetClock() *ChessClock {
 func (x *Match) GetAbsentGrace() *durationpb.Duration {
 	if x != nil {
 		return x.AbsentGrace
+	}
+	return nil
+}
+
+func (x *Match) GetUndoAsk() *UndoAsk {
+	if x != nil {
+		return x.UndoAsk
 	}
 	return nil
 }
@@ -2334,9 +2376,14 @@ type MatchEvent struct {
 	// For MOVED: the host moved for this seat because its turn timed out.
 	TimedOut bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
 	// For ABORTED and SUSPENDED: the StatusDetail reason.
-	Reason        string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Reason string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Players: undo (part "undo").
+	// For UNDO_ASKED and UNDONE: the version of the MOVED event taken back.
+	Undoes int64 `protobuf:"varint,50,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// For UNDO_ASKED: when the ask lapses if it is still open.
+	UndoExpireTime *timestamppb.Timestamp `protobuf:"bytes,51,opt,name=undo_expire_time,json=undoExpireTime,proto3" json:"undo_expire_time,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *MatchEvent) Reset() {
@@ -2430,6 +2477,20 @@ func (x *MatchEvent) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *MatchEvent) GetUndoes() int64 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *MatchEvent) GetUndoExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UndoExpireTime
+	}
+	return nil
 }
 
 type WatchMatchRequest struct {
@@ -2668,6 +2729,340 @@ func (x *MatchLog) GetResult() *Result {
 	return nil
 }
 
+type AskUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The token of the seat whose move is the last one played.
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AskUndoRequest) Reset() {
+	*x = AskUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AskUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AskUndoRequest) ProtoMessage() {}
+
+func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
+func (*AskUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *AskUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AskUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type AnswerUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name        string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	// True to accept, false to refuse.
+	Accept bool `protobuf:"varint,3,opt,name=accept,proto3" json:"accept,omitempty"`
+	// The version of the UNDO_ASKED event answered; another open ask (or
+	// none) fails with ABORTED and changes nothing. Unset: no check.
+	AskVersion    *int64 `protobuf:"varint,4,opt,name=ask_version,json=askVersion,proto3,oneof" json:"ask_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnswerUndoRequest) Reset() {
+	*x = AnswerUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnswerUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnswerUndoRequest) ProtoMessage() {}
+
+func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
+func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AnswerUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AnswerUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+func (x *AnswerUndoRequest) GetAccept() bool {
+	if x != nil {
+		return x.Accept
+	}
+	return false
+}
+
+func (x *AnswerUndoRequest) GetAskVersion() int64 {
+	if x != nil && x.AskVersion != nil {
+		return *x.AskVersion
+	}
+	return 0
+}
+
+type WithdrawUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The asker's token.
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WithdrawUndoRequest) Reset() {
+	*x = WithdrawUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WithdrawUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WithdrawUndoRequest) ProtoMessage() {}
+
+func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
+func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *WithdrawUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WithdrawUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type UndoResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match's version after the call.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The ask still open after the call (unset once it is closed).
+	Ask *UndoAsk `protobuf:"bytes,2,opt,name=ask,proto3" json:"ask,omitempty"`
+	// True when this call took the move back (the last acceptance, or an ask
+	// no person had to answer).
+	Undone        bool `protobuf:"varint,3,opt,name=undone,proto3" json:"undone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoResponse) Reset() {
+	*x = UndoResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoResponse) ProtoMessage() {}
+
+func (x *UndoResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
+func (*UndoResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *UndoResponse) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *UndoResponse) GetAsk() *UndoAsk {
+	if x != nil {
+		return x.Ask
+	}
+	return nil
+}
+
+func (x *UndoResponse) GetUndone() bool {
+	if x != nil {
+		return x.Undone
+	}
+	return false
+}
+
+// An open ask to take a move back.
+type UndoAsk struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The asker: the seat whose move is taken back.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The version of the MOVED event to take back.
+	Undoes int64 `protobuf:"varint,2,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// The version of the UNDO_ASKED event.
+	AskVersion int64                  `protobuf:"varint,3,opt,name=ask_version,json=askVersion,proto3" json:"ask_version,omitempty"`
+	ExpireTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	// Seats that accepted so far.
+	Accepted []int32 `protobuf:"varint,5,rep,packed,name=accepted,proto3" json:"accepted,omitempty"`
+	// Seats still to answer (people only: bots accept).
+	Waiting       []int32 `protobuf:"varint,6,rep,packed,name=waiting,proto3" json:"waiting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoAsk) Reset() {
+	*x = UndoAsk{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoAsk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoAsk) ProtoMessage() {}
+
+func (x *UndoAsk) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
+func (*UndoAsk) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *UndoAsk) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetUndoes() int64 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetAskVersion() int64 {
+	if x != nil {
+		return x.AskVersion
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+func (x *UndoAsk) GetAccepted() []int32 {
+	if x != nil {
+		return x.Accepted
+	}
+	return nil
+}
+
+func (x *UndoAsk) GetWaiting() []int32 {
+	if x != nil {
+		return x.Waiting
+	}
+	return nil
+}
+
 type GetIdentityRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -2676,7 +3071,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2688,7 +3083,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2701,7 +3096,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 type Identity struct {
@@ -2719,7 +3114,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2731,7 +3126,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2744,7 +3139,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2787,7 +3182,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2799,7 +3194,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2812,7 +3207,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2839,7 +3234,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2851,7 +3246,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2864,7 +3259,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -2882,7 +3277,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2894,7 +3289,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2907,7 +3302,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 type AssignBotRequest struct {
@@ -2923,7 +3318,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2935,7 +3330,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2948,7 +3343,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -2982,7 +3377,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2994,7 +3389,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3007,7 +3402,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -3034,7 +3429,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3046,7 +3441,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3059,7 +3454,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -3145,7 +3540,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3157,7 +3552,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3170,7 +3565,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -3215,7 +3610,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3227,7 +3622,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3240,7 +3635,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -3360,7 +3755,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3372,7 +3767,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3385,7 +3780,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -3399,7 +3794,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x03\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -3417,7 +3812,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12hidden_information\x18\v \x01(\bR\x11hiddenInformation\x12\x16\n" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
-	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\"I\n" +
+	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
+	"\x04undo\x182 \x01(\bR\x04undo\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -3453,7 +3849,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\x89\x06\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xba\x06\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -3475,7 +3871,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"seedChosen\x12>\n" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12-\n" +
 	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
-	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\"\xed\x02\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\x12/\n" +
+	"\bundo_ask\x182 \x01(\v2\x14.gamehost.v1.UndoAskR\aundoAsk\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -3577,7 +3974,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xb5\x02\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x93\x03\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -3588,7 +3985,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05label\x18\x06 \x01(\tR\x05label\x12%\n" +
 	"\x04view\x18\a \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1b\n" +
 	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
-	"\x06reason\x18\t \x01(\tR\x06reason\"\xa3\x01\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\x12\x16\n" +
+	"\x06undoes\x182 \x01(\x03R\x06undoes\x12D\n" +
+	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xa3\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -3607,7 +4006,33 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bcomplete\x18\a \x01(\bR\bcomplete\x12/\n" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06resultB\a\n" +
-	"\x05_seed\"\x14\n" +
+	"\x05_seed\"G\n" +
+	"\x0eAskUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\x98\x01\n" +
+	"\x11AnswerUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x16\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\x12$\n" +
+	"\vask_version\x18\x04 \x01(\x03H\x00R\n" +
+	"askVersion\x88\x01\x01B\x0e\n" +
+	"\f_ask_version\"L\n" +
+	"\x13WithdrawUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"h\n" +
+	"\fUndoResponse\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x12&\n" +
+	"\x03ask\x18\x02 \x01(\v2\x14.gamehost.v1.UndoAskR\x03ask\x12\x16\n" +
+	"\x06undone\x18\x03 \x01(\bR\x06undone\"\xc9\x01\n" +
+	"\aUndoAsk\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x16\n" +
+	"\x06undoes\x18\x02 \x01(\x03R\x06undoes\x12\x1f\n" +
+	"\vask_version\x18\x03 \x01(\x03R\n" +
+	"askVersion\x12;\n" +
+	"\vexpire_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\x12\x1a\n" +
+	"\baccepted\x18\x05 \x03(\x05R\baccepted\x12\x18\n" +
+	"\awaiting\x18\x06 \x03(\x05R\awaiting\"\x14\n" +
 	"\x12GetIdentityRequest\"u\n" +
 	"\bIdentity\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
@@ -3662,7 +4087,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\xb9\x02\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\xc5\x03\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -3676,7 +4101,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
 	"\x12\x1c\n" +
-	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(2\x9b\a\n" +
+	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(\x12\x19\n" +
+	"\x15EVENT_KIND_UNDO_ASKED\x102\x12\x1c\n" +
+	"\x18EVENT_KIND_UNDO_ACCEPTED\x103\x12\x1b\n" +
+	"\x17EVENT_KIND_UNDO_REFUSED\x104\x12\x1d\n" +
+	"\x19EVENT_KIND_UNDO_WITHDRAWN\x105\x12\x15\n" +
+	"\x11EVENT_KIND_UNDONE\x1062\xf4\b\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -3693,7 +4123,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
 	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
 	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\x12E\n" +
-	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x012\xa7\x02\n" +
+	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12A\n" +
+	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +
+	"\n" +
+	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
+	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse2\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -3714,7 +4148,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),              // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                 // 1: gamehost.v1.SeatKind
@@ -3748,122 +4182,137 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*WatchMatchRequest)(nil),     // 29: gamehost.v1.WatchMatchRequest
 	(*GetMatchLogRequest)(nil),    // 30: gamehost.v1.GetMatchLogRequest
 	(*MatchLog)(nil),              // 31: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),    // 32: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),              // 33: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),     // 34: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),    // 35: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),   // 36: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),      // 37: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),    // 38: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),        // 39: gamehost.v1.SessionRequest
-	(*SessionError)(nil),          // 40: gamehost.v1.SessionError
-	(*SessionEvent)(nil),          // 41: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),            // 42: gamehost.v1.WatchEnded
-	(*structpb.Struct)(nil),       // 43: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil), // 44: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 45: google.protobuf.Duration
-	(*anypb.Any)(nil),             // 46: google.protobuf.Any
+	(*AskUndoRequest)(nil),        // 32: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),     // 33: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),   // 34: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),          // 35: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),               // 36: gamehost.v1.UndoAsk
+	(*GetIdentityRequest)(nil),    // 37: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),              // 38: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),     // 39: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),    // 40: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),   // 41: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),      // 42: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),    // 43: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),        // 44: gamehost.v1.SessionRequest
+	(*SessionError)(nil),          // 45: gamehost.v1.SessionError
+	(*SessionEvent)(nil),          // 46: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),            // 47: gamehost.v1.WatchEnded
+	(*structpb.Struct)(nil),       // 48: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil), // 49: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 50: google.protobuf.Duration
+	(*anypb.Any)(nil),             // 51: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	43, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	43, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	48, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	48, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	5,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	4,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	43, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	48, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	3,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	44, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	49, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,  // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	9,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	43, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	48, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	11, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	44, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	44, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	45, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	44, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	49, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	49, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	50, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	49, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	10, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	13, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	45, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	45, // 19: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	45, // 20: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	45, // 21: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	44, // 22: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	44, // 23: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	45, // 24: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	43, // 25: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	45, // 26: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	45, // 27: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	45, // 28: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	45, // 29: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	45, // 30: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	0,  // 31: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	12, // 32: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	12, // 33: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	43, // 34: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	22, // 35: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 36: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	43, // 37: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	21, // 38: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	11, // 39: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	24, // 40: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 41: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	24, // 42: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	23, // 43: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 44: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	44, // 45: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	43, // 46: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	23, // 47: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	24, // 48: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	43, // 49: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	28, // 50: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	11, // 51: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	29, // 52: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	26, // 53: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	46, // 54: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	28, // 55: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	27, // 56: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	12, // 57: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	40, // 58: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	42, // 59: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	6,  // 60: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	8,  // 61: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	14, // 62: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	15, // 63: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	17, // 64: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	18, // 65: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	20, // 66: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	25, // 67: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	26, // 68: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	29, // 69: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	30, // 70: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	32, // 71: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	39, // 72: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	34, // 73: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	35, // 74: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	37, // 75: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	38, // 76: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	7,  // 77: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	3,  // 78: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	12, // 79: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	16, // 80: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	12, // 81: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	19, // 82: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	12, // 83: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	23, // 84: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	27, // 85: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	28, // 86: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	31, // 87: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	33, // 88: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	41, // 89: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	12, // 90: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	36, // 91: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	12, // 92: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	12, // 93: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77, // [77:94] is the sub-list for method output_type
-	60, // [60:77] is the sub-list for method input_type
-	60, // [60:60] is the sub-list for extension type_name
-	60, // [60:60] is the sub-list for extension extendee
-	0,  // [0:60] is the sub-list for field type_name
+	50, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	36, // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	50, // 20: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	50, // 21: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	50, // 22: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	49, // 23: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	49, // 24: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	50, // 25: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	48, // 26: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	50, // 27: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	50, // 28: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	50, // 29: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	50, // 30: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	50, // 31: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,  // 32: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	12, // 33: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	12, // 34: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	48, // 35: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	22, // 36: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,  // 37: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	48, // 38: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	21, // 39: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	11, // 40: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	24, // 41: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	48, // 42: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	24, // 43: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	23, // 44: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,  // 45: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	49, // 46: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	48, // 47: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	23, // 48: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	49, // 49: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	24, // 50: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	48, // 51: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	28, // 52: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	11, // 53: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	36, // 54: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	49, // 55: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	29, // 56: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	26, // 57: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	51, // 58: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	28, // 59: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	27, // 60: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	12, // 61: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	45, // 62: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	47, // 63: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	6,  // 64: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	8,  // 65: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	14, // 66: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	15, // 67: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	17, // 68: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	18, // 69: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	20, // 70: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	25, // 71: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	26, // 72: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	29, // 73: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	30, // 74: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	37, // 75: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	44, // 76: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	32, // 77: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	33, // 78: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	34, // 79: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	39, // 80: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	40, // 81: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	42, // 82: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	43, // 83: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	7,  // 84: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	3,  // 85: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	12, // 86: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	16, // 87: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	12, // 88: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	19, // 89: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	12, // 90: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	23, // 91: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	27, // 92: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	28, // 93: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	31, // 94: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	38, // 95: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	46, // 96: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	35, // 97: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	35, // 98: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	35, // 99: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	12, // 100: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	41, // 101: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	12, // 102: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	12, // 103: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	84, // [84:104] is the sub-list for method output_type
+	64, // [64:84] is the sub-list for method input_type
+	64, // [64:64] is the sub-list for extension type_name
+	64, // [64:64] is the sub-list for extension extendee
+	0,  // [0:64] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -3879,12 +4328,13 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SubmitMoveRequest_Structured)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[30].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[41].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -3897,7 +4347,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   40,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -29,19 +29,22 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GameHost_ListGames_FullMethodName   = "/gamehost.v1.GameHost/ListGames"
-	GameHost_GetGame_FullMethodName     = "/gamehost.v1.GameHost/GetGame"
-	GameHost_CreateMatch_FullMethodName = "/gamehost.v1.GameHost/CreateMatch"
-	GameHost_ListMatches_FullMethodName = "/gamehost.v1.GameHost/ListMatches"
-	GameHost_GetMatch_FullMethodName    = "/gamehost.v1.GameHost/GetMatch"
-	GameHost_JoinMatch_FullMethodName   = "/gamehost.v1.GameHost/JoinMatch"
-	GameHost_LeaveMatch_FullMethodName  = "/gamehost.v1.GameHost/LeaveMatch"
-	GameHost_GetView_FullMethodName     = "/gamehost.v1.GameHost/GetView"
-	GameHost_SubmitMove_FullMethodName  = "/gamehost.v1.GameHost/SubmitMove"
-	GameHost_WatchMatch_FullMethodName  = "/gamehost.v1.GameHost/WatchMatch"
-	GameHost_GetMatchLog_FullMethodName = "/gamehost.v1.GameHost/GetMatchLog"
-	GameHost_GetIdentity_FullMethodName = "/gamehost.v1.GameHost/GetIdentity"
-	GameHost_Session_FullMethodName     = "/gamehost.v1.GameHost/Session"
+	GameHost_ListGames_FullMethodName    = "/gamehost.v1.GameHost/ListGames"
+	GameHost_GetGame_FullMethodName      = "/gamehost.v1.GameHost/GetGame"
+	GameHost_CreateMatch_FullMethodName  = "/gamehost.v1.GameHost/CreateMatch"
+	GameHost_ListMatches_FullMethodName  = "/gamehost.v1.GameHost/ListMatches"
+	GameHost_GetMatch_FullMethodName     = "/gamehost.v1.GameHost/GetMatch"
+	GameHost_JoinMatch_FullMethodName    = "/gamehost.v1.GameHost/JoinMatch"
+	GameHost_LeaveMatch_FullMethodName   = "/gamehost.v1.GameHost/LeaveMatch"
+	GameHost_GetView_FullMethodName      = "/gamehost.v1.GameHost/GetView"
+	GameHost_SubmitMove_FullMethodName   = "/gamehost.v1.GameHost/SubmitMove"
+	GameHost_WatchMatch_FullMethodName   = "/gamehost.v1.GameHost/WatchMatch"
+	GameHost_GetMatchLog_FullMethodName  = "/gamehost.v1.GameHost/GetMatchLog"
+	GameHost_GetIdentity_FullMethodName  = "/gamehost.v1.GameHost/GetIdentity"
+	GameHost_Session_FullMethodName      = "/gamehost.v1.GameHost/Session"
+	GameHost_AskUndo_FullMethodName      = "/gamehost.v1.GameHost/AskUndo"
+	GameHost_AnswerUndo_FullMethodName   = "/gamehost.v1.GameHost/AnswerUndo"
+	GameHost_WithdrawUndo_FullMethodName = "/gamehost.v1.GameHost/WithdrawUndo"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -86,6 +89,17 @@ type GameHostClient interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error)
+	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// in games that allow it (Game.undo): the player whose move was the last
+	// one asks, every other person seated accepts or refuses (bots accept),
+	// and the log keeps the ask, the answers and the undo. See
+	// docs/protocol.md, "Undo by agreement".
+	// Asks to take back the caller's seat's move, the last one played.
+	AskUndo(ctx context.Context, in *AskUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// Accepts or refuses the open ask; the last acceptance takes the move back.
+	AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// The asker takes the ask back.
+	WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
 }
 
 type gameHostClient struct {
@@ -238,6 +252,36 @@ func (c *gameHostClient) Session(ctx context.Context, opts ...grpc.CallOption) (
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionClient = grpc.BidiStreamingClient[SessionRequest, SessionEvent]
 
+func (c *gameHostClient) AskUndo(ctx context.Context, in *AskUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_AskUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_AnswerUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_WithdrawUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -280,6 +324,17 @@ type GameHostServer interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error
+	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// in games that allow it (Game.undo): the player whose move was the last
+	// one asks, every other person seated accepts or refuses (bots accept),
+	// and the log keeps the ask, the answers and the undo. See
+	// docs/protocol.md, "Undo by agreement".
+	// Asks to take back the caller's seat's move, the last one played.
+	AskUndo(context.Context, *AskUndoRequest) (*UndoResponse, error)
+	// Accepts or refuses the open ask; the last acceptance takes the move back.
+	AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error)
+	// The asker takes the ask back.
+	WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -328,6 +383,15 @@ func (UnimplementedGameHostServer) GetIdentity(context.Context, *GetIdentityRequ
 }
 func (UnimplementedGameHostServer) Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error {
 	return status.Error(codes.Unimplemented, "method Session not implemented")
+}
+func (UnimplementedGameHostServer) AskUndo(context.Context, *AskUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AskUndo not implemented")
+}
+func (UnimplementedGameHostServer) AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AnswerUndo not implemented")
+}
+func (UnimplementedGameHostServer) WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WithdrawUndo not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -566,6 +630,60 @@ func _GameHost_Session_Handler(srv interface{}, stream grpc.ServerStream) error 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionServer = grpc.BidiStreamingServer[SessionRequest, SessionEvent]
 
+func _GameHost_AskUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AskUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AskUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AskUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AskUndo(ctx, req.(*AskUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_AnswerUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnswerUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AnswerUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AnswerUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AnswerUndo(ctx, req.(*AnswerUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_WithdrawUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WithdrawUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).WithdrawUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_WithdrawUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).WithdrawUndo(ctx, req.(*WithdrawUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -616,6 +734,18 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetIdentity",
 			Handler:    _GameHost_GetIdentity_Handler,
+		},
+		{
+			MethodName: "AskUndo",
+			Handler:    _GameHost_AskUndo_Handler,
+		},
+		{
+			MethodName: "AnswerUndo",
+			Handler:    _GameHost_AnswerUndo_Handler,
+		},
+		{
+			MethodName: "WithdrawUndo",
+			Handler:    _GameHost_WithdrawUndo_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

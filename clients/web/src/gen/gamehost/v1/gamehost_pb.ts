@@ -22,7 +22,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gamehost/v1/gamehost.proto.
  */
 export const file_gamehost_v1_gamehost: GenFile = /*@__PURE__*/
-  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi7AIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90IjUKB0dhbWVCb3QSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVsZXZlbBgDIAEoBSJjCgdWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKEExpc3RHYW1lc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiTgoRTGlzdEdhbWVzUmVzcG9uc2USIAoFZ2FtZXMYASADKAsyES5nYW1laG9zdC52MS5HYW1lEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIeCg5HZXRHYW1lUmVxdWVzdBIMCgRuYW1lGAEgASgJIp4BCgRTZWF0Eg0KBWluZGV4GAEgASgFEiMKBGtpbmQYAiABKA4yFS5nYW1laG9zdC52MS5TZWF0S2luZBITCgtwbGF5ZXJfbmFtZRgDIAEoCRILCgNib3QYBCABKAkSEAoIdmVyaWZpZWQYBSABKAgSLgoKYXdheV91bnRpbBgoIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoMU3RhdHVzRGV0YWlsEg4KBnJlYXNvbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEg4KBnBsdWdpbhgDIAEoCSJLCgZSZXN1bHQSDgoGc2NvcmVzGAEgAygBEg8KB3JhbmtpbmcYAiADKAUSDwoHd2lubmVycxgDIAMoBRIPCgdzdW1tYXJ5GAQgASgJIt0ECgVNYXRjaBIMCgRuYW1lGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5nYW1laG9zdC52MS5NYXRjaFN0YXR1cxIPCgd2ZXJzaW9uGAUgASgDEiAKBXNlYXRzGAYgAygLMhEuZ2FtZWhvc3QudjEuU2VhdBIoCgdvcHRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIPCgd0b19tb3ZlGAggAygFEiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdBIvCgtjcmVhdGVfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KDHR1cm5fdGltZW91dBgMIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg10dXJuX2RlYWRsaW5lGA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzZWVkX2Nob3NlbhgOIAEoCBIwCg1zdGF0dXNfZGV0YWlsGA8gASgLMhkuZ2FtZWhvc3QudjEuU3RhdHVzRGV0YWlsEiYKBWNsb2NrGCggASgLMhcuZ2FtZWhvc3QudjEuQ2hlc3NDbG9jaxIvCgxhYnNlbnRfZ3JhY2UYKSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iqwIKCkNoZXNzQ2xvY2sSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJcmVtYWluaW5nGAMgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAUgAygFEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwZXJfbW92ZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLXAwoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIwCg1jbG9ja19pbml0aWFsGCggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD2Nsb2NrX2luY3JlbWVudBgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI7Chhjb3JyZXNwb25kZW5jZV9tb3ZlX3RpbWUYKiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SNAoMYWJzZW50X2dyYWNlGCsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAGIAQFCBwoFX3NlZWRCDwoNX2Fic2VudF9ncmFjZSKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJzCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoFcGFydHMYBCADKAsyFS5nYW1laG9zdC52MS5Nb3ZlUGFydCIlCghNb3ZlUGFydBIKCgJpZBgBIAEoCRINCgVsYWJlbBgCIAEoCSKEAgoEVmlldxINCgVtYXRjaBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEigKBnN0YXR1cxgDIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBHNlYXQYBCABKAUSDwoHdG9fbW92ZRgFIAMoBRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoLbGVnYWxfbW92ZXMYByADKAsyFi5nYW1laG9zdC52MS5MZWdhbE1vdmUSIwoGcmVzdWx0GAggASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0EgwKBHRleHQYCSABKAkSCwoDc3ZnGAogASgJIioKDVJlbmRlck9wdGlvbnMSDAoEdGV4dBgBIAEoCBILCgNzdmcYAiABKAgiiAEKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFwoKYXRfdmVyc2lvbhgKIAEoA0gAiAEBQg0KC19hdF92ZXJzaW9uIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIvUBCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkiegoRV2F0Y2hNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSFQoNYWZ0ZXJfdmVyc2lvbhgDIAEoAxIqCgZyZW5kZXIYBCABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zIjgKEkdldE1hdGNoTG9nUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSLzAQoITWF0Y2hMb2cSDQoFbWF0Y2gYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEg0KBXNlYXRzGAQgASgFEigKB29wdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhEKBHNlZWQYBiABKARIAIgBARIQCghjb21wbGV0ZRgHIAEoCBInCgZldmVudHMYCCADKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50EiMKBnJlc3VsdBgJIAEoCzITLmdhbWVob3N0LnYxLlJlc3VsdEIHCgVfc2VlZCIUChJHZXRJZGVudGl0eVJlcXVlc3QiUAoISWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDQoFcm9sZXMYAyADKAkSDgoGbWV0aG9kGAQgASgJIjEKEUFib3J0TWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIiIKEkRlbGV0ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiOwoQQXNzaWduQm90UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNlYXQYAiABKAUSCwoDYm90GAMgASgJIiIKElJlc3VtZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIpwBCg5TZXNzaW9uUmVxdWVzdBILCgN0YWcYASABKAQSLwoFd2F0Y2gYAiABKAsyHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdEgAEi4KBG1vdmUYAyABKAsyHi5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVxdWVzdEgAEhEKB3Vud2F0Y2gYBCABKAlIAEIJCgdyZXF1ZXN0IlQKDFNlc3Npb25FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJQoHZGV0YWlscxgDIAMoCzIULmdvb2dsZS5wcm90b2J1Zi5BbnkimQIKDFNlc3Npb25FdmVudBILCgN0YWcYASABKAQSDQoFbWF0Y2gYAiABKAkSLgoLbWF0Y2hfZXZlbnQYAyABKAsyFy5nYW1laG9zdC52MS5NYXRjaEV2ZW50SAASMAoFbW92ZWQYBCABKAsyHy5nYW1laG9zdC52MS5TdWJtaXRNb3ZlUmVzcG9uc2VIABImCgh3YXRjaGluZxgFIAEoCzISLmdhbWVob3N0LnYxLk1hdGNoSAASKgoFZXJyb3IYBiABKAsyGS5nYW1laG9zdC52MS5TZXNzaW9uRXJyb3JIABIuCgt3YXRjaF9lbmRlZBgHIAEoCzIXLmdhbWVob3N0LnYxLldhdGNoRW5kZWRIAEIHCgVldmVudCIdCgpXYXRjaEVuZGVkEg8KB3ZlcnNpb24YASABKAMqyAEKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEU1BVENIX1NUQVRVU19PUEVOEAESFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRACEhkKFU1BVENIX1NUQVRVU19GSU5JU0hFRBADEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQBBIYChRNQVRDSF9TVEFUVVNfQUJPUlRFRBAFEhoKFk1BVENIX1NUQVRVU19TVVNQRU5ERUQQBiphCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhMKD1NFQVRfS0lORF9IVU1BThACEhEKDVNFQVRfS0lORF9CT1QQAyq5AgoJRXZlbnRLaW5kEhoKFkVWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIVChFFVkVOVF9LSU5EX0pPSU5FRBABEhMKD0VWRU5UX0tJTkRfTEVGVBACEhYKEkVWRU5UX0tJTkRfU1RBUlRFRBADEhQKEEVWRU5UX0tJTkRfTU9WRUQQBBIXChNFVkVOVF9LSU5EX0ZJTklTSEVEEAUSGAoURVZFTlRfS0lORF9BQkFORE9ORUQQBhIWChJFVkVOVF9LSU5EX0FCT1JURUQQBxIYChRFVkVOVF9LSU5EX1NVU1BFTkRFRBAIEhYKEkVWRU5UX0tJTkRfUkVTVU1FRBAJEhsKF0VWRU5UX0tJTkRfQk9UX0FTU0lHTkVEEAoSHAoYRVZFTlRfS0lORF9DTE9DS19SQU5fT1VUECgymwcKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkSRQoHU2Vzc2lvbhIbLmdhbWVob3N0LnYxLlNlc3Npb25SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkV2ZW50KAEwATKnAgoNR2FtZUhvc3RBZG1pbhJACgpBYm9ydE1hdGNoEh4uZ2FtZWhvc3QudjEuQWJvcnRNYXRjaFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJQCgtEZWxldGVNYXRjaBIfLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBogLmdhbWVob3N0LnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USPgoJQXNzaWduQm90Eh0uZ2FtZWhvc3QudjEuQXNzaWduQm90UmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEkIKC1Jlc3VtZU1hdGNoEh8uZ2FtZWhvc3QudjEuUmVzdW1lTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2hCNFoyZ2FtZWhvc3QuZGV2L2NsaWVudHMvZ28vZ2VuL2dhbWVob3N0L3YxO2dhbWVob3N0djFiBnByb3RvMw", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChpnYW1laG9zdC92MS9nYW1laG9zdC5wcm90bxILZ2FtZWhvc3QudjEi+gIKBEdhbWUSDAoEbmFtZRgBIAEoCRIKCgJpZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAkSEwoLbWluX3BsYXllcnMYBiABKAUSEwoLbWF4X3BsYXllcnMYByABKAUSLwoOb3B0aW9uc19zY2hlbWEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjAKD2RlZmF1bHRfb3B0aW9ucxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJgoIdmFyaWFudHMYCiADKAsyFC5nYW1laG9zdC52MS5WYXJpYW50EhoKEmhpZGRlbl9pbmZvcm1hdGlvbhgLIAEoCBIOCgZjaGFuY2UYDCABKAgSDgoGcGx1Z2luGA0gASgJEiIKBGJvdHMYDiADKAsyFC5nYW1laG9zdC52MS5HYW1lQm90EgwKBHVuZG8YMiABKAgiNQoHR2FtZUJvdBIMCgRuYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBWxldmVsGAMgASgFImMKB1ZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoHb3B0aW9ucxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiOQoQTGlzdEdhbWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJOChFMaXN0R2FtZXNSZXNwb25zZRIgCgVnYW1lcxgBIAMoCzIRLmdhbWVob3N0LnYxLkdhbWUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh4KDkdldEdhbWVSZXF1ZXN0EgwKBG5hbWUYASABKAkingEKBFNlYXQSDQoFaW5kZXgYASABKAUSIwoEa2luZBgCIAEoDjIVLmdhbWVob3N0LnYxLlNlYXRLaW5kEhMKC3BsYXllcl9uYW1lGAMgASgJEgsKA2JvdBgEIAEoCRIQCgh2ZXJpZmllZBgFIAEoCBIuCgphd2F5X3VudGlsGCggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI/CgxTdGF0dXNEZXRhaWwSDgoGcmVhc29uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSDgoGcGx1Z2luGAMgASgJIksKBlJlc3VsdBIOCgZzY29yZXMYASADKAESDwoHcmFua2luZxgCIAMoBRIPCgd3aW5uZXJzGAMgAygFEg8KB3N1bW1hcnkYBCABKAkihQUKBU1hdGNoEgwKBG5hbWUYASABKAkSDAoEZ2FtZRgCIAEoCRIVCg1ydWxlc192ZXJzaW9uGAMgASgJEigKBnN0YXR1cxgEIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEg8KB3ZlcnNpb24YBSABKAMSIAoFc2VhdHMYBiADKAsyES5nYW1laG9zdC52MS5TZWF0EigKB29wdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg8KB3RvX21vdmUYCCADKAUSIwoGcmVzdWx0GAkgASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoMdHVybl90aW1lb3V0GAwgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjEKDXR1cm5fZGVhZGxpbmUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3NlZWRfY2hvc2VuGA4gASgIEjAKDXN0YXR1c19kZXRhaWwYDyABKAsyGS5nYW1laG9zdC52MS5TdGF0dXNEZXRhaWwSJgoFY2xvY2sYKCABKAsyFy5nYW1laG9zdC52MS5DaGVzc0Nsb2NrEi8KDGFic2VudF9ncmFjZRgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhImCgh1bmRvX2FzaxgyIAEoCzIULmdhbWVob3N0LnYxLlVuZG9Bc2siqwIKCkNoZXNzQ2xvY2sSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLAoJcmVtYWluaW5nGAMgAygLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEikKBXNpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAUgAygFEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghwZXJfbW92ZRgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLXAwoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKAoHb3B0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEQoEc2VlZBgEIAEoBEgAiAEBEhEKCWJvdF9zZWF0cxgFIAMoBRISCgpyZXF1ZXN0X2lkGAYgASgJEg8KB3ZhcmlhbnQYByABKAkSCwoDYm90GAggASgJEi8KDHR1cm5fdGltZW91dBgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIwCg1jbG9ja19pbml0aWFsGCggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD2Nsb2NrX2luY3JlbWVudBgpIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI7Chhjb3JyZXNwb25kZW5jZV9tb3ZlX3RpbWUYKiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SNAoMYWJzZW50X2dyYWNlGCsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSAGIAQFCBwoFX3NlZWRCDwoNX2Fic2VudF9ncmFjZSKRAQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZ2FtZWhvc3QudjEuTWF0Y2hTdGF0dXMSDAoEbWluZRgFIAEoCBIOCgZwbGF5ZXIYBiABKAkiUwoTTGlzdE1hdGNoZXNSZXNwb25zZRIjCgdtYXRjaGVzGAEgAygLMhIuZ2FtZWhvc3QudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIh8KD0dldE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJIlEKEEpvaW5NYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAlCBwoFX3NlYXQiWgoRSm9pbk1hdGNoUmVzcG9uc2USIQoFbWF0Y2gYASABKAsyEi5nYW1laG9zdC52MS5NYXRjaBIMCgRzZWF0GAIgASgFEhQKDHBsYXllcl90b2tlbhgDIAEoCSI3ChFMZWF2ZU1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCSJzCglMZWdhbE1vdmUSCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkSJQoEbW92ZRgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoFcGFydHMYBCADKAsyFS5nYW1laG9zdC52MS5Nb3ZlUGFydCIlCghNb3ZlUGFydBIKCgJpZBgBIAEoCRINCgVsYWJlbBgCIAEoCSKEAgoEVmlldxINCgVtYXRjaBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEigKBnN0YXR1cxgDIAEoDjIYLmdhbWVob3N0LnYxLk1hdGNoU3RhdHVzEgwKBHNlYXQYBCABKAUSDwoHdG9fbW92ZRgFIAMoBRImCgVzdGF0ZRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoLbGVnYWxfbW92ZXMYByADKAsyFi5nYW1laG9zdC52MS5MZWdhbE1vdmUSIwoGcmVzdWx0GAggASgLMhMuZ2FtZWhvc3QudjEuUmVzdWx0EgwKBHRleHQYCSABKAkSCwoDc3ZnGAogASgJIioKDVJlbmRlck9wdGlvbnMSDAoEdGV4dBgBIAEoCBILCgNzdmcYAiABKAgiiAEKDkdldFZpZXdSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEioKBnJlbmRlchgDIAEoCzIaLmdhbWVob3N0LnYxLlJlbmRlck9wdGlvbnMSFwoKYXRfdmVyc2lvbhgKIAEoA0gAiAEBQg0KC19hdF92ZXJzaW9uIosCChFTdWJtaXRNb3ZlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDHBsYXllcl90b2tlbhgCIAEoCRIRCgdtb3ZlX2lkGAMgASgJSAASLQoKc3RydWN0dXJlZBgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIdChBleHBlY3RlZF92ZXJzaW9uGAUgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgGIAEoCRIqCgZyZW5kZXIYByABKAsyGi5nYW1laG9zdC52MS5SZW5kZXJPcHRpb25zEhQKDGluY2x1ZGVfdmlldxgIIAEoCEIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIlgKElN1Ym1pdE1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBHZpZXcYAiABKAsyES5nYW1laG9zdC52MS5WaWV3EhAKCHJlcGxheWVkGAMgASgIIrsCCgpNYXRjaEV2ZW50Eg8KB3ZlcnNpb24YASABKAMSJAoEa2luZBgCIAEoDjIWLmdhbWVob3N0LnYxLkV2ZW50S2luZBIoCgR0aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAQgASgFEiUKBG1vdmUYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWxhYmVsGAYgASgJEh8KBHZpZXcYByABKAsyES5nYW1laG9zdC52MS5WaWV3EhEKCXRpbWVkX291dBgIIAEoCBIOCgZyZWFzb24YCSABKAkSDgoGdW5kb2VzGDIgASgDEjQKEHVuZG9fZXhwaXJlX3RpbWUYMyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKEVdhdGNoTWF0Y2hSZXF1ZXN0EgwKBG5hbWUYASABKAkSFAoMcGxheWVyX3Rva2VuGAIgASgJEhUKDWFmdGVyX3ZlcnNpb24YAyABKAMSKgoGcmVuZGVyGAQgASgLMhouZ2FtZWhvc3QudjEuUmVuZGVyT3B0aW9ucyI4ChJHZXRNYXRjaExvZ1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAki8wEKCE1hdGNoTG9nEg0KBW1hdGNoGAEgASgJEgwKBGdhbWUYAiABKAkSFQoNcnVsZXNfdmVyc2lvbhgDIAEoCRINCgVzZWF0cxgEIAEoBRIoCgdvcHRpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIRCgRzZWVkGAYgASgESACIAQESEAoIY29tcGxldGUYByABKAgSJwoGZXZlbnRzGAggAygLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudBIjCgZyZXN1bHQYCSABKAsyEy5nYW1laG9zdC52MS5SZXN1bHRCBwoFX3NlZWQiNAoOQXNrVW5kb1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkicQoRQW5zd2VyVW5kb1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkSDgoGYWNjZXB0GAMgASgIEhgKC2Fza192ZXJzaW9uGAQgASgDSACIAQFCDgoMX2Fza192ZXJzaW9uIjkKE1dpdGhkcmF3VW5kb1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxwbGF5ZXJfdG9rZW4YAiABKAkiUgoMVW5kb1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoDYXNrGAIgASgLMhQuZ2FtZWhvc3QudjEuVW5kb0FzaxIOCgZ1bmRvbmUYAyABKAgikAEKB1VuZG9Bc2sSDAoEc2VhdBgBIAEoBRIOCgZ1bmRvZXMYAiABKAMSEwoLYXNrX3ZlcnNpb24YAyABKAMSLwoLZXhwaXJlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGFjY2VwdGVkGAUgAygFEg8KB3dhaXRpbmcYBiADKAUiFAoSR2V0SWRlbnRpdHlSZXF1ZXN0IlAKCElkZW50aXR5Eg8KB3N1YmplY3QYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg0KBXJvbGVzGAMgAygJEg4KBm1ldGhvZBgEIAEoCSIxChFBYm9ydE1hdGNoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIiChJEZWxldGVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIjsKEEFzc2lnbkJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzZWF0GAIgASgFEgsKA2JvdBgDIAEoCSIiChJSZXN1bWVNYXRjaFJlcXVlc3QSDAoEbmFtZRgBIAEoCSKcAQoOU2Vzc2lvblJlcXVlc3QSCwoDdGFnGAEgASgEEi8KBXdhdGNoGAIgASgLMh4uZ2FtZWhvc3QudjEuV2F0Y2hNYXRjaFJlcXVlc3RIABIuCgRtb3ZlGAMgASgLMh4uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlcXVlc3RIABIRCgd1bndhdGNoGAQgASgJSABCCQoHcmVxdWVzdCJUCgxTZXNzaW9uRXJyb3ISDAoEY29kZRgBIAEoBRIPCgdtZXNzYWdlGAIgASgJEiUKB2RldGFpbHMYAyADKAsyFC5nb29nbGUucHJvdG9idWYuQW55IpkCCgxTZXNzaW9uRXZlbnQSCwoDdGFnGAEgASgEEg0KBW1hdGNoGAIgASgJEi4KC21hdGNoX2V2ZW50GAMgASgLMhcuZ2FtZWhvc3QudjEuTWF0Y2hFdmVudEgAEjAKBW1vdmVkGAQgASgLMh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlSAASJgoId2F0Y2hpbmcYBSABKAsyEi5nYW1laG9zdC52MS5NYXRjaEgAEioKBWVycm9yGAYgASgLMhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkVycm9ySAASLgoLd2F0Y2hfZW5kZWQYByABKAsyFy5nYW1laG9zdC52MS5XYXRjaEVuZGVkSABCBwoFZXZlbnQiHQoKV2F0Y2hFbmRlZBIPCgd2ZXJzaW9uGAEgASgDKsgBCgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFNQVRDSF9TVEFUVVNfT1BFThABEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQAhIZChVNQVRDSF9TVEFUVVNfRklOSVNIRUQQAxIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAQSGAoUTUFUQ0hfU1RBVFVTX0FCT1JURUQQBRIaChZNQVRDSF9TVEFUVVNfU1VTUEVOREVEEAYqYQoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARITCg9TRUFUX0tJTkRfSFVNQU4QAhIRCg1TRUFUX0tJTkRfQk9UEAMqxQMKCUV2ZW50S2luZBIaChZFVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRRVZFTlRfS0lORF9KT0lORUQQARITCg9FVkVOVF9LSU5EX0xFRlQQAhIWChJFVkVOVF9LSU5EX1NUQVJURUQQAxIUChBFVkVOVF9LSU5EX01PVkVEEAQSFwoTRVZFTlRfS0lORF9GSU5JU0hFRBAFEhgKFEVWRU5UX0tJTkRfQUJBTkRPTkVEEAYSFgoSRVZFTlRfS0lORF9BQk9SVEVEEAcSGAoURVZFTlRfS0lORF9TVVNQRU5ERUQQCBIWChJFVkVOVF9LSU5EX1JFU1VNRUQQCRIbChdFVkVOVF9LSU5EX0JPVF9BU1NJR05FRBAKEhwKGEVWRU5UX0tJTkRfQ0xPQ0tfUkFOX09VVBAoEhkKFUVWRU5UX0tJTkRfVU5ET19BU0tFRBAyEhwKGEVWRU5UX0tJTkRfVU5ET19BQ0NFUFRFRBAzEhsKF0VWRU5UX0tJTkRfVU5ET19SRUZVU0VEEDQSHQoZRVZFTlRfS0lORF9VTkRPX1dJVEhEUkFXThA1EhUKEUVWRU5UX0tJTkRfVU5ET05FEDYy9AgKCEdhbWVIb3N0EkoKCUxpc3RHYW1lcxIdLmdhbWVob3N0LnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5nYW1laG9zdC52MS5MaXN0R2FtZXNSZXNwb25zZRI5CgdHZXRHYW1lEhsuZ2FtZWhvc3QudjEuR2V0R2FtZVJlcXVlc3QaES5nYW1laG9zdC52MS5HYW1lEkIKC0NyZWF0ZU1hdGNoEh8uZ2FtZWhvc3QudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLTGlzdE1hdGNoZXMSHy5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaIC5nYW1laG9zdC52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEjwKCEdldE1hdGNoEhwuZ2FtZWhvc3QudjEuR2V0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSSgoJSm9pbk1hdGNoEh0uZ2FtZWhvc3QudjEuSm9pbk1hdGNoUmVxdWVzdBoeLmdhbWVob3N0LnYxLkpvaW5NYXRjaFJlc3BvbnNlEkAKCkxlYXZlTWF0Y2gSHi5nYW1laG9zdC52MS5MZWF2ZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoEjkKB0dldFZpZXcSGy5nYW1laG9zdC52MS5HZXRWaWV3UmVxdWVzdBoRLmdhbWVob3N0LnYxLlZpZXcSTQoKU3VibWl0TW92ZRIeLmdhbWVob3N0LnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh8uZ2FtZWhvc3QudjEuU3VibWl0TW92ZVJlc3BvbnNlEkcKCldhdGNoTWF0Y2gSHi5nYW1laG9zdC52MS5XYXRjaE1hdGNoUmVxdWVzdBoXLmdhbWVob3N0LnYxLk1hdGNoRXZlbnQwARJFCgtHZXRNYXRjaExvZxIfLmdhbWVob3N0LnYxLkdldE1hdGNoTG9nUmVxdWVzdBoVLmdhbWVob3N0LnYxLk1hdGNoTG9nEkUKC0dldElkZW50aXR5Eh8uZ2FtZWhvc3QudjEuR2V0SWRlbnRpdHlSZXF1ZXN0GhUuZ2FtZWhvc3QudjEuSWRlbnRpdHkSRQoHU2Vzc2lvbhIbLmdhbWVob3N0LnYxLlNlc3Npb25SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuU2Vzc2lvbkV2ZW50KAEwARJBCgdBc2tVbmRvEhsuZ2FtZWhvc3QudjEuQXNrVW5kb1JlcXVlc3QaGS5nYW1laG9zdC52MS5VbmRvUmVzcG9uc2USRwoKQW5zd2VyVW5kbxIeLmdhbWVob3N0LnYxLkFuc3dlclVuZG9SZXF1ZXN0GhkuZ2FtZWhvc3QudjEuVW5kb1Jlc3BvbnNlEksKDFdpdGhkcmF3VW5kbxIgLmdhbWVob3N0LnYxLldpdGhkcmF3VW5kb1JlcXVlc3QaGS5nYW1laG9zdC52MS5VbmRvUmVzcG9uc2UypwIKDUdhbWVIb3N0QWRtaW4SQAoKQWJvcnRNYXRjaBIeLmdhbWVob3N0LnYxLkFib3J0TWF0Y2hSZXF1ZXN0GhIuZ2FtZWhvc3QudjEuTWF0Y2gSUAoLRGVsZXRlTWF0Y2gSHy5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlcXVlc3QaIC5nYW1laG9zdC52MS5EZWxldGVNYXRjaFJlc3BvbnNlEj4KCUFzc2lnbkJvdBIdLmdhbWVob3N0LnYxLkFzc2lnbkJvdFJlcXVlc3QaEi5nYW1laG9zdC52MS5NYXRjaBJCCgtSZXN1bWVNYXRjaBIfLmdhbWVob3N0LnYxLlJlc3VtZU1hdGNoUmVxdWVzdBoSLmdhbWVob3N0LnYxLk1hdGNoQjRaMmdhbWVob3N0LmRldi9jbGllbnRzL2dvL2dlbi9nYW1laG9zdC92MTtnYW1laG9zdHYxYgZwcm90bzM", [file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gamehost.v1.Game
@@ -111,6 +111,14 @@ export type Game = Message<"gamehost.v1.Game"> & {
    * @generated from field: repeated gamehost.v1.GameBot bots = 14;
    */
   bots: GameBot[];
+
+  /**
+   * Players: undo (part "undo"). Players may take some moves back by
+   * agreement (AskUndo); which ones, the game's page says.
+   *
+   * @generated from field: bool undo = 50;
+   */
+  undo: boolean;
 };
 
 /**
@@ -492,6 +500,13 @@ export type Match = Message<"gamehost.v1.Match"> & {
    * @generated from field: google.protobuf.Duration absent_grace = 41;
    */
   absentGrace?: Duration | undefined;
+
+  /**
+   * Players: undo (part "undo"). The open ask to take a move back, if any.
+   *
+   * @generated from field: gamehost.v1.UndoAsk undo_ask = 50;
+   */
+  undoAsk?: UndoAsk | undefined;
 };
 
 /**
@@ -1251,6 +1266,21 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
    * @generated from field: string reason = 9;
    */
   reason: string;
+
+  /**
+   * Players: undo (part "undo").
+   * For UNDO_ASKED and UNDONE: the version of the MOVED event taken back.
+   *
+   * @generated from field: int64 undoes = 50;
+   */
+  undoes: bigint;
+
+  /**
+   * For UNDO_ASKED: when the ask lapses if it is still open.
+   *
+   * @generated from field: google.protobuf.Timestamp undo_expire_time = 51;
+   */
+  undoExpireTime?: Timestamp | undefined;
 };
 
 /**
@@ -1388,6 +1418,185 @@ export const MatchLogSchema: GenMessage<MatchLog> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 28);
 
 /**
+ * @generated from message gamehost.v1.AskUndoRequest
+ */
+export type AskUndoRequest = Message<"gamehost.v1.AskUndoRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The token of the seat whose move is the last one played.
+   *
+   * @generated from field: string player_token = 2;
+   */
+  playerToken: string;
+};
+
+/**
+ * Describes the message gamehost.v1.AskUndoRequest.
+ * Use `create(AskUndoRequestSchema)` to create a new message.
+ */
+export const AskUndoRequestSchema: GenMessage<AskUndoRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 29);
+
+/**
+ * @generated from message gamehost.v1.AnswerUndoRequest
+ */
+export type AnswerUndoRequest = Message<"gamehost.v1.AnswerUndoRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string player_token = 2;
+   */
+  playerToken: string;
+
+  /**
+   * True to accept, false to refuse.
+   *
+   * @generated from field: bool accept = 3;
+   */
+  accept: boolean;
+
+  /**
+   * The version of the UNDO_ASKED event answered; another open ask (or
+   * none) fails with ABORTED and changes nothing. Unset: no check.
+   *
+   * @generated from field: optional int64 ask_version = 4;
+   */
+  askVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message gamehost.v1.AnswerUndoRequest.
+ * Use `create(AnswerUndoRequestSchema)` to create a new message.
+ */
+export const AnswerUndoRequestSchema: GenMessage<AnswerUndoRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 30);
+
+/**
+ * @generated from message gamehost.v1.WithdrawUndoRequest
+ */
+export type WithdrawUndoRequest = Message<"gamehost.v1.WithdrawUndoRequest"> & {
+  /**
+   * "matches/{match}".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The asker's token.
+   *
+   * @generated from field: string player_token = 2;
+   */
+  playerToken: string;
+};
+
+/**
+ * Describes the message gamehost.v1.WithdrawUndoRequest.
+ * Use `create(WithdrawUndoRequestSchema)` to create a new message.
+ */
+export const WithdrawUndoRequestSchema: GenMessage<WithdrawUndoRequest> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 31);
+
+/**
+ * @generated from message gamehost.v1.UndoResponse
+ */
+export type UndoResponse = Message<"gamehost.v1.UndoResponse"> & {
+  /**
+   * The match's version after the call.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The ask still open after the call (unset once it is closed).
+   *
+   * @generated from field: gamehost.v1.UndoAsk ask = 2;
+   */
+  ask?: UndoAsk | undefined;
+
+  /**
+   * True when this call took the move back (the last acceptance, or an ask
+   * no person had to answer).
+   *
+   * @generated from field: bool undone = 3;
+   */
+  undone: boolean;
+};
+
+/**
+ * Describes the message gamehost.v1.UndoResponse.
+ * Use `create(UndoResponseSchema)` to create a new message.
+ */
+export const UndoResponseSchema: GenMessage<UndoResponse> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 32);
+
+/**
+ * An open ask to take a move back.
+ *
+ * @generated from message gamehost.v1.UndoAsk
+ */
+export type UndoAsk = Message<"gamehost.v1.UndoAsk"> & {
+  /**
+   * The asker: the seat whose move is taken back.
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The version of the MOVED event to take back.
+   *
+   * @generated from field: int64 undoes = 2;
+   */
+  undoes: bigint;
+
+  /**
+   * The version of the UNDO_ASKED event.
+   *
+   * @generated from field: int64 ask_version = 3;
+   */
+  askVersion: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 4;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * Seats that accepted so far.
+   *
+   * @generated from field: repeated int32 accepted = 5;
+   */
+  accepted: number[];
+
+  /**
+   * Seats still to answer (people only: bots accept).
+   *
+   * @generated from field: repeated int32 waiting = 6;
+   */
+  waiting: number[];
+};
+
+/**
+ * Describes the message gamehost.v1.UndoAsk.
+ * Use `create(UndoAskSchema)` to create a new message.
+ */
+export const UndoAskSchema: GenMessage<UndoAsk> = /*@__PURE__*/
+  messageDesc(file_gamehost_v1_gamehost, 33);
+
+/**
  * @generated from message gamehost.v1.GetIdentityRequest
  */
 export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
@@ -1398,7 +1607,7 @@ export type GetIdentityRequest = Message<"gamehost.v1.GetIdentityRequest"> & {
  * Use `create(GetIdentityRequestSchema)` to create a new message.
  */
 export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 29);
+  messageDesc(file_gamehost_v1_gamehost, 34);
 
 /**
  * @generated from message gamehost.v1.Identity
@@ -1436,7 +1645,7 @@ export type Identity = Message<"gamehost.v1.Identity"> & {
  * Use `create(IdentitySchema)` to create a new message.
  */
 export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 30);
+  messageDesc(file_gamehost_v1_gamehost, 35);
 
 /**
  * @generated from message gamehost.v1.AbortMatchRequest
@@ -1462,7 +1671,7 @@ export type AbortMatchRequest = Message<"gamehost.v1.AbortMatchRequest"> & {
  * Use `create(AbortMatchRequestSchema)` to create a new message.
  */
 export const AbortMatchRequestSchema: GenMessage<AbortMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 31);
+  messageDesc(file_gamehost_v1_gamehost, 36);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchRequest
@@ -1481,7 +1690,7 @@ export type DeleteMatchRequest = Message<"gamehost.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 32);
+  messageDesc(file_gamehost_v1_gamehost, 37);
 
 /**
  * @generated from message gamehost.v1.DeleteMatchResponse
@@ -1494,7 +1703,7 @@ export type DeleteMatchResponse = Message<"gamehost.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 33);
+  messageDesc(file_gamehost_v1_gamehost, 38);
 
 /**
  * @generated from message gamehost.v1.AssignBotRequest
@@ -1525,7 +1734,7 @@ export type AssignBotRequest = Message<"gamehost.v1.AssignBotRequest"> & {
  * Use `create(AssignBotRequestSchema)` to create a new message.
  */
 export const AssignBotRequestSchema: GenMessage<AssignBotRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 34);
+  messageDesc(file_gamehost_v1_gamehost, 39);
 
 /**
  * @generated from message gamehost.v1.ResumeMatchRequest
@@ -1544,7 +1753,7 @@ export type ResumeMatchRequest = Message<"gamehost.v1.ResumeMatchRequest"> & {
  * Use `create(ResumeMatchRequestSchema)` to create a new message.
  */
 export const ResumeMatchRequestSchema: GenMessage<ResumeMatchRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 35);
+  messageDesc(file_gamehost_v1_gamehost, 40);
 
 /**
  * @generated from message gamehost.v1.SessionRequest
@@ -1595,7 +1804,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
  * Use `create(SessionRequestSchema)` to create a new message.
  */
 export const SessionRequestSchema: GenMessage<SessionRequest> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 36);
+  messageDesc(file_gamehost_v1_gamehost, 41);
 
 /**
  * What a failed request got: the status SubmitMove or WatchMatch would have
@@ -1628,7 +1837,7 @@ export type SessionError = Message<"gamehost.v1.SessionError"> & {
  * Use `create(SessionErrorSchema)` to create a new message.
  */
 export const SessionErrorSchema: GenMessage<SessionError> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 37);
+  messageDesc(file_gamehost_v1_gamehost, 42);
 
 /**
  * @generated from message gamehost.v1.SessionEvent
@@ -1702,7 +1911,7 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
  * Use `create(SessionEventSchema)` to create a new message.
  */
 export const SessionEventSchema: GenMessage<SessionEvent> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 38);
+  messageDesc(file_gamehost_v1_gamehost, 43);
 
 /**
  * @generated from message gamehost.v1.WatchEnded
@@ -1721,7 +1930,7 @@ export type WatchEnded = Message<"gamehost.v1.WatchEnded"> & {
  * Use `create(WatchEndedSchema)` to create a new message.
  */
 export const WatchEndedSchema: GenMessage<WatchEnded> = /*@__PURE__*/
-  messageDesc(file_gamehost_v1_gamehost, 39);
+  messageDesc(file_gamehost_v1_gamehost, 44);
 
 /**
  * @generated from enum gamehost.v1.MatchStatus
@@ -1889,6 +2098,44 @@ export enum EventKind {
    * @generated from enum value: EVENT_KIND_CLOCK_RAN_OUT = 40;
    */
   CLOCK_RAN_OUT = 40,
+
+  /**
+   * Players: undo (part "undo"). An ask is open from UNDO_ASKED until any
+   * event other than UNDO_ACCEPTED, or until its undo_expire_time.
+   * The seat asked to take back its move at MatchEvent.undoes.
+   *
+   * @generated from enum value: EVENT_KIND_UNDO_ASKED = 50;
+   */
+  UNDO_ASKED = 50,
+
+  /**
+   * The seat accepted the open ask (others are still to answer, or UNDONE follows).
+   *
+   * @generated from enum value: EVENT_KIND_UNDO_ACCEPTED = 51;
+   */
+  UNDO_ACCEPTED = 51,
+
+  /**
+   * The seat refused the open ask: it is closed and nothing else changes.
+   *
+   * @generated from enum value: EVENT_KIND_UNDO_REFUSED = 52;
+   */
+  UNDO_REFUSED = 52,
+
+  /**
+   * The asker took the ask back.
+   *
+   * @generated from enum value: EVENT_KIND_UNDO_WITHDRAWN = 53;
+   */
+  UNDO_WITHDRAWN = 53,
+
+  /**
+   * The move at MatchEvent.undoes is taken back: the position is the one
+   * before it (seat: the asker).
+   *
+   * @generated from enum value: EVENT_KIND_UNDONE = 54;
+   */
+  UNDONE = 54,
 }
 
 /**
@@ -2042,6 +2289,41 @@ export const GameHost: GenService<{
     methodKind: "bidi_streaming";
     input: typeof SessionRequestSchema;
     output: typeof SessionEventSchema;
+  },
+  /**
+   * Players: undo (part "undo", issue 17). Taking a move back by agreement,
+   * in games that allow it (Game.undo): the player whose move was the last
+   * one asks, every other person seated accepts or refuses (bots accept),
+   * and the log keeps the ask, the answers and the undo. See
+   * docs/protocol.md, "Undo by agreement".
+   * Asks to take back the caller's seat's move, the last one played.
+   *
+   * @generated from rpc gamehost.v1.GameHost.AskUndo
+   */
+  askUndo: {
+    methodKind: "unary";
+    input: typeof AskUndoRequestSchema;
+    output: typeof UndoResponseSchema;
+  },
+  /**
+   * Accepts or refuses the open ask; the last acceptance takes the move back.
+   *
+   * @generated from rpc gamehost.v1.GameHost.AnswerUndo
+   */
+  answerUndo: {
+    methodKind: "unary";
+    input: typeof AnswerUndoRequestSchema;
+    output: typeof UndoResponseSchema;
+  },
+  /**
+   * The asker takes the ask back.
+   *
+   * @generated from rpc gamehost.v1.GameHost.WithdrawUndo
+   */
+  withdrawUndo: {
+    methodKind: "unary";
+    input: typeof WithdrawUndoRequestSchema;
+    output: typeof UndoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gamehost_v1_gamehost, 0);
