@@ -9,7 +9,8 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_host_moves``: bots, turn deadlines, the sweep of due turns;
 - ``engine_rules_failures``: strikes and suspension;
 - ``engine_views``: to move, legal moves, views, renders, watching;
-- ``engine_admin``: operators' changes (abort, delete, bot, resume).
+- ``engine_admin``: operators' changes (abort, delete, bot, resume);
+- ``engine_undo``: taking a move back by agreement (ask, answer, withdraw).
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -47,6 +48,7 @@ from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine_seats import MatchSeats
 from gamehost.host.engine_steps import MatchSteps
+from gamehost.host.engine_undo import MatchUndo
 from gamehost.host.engine_views import MatchViews, ViewData
 from gamehost.host.fair_seed import check_chosen_seed
 from gamehost.host.limits import shown
@@ -71,7 +73,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, MatchClocks):
+                  MatchAdministration, MatchReplay, MatchClocks, MatchUndo):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the
