@@ -186,3 +186,27 @@ def test_against_a_bot_the_undo_needs_no_answer_and_survives_a_restart(start_hos
         assert list(view.to_move) == [0]
         mark(client, match, x, 0)
         assert from_struct(client.view(match, x).state)["board"][0] == 0
+
+
+def test_an_ask_on_one_replica_is_answered_through_the_other_on_postgresql(start_host, postgres_url):
+    a, b = (start_host("--store", postgres_url, "--replica-id", name) for name in "ab")
+    with a.client() as on_a, b.client() as on_b:
+        match = on_a.create_match("tictactoe", seed=77).name
+        x, o = on_a.join(match).player_token, on_b.join(match).player_token
+        mark(on_a, match, x, 4)
+        mark(on_b, match, o, 0)
+        before = on_a.view(match, x)
+        taken_back = mark(on_a, match, x, 8)
+        on_b.view(match, o)  # b holds the position with the move, to be taken back under it
+        asked = on_a.ask_undo(match, x)
+        assert on_b.match(match).undo_ask.ask_version == asked.version  # b reads the ask from the shared log
+        answer = on_b.answer_undo(match, o, True, ask_version=asked.version)
+        assert answer.undone and answer.version == asked.version + 2
+        for client, token in ((on_a, x), (on_b, o)):
+            view = client.view(match, token)
+            assert (view.version, view.state, list(view.to_move)) == (answer.version, before.state, [0])
+        mark(on_a, match, x, 2)  # a moves on from the taken-back position
+        assert from_struct(on_b.view(match, o).state)["board"] == [1, None, 0, None, 0, None, None, None, None]
+        assert on_b.log(match) == on_a.log(match)
+        assert story(on_a, match)[-4:] == ["asked", "accepted", "undone", "moved"]
+        assert taken_back == asked.version - 1
