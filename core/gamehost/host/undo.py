@@ -17,6 +17,8 @@ from typing import Iterable, Sequence
 from gamehost.host.store.base import SeatRecord
 
 ASK_LIFETIME = 300.0  # seconds an unanswered ask stays open
+# The ask and its answers: the position and the turn stay as they were.
+ASK_EVENTS = frozenset({"undo_asked", "undo_accepted", "undo_refused", "undo_withdrawn"})
 
 
 @dataclass(frozen=True)
