@@ -14,6 +14,7 @@ import pytest
 
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.client.structs import from_struct
+from gamehost.host.undo import ASK_LIFETIME, open_ask
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost_tictactoe import TicTacToe
@@ -210,3 +211,13 @@ def test_an_ask_on_one_replica_is_answered_through_the_other_on_postgresql(start
         assert on_b.log(match) == on_a.log(match)
         assert story(on_a, match)[-4:] == ["asked", "accepted", "undone", "moved"]
         assert taken_back == asked.version - 1
+
+
+def test_an_ask_lapses_after_its_lifetime_and_closes_at_any_event_but_an_acceptance():
+    """What every replica reads from the log (a lapse writes no event: its time is in the ask)."""
+    asked = {"version": 5, "kind": "undo_asked", "seat": 0, "time": 100.0, "undoes": 4,
+             "expire_time": 100.0 + ASK_LIFETIME}
+    accepted = {"version": 6, "kind": "undo_accepted", "seat": 2, "time": 101.0}
+    assert open_ask([asked, accepted], now=101.0).accepted == (2,)
+    assert open_ask([asked, accepted], now=100.0 + ASK_LIFETIME) is None
+    assert open_ask([asked, {"version": 6, "kind": "bot_assigned", "seat": 1, "time": 101.0}], now=101.0) is None
