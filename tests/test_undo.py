@@ -169,6 +169,20 @@ def test_who_may_ask_answer_and_withdraw(client):
     assert from_struct(client.view(match).state)["board"] == [None] * 9
 
 
+def test_in_a_clocked_match_the_ask_stops_no_clock_and_the_undo_gives_nobody_time(client):
+    match = client.create_match("tictactoe", seed=78, clock=300, increment=5).name
+    x, o = client.join(match).player_token, client.join(match).player_token
+    mark(client, match, x, 4)
+    moved = client.match(match).clock
+    client.ask_undo(match, x)
+    assert client.match(match).clock.since == moved.since  # O's time runs on while asked
+    client.answer_undo(match, o, True)
+    clock = client.match(match).clock
+    assert clock.remaining[0] == moved.remaining[0]  # X was not to move: nothing charged, no increment given back
+    assert clock.remaining[1].ToNanoseconds() < moved.remaining[1].ToNanoseconds()  # O was: charged till the undo
+    assert list(clock.running) == [0]
+
+
 def test_against_a_bot_the_undo_needs_no_answer_and_survives_a_restart(start_host, tmp_path):
     """SQLite: the undo's step writes a snapshot; the restarted host loads the taken-back position."""
     host = start_host("--bot-delay-with-humans", "60", data_dir=tmp_path)  # the bot waits: X's move stays the last
