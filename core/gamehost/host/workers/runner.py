@@ -43,7 +43,7 @@ class RulesBudgets:
     def for_call(self, game_id: str, op: str) -> float:
         if op == "choose":
             return max(self.bot, self.per_game.get(game_id, 0.0))
-        if op in ("load", "replay_views"):  # both replay a whole log
+        if op in ("load", "replay_views", "rewind"):  # each replays a whole log
             return max(self.load, self.per_game.get(game_id, 0.0))
         return self.per_game.get(game_id, self.rules)
 
@@ -399,7 +399,7 @@ class RulesRunner:
         tag = next(self._tags)
         answer = await self._call(live, {"op": "rewind", "seats": len(record.seats), "options": dict(record.options),
                                          "moves": moves, "new_tag": tag})
-        listed = {int(seat): _moves(moves) for seat, moves in answer.get("moves", {}).items()}
+        listed = {int(seat): _moves(legal) for seat, legal in answer.get("moves", {}).items()}
         return Applied(answer["outcome"], tuple(answer.get("to_move", ())), listed, answer["state"], tag, version)
 
     async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
