@@ -167,6 +167,30 @@ def test_kit_reports_the_broken_rule(game, finding):
     assert finding in str(caught.value)
 
 
+class UndoesRolledMoves(TicTacToe):
+    """Offers undo for every move, but each move rolls a die: taken back and played again, it would roll anew."""
+
+    def apply(self, state, seat, move, rng):
+        return {**super().apply(state, seat, move, rng), "roll": rng.randrange(6)}
+
+
+class UndoesIntoAnotherPosition(TicTacToe):
+    """can_undo answers something other than a bool."""
+
+    def can_undo(self, state, seat, move):
+        return "yes"
+
+
+@pytest.mark.parametrize("game, finding", [
+    (UndoesRolledMoves(), "(f) can_undo lets move"),
+    (UndoesIntoAnotherPosition(), "(f) can_undo answered 'yes'"),
+])
+def test_kit_reports_an_unsafe_undo(game, finding):
+    with pytest.raises(AssertionError) as caught:
+        run_conformance(game, seats=2, playouts=2)
+    assert finding in str(caught.value)
+
+
 def test_kit_passes_a_game_whose_moves_come_in_parts_with_a_target_for_each():
     report = run_conformance(OffersPartsByColumnThenRow(), seats=2, playouts=10)
     assert report.playouts == 10

@@ -137,3 +137,20 @@ def test_each_turn_is_notified_once_and_the_end_of_the_match_too(notifying_host,
     turns_of_x = [p for p in ours if p["type"] == "your_turn"]
     assert turns_of_x and all(p["seat"] == 0 for p in turns_of_x)  # the bot's turns are not notified
     assert [p["type"] for p in ours].count("match_finished") == 1
+
+
+def test_an_undo_ask_and_its_answers_notify_nobody_and_the_undo_notifies_the_turn(notifying_host, receiver):
+    with notifying_host.client() as client:
+        match = client.create_match("tictactoe", seed=4).name
+        x, o = client.join(match).player_token, client.join(match).player_token
+        moved = client.move(match, x, move_id=client.view(match, x).legal_moves[0].id).version
+        client.ask_undo(match, x)
+        client.answer_undo(match, o, False)
+        client.ask_undo(match, x)
+        undone = client.answer_undo(match, o, True)
+    assert undone.undone and undone.version == moved + 5
+    match_id = match.split("/")[1]
+    back_to_x = f"turn:{match_id}:{undone.version}:0"
+    delivered = receiver.wait_for(lambda deliveries: any(d[0]["key"] == back_to_x for d in deliveries))
+    versions = [payload["version"] for payload, _, _ in delivered if payload["match"] == match]
+    assert moved in versions and not set(range(moved + 1, undone.version)) & set(versions)  # asks and answers: none

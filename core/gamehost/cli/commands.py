@@ -296,13 +296,21 @@ def replay(args) -> int:
     if pinned is None:
         print(f"warning: match used rules {log.rules_version}, local plugin has {entry.versions_text()}",
               file=sys.stderr)
-    state = initial_state(game, log.seats, from_struct(log.options), log.seed)
+    first = state = initial_state(game, log.seats, from_struct(log.options), log.seed)
+    standing: list[RecordedMove] = []  # the moves not taken back so far
     for event in log.events:
-        if event.kind != pb.EVENT_KIND_MOVED:
+        if event.kind == pb.EVENT_KIND_MOVED:
+            standing.append(RecordedMove(event.version, event.seat, from_struct(event.move)))
+            state = replay_moves(game, state, log.seed, standing[-1:])
+            what = event.label
+        elif event.kind == pb.EVENT_KIND_UNDONE:  # the position before that move: the others replayed
+            standing = [move for move in standing if move.version != event.undoes]
+            state = replay_moves(game, first, log.seed, standing)
+            what = f"took back the move of v{event.undoes}"
+        else:
             continue
-        state = replay_moves(game, state, log.seed, [RecordedMove(event.version, event.seat, from_struct(event.move))])
         if not args.quiet:
-            print(f"\nv{event.version} {seats.get(event.seat) or seat_name(event.seat)}: {event.label}")
+            print(f"\nv{event.version} {seats.get(event.seat) or seat_name(event.seat)}: {what}")
             print(game.render_text(game.view(state, None)))
     outcome = game.outcome(state)
     if not log.result.ranking:

@@ -60,11 +60,20 @@ def charged(clock: dict, update_time: float, to_move: Sequence[int], mover: int,
     move is charged the time since the last charge (several at once in
     games of simultaneous moves), the mover then gains the increment (a
     correspondence clock gives the mover its full move time again)."""
+    clock = charged_without_move(clock, update_time, to_move, now)
+    remaining = clock["remaining"]
+    remaining[mover] = clock["per_move"] if clock.get("per_move") else remaining[mover] + clock["increment"]
+    return clock
+
+
+def charged_without_move(clock: dict, update_time: float, to_move: Sequence[int], now: float) -> dict:
+    """The clock when the position changes with no move made (a move taken
+    back): the seats that were to move are charged the time since the last
+    charge, and nobody gains an increment."""
     elapsed = max(0.0, now - since(clock, update_time))
     remaining = list(clock["remaining"])
     for seat in to_move:
         remaining[seat] -= elapsed
-    remaining[mover] = clock["per_move"] if clock.get("per_move") else remaining[mover] + clock["increment"]
     return {**clock, "remaining": remaining, "since": now}
 
 

@@ -13,6 +13,7 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_rematch``: a finished match's rematch, seats rotated.
 - ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
 - ``engine_matchmaking``: players' tickets, matched into matches.
+- ``engine_undo``: taking a move back by agreement (ask, answer, withdraw).
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -53,6 +54,7 @@ from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine_seats import MatchSeats
 from gamehost.host.engine_steps import MatchSteps
+from gamehost.host.engine_undo import MatchUndo
 from gamehost.host.engine_views import MatchViews, ViewData
 from gamehost.host.fair_seed import check_chosen_seed
 from gamehost.host.limits import shown
@@ -77,7 +79,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking):
+                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking, MatchUndo):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the

@@ -48,9 +48,10 @@ class MatchReplay:
         versions = list(range(first, min(first + REPLAY_CHUNK, live.version + 1)))
         moves = [[e["version"], e["seat"], e["move"]] for e in events
                  if e["kind"] == "moved" and e["version"] <= versions[-1]]
+        undos = [[e["version"], e["undoes"]] for e in events if e["kind"] == "undone" and e["version"] <= versions[-1]]
         live.log.debug("replaying for past views", seat=seat, versions=f"{versions[0]}-{versions[-1]}",
                        moves=len(moves))
-        return await self.rules.replay_views(live, moves, versions, seat)
+        return await self.rules.replay_views(live, moves, versions, seat, undos)
 
     async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         """A past view's picture or text (cached apart from the current view's renderings)."""

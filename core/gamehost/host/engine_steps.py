@@ -86,8 +86,8 @@ class MatchSteps:
         transaction), or None."""
         kinds = {record.seats[s].kind for s in to_move}
         due = [self._bot_delay(record)] if "bot" in kinds else []
-        if "human" in kinds and record.turn_timeout:
-            due.append(record.turn_timeout)
+        if "human" in kinds and record.turn_timeout:  # from the turn's start: an undo's ask keeps update_time
+            due.append(max(0.0, record.update_time + record.turn_timeout - time.time()))
         if "human" in kinds and record.clock is not None:
             due.append(max(0.0, clocks.deadline(record.clock, record.update_time,
                                                 [s for s in to_move if record.seats[s].kind == "human"])

@@ -18,6 +18,7 @@ from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
+from gamehost.host.engine_undo import UndoResult
 from gamehost.host.matchmaking import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.gate import Gate
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
@@ -25,9 +26,11 @@ from gamehost.host.live import LiveMatch
 from gamehost.host.session import SessionStream
 from gamehost.host.status import to_grpc_status
 from gamehost.host.store.base import MatchRecord, TicketRecord
+from gamehost.host.undo import UndoAsk
 from gamehost.host.grpc_handlers import send_status
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+from gamehost.sdk.rules import offers_undo
 
 log = structlog.get_logger("gamehost.service")
 
@@ -40,7 +43,10 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "moved": pb.EVENT_KIND_MOVED, "finished": pb.EVENT_KIND_FINISHED,
                     "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
-                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT}
+                    "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT,
+                    "undo_asked": pb.EVENT_KIND_UNDO_ASKED, "undo_accepted": pb.EVENT_KIND_UNDO_ACCEPTED,
+                    "undo_refused": pb.EVENT_KIND_UNDO_REFUSED, "undo_withdrawn": pb.EVENT_KIND_UNDO_WITHDRAWN,
+                    "undone": pb.EVENT_KIND_UNDONE}
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
@@ -199,7 +205,7 @@ class GameHostService(pb_grpc.GameHostServicer):
                 variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
                                      options=to_struct(dict(v.options))) for v in game.variants],
                 hidden_information=game.hidden_information, chance=game.chance, plugin=plugin,
-                bots=self._bots_pb()))
+                bots=self._bots_pb(), undo=offers_undo(game)))
         return messages
 
     def _bots_pb(self) -> list:
@@ -248,7 +254,11 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     async def _live_match_pb(self, live: LiveMatch) -> pb.Match:
         async def build() -> pb.Match:
-            return self._match_pb(live.record, await self.engine.to_move(live))
+            message = self._match_pb(live.record, await self.engine.to_move(live))
+            ask = self.engine.undo_ask(live)  # kept with the version: clients also check its expire_time
+            if ask is not None:
+                message.undo_ask.CopyFrom(self._undo_ask_pb(live, ask))
+            return message
 
         return await live.derived_async("match_pb", build)
 
@@ -510,6 +520,10 @@ class GameHostService(pb_grpc.GameHostServicer):
                                 reason=shown.get("reason", ""))
         if shown.get("move") is not None:
             message.move.CopyFrom(to_struct(shown["move"]))
+        if "undoes" in shown:
+            message.undoes = shown["undoes"]
+        if "expire_time" in shown:
+            message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
         return message
 
     @streaming
@@ -545,6 +559,38 @@ class GameHostService(pb_grpc.GameHostServicer):
         if live.over:
             message.seed = record.seed
         return message
+
+    # ------------------------------------------------------------ undo
+
+    @unary
+    async def AskUndo(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        return await self._undo_pb(match_id, await self.engine.ask_undo(match_id, request.player_token, caller))
+
+    @unary
+    async def AnswerUndo(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        result = await self.engine.answer_undo(
+            match_id, request.player_token, request.accept,
+            request.ask_version if request.HasField("ask_version") else None, caller)
+        return await self._undo_pb(match_id, result)
+
+    @unary
+    async def WithdrawUndo(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        return await self._undo_pb(match_id, await self.engine.withdraw_undo(match_id, request.player_token, caller))
+
+    async def _undo_pb(self, match_id: str, result: UndoResult) -> pb.UndoResponse:
+        answer = pb.UndoResponse(version=result.version, undone=result.undone)
+        if result.ask is not None:
+            answer.ask.CopyFrom(self._undo_ask_pb(await self.engine.live_match(match_id), result.ask))
+        return answer
+
+    @staticmethod
+    def _undo_ask_pb(live: LiveMatch, ask: UndoAsk) -> pb.UndoAsk:
+        return pb.UndoAsk(seat=ask.seat, undoes=ask.undoes, ask_version=ask.version,
+                          expire_time=timestamp(ask.expire_time), accepted=ask.accepted,
+                          waiting=ask.waiting(live.record.seats))
 
     # ------------------------------------------------------------ identity
 

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 
 import structlog
 
+from gamehost.host.undo import ASK_EVENTS
 from gamehost.sdk import hookimpl
 
 log = structlog.get_logger("gamehost.webhooks")
@@ -60,7 +61,7 @@ class TurnNotifier:
             body = {"type": "match_finished", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": event["version"], "result": event.get("result")}
             self.engine.background(self._send(f"finished:{match_id}", match_id, game_id, body))
-        else:
+        elif event["kind"] not in ASK_EVENTS:  # an undo asked or answered: still the same turn, told already
             self.engine.background(self._turns(match_id, game_id, event["version"]))
 
     async def _turns(self, match_id: str, game_id: str, version: int) -> None:

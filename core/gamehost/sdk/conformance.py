@@ -32,7 +32,15 @@ seat and plays random legal moves, checking at every step:
 (d) persistence: the state survives a JSON round trip, and a match evicted
     from memory mid-game and at the end is restored from the store equal;
 (e) termination: every game ends within ``max_moves`` with a well-formed
-    outcome.
+    outcome;
+(f) undo, for a game that offers it (overrides ``can_undo``): once a
+    playout, after its fourth move (fifth for an odd seed),
+    ``can_undo`` answers a bool without changing the state; if it allows
+    taking that move back, the move must draw no chance (``apply`` with
+    other rngs gives the same state), and the move asked back through the
+    engine and accepted by every other seat gives exactly the position
+    before it (then the replay of (a) and the final restore of (d) run over the
+    undo too).
 It also renders text and SVG every few steps and at the end, and checks that
 the SVG's ``data-move`` targets are legal move ids and, for moves offered in
 parts, that every path is well formed and every part has a ``data-part``
@@ -66,8 +74,8 @@ from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk import legibility, part_targets
-from gamehost.sdk.replay import RecordedMove, initial_state, replay
-from gamehost.sdk.rules import Game, IllegalMove, Move, State
+from gamehost.sdk.replay import initial_state, recorded_moves, replay
+from gamehost.sdk.rules import Game, IllegalMove, Move, State, offers_undo
 
 MOVES_CHECKED_PER_STEP = 3
 RENDER_EVERY = 10
@@ -194,6 +202,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     # The SDK's sample_state returns the state itself: nothing to compare.
     resamples = type(game).sample_state is not Game.sample_state
     twins: list[_Twin] = []
+    undo_at = 4 + seed % 2 if offers_undo(game) else -1  # after the restore check of move 3
 
     while True:
         step = f"{where}, version {live.version}"
@@ -233,6 +242,9 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)
         assert result.version > 0 and not result.replayed
         moves_made += 1
+        if moves_made == undo_at and not live.over and await _check_undo(engine, game, live, tokens, seat, chosen,
+                                                                         state, frozen, step):
+            twins = []  # they followed the move taken back
         if moves_made == 3:
             await _check_restore(engine, live.id, step)
             live = await engine.live_match(live.id)
@@ -610,6 +622,31 @@ async def _check_refusals(engine: MatchEngine, store: MemoryStore, live: LiveMat
         assert after == before and await engine.state_of(live) == frozen, f"(b) refused move {args} changed the match at {step}"
 
 
+async def _check_undo(engine: MatchEngine, game: Game, live: LiveMatch, tokens: Sequence[str], seat: int,
+                      chosen: Move, before: State, frozen: State, step: str) -> bool:
+    """(f) The move just made, taken back if the game allows it; True if it was."""
+    after = await engine.state_of(live)
+    after_copy = json.loads(_dump(after))
+    allowed = game.can_undo(after, seat, chosen.args)
+    assert isinstance(allowed, bool), f"(f) can_undo answered {allowed!r}, not True or False, at {step}"
+    assert after == after_copy, f"(f) can_undo mutated its input state at {step}"
+    if not allowed:
+        return False
+    drawn = [_dump(game.apply(before, seat, chosen.args, random.Random(f"conformance undo/{n}"))) for n in (1, 2)]
+    assert drawn[0] == drawn[1], (
+        f"(f) can_undo lets move {chosen.id!r} be taken back, but it draws chance (apply with other rngs gives "
+        f"other states; played again it would draw anew) at {step}")
+    version = live.version
+    answer = await engine.ask_undo(live.id, tokens[seat])
+    for other in range(len(tokens)):
+        if other != seat and not answer.undone:
+            answer = await engine.answer_undo(live.id, tokens[other], True)
+    assert answer.undone and live.version > version, f"(f) the move was not taken back at {step}"
+    assert _dump(await engine.state_of(live)) == _dump(frozen), (
+        f"(f) taking move {chosen.id!r} back does not give the position before it at {step}")
+    return True
+
+
 async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
     held = engine._live.pop(match_id)
     held_state = await engine.state_of(held)
@@ -628,11 +665,14 @@ async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
 async def _check_replay(engine: MatchEngine, store: MemoryStore, game: Game, live: LiveMatch,
                         seen_views: Mapping[int, list[Any]], viewers: Sequence[int | None], where: str) -> None:
     record = live.record
-    state = initial_state(game, len(record.seats), record.options, record.seed)
+    first = state = initial_state(game, len(record.seats), record.options, record.seed)
     version = 0
-    for event in await store.events(live.id):
+    events = await store.events(live.id)
+    for index, event in enumerate(events):
         if event["kind"] == "moved":
-            state = replay(game, state, record.seed, [RecordedMove(event["version"], event["seat"], event["move"])])
+            state = replay(game, state, record.seed, recorded_moves([event]))
+        elif event["kind"] == "undone":  # the moves that still stand, from the start
+            state = replay(game, first, record.seed, recorded_moves(events[:index + 1]))
         version = event["version"]
         # Every third version and the last: a divergence persists, so sampling finds it.
         if version in seen_views and (version % 3 == 0 or version == record.version):

@@ -19,8 +19,14 @@ class RecordedMove:
 
 
 def recorded_moves(events: Iterable[Mapping[str, Any]]) -> list[RecordedMove]:
-    """The moves among log events (as the store keeps them)."""
-    return [RecordedMove(e["version"], e["seat"], e["move"]) for e in events if e["kind"] == "moved"]
+    """The moves among log events (as the store keeps them) that still
+    stand: a move an ``undone`` event took back is left out. Each keeps the
+    version it was played at, so its chance is the one it had: the
+    position after an undo is exactly the one before the move."""
+    events = list(events)
+    taken_back = {e["undoes"] for e in events if e["kind"] == "undone"}
+    return [RecordedMove(e["version"], e["seat"], e["move"]) for e in events
+            if e["kind"] == "moved" and e["version"] not in taken_back]
 
 
 def initial_state(game: Game, seats: int, options: Mapping[str, Any], seed: int) -> State:

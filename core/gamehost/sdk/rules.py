@@ -222,6 +222,17 @@ class Game:
         """The result once the game is over, else None."""
         raise NotImplementedError
 
+    def can_undo(self, state: State, seat: int, move: Mapping[str, Any]) -> bool:
+        """Whether ``seat``'s ``move``, the last one played (``state`` is the
+        position it led to), may be taken back when the other players agree.
+
+        The default: no move may. Say yes only for a move that drew no
+        chance (played again, it would draw anew) and showed nothing the
+        game hides (taking it back cannot hide it again). Overriding this
+        is what offers undo to players (``Game.undo`` in the catalog).
+        """
+        return False
+
     # --- information -------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
@@ -290,3 +301,8 @@ class Game:
         only once a part is chosen (a piece's orientations) sits inside an
         element marked ``data-after-part="<that part id>"``."""
         raise NotImplementedError
+
+
+def offers_undo(game: Game) -> bool:
+    """Whether the game lets players take any move back (it overrides ``can_undo``)."""
+    return type(game).can_undo is not Game.can_undo

@@ -65,6 +65,10 @@ class Callisto(Game):
     def outcome(self, state):
         return rules.outcome(state)
 
+    def can_undo(self, state, seat, move):
+        # Pieces are in plain sight and no move draws chance: any last move may be taken back.
+        return True
+
     def render_text(self, view):
         return render.render_text(view)
 

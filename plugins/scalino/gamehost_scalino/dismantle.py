@@ -280,6 +280,10 @@ class ScalinoPyramid(Game):
                        summary=f"The pyramid is taken apart. {' and '.join(winners)} "
                                f"{'wins' if len(winners) == 1 else 'share the win'} with {max(points)} points.")
 
+    def can_undo(self, state, seat, move):
+        # Every piece is in plain sight and moves draw no chance: any last move may be taken back.
+        return True
+
     def render_text(self, view):
         return render.pyramid_text(view, collected_points(view))
 

@@ -448,6 +448,10 @@ class Scalino(Game):
                        summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
                                f"with {max(totals)} points.")
 
+    def can_undo(self, state, seat, move):
+        # Every piece is in plain sight and moves draw no chance: any last move may be taken back.
+        return True
+
     def evaluate(self, state):
         """For search bots cutting a playout short: the seats ranked by the
         staircase points their colours hold now (unplaced pieces are not

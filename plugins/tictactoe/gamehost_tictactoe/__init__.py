@@ -94,6 +94,10 @@ class TicTacToe(Game):
             return Outcome(scores=[0.5, 0.5], ranking=[1, 1], summary="Draw.")
         return None
 
+    def can_undo(self, state, seat, move):
+        # Nothing is hidden and nothing is drawn: any last move may be taken back.
+        return True
+
     def render_text(self, view):
         def mark(cell):
             return "." if view["board"][cell] is None else MARKS[view["board"][cell]]

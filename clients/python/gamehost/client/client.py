@@ -274,6 +274,21 @@ class GameHostClient:
     def log(self, match: str, token: str = "") -> pb.MatchLog:
         return self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(name=match_name(match), player_token=token))
 
+    # ------------------------------------------------------------ undo by agreement
+
+    def ask_undo(self, match: str, token: str) -> pb.UndoResponse:
+        """Ask to take back this seat's move, the last one played."""
+        return self._call(self.stub.AskUndo, pb.AskUndoRequest(name=match_name(match), player_token=token))
+
+    def answer_undo(self, match: str, token: str, accept: bool, *,
+                    ask_version: int | None = None) -> pb.UndoResponse:
+        """Accept or refuse the open ask (``ask_version``: only if it is still that one)."""
+        return self._call(self.stub.AnswerUndo, pb.AnswerUndoRequest(
+            name=match_name(match), player_token=token, accept=accept, ask_version=ask_version))
+
+    def withdraw_undo(self, match: str, token: str) -> pb.UndoResponse:
+        return self._call(self.stub.WithdrawUndo, pb.WithdrawUndoRequest(name=match_name(match), player_token=token))
+
     # ------------------------------------------------------------ identity and admin
 
     def identity(self) -> pb.Identity:

@@ -44,6 +44,11 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_RESUMED: _ClassVar[EventKind]
     EVENT_KIND_BOT_ASSIGNED: _ClassVar[EventKind]
     EVENT_KIND_CLOCK_RAN_OUT: _ClassVar[EventKind]
+    EVENT_KIND_UNDO_ASKED: _ClassVar[EventKind]
+    EVENT_KIND_UNDO_ACCEPTED: _ClassVar[EventKind]
+    EVENT_KIND_UNDO_REFUSED: _ClassVar[EventKind]
+    EVENT_KIND_UNDO_WITHDRAWN: _ClassVar[EventKind]
+    EVENT_KIND_UNDONE: _ClassVar[EventKind]
 
 class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -75,6 +80,11 @@ EVENT_KIND_SUSPENDED: EventKind
 EVENT_KIND_RESUMED: EventKind
 EVENT_KIND_BOT_ASSIGNED: EventKind
 EVENT_KIND_CLOCK_RAN_OUT: EventKind
+EVENT_KIND_UNDO_ASKED: EventKind
+EVENT_KIND_UNDO_ACCEPTED: EventKind
+EVENT_KIND_UNDO_REFUSED: EventKind
+EVENT_KIND_UNDO_WITHDRAWN: EventKind
+EVENT_KIND_UNDONE: EventKind
 TICKET_STATE_UNSPECIFIED: TicketState
 TICKET_STATE_QUEUED: TicketState
 TICKET_STATE_MATCHED: TicketState
@@ -82,7 +92,7 @@ TICKET_STATE_CANCELLED: TicketState
 TICKET_STATE_EXPIRED: TicketState
 
 class Game(_message.Message):
-    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots")
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +107,7 @@ class Game(_message.Message):
     CHANCE_FIELD_NUMBER: _ClassVar[int]
     PLUGIN_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     name: str
     id: str
     title: str
@@ -111,7 +122,8 @@ class Game(_message.Message):
     chance: bool
     plugin: str
     bots: _containers.RepeatedCompositeFieldContainer[GameBot]
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ...) -> None: ...
+    undo: bool
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., undo: _Optional[bool] = ...) -> None: ...
 
 class GameBot(_message.Message):
     __slots__ = ("name", "title", "level")
@@ -196,7 +208,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "user_turn_since", "user_seats")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -215,6 +227,7 @@ class Match(_message.Message):
     RULES_UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     ABSENT_GRACE_FIELD_NUMBER: _ClassVar[int]
+    UNDO_ASK_FIELD_NUMBER: _ClassVar[int]
     USER_TURN_SINCE_FIELD_NUMBER: _ClassVar[int]
     USER_SEATS_FIELD_NUMBER: _ClassVar[int]
     name: str
@@ -235,9 +248,10 @@ class Match(_message.Message):
     rules_unavailable: bool
     clock: ChessClock
     absent_grace: _duration_pb2.Duration
+    undo_ask: UndoAsk
     user_turn_since: _timestamp_pb2.Timestamp
     user_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ChessClock(_message.Message):
     __slots__ = ("initial", "increment", "remaining", "since", "running", "deadline", "per_move")
@@ -448,7 +462,7 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -458,6 +472,8 @@ class MatchEvent(_message.Message):
     VIEW_FIELD_NUMBER: _ClassVar[int]
     TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    UNDOES_FIELD_NUMBER: _ClassVar[int]
+    UNDO_EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -467,7 +483,9 @@ class MatchEvent(_message.Message):
     view: View
     timed_out: bool
     reason: str
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+    undoes: int
+    undo_expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("name", "player_token", "after_version", "render")
@@ -510,6 +528,60 @@ class MatchLog(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[MatchEvent]
     result: Result
     def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
+
+class AskUndoRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class AnswerUndoRequest(_message.Message):
+    __slots__ = ("name", "player_token", "accept", "ask_version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    ASK_VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    accept: bool
+    ask_version: int
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., accept: _Optional[bool] = ..., ask_version: _Optional[int] = ...) -> None: ...
+
+class WithdrawUndoRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class UndoResponse(_message.Message):
+    __slots__ = ("version", "ask", "undone")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    ASK_FIELD_NUMBER: _ClassVar[int]
+    UNDONE_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    ask: UndoAsk
+    undone: bool
+    def __init__(self, version: _Optional[int] = ..., ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., undone: _Optional[bool] = ...) -> None: ...
+
+class UndoAsk(_message.Message):
+    __slots__ = ("seat", "undoes", "ask_version", "expire_time", "accepted", "waiting")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    UNDOES_FIELD_NUMBER: _ClassVar[int]
+    ASK_VERSION_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    undoes: int
+    ask_version: int
+    expire_time: _timestamp_pb2.Timestamp
+    accepted: _containers.RepeatedScalarFieldContainer[int]
+    waiting: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., undoes: _Optional[int] = ..., ask_version: _Optional[int] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., accepted: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GetIdentityRequest(_message.Message):
     __slots__ = ()

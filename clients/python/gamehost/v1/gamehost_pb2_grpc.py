@@ -134,6 +134,21 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
                 _registered_method=True)
+        self.AskUndo = channel.unary_unary(
+                '/gamehost.v1.GameHost/AskUndo',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AskUndoRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+                _registered_method=True)
+        self.AnswerUndo = channel.unary_unary(
+                '/gamehost.v1.GameHost/AnswerUndo',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AnswerUndoRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+                _registered_method=True)
+        self.WithdrawUndo = channel.unary_unary(
+                '/gamehost.v1.GameHost/WithdrawUndo',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -303,6 +318,32 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AskUndo(self, request, context):
+        """Players: undo (part "undo", issue 17). Taking a move back by agreement,
+        in games that allow it (Game.undo): the player whose move was the last
+        one asks, every other person seated accepts or refuses (bots accept),
+        and the log keeps the ask, the answers and the undo. See
+        docs/protocol.md, "Undo by agreement".
+        Asks to take back the caller's seat's move, the last one played.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerUndo(self, request, context):
+        """Accepts or refuses the open ask; the last acceptance takes the move back.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawUndo(self, request, context):
+        """The asker takes the ask back.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -405,6 +446,21 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.CancelTicket,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
+            ),
+            'AskUndo': grpc.unary_unary_rpc_method_handler(
+                    servicer.AskUndo,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AskUndoRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.SerializeToString,
+            ),
+            'AnswerUndo': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerUndo,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AnswerUndoRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.SerializeToString,
+            ),
+            'WithdrawUndo': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawUndo,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -947,6 +1003,87 @@ class GameHost:
             '/gamehost.v1.GameHost/CancelTicket',
             gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AskUndo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/AskUndo',
+            gamehost_dot_v1_dot_gamehost__pb2.AskUndoRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerUndo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/AnswerUndo',
+            gamehost_dot_v1_dot_gamehost__pb2.AnswerUndoRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawUndo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/WithdrawUndo',
+            gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -125,7 +125,8 @@ class ResidentMatches:
             held.tag, held.state, held.moves = held.pending
             held.pending = None
             return held
-        if held.previous is not None and held.previous[0] == tag and request["op"] not in ("apply", "advance"):
+        if (held.previous is not None and held.previous[0] == tag
+                and request["op"] not in ("apply", "advance", "rewind")):
             return HeldMatch(held.game, held.seed, held.previous[1], tag)  # a read of the step before
         raise Unloaded()
 
@@ -208,6 +209,17 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
+        answer, listed = self._position(game, state)
+        if answer["outcome"] is not None or request.get("want_state"):
+            answer["state"] = state
+        if request.get("views"):
+            answer["views"] = self._views_after(game, state, request["views"])
+        held.pending = (request["new_tag"], state, listed)
+        return answer
+
+    def _position(self, game, state: Any) -> tuple[dict[str, Any], dict[int, list[Move]]]:
+        """What a step's answer tells of a new state: its outcome, else the
+        seats to move and their legal moves (also kept, listed)."""
         outcome = outcome_data(self._call("outcome", game.outcome, state))
         answer: dict[str, Any] = {"outcome": outcome}
         listed: dict[int, list[Move]] = {}
@@ -221,10 +233,30 @@ class ResidentMatches:
                 except PluginFailed:  # the move stands; the error comes when the moves are asked for
                     continue
                 moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
-        if outcome is not None or request.get("want_state"):
-            answer["state"] = state
-        if request.get("views"):
-            answer["views"] = self._views_after(game, state, request["views"])
+        return answer, listed
+
+    def _op_can_undo(self, request: dict) -> dict:
+        """Whether the game lets the last move (``seat`` played ``move``) be taken back."""
+        held = self._match(request)
+        allowed = self._call("can_undo", held.game.can_undo, held.state, request["seat"], request["move"])
+        return {"allowed": bool(allowed)}
+
+    def _op_rewind(self, request: dict) -> dict:
+        """The position once a move is taken back: set up from the seed and
+        the moves that still stand replayed, each with its own version's
+        chance (so it is exactly the position before that move). Held as
+        pending, like an applied move, until the step is committed."""
+        held = self._match(request)
+        game, seed = held.game, held.seed
+        moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        try:
+            state = replay(game, game.setup(request["seats"], request["options"], rng_for(seed, 0)), seed, moves)
+        except MemoryError:
+            raise
+        except Exception as error:
+            raise PluginFailed("apply (taking a move back)", error) from None
+        answer, listed = self._position(game, state)
+        answer["state"] = state
         held.pending = (request["new_tag"], state, listed)
         return answer
 
@@ -304,17 +336,23 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("setup (replaying the log)", error) from None
-        pending = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        first = state
+        recorded = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
+        undone_at = {taken_back: at for at, taken_back in request.get("undos", ())}  # move version -> undo version
+        applied: list[RecordedMove] = []
         views = []
         for version in request["versions"]:
-            due = [move for move in pending if move.version <= version]
-            pending = pending[len(due):]
+            standing = [move for move in recorded if move.version <= version
+                        and undone_at.get(move.version, version + 1) > version]
+            if standing[:len(applied)] != applied:  # a move was taken back: replay from the start
+                state, applied = first, []
             try:
-                state = replay(game, state, seed, due)
+                state = replay(game, state, seed, standing[len(applied):])
             except MemoryError:
                 raise
             except Exception as error:
                 raise PluginFailed("apply (replaying the log)", error) from None
+            applied = standing
             views.append({"version": version, "view": dict(self._call("view", game.view, state, viewer)),
                           "to_move": [int(s) for s in self._call("to_move", game.to_move, state)]})
         return {"views": views}

@@ -24,6 +24,7 @@ from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
+from gamehost.sdk.replay import recorded_moves
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
 
 log = structlog.get_logger("gamehost.rules")
@@ -42,7 +43,7 @@ class RulesBudgets:
     def for_call(self, game_id: str, op: str) -> float:
         if op == "choose":
             return max(self.bot, self.per_game.get(game_id, 0.0))
-        if op in ("load", "replay_views"):  # both replay a whole log
+        if op in ("load", "replay_views", "rewind"):  # each replays a whole log
             return max(self.load, self.per_game.get(game_id, 0.0))
         return self.per_game.get(game_id, self.rules)
 
@@ -235,7 +236,7 @@ class RulesRunner:
         version = live.version  # what the loader read up to (no await since)
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
-        moves = [[e["version"], e["seat"], e["move"]] for e in events if e["kind"] == "moved"]
+        moves = [[move.version, move.seat, move.args] for move in recorded_moves(events)]
         request = {"op": "load", "game": live.entry.rules_key, "match": live.id, "seed": live.record.seed,
                    "state": state, "moves": moves, "new_tag": tag}
         try:
@@ -344,6 +345,9 @@ class RulesRunner:
         where = self._where.get(live.id)
         if where is None:
             return  # loaded from the store, up to date, when next used
+        if any(e["kind"] == "undone" for e in events):  # a move taken back: load the undo's snapshot when next used
+            self.forget(live.id)
+            return
         moves = [[e["version"], e["seat"], e["move"]] for e in events
                  if e["kind"] == "moved" and e["version"] > where.version]
         newest = max((e["version"] for e in events), default=where.version)
@@ -383,14 +387,32 @@ class RulesRunner:
         return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
                                              "moves": [move_data(m) for m in moves]}))["svg"]
 
-    async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None) -> list[dict]:
+    async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None,
+                           undos: list[list] = ()) -> list[dict]:
         """The views of an over match at ``versions`` (ascending), replayed
-        from its first state in a worker; nothing stays held."""
+        from its first state in a worker; nothing stays held. ``undos``:
+        [undo version, version of the move it took back]."""
         record = live.record
         answer = await self._stateless(live, {"op": "replay_views", "seats": len(record.seats),
                                               "options": dict(record.options), "seed": record.seed,
-                                              "moves": moves, "versions": versions, "seat": seat})
+                                              "moves": moves, "versions": versions, "seat": seat,
+                                              "undos": list(undos)})
         return answer["views"]
+
+    async def can_undo(self, live, seat: int, move: Mapping[str, Any]) -> bool:
+        """The game's word on taking back ``seat``'s ``move``, the last one played."""
+        return (await self._call(live, {"op": "can_undo", "seat": seat, "move": dict(move)}))["allowed"]
+
+    async def rewind(self, live, moves: list[list], version: int) -> Applied:
+        """The position with a move taken back: the match set up again and
+        ``moves`` ([version, seat, move], those that still stand) replayed;
+        pending until committed, as an applied move is."""
+        record = live.record
+        tag = next(self._tags)
+        answer = await self._call(live, {"op": "rewind", "seats": len(record.seats), "options": dict(record.options),
+                                         "moves": moves, "new_tag": tag})
+        listed = {int(seat): _moves(legal) for seat, legal in answer.get("moves", {}).items()}
+        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), listed, answer["state"], tag, version)
 
     async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
         return (await self._stateless(live, {"op": "public_move", "seat": seat, "move": move,

@@ -178,6 +178,19 @@ const (
 	// A seat's chess clock ran out (seat: the first of them); a FINISHED
 	// event with the game's timeout ranking follows.
 	EventKind_EVENT_KIND_CLOCK_RAN_OUT EventKind = 40
+	// Players: undo (part "undo"). An ask is open from UNDO_ASKED until any
+	// event other than UNDO_ACCEPTED, or until its undo_expire_time.
+	// The seat asked to take back its move at MatchEvent.undoes.
+	EventKind_EVENT_KIND_UNDO_ASKED EventKind = 50
+	// The seat accepted the open ask (others are still to answer, or UNDONE follows).
+	EventKind_EVENT_KIND_UNDO_ACCEPTED EventKind = 51
+	// The seat refused the open ask: it is closed and nothing else changes.
+	EventKind_EVENT_KIND_UNDO_REFUSED EventKind = 52
+	// The asker took the ask back.
+	EventKind_EVENT_KIND_UNDO_WITHDRAWN EventKind = 53
+	// The move at MatchEvent.undoes is taken back: the position is the one
+	// before it (seat: the asker).
+	EventKind_EVENT_KIND_UNDONE EventKind = 54
 )
 
 // Enum value maps for EventKind.
@@ -195,20 +208,30 @@ var (
 		9:  "EVENT_KIND_RESUMED",
 		10: "EVENT_KIND_BOT_ASSIGNED",
 		40: "EVENT_KIND_CLOCK_RAN_OUT",
+		50: "EVENT_KIND_UNDO_ASKED",
+		51: "EVENT_KIND_UNDO_ACCEPTED",
+		52: "EVENT_KIND_UNDO_REFUSED",
+		53: "EVENT_KIND_UNDO_WITHDRAWN",
+		54: "EVENT_KIND_UNDONE",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":   0,
-		"EVENT_KIND_JOINED":        1,
-		"EVENT_KIND_LEFT":          2,
-		"EVENT_KIND_STARTED":       3,
-		"EVENT_KIND_MOVED":         4,
-		"EVENT_KIND_FINISHED":      5,
-		"EVENT_KIND_ABANDONED":     6,
-		"EVENT_KIND_ABORTED":       7,
-		"EVENT_KIND_SUSPENDED":     8,
-		"EVENT_KIND_RESUMED":       9,
-		"EVENT_KIND_BOT_ASSIGNED":  10,
-		"EVENT_KIND_CLOCK_RAN_OUT": 40,
+		"EVENT_KIND_UNSPECIFIED":    0,
+		"EVENT_KIND_JOINED":         1,
+		"EVENT_KIND_LEFT":           2,
+		"EVENT_KIND_STARTED":        3,
+		"EVENT_KIND_MOVED":          4,
+		"EVENT_KIND_FINISHED":       5,
+		"EVENT_KIND_ABANDONED":      6,
+		"EVENT_KIND_ABORTED":        7,
+		"EVENT_KIND_SUSPENDED":      8,
+		"EVENT_KIND_RESUMED":        9,
+		"EVENT_KIND_BOT_ASSIGNED":   10,
+		"EVENT_KIND_CLOCK_RAN_OUT":  40,
+		"EVENT_KIND_UNDO_ASKED":     50,
+		"EVENT_KIND_UNDO_ACCEPTED":  51,
+		"EVENT_KIND_UNDO_REFUSED":   52,
+		"EVENT_KIND_UNDO_WITHDRAWN": 53,
+		"EVENT_KIND_UNDONE":         54,
 	}
 )
 
@@ -320,7 +343,10 @@ type Game struct {
 	// The plugin distribution that provides the game, e.g. "gamehost-tictactoe 1.0.0".
 	Plugin string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
 	// The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
-	Bots          []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
+	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
+	// Players: undo (part "undo"). Players may take some moves back by
+	// agreement (AskUndo); which ones, the game's page says.
+	Undo          bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -451,6 +477,13 @@ func (x *Game) GetBots() []*GameBot {
 		return x.Bots
 	}
 	return nil
+}
+
+func (x *Game) GetUndo() bool {
+	if x != nil {
+		return x.Undo
+	}
+	return false
 }
 
 // A bot a match can seat.
@@ -1002,6 +1035,8 @@ type Match struct {
 	// Set in a match where a player who leaves is replaced by a bot after
 	// this grace (CreateMatchRequest.absent_grace).
 	AbsentGrace *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
+	// Players: undo (part "undo"). The open ask to take a move back, if any.
+	UndoAsk *UndoAsk `protobuf:"bytes,50,opt,name=undo_ask,json=undoAsk,proto3" json:"undo_ask,omitempty"`
 	// Your turn: the matches a player must act in (part "turnlist", issue 17).
 	// Set by ListMatches when it lists one user's matches (mine, player or
 	// my_turn): when it became that user's turn, while a seat they hold (not
@@ -1166,6 +1201,13 @@ func (x *Match) GetClock() *ChessClock {
 func (x *Match) GetAbsentGrace() *durationpb.Duration {
 	if x != nil {
 		return x.AbsentGrace
+	}
+	return nil
+}
+
+func (x *Match) GetUndoAsk() *UndoAsk {
+	if x != nil {
+		return x.UndoAsk
 	}
 	return nil
 }
@@ -2473,9 +2515,14 @@ type MatchEvent struct {
 	// For MOVED: the host moved for this seat because its turn timed out.
 	TimedOut bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
 	// For ABORTED and SUSPENDED: the StatusDetail reason.
-	Reason        string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Reason string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Players: undo (part "undo").
+	// For UNDO_ASKED and UNDONE: the version of the MOVED event taken back.
+	Undoes int64 `protobuf:"varint,50,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// For UNDO_ASKED: when the ask lapses if it is still open.
+	UndoExpireTime *timestamppb.Timestamp `protobuf:"bytes,51,opt,name=undo_expire_time,json=undoExpireTime,proto3" json:"undo_expire_time,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *MatchEvent) Reset() {
@@ -2569,6 +2616,20 @@ func (x *MatchEvent) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *MatchEvent) GetUndoes() int64 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *MatchEvent) GetUndoExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UndoExpireTime
+	}
+	return nil
 }
 
 type WatchMatchRequest struct {
@@ -2807,6 +2868,340 @@ func (x *MatchLog) GetResult() *Result {
 	return nil
 }
 
+type AskUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The token of the seat whose move is the last one played.
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AskUndoRequest) Reset() {
+	*x = AskUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AskUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AskUndoRequest) ProtoMessage() {}
+
+func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
+func (*AskUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *AskUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AskUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type AnswerUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name        string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	// True to accept, false to refuse.
+	Accept bool `protobuf:"varint,3,opt,name=accept,proto3" json:"accept,omitempty"`
+	// The version of the UNDO_ASKED event answered; another open ask (or
+	// none) fails with ABORTED and changes nothing. Unset: no check.
+	AskVersion    *int64 `protobuf:"varint,4,opt,name=ask_version,json=askVersion,proto3,oneof" json:"ask_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnswerUndoRequest) Reset() {
+	*x = AnswerUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnswerUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnswerUndoRequest) ProtoMessage() {}
+
+func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
+func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AnswerUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AnswerUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+func (x *AnswerUndoRequest) GetAccept() bool {
+	if x != nil {
+		return x.Accept
+	}
+	return false
+}
+
+func (x *AnswerUndoRequest) GetAskVersion() int64 {
+	if x != nil && x.AskVersion != nil {
+		return *x.AskVersion
+	}
+	return 0
+}
+
+type WithdrawUndoRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The asker's token.
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WithdrawUndoRequest) Reset() {
+	*x = WithdrawUndoRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WithdrawUndoRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WithdrawUndoRequest) ProtoMessage() {}
+
+func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
+func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *WithdrawUndoRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WithdrawUndoRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type UndoResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match's version after the call.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The ask still open after the call (unset once it is closed).
+	Ask *UndoAsk `protobuf:"bytes,2,opt,name=ask,proto3" json:"ask,omitempty"`
+	// True when this call took the move back (the last acceptance, or an ask
+	// no person had to answer).
+	Undone        bool `protobuf:"varint,3,opt,name=undone,proto3" json:"undone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoResponse) Reset() {
+	*x = UndoResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoResponse) ProtoMessage() {}
+
+func (x *UndoResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
+func (*UndoResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *UndoResponse) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *UndoResponse) GetAsk() *UndoAsk {
+	if x != nil {
+		return x.Ask
+	}
+	return nil
+}
+
+func (x *UndoResponse) GetUndone() bool {
+	if x != nil {
+		return x.Undone
+	}
+	return false
+}
+
+// An open ask to take a move back.
+type UndoAsk struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The asker: the seat whose move is taken back.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The version of the MOVED event to take back.
+	Undoes int64 `protobuf:"varint,2,opt,name=undoes,proto3" json:"undoes,omitempty"`
+	// The version of the UNDO_ASKED event.
+	AskVersion int64                  `protobuf:"varint,3,opt,name=ask_version,json=askVersion,proto3" json:"ask_version,omitempty"`
+	ExpireTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	// Seats that accepted so far.
+	Accepted []int32 `protobuf:"varint,5,rep,packed,name=accepted,proto3" json:"accepted,omitempty"`
+	// Seats still to answer (people only: bots accept).
+	Waiting       []int32 `protobuf:"varint,6,rep,packed,name=waiting,proto3" json:"waiting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndoAsk) Reset() {
+	*x = UndoAsk{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndoAsk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndoAsk) ProtoMessage() {}
+
+func (x *UndoAsk) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
+func (*UndoAsk) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *UndoAsk) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetUndoes() int64 {
+	if x != nil {
+		return x.Undoes
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetAskVersion() int64 {
+	if x != nil {
+		return x.AskVersion
+	}
+	return 0
+}
+
+func (x *UndoAsk) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+func (x *UndoAsk) GetAccepted() []int32 {
+	if x != nil {
+		return x.Accepted
+	}
+	return nil
+}
+
+func (x *UndoAsk) GetWaiting() []int32 {
+	if x != nil {
+		return x.Waiting
+	}
+	return nil
+}
+
 type GetIdentityRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -2815,7 +3210,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2827,7 +3222,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2840,7 +3235,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 type Identity struct {
@@ -2858,7 +3253,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2870,7 +3265,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2883,7 +3278,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Identity) GetSubject() string {
@@ -2926,7 +3321,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2938,7 +3333,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2951,7 +3346,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -2978,7 +3373,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2990,7 +3385,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3003,7 +3398,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -3021,7 +3416,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3033,7 +3428,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3046,7 +3441,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 type AssignBotRequest struct {
@@ -3062,7 +3457,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3074,7 +3469,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3087,7 +3482,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -3121,7 +3516,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3133,7 +3528,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3146,7 +3541,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -3173,7 +3568,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3185,7 +3580,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3198,7 +3593,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -3284,7 +3679,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3296,7 +3691,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3309,7 +3704,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -3354,7 +3749,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3366,7 +3761,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3379,7 +3774,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -3499,7 +3894,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3511,7 +3906,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3524,7 +3919,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -3544,7 +3939,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3556,7 +3951,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3569,7 +3964,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -3603,7 +3998,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3615,7 +4010,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3628,7 +4023,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -3714,7 +4109,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3726,7 +4121,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3739,7 +4134,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -3773,7 +4168,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3785,7 +4180,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3798,7 +4193,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -3825,7 +4220,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3837,7 +4232,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3850,7 +4245,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -3877,7 +4272,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3889,7 +4284,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3902,7 +4297,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -3978,7 +4373,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3990,7 +4385,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4003,7 +4398,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -4102,7 +4497,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4114,7 +4509,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4127,7 +4522,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *Ticket) GetName() string {
@@ -4245,7 +4640,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4257,7 +4652,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4270,7 +4665,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -4290,7 +4685,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4302,7 +4697,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4315,7 +4710,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -4335,7 +4730,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4347,7 +4742,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4360,7 +4755,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -4374,7 +4769,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfe\x03\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -4392,7 +4787,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12hidden_information\x18\v \x01(\bR\x11hiddenInformation\x12\x16\n" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
-	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\"I\n" +
+	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
+	"\x04undo\x182 \x01(\bR\x04undo\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -4428,7 +4824,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\x99\a\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xca\a\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -4451,7 +4847,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rstatus_detail\x18\x0f \x01(\v2\x19.gamehost.v1.StatusDetailR\fstatusDetail\x12+\n" +
 	"\x11rules_unavailable\x18\x10 \x01(\bR\x10rulesUnavailable\x12-\n" +
 	"\x05clock\x18( \x01(\v2\x17.gamehost.v1.ChessClockR\x05clock\x12<\n" +
-	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\x12B\n" +
+	"\fabsent_grace\x18) \x01(\v2\x19.google.protobuf.DurationR\vabsentGrace\x12/\n" +
+	"\bundo_ask\x182 \x01(\v2\x14.gamehost.v1.UndoAskR\aundoAsk\x12B\n" +
 	"\x0fuser_turn_since\x18F \x01(\v2\x1a.google.protobuf.TimestampR\ruserTurnSince\x12\x1d\n" +
 	"\n" +
 	"user_seats\x18G \x03(\x05R\tuserSeats\"\xed\x02\n" +
@@ -4560,7 +4957,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xb5\x02\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x93\x03\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -4571,7 +4968,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05label\x18\x06 \x01(\tR\x05label\x12%\n" +
 	"\x04view\x18\a \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1b\n" +
 	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
-	"\x06reason\x18\t \x01(\tR\x06reason\"\xa3\x01\n" +
+	"\x06reason\x18\t \x01(\tR\x06reason\x12\x16\n" +
+	"\x06undoes\x182 \x01(\x03R\x06undoes\x12D\n" +
+	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xa3\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -4590,7 +4989,33 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bcomplete\x18\a \x01(\bR\bcomplete\x12/\n" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06resultB\a\n" +
-	"\x05_seed\"\x14\n" +
+	"\x05_seed\"G\n" +
+	"\x0eAskUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\x98\x01\n" +
+	"\x11AnswerUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x16\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\x12$\n" +
+	"\vask_version\x18\x04 \x01(\x03H\x00R\n" +
+	"askVersion\x88\x01\x01B\x0e\n" +
+	"\f_ask_version\"L\n" +
+	"\x13WithdrawUndoRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"h\n" +
+	"\fUndoResponse\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x12&\n" +
+	"\x03ask\x18\x02 \x01(\v2\x14.gamehost.v1.UndoAskR\x03ask\x12\x16\n" +
+	"\x06undone\x18\x03 \x01(\bR\x06undone\"\xc9\x01\n" +
+	"\aUndoAsk\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x16\n" +
+	"\x06undoes\x18\x02 \x01(\x03R\x06undoes\x12\x1f\n" +
+	"\vask_version\x18\x03 \x01(\x03R\n" +
+	"askVersion\x12;\n" +
+	"\vexpire_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\x12\x1a\n" +
+	"\baccepted\x18\x05 \x03(\x05R\baccepted\x12\x18\n" +
+	"\awaiting\x18\x06 \x03(\x05R\awaiting\"\x14\n" +
 	"\x12GetIdentityRequest\"u\n" +
 	"\bIdentity\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
@@ -4721,7 +5146,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\xb9\x02\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\xc5\x03\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -4735,13 +5160,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12EVENT_KIND_RESUMED\x10\t\x12\x1b\n" +
 	"\x17EVENT_KIND_BOT_ASSIGNED\x10\n" +
 	"\x12\x1c\n" +
-	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(*\x94\x01\n" +
+	"\x18EVENT_KIND_CLOCK_RAN_OUT\x10(\x12\x19\n" +
+	"\x15EVENT_KIND_UNDO_ASKED\x102\x12\x1c\n" +
+	"\x18EVENT_KIND_UNDO_ACCEPTED\x103\x12\x1b\n" +
+	"\x17EVENT_KIND_UNDO_REFUSED\x104\x12\x1d\n" +
+	"\x19EVENT_KIND_UNDO_WITHDRAWN\x105\x12\x15\n" +
+	"\x11EVENT_KIND_UNDONE\x106*\x94\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x02\x12\x1a\n" +
 	"\x16TICKET_STATE_CANCELLED\x10\x03\x12\x18\n" +
-	"\x14TICKET_STATE_EXPIRED\x10\x042\xa1\v\n" +
+	"\x14TICKET_STATE_EXPIRED\x10\x042\xfa\f\n" +
 	"\bGameHost\x12J\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
@@ -4765,7 +5195,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\fCreateTicket\x12 .gamehost.v1.CreateTicketRequest\x1a\x13.gamehost.v1.Ticket\x12?\n" +
 	"\tGetTicket\x12\x1d.gamehost.v1.GetTicketRequest\x1a\x13.gamehost.v1.Ticket\x12E\n" +
 	"\vWatchTicket\x12\x1f.gamehost.v1.WatchTicketRequest\x1a\x13.gamehost.v1.Ticket0\x01\x12E\n" +
-	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket2\xa7\x02\n" +
+	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket\x12A\n" +
+	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +
+	"\n" +
+	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
+	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse2\xa7\x02\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -4786,7 +5220,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -4821,159 +5255,174 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*WatchMatchRequest)(nil),       // 30: gamehost.v1.WatchMatchRequest
 	(*GetMatchLogRequest)(nil),      // 31: gamehost.v1.GetMatchLogRequest
 	(*MatchLog)(nil),                // 32: gamehost.v1.MatchLog
-	(*GetIdentityRequest)(nil),      // 33: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 34: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 35: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 36: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 37: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 38: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 39: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 40: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 41: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 42: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 43: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 44: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 45: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 46: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 47: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 48: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 49: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 50: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 51: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 52: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 53: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 54: gamehost.v1.CancelTicketRequest
-	(*structpb.Struct)(nil),         // 55: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 56: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 57: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 58: google.protobuf.Any
+	(*AskUndoRequest)(nil),          // 33: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 34: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 35: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 36: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 37: gamehost.v1.UndoAsk
+	(*GetIdentityRequest)(nil),      // 38: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 39: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 40: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 41: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 42: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 43: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 44: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 45: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 46: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 47: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 48: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 49: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 50: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 51: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 52: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 53: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 54: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 55: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 56: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 57: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 58: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 59: gamehost.v1.CancelTicketRequest
+	(*structpb.Struct)(nil),         // 60: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 61: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 62: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 63: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	55, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	55, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	6,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	5,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	55, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	4,  // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
-	1,  // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	56, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
-	0,  // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	10, // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	55, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	12, // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	56, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	56, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	57, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	56, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	11, // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	14, // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	57, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	56, // 19: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
-	57, // 20: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	57, // 21: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	57, // 22: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	56, // 23: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	56, // 24: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	57, // 25: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	55, // 26: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	57, // 27: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	57, // 28: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	57, // 29: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	57, // 30: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	57, // 31: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	0,  // 32: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	13, // 33: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	13, // 34: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	55, // 35: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	23, // 36: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,  // 37: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	55, // 38: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	22, // 39: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	12, // 40: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	25, // 41: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	55, // 42: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	25, // 43: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	24, // 44: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,  // 45: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	56, // 46: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	55, // 47: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	24, // 48: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	25, // 49: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	55, // 50: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	29, // 51: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	12, // 52: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	30, // 53: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	27, // 54: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	58, // 55: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	29, // 56: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	28, // 57: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	13, // 58: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	41, // 59: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	43, // 60: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	45, // 61: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	45, // 62: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	55, // 63: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	57, // 64: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	57, // 65: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	55, // 66: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	3,  // 67: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	57, // 68: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	56, // 69: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	56, // 70: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	56, // 71: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	7,  // 72: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	9,  // 73: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	15, // 74: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	16, // 75: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	18, // 76: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	19, // 77: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	21, // 78: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	26, // 79: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	27, // 80: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	30, // 81: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	31, // 82: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	33, // 83: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	40, // 84: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	44, // 85: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	46, // 86: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	48, // 87: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	50, // 88: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	52, // 89: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	53, // 90: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	54, // 91: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	35, // 92: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	36, // 93: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	38, // 94: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	39, // 95: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	8,  // 96: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	4,  // 97: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	13, // 98: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	17, // 99: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	13, // 100: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	20, // 101: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	13, // 102: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	24, // 103: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	28, // 104: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	29, // 105: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	32, // 106: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	34, // 107: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	42, // 108: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	13, // 109: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	47, // 110: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	49, // 111: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	51, // 112: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	51, // 113: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	51, // 114: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	51, // 115: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	13, // 116: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	37, // 117: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	13, // 118: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	13, // 119: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	96, // [96:120] is the sub-list for method output_type
-	72, // [72:96] is the sub-list for method input_type
-	72, // [72:72] is the sub-list for extension type_name
-	72, // [72:72] is the sub-list for extension extendee
-	0,  // [0:72] is the sub-list for field type_name
+	60,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	60,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	6,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	5,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	60,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	4,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
+	61,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
+	10,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	60,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	12,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	61,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	61,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	62,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	61,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	11,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	14,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	62,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	37,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	61,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	62,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	62,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	62,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	61,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	61,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	62,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	60,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	62,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	62,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	62,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	62,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	62,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	0,   // 33: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	13,  // 34: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	13,  // 35: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	60,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	23,  // 37: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,   // 38: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	60,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	22,  // 40: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	12,  // 41: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	25,  // 42: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	60,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	25,  // 44: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	24,  // 45: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	2,   // 46: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	61,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	60,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	24,  // 49: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	61,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	25,  // 51: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	60,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	29,  // 53: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	12,  // 54: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	37,  // 55: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	61,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	30,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	27,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	63,  // 59: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	29,  // 60: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	28,  // 61: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	13,  // 62: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	46,  // 63: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	48,  // 64: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	50,  // 65: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	50,  // 66: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	60,  // 67: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	62,  // 68: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	62,  // 69: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	60,  // 70: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	3,   // 71: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	62,  // 72: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	61,  // 73: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	61,  // 74: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	61,  // 75: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	7,   // 76: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	9,   // 77: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	15,  // 78: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	16,  // 79: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	18,  // 80: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	19,  // 81: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	21,  // 82: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	26,  // 83: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	27,  // 84: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	30,  // 85: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	31,  // 86: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	38,  // 87: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	45,  // 88: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	49,  // 89: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	51,  // 90: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	53,  // 91: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	55,  // 92: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	57,  // 93: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	58,  // 94: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	59,  // 95: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	33,  // 96: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	34,  // 97: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	35,  // 98: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	40,  // 99: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	41,  // 100: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	43,  // 101: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	44,  // 102: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	8,   // 103: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	4,   // 104: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	13,  // 105: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	17,  // 106: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	13,  // 107: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	20,  // 108: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	13,  // 109: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	24,  // 110: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	28,  // 111: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	29,  // 112: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	32,  // 113: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	39,  // 114: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	47,  // 115: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	13,  // 116: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	52,  // 117: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	54,  // 118: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	56,  // 119: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	56,  // 120: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	56,  // 121: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	56,  // 122: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	36,  // 123: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 124: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 125: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	13,  // 126: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	42,  // 127: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	13,  // 128: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	13,  // 129: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	103, // [103:130] is the sub-list for method output_type
+	76,  // [76:103] is the sub-list for method input_type
+	76,  // [76:76] is the sub-list for extension type_name
+	76,  // [76:76] is the sub-list for extension extendee
+	0,   // [0:76] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -4989,27 +5438,28 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SubmitMoveRequest_Structured)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[30].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[41].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
 		(*SessionEvent_Error)(nil),
 		(*SessionEvent_WatchEnded)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[46].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[47].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[51].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   51,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -49,6 +49,9 @@ const (
 	GameHost_GetTicket_FullMethodName        = "/gamehost.v1.GameHost/GetTicket"
 	GameHost_WatchTicket_FullMethodName      = "/gamehost.v1.GameHost/WatchTicket"
 	GameHost_CancelTicket_FullMethodName     = "/gamehost.v1.GameHost/CancelTicket"
+	GameHost_AskUndo_FullMethodName          = "/gamehost.v1.GameHost/AskUndo"
+	GameHost_AnswerUndo_FullMethodName       = "/gamehost.v1.GameHost/AnswerUndo"
+	GameHost_WithdrawUndo_FullMethodName     = "/gamehost.v1.GameHost/WithdrawUndo"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -119,6 +122,17 @@ type GameHostClient interface {
 	WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error)
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
+	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// in games that allow it (Game.undo): the player whose move was the last
+	// one asks, every other person seated accepts or refuses (bots accept),
+	// and the log keeps the ask, the answers and the undo. See
+	// docs/protocol.md, "Undo by agreement".
+	// Asks to take back the caller's seat's move, the last one played.
+	AskUndo(ctx context.Context, in *AskUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// Accepts or refuses the open ask; the last acceptance takes the move back.
+	AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// The asker takes the ask back.
+	WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
 }
 
 type gameHostClient struct {
@@ -350,6 +364,36 @@ func (c *gameHostClient) CancelTicket(ctx context.Context, in *CancelTicketReque
 	return out, nil
 }
 
+func (c *gameHostClient) AskUndo(ctx context.Context, in *AskUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_AskUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_AnswerUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoResponse)
+	err := c.cc.Invoke(ctx, GameHost_WithdrawUndo_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -418,6 +462,17 @@ type GameHostServer interface {
 	WatchTicket(*WatchTicketRequest, grpc.ServerStreamingServer[Ticket]) error
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error)
+	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// in games that allow it (Game.undo): the player whose move was the last
+	// one asks, every other person seated accepts or refuses (bots accept),
+	// and the log keeps the ask, the answers and the undo. See
+	// docs/protocol.md, "Undo by agreement".
+	// Asks to take back the caller's seat's move, the last one played.
+	AskUndo(context.Context, *AskUndoRequest) (*UndoResponse, error)
+	// Accepts or refuses the open ask; the last acceptance takes the move back.
+	AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error)
+	// The asker takes the ask back.
+	WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -487,6 +542,15 @@ func (UnimplementedGameHostServer) WatchTicket(*WatchTicketRequest, grpc.ServerS
 }
 func (UnimplementedGameHostServer) CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error) {
 	return nil, status.Error(codes.Unimplemented, "method CancelTicket not implemented")
+}
+func (UnimplementedGameHostServer) AskUndo(context.Context, *AskUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AskUndo not implemented")
+}
+func (UnimplementedGameHostServer) AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AnswerUndo not implemented")
+}
+func (UnimplementedGameHostServer) WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WithdrawUndo not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -844,6 +908,60 @@ func _GameHost_CancelTicket_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_AskUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AskUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AskUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AskUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AskUndo(ctx, req.(*AskUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_AnswerUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnswerUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AnswerUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AnswerUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AnswerUndo(ctx, req.(*AnswerUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_WithdrawUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WithdrawUndoRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).WithdrawUndo(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_WithdrawUndo_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).WithdrawUndo(ctx, req.(*WithdrawUndoRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -918,6 +1036,18 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CancelTicket",
 			Handler:    _GameHost_CancelTicket_Handler,
+		},
+		{
+			MethodName: "AskUndo",
+			Handler:    _GameHost_AskUndo_Handler,
+		},
+		{
+			MethodName: "AnswerUndo",
+			Handler:    _GameHost_AnswerUndo_Handler,
+		},
+		{
+			MethodName: "WithdrawUndo",
+			Handler:    _GameHost_WithdrawUndo_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
