@@ -411,7 +411,7 @@ class RulesRunner:
         tag = next(self._tags)
         answer = await self._call(live, {"op": "rewind", "seats": len(record.seats), "options": dict(record.options),
                                          "moves": moves, "new_tag": tag})
-        listed = {int(seat): _moves(legal) for seat, legal in answer.get("moves", {}).items()}
+        listed = {int(seat): _moves(legal, self._parts) for seat, legal in answer.get("moves", {}).items()}
         return Applied(answer["outcome"], tuple(answer.get("to_move", ())), listed, answer["state"], tag, version)
 
     async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
