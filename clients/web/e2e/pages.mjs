@@ -93,7 +93,9 @@ export async function waitForTurnOrEnd(page, timeout = 60000) {
 const submitted = (page, before) => page.waitForFunction(
   (count) => Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > count, before, { timeout: 3000 });
 
-const clickTarget = (target) => target.click({ timeout: 2000 }).catch(() => target.click({ force: true, timeout: 2000 }));
+// A busy machine may re-render the board while a click waits for its target
+// to be stable: generous timeouts, then a forced click for a covered target.
+const clickTarget = (target) => target.click({ timeout: 10000 }).catch(() => target.click({ force: true, timeout: 10000 }));
 
 /**
  * Composes a move offered in parts by clicks on the board: for each part not
