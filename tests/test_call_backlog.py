@@ -6,7 +6,8 @@ cancelled calls (a bare CANCELLED the host never saw) beyond 1,000 waiting:
 a saturated host, 1,000 matches created at once, lost 80 to 140 WatchMatch
 streams so. Here the host is stopped (SIGSTOP) while 2,000 WatchMatch streams
 are sent to it, so that all of them wait in that queue when it goes on; every
-one must then start and deliver its match's first event.
+one must then start and deliver its match's first event. A loop standing
+still is logged (loop_lag.py), since nothing else would say why calls wait.
 """
 
 from __future__ import annotations
@@ -95,3 +96,18 @@ def test_calls_waiting_for_a_busy_host_are_taken_up_not_cancelled(host):
     versions, ended = asyncio.run(watch_while_stopped(host))
     assert ended == []
     assert versions == [1] * STREAMS
+
+
+def test_a_saturated_event_loop_is_logged_and_so_is_its_end(host):
+    before = len(host.log_lines("event loop saturated: new calls wait in grpc's queue"))
+    ends_before = len(host.log_lines("event loop caught up"))
+    os.kill(host.process.pid, signal.SIGSTOP)
+    try:
+        time.sleep(1.5)  # the stimulus: the host's loop stands still this long (as under a burst of calls)
+    finally:
+        os.kill(host.process.pid, signal.SIGCONT)
+    warned = host.wait_for_log("event loop saturated: new calls wait in grpc's queue", at_least=before + 1)
+    assert len(warned) > before
+    assert warned[-1]["late_ms"] >= 1000 and warned[-1]["level"] == "warning"
+    caught_up = host.wait_for_log("event loop caught up", at_least=ends_before + 1)
+    assert len(caught_up) > ends_before and caught_up[-1]["saturated_s"] >= 1.0
