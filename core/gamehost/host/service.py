@@ -11,9 +11,10 @@ import functools
 import grpc
 import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
+from google.protobuf.message import DecodeError
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import errors, event_frames, limits, page_tokens
+from gamehost.host import errors, event_frames, limits, page_tokens, struct_encoding
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.gate import Gate
@@ -38,6 +39,7 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "abandoned": pb.EVENT_KIND_ABANDONED, "aborted": pb.EVENT_KIND_ABORTED,
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
                     "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED}
+VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -123,6 +125,17 @@ def legal_move(move) -> pb.LegalMove:
     """A legal move on the wire, with its parts when the plugin offers it in parts."""
     return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
                         parts=[pb.MovePart(id=part.id, label=part.label) for part in move.parts])
+
+
+def view_state(message: pb.View, state) -> None:
+    """Set the View's state: encoded in one pass (struct_encoding.py), or by
+    protobuf's ``Struct.update`` for what that pass does not take (a value
+    of another type, nesting beyond protobuf's parse depth)."""
+    try:
+        message.MergeFromString(struct_encoding.struct_field(VIEW_STATE_TAG, state))
+    except (struct_encoding.NotPlainJson, OverflowError, UnicodeError, RecursionError, DecodeError):
+        message.ClearField("state")  # a merge that failed half-way
+        message.MergeFrom(pb.View(state=to_struct(dict(state))))  # as before: it raises where it raised
 
 
 def result_pb(result: dict | None) -> pb.Result | None:
@@ -294,10 +307,11 @@ class GameHostService(pb_grpc.GameHostServicer):
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
-                seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
+                seat=-1 if seat is None else seat, to_move=view.to_move,
                 result=result_pb(view.result),
                 text=await self.engine.render(live, view, "text") if text else "",
                 svg=await self.engine.render(live, view, "svg") if svg else "")
+            view_state(message, view.state)
             message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
             return message
 
