@@ -1,16 +1,21 @@
 """A View's state encoded in one pass (struct_encoding.py) is the Struct
-protobuf's ``Struct.update`` makes, and what that pass does not take goes
-through ``Struct.update`` still."""
+protobuf's ``Struct.update`` makes, what that pass does not take goes
+through ``Struct.update`` still, and viewers share an encoding only when
+they see the same state."""
 
 from __future__ import annotations
 
 import enum
 
 import pytest
+import structlog
 from google.protobuf.message import DecodeError
 
 from gamehost.client.structs import to_struct
-from gamehost.host.service import view_state
+from gamehost.host.live import LiveMatch
+from gamehost.host.plugins import load_catalog
+from gamehost.host.service import _state_text, view_state
+from gamehost.host.store.base import MatchRecord
 from gamehost.v1 import gamehost_pb2 as pb
 
 
@@ -61,3 +66,18 @@ def test_a_value_protobuf_refuses_is_refused_the_same_way():
         to_struct({"set": {1, 2}})
     with pytest.raises(ValueError):
         view_state(pb.View(), {"set": {1, 2}})
+
+
+def test_viewers_share_the_encoding_of_a_state_only_when_its_json_text_is_the_same():
+    entry = load_catalog().games["tictactoe"]
+    live = LiveMatch(MatchRecord(id="m1", game_id="tictactoe", rules_version=entry.game.version, options={}, seed=1,
+                                 seats=[]), entry, None, 0, structlog.get_logger())
+    public = {"board": [None, 1, 0.5], "turn": 1}
+    seen_by = {"spectator": public, "seat 0": dict(public), "seat 1": {**public, "hand": ["a secret card"]},
+               "seat 2": {"board": [None, True, 0.5], "turn": 1}}  # == public in Python, not as JSON nor as a Struct
+    for viewer, state in seen_by.items():
+        message = pb.View(seat=1)
+        view_state(message, state, live)
+        assert message == pb.View(seat=1, state=to_struct(state)), viewer
+        assert live.cached(("view_state_field", _state_text(state))) is not None
+    assert "a secret card" not in str(live.cached(("view_state_field", _state_text(public))))

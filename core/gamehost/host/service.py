@@ -7,6 +7,7 @@ with google.rpc details (see ``status.py``).
 from __future__ import annotations
 
 import functools
+import json
 
 import grpc
 import structlog
@@ -40,6 +41,7 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "suspended": pb.EVENT_KIND_SUSPENDED, "resumed": pb.EVENT_KIND_RESUMED,
                     "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED}
 VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
+_state_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -127,13 +129,21 @@ def legal_move(move) -> pb.LegalMove:
                         parts=[pb.MovePart(id=part.id, label=part.label) for part in move.parts])
 
 
-def view_state(message: pb.View, state) -> None:
+def view_state(message: pb.View, state, live: LiveMatch | None = None) -> None:
     """Set the View's state: encoded in one pass (struct_encoding.py), or by
     protobuf's ``Struct.update`` for what that pass does not take (a value
-    of another type, nesting beyond protobuf's parse depth)."""
+    of another type, nesting beyond protobuf's parse depth). With ``live``,
+    viewers whose states have the same JSON text (every viewer, in a game
+    without secrets) share one encoding in its per-version cache: the text,
+    not ``==``, decides, since ``True == 1`` but a Struct tells them apart."""
     try:
-        message.MergeFromString(struct_encoding.struct_field(VIEW_STATE_TAG, state))
-    except (struct_encoding.NotPlainJson, OverflowError, UnicodeError, RecursionError, DecodeError):
+        if live is None:
+            field = struct_encoding.struct_field(VIEW_STATE_TAG, state)
+        else:
+            field = live.derived(("view_state_field", _state_text(state)),
+                                 lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
+        message.MergeFromString(field)
+    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError):  # NotPlainJson is a ValueError
         message.ClearField("state")  # a merge that failed half-way
         message.MergeFrom(pb.View(state=to_struct(dict(state))))  # as before: it raises where it raised
 
@@ -311,7 +321,7 @@ class GameHostService(pb_grpc.GameHostServicer):
                 result=result_pb(view.result),
                 text=await self.engine.render(live, view, "text") if text else "",
                 svg=await self.engine.render(live, view, "svg") if svg else "")
-            view_state(message, view.state)
+            view_state(message, view.state, live)
             message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
             return message
 
