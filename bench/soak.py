@@ -10,8 +10,16 @@ WatchMatch stream and, when its view says it is to move, thinks 0.5 to 5 s
 (uniform) and submits a random legal move by id with the expected version;
 ``--spectators`` WatchMatch streams without a token follow it too.
 
+Players and spectators behave like real clients: a WatchMatch stream that
+ends without being asked to (an error status, or the host ending it while the
+match goes on) is counted and opened again after the last version seen, so a
+match does not stall because one stream ended.
+
 Measured: SubmitMove latency as the client sees it (p50/p99/max), errors
-(any status but the STALE_VERSION a simultaneous move may draw), stuck
+(any status but the STALE_VERSION a simultaneous move may draw; every stream
+end not asked for, though it is resumed), WatchMatch streams resumed, the
+time from opening a WatchMatch to its first event (mostly the wait for the
+host to take the call up), stuck
 matches (active, a seat to move, no move for longer than the longest think
 plus a grace), moves per second, host CPU (host and its workers, from /proc)
 and RSS during the load, after it, and of a fresh host that loads the same
@@ -36,6 +44,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import AsyncIterator
 from pathlib import Path
 
 import grpc
@@ -48,11 +57,16 @@ from moves import host_cpu_seconds, machine  # noqa: E402  (a sibling script)
 from session import LOAD_CORE, PinnedHost, process_tree  # noqa: E402
 
 THINK_SECONDS = (0.5, 5.0)
+# Ends a client resumes from: the host cancelled, dropped or shed the stream, or it could not be reached.
+RESUMABLE = {grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED,
+             grpc.StatusCode.ABORTED, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INTERNAL}
 STUCK_GRACE_SECONDS = 20.0  # beyond the longest think: a busy machine runs at half speed
 # One load process is every player: no per-caller limit on open matches or watchers.
 HOST_FLAGS = ("--max-open-matches", "0", "--max-watchers", "100000")
 CHANNELS = 96  # clients come over many connections (the host allows 100 streams on each)
 SAMPLE_EVERY_SECONDS = 5.0
+RESUME_BACKOFF_SECONDS = 0.5  # a client's pause before opening a dropped stream again (times the attempt)
+RESUME_ATTEMPTS = 5           # in a row without an event in between: then the stream is given up
 
 
 def rss_bytes(pids: list[int]) -> int:
@@ -95,12 +109,19 @@ class Figures:
     finished: int = 0
     games: dict[str, int] = field(default_factory=dict)
     watch_streams: int = 0
+    resumed: int = 0  # WatchMatch streams opened again after an end not asked for
+    unasked_ends: int = 0  # streams the host ended with OK while their match went on
+    first_event: list[float] = field(default_factory=list)  # seconds from opening a WatchMatch to its first event
 
     def error(self, where: str, failure: grpc.aio.AioRpcError) -> None:
         key = f"{where}: {failure.code().name}"
         self.errors[key] = self.errors.get(key, 0) + 1
         if self.errors[key] <= 3:  # grpc's debug string tells a status from the host from one made here
             print(f"error {key}: {failure.details()} ({failure.debug_error_string()})", flush=True)
+
+    def error_text(self, where: str, problem: str) -> None:
+        key = f"{where}: {problem}"
+        self.errors[key] = self.errors.get(key, 0) + 1
 
 
 class Soak:
@@ -145,18 +166,56 @@ class Soak:
                              *(self.spectator(stub, match.name) for _ in range(self.spectators)))
         figures.progress.pop(match.name, None)
 
+    async def follow(self, stub, name: str, token: str, where: str) -> AsyncIterator[pb.MatchEvent]:
+        """The match's events until it ends, as a client that resumes: a
+        stream that ends unasked is counted and opened again after the last
+        version seen (nothing missed, nothing twice)."""
+        figures = self.figures
+        seen, attempts = 0, 0
+        while True:
+            figures.watch_streams += 1
+            opened = time.monotonic()
+            watch = stub.WatchMatch(pb.WatchMatchRequest(name=name, player_token=token, after_version=seen))
+            try:
+                async for event in watch:
+                    if opened:
+                        figures.first_event.append(time.monotonic() - opened)
+                        opened, attempts = 0.0, 0
+                    if event.version <= seen:
+                        figures.error_text(where, f"version {event.version} again after {seen}")
+                        continue
+                    seen = event.version
+                    yield event
+                    if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
+                        return
+                if self.stopping:
+                    return
+                figures.unasked_ends += 1  # OK while the match goes on (a host shutting down)
+            except grpc.aio.AioRpcError as failure:
+                if self.stopping:
+                    return
+                figures.error(where, failure)
+                if failure.code() not in RESUMABLE:
+                    return
+            finally:
+                watch.cancel()
+            attempts += 1
+            if attempts > RESUME_ATTEMPTS:
+                figures.error_text(where, "given up after repeated ends")
+                return
+            figures.resumed += 1
+            await asyncio.sleep(RESUME_BACKOFF_SECONDS * attempts)  # the client's back-off, not a wait for a state
+
     async def player(self, stub, name: str, seat: int, token: str) -> None:
         figures = self.figures
-        figures.watch_streams += 1
-        watch = stub.WatchMatch(pb.WatchMatchRequest(name=name, player_token=token))
         thinking: asyncio.Task | None = None
         try:
-            async for event in watch:
+            async for event in self.follow(stub, name, token, "WatchMatch"):
                 figures.progress[name] = time.monotonic()
                 if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
                     if seat == 0:
                         figures.finished += event.kind == pb.EVENT_KIND_FINISHED
-                    break
+                    continue  # the last event: ``follow`` ends here and closes its stream
                 view = event.view
                 if not event.HasField("view") or view.status != pb.MATCH_STATUS_ACTIVE:
                     continue
@@ -166,13 +225,9 @@ class Soak:
                     thinking = asyncio.ensure_future(self.move(stub, name, seat, token, view))
             if thinking is not None:
                 await asyncio.gather(thinking, return_exceptions=True)
-        except grpc.aio.AioRpcError as failure:
-            if not self.stopping:
-                figures.error("WatchMatch", failure)
         finally:
             if thinking is not None:
                 thinking.cancel()
-            watch.cancel()
 
     async def move(self, stub, name: str, seat: int, token: str, view: pb.View) -> None:
         await asyncio.sleep(self.random.uniform(*THINK_SECONDS))  # the player's think time, not a wait for a state
@@ -191,16 +246,9 @@ class Soak:
         self.figures.acknowledged[name][answer.version] = (seat, choice.id)
 
     async def spectator(self, stub, name: str) -> None:
-        self.figures.watch_streams += 1
-        try:
-            async for event in stub.WatchMatch(pb.WatchMatchRequest(name=name)):
-                if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
-                    return
-                if time.monotonic() > self.until + 30:
-                    return  # the players have stopped: the match stays active
-        except grpc.aio.AioRpcError as failure:
-            if not self.stopping:
-                self.figures.error("WatchMatch (spectator)", failure)
+        async for event in self.follow(stub, name, "", "WatchMatch (spectator)"):
+            if time.monotonic() > self.until + 30:
+                return  # the players have stopped: the match stays active
 
     def stuck(self, now: float) -> list[str]:
         limit = THINK_SECONDS[1] + STUCK_GRACE_SECONDS
@@ -306,7 +354,11 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         "moves": len(latencies), "moves_per_s": len(latencies) / load_elapsed,
         "submit_ms": {"p50": 1000 * statistics.median(latencies) if latencies else None,
                       "p99": 1000 * percentile(latencies, 0.99), "max": 1000 * max(latencies, default=0)},
-        "errors": figures.errors, "stale_version": figures.stale, "stuck_matches": sorted(watchdog_stuck),
+        "errors": figures.errors, "watch_resumed": figures.resumed, "watch_ended_ok_unasked": figures.unasked_ends,
+        "watch_first_event_s": {"p50": percentile(figures.first_event, 0.5),
+                                "p99": percentile(figures.first_event, 0.99),
+                                "max": max(figures.first_event, default=0.0)},
+        "stale_version": figures.stale, "stuck_matches": sorted(watchdog_stuck),
         "finished_matches": figures.finished, "matches_played": sum(figures.games.values()),
         "matches_per_game": figures.games, "watch_streams": figures.watch_streams,
         "live_at_end": len(live_at_end), "host_cpu_cores": load_cpu / load_elapsed,
@@ -321,6 +373,10 @@ def report(results: dict) -> None:
           f"{results['matches_played']} matches played ({results['finished_matches']} finished), "
           f"{results['watch_streams']} WatchMatch streams")
     print(f"SubmitMove p50 {submit['p50']:.1f} ms, p99 {submit['p99']:.1f} ms, max {submit['max']:.1f} ms")
+    first = results["watch_first_event_s"]
+    print(f"WatchMatch opened to first event p50 {first['p50']:.2f} s, p99 {first['p99']:.2f} s, "
+          f"max {first['max']:.2f} s; streams resumed {results['watch_resumed']}, "
+          f"ended with OK unasked {results['watch_ended_ok_unasked']}")
     print(f"errors {results['errors'] or 'none'}, stale versions {results['stale_version']}, "
           f"stuck matches {len(results['stuck_matches'])}, log check {results['log_check']}")
     print(f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
@@ -350,7 +406,7 @@ def main() -> None:
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
-    failed = results["errors"] or results["stuck_matches"] or results["log_check"]["missing"]
+    failed = results["errors"] or results["watch_ended_ok_unasked"] or results["stuck_matches"] or results["log_check"]["missing"]
     sys.exit(1 if failed else 0)
 
 

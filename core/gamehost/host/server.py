@@ -23,6 +23,7 @@ from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.ports import ensure_ports_free
 from gamehost.host.quotas import Quotas
+from gamehost.host.loop_lag import LoopLag
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.retention import Retention
 from gamehost.host.service import GameHostService
@@ -95,6 +96,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()
+    engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
                                     config.retention_interval).run())

@@ -7,13 +7,15 @@ with google.rpc details (see ``status.py``).
 from __future__ import annotations
 
 import functools
+import json
 
 import grpc
 import structlog
 from google.protobuf import duration_pb2, timestamp_pb2
+from google.protobuf.message import DecodeError
 
 from gamehost.client.structs import from_struct, to_struct
-from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens
+from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens, struct_encoding
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
@@ -49,6 +51,8 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "undone": pb.EVENT_KIND_UNDONE}
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
+VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
+_state_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
 
@@ -175,6 +179,25 @@ def legal_move(move) -> pb.LegalMove:
     """A legal move on the wire, with its parts when the plugin offers it in parts."""
     return pb.LegalMove(id=move.id, label=move.label, move=to_struct(dict(move.args)),
                         parts=[pb.MovePart(id=part.id, label=part.label) for part in move.parts])
+
+
+def view_state(message: pb.View, state, live: LiveMatch | None = None) -> None:
+    """Set the View's state: encoded in one pass (struct_encoding.py), or by
+    protobuf's ``Struct.update`` for what that pass does not take (a value
+    of another type, nesting beyond protobuf's parse depth). With ``live``,
+    viewers whose states have the same JSON text (every viewer, in a game
+    without secrets) share one encoding in its per-version cache: the text,
+    not ``==``, decides, since ``True == 1`` but a Struct tells them apart."""
+    try:
+        if live is None:
+            field = struct_encoding.struct_field(VIEW_STATE_TAG, state)
+        else:
+            field = live.derived(("view_state_field", _state_text(state)),
+                                 lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
+        message.MergeFromString(field)
+    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError):  # NotPlainJson is a ValueError
+        message.ClearField("state")  # a merge that failed half-way
+        message.MergeFrom(pb.View(state=to_struct(dict(state))))  # as before: it raises where it raised
 
 
 def result_pb(result: dict | None) -> pb.Result | None:
@@ -463,10 +486,11 @@ class GameHostService(pb_grpc.GameHostServicer):
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
-                seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
+                seat=-1 if seat is None else seat, to_move=view.to_move,
                 result=result_pb(view.result),
                 text=await self.engine.render(live, view, "text") if text else "",
                 svg=await self.engine.render(live, view, "svg") if svg else "")
+            view_state(message, view.state, live)
             message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
             return message
 

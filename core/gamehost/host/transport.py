@@ -24,14 +24,26 @@ KEEPALIVE_TIME_MS = 60_000       # ping a connection quiet this long, to find pe
 KEEPALIVE_TIMEOUT_MS = 20_000    # ...and close it when the ping is not answered in this long
 MIN_CLIENT_PING_INTERVAL_MS = 10_000  # clients may ping this often, with or without calls
 MAX_PING_STRIKES = 2             # pings more often than that, this many times: GOAWAY
+# Calls the event loop has not taken up yet wait in grpc's own queue (grpcio's
+# asyncio server takes up one call per turn of the loop, so a saturated loop
+# falls behind). grpc's defaults cancel a waiting call, with a bare CANCELLED
+# the host never sees, at random beyond 1,000 waiting, always beyond 3,000,
+# and after 30 s: 1,000 matches created at once cut 80 to 140 WatchMatch
+# streams so (issue 19). A call now waits until it is taken up or its
+# client's deadline passes; these bounds are for a host gone wrong.
+PENDING_CALLS_LIMIT = 100_000    # beyond this many calls waiting, grpc cancels new ones (CANCELLED)
+PENDING_CALL_SECONDS = 600       # a call waiting longer than this is cancelled by grpc (CANCELLED)
 
 
 def gateway_server_options(config: HostConfig) -> list[tuple[str, int]]:
-    """The web gateway's loopback server: the message limits only."""
+    """The web gateway's loopback server: the message limits and the queue of calls not taken up yet."""
     return [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", 16 * config.max_message_bytes),
         ("grpc.so_reuseport", 0),
+        ("grpc.server.max_pending_requests", PENDING_CALLS_LIMIT),
+        ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS_LIMIT),
+        ("grpc.server_max_unrequested_time_in_server", PENDING_CALL_SECONDS),
     ]
 
 
