@@ -10,6 +10,7 @@ import pytest
 
 from go_client import build_gamehost_go
 from hosts import HostProcess
+from identities import IdentityProvider
 
 
 @pytest.fixture(scope="session")
@@ -19,6 +20,30 @@ def host():
     process = HostProcess().start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def idp():
+    """A JWT identity provider the signed-in hosts of a module trust."""
+    with IdentityProvider() as provider:
+        yield provider
+
+
+@pytest.fixture(scope="module")
+def signed_in_host(idp):
+    """A host (memory store) that accepts ``idp``'s tokens."""
+    process = HostProcess(*idp.host_args()).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture()
+def user(idp):
+    """``user("ann")``: a new signed-in person, (subject, token), named Ann."""
+    def subject_and_token(name: str) -> tuple[str, str]:
+        subject = f"{name}-{uuid.uuid4().hex[:6]}"
+        return subject, idp.token(subject, name=name.title())
+    return subject_and_token
 
 
 @pytest.fixture()

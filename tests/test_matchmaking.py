@@ -29,8 +29,6 @@ from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
-from hosts import HostProcess
-from identities import IdentityProvider
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -38,24 +36,8 @@ X_WINS = "a1 b1 a2 b2 a3".split()  # the player in seat 0 (X) completes column a
 
 
 @pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
-
-
-@pytest.fixture(scope="module")
-def host(idp):
-    process = HostProcess(*idp.host_args()).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture()
-def user(idp):
-    def token(name: str) -> tuple[str, str]:
-        subject = f"{name}-{uuid.uuid4().hex[:6]}"
-        return subject, idp.token(subject, name=name.title())
-    return token
+def host(signed_in_host):
+    return signed_in_host
 
 
 def states(tickets) -> list[int]:

@@ -17,32 +17,14 @@ from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
-from hosts import HostProcess
-from identities import IdentityProvider
 
 X_WINS = "a1 b1 a2 b2 a3".split()  # X completes column a
 DRAW = "b2 a1 a3 c1 b1 b3 c2 a2 c3".split()  # the board fills with no line
 
 
 @pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
-
-
-@pytest.fixture(scope="module")
-def host(idp):
-    process = HostProcess(*idp.host_args()).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture()
-def user(idp):
-    def token(name: str) -> tuple[str, str]:
-        subject = f"{name}-{uuid.uuid4().hex[:6]}"
-        return subject, idp.token(subject, name=name.title())
-    return token
+def host(signed_in_host):
+    return signed_in_host
 
 
 def play(host, first: str, second: str, moves: list[str]) -> pb.Match:

@@ -5,35 +5,17 @@ host for the module, players signed in with JWTs."""
 from __future__ import annotations
 
 import time
-import uuid
 
 import grpc
 import pytest
 
 from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
-from hosts import HostProcess
-from identities import IdentityProvider
 
 
 @pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
-
-
-@pytest.fixture(scope="module")
-def host(idp):
-    process = HostProcess(*idp.host_args()).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture()
-def user(idp):
-    def token(name: str) -> str:
-        return idp.token(f"{name}-{uuid.uuid4().hex[:6]}", name=name.title())
-    return token
+def host(signed_in_host):
+    return signed_in_host
 
 
 def error_of(call, *args, **kwargs) -> GameHostError:
@@ -69,7 +51,7 @@ def finished_match(host, alice, bob) -> str:
 
 
 def test_a_rematch_starts_at_once_with_the_seats_rotated_and_every_ask_gets_it(host, user):
-    alice, bob = user("alice"), user("bob")
+    (_, alice), (_, bob) = user("alice"), user("bob")
     old = finished_match(host, alice, bob)
     with host.client(alice) as a, host.client(bob) as b:
         before = a.match(old)
@@ -89,7 +71,7 @@ def test_a_rematch_starts_at_once_with_the_seats_rotated_and_every_ask_gets_it(h
 
 
 def test_only_a_signed_in_player_of_a_finished_match_may_ask(host, user):
-    alice, bob, carol = user("alice"), user("bob"), user("carol")
+    (_, alice), (_, bob), (_, carol) = user("alice"), user("bob"), user("carol")
     old = finished_match(host, alice, bob)
     with host.client() as anonymous:
         refused = error_of(anonymous.rematch, old)
@@ -114,7 +96,7 @@ def test_only_a_signed_in_player_of_a_finished_match_may_ask(host, user):
 def test_bot_seats_and_anonymous_seats_rotate_too(host, user):
     """A bot keeps its strategy one seat on; an anonymous player cannot be
     recognised again, so their seat opens and the rematch waits for it."""
-    alice = user("alice")
+    _, alice = user("alice")
     with host.client(alice) as a, host.client() as anonymous:
         match = a.create_match("tictactoe", bots=[1], bot="random")
         a.join(match.name, seat=0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gamehost.host.length_delimited import field
 from gamehost.host.live import LiveMatch
 
 if TYPE_CHECKING:
@@ -21,19 +22,6 @@ if TYPE_CHECKING:
 # SessionEvent's fields, as protobuf encodes them (see gamehost.proto).
 _SESSION_MATCH = b"\x12"        # field 2, length-delimited: the match name
 _SESSION_MATCH_EVENT = b"\x1a"  # field 3, length-delimited: the MatchEvent
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _field(key: bytes, payload: bytes) -> bytes:
-    return key + _varint(len(payload)) + payload
 
 
 def carries_view(live: LiveMatch, event: dict) -> bool:
@@ -70,5 +58,5 @@ async def session_event_bytes(service: "GameHostService", live: LiveMatch, event
     key = ("session_event_bytes", event["version"], seat, text, svg, carries_view(live, event))
     encoded = await match_event_bytes(service, live, event, seat, text, svg)
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
-    return live.derived(key, lambda: _field(_SESSION_MATCH, f"matches/{live.id}".encode())
-                        + _field(_SESSION_MATCH_EVENT, encoded))
+    return live.derived(key, lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode())
+                        + field(_SESSION_MATCH_EVENT, encoded))

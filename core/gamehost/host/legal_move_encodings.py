@@ -12,20 +12,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from gamehost.host.length_delimited import field
 from gamehost.sdk.rules import Move
 
 MAX_MOVES_KEPT = 1 << 16  # distinct moves kept (a few MB); a flood of new ones only empties the table
 _VIEW_LEGAL_MOVES = b"\x3a"  # View.legal_moves (field 7, length-delimited), as protobuf encodes its key
 _SCALARS = (str, int, float, bool, type(None))
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def _frozen(value: Any) -> Any:
@@ -66,5 +58,4 @@ class LegalMoveEncodings:
         return encoded
 
     def _wrap(self, move: Move) -> bytes:
-        body = self._encode(move)
-        return _VIEW_LEGAL_MOVES + _varint(len(body)) + body
+        return field(_VIEW_LEGAL_MOVES, self._encode(move))

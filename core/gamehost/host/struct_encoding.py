@@ -18,8 +18,9 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from gamehost.host.length_delimited import length_prefix
+
 _DOUBLE = struct.Struct("<d").pack
-_SHORT_LENGTHS = [bytes((length,)) for length in range(128)]  # a length under 128 is one varint byte
 
 # google.protobuf.Value's fields as their tags, with the fixed values.
 _NULL = b"\x08\x00"                       # 1 null_value: NULL_VALUE
@@ -36,17 +37,6 @@ class NotPlainJson(ValueError):
     pass
 
 
-def _length(size: int) -> bytes:
-    if size < 128:
-        return _SHORT_LENGTHS[size]
-    out = bytearray()
-    while size > 0x7F:
-        out.append((size & 0x7F) | 0x80)
-        size >>= 7
-    out.append(size)
-    return bytes(out)
-
-
 def value_bytes(value: Any) -> bytes:
     """``value`` as a google.protobuf.Value's encoded fields."""
     if value is None:
@@ -60,18 +50,18 @@ def value_bytes(value: Any) -> bytes:
         return _NUMBER + _DOUBLE(value)  # an int beyond a double's range raises OverflowError
     if kind is str:
         payload = value.encode()
-        return _STRING + _length(len(payload)) + payload
+        return _STRING + length_prefix(len(payload)) + payload
     if kind is dict:
         payload, tag = struct_bytes(value), _STRUCT
     elif kind is list or kind is tuple:
         items = []
         for item in value:
             encoded = value_bytes(item)
-            items.append(_FIRST + _length(len(encoded)) + encoded)
+            items.append(_FIRST + length_prefix(len(encoded)) + encoded)
         payload, tag = b"".join(items), _LIST
     else:
         raise NotPlainJson(f"a {kind.__name__} is not one of JSON's types")
-    return tag + _length(len(payload)) + payload
+    return tag + length_prefix(len(payload)) + payload
 
 
 def struct_bytes(data: dict) -> bytes:
@@ -81,12 +71,12 @@ def struct_bytes(data: dict) -> bytes:
         if type(key) is not str:
             raise NotPlainJson(f"a {type(key).__name__} key is not a string")
         name, encoded = key.encode(), value_bytes(value)
-        entry = _FIRST + _length(len(name)) + name + _SECOND + _length(len(encoded)) + encoded
-        entries.append(_FIRST + _length(len(entry)) + entry)
+        entry = _FIRST + length_prefix(len(name)) + name + _SECOND + length_prefix(len(encoded)) + encoded
+        entries.append(_FIRST + length_prefix(len(entry)) + entry)
     return b"".join(entries)
 
 
 def struct_field(tag: bytes, data: dict) -> bytes:
     """``data`` as the Struct field ``tag`` of another message, to merge into it."""
     payload = struct_bytes(data)
-    return tag + _length(len(payload)) + payload
+    return tag + length_prefix(len(payload)) + payload
