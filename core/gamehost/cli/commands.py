@@ -8,7 +8,7 @@ import sys
 from gamehost.cli.channels import open_channel
 from gamehost.cli.seats import SeatNames, seat_label
 from gamehost.sdk.seats import seat_name
-from gamehost.client import GameHostClient, candidates, canonical_json, choices, composed, from_struct
+from gamehost.client import GameHostClient, Resume, candidates, canonical_json, choices, composed, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
@@ -226,8 +226,14 @@ def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool
         print(f"'{text}' is not one of the choices above.")
 
 
+def _reconnecting(resume: Resume) -> None:
+    why = resume.error or "the stream ended"
+    print(f"connection lost ({why}); reconnecting in {resume.delay:.1f} s (attempt {resume.attempt})",
+          file=sys.stderr, flush=True)
+
+
 def _next_view(host: GameHostClient, match_name: str, token: str, version: int, names: SeatNames) -> pb.View:
-    for event in host.watch(match_name, token, after_version=version, text=True):
+    for event in host.follow(match_name, token, after_version=version, text=True, on_resume=_reconnecting):
         if event.kind == pb.EVENT_KIND_MOVED:
             print(f"  {names(event.seat)}: {event.label}")
         if event.HasField("view"):
@@ -238,12 +244,36 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int, 
 def watch(args) -> int:
     with connect(args) as host:
         names = SeatNames(host, args.match)
-        for event in host.watch(args.match, args.token, after_version=args.after, text=True):
+        for event in host.follow(args.match, args.token, after_version=args.after, text=True,
+                                 on_resume=_reconnecting):
             kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
             who = f" {names(event.seat)}" if event.seat >= 0 else ""
-            print(f"v{event.version} {kind}{who}{': ' + event.label if event.label else ''}")
+            print(f"v{event.version} {kind}{who}{': ' + event.label if event.label else ''}", flush=True)
             if event.HasField("view"):
                 _print_view(event.view)
+    return 0
+
+
+def undo(args) -> int:
+    """Ask to take back your last move, answer the open ask, or withdraw yours."""
+    with connect(args) as host:
+        if args.action == "ask":
+            answer = host.ask_undo(args.match, args.token)
+        elif args.action == "withdraw":
+            answer = host.withdraw_undo(args.match, args.token)
+        else:
+            answer = host.answer_undo(args.match, args.token, args.action == "accept", ask_version=args.ask_version)
+        names = SeatNames(host, args.match)
+        done = {"ask": "asked", "accept": "accepted", "refuse": "refused", "withdraw": "withdrew the ask"}[args.action]
+        if answer.undone:
+            print(f"{done}: the move is taken back (match now at v{answer.version})")
+        elif answer.HasField("ask"):
+            ask = answer.ask
+            print(f"{done}: {names(ask.seat)} asks to take back the move of v{ask.undoes}; waiting for "
+                  f"{', '.join(map(names, ask.waiting))} (ask v{ask.ask_version}, expires "
+                  f"{ask.expire_time.ToDatetime():%H:%M:%S} UTC)")
+        else:
+            print(f"{done}: the move stands (match now at v{answer.version})")
     return 0
 
 

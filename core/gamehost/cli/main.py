@@ -135,6 +135,15 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--after", type=int, default=0, help="start after this version")
     watch.set_defaults(run=commands.watch)
 
+    undo = sub.add_parser("undo", parents=[client], help="take back a move by agreement: ask to take back your "
+                                                         "last move, accept or refuse the open ask, withdraw yours")
+    undo.add_argument("action", choices=["ask", "accept", "refuse", "withdraw"])
+    undo.add_argument("match")
+    undo.add_argument("--token", default="", help="your player token (signed in: may be left out)")
+    undo.add_argument("--ask-version", type=int, metavar="VERSION",
+                      help="accept or refuse only if the open ask is still this one (its UNDO_ASKED version)")
+    undo.set_defaults(run=commands.undo)
+
     script = sub.add_parser("script", parents=[client],
                             help="play given move ids in a new match holding every seat; print its log as JSON")
     script.add_argument("game")

@@ -250,19 +250,39 @@ class GameHostClient:
         request.include_view = view or text or svg
         return self._call(self.stub.SubmitMove, request)
 
+    def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
+                   render: pb.RenderOptions | None = None):
+        """The WatchMatch stream itself (a grpc call: iterate it, ``cancel()`` it)."""
+        return self.stub.WatchMatch(pb.WatchMatchRequest(
+            name=match_name(match), player_token=token, after_version=after_version, render=render),
+            metadata=self.metadata or None)
+
     def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
               svg: bool = False) -> Iterator[pb.MatchEvent]:
-        """Events after ``after_version`` until the match ends."""
-        stream = self.stub.WatchMatch(pb.WatchMatchRequest(
-            name=match_name(match), player_token=token, after_version=after_version,
-            render=pb.RenderOptions(text=text, svg=svg)), metadata=self.metadata or None)
+        """Events after ``after_version`` until the match ends, on one stream.
+        A stream that fails raises GameHostError, CANCELLED too: the caller
+        cannot cancel this stream but by closing the iterator (``break``),
+        which is quiet, so a CANCELLED comes from grpc or the network (grpc's
+        queue bounds, docs/security.md). To resume across failures: ``follow``."""
+        stream = self.open_watch(match, token, after_version=after_version,
+                                 render=pb.RenderOptions(text=text, svg=svg))
         try:
             yield from stream
         except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.CANCELLED:
-                raise GameHostError.from_rpc_error(error) from None
+            raise GameHostError.from_rpc_error(error) from None
         finally:
             stream.cancel()
+
+    def follow(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False, svg: bool = False,
+               retry=None, on_resume=None):
+        """A MatchFollower (``gamehost.client.follower``): iterate it for the
+        events after ``after_version``, each once, in order, until the match
+        ends, resuming after a dropped stream; ``retry``: a RetryPolicy;
+        ``on_resume(Resume)``: told before each reopening."""
+        from gamehost.client.follower import MatchFollower, RetryPolicy  # it imports this module
+
+        return MatchFollower(self, match, token, after_version=after_version, text=text, svg=svg,
+                             retry=retry or RetryPolicy(), on_resume=on_resume)
 
     def session(self):
         """A Session stream (``gamehost.client.session.GameSession``): moves and
