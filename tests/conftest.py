@@ -10,7 +10,7 @@ import pytest
 
 from go_client import build_gamehost_go
 from hosts import HostProcess
-from identities import IdentityProvider
+from identities import IdentityProvider, write_api_keys
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +27,13 @@ def idp():
     """A JWT identity provider the signed-in hosts of a module trust."""
     with IdentityProvider() as provider:
         yield provider
+
+
+@pytest.fixture(scope="module")
+def admin_key(tmp_path_factory):
+    """An API key with the admin role: (the keys file, the key)."""
+    path = tmp_path_factory.mktemp("keys") / "api-keys.json"
+    return path, write_api_keys(path, ("ops", ["admin"]))["ops"]
 
 
 @pytest.fixture(scope="module")

@@ -20,16 +20,10 @@ from gamehost.client import GameHostClient, GameHostError, canonical_json
 from gamehost.v1 import gamehost_pb2 as pb
 from go_client import GO, GO_MODULE
 from hosts import HostProcess
-from identities import IdentityProvider, SigningKey
+from identities import SigningKey
 
 pytestmark = pytest.mark.skipif(GO is None and not os.environ.get("CI"),
                                 reason="go is not installed (CI has it)")
-
-
-@pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
 
 
 @pytest.fixture(scope="module")

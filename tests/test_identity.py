@@ -10,13 +10,7 @@ import pytest
 
 from gamehost.client import GameHostError
 from hosts import HostProcess
-from identities import IdentityProvider, SigningKey, write_api_keys
-
-
-@pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
+from identities import SigningKey, write_api_keys
 
 
 @pytest.fixture(scope="module")

@@ -16,19 +16,6 @@ import pytest
 from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
-from identities import IdentityProvider, write_api_keys
-
-
-@pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
-
-
-@pytest.fixture(scope="module")
-def admin_key(tmp_path_factory):
-    path = tmp_path_factory.mktemp("keys") / "api-keys.json"
-    return path, write_api_keys(path, ("ops", ["admin"]))["ops"]
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,6 @@ from gamehost.client import canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
 from hosts import HostProcess
-from identities import IdentityProvider
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
@@ -34,12 +33,6 @@ E2E = WEB / "e2e"
 SCREENSHOTS = ROOT / "ci-artifacts" / "screenshots"
 CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 240
-
-
-@pytest.fixture(scope="module")
-def idp():
-    with IdentityProvider() as provider:
-        yield provider
 
 
 @pytest.fixture(scope="module")
