@@ -42,7 +42,7 @@ def new_match(client) -> tuple[str, list[str]]:
     return match.name, [client.join(match.name).player_token, client.join(match.name).player_token]
 
 
-def test_an_upgraded_plugin_plays_each_match_under_the_rules_it_began_with(start_host, tmp_path):
+def test_an_upgraded_plugin_plays_each_match_under_the_rules_it_began_with(start_host, tmp_path, admin_key):
     host = start_release(start_host, tmp_path, "1.0")
     with host.client() as client:
         (old, old_tokens), (orphan, orphan_tokens) = new_match(client), new_match(client)
@@ -78,7 +78,8 @@ def test_an_upgraded_plugin_plays_each_match_under_the_rules_it_began_with(start
     host.stop()
 
     # Release 3.0 changes no rule (still "2") and drops rules "1".
-    host = start_release(start_host, tmp_path, "3.0")
+    keys, key = admin_key
+    host = start_release(start_host, tmp_path, "3.0", "--api-keys", str(keys))
     with host.client() as client:
         # A match begun under 2.0 plays on: the distribution changed, its rules did not.
         take(client, new, new_tokens[1], 1)
@@ -97,6 +98,20 @@ def test_an_upgraded_plugin_plays_each_match_under_the_rules_it_began_with(start
         assert shown == {old: True, orphan: True, new: False}
         assert client.match(orphan).rules_unavailable
         assert client.view(new, new_tokens[0]).state.fields["left"].number_value == 12 - 3 - 1
+        # An operator can still clear what the dropped version left: abort and
+        # delete need no rules.
+        with host.client(key) as operator:
+            error = refusal(lambda: operator.delete(orphan))
+            assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_NOT_OVER")
+            before = client.match(orphan).version
+            aborted = operator.abort(orphan, "rules 1 retired")
+            assert (aborted.status, aborted.rules_unavailable) == (pb.MATCH_STATUS_ABORTED, True)
+            assert aborted.version == client.match(orphan).version == before + 1
+            assert refusal(lambda: operator.abort(orphan)).reason == "MATCH_OVER"
+            for match in (orphan, old):
+                operator.delete(match)
+                assert refusal(lambda: client.match(match)).code == grpc.StatusCode.NOT_FOUND
+            assert [m.name for m in client.matches(game="pile")] == [new]
 
 
 def test_replicas_of_two_releases_on_postgresql_each_play_the_rules_they_have(start_host, postgres_url):

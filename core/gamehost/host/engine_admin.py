@@ -3,7 +3,10 @@ resume; and dropping matches the retention sweep pruned.
 
 A mixin of ``MatchEngine``: each change is one committed step made the
 engine's way (under the match's lock, through ``_commit``), so watchers,
-bots, deadlines and replicas see it as they see any move.
+bots, deadlines and replicas see it as they see any move. A match whose
+rules version this host lacks can still be aborted and deleted: neither
+needs its rules, and an operator who dropped a version must be able to
+clear what it left.
 """
 
 from __future__ import annotations
@@ -11,57 +14,110 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Iterable
 
+import structlog
+
 from gamehost.host import errors
-from gamehost.host.store.base import SeatRecord
+from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, SeatRecord, VersionConflict
 
 if TYPE_CHECKING:
     from gamehost.host.live import LiveMatch
 
+log = structlog.get_logger("gamehost.engine")
+
 UNFINISHED = ("open", "active", "suspended")
 
 
-def _status_refused(live: LiveMatch, allowed: tuple[str, ...], action: str,
+def _status_refused(record: MatchRecord, allowed: tuple[str, ...], action: str,
                     reason: str = "") -> errors.FailedPrecondition:
     """MATCH_OVER for a match that is over, else ``reason``."""
-    status = live.record.status
+    status = record.status
+    over = status in OVER_STATUSES
     return errors.FailedPrecondition(
-        f"matches/{live.id} is {status}: it can be {action} only while it is {' or '.join(allowed)}.",
-        "MATCH_OVER" if live.over or not reason else reason, metadata=errors.metadata_of(status=status))
+        f"matches/{record.id} is {status}: it can be {action} only while it is {' or '.join(allowed)}.",
+        "MATCH_OVER" if over or not reason else reason, metadata=errors.metadata_of(status=status))
+
+
+def _not_over(record: MatchRecord) -> errors.FailedPrecondition:
+    return errors.FailedPrecondition(
+        f"matches/{record.id} is {record.status}: only a match that is over (finished, abandoned "
+        "or aborted) can be deleted; abort it first.", "MATCH_NOT_OVER",
+        metadata=errors.metadata_of(status=record.status))
+
+
+def _unplayable(error: errors.HostError) -> bool:
+    return isinstance(error, errors.FailedPrecondition) and error.reason == RULES_VERSION_UNAVAILABLE
 
 
 class MatchAdministration:
     async def abort_match(self, match_id: str, reason: str, message: str = "",
-                          only: tuple[str, ...] = UNFINISHED) -> LiveMatch:
+                          only: tuple[str, ...] = UNFINISHED) -> LiveMatch | MatchRecord:
         """End a match without a result: status aborted, an ABORTED event
         with ``reason`` (ADMIN_ABORT, OPEN_EXPIRED); its bots and deadline
-        stop. ``only``: the statuses it may be aborted from."""
-        live = await self.live_match(match_id)
+        stop. ``only``: the statuses it may be aborted from. The aborted
+        match, or its stored row if this host lacks its rules version."""
+        try:
+            live = await self.live_match(match_id)
+        except errors.HostError as error:
+            if not _unplayable(error):
+                raise
+            return await self._abort_unplayable(match_id, reason, message, only)
 
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status not in only:
-                raise _status_refused(live, only, "aborted", "MATCH_NOT_OPEN")
-            now = time.time()
-            detail = {"reason": reason, "message": message[:200]}
-            event = self._event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
-            await self._commit(live, record.replace(status="aborted", status_detail=detail,
-                                                    version=record.version + 1, update_time=now),
-                               [event], snapshot_state=await self._final_state(live))
-            live.log.info("match aborted", reason=reason, message=detail["message"])
+                raise _status_refused(record, only, "aborted", "MATCH_NOT_OPEN")
+            aborted, event = self._aborted(record, reason, message)
+            await self._commit(live, aborted, [event], snapshot_state=await self._final_state(live))
+            live.log.info("match aborted", reason=reason, message=event["message"])
             self._remember_finished(live.id)
             return live
 
         return await self._locked(live, attempt)
 
+    def _aborted(self, record: MatchRecord, reason: str, message: str) -> tuple[MatchRecord, dict]:
+        now = time.time()
+        detail = {"reason": reason, "message": message[:200]}
+        event = self._event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
+        return record.replace(status="aborted", status_detail=detail, version=record.version + 1,
+                              update_time=now), event
+
+    async def _abort_unplayable(self, match_id: str, reason: str, message: str,
+                                only: tuple[str, ...]) -> MatchRecord:
+        """Abort a match whose rules this host lacks, in the store alone: no
+        snapshot of the final state (the rules would make it), and no live
+        match to advance; a replica that has the rules catches up on the
+        step as it does on any other."""
+        record = await self.stored_match(match_id)
+        if record.status not in only:
+            raise _status_refused(record, only, "aborted", "MATCH_NOT_OPEN")
+        aborted, event = self._aborted(record, reason, message)
+        try:
+            await self.store.append(Append(aborted, [event], seats_changed=False, details_changed=True))
+        except VersionConflict:
+            raise errors.Aborted(f"matches/{match_id} changed while it was aborted; try again.",
+                                 "CONCURRENT_UPDATE") from None
+        log.bind(match_id=match_id, game=record.game_id).info(
+            "match aborted without its rules", reason=reason, rules_version=record.rules_version)
+        return aborted
+
     async def delete_match(self, match_id: str) -> None:
-        """Delete a match that is over: its row, events and snapshot."""
-        live = await self.live_match(match_id)
+        """Delete a match that is over: its row, events and snapshot (also
+        one whose rules version this host lacks)."""
+        try:
+            live = await self.live_match(match_id)
+        except errors.HostError as error:
+            if not _unplayable(error):
+                raise
+            record = await self.stored_match(match_id)
+            if record.status not in OVER_STATUSES:
+                raise _not_over(record) from None
+            await self.store.delete_match(match_id)
+            log.bind(match_id=match_id, game=record.game_id).info("match deleted without its rules")
+            return
         async with live.lock:
             if not live.over:
-                raise errors.FailedPrecondition(
-                    f"matches/{match_id} is {live.record.status}: only a match that is over (finished, abandoned "
-                    "or aborted) can be deleted; abort it first.", "MATCH_NOT_OVER",
-                    metadata=errors.metadata_of(status=live.record.status))
+                raise _not_over(live.record)
             await self.store.delete_match(match_id)
             self.forget([match_id])
         live.log.info("match deleted")
@@ -88,7 +144,7 @@ class MatchAdministration:
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status not in UNFINISHED:
-                raise _status_refused(live, UNFINISHED, "given a bot")
+                raise _status_refused(record, UNFINISHED, "given a bot")
             if not 0 <= seat < len(record.seats):
                 raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
             if record.seats[seat].kind == "bot":
@@ -120,7 +176,7 @@ class MatchAdministration:
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status != "suspended":
-                raise _status_refused(live, ("suspended",), "resumed", "MATCH_NOT_SUSPENDED")
+                raise _status_refused(record, ("suspended",), "resumed", "MATCH_NOT_SUSPENDED")
             await self.reset_rules_for_resume(live)
             now = time.time()
             event = self._event(record.version + 1, "resumed", -1, now)

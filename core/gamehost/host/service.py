@@ -285,10 +285,14 @@ class GameHostService(pb_grpc.GameHostServicer):
 
         return await live.derived_async("match_pb", build)
 
-    async def match_message(self, live: LiveMatch) -> pb.Match:
-        """The Match message of ``live`` as GameHost answers it (for the admin
-        service and Session), built once per version: do not modify it."""
-        return await self._live_match_pb(live)
+    async def match_message(self, match: LiveMatch | MatchRecord) -> pb.Match:
+        """The Match message of ``match`` as GameHost answers it (for the admin
+        service and Session), built once per version: do not modify it. A
+        stored row is a match whose rules this host lacks, shown as GetMatch
+        shows it."""
+        if isinstance(match, MatchRecord):
+            return self._match_pb(match)
+        return await self._live_match_pb(match)
 
     @unary
     async def CreateMatch(self, request, context, caller):
