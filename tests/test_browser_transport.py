@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import time
+import zlib
 
 import pytest
 from google.protobuf import json_format
@@ -197,9 +198,10 @@ def test_health_service_answers_over_connect(web_host):
 class Stream:
     """An open HTTP response read envelope by envelope, as it arrives."""
 
-    def __init__(self, host: HostProcess, path: str, content_type: str, body: bytes) -> None:
+    def __init__(self, host: HostProcess, path: str, content_type: str, body: bytes, **headers: str) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", host.web_port, timeout=10)
-        self.connection.request("POST", path, body, {"Content-Type": content_type})
+        self.connection.request("POST", path, body, {"Content-Type": content_type,
+                                                     **{key.replace("_", "-"): value for key, value in headers.items()}})
         self.response = self.connection.getresponse()
 
     def next(self) -> tuple[int, bytes]:
@@ -212,11 +214,12 @@ class Stream:
         self.connection.close()
 
 
-def watch(host: HostProcess, name: str, kind: str = "proto") -> Stream:
-    request_message = pb.WatchMatchRequest(name=name)
+def watch(host: HostProcess, name: str, kind: str = "proto", player_token: str = "", **headers: str) -> Stream:
+    request_message = pb.WatchMatchRequest(name=name, player_token=player_token)
     body = (request_message.SerializeToString() if kind == "proto"
             else json_format.MessageToJson(request_message).encode())
-    return Stream(host, "/gamehost.v1.GameHost/WatchMatch", f"application/connect+{kind}", envelope(body))
+    return Stream(host, "/gamehost.v1.GameHost/WatchMatch", f"application/connect+{kind}", envelope(body),
+                  **headers)
 
 
 def test_watch_match_streams_each_event_as_it_happens_and_ends_cleanly(web_host):
@@ -280,11 +283,12 @@ def test_a_browser_that_disconnects_stops_its_watch_on_the_host(web_host):
 # ------------------------------------------------------------------ gRPC-Web
 
 
-def grpc_web(host: HostProcess, method: str, message, text: bool = False) -> tuple[Answer, list[tuple[int, bytes]]]:
+def grpc_web(host: HostProcess, method: str, message, text: bool = False,
+             **headers: str) -> tuple[Answer, list[tuple[int, bytes]]]:
     body = envelope(message.SerializeToString())
     content_type = "application/grpc-web-text" if text else "application/grpc-web+proto"
     answer = request(host, "POST", f"/gamehost.v1.GameHost/{method}", base64.b64encode(body) if text else body,
-                     Content_Type=content_type, X_Grpc_Web="1", Grpc_Timeout="10S")
+                     Content_Type=content_type, X_Grpc_Web="1", Grpc_Timeout="10S", **headers)
     assert answer.status == 200 and answer.headers["Content-Type"] == content_type
     # grpc-web-text: each write is its own padded base64 segment, as gRPC-Web clients expect
     raw = b"".join(base64.b64decode(part) for part in re.findall(rb"[A-Za-z0-9+/]+=*", answer.body)) if text \
@@ -324,6 +328,82 @@ def test_grpc_web_text_streams_watch_match(web_host):
     assert [e.kind for e in events] == [pb.EVENT_KIND_JOINED, pb.EVENT_KIND_JOINED, pb.EVENT_KIND_STARTED,
                                         pb.EVENT_KIND_MOVED, pb.EVENT_KIND_LEFT, pb.EVENT_KIND_ABANDONED]
     assert trailers_of(found[-1])["grpc-status"] == "0"
+
+
+# ------------------------------------------------------------------ compression
+
+
+def callisto_match(client) -> tuple[str, str]:
+    """A Callisto match and the token of its first mover, whose view lists
+    hundreds of legal moves: an answer worth compressing."""
+    match = client.create_match("callisto")
+    tokens = [client.join(match.name).player_token for _ in range(2)]
+    return match.name, tokens[client.match(match.name).to_move[0]]
+
+
+def test_connect_unary_answers_are_gzipped_for_clients_that_accept_it(web_host):
+    with web_host.client() as client:
+        name, token = callisto_match(client)
+    ask = {"name": name, "playerToken": token}
+    plain = connect_json(web_host, "GetView", ask)
+    gzipped = connect_json(web_host, "GetView", ask, Accept_Encoding="br, gzip")
+    assert plain.headers.get("Content-Encoding") is None and len(json.loads(plain.body)["legalMoves"]) > 100
+    assert gzipped.headers["Content-Encoding"] == "gzip" and len(gzipped.body) < len(plain.body) / 4
+    assert zlib.decompress(gzipped.body, wbits=31) == plain.body
+    refused = connect_json(web_host, "GetView", ask, Accept_Encoding="gzip;q=0, br")
+    assert refused.headers.get("Content-Encoding") is None and refused.body == plain.body
+    small = connect_json(web_host, "GetGame", {"name": "games/tictactoe"}, Accept_Encoding="gzip")
+    assert small.headers.get("Content-Encoding") is None, "an answer under 1 KiB goes as it is"
+    assert small.json()["id"] == "tictactoe"
+
+
+def test_connect_stream_messages_are_gzipped_each_in_its_envelope(web_host):
+    with web_host.client() as client:
+        name, token = callisto_match(client)
+    stream = watch(web_host, name, player_token=token, Connect_Accept_Encoding="gzip")
+    try:
+        assert stream.response.headers["Connect-Content-Encoding"] == "gzip"
+        sizes = {}
+        for _ in range(3):  # joined, joined, started: the last carries the mover's view
+            flags, data = stream.next()
+            assert flags in (0, 0x01)
+            event = pb.MatchEvent.FromString(zlib.decompress(data, wbits=31) if flags & 0x01 else data)
+            sizes[event.kind] = (flags, len(event.SerializeToString()))
+        flags, size = sizes[pb.EVENT_KIND_STARTED]
+        assert flags == 0x01 and size > 1024, sizes
+    finally:
+        stream.close()
+
+
+def test_grpc_web_messages_are_gzipped_when_the_client_accepts_it(web_host):
+    with web_host.client() as client:
+        name, token = callisto_match(client)
+    ask = pb.GetViewRequest(name=name, player_token=token)
+    answer, found = grpc_web(web_host, "GetView", ask, Grpc_Accept_Encoding="identity, gzip")
+    assert answer.headers["grpc-encoding"] == "gzip"
+    (flags, data), trailer = found
+    assert flags == 0x01 and trailers_of(trailer)["grpc-status"] == "0"
+    view = pb.View.FromString(zlib.decompress(data, wbits=31))
+    _, plain = grpc_web(web_host, "GetView", ask)
+    assert plain[0][0] == 0 and pb.View.FromString(plain[0][1]) == view
+
+
+def test_static_text_files_are_gzipped_and_hashed_assets_cached_for_good(web_host, site):
+    index = request(web_host, "GET", "/", Accept_Encoding="gzip")
+    assert index.headers["Content-Encoding"] == "gzip" and index.headers["Vary"] == "Accept-Encoding"
+    assert zlib.decompress(index.body, wbits=31) == (site / "index.html").read_bytes()
+    assert index.headers["Cache-Control"] == "no-cache"
+    again = request(web_host, "GET", "/", Accept_Encoding="gzip", If_None_Match=index.headers["ETag"])
+    assert again.status == 304 and again.body == b""
+    (site / "index.html").write_text("<!doctype html><title>gamehost, rebuilt</title><div id=app></div>\n")
+    rebuilt = request(web_host, "GET", "/", Accept_Encoding="gzip", If_None_Match=index.headers["ETag"])
+    assert rebuilt.status == 200 and b"rebuilt" in zlib.decompress(rebuilt.body, wbits=31)
+    hashed = site / "assets" / "index-Bx7_k2Qa.js"
+    hashed.write_text("export const built = true;\n")
+    asset = request(web_host, "GET", "/assets/index-Bx7_k2Qa.js")
+    assert asset.headers.get("Content-Encoding") is None and asset.body == hashed.read_bytes()
+    assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "immutable" not in request(web_host, "GET", "/assets/app-1234.js").headers.get("Cache-Control", "")
 
 
 # ------------------------------------------------------------------ CORS

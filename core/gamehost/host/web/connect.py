@@ -1,5 +1,7 @@
 """The Connect protocol: unary calls (application/proto, application/json)
-and server streams (application/connect+proto, application/connect+json)."""
+and server streams (application/connect+proto, application/connect+json).
+Answers are gzipped for clients that accept it (compression.py): a unary
+body by HTTP's Content-Encoding, a stream's messages each in its envelope."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import grpc
 from aiohttp import web
 
 from gamehost.host.limits import shown
-from gamehost.host.web import codec, deadlines, framing
+from gamehost.host.web import codec, compression, deadlines, framing
 from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
 from gamehost.host.web.gateway import Gateway
 from gamehost.host.web.upstream import Failure, Method, unexpected
@@ -41,8 +43,11 @@ async def unary(gateway: Gateway, request: web.Request, method: Method, kind: st
         body = await framing.read_body(request, gateway.body_limit(kind))
         answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
                                              gateway.caller_metadata(request))
-        return web.Response(body=codec.response_body(kind, method.output, answer),
-                            content_type=f"application/{kind}")
+        body = codec.response_body(kind, method.output, answer)
+        response = web.Response(body=body, content_type=f"application/{kind}")
+        if compression.accepts_gzip(request.headers.get("Accept-Encoding")) and compression.worth_compressing(body):
+            response.enable_compression(web.ContentCoding.gzip)
+        return response
     except Failure as failure:
         return error_response(failure)
     except Exception as error:
@@ -54,6 +59,9 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
     with an end-of-stream envelope holding the error, if any. Errors go there
     too, with HTTP 200, as the protocol says for streams."""
     response = web.StreamResponse(status=200, headers={"Content-Type": f"application/connect+{kind}"})
+    gzip = compression.accepts_gzip(request.headers.get("Connect-Accept-Encoding"))
+    if gzip:
+        response.headers["Connect-Content-Encoding"] = compression.GZIP
     end: dict = {}
     try:
         _check_version(request)
@@ -66,7 +74,7 @@ async def server_stream(gateway: Gateway, request: web.Request, method: Method, 
                 method, codec.request_bytes(kind, method.input, message), timeout,
                 gateway.caller_metadata(request))) as messages:
             async for data in messages:
-                await response.write(framing.envelope(0, codec.response_body(kind, method.output, data)))
+                await response.write(framing.message_envelope(codec.response_body(kind, method.output, data), gzip))
     except Failure as failure:
         end = {"error": connect_error(failure)}
     except ConnectionResetError:  # the browser went away while we wrote; the upstream call is cancelled

@@ -10,6 +10,7 @@ import grpc
 from aiohttp import web
 
 from gamehost.host.limits import shown
+from gamehost.host.web import compression
 from gamehost.host.web.upstream import Failure
 
 COMPRESSED = 0x01
@@ -18,6 +19,14 @@ HEADER = struct.Struct(">BI")
 
 def envelope(flags: int, data: bytes) -> bytes:
     return HEADER.pack(flags, len(data)) + data
+
+
+def message_envelope(data: bytes, gzip: bool) -> bytes:
+    """A message's envelope: compressed, with the flag set, when the client
+    reads gzip and the message is large enough to gain from it."""
+    if gzip and compression.worth_compressing(data):
+        return envelope(COMPRESSED, compression.gzip(data))
+    return envelope(0, data)
 
 
 def too_large(size: int, limit: int) -> Failure:

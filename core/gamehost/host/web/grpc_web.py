@@ -1,6 +1,8 @@
 """gRPC-Web: binary (application/grpc-web, +proto, +json) and text
 (application/grpc-web-text, base64 of the same frames). Messages are
-length-prefixed frames; the status follows in a trailer frame (flag 0x80)."""
+length-prefixed frames; the status follows in a trailer frame (flag 0x80).
+A client that sends grpc-accept-encoding: gzip gets its larger messages
+gzipped (grpc-encoding: gzip, the frame's compressed flag)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from contextlib import aclosing
 import grpc
 from aiohttp import web
 
-from gamehost.host.web import codec, deadlines, framing
+from gamehost.host.web import codec, compression, deadlines, framing
 from gamehost.host.web.errors import failure_trailers, grpc_trailers
 from gamehost.host.web.gateway import Gateway
 from gamehost.host.web.upstream import Failure, Method, unexpected
@@ -51,6 +53,9 @@ def _trailer_frame(trailers: dict[str, str]) -> bytes:
 async def handle(gateway: Gateway, request: web.Request, method: Method, content_type: str) -> web.StreamResponse:
     text, kind = CONTENT_TYPES[content_type]
     response = web.StreamResponse(status=200, headers={"Content-Type": content_type})
+    gzip = compression.accepts_gzip(request.headers.get("grpc-accept-encoding"))
+    if gzip:
+        response.headers["grpc-encoding"] = compression.GZIP
 
     async def send(frame: bytes) -> None:
         if not response.prepared:
@@ -68,10 +73,10 @@ async def handle(gateway: Gateway, request: web.Request, method: Method, content
         if method.server_streaming:
             async with aclosing(gateway.upstream.stream(method, message, timeout, gateway.caller_metadata(request))) as messages:
                 async for data in messages:
-                    await send(framing.envelope(0, codec.response_body(kind, method.output, data)))
+                    await send(framing.message_envelope(codec.response_body(kind, method.output, data), gzip))
         else:
             data = await gateway.upstream.unary(method, message, timeout, gateway.caller_metadata(request))
-            await send(framing.envelope(0, codec.response_body(kind, method.output, data)))
+            await send(framing.message_envelope(codec.response_body(kind, method.output, data), gzip))
     except Failure as failure:
         trailers = failure_trailers(failure)
     except ConnectionResetError:  # the browser went away while we wrote; the upstream call is cancelled
