@@ -46,7 +46,8 @@ def stubs():
     shutil.rmtree(out, ignore_errors=True)
 
 
-@pytest.mark.parametrize("transport", ["connect-json", "connect-proto", "grpc-web-proto", "grpc-web-json"])
+@pytest.mark.parametrize("transport", ["connect-json", "connect-proto", "connect-get-json", "connect-get-proto",
+                                       "grpc-web-proto", "grpc-web-json"])
 def test_connect_node_clients_play_watch_and_read_errors(stubs, host, transport):
     run = subprocess.run([NODE, "play.mjs", host.web_url, transport, str(stubs)], cwd=PACKAGE,
                          capture_output=True, text=True, timeout=60)

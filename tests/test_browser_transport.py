@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.parse
 import zlib
 
 import pytest
@@ -190,6 +191,51 @@ def test_health_service_answers_over_connect(web_host):
                     health_pb2.HealthCheckRequest(service="gamehost.v1.GameHost").SerializeToString(),
                     Content_Type="application/proto")
     assert health_pb2.HealthCheckResponse.FromString(proto.body).status == health_pb2.HealthCheckResponse.SERVING
+
+
+def connect_get(host: HostProcess, method: str, query: dict[str, str], **headers: str) -> Answer:
+    return request(host, "GET", f"/gamehost.v1.GameHost/{method}?{urllib.parse.urlencode(query)}", **headers)
+
+
+def test_connect_get_form_calls_methods_without_side_effects(web_host):
+    with web_host.client() as client:
+        name, _ = two_player_match(client)
+    posted = request(web_host, "POST", "/gamehost.v1.GameHost/GetMatch",
+                     pb.GetMatchRequest(name=name).SerializeToString(), Content_Type="application/proto")
+    as_json = connect_get(web_host, "GetMatch", {"connect": "v1", "encoding": "json",
+                                                 "message": json.dumps({"name": name})})
+    assert as_json.status == 200 and as_json.headers["Content-Type"] == "application/json"
+    assert json_format.Parse(as_json.body, pb.Match()) == pb.Match.FromString(posted.body)
+    message = pb.GetMatchRequest(name=name).SerializeToString()
+    as_proto = connect_get(web_host, "GetMatch", {"connect": "v1", "encoding": "proto", "base64": "1",
+                                                  "message": base64.urlsafe_b64encode(message).rstrip(b"=")})
+    assert as_proto.status == 200 and as_proto.body == posted.body
+    gzipped = connect_get(web_host, "GetMatch", {"encoding": "proto", "base64": "1", "compression": "gzip",
+                                                 "message": base64.urlsafe_b64encode(zlib.compress(message, wbits=31))})
+    assert gzipped.status == 200 and gzipped.body == posted.body
+    # Errors come as Connect's error JSON, with their details, as for POST.
+    missing = connect_get(web_host, "GetGame", {"encoding": "json", "message": '{"name": "games/chess"}'})
+    assert missing.status == 404 and details_of(missing.json())["google.rpc.ErrorInfo"].reason == "GAME_NOT_FOUND"
+
+
+@pytest.mark.parametrize("query, reason", [
+    ({"message": "{}"}, "INVALID_GET_REQUEST"),
+    ({"encoding": "xml", "message": "{}"}, "INVALID_GET_REQUEST"),
+    ({"encoding": "proto", "base64": "1", "message": "!!!"}, "INVALID_GET_REQUEST"),
+    ({"connect": "v2", "encoding": "json", "message": "{}"}, "UNSUPPORTED_PROTOCOL_VERSION"),
+    ({"encoding": "json", "compression": "br", "message": "{}"}, "UNSUPPORTED_COMPRESSION"),
+    ({"encoding": "json", "message": "{"}, "INVALID_JSON"),
+])
+def test_connect_get_form_refuses_what_it_cannot_read(web_host, query, reason):
+    answer = connect_get(web_host, "ListGames", query)
+    assert answer.status in (400, 501) and answer.json()["code"] in ("invalid_argument", "unimplemented")
+    assert details_of(answer.json())["google.rpc.ErrorInfo"].reason == reason
+
+
+def test_calls_with_side_effects_or_secrets_have_no_get_form(web_host):
+    for method in ("CreateMatch", "SubmitMove", "GetView", "GetMatchLog"):
+        answer = connect_get(web_host, method, {"encoding": "json", "message": "{}"})
+        assert answer.status == 405 and answer.headers["Allow"] == "POST", method
 
 
 # ------------------------------------------------------------------ Connect streaming
@@ -461,7 +507,8 @@ def test_static_root_serves_the_app_with_content_types(web_host, site):
     assert request(web_host, "GET", "/assets/missing.js").status == 404
     head = request(web_host, "HEAD", "/assets/app-1234.js")
     assert head.status == 200 and head.body == b"" and head.headers["Content-Type"].startswith("text/javascript")
-    assert request(web_host, "GET", "/gamehost.v1.GameHost/GetGame").status == 405
+    assert request(web_host, "GET", "/gamehost.v1.GameHost/SubmitMove").status == 405
+    assert request(web_host, "GET", "/gamehost.v1.GameHost/GetGame").status == 400, "a GET form without its message"
 
 
 @pytest.mark.parametrize("path", ["/../private.txt", "/assets/../../private.txt", "/%2e%2e/private.txt",

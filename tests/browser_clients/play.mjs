@@ -2,7 +2,10 @@
 // Node transports and prints what it saw as JSON, for
 // tests/test_browser_clients.py to check.
 //
-//   node play.mjs BASE_URL connect-json|connect-proto|grpc-web-proto|grpc-web-json STUBS
+//   node play.mjs BASE_URL connect-json|connect-proto|connect-get-json|connect-get-proto|grpc-web-proto|grpc-web-json STUBS
+//
+// The connect-get transports send the calls marked NO_SIDE_EFFECTS
+// (ListGames, GetGame, GetMatch, ...) in Connect's GET form.
 import { createClient, ConnectError } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { pathToFileURL } from "node:url";
@@ -13,7 +16,8 @@ const [baseUrl, transportName, stubs] = process.argv.slice(2);
 const stub = (path) => import(pathToFileURL(`${stubs}/${path}`).href);
 const { GameHost } = await stub("gamehost/v1/gamehost_pb.js");
 const { BadRequestSchema, ErrorInfoSchema, ResourceInfoSchema } = await stub("google/rpc/error_details_pb.js");
-const options = { baseUrl, httpVersion: "1.1", useBinaryFormat: transportName.endsWith("-proto") };
+const options = { baseUrl, httpVersion: "1.1", useBinaryFormat: transportName.endsWith("-proto"),
+                  useHttpGet: transportName.startsWith("connect-get") };
 const transport = transportName.startsWith("grpc-web")
   ? createGrpcWebTransport(options)
   : createConnectTransport(options);

@@ -11,6 +11,9 @@ export type GamehostClient = Client<typeof GameHost>;
 export interface TransportSettings {
   baseUrl: string;
   useBinaryFormat: boolean;
+  /** Connect's GET form for the calls without side effects (ListGames, GetMatch, ...): cacheable URLs, and no
+   * CORS preflight for a call that sends no header of its own (anonymous). gRPC-Web transports ignore it. */
+  useHttpGet: boolean;
   interceptors: Interceptor[];
 }
 
@@ -25,6 +28,8 @@ export interface GamehostClientOptions {
   interceptors?: Interceptor[];
   /** JSON instead of binary protobuf on the wire (easier to read in a browser's network panel). */
   json?: boolean;
+  /** false: every call as a POST, also those that have a GET form (default true). */
+  httpGet?: boolean;
 }
 
 /** A GameHost client for the host's web port, e.g. "http://127.0.0.1:8080" (Connect and gRPC-Web). */
@@ -32,7 +37,8 @@ export function createGamehostClient(baseUrl: string, options: GamehostClientOpt
   const { token } = options;
   const interceptors = [...(token ? [bearerToken(token)] : []), ...(options.interceptors ?? [])];
   const transport = options.transport({
-    baseUrl: baseUrl.replace(/\/+$/, ""), useBinaryFormat: !options.json, interceptors,
+    baseUrl: baseUrl.replace(/\/+$/, ""), useBinaryFormat: !options.json, useHttpGet: options.httpGet ?? true,
+    interceptors,
   });
   return createClient(GameHost, transport);
 }

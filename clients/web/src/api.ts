@@ -33,5 +33,6 @@ const signIn: Interceptor = (next) => async (request) => {
 
 export const gamehost: GameHostClient = createClient(
   GameHost,
-  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, interceptors: [signIn] }),
+  // useHttpGet: the reads without side effects (the lobby's listings, GetMatch) go as Connect GETs.
+  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, useHttpGet: true, interceptors: [signIn] }),
 );

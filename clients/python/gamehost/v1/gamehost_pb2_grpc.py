@@ -26,7 +26,11 @@ if _version_not_supported:
 
 
 class GameHostStub:
-    """Missing associated documentation comment in .proto file."""
+    """Calls marked NO_SIDE_EFFECTS change nothing and carry no secret in their
+    request: browsers may send them as Connect GET requests (cacheable URLs;
+    docs/protocol.md). GetView and GetMatchLog are not marked, since their
+    requests carry a player token, which must not end up in a URL.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -152,7 +156,11 @@ class GameHostStub:
 
 
 class GameHostServicer:
-    """Missing associated documentation comment in .proto file."""
+    """Calls marked NO_SIDE_EFFECTS change nothing and carry no secret in their
+    request: browsers may send them as Connect GET requests (cacheable URLs;
+    docs/protocol.md). GetView and GetMatchLog are not marked, since their
+    requests carry a player token, which must not end up in a URL.
+    """
 
     def ListGames(self, request, context):
         """Lists the games this host serves.
@@ -471,7 +479,11 @@ def add_GameHostServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class GameHost:
-    """Missing associated documentation comment in .proto file."""
+    """Calls marked NO_SIDE_EFFECTS change nothing and carry no secret in their
+    request: browsers may send them as Connect GET requests (cacheable URLs;
+    docs/protocol.md). GetView and GetMatchLog are not marked, since their
+    requests carry a player token, which must not end up in a URL.
+    """
 
     @staticmethod
     def ListGames(request,

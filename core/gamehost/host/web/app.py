@@ -65,10 +65,18 @@ def build_app(gateway: Gateway, cors: CorsPolicy, web_root: Path | None) -> web.
             return await connect.server_stream(gateway, request, method, connect.STREAM_TYPES[content_type])
         return _unsupported(method)
 
+    static = StaticRoot(web_root, frozenset(methods))
+
+    async def get(request: web.Request) -> web.StreamResponse:
+        method = methods.get(request.path)
+        if method is not None and method.no_side_effects and request.method == "GET":
+            return await connect.unary_get(gateway, request, method)
+        return await static.handle(request)  # files; and 405 for the RPCs that take POST only
+
     app = web.Application(middlewares=[cors.preflight])
     app.on_response_prepare.append(cors.on_response_prepare)
     app.router.add_post("/{path:.*}", rpc)
-    app.router.add_get("/{path:.*}", StaticRoot(web_root, frozenset(methods)).handle)
+    app.router.add_get("/{path:.*}", get)
     return app
 
 

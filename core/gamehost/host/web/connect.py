@@ -1,12 +1,16 @@
-"""The Connect protocol: unary calls (application/proto, application/json)
-and server streams (application/connect+proto, application/connect+json).
+"""The Connect protocol: unary calls (application/proto, application/json;
+and, for methods without side effects, the GET form with the request in the
+URL) and server streams (application/connect+proto, application/connect+json).
 Answers are gzipped for clients that accept it (compression.py): a unary
 body by HTTP's Content-Encoding, a stream's messages each in its envelope."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from contextlib import aclosing
+from urllib.parse import unquote_to_bytes
 
 import grpc
 from aiohttp import web
@@ -39,19 +43,79 @@ def error_response(failure: Failure) -> web.Response:
 async def unary(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:
     try:
         _check_version(request)
-        timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
         body = await framing.read_body(request, gateway.body_limit(kind))
-        answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
-                                             gateway.caller_metadata(request))
-        body = codec.response_body(kind, method.output, answer)
-        response = web.Response(body=body, content_type=f"application/{kind}")
-        if compression.accepts_gzip(request.headers.get("Accept-Encoding")) and compression.worth_compressing(body):
-            response.enable_compression(web.ContentCoding.gzip)
-        return response
+        return await _call(gateway, request, method, kind, body)
     except Failure as failure:
         return error_response(failure)
     except Exception as error:
         return error_response(unexpected(method, error))
+
+
+async def unary_get(gateway: Gateway, request: web.Request, method: Method) -> web.StreamResponse:
+    """Connect's GET form, for a method marked NO_SIDE_EFFECTS: the request
+    message is the query's ``message`` (base64url when ``base64=1``, which
+    binary messages need), in the ``encoding`` named, gzipped if
+    ``compression`` says so; ``connect=v1`` stands for the version header."""
+    try:
+        query = _query(request)
+        version = query.get("connect", b"v1").decode("ascii", "replace")
+        if version != "v1":
+            raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"connect={shown(version)} is not supported; this host speaks connect=v1.",
+                                "UNSUPPORTED_PROTOCOL_VERSION")
+        kind = query.get("encoding", b"").decode("ascii", "replace")
+        if kind not in (codec.PROTO, codec.JSON):
+            raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"encoding={shown(kind) if kind else '(none)'}: a GET call names its message's "
+                                f"encoding, proto or json.", "INVALID_GET_REQUEST")
+        limit = gateway.body_limit(kind)
+        message = query.get("message", b"")
+        if query.get("base64") == b"1":
+            message = _base64url(message)
+        if len(message) > limit:
+            raise framing.too_large(len(message), limit)
+        encoding = query.get("compression", b"identity").decode("ascii", "replace")
+        if encoding == compression.GZIP:
+            message = framing.gunzip(message, limit)
+        elif encoding != "identity":
+            raise Failure.local(grpc.StatusCode.UNIMPLEMENTED,
+                                f"compression={shown(encoding)}; this host reads gzip or uncompressed messages.",
+                                "UNSUPPORTED_COMPRESSION")
+        return await _call(gateway, request, method, kind, message)
+    except Failure as failure:
+        return error_response(failure)
+    except Exception as error:
+        return error_response(unexpected(method, error))
+
+
+def _query(request: web.Request) -> dict[str, bytes]:
+    """The query's parameters, values as bytes (an unencoded binary message
+    is bytes, not text); the last of a repeated name wins."""
+    params = {}
+    for pair in request.rel_url.raw_query_string.split("&"):
+        name, _, value = pair.partition("=")
+        params[unquote_to_bytes(name.replace("+", " ")).decode("utf-8", "replace")] = \
+            unquote_to_bytes(value.replace("+", " "))
+    return params
+
+
+def _base64url(text: bytes) -> bytes:
+    try:
+        return base64.b64decode(text + b"=" * (-len(text) % 4), altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise Failure.local(grpc.StatusCode.INVALID_ARGUMENT, f"the message is not base64url: {error}",
+                            "INVALID_GET_REQUEST") from None
+
+
+async def _call(gateway: Gateway, request: web.Request, method: Method, kind: str, body: bytes) -> web.Response:
+    timeout = deadlines.connect_timeout(request.headers.get("Connect-Timeout-Ms"))
+    answer = await gateway.upstream.unary(method, codec.request_bytes(kind, method.input, body), timeout,
+                                         gateway.caller_metadata(request))
+    body = codec.response_body(kind, method.output, answer)
+    response = web.Response(body=body, content_type=f"application/{kind}")
+    if compression.accepts_gzip(request.headers.get("Accept-Encoding")) and compression.worth_compressing(body):
+        response.enable_compression(web.ContentCoding.gzip)
+    return response
 
 
 async def server_stream(gateway: Gateway, request: web.Request, method: Method, kind: str) -> web.StreamResponse:

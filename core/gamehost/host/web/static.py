@@ -96,7 +96,8 @@ class StaticRoot:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         if request.path in self.rpc_paths:
             return web.Response(status=405, headers={"Allow": "POST"},
-                                text="RPCs take POST (Connect or gRPC-Web); see docs/protocol.md.\n")
+                                text="This RPC takes POST (Connect or gRPC-Web): only calls without side effects "
+                                     "have Connect's GET form; see docs/protocol.md.\n")
         if self.root is None:
             return web.Response(status=404, text="this host serves no web client: build clients/web "
                                                  "(npm run build) or pass --web-root.\n")

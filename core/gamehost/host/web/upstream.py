@@ -13,7 +13,7 @@ from typing import AsyncIterator
 
 import grpc
 import structlog
-from google.protobuf import any_pb2, message_factory
+from google.protobuf import any_pb2, descriptor_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
 
@@ -30,6 +30,7 @@ class Method:
     input: type          # request message class
     output: type         # response message class
     server_streaming: bool
+    no_side_effects: bool = False  # marked NO_SIDE_EFFECTS in the proto: Connect's GET form may call it
 
 
 def methods_of(*services: ServiceDescriptor) -> dict[str, Method]:
@@ -40,8 +41,10 @@ def methods_of(*services: ServiceDescriptor) -> dict[str, Method]:
             if method.client_streaming:
                 continue  # browsers cannot stream requests over HTTP/1.1; none of ours does
             path = f"/{service.full_name}/{method.name}"
+            reads_only = method.GetOptions().idempotency_level == descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS
             table[path] = Method(path, message_factory.GetMessageClass(method.input_type),
-                                 message_factory.GetMessageClass(method.output_type), method.server_streaming)
+                                 message_factory.GetMessageClass(method.output_type), method.server_streaming,
+                                 reads_only)
     return table
 
 

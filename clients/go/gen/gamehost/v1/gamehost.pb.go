@@ -5171,13 +5171,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x02\x12\x1a\n" +
 	"\x16TICKET_STATE_CANCELLED\x10\x03\x12\x18\n" +
-	"\x14TICKET_STATE_EXPIRED\x10\x042\xfa\f\n" +
-	"\bGameHost\x12J\n" +
-	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\x129\n" +
-	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\x12B\n" +
-	"\vCreateMatch\x12\x1f.gamehost.v1.CreateMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
-	"\vListMatches\x12\x1f.gamehost.v1.ListMatchesRequest\x1a .gamehost.v1.ListMatchesResponse\x12<\n" +
-	"\bGetMatch\x12\x1c.gamehost.v1.GetMatchRequest\x1a\x12.gamehost.v1.Match\x12J\n" +
+	"\x14TICKET_STATE_EXPIRED\x10\x042\xa2\r\n" +
+	"\bGameHost\x12O\n" +
+	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
+	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
+	"\vCreateMatch\x12\x1f.gamehost.v1.CreateMatchRequest\x1a\x12.gamehost.v1.Match\x12U\n" +
+	"\vListMatches\x12\x1f.gamehost.v1.ListMatchesRequest\x1a .gamehost.v1.ListMatchesResponse\"\x03\x90\x02\x01\x12A\n" +
+	"\bGetMatch\x12\x1c.gamehost.v1.GetMatchRequest\x1a\x12.gamehost.v1.Match\"\x03\x90\x02\x01\x12J\n" +
 	"\tJoinMatch\x12\x1d.gamehost.v1.JoinMatchRequest\x1a\x1e.gamehost.v1.JoinMatchResponse\x12@\n" +
 	"\n" +
 	"LeaveMatch\x12\x1e.gamehost.v1.LeaveMatchRequest\x1a\x12.gamehost.v1.Match\x129\n" +
@@ -5186,14 +5186,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"SubmitMove\x12\x1e.gamehost.v1.SubmitMoveRequest\x1a\x1f.gamehost.v1.SubmitMoveResponse\x12G\n" +
 	"\n" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
-	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12E\n" +
-	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\x12E\n" +
+	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12J\n" +
+	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\"\x03\x90\x02\x01\x12E\n" +
 	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12:\n" +
-	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match\x12\\\n" +
-	"\x0fListLeaderboard\x12#.gamehost.v1.ListLeaderboardRequest\x1a$.gamehost.v1.ListLeaderboardResponse\x12T\n" +
-	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile\x12E\n" +
-	"\fCreateTicket\x12 .gamehost.v1.CreateTicketRequest\x1a\x13.gamehost.v1.Ticket\x12?\n" +
-	"\tGetTicket\x12\x1d.gamehost.v1.GetTicketRequest\x1a\x13.gamehost.v1.Ticket\x12E\n" +
+	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match\x12a\n" +
+	"\x0fListLeaderboard\x12#.gamehost.v1.ListLeaderboardRequest\x1a$.gamehost.v1.ListLeaderboardResponse\"\x03\x90\x02\x01\x12Y\n" +
+	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile\"\x03\x90\x02\x01\x12E\n" +
+	"\fCreateTicket\x12 .gamehost.v1.CreateTicketRequest\x1a\x13.gamehost.v1.Ticket\x12D\n" +
+	"\tGetTicket\x12\x1d.gamehost.v1.GetTicketRequest\x1a\x13.gamehost.v1.Ticket\"\x03\x90\x02\x01\x12E\n" +
 	"\vWatchTicket\x12\x1f.gamehost.v1.WatchTicketRequest\x1a\x13.gamehost.v1.Ticket0\x01\x12E\n" +
 	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket\x12A\n" +
 	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +

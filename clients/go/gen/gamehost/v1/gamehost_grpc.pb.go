@@ -57,6 +57,11 @@ const (
 // GameHostClient is the client API for GameHost service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// Calls marked NO_SIDE_EFFECTS change nothing and carry no secret in their
+// request: browsers may send them as Connect GET requests (cacheable URLs;
+// docs/protocol.md). GetView and GetMatchLog are not marked, since their
+// requests carry a player token, which must not end up in a URL.
 type GameHostClient interface {
 	// Lists the games this host serves.
 	ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error)
@@ -397,6 +402,11 @@ func (c *gameHostClient) WithdrawUndo(ctx context.Context, in *WithdrawUndoReque
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
+//
+// Calls marked NO_SIDE_EFFECTS change nothing and carry no secret in their
+// request: browsers may send them as Connect GET requests (cacheable URLs;
+// docs/protocol.md). GetView and GetMatchLog are not marked, since their
+// requests carry a player token, which must not end up in a URL.
 type GameHostServer interface {
 	// Lists the games this host serves.
 	ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error)
