@@ -24,7 +24,7 @@ FAST = ("--rules-timeout", "1", "--bot-timeout", "1", "--worker-memory-mb", "200
         "--max-strikes", "3", "--shutdown-grace", "2")
 FAILURES = {"hang": ("DEADLINE_EXCEEDED", "RULES_TIMEOUT"), "sleep": ("DEADLINE_EXCEEDED", "RULES_TIMEOUT"),
             "allocate": ("INTERNAL", "RULES_CRASHED"), "exit": ("INTERNAL", "RULES_CRASHED"),
-            "segfault": ("INTERNAL", "RULES_CRASHED")}
+            "segfault": ("INTERNAL", "RULES_CRASHED"), "raise": ("INTERNAL", "PLUGIN_ERROR")}
 DRAW = ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"]
 
 
@@ -89,12 +89,14 @@ def test_a_faulty_plugin_fails_its_own_calls_and_is_suspended_while_the_host_ser
     assert (error.code.name, error.reason) == (code, reason), error
     assert error.metadata["plugin"] == "fixture-faulty" and "fixture-faulty" in error.message
     assert client.view(faulty).version == 2, "a failed call changes nothing"
-    # A match of bots only keeps failing: three strikes and it is suspended, with the reason.
+    # A match of bots only keeps failing: three strikes and it is suspended, with the reason. An
+    # exception is a strike there too: the host's own moves would otherwise be retried for ever.
     bots = client.create_match("faulty", seats=2, bots=[0, 1], options={"fault": fault, "after": 2}).name
     suspended = wait_suspended(client, bots)
     assert suspended.status_detail.reason == reason and suspended.status_detail.plugin == "fixture-faulty"
-    # v1 started, v2 a move; the next one never came back (the worker lists the moves after it).
-    assert suspended.version == 3 and not suspended.to_move
+    # v1 started, v2 a move; the next one never came back (the worker lists the moves after it),
+    # except when listing them raises: that move stands (v3), and each bot move then fails.
+    assert suspended.version == (4 if fault == "raise" else 3) and not suspended.to_move
     last = client.log(bots).events[-1]
     assert (last.kind, last.reason) == (pb.EVENT_KIND_SUSPENDED, reason)
     with pytest.raises(GameHostError) as refused:

@@ -16,11 +16,21 @@ import structlog
 from gamehost.host import errors
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
+from gamehost.host.workers.runner import PLUGIN_ERROR
 
 log = structlog.get_logger("gamehost.engine")
 
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
 ABSENT_AFTER_TIMEOUTS = 3  # a seat's moves timed out in a row after which its player counts as absent
+
+
+def _fails_whatever_the_choice(error: Exception) -> bool:
+    """A plugin's exception in a hook other than the chosen move's ``apply``
+    (listing the moves, loading the match): drawing another move cannot help,
+    and retried for ever it would be tried every 30 s while the host runs.
+    One in ``apply`` may be that move's alone, so the retry draws again."""
+    return isinstance(error, errors.HostError) and error.reason == PLUGIN_ERROR and \
+        error.metadata.get("hook") != "apply"
 
 
 class HostMoves:
@@ -100,7 +110,10 @@ class HostMoves:
         """Run a move the host makes for a seat (``attempt(retry)``, under the
         lock). It must not stall the match when it fails (the store away, the
         rules crashing on the chosen move), so it is tried again with backoff
-        while the host is open; each retry draws the choice afresh."""
+        while the host is open and the match active; each retry draws the
+        choice afresh. A plugin's exception that another choice cannot avoid
+        is a strike: at ``max_strikes`` the match is suspended and the
+        retries end."""
         retry = 0
         while not self._closing and live.record.status == "active":
             try:
@@ -110,6 +123,8 @@ class HostMoves:
                 raise
             except Exception as error:
                 failed()
+                if _fails_whatever_the_choice(error):
+                    self._rules_failed(live, error)
                 delay = min(HOST_MOVE_RETRY_MAX, self.host_move_retry * 2 ** retry)
                 retry += 1
                 live.log.error("host move failed; trying again", error=str(error), retry=retry,

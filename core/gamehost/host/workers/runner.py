@@ -71,12 +71,15 @@ class _Residence:
     version: int  # the match version the held state is at: catching up skips steps it already has
 
 
+PLUGIN_ERROR = "PLUGIN_ERROR"  # the reason of an exception the plugin raised
+
+
 def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Internal:
     bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=message)
     shown = message if len(message) <= MAX_MESSAGE_SHOWN else message[:MAX_MESSAGE_SHOWN] + "..."
     return errors.Internal(
         f"The {entry.plugin!r} plugin failed in {hook}(): {shown}. "
-        "The match is unchanged; report this to the plugin's authors.", "PLUGIN_ERROR",
+        "The match is unchanged; report this to the plugin's authors.", PLUGIN_ERROR,
         metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
 
 
