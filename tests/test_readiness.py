@@ -19,6 +19,7 @@ from gamehost.host.config import HostConfig
 from gamehost.host.server import SERVICE_NAME, start_host
 from gamehost.host.store import SQLiteStore
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
+from hosts import HostProcess
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -117,3 +118,28 @@ def test_an_empty_or_damaged_database_file_is_refused_at_start(tmp_path, content
     assert refused.returncode == 1, refused.stderr[-2000:]
     assert complaint in refused.stderr and "Traceback" not in refused.stderr, refused.stderr[-2000:]
     assert (tmp_path / "gamehost.db").read_bytes() == content, "the file is left as it was"
+
+
+def test_a_second_host_on_the_same_sqlite_file_is_refused_while_the_first_runs(tmp_path):
+    serve = [sys.executable, "-m", "gamehost.cli.main", "serve", "--data-dir", str(tmp_path), "--port", "0",
+             "--web-port", "off"]
+    first = HostProcess(data_dir=tmp_path).start()
+    try:
+        with first.client() as client:
+            match = client.create_match("tictactoe").name
+        refused = subprocess.run(serve, capture_output=True, text=True, timeout=30)
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr, refused.stderr[-2000:]
+        assert f"is in use by another gamehost process (pid {first.process.pid})" in refused.stderr, refused.stderr
+        migrate = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "migrate", "--data-dir", str(tmp_path)],
+                                 capture_output=True, text=True, timeout=30)
+        assert migrate.returncode == 1 and "in use by another gamehost process" in migrate.stderr
+        with first.client() as client:
+            assert client.match(match).name == match, "the first host serves on"
+    finally:
+        first.kill()  # no shutdown code runs: the kernel releases the lock
+    second = HostProcess(data_dir=tmp_path).start()
+    try:
+        with second.client() as client:
+            assert client.match(match).name == match
+    finally:
+        second.stop()

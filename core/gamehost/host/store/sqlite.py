@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Sequence
 
+from gamehost.host.store.file_lock import DatabaseLock
 from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
                                       VersionConflict)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
@@ -155,6 +156,7 @@ class SQLiteStore:
         self.path = Path(path)
         self._durability = durability
         self._db: sqlite3.Connection | None = None
+        self._lock = DatabaseLock(self.path)
         # Held while a match forms from a pool (form_match awaits the engine
         # between reading the tickets and marking them): cancel and expiry wait.
         self._tickets_lock = asyncio.Lock()
@@ -175,13 +177,19 @@ class SQLiteStore:
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._check_file()
+        self._lock.acquire()
+        try:
+            self._check_file()
+        except StoreUnusable:
+            self._lock.release()
+            raise
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
         except sqlite3.DatabaseError as error:
             db.close()
+            self._lock.release()
             raise StoreUnusable(f"{self.path} is damaged ({error}). Restore it from a backup.") from None
         db.execute(f"PRAGMA synchronous={'FULL' if self._durability == 'full' else 'NORMAL'}")
         db.execute("PRAGMA foreign_keys=ON")
@@ -201,6 +209,7 @@ class SQLiteStore:
         if self._db is not None:
             self._db.close()
             self._db = None
+        self._lock.release()
 
     async def ping(self) -> None:
         if self._db is None:
