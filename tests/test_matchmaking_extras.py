@@ -11,6 +11,8 @@ tickets, so none of one test is left queued for the next."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 import urllib.request
 import uuid
@@ -267,3 +269,26 @@ def test_the_queue_figures_are_on_the_metrics_port(host, user):
     # Ola waited over the sweep's second; Pat's ticket matched at once.
     assert grew("gamehost_ticket_wait_seconds_bucket", game=game, le="0.1") >= 1
     assert grew("gamehost_ticket_wait_seconds_bucket", game=game, le="+Inf") == 2
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_the_command_line_lists_the_players_tickets(host, user):
+    _, token = user("rex")
+
+    def queue_command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "gamehost.cli.main", "queue", "--host", host.target,
+                               "--bearer-token", token, *args], capture_output=True, text=True, timeout=60)
+
+    with host.client(token) as r:
+        queued = r.create_ticket("campanile", ttl=60, min_rating=3.0, widen_per_second=1.0, max_widening=1.0)
+        cancelled = r.cancel_ticket(r.create_ticket("kensington", ttl=60).name)
+        listed = queue_command("--list")
+        assert listed.returncode == 0, listed.stderr
+        lines = listed.stdout.splitlines()
+        assert [line.split()[:3] for line in lines] == [[queued.name, "queued", "games/campanile"],
+                                                        [cancelled.name, "cancelled", "games/kensington"]]
+        only = queue_command("--list", "--state", "cancelled")
+        assert only.returncode == 0 and [line.split()[0] for line in only.stdout.splitlines()] == [cancelled.name]
+        r.cancel_ticket(queued.name)
