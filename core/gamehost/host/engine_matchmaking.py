@@ -240,23 +240,22 @@ class Matchmaking:
         logged and leaves the tickets queued: the sweep tries again."""
         while not self._closing:
             grouped: list[TicketRecord] = []  # the group offered, counted once the store has marked it
+            now = time.time()  # one moment: the ranges are judged at the time the tickets record
             try:
-                placed = await self.store.form_match(pool, time.time(),
-                                                     lambda queued: self._form_match(queued, grouped))
+                placed = await self.store.form_match(pool, now, lambda queued: self._form_match(queued, grouped, now))
             except Exception as error:
                 log.error("match not formed", pool=pool, error=f"{type(error).__name__}: {error}")
                 return
             if not placed:
                 return
-            now = time.time()
             for ticket in grouped:
                 if ticket.id in placed:
                     self.ticket_stats.matched(ticket.game_id, now - ticket.create_time)
             self._tickets_changed(list(placed))
 
-    async def _form_match(self, queued: list[TicketRecord],
-                          grouped: list[TicketRecord] | None = None) -> dict[str, tuple[str, int]]:
-        chosen = matchmaking.choose_group(queued, time.time())
+    async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord] | None = None,
+                          now: float | None = None) -> dict[str, tuple[str, int]]:
+        chosen = matchmaking.choose_group(queued, time.time() if now is None else now)
         if chosen is None:
             return {}
         group, bots = chosen
