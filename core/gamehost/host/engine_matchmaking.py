@@ -253,14 +253,14 @@ class Matchmaking:
                     self.ticket_stats.matched(ticket.game_id, now - ticket.create_time)
             self._tickets_changed(list(placed))
 
-    async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord] | None = None,
-                          now: float | None = None) -> dict[str, tuple[str, int]]:
-        chosen = matchmaking.choose_group(queued, time.time() if now is None else now)
+    async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord],
+                          now: float) -> dict[str, tuple[str, int]]:
+        """Choose a group at ``now`` and create its match; ``grouped`` gets the group."""
+        chosen = matchmaking.choose_group(queued, now)
         if chosen is None:
             return {}
         group, bots = chosen
-        if grouped is not None:
-            grouped[:] = group
+        grouped[:] = group
         first = group[0]
         live = await self.create_match(first.game_id, seats=first.seats, options=first.options,
                                        request_id=matchmaking.group_request_id(group),

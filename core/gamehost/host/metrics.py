@@ -209,7 +209,6 @@ class HostCollector(Collector):
             games.add_metric([game_id, entry.plugin, entry.game.version], 1)
         yield games
 
-
     def _queue(self):
         """Matchmaking's figures (part "mmextras"): ticket_stats.py says whose counts they are."""
         stats = self.engine.ticket_stats
