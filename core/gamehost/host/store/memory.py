@@ -224,7 +224,8 @@ class MemoryStore:
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
         return sorted({t.pool for t in self._tickets.values() if t.state == "queued" and (
             t.create_time >= queued_since or (t.bot_wait is not None and t.create_time + t.bot_wait <= now)
-            or (t.widen_per_second is not None and t.create_time + t.max_widening / t.widen_per_second >= queued_since))})
+            or (t.widen_per_second is not None and t.max_widening is not None
+                and t.create_time + t.max_widening / t.widen_per_second >= queued_since))})
 
     async def player_tickets(self, subject: str) -> list[TicketRecord]:
         return [dataclasses.replace(t) for t in self._tickets.values() if t.subject == subject]

@@ -33,9 +33,9 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
-                                             matched_sql, open_count_sql, player_tickets_sql, pools_sql, queued_sql,
-                                             row_to_ticket, ticket_values, QUEUED_COUNTS_SQL)
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
+                                             queued_sql, row_to_ticket, ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -190,7 +190,7 @@ MIGRATIONS = [
     # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
     "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
     # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
-    "ALTER TABLE tickets ADD COLUMN widen_per_second double precision; ALTER TABLE tickets ADD COLUMN max_widening double precision;",
+    "ALTER TABLE tickets ADD COLUMN widen_per_second double precision, ADD COLUMN max_widening double precision;",
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one

@@ -22,9 +22,9 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
-                                             matched_sql, open_count_sql, player_tickets_sql, pools_sql, queued_sql,
-                                             row_to_ticket, ticket_values, QUEUED_COUNTS_SQL)
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
+                                             queued_sql, row_to_ticket, ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 

@@ -8,7 +8,8 @@ from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.records import dumps, loads
 
 TICKET_COLUMNS = ("id, subject, player_name, game_id, seats, options, pool, rating, min_rating, max_rating, bot, "
-                  "bot_wait, create_time, expire_time, state, match_id, seat, update_time, widen_per_second, max_widening")
+                  "bot_wait, create_time, expire_time, state, match_id, seat, update_time, "
+                  "widen_per_second, max_widening")  # the last two: part "mmextras"
 TICKET_COLUMN_COUNT = TICKET_COLUMNS.count(",") + 1
 
 # Tickets over (matched, cancelled, expired) are kept this long for their
