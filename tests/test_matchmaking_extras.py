@@ -11,6 +11,7 @@ tickets, so none of one test is left queued for the next."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from gamehost.host import matchmaking
 from gamehost.host.engine_matchmaking import OPEN_TICKETS_PER_PLAYER
 from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.memory import MemoryStore
+from gamehost.host.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
 from tests.hosts import HostProcess
@@ -224,6 +226,33 @@ def test_each_store_keeps_and_matches_widening_ranges(backend, tmp_path):
 def test_postgres_matches_widening_ranges_in_its_one_transaction(postgres_url):
     from gamehost.host.store.postgres import PostgresStore
     asyncio.run(exercise_widening(PostgresStore(postgres_url)))
+
+
+def test_a_sqlite_database_of_the_previous_schema_keeps_its_tickets_with_fixed_ranges(tmp_path):
+    """The widening columns come by migration: a ticket queued before reads
+    back with its fixed range (no widening)."""
+    path = tmp_path / "gamehost.db"
+    old = sqlite3.connect(path)
+    widening = next(i for i, m in enumerate(SQLITE_MIGRATIONS) if "widen_per_second" in m)
+    for version, migration in enumerate(SQLITE_MIGRATIONS[:widening]):  # the schema before the widening
+        old.executescript(f"BEGIN; {migration} PRAGMA user_version = {version + 1}; COMMIT;")
+    now = time.time()
+    old.execute("INSERT INTO tickets VALUES ('t1', 'p1', 'P1', 'tictactoe', 2, '{}', 'tictactoe/2/x', 0, 1.5, NULL, "
+                "'random', NULL, ?, ?, 'queued', '', -1, ?)", (now, now + 60, now))
+    old.commit()
+    old.close()
+
+    async def read():
+        store = SQLiteStore(path)
+        await store.open()
+        try:
+            return await store.get_ticket("t1")
+        finally:
+            await store.close()
+
+    kept = asyncio.run(read())
+    assert (kept.min_rating, kept.widen_per_second, kept.max_widening) == (1.5, None, None)
+    assert matchmaking.rating_range(kept, now + 1000) == (1.5, None)
 
 
 # ---------------------------------------------------------------- metrics
