@@ -103,12 +103,34 @@ def join(args) -> int:
     return 0
 
 
+def _ticket_state(ticket: pb.Ticket) -> str:
+    return pb.TicketState.Name(ticket.state).removeprefix("TICKET_STATE_").lower()
+
+
+def list_tickets(args) -> int:
+    """One line per ticket of the caller's, queued ones first."""
+    states = [pb.TicketState.Value(f"TICKET_STATE_{state.upper()}") for state in args.state]
+    with connect(args) as host:
+        for ticket in host.tickets(states=states):
+            where = f" -> {ticket.match} seat {ticket.seat}" if ticket.state == pb.TICKET_STATE_MATCHED else ""
+            print(f"{ticket.name}  {_ticket_state(ticket):9}  {ticket.game}  {ticket.seats} players  "
+                  f"queued {ticket.create_time.ToDatetime():%Y-%m-%d %H:%M:%S}{where}")
+    return 0
+
+
 def queue(args) -> int:
     """Queue, follow the ticket, print the match; Ctrl-C cancels the ticket."""
+    if args.list:
+        if args.game:
+            raise SystemExit("error: --list lists your tickets; name no game with it")
+        return list_tickets(args)
+    if not args.game:
+        raise SystemExit("error: name a game to queue for, or --list for your tickets")
     with connect(args) as host:
         ticket = host.create_ticket(args.game, seats=args.seats, variant=args.variant, options=_options(args.option),
                                     min_rating=args.min_rating, max_rating=args.max_rating, ttl=args.ttl,
-                                    bot_wait=args.bot_wait, bot=args.bot)
+                                    bot_wait=args.bot_wait, bot=args.bot, widen_per_second=args.widen_per_second,
+                                    max_widening=args.max_widening)
         print(f"{ticket.name}: queued for {ticket.game}, {ticket.seats} players (rating {ticket.rating:.1f})",
               flush=True)
         try:
@@ -117,7 +139,7 @@ def queue(args) -> int:
         except KeyboardInterrupt:
             ticket = host.cancel_ticket(ticket.name)
         if ticket.state != pb.TICKET_STATE_MATCHED:
-            print(f"{ticket.name}: {pb.TicketState.Name(ticket.state).removeprefix('TICKET_STATE_').lower()}")
+            print(f"{ticket.name}: {_ticket_state(ticket)}")
             return 1
     print(f"{ticket.match}: you are {seat_name(ticket.seat)} (seat {ticket.seat} in the API)")
     print(f"play by identity, or `gamehost join {ticket.match}` for your seat's player token")

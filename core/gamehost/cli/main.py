@@ -97,8 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(run=commands.create)
 
     queue = sub.add_parser("queue", parents=[client],
-                           help="queue for a match (signed in); waits and prints the match and your seat")
-    queue.add_argument("game")
+                           help="queue for a match (signed in); waits and prints the match and your seat; "
+                                "--list: your tickets")
+    queue.add_argument("game", nargs="?", help="the game to queue for (not with --list)")
+    queue.add_argument("--list", action="store_true",
+                       help="list your tickets instead, queued ones first (--state narrows them)")
+    queue.add_argument("--state", action="append", default=[], choices=["queued", "matched", "cancelled", "expired"],
+                       help="with --list: only tickets in this state (repeatable)")
     queue.add_argument("--seats", type=int, default=0, help="player count (default: the game's minimum)")
     queue.add_argument("--variant", default="")
     queue.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -109,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("--bot", default="", help="the bot for those seats (default: random)")
     queue.add_argument("--min-rating", type=float, help="only opponents rated at least this")
     queue.add_argument("--max-rating", type=float, help="only opponents rated at most this")
+    queue.add_argument("--widen-per-second", type=float, metavar="POINTS",
+                       help="widen the rating range this much a second while waiting (with --max-widening)")
+    queue.add_argument("--max-widening", type=float, metavar="POINTS", help="widen each bound this much at most")
     queue.set_defaults(run=commands.queue)
 
     join = sub.add_parser("join", parents=[client], help="take a seat; prints the player token")

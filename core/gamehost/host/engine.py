@@ -62,6 +62,7 @@ from gamehost.host.live import LiveMatch
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
+from gamehost.host.ticket_stats import TicketStats
 from gamehost.host.workers.runner import RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 
@@ -110,6 +111,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._closing = False
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
         self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # matchmaking: WatchTicket streams by ticket
+        self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics (part "mmextras")
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         self._clock_rule = hook.gamehost_clock_ran_out if hook else None  # games' timeout rules

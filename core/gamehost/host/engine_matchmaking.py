@@ -44,6 +44,36 @@ MIN_TTL, MAX_TTL = 1.0, 3600.0
 RECENT = 10.0
 
 
+# Where a ticket stands in ListTickets: queued ones first, newest first; then
+# those over, the most recently closed first; the id breaks ties.
+ListingKey = tuple[int, float, str]
+
+
+def listing_key(ticket: TicketRecord) -> ListingKey:
+    if ticket.state == "queued":
+        return 0, -ticket.create_time, ticket.id
+    return 1, -ticket.update_time, ticket.id
+
+
+def _check_widening(per_second: float | None, most: float | None, min_rating: float | None,
+                    max_rating: float | None) -> None:
+    """A widening names its pace and its most, and has a bound to move (the
+    gate, limits.py, bounds each number)."""
+    if (per_second is None) != (most is None):
+        given, missing = ("rating_widen_per_second", "rating_max_widening") if most is None else \
+            ("rating_max_widening", "rating_widen_per_second")
+        raise errors.invalid_field(missing, f"a widening range needs both its pace and its most; {given} is set, "
+                                            f"{missing} is not.")
+    if per_second is None or most is None:
+        return
+    for field, value in (("rating_widen_per_second", per_second), ("rating_max_widening", most)):
+        if not (math.isfinite(value) and value > 0):
+            raise errors.invalid_field(field, f"a positive number of rating points, not {value:g}.")
+    if min_rating is None and max_rating is None:
+        raise errors.invalid_field("rating_widen_per_second", "there is no range to widen: set min_rating or "
+                                                              "max_rating (a ticket without them accepts anyone).")
+
+
 def _signed_in(caller: Principal, method: str) -> None:
     if caller.anonymous:
         raise errors.Unauthenticated(
@@ -58,7 +88,8 @@ class Matchmaking:
     async def create_ticket(self, caller: Principal, game_id: str, *, seats: int = 0, variant: str = "",
                             options: Mapping[str, Any] | None = None, min_rating: float | None = None,
                             max_rating: float | None = None, ttl: float | None = None,
-                            bot_wait: float | None = None, bot: str = "") -> TicketRecord:
+                            bot_wait: float | None = None, bot: str = "", widen_per_second: float | None = None,
+                            max_widening: float | None = None) -> TicketRecord:
         _signed_in(caller, "CreateTicket")
         entry = self.game_entry(game_id)
         game = entry.game
@@ -67,6 +98,7 @@ class Matchmaking:
             raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
         merged = self._options(entry, variant, options or {})
         ttl, bot = self._ticket_terms(ttl, bot_wait, bot, min_rating, max_rating)
+        _check_widening(widen_per_second, max_widening, min_rating, max_rating)
         rating = next((r.rating for r in await self.store.player_ratings(caller.subject) if r.game_id == game.id),
                       0.0)
         now = time.time()
@@ -74,7 +106,8 @@ class Matchmaking:
             id=uuid.uuid4().hex[:16], subject=caller.subject, player_name=caller.display_name or caller.subject,
             game_id=game.id, seats=seats, options=merged, pool=matchmaking.pool_key(game.id, seats, merged),
             rating=rating, min_rating=min_rating, max_rating=max_rating, bot=bot, bot_wait=bot_wait,
-            create_time=now, expire_time=now + ttl, update_time=now)
+            create_time=now, expire_time=now + ttl, update_time=now, widen_per_second=widen_per_second,
+            max_widening=max_widening)
         if not await self.store.add_ticket(ticket, OPEN_TICKETS_PER_PLAYER):
             raise errors.ResourceExhausted(
                 f"You have {OPEN_TICKETS_PER_PLAYER} queued tickets already, the most one player may hold: cancel "
@@ -82,7 +115,8 @@ class Matchmaking:
                 metadata=errors.metadata_of(limit=OPEN_TICKETS_PER_PLAYER),
                 quota_violations=[(caller.quota_key, f"at most {OPEN_TICKETS_PER_PLAYER} queued tickets")])
         log.info("ticket queued", ticket_id=ticket.id, game=game.id, seats=seats, subject=caller.subject,
-                 rating=rating, ttl=ttl, bot_wait=bot_wait)
+                 rating=rating, ttl=ttl, bot_wait=bot_wait, widen_per_second=widen_per_second)
+        self.ticket_stats.queued(game.id)
         await self._match_pool(ticket.pool)
         if bot_wait is not None:
             self._spawn(self._match_pool_later(ticket.pool, bot_wait))
@@ -131,6 +165,7 @@ class Matchmaking:
         ticket = await self.ticket(ticket_id, caller, "CancelTicket")
         if ticket.state == "queued" and await self.store.cancel_ticket(ticket_id, time.time()):
             log.info("ticket cancelled", ticket_id=ticket_id, game=ticket.game_id)
+            self.ticket_stats.ended(ticket.game_id, "cancelled")
             self._tickets_changed([ticket_id])
             ticket = await self.store.get_ticket(ticket_id) or ticket
         if ticket.state == "matched":
@@ -142,6 +177,23 @@ class Matchmaking:
             raise errors.FailedPrecondition(f"tickets/{ticket_id} has expired: it is out of the queue already.",
                                             "TICKET_EXPIRED")
         return ticket
+
+    async def list_tickets(self, caller: Principal, states: frozenset[str], after: ListingKey | None,
+                           size: int) -> tuple[list[TicketRecord], ListingKey | None]:
+        """A page of the caller's own tickets in ``states`` (empty: all),
+        in listing order after ``after``, and the key to go on from (None:
+        the last page). A player holds few tickets (a few queued, those over
+        for an hour), so the page is cut here, not in the store."""
+        _signed_in(caller, "ListTickets")
+        tickets = await self.store.player_tickets(caller.subject)
+        if any(t.state == "queued" and t.expire_time <= time.time() for t in tickets):
+            await self._expire_tickets()  # listed as expired now, not at the next sweep
+            tickets = await self.store.player_tickets(caller.subject)
+        listed = sorted((t for t in tickets if not states or t.state in states), key=listing_key)
+        if after is not None:
+            listed = [t for t in listed if listing_key(t) > after]
+        page = listed[:size]
+        return page, listing_key(page[-1]) if len(listed) > size else None
 
     async def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:
         """The ticket now, then at each change, until it is over or the host
@@ -187,20 +239,28 @@ class Matchmaking:
         """Form every match the pool's queued tickets make now. A failure is
         logged and leaves the tickets queued: the sweep tries again."""
         while not self._closing:
+            grouped: list[TicketRecord] = []  # the group offered, counted once the store has marked it
+            now = time.time()  # one moment: the ranges are judged at the time the tickets record
             try:
-                placed = await self.store.form_match(pool, time.time(), self._form_match)
+                placed = await self.store.form_match(pool, now, lambda queued: self._form_match(queued, grouped, now))
             except Exception as error:
                 log.error("match not formed", pool=pool, error=f"{type(error).__name__}: {error}")
                 return
             if not placed:
                 return
+            for ticket in grouped:
+                if ticket.id in placed:
+                    self.ticket_stats.matched(ticket.game_id, now - ticket.create_time)
             self._tickets_changed(list(placed))
 
-    async def _form_match(self, queued: list[TicketRecord]) -> dict[str, tuple[str, int]]:
-        chosen = matchmaking.choose_group(queued, time.time())
+    async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord],
+                          now: float) -> dict[str, tuple[str, int]]:
+        """Choose a group at ``now`` and create its match; ``grouped`` gets the group."""
+        chosen = matchmaking.choose_group(queued, now)
         if chosen is None:
             return {}
         group, bots = chosen
+        grouped[:] = group
         first = group[0]
         live = await self.create_match(first.game_id, seats=first.seats, options=first.options,
                                        request_id=matchmaking.group_request_id(group),
@@ -219,8 +279,10 @@ class Matchmaking:
         now = time.time()
         expired = await self.store.expire_tickets(now, now - FORGET_AFTER)
         if expired:
-            log.info("tickets expired", ticket_ids=expired)
-            self._tickets_changed(expired)
+            log.info("tickets expired", ticket_ids=sorted(expired))
+            for game_id in expired.values():
+                self.ticket_stats.ended(game_id, "expired")
+            self._tickets_changed(list(expired))
 
     async def _matchmaking_sweep(self) -> None:
         """Every replica, every sweep_interval: expire due tickets and form the
@@ -234,6 +296,7 @@ class Matchmaking:
                     now = time.time()
                     for pool in await self.store.pools_to_match(now, now - RECENT):
                         await self._match_pool(pool)
+                    self.ticket_stats.open_by_game = await self.store.queued_ticket_counts()
                 except Exception as error:  # the database may be away: sweep again later
                     log.warning("matchmaking sweep failed", error=str(error))
         finally:  # the host is closing: watch streams end

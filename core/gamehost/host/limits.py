@@ -46,6 +46,9 @@ class InputLimits:
     struct_keys: int = 64             # keys of one object inside a Struct
     struct_key_chars: int = 64        # length of one key inside a Struct
     struct_list_items: int = 256      # items of one list inside a Struct
+    # Part "mmextras": a ticket's widening rating range (CreateTicketRequest), rating points
+    rating_widen_per_second: float = 1000.0  # how fast each bound may move out
+    rating_max_widening: float = 10000.0     # how far each bound may move out
 
 
 DEFAULT_LIMITS = InputLimits()
@@ -68,10 +71,14 @@ def check_request(request, limits: InputLimits = DEFAULT_LIMITS) -> None:
     _check_message(request, "", limits)
 
 
-_STRING, _MESSAGE, _PAGE_SIZE, _OTHER = range(4)
+# Numbers bounded by their field's name: more than 0, finite, at most the limit.
+_NUMBER_LIMIT = {"rating_widen_per_second": "rating_widen_per_second",
+                 "rating_max_widening": "rating_max_widening"}
+
+_STRING, _MESSAGE, _PAGE_SIZE, _NUMBER, _OTHER = range(5)
 
 
-def _field_rule(descriptor, limits: InputLimits) -> tuple[str, bool, int, int]:
+def _field_rule(descriptor, limits: InputLimits) -> tuple[str, bool, int, float]:
     """(name, repeated, kind, limit) of a field, worked out once per field and limits."""
     if descriptor.type == FieldDescriptor.TYPE_STRING:
         kind, limit = _STRING, getattr(limits, _STRING_LIMIT.get(descriptor.name, "text_chars"))
@@ -79,12 +86,14 @@ def _field_rule(descriptor, limits: InputLimits) -> tuple[str, bool, int, int]:
         kind, limit = _MESSAGE, 0
     elif descriptor.name == "page_size":
         kind, limit = _PAGE_SIZE, limits.page_size
+    elif descriptor.name in _NUMBER_LIMIT:
+        kind, limit = _NUMBER, getattr(limits, _NUMBER_LIMIT[descriptor.name])
     else:
         kind, limit = _OTHER, 0
     return descriptor.name, descriptor.is_repeated, kind, limit
 
 
-_RULES: dict[tuple[int, object], tuple[str, bool, int, int]] = {}
+_RULES: dict[tuple[int, object], tuple[str, bool, int, float]] = {}
 
 
 def _check_message(message, prefix: str, limits: InputLimits) -> None:
@@ -111,6 +120,8 @@ def _check_message(message, prefix: str, limits: InputLimits) -> None:
                 _check_message(item, path + ".", limits)
         elif kind == _PAGE_SIZE and value > limit:
             raise _refuse(path, f"at most {limit}, not {value}.", "INVALID_FIELD")
+        elif kind == _NUMBER and not (math.isfinite(value) and 0 < value <= limit):
+            raise _refuse(path, f"more than 0 and at most {limit:g}, not {value:g}.", "INVALID_FIELD")
 
 
 def check_struct(struct: struct_pb2.Struct, field: str, limits: InputLimits = DEFAULT_LIMITS) -> None:

@@ -5,7 +5,9 @@ engine (engine_matchmaking.py) and the store do the rest.
 - Tickets are matched only within one pool: the same game, player count and
   options (a variant is its options).
 - A group's players are distinct, and each one's rating is within every
-  other one's range (a ticket without a range accepts anyone).
+  other one's range (a ticket without a range accepts anyone). A range may
+  widen while its ticket waits: each bound set moves outward at the
+  ticket's pace, up to its most (part "mmextras").
 - The longest-waiting ticket is served first. A full group of players goes
   before bots; bots fill a group only of tickets whose bot wait is over.
 - Seats are drawn at random, so nobody can queue for the first move.
@@ -40,14 +42,28 @@ def _sorted(value: Any) -> Any:
     return value
 
 
-def accepts(ticket: TicketRecord, other: TicketRecord) -> bool:
-    """``other``'s player is within ``ticket``'s rating range."""
-    return ((ticket.min_rating is None or other.rating >= ticket.min_rating)
-            and (ticket.max_rating is None or other.rating <= ticket.max_rating))
+def widening(ticket: TicketRecord, now: float) -> float:
+    """How far each bound of the ticket's range has moved out by ``now``."""
+    if ticket.widen_per_second is None or ticket.max_widening is None:
+        return 0.0
+    return min(max(now - ticket.create_time, 0.0) * ticket.widen_per_second, ticket.max_widening)
 
 
-def fits(group: Sequence[TicketRecord], ticket: TicketRecord) -> bool:
-    return all(member.subject != ticket.subject and accepts(member, ticket) and accepts(ticket, member)
+def rating_range(ticket: TicketRecord, now: float) -> tuple[float | None, float | None]:
+    """The ticket's (min, max) rating range at ``now``; None: no bound."""
+    widened = widening(ticket, now)
+    return (None if ticket.min_rating is None else ticket.min_rating - widened,
+            None if ticket.max_rating is None else ticket.max_rating + widened)
+
+
+def accepts(ticket: TicketRecord, other: TicketRecord, now: float) -> bool:
+    """``other``'s player is within ``ticket``'s rating range at ``now``."""
+    low, high = rating_range(ticket, now)
+    return (low is None or other.rating >= low) and (high is None or other.rating <= high)
+
+
+def fits(group: Sequence[TicketRecord], ticket: TicketRecord, now: float) -> bool:
+    return all(member.subject != ticket.subject and accepts(member, ticket, now) and accepts(ticket, member, now)
                for member in group)
 
 
@@ -55,12 +71,12 @@ def bots_allowed(ticket: TicketRecord, now: float) -> bool:
     return ticket.bot_wait is not None and now >= ticket.create_time + ticket.bot_wait
 
 
-def _grow(anchor: TicketRecord, candidates: Sequence[TicketRecord], size: int) -> list[TicketRecord]:
+def _grow(anchor: TicketRecord, candidates: Sequence[TicketRecord], size: int, now: float) -> list[TicketRecord]:
     group = [anchor]
     for ticket in candidates:
         if len(group) == size:
             break
-        if ticket is not anchor and fits(group, ticket):
+        if ticket is not anchor and fits(group, ticket, now):
             group.append(ticket)
     return group
 
@@ -72,12 +88,12 @@ def choose_group(queued: Sequence[TicketRecord], now: float) -> tuple[list[Ticke
         return None
     seats = queued[0].seats
     for anchor in queued:
-        group = _grow(anchor, queued, seats)
+        group = _grow(anchor, queued, seats, now)
         if len(group) == seats:
             return group, 0
     for anchor in queued:
         if bots_allowed(anchor, now):
-            group = _grow(anchor, [t for t in queued if bots_allowed(t, now)], seats)
+            group = _grow(anchor, [t for t in queued if bots_allowed(t, now)], seats, now)
             return group, seats - len(group)
     return None
 

@@ -25,6 +25,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector
 
 from gamehost.host.engine import MatchEngine
+from gamehost.host.ticket_stats import CLOSED_STATES, WAIT_BUCKETS
 
 # Seconds. Moves take about a millisecond; WatchMatch streams last minutes.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
@@ -187,6 +188,7 @@ class HostCollector(Collector):
             watchers.add_metric([game], watching[game])
         yield matches
         yield watchers
+        yield from self._queue()
 
         yield GaugeMetricFamily("gamehost_store_up", "1 while the last store check succeeded, else 0.",
                                 value=1 if self.store_reachable() else 0)
@@ -206,6 +208,39 @@ class HostCollector(Collector):
         for game_id, entry in sorted(self.engine.catalog.games.items()):
             games.add_metric([game_id, entry.plugin, entry.game.version], 1)
         yield games
+
+    def _queue(self):
+        """Matchmaking's figures (part "mmextras"): ticket_stats.py says whose counts they are."""
+        stats = self.engine.ticket_stats
+        games = sorted(self.engine.catalog.games)
+        open_now = dict(stats.open_by_game)
+        tickets_open = GaugeMetricFamily("gamehost_tickets_open", "Queued tickets in the store, by game (every "
+                                         "replica's), as of the last matchmaking sweep.", labels=["game"])
+        for game in games:
+            tickets_open.add_metric([game], open_now.get(game, 0))
+        yield tickets_open
+        queued = CounterMetricFamily("gamehost_tickets_queued", "Tickets queued on this host, by game.",
+                                     labels=["game"])
+        queued_by_game = dict(stats.queued_by_game)
+        for game in games:
+            queued.add_metric([game], queued_by_game.get(game, 0))
+        yield queued
+        closed = CounterMetricFamily("gamehost_tickets_closed", "Tickets this host matched, or saw cancelled or "
+                                     "expire, by game and state.", labels=["game", "state"])
+        closed_counts = dict(stats.closed)
+        for game in games:
+            for state in CLOSED_STATES:
+                closed.add_metric([game, state], closed_counts.get((game, state), 0))
+        yield closed
+        waits = HistogramMetricFamily("gamehost_ticket_wait_seconds", "Time from queuing to a match, of the "
+                                      "tickets this host matched, by game.", labels=["game"])
+        for game, (total, buckets) in sorted(dict(stats.waits).items()):
+            cumulative, running = [], 0
+            for bound, hits in zip((*map(str, WAIT_BUCKETS), "+Inf"), list(buckets)):
+                running += hits
+                cumulative.append((bound, running))
+            waits.add_metric([game], cumulative, total)
+        yield waits
 
 
 def _version(distribution: str) -> str:

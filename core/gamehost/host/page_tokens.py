@@ -1,4 +1,4 @@
-"""Page tokens of ListGames and ListMatches: opaque to clients, checked here.
+"""Page tokens of the listings (ListGames, ListMatches, ListLeaderboard, ListTickets): opaque to clients, checked here.
 
 A token is URL-safe base64 of compact JSON: the listing's filters ("q") and
 where the next page starts ("at"). It carries no secret, so every replica on
@@ -79,3 +79,19 @@ def rating_and_subject_position(value: Any) -> tuple[float, str] | None:
     if type(subject) is not str or len(subject) > 256:
         return None
     return float(rating), subject
+
+
+def rank_time_and_id_position(value: Any) -> tuple[int, float, str] | None:
+    """(rank, time, id) of the last ticket of a ListTickets page (rank 0:
+    queued, 1: over; the time negated, newest first)."""
+    if not (isinstance(value, list) and len(value) == 3):
+        return None
+    rank, stamp, ticket_id = value
+    if rank not in (0, 1) or type(rank) is not int:
+        return None
+    if type(stamp) not in (int, float) or not math.isfinite(stamp) or not -1e12 < stamp <= 0:
+        return None
+    if type(ticket_id) is not str or len(ticket_id) > 64:
+        return None
+    return rank, float(stamp), ticket_id
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 
 import grpc
 import structlog
@@ -21,7 +22,7 @@ from gamehost.host.engine import MatchEngine, ViewData
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine_undo import UndoResult
-from gamehost.host.matchmaking import MATCHMAKING_REQUEST_PREFIX
+from gamehost.host.matchmaking import MATCHMAKING_REQUEST_PREFIX, rating_range
 from gamehost.host.gate import Gate
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.live import LiveMatch
@@ -51,10 +52,12 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "undone": pb.EVENT_KIND_UNDONE}
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
+TICKET_STATE_FROM_PB = {value: key for key, value in TICKET_STATE_TO_PB.items()}
 VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
 _state_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
+TICKET_PAGE = (50, 100)
 
 
 async def _abort(context, method_name: str, error: Exception):
@@ -162,7 +165,20 @@ def ticket_pb(ticket: TicketRecord) -> pb.Ticket:
         bot_wait=None if ticket.bot_wait is None else duration(ticket.bot_wait), bot=ticket.bot,
         create_time=timestamp(ticket.create_time), expire_time=timestamp(ticket.expire_time),
         match=f"matches/{ticket.match_id}" if matched else "", seat=ticket.seat if matched else -1,
-        update_time=timestamp(ticket.update_time))
+        update_time=timestamp(ticket.update_time), **widening_fields(ticket))
+
+
+def widening_fields(ticket: TicketRecord) -> dict:
+    """Part "mmextras": a ticket's widening and its range as widened by
+    now (queued) or by when it left the queue."""
+    low, high = rating_range(ticket, time.time() if ticket.state == "queued" else ticket.update_time)
+    return {"rating_widen_per_second": ticket.widen_per_second, "rating_max_widening": ticket.max_widening,
+            "current_min_rating": low, "current_max_rating": high}
+
+
+def optional_number(request, field: str) -> float | None:
+    """An optional number field, None when unset."""
+    return getattr(request, field) if request.HasField(field) else None
 
 
 def optional_seconds(request, field: str) -> float | None:
@@ -356,8 +372,25 @@ class GameHostService(pb_grpc.GameHostServicer):
             min_rating=request.min_rating if request.HasField("min_rating") else None,
             max_rating=request.max_rating if request.HasField("max_rating") else None,
             ttl=optional_seconds(request, "ttl") or None, bot_wait=optional_seconds(request, "bot_wait"),
-            bot=request.bot)
+            bot=request.bot, widen_per_second=optional_number(request, "rating_widen_per_second"),
+            max_widening=optional_number(request, "rating_max_widening"))
         return ticket_pb(ticket)
+
+    @unary
+    async def ListTickets(self, request, context, caller):
+        size = page_size(request.page_size, TICKET_PAGE)
+        states = set()
+        for state in request.states:
+            if state not in TICKET_STATE_FROM_PB:
+                raise errors.invalid_field("states", f"{state} is not a ticket state (TICKET_STATE_QUEUED, "
+                                                     "_MATCHED, _CANCELLED or _EXPIRED).")
+            states.add(TICKET_STATE_FROM_PB[state])
+        query = {"tickets": sorted(states)}
+        after = page_tokens.decode(request.page_token, query, page_tokens.rank_time_and_id_position) \
+            if request.page_token else None
+        tickets, last = await self.engine.list_tickets(caller, frozenset(states), after, size)
+        return pb.ListTicketsResponse(tickets=[ticket_pb(t) for t in tickets],
+                                      next_page_token=page_tokens.encode(query, list(last)) if last else "")
 
     @unary
     async def GetTicket(self, request, context, caller):

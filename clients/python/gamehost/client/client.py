@@ -195,18 +195,35 @@ class GameHostClient:
     def create_ticket(self, game: str, *, seats: int = 0, variant: str = "",
                       options: Mapping[str, Any] | None = None, min_rating: float | None = None,
                       max_rating: float | None = None, ttl: float = 0.0, bot_wait: float | None = None,
-                      bot: str = "") -> pb.Ticket:
+                      bot: str = "", widen_per_second: float | None = None,
+                      max_widening: float | None = None) -> pb.Ticket:
         """Queue for a match (signed-in callers). ``ttl``: seconds the ticket
         waits (0: the host's default); ``bot_wait``: seconds after which bots
-        may fill the seats (None: never)."""
+        may fill the seats (None: never); ``widen_per_second`` and
+        ``max_widening``: the rating range's bounds move out this many points
+        a second waited, this many at most (None: a fixed range)."""
         request = pb.CreateTicketRequest(game=game_name(game), seats=seats, variant=variant,
                                          options=to_struct(options), min_rating=min_rating, max_rating=max_rating,
-                                         bot=bot)
+                                         bot=bot, rating_widen_per_second=widen_per_second,
+                                         rating_max_widening=max_widening)
         if ttl:
             request.ttl.FromNanoseconds(int(ttl * 1e9))
         if bot_wait is not None:
             request.bot_wait.FromNanoseconds(int(bot_wait * 1e9))
         return self._call(self.stub.CreateTicket, request)
+
+    def tickets(self, *, states: Sequence[int] = (), page_size: int = 0,
+                limit: int | None = None) -> list[pb.Ticket]:
+        """The signed-in caller's own tickets, queued ones first (every page,
+        or the first ``limit``); ``states``: only these TicketState values."""
+        found, token = [], ""
+        while True:
+            page = self._call(self.stub.ListTickets, pb.ListTicketsRequest(
+                states=list(states), page_size=page_size, page_token=token))
+            found += page.tickets
+            token = page.next_page_token
+            if not token or (limit and len(found) >= limit):
+                return found[:limit] if limit else found
 
     def ticket(self, ticket: str) -> pb.Ticket:
         return self._call(self.stub.GetTicket, pb.GetTicketRequest(name=ticket_name(ticket)))

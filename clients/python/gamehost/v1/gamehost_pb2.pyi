@@ -750,7 +750,7 @@ class PlayerProfile(_message.Message):
     def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...
 
 class CreateTicketRequest(_message.Message):
-    __slots__ = ("game", "seats", "variant", "options", "min_rating", "max_rating", "ttl", "bot_wait", "bot")
+    __slots__ = ("game", "seats", "variant", "options", "min_rating", "max_rating", "ttl", "bot_wait", "bot", "rating_widen_per_second", "rating_max_widening")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
@@ -760,6 +760,8 @@ class CreateTicketRequest(_message.Message):
     TTL_FIELD_NUMBER: _ClassVar[int]
     BOT_WAIT_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    RATING_WIDEN_PER_SECOND_FIELD_NUMBER: _ClassVar[int]
+    RATING_MAX_WIDENING_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     variant: str
@@ -769,10 +771,12 @@ class CreateTicketRequest(_message.Message):
     ttl: _duration_pb2.Duration
     bot_wait: _duration_pb2.Duration
     bot: str
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., variant: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ...) -> None: ...
+    rating_widen_per_second: float
+    rating_max_widening: float
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., variant: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ...) -> None: ...
 
 class Ticket(_message.Message):
-    __slots__ = ("name", "game", "seats", "options", "state", "rating", "min_rating", "max_rating", "bot_wait", "bot", "create_time", "expire_time", "match", "seat", "update_time")
+    __slots__ = ("name", "game", "seats", "options", "state", "rating", "min_rating", "max_rating", "bot_wait", "bot", "create_time", "expire_time", "match", "seat", "update_time", "rating_widen_per_second", "rating_max_widening", "current_min_rating", "current_max_rating")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -788,6 +792,10 @@ class Ticket(_message.Message):
     MATCH_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    RATING_WIDEN_PER_SECOND_FIELD_NUMBER: _ClassVar[int]
+    RATING_MAX_WIDENING_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_MIN_RATING_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_MAX_RATING_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     seats: int
@@ -803,7 +811,11 @@ class Ticket(_message.Message):
     match: str
     seat: int
     update_time: _timestamp_pb2.Timestamp
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., state: _Optional[_Union[TicketState, str]] = ..., rating: _Optional[float] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match: _Optional[str] = ..., seat: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    rating_widen_per_second: float
+    rating_max_widening: float
+    current_min_rating: float
+    current_max_rating: float
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., state: _Optional[_Union[TicketState, str]] = ..., rating: _Optional[float] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match: _Optional[str] = ..., seat: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ..., current_min_rating: _Optional[float] = ..., current_max_rating: _Optional[float] = ...) -> None: ...
 
 class GetTicketRequest(_message.Message):
     __slots__ = ("name",)
@@ -822,3 +834,21 @@ class CancelTicketRequest(_message.Message):
     NAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ListTicketsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "states")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    states: _containers.RepeatedScalarFieldContainer[TicketState]
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., states: _Optional[_Iterable[_Union[TicketState, str]]] = ...) -> None: ...
+
+class ListTicketsResponse(_message.Message):
+    __slots__ = ("tickets", "next_page_token")
+    TICKETS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tickets: _containers.RepeatedCompositeFieldContainer[Ticket]
+    next_page_token: str
+    def __init__(self, tickets: _Optional[_Iterable[_Union[Ticket, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -138,6 +138,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
                 _registered_method=True)
+        self.ListTickets = channel.unary_unary(
+                '/gamehost.v1.GameHost/ListTickets',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListTicketsRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListTicketsResponse.FromString,
+                _registered_method=True)
         self.AskUndo = channel.unary_unary(
                 '/gamehost.v1.GameHost/AskUndo',
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AskUndoRequest.SerializeToString,
@@ -326,6 +331,16 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTickets(self, request, context):
+        """Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+        tickets, queued ones first (newest first), then those over (matched,
+        cancelled, expired; kept an hour), most recently closed first; paged.
+        Nobody lists another player's tickets.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def AskUndo(self, request, context):
         """Players: undo (part "undo", issue 17). Taking a move back by agreement,
         in games that allow it (Game.undo): the player whose move was the last
@@ -454,6 +469,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.CancelTicket,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ticket.SerializeToString,
+            ),
+            'ListTickets': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTickets,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListTicketsRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListTicketsResponse.SerializeToString,
             ),
             'AskUndo': grpc.unary_unary_rpc_method_handler(
                     servicer.AskUndo,
@@ -1015,6 +1035,33 @@ class GameHost:
             '/gamehost.v1.GameHost/CancelTicket',
             gamehost_dot_v1_dot_gamehost__pb2.CancelTicketRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Ticket.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTickets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ListTickets',
+            gamehost_dot_v1_dot_gamehost__pb2.ListTicketsRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListTicketsResponse.FromString,
             options,
             channel_credentials,
             insecure,

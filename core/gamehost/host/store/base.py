@@ -116,6 +116,9 @@ class TicketRecord:
     match_id: str = ""
     seat: int = -1
     update_time: float = 0.0
+    # Part "mmextras": the range widens while the ticket waits (matchmaking.rating_range).
+    widen_per_second: float | None = None  # rating points each bound moves out per second waited; None: fixed
+    max_widening: float | None = None  # the most each bound moves
 
 
 # A ticket's match is being formed from the pool's queued tickets (oldest
@@ -259,14 +262,23 @@ class Store(Protocol):
     async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
         """Cancel a queued ticket; False when it is not queued (any more)."""
 
-    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
-        """Expire the queued tickets whose expire_time has come (their ids);
+    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
+        """Expire the queued tickets whose expire_time has come ({id: game id});
         delete the tickets over since before ``forget_before``."""
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
-        """The pools with a queued ticket queued since ``queued_since`` or
-        whose bot wait is over at ``now``: where a match may have become
-        possible (nothing else makes one possible)."""
+        """The pools with a queued ticket queued since ``queued_since``,
+        whose bot wait is over at ``now``, or whose rating range was still
+        widening at ``queued_since``: where a match may have become possible
+        (nothing else makes one possible)."""
+
+    # Part "mmextras" (issue 17 leftovers).
+    async def player_tickets(self, subject: str) -> list[TicketRecord]:
+        """Every ticket of the player the store holds: queued, and over
+        but not forgotten yet (ListTickets orders and pages them)."""
+
+    async def queued_ticket_counts(self) -> dict[str, int]:
+        """{game id: queued tickets} over the whole store (every replica's), for the metrics."""
 
     async def form_match(self, pool: str, now: float, form: FormMatch) -> dict[str, tuple[str, int]]:
         """With the pool's queued, unexpired tickets held against every other

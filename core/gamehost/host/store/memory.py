@@ -7,6 +7,7 @@ them, so a state that would not survive the database does not survive here.
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 from typing import Sequence
 
@@ -209,20 +210,28 @@ class MemoryStore:
             ticket.state, ticket.update_time = "cancelled", now
             return True
 
-    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
         async with self._tickets_lock:
-            expired = []
+            expired = {}
             for ticket in list(self._tickets.values()):
                 if ticket.state == "queued" and ticket.expire_time <= now:
                     ticket.state, ticket.update_time = "expired", now
-                    expired.append(ticket.id)
+                    expired[ticket.id] = ticket.game_id
                 elif ticket.state != "queued" and ticket.update_time < forget_before:
                     del self._tickets[ticket.id]
             return expired
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
         return sorted({t.pool for t in self._tickets.values() if t.state == "queued" and (
-            t.create_time >= queued_since or (t.bot_wait is not None and t.create_time + t.bot_wait <= now))})
+            t.create_time >= queued_since or (t.bot_wait is not None and t.create_time + t.bot_wait <= now)
+            or (t.widen_per_second is not None and t.max_widening is not None
+                and t.create_time + t.max_widening / t.widen_per_second >= queued_since))})
+
+    async def player_tickets(self, subject: str) -> list[TicketRecord]:
+        return [dataclasses.replace(t) for t in self._tickets.values() if t.subject == subject]
+
+    async def queued_ticket_counts(self) -> dict[str, int]:
+        return dict(collections.Counter(t.game_id for t in self._tickets.values() if t.state == "queued"))
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

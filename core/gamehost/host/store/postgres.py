@@ -33,9 +33,9 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
-                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
-                                             ticket_values)
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
+                                             queued_sql, row_to_ticket, ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -189,6 +189,8 @@ MIGRATIONS = [
     """,
     # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
     "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
+    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
+    "ALTER TABLE tickets ADD COLUMN widen_per_second double precision, ADD COLUMN max_widening double precision;",
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -415,16 +417,22 @@ class PostgresStore:
                 await self._notify_tickets(conn, [ticket_id])
             return cancelled
 
-    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
+    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
         async with self._pool.connection() as conn, conn.transaction():
-            expired = [row[0] for row in await (await conn.execute(expire_sql("%s"), (now, now))).fetchall()]
+            expired = dict(await (await conn.execute(expire_sql("%s"), (now, now))).fetchall())
             await conn.execute(forget_sql("%s"), (forget_before,))
             if expired:
-                await self._notify_tickets(conn, expired)
+                await self._notify_tickets(conn, list(expired))
             return expired
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
-        return [row[0] for row in await self._all(pools_sql("%s"), (queued_since, now))]
+        return [row[0] for row in await self._all(pools_sql("%s"), (queued_since, now, queued_since))]
+
+    async def player_tickets(self, subject: str):
+        return [row_to_ticket(row) for row in await self._all(player_tickets_sql("%s"), (subject,))]
+
+    async def queued_ticket_counts(self) -> dict[str, int]:
+        return dict(await self._all(QUEUED_COUNTS_SQL, ()))
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         """One replica at a time per pool (an advisory lock it does not wait

@@ -23,9 +23,9 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql, insert_sql,
-                                             matched_sql, open_count_sql, pools_sql, queued_sql, row_to_ticket,
-                                             ticket_values)
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
+                                             queued_sql, row_to_ticket, ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -142,6 +142,8 @@ MIGRATIONS = [
     """,
     # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
     "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
+    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
+    "ALTER TABLE tickets ADD COLUMN widen_per_second REAL; ALTER TABLE tickets ADD COLUMN max_widening REAL;",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -352,11 +354,11 @@ class SQLiteStore:
         async with self._tickets_lock:
             return self._db.execute(cancel_sql("?"), (now, ticket_id)).rowcount == 1
 
-    async def expire_tickets(self, now: float, forget_before: float) -> list[str]:
-        expired = []
+    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
+        expired: dict[str, str] = {}
 
         def work(db):
-            expired.extend(row[0] for row in db.execute(expire_sql("?"), (now, now)).fetchall())
+            expired.update(db.execute(expire_sql("?"), (now, now)).fetchall())
             db.execute(forget_sql("?"), (forget_before,))
 
         async with self._tickets_lock:
@@ -364,7 +366,13 @@ class SQLiteStore:
         return expired
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
-        return [row[0] for row in self._db.execute(pools_sql("?"), (queued_since, now)).fetchall()]
+        return [row[0] for row in self._db.execute(pools_sql("?"), (queued_since, now, queued_since)).fetchall()]
+
+    async def player_tickets(self, subject: str):
+        return [row_to_ticket(row) for row in self._db.execute(player_tickets_sql("?"), (subject,)).fetchall()]
+
+    async def queued_ticket_counts(self) -> dict[str, int]:
+        return dict(self._db.execute(QUEUED_COUNTS_SQL).fetchall())
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

@@ -8,7 +8,8 @@ from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.records import dumps, loads
 
 TICKET_COLUMNS = ("id, subject, player_name, game_id, seats, options, pool, rating, min_rating, max_rating, bot, "
-                  "bot_wait, create_time, expire_time, state, match_id, seat, update_time")
+                  "bot_wait, create_time, expire_time, state, match_id, seat, update_time, "
+                  "widen_per_second, max_widening")  # the last two: part "mmextras"
 TICKET_COLUMN_COUNT = TICKET_COLUMNS.count(",") + 1
 
 # Tickets over (matched, cancelled, expired) are kept this long for their
@@ -19,7 +20,8 @@ FORGET_AFTER = 3600.0
 def ticket_values(ticket: TicketRecord) -> tuple:
     return (ticket.id, ticket.subject, ticket.player_name, ticket.game_id, ticket.seats, dumps(ticket.options),
             ticket.pool, ticket.rating, ticket.min_rating, ticket.max_rating, ticket.bot, ticket.bot_wait,
-            ticket.create_time, ticket.expire_time, ticket.state, ticket.match_id, ticket.seat, ticket.update_time)
+            ticket.create_time, ticket.expire_time, ticket.state, ticket.match_id, ticket.seat, ticket.update_time,
+            ticket.widen_per_second, ticket.max_widening)
 
 
 def row_to_ticket(row) -> TicketRecord:
@@ -53,7 +55,7 @@ def cancel_sql(mark: str) -> str:
 
 def expire_sql(mark: str) -> str:
     return (f"UPDATE tickets SET state = 'expired', update_time = {mark} "
-            f"WHERE state = 'queued' AND expire_time <= {mark} RETURNING id")
+            f"WHERE state = 'queued' AND expire_time <= {mark} RETURNING id, game_id")
 
 
 def forget_sql(mark: str) -> str:
@@ -62,6 +64,16 @@ def forget_sql(mark: str) -> str:
 
 def pools_sql(mark: str) -> str:
     """Pools where a match may have become possible: a ticket queued lately
-    (another replica's forming may not have seen it), or one whose bot wait is over."""
+    (another replica's forming may not have seen it), one whose bot wait is
+    over, or one whose rating range was still widening lately. Parameters:
+    queued_since, now, queued_since."""
     return (f"SELECT DISTINCT pool FROM tickets WHERE state = 'queued' AND (create_time >= {mark} "
-            f"OR (bot_wait IS NOT NULL AND create_time + bot_wait <= {mark}))")
+            f"OR (bot_wait IS NOT NULL AND create_time + bot_wait <= {mark}) "
+            f"OR (widen_per_second IS NOT NULL AND create_time + max_widening / widen_per_second >= {mark}))")
+
+
+def player_tickets_sql(mark: str) -> str:
+    return f"SELECT {TICKET_COLUMNS} FROM tickets WHERE subject = {mark}"
+
+
+QUEUED_COUNTS_SQL = "SELECT game_id, count(*) FROM tickets WHERE state = 'queued' GROUP BY game_id"

@@ -4366,9 +4366,16 @@ type CreateTicketRequest struct {
 	BotWait *durationpb.Duration `protobuf:"bytes,8,opt,name=bot_wait,json=botWait,proto3" json:"bot_wait,omitempty"`
 	// The bot that fills seats: a name of the game's catalog bots
 	// (Game.bots); empty: "random".
-	Bot           string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Bot string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
+	// Part "mmextras" (issue 17 leftovers): a rating range that widens while
+	// the ticket waits. Each bound set (min_rating, max_rating) moves outward
+	// by rating_widen_per_second points for every second waited (more than 0,
+	// at most 1000), and by rating_max_widening points at most (more than 0,
+	// at most 10000). Both or neither, and at least one bound to widen.
+	RatingWidenPerSecond *float64 `protobuf:"fixed64,10,opt,name=rating_widen_per_second,json=ratingWidenPerSecond,proto3,oneof" json:"rating_widen_per_second,omitempty"`
+	RatingMaxWidening    *float64 `protobuf:"fixed64,11,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *CreateTicketRequest) Reset() {
@@ -4464,6 +4471,20 @@ func (x *CreateTicketRequest) GetBot() string {
 	return ""
 }
 
+func (x *CreateTicketRequest) GetRatingWidenPerSecond() float64 {
+	if x != nil && x.RatingWidenPerSecond != nil {
+		return *x.RatingWidenPerSecond
+	}
+	return 0
+}
+
+func (x *CreateTicketRequest) GetRatingMaxWidening() float64 {
+	if x != nil && x.RatingMaxWidening != nil {
+		return *x.RatingMaxWidening
+	}
+	return 0
+}
+
 type Ticket struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "tickets/{ticket}".
@@ -4488,11 +4509,19 @@ type Ticket struct {
 	// (before: "" and -1). The seat is bound to the player's identity: act by
 	// identity alone, or call JoinMatch on the match for the seat's player
 	// token.
-	Match         string                 `protobuf:"bytes,13,opt,name=match,proto3" json:"match,omitempty"`
-	Seat          int32                  `protobuf:"varint,14,opt,name=seat,proto3" json:"seat,omitempty"`
-	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Match      string                 `protobuf:"bytes,13,opt,name=match,proto3" json:"match,omitempty"`
+	Seat       int32                  `protobuf:"varint,14,opt,name=seat,proto3" json:"seat,omitempty"`
+	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	// Part "mmextras" (issue 17 leftovers): the widening asked for
+	// (CreateTicketRequest), and the range as widened by the time waited: now
+	// for a queued ticket, when it left the queue for the others. Unset
+	// bounds stay unset (no bound).
+	RatingWidenPerSecond *float64 `protobuf:"fixed64,16,opt,name=rating_widen_per_second,json=ratingWidenPerSecond,proto3,oneof" json:"rating_widen_per_second,omitempty"`
+	RatingMaxWidening    *float64 `protobuf:"fixed64,17,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
+	CurrentMinRating     *float64 `protobuf:"fixed64,18,opt,name=current_min_rating,json=currentMinRating,proto3,oneof" json:"current_min_rating,omitempty"`
+	CurrentMaxRating     *float64 `protobuf:"fixed64,19,opt,name=current_max_rating,json=currentMaxRating,proto3,oneof" json:"current_max_rating,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *Ticket) Reset() {
@@ -4630,6 +4659,34 @@ func (x *Ticket) GetUpdateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Ticket) GetRatingWidenPerSecond() float64 {
+	if x != nil && x.RatingWidenPerSecond != nil {
+		return *x.RatingWidenPerSecond
+	}
+	return 0
+}
+
+func (x *Ticket) GetRatingMaxWidening() float64 {
+	if x != nil && x.RatingMaxWidening != nil {
+		return *x.RatingMaxWidening
+	}
+	return 0
+}
+
+func (x *Ticket) GetCurrentMinRating() float64 {
+	if x != nil && x.CurrentMinRating != nil {
+		return *x.CurrentMinRating
+	}
+	return 0
+}
+
+func (x *Ticket) GetCurrentMaxRating() float64 {
+	if x != nil && x.CurrentMaxRating != nil {
+		return *x.CurrentMaxRating
+	}
+	return 0
+}
+
 type GetTicketRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "tickets/{ticket}".
@@ -4761,6 +4818,122 @@ func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
 func (x *CancelTicketRequest) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+type ListTicketsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most this many tickets a page (0: 50; at most 100).
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of a previous call with the same states.
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only tickets in these states; empty: every state.
+	States        []TicketState `protobuf:"varint,3,rep,packed,name=states,proto3,enum=gamehost.v1.TicketState" json:"states,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTicketsRequest) Reset() {
+	*x = ListTicketsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTicketsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTicketsRequest) ProtoMessage() {}
+
+func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
+func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *ListTicketsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListTicketsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListTicketsRequest) GetStates() []TicketState {
+	if x != nil {
+		return x.States
+	}
+	return nil
+}
+
+type ListTicketsResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Tickets []*Ticket              `protobuf:"bytes,1,rep,name=tickets,proto3" json:"tickets,omitempty"`
+	// Empty on the last page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTicketsResponse) Reset() {
+	*x = ListTicketsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTicketsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTicketsResponse) ProtoMessage() {}
+
+func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
+func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ListTicketsResponse) GetTickets() []*Ticket {
+	if x != nil {
+		return x.Tickets
+	}
+	return nil
+}
+
+func (x *ListTicketsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
 	}
 	return ""
 }
@@ -5089,7 +5262,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x16\n" +
 	"\x06losses\x18\x04 \x01(\x05R\x06losses\x12\x14\n" +
 	"\x05draws\x18\x05 \x01(\x05R\x05draws\x123\n" +
-	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\"\xe7\x02\n" +
+	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\"\x8c\x04\n" +
 	"\x13CreateTicketRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x18\n" +
@@ -5101,9 +5274,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"max_rating\x18\x06 \x01(\x01H\x01R\tmaxRating\x88\x01\x01\x12+\n" +
 	"\x03ttl\x18\a \x01(\v2\x19.google.protobuf.DurationR\x03ttl\x124\n" +
 	"\bbot_wait\x18\b \x01(\v2\x19.google.protobuf.DurationR\abotWait\x12\x10\n" +
-	"\x03bot\x18\t \x01(\tR\x03botB\r\n" +
+	"\x03bot\x18\t \x01(\tR\x03bot\x12:\n" +
+	"\x17rating_widen_per_second\x18\n" +
+	" \x01(\x01H\x02R\x14ratingWidenPerSecond\x88\x01\x01\x123\n" +
+	"\x13rating_max_widening\x18\v \x01(\x01H\x03R\x11ratingMaxWidening\x88\x01\x01B\r\n" +
 	"\v_min_ratingB\r\n" +
-	"\v_max_rating\"\xd0\x04\n" +
+	"\v_max_ratingB\x1a\n" +
+	"\x18_rating_widen_per_secondB\x16\n" +
+	"\x14_rating_max_widening\"\x89\a\n" +
 	"\x06Ticket\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x14\n" +
@@ -5125,15 +5303,31 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05match\x18\r \x01(\tR\x05match\x12\x12\n" +
 	"\x04seat\x18\x0e \x01(\x05R\x04seat\x12;\n" +
 	"\vupdate_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updateTimeB\r\n" +
+	"updateTime\x12:\n" +
+	"\x17rating_widen_per_second\x18\x10 \x01(\x01H\x02R\x14ratingWidenPerSecond\x88\x01\x01\x123\n" +
+	"\x13rating_max_widening\x18\x11 \x01(\x01H\x03R\x11ratingMaxWidening\x88\x01\x01\x121\n" +
+	"\x12current_min_rating\x18\x12 \x01(\x01H\x04R\x10currentMinRating\x88\x01\x01\x121\n" +
+	"\x12current_max_rating\x18\x13 \x01(\x01H\x05R\x10currentMaxRating\x88\x01\x01B\r\n" +
 	"\v_min_ratingB\r\n" +
-	"\v_max_rating\"&\n" +
+	"\v_max_ratingB\x1a\n" +
+	"\x18_rating_widen_per_secondB\x16\n" +
+	"\x14_rating_max_wideningB\x15\n" +
+	"\x13_current_min_ratingB\x15\n" +
+	"\x13_current_max_rating\"&\n" +
 	"\x10GetTicketRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"(\n" +
 	"\x12WatchTicketRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\")\n" +
 	"\x13CancelTicketRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name*\xc8\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x82\x01\n" +
+	"\x12ListTicketsRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x120\n" +
+	"\x06states\x18\x03 \x03(\x0e2\x18.gamehost.v1.TicketStateR\x06states\"l\n" +
+	"\x13ListTicketsResponse\x12-\n" +
+	"\atickets\x18\x01 \x03(\v2\x13.gamehost.v1.TicketR\atickets\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -5171,7 +5365,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x02\x12\x1a\n" +
 	"\x16TICKET_STATE_CANCELLED\x10\x03\x12\x18\n" +
-	"\x14TICKET_STATE_EXPIRED\x10\x042\xa2\r\n" +
+	"\x14TICKET_STATE_EXPIRED\x10\x042\xf9\r\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -5195,7 +5389,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\fCreateTicket\x12 .gamehost.v1.CreateTicketRequest\x1a\x13.gamehost.v1.Ticket\x12D\n" +
 	"\tGetTicket\x12\x1d.gamehost.v1.GetTicketRequest\x1a\x13.gamehost.v1.Ticket\"\x03\x90\x02\x01\x12E\n" +
 	"\vWatchTicket\x12\x1f.gamehost.v1.WatchTicketRequest\x1a\x13.gamehost.v1.Ticket0\x01\x12E\n" +
-	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket\x12A\n" +
+	"\fCancelTicket\x12 .gamehost.v1.CancelTicketRequest\x1a\x13.gamehost.v1.Ticket\x12U\n" +
+	"\vListTickets\x12\x1f.gamehost.v1.ListTicketsRequest\x1a .gamehost.v1.ListTicketsResponse\"\x03\x90\x02\x01\x12A\n" +
 	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +
 	"\n" +
 	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
@@ -5220,7 +5415,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -5282,72 +5477,74 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*GetTicketRequest)(nil),        // 57: gamehost.v1.GetTicketRequest
 	(*WatchTicketRequest)(nil),      // 58: gamehost.v1.WatchTicketRequest
 	(*CancelTicketRequest)(nil),     // 59: gamehost.v1.CancelTicketRequest
-	(*structpb.Struct)(nil),         // 60: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 61: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 62: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 63: google.protobuf.Any
+	(*ListTicketsRequest)(nil),      // 60: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 61: gamehost.v1.ListTicketsResponse
+	(*structpb.Struct)(nil),         // 62: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 63: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 64: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 65: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	60,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	60,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	62,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	62,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	6,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	5,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	60,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	62,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	4,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	61,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	63,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	10,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	60,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	62,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	12,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	61,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	61,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	62,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	61,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	63,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	63,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	64,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	63,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	11,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	14,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	62,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	64,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	37,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	61,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
-	62,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	62,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	62,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	61,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	61,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	62,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	60,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	62,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	62,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	62,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	62,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	62,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	63,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	64,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	64,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	64,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	63,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	63,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	64,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	62,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	64,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	64,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	64,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	64,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	64,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	0,   // 33: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 34: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	13,  // 35: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	60,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	62,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	23,  // 37: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 38: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	60,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	62,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	22,  // 40: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	12,  // 41: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	25,  // 42: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	60,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	62,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	25,  // 44: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	24,  // 45: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,   // 46: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	61,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	60,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	63,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	62,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	24,  // 49: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	61,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	63,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
 	25,  // 51: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	60,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	62,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	29,  // 53: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	12,  // 54: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	37,  // 55: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	61,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	63,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	30,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	27,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	63,  // 59: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	65,  // 59: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	29,  // 60: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	28,  // 61: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	13,  // 62: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
@@ -5355,74 +5552,78 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	48,  // 64: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
 	50,  // 65: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
 	50,  // 66: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	60,  // 67: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	62,  // 68: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	62,  // 69: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	60,  // 70: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	62,  // 67: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	64,  // 68: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	64,  // 69: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	62,  // 70: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	3,   // 71: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	62,  // 72: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	61,  // 73: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	61,  // 74: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	61,  // 75: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	7,   // 76: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	9,   // 77: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	15,  // 78: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	16,  // 79: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	18,  // 80: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	19,  // 81: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	21,  // 82: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	26,  // 83: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	27,  // 84: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	30,  // 85: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	31,  // 86: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	38,  // 87: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	45,  // 88: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	49,  // 89: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	51,  // 90: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	53,  // 91: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	55,  // 92: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	57,  // 93: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	58,  // 94: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	59,  // 95: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	33,  // 96: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	34,  // 97: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	35,  // 98: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	40,  // 99: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	41,  // 100: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	43,  // 101: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	44,  // 102: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	8,   // 103: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	4,   // 104: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	13,  // 105: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	17,  // 106: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	13,  // 107: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	20,  // 108: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	13,  // 109: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	24,  // 110: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	28,  // 111: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	29,  // 112: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	32,  // 113: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	39,  // 114: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	47,  // 115: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	13,  // 116: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	52,  // 117: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	54,  // 118: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	56,  // 119: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	56,  // 120: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	56,  // 121: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	56,  // 122: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	36,  // 123: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 124: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 125: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	13,  // 126: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	42,  // 127: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	13,  // 128: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	13,  // 129: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	103, // [103:130] is the sub-list for method output_type
-	76,  // [76:103] is the sub-list for method input_type
-	76,  // [76:76] is the sub-list for extension type_name
-	76,  // [76:76] is the sub-list for extension extendee
-	0,   // [0:76] is the sub-list for field type_name
+	64,  // 72: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	63,  // 73: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	63,  // 74: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	63,  // 75: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	3,   // 76: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	56,  // 77: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	7,   // 78: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	9,   // 79: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	15,  // 80: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	16,  // 81: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	18,  // 82: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	19,  // 83: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	21,  // 84: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	26,  // 85: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	27,  // 86: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	30,  // 87: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	31,  // 88: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	38,  // 89: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	45,  // 90: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	49,  // 91: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	51,  // 92: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	53,  // 93: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	55,  // 94: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	57,  // 95: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	58,  // 96: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	59,  // 97: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	60,  // 98: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	33,  // 99: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	34,  // 100: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	35,  // 101: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	40,  // 102: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	41,  // 103: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	43,  // 104: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	44,  // 105: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	8,   // 106: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	4,   // 107: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	13,  // 108: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	17,  // 109: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	13,  // 110: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	20,  // 111: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	13,  // 112: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	24,  // 113: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	28,  // 114: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	29,  // 115: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	32,  // 116: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	39,  // 117: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	47,  // 118: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	13,  // 119: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	52,  // 120: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	54,  // 121: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	56,  // 122: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	56,  // 123: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	56,  // 124: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	56,  // 125: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	61,  // 126: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	36,  // 127: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 128: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 129: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	13,  // 130: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	42,  // 131: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	13,  // 132: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	13,  // 133: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	106, // [106:134] is the sub-list for method output_type
+	78,  // [78:106] is the sub-list for method input_type
+	78,  // [78:78] is the sub-list for extension type_name
+	78,  // [78:78] is the sub-list for extension extendee
+	0,   // [0:78] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -5459,7 +5660,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   56,
+			NumMessages:   58,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

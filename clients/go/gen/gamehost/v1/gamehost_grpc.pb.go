@@ -49,6 +49,7 @@ const (
 	GameHost_GetTicket_FullMethodName        = "/gamehost.v1.GameHost/GetTicket"
 	GameHost_WatchTicket_FullMethodName      = "/gamehost.v1.GameHost/WatchTicket"
 	GameHost_CancelTicket_FullMethodName     = "/gamehost.v1.GameHost/CancelTicket"
+	GameHost_ListTickets_FullMethodName      = "/gamehost.v1.GameHost/ListTickets"
 	GameHost_AskUndo_FullMethodName          = "/gamehost.v1.GameHost/AskUndo"
 	GameHost_AnswerUndo_FullMethodName       = "/gamehost.v1.GameHost/AnswerUndo"
 	GameHost_WithdrawUndo_FullMethodName     = "/gamehost.v1.GameHost/WithdrawUndo"
@@ -127,6 +128,11 @@ type GameHostClient interface {
 	WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error)
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
+	// Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+	// tickets, queued ones first (newest first), then those over (matched,
+	// cancelled, expired; kept an hour), most recently closed first; paged.
+	// Nobody lists another player's tickets.
+	ListTickets(ctx context.Context, in *ListTicketsRequest, opts ...grpc.CallOption) (*ListTicketsResponse, error)
 	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
 	// in games that allow it (Game.undo): the player whose move was the last
 	// one asks, every other person seated accepts or refuses (bots accept),
@@ -369,6 +375,16 @@ func (c *gameHostClient) CancelTicket(ctx context.Context, in *CancelTicketReque
 	return out, nil
 }
 
+func (c *gameHostClient) ListTickets(ctx context.Context, in *ListTicketsRequest, opts ...grpc.CallOption) (*ListTicketsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTicketsResponse)
+	err := c.cc.Invoke(ctx, GameHost_ListTickets_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *gameHostClient) AskUndo(ctx context.Context, in *AskUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(UndoResponse)
@@ -472,6 +488,11 @@ type GameHostServer interface {
 	WatchTicket(*WatchTicketRequest, grpc.ServerStreamingServer[Ticket]) error
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error)
+	// Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+	// tickets, queued ones first (newest first), then those over (matched,
+	// cancelled, expired; kept an hour), most recently closed first; paged.
+	// Nobody lists another player's tickets.
+	ListTickets(context.Context, *ListTicketsRequest) (*ListTicketsResponse, error)
 	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
 	// in games that allow it (Game.undo): the player whose move was the last
 	// one asks, every other person seated accepts or refuses (bots accept),
@@ -552,6 +573,9 @@ func (UnimplementedGameHostServer) WatchTicket(*WatchTicketRequest, grpc.ServerS
 }
 func (UnimplementedGameHostServer) CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error) {
 	return nil, status.Error(codes.Unimplemented, "method CancelTicket not implemented")
+}
+func (UnimplementedGameHostServer) ListTickets(context.Context, *ListTicketsRequest) (*ListTicketsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTickets not implemented")
 }
 func (UnimplementedGameHostServer) AskUndo(context.Context, *AskUndoRequest) (*UndoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AskUndo not implemented")
@@ -918,6 +942,24 @@ func _GameHost_CancelTicket_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_ListTickets_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTicketsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ListTickets(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ListTickets_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ListTickets(ctx, req.(*ListTicketsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _GameHost_AskUndo_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(AskUndoRequest)
 	if err := dec(in); err != nil {
@@ -1046,6 +1088,10 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CancelTicket",
 			Handler:    _GameHost_CancelTicket_Handler,
+		},
+		{
+			MethodName: "ListTickets",
+			Handler:    _GameHost_ListTickets_Handler,
 		},
 		{
 			MethodName: "AskUndo",
