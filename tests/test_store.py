@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 import pytest
 
@@ -199,6 +200,36 @@ async def test_a_notification_is_claimed_once_and_its_attempts_are_kept_in_order
     await store.record_delivery_attempt("turn:m1:3:0", 2, 4.0, 204, "")
     assert await store.delivery_attempts("turn:m1:3:0") == [(1, 3.0, 500, "HTTP 500"), (2, 4.0, 204, "")]
     assert await store.delivery_attempts("turn:m1:3:1") == []
+
+
+async def test_a_queued_notification_is_due_at_once_and_each_attempt_is_claimed_by_one_holder(store):
+    """The delivery queue (webhooks.py): a claim holds until it is released
+    by the attempt's record or runs out; negative holds and retries stand
+    for times already past, so every backend reads them by its own clock."""
+    now = time.time()
+    assert await store.claim_notification("turn:m1:3:0", "m1", '{"seat":0}', now)
+    [first] = await store.claim_deliveries(time.time(), 60.0, 8)
+    assert (first.key, first.match_id, first.body, first.attempts) == ("turn:m1:3:0", "m1", '{"seat":0}', 0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # held while its attempt is made
+    await store.record_delivery_attempt("turn:m1:3:0", 1, time.time(), 0, "refused", retry_in=3600.0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # released, due in an hour
+    await store.record_delivery_attempt("turn:m1:3:0", 1, time.time(), 0, "refused", retry_in=-1.0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # a repeated record rewinds nothing
+
+    assert await store.claim_notification("turn:m2:5:1", "m2", '{"seat":1}', now)
+    await store.record_delivery_attempt("turn:m2:5:1", 1, time.time(), 503, "HTTP 503", retry_in=-1.0)
+    [again] = await store.claim_deliveries(time.time(), -1.0, 8)  # due again; claimed, but the claim ran out
+    assert (again.key, again.attempts) == ("turn:m2:5:1", 1)
+    [taken_over] = await store.claim_deliveries(time.time(), 60.0, 8)  # its holder stopped: free for another
+    assert taken_over == again
+    await store.record_delivery_attempt("turn:m2:5:1", 2, time.time(), 204, "")
+    assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # delivered: not due any more
+    assert [(a, s) for a, _, s, _ in await store.delivery_attempts("turn:m2:5:1")] == [(1, 503), (2, 204)]
+
+    assert await store.claim_notification("finished:m3", "m3", "{}", now)
+    await store.claim_deliveries(time.time(), 60.0, 8)
+    await store.record_delivery_attempt("finished:m3", 1, time.time(), 500, "HTTP 500", retry_in=None)
+    assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # given up: not due any more
 
 
 async def test_a_clock_is_written_with_the_step_that_charges_it(store):
