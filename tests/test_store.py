@@ -232,6 +232,34 @@ async def test_a_queued_notification_is_due_at_once_and_each_attempt_is_claimed_
     assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # given up: not due any more
 
 
+async def test_notifications_an_older_host_recorded_are_not_resumed_and_keep_what_their_attempts_say(tmp_path):
+    """SQLite: a file at the schema before the delivery queue, with one
+    notification delivered at its 2nd attempt and one never delivered."""
+    from gamehost.host.store.sqlite import MIGRATIONS
+
+    queue = next(i for i, migration in enumerate(MIGRATIONS) if "next_attempt" in migration)
+    path = tmp_path / "older.db"
+    with sqlite3.connect(path, isolation_level=None) as db:
+        for version, migration in enumerate(MIGRATIONS[:queue]):
+            db.executescript(f"BEGIN; {migration} PRAGMA user_version = {version + 1}; COMMIT;")
+        db.executemany("INSERT INTO notifications VALUES (?,?,?,?)",
+                       [("turn:m1:3:0", "m1", "{}", 1.0), ("turn:m1:4:1", "m1", "{}", 2.0)])
+        db.executemany("INSERT INTO notification_attempts VALUES (?,?,?,?,?)",
+                       [("turn:m1:3:0", 1, 1.5, 500, "HTTP 500"), ("turn:m1:3:0", 2, 2.5, 204, ""),
+                        ("turn:m1:4:1", 1, 2.5, 0, "refused")])
+    db.close()
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        assert await store.claim_deliveries(time.time(), 60.0, 8) == []
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT key, state, attempts, next_attempt FROM notifications ORDER BY key").fetchall()
+    db.close()
+    assert rows == [("turn:m1:3:0", "delivered", 2, None), ("turn:m1:4:1", "failed", 1, None)]
+
+
 async def test_a_clock_is_written_with_the_step_that_charges_it(store):
     clocked = record()
     clocked.clock = {"initial": 60.0, "increment": 1.0, "per_move": 0.0, "remaining": [60.0, 60.0], "since": None}
