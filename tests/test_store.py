@@ -260,6 +260,22 @@ async def test_notifications_an_older_host_recorded_are_not_resumed_and_keep_wha
     assert rows == [("turn:m1:3:0", "delivered", 2, None), ("turn:m1:4:1", "failed", 1, None)]
 
 
+async def test_on_sqlite_a_claim_left_by_a_stopped_host_is_free_for_the_next(tmp_path):
+    """One writer per file: a claim another store object made (a host cut
+    off mid-attempt) does not hold the next host back for its lease."""
+    stopped, next_host = SQLiteStore(tmp_path / "store.db"), SQLiteStore(tmp_path / "store.db")
+    await stopped.open()
+    await next_host.open()
+    try:
+        assert await stopped.claim_notification("finished:m1", "m1", "{}", time.time())
+        assert [d.key for d in await stopped.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+        assert await stopped.claim_deliveries(time.time(), 3600.0, 8) == []  # its own claim holds
+        assert [d.key for d in await next_host.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+    finally:
+        await stopped.close()
+        await next_host.close()
+
+
 async def test_a_clock_is_written_with_the_step_that_charges_it(store):
     clocked = record()
     clocked.clock = {"initial": 60.0, "increment": 1.0, "per_move": 0.0, "remaining": [60.0, 60.0], "since": None}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Sequence
 
@@ -169,6 +170,10 @@ class SQLiteStore:
         # Held while a match forms from a pool (form_match awaits the engine
         # between reading the tickets and marking them): cancel and expiry wait.
         self._tickets_lock = asyncio.Lock()
+        # Claims of webhook deliveries (webhooks.py) name the process that
+        # made them: the file has one writer, so another's claim is from a
+        # host that stopped, and free.
+        self._claimer = uuid.uuid4().hex
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -199,10 +204,6 @@ class SQLiteStore:
         db.execute("PRAGMA busy_timeout=5000")
         self._db = db
         self._migrate()
-        # One writer: a delivery claimed when this file was last open was cut
-        # off by that host's stop, and is free for this one (webhooks.py).
-        self._transaction(lambda db: db.execute(
-            "UPDATE notifications SET claimed_by = NULL, claim_until = NULL WHERE claimed_by IS NOT NULL"))
 
     def _migrate(self) -> None:
         current = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -485,10 +486,10 @@ class SQLiteStore:
 
         def work(db):
             rows = db.execute(f"SELECT {CLAIMED_COLUMNS} FROM notifications WHERE next_attempt <= ? "
-                              "AND (claim_until IS NULL OR claim_until < ?) ORDER BY next_attempt LIMIT ?",
-                              (now, now, limit)).fetchall()
-            db.executemany("UPDATE notifications SET claimed_by = 'this host', claim_until = ? WHERE key = ?",
-                           [(now + hold, row[0]) for row in rows])
+                              "AND (claim_until IS NULL OR claim_until < ? OR claimed_by != ?) "
+                              "ORDER BY next_attempt LIMIT ?", (now, now, self._claimer, limit)).fetchall()
+            db.executemany("UPDATE notifications SET claimed_by = ?, claim_until = ? WHERE key = ?",
+                           [(self._claimer, now + hold, row[0]) for row in rows])
             claimed.extend(PendingDelivery(*row) for row in rows)
 
         self._transaction(work)
