@@ -261,14 +261,14 @@ def test_an_undo_in_a_game_without_undo_is_the_calls_error_with_its_details(clie
     match = client.create_match("kensington", seats=2).name
     tokens = [client.join(match).player_token for _ in range(2)]
     before = client.match(match).version
-    requests = [dict(ask_undo=pb.AskUndoRequest(name=match, player_token=tokens[0])),
-                dict(answer_undo=pb.AnswerUndoRequest(name=match, player_token=tokens[1], accept=True)),
-                dict(withdraw_undo=pb.WithdrawUndoRequest(name=match, player_token=tokens[0]))]
-    calls = [client.stub.AskUndo, client.stub.AnswerUndo, client.stub.WithdrawUndo]
+    requests = [  # (the Session request's field, the request, the unary call)
+        ("ask_undo", pb.AskUndoRequest(name=match, player_token=tokens[0]), client.stub.AskUndo),
+        ("answer_undo", pb.AnswerUndoRequest(name=match, player_token=tokens[1], accept=True), client.stub.AnswerUndo),
+        ("withdraw_undo", pb.WithdrawUndoRequest(name=match, player_token=tokens[0]), client.stub.WithdrawUndo)]
     with client.session() as session:
-        for request, call in zip(requests, calls):
-            unary = unary_error(lambda: client._call(call, *request.values()))
-            tag = session.send(**request)
+        for field, request, call in requests:
+            unary = unary_error(lambda: client._call(call, request))
+            tag = session.send(**{field: request})
             answer = session.next_event(30)
             assert answer.tag == tag and answer.match == match and answer.HasField("error")
             streamed = session_error(answer)
