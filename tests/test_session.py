@@ -200,6 +200,86 @@ def test_unwatch_ends_the_watch_at_the_last_version_sent(client):
         assert list(session.events(timeout=30)) == []  # no watch left: the stream ended
 
 
+# ---------------------------------------------------------------- undo on the stream (part "gaps")
+
+UNDO_EVENTS = [pb.EVENT_KIND_UNDO_ASKED, pb.EVENT_KIND_UNDO_ACCEPTED, pb.EVENT_KIND_UNDONE]
+
+
+def test_an_undo_asked_and_accepted_over_two_sessions_reaches_both_and_resumes_after_it(client):
+    name, x, o = new_match(client)
+    with client.session() as crosses, client.session() as noughts:
+        crosses.watch(name, x)
+        noughts.watch(name, o)
+        moved = crosses.move(name, x, move_id="b2").version
+        asked = crosses.ask_undo(name, x)
+        assert (asked.version, asked.undone, asked.ask.seat, asked.ask.undoes) == (moved + 1, False, 0, moved)
+        assert list(asked.ask.waiting) == [1]
+        received = {1: match_events(noughts, name, asked.version)}
+        prompt = received[1][-1]  # O learns of the ask on its stream
+        assert (prompt.kind, prompt.seat, prompt.undoes) == (pb.EVENT_KIND_UNDO_ASKED, 0, moved)
+        accepted = noughts.answer_undo(name, o, True, ask_version=asked.version)
+        assert accepted.undone and accepted.version == asked.version + 2 and not accepted.HasField("ask")
+        received[0] = match_events(crosses, name, accepted.version)
+        received[1] += match_events(noughts, name, accepted.version)
+        for seat, events in received.items():
+            assert [e.version for e in events] == list(range(1, accepted.version + 1)), seat  # no gap, no repeat
+            seen = [e for e in events if e.version > moved]
+            assert [e.kind for e in seen] == UNDO_EVENTS
+            assert seen[-1].undoes == moved and seen[-1].view.seat == seat
+            assert from_struct(seen[-1].view.state)["board"] == [None] * 9 and list(seen[-1].view.to_move) == [0]
+    # The version after the undo is one to resume from, as any other.
+    with client.session() as resumed:
+        resumed.watch(name, o, after_version=accepted.version)
+        replayed = resumed.move(name, x, move_id="a1", expected_version=accepted.version)
+        assert replayed.version == accepted.version + 1
+        assert [e.version for e in match_events(resumed, name, replayed.version)] == [replayed.version]
+    assert [e.version for e in client.log(name).events] == list(range(1, replayed.version + 1))
+
+
+def test_an_undo_refused_or_withdrawn_over_a_session_changes_no_position(client):
+    name, x, o = new_match(client)
+    with client.session() as crosses, client.session() as noughts:
+        moved = crosses.move(name, x, move_id="b2").version
+        before = client.view(name, o)
+        asked = crosses.ask_undo(name, x)
+        refused = noughts.answer_undo(name, o, False)
+        assert (refused.version, refused.undone, refused.HasField("ask")) == (asked.version + 1, False, False)
+        with pytest.raises(GameHostError) as closed:  # the ask is closed: an error answer, the stream goes on
+            noughts.answer_undo(name, o, True)
+        assert (closed.value.code, closed.value.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "NO_UNDO_ASKED")
+        again = crosses.ask_undo(name, x)
+        withdrawn = crosses.withdraw_undo(name, x)
+        assert withdrawn.version == again.version + 1 and not withdrawn.undone and not withdrawn.HasField("ask")
+        assert noughts.move(name, o, move_id="a1", expected_version=withdrawn.version).version == withdrawn.version + 1
+    assert from_struct(client.view(name, o).state)["board"] != from_struct(before.state)["board"]
+    kinds = [e.kind for e in client.log(name).events if e.version > moved]
+    assert kinds == [pb.EVENT_KIND_UNDO_ASKED, pb.EVENT_KIND_UNDO_REFUSED, pb.EVENT_KIND_UNDO_ASKED,
+                     pb.EVENT_KIND_UNDO_WITHDRAWN, pb.EVENT_KIND_MOVED]
+
+
+def test_an_undo_in_a_game_without_undo_is_the_calls_error_with_its_details(client):
+    match = client.create_match("kensington", seats=2).name
+    tokens = [client.join(match).player_token for _ in range(2)]
+    before = client.match(match).version
+    requests = [  # (the Session request's field, the request, the unary call)
+        ("ask_undo", pb.AskUndoRequest(name=match, player_token=tokens[0]), client.stub.AskUndo),
+        ("answer_undo", pb.AnswerUndoRequest(name=match, player_token=tokens[1], accept=True), client.stub.AnswerUndo),
+        ("withdraw_undo", pb.WithdrawUndoRequest(name=match, player_token=tokens[0]), client.stub.WithdrawUndo)]
+    with client.session() as session:
+        for field, request, call in requests:
+            unary = unary_error(lambda: client._call(call, request))
+            tag = session.send(**{field: request})
+            answer = session.next_event(30)
+            assert answer.tag == tag and answer.match == match and answer.HasField("error")
+            streamed = session_error(answer)
+            assert (streamed.code, streamed.reason, streamed.message, streamed.metadata) == (
+                unary.code, unary.reason, unary.message, unary.metadata)
+        assert (streamed.code, streamed.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "UNDO_NOT_SUPPORTED")
+        assert "Kensington" in streamed.message
+        assert [d for d in answer.error.details if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR)]
+    assert client.match(match).version == before  # nothing written
+
+
 def test_a_seat_never_receives_another_seats_secrets(client):
     game = load_catalog().games["campanile"].game
     match = client.create_match("campanile", seats=2, bots=[1], seed=2024)

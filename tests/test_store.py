@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 import pytest
 
@@ -199,6 +200,80 @@ async def test_a_notification_is_claimed_once_and_its_attempts_are_kept_in_order
     await store.record_delivery_attempt("turn:m1:3:0", 2, 4.0, 204, "")
     assert await store.delivery_attempts("turn:m1:3:0") == [(1, 3.0, 500, "HTTP 500"), (2, 4.0, 204, "")]
     assert await store.delivery_attempts("turn:m1:3:1") == []
+
+
+async def test_a_queued_notification_is_due_at_once_and_each_attempt_is_claimed_by_one_holder(store):
+    """The delivery queue (webhooks.py): a claim holds until it is released
+    by the attempt's record or runs out; negative holds and retries stand
+    for times already past, so every backend reads them by its own clock."""
+    now = time.time()
+    assert await store.claim_notification("turn:m1:3:0", "m1", '{"seat":0}', now)
+    [first] = await store.claim_deliveries(time.time(), 60.0, 8)
+    assert (first.key, first.match_id, first.body, first.attempts) == ("turn:m1:3:0", "m1", '{"seat":0}', 0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # held while its attempt is made
+    await store.record_delivery_attempt("turn:m1:3:0", 1, time.time(), 0, "refused", retry_in=3600.0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # released, due in an hour
+    await store.record_delivery_attempt("turn:m1:3:0", 1, time.time(), 0, "refused", retry_in=-1.0)
+    assert await store.claim_deliveries(time.time(), 60.0, 8) == []  # a repeated record rewinds nothing
+
+    assert await store.claim_notification("turn:m2:5:1", "m2", '{"seat":1}', now)
+    await store.record_delivery_attempt("turn:m2:5:1", 1, time.time(), 503, "HTTP 503", retry_in=-1.0)
+    [again] = await store.claim_deliveries(time.time(), -1.0, 8)  # due again; claimed, but the claim ran out
+    assert (again.key, again.attempts) == ("turn:m2:5:1", 1)
+    [taken_over] = await store.claim_deliveries(time.time(), 60.0, 8)  # its holder stopped: free for another
+    assert taken_over == again
+    await store.record_delivery_attempt("turn:m2:5:1", 2, time.time(), 204, "")
+    assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # delivered: not due any more
+    assert [(a, s) for a, _, s, _ in await store.delivery_attempts("turn:m2:5:1")] == [(1, 503), (2, 204)]
+
+    assert await store.claim_notification("finished:m3", "m3", "{}", now)
+    await store.claim_deliveries(time.time(), 60.0, 8)
+    await store.record_delivery_attempt("finished:m3", 1, time.time(), 500, "HTTP 500", retry_in=None)
+    assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # given up: not due any more
+
+
+async def test_notifications_an_older_host_recorded_are_not_resumed_and_keep_what_their_attempts_say(tmp_path):
+    """SQLite: a file at the schema before the delivery queue, with one
+    notification delivered at its 2nd attempt and one never delivered."""
+    from gamehost.host.store.sqlite import MIGRATIONS
+
+    queue = next(i for i, migration in enumerate(MIGRATIONS) if "next_attempt" in migration)
+    path = tmp_path / "older.db"
+    with sqlite3.connect(path, isolation_level=None) as db:
+        for version, migration in enumerate(MIGRATIONS[:queue]):
+            db.executescript(f"BEGIN; {migration} PRAGMA user_version = {version + 1}; COMMIT;")
+        db.executemany("INSERT INTO notifications VALUES (?,?,?,?)",
+                       [("turn:m1:3:0", "m1", "{}", 1.0), ("turn:m1:4:1", "m1", "{}", 2.0)])
+        db.executemany("INSERT INTO notification_attempts VALUES (?,?,?,?,?)",
+                       [("turn:m1:3:0", 1, 1.5, 500, "HTTP 500"), ("turn:m1:3:0", 2, 2.5, 204, ""),
+                        ("turn:m1:4:1", 1, 2.5, 0, "refused")])
+    db.close()
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        assert await store.claim_deliveries(time.time(), 60.0, 8) == []
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT key, state, attempts, next_attempt FROM notifications ORDER BY key").fetchall()
+    db.close()
+    assert rows == [("turn:m1:3:0", "delivered", 2, None), ("turn:m1:4:1", "failed", 1, None)]
+
+
+async def test_on_sqlite_a_claim_left_by_a_stopped_host_is_free_for_the_next(tmp_path):
+    """One writer per file: a claim another store object made (a host cut
+    off mid-attempt) does not hold the next host back for its lease."""
+    stopped, next_host = SQLiteStore(tmp_path / "store.db"), SQLiteStore(tmp_path / "store.db")
+    await stopped.open()
+    await next_host.open()
+    try:
+        assert await stopped.claim_notification("finished:m1", "m1", "{}", time.time())
+        assert [d.key for d in await stopped.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+        assert await stopped.claim_deliveries(time.time(), 3600.0, 8) == []  # its own claim holds
+        assert [d.key for d in await next_host.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+    finally:
+        await stopped.close()
+        await next_host.close()
 
 
 async def test_a_clock_is_written_with_the_step_that_charges_it(store):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 
 import psycopg
 import pytest
@@ -118,3 +119,16 @@ async def test_a_due_bot_turn_is_claimed_by_the_committer_then_by_one_sweeper_af
     await first.append(Append(record(status="active", version=2), [moved(2, 1)]))  # the bot moved: nothing more is due
     await asyncio.sleep(0.4)
     assert await first.claim_due() == [] and await second.claim_due() == []
+
+
+async def test_replicas_sweeping_the_delivery_queue_at_once_claim_each_attempt_once(two_replicas):
+    first, second = two_replicas
+    for n in range(40):
+        assert await first.claim_notification(f"turn:m{n}:1:0", f"m{n}", "{}", time.time())
+    rounds = await asyncio.gather(*(store.claim_deliveries(time.time(), 60.0, 7)
+                                    for _ in range(4) for store in (first, second)))
+    claimed = [delivery.key for found in rounds for delivery in found]
+    assert len(claimed) == len(set(claimed)) == 40  # every one claimed, none twice
+    with psycopg.connect(first.url) as conn:
+        holders = dict(conn.execute("SELECT claimed_by, count(*) FROM notifications GROUP BY claimed_by"))
+    assert sum(holders.values()) == 40 and set(holders) <= {"a", "b"}

@@ -1,6 +1,7 @@
 """Turn notifications by webhook: signed (HMAC-SHA256 over timestamp and
 body), retried with backoff when the receiver fails, every attempt
-recorded in the store, and sent once per turn."""
+recorded in the store, sent once per turn, and resumed from the store's
+queue by the next host (or another replica) when the host stops."""
 
 from __future__ import annotations
 
@@ -154,3 +155,101 @@ def test_an_undo_ask_and_its_answers_notify_nobody_and_the_undo_notifies_the_tur
     delivered = receiver.wait_for(lambda deliveries: any(d[0]["key"] == back_to_x for d in deliveries))
     versions = [payload["version"] for payload, _, _ in delivered if payload["match"] == match]
     assert moved in versions and not set(range(moved + 1, undone.version)) & set(versions)  # asks and answers: none
+
+
+# ---------------------------------------------------------------- the queue outlives the host (part "gaps")
+
+def o_to_move_after_x(client, receiver) -> tuple[str, str]:
+    """A tictactoe match where X has moved while the receiver answers 500 to
+    the notification of O's turn (as a receiver that is down): its name and the key."""
+    match = client.create_match("tictactoe").name
+    x = client.join(match).player_token
+    started = client.join(match).match
+    key = f"turn:{match.split('/')[1]}:{started.version + 1}:1"
+    with receiver.arrived:
+        receiver.failures[key] = 1000
+    client.move(match, x, move_id=client.view(match, x).legal_moves[0].id)
+    return match, key
+
+
+def receiver_up(receiver, key) -> int:
+    """The receiver answers again; returns how many deliveries of ``key`` it had refused."""
+    with receiver.arrived:
+        receiver.failures[key] = 0
+        return sum(d[0]["key"] == key for d in receiver.deliveries)
+
+
+def wait_until(read, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while not (found := read()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert found, "condition not met in time"
+    return found
+
+
+def stop_once_serving(host) -> None:
+    """Stop a host that may have delivered before it finished starting: a
+    call answered means its loop is past start-up, signal handlers set."""
+    with host.client() as client:
+        client.games()
+    assert host.stop() == 0
+
+
+def check_delivered_once(receiver, key: str, refused: int, attempts: list[tuple]) -> None:
+    """Exactly one delivery after the receiver came back, signed as every
+    notification is, with the body queued at first; the attempts in the
+    store numbered without gap or repeat, only the last one answered."""
+    delivered = [d for d in receiver.deliveries if d[0]["key"] == key]
+    assert len(delivered) == refused + 1
+    payload, body, headers = delivered[-1]
+    assert body == delivered[0][1] and payload["type"] == "your_turn" and payload["seat"] == 1
+    stamp = int(headers["Gamehost-Timestamp"])
+    expected = hmac.new(SECRET.encode(), f"{stamp}.".encode() + body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(headers["Gamehost-Signature"], f"sha256={expected}")
+    assert headers["Gamehost-Delivery"] == key
+    assert [attempt for attempt, _ in attempts] == list(range(1, len(attempts) + 1))
+    assert [status for _, status in attempts] == [500] * (len(attempts) - 1) + [204]
+
+
+def test_a_delivery_pending_when_the_host_stops_is_made_once_by_the_next_host(receiver, start_host, tmp_path):
+    env = {"GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
+           "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.5"}  # 6 attempts over 15 s
+    first = start_host(data_dir=tmp_path, env=env)
+    with first.client() as client:
+        match, key = o_to_move_after_x(client, receiver)
+    wait_until(lambda: attempts_in_store(first, key))  # refused, recorded, pending
+    assert first.stop() == 0
+    with sqlite3.connect(f"file:{tmp_path / 'gamehost.db'}?mode=ro", uri=True) as db:
+        state, claimed = db.execute("SELECT state, claimed_by FROM notifications WHERE key=?", (key,)).fetchone()
+    assert state == "pending" and claimed is None
+    refused = receiver_up(receiver, key)
+    second = start_host(data_dir=tmp_path, env=env)
+    wait_until(lambda: second.wait_for_log("notification delivered", match, notification=key, timeout=0))
+    stop_once_serving(second)  # nothing more can come
+    attempts = [(attempt, status) for attempt, status, _ in attempts_in_store(second, key)]
+    check_delivered_once(receiver, key, refused, attempts)
+    assert second.wait_for_log("notification delivered", match, notification=key)[0]["attempt"] == len(attempts)
+
+
+def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(receiver, start_host,
+                                                                                 postgres_url):
+    import psycopg
+
+    env = {"GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
+           "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.5"}
+    a, b = (start_host("--store", postgres_url, "--replica-id", name, env=env) for name in "ab")
+
+    def attempts() -> list[tuple]:
+        with psycopg.connect(postgres_url) as conn:
+            return conn.execute("SELECT attempt, status FROM notification_attempts WHERE key=%s ORDER BY attempt",
+                                (key,)).fetchall()
+
+    with a.client() as client:
+        match, key = o_to_move_after_x(client, receiver)
+    wait_until(attempts)
+    assert a.stop() == 0  # the replica that queued it is gone; b sweeps the same queue
+    refused = receiver_up(receiver, key)
+    wait_until(lambda: b.wait_for_log("notification delivered", match, notification=key, timeout=0))
+    stop_once_serving(b)
+    check_delivered_once(receiver, key, refused, attempts())
+    assert not a.wait_for_log("notification delivered", match, notification=key, timeout=0)

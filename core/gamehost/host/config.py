@@ -203,7 +203,8 @@ class HostConfig(BaseSettings):
     bot_think_scale: Positive = setting(
         1.0, "multiplies the search bots' iteration and time budgets; below 1 for slow machines and tests")
     claim_lease: NonNegative = setting(
-        10.0, "PostgreSQL: seconds after which a bot turn claimed by a replica that died is taken over by another")
+        10.0, "PostgreSQL: seconds after which a bot turn claimed by a replica that died is taken over by another "
+              "(a webhook delivery attempt: 10 s more)")
     replica_id: str = setting(help="this replica's name in bot-turn claims", shown="hostname-pid",
                               factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
     metrics_port: Port = setting(

@@ -86,7 +86,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
             catalog.plugin_manager.register(moves)
     notifier = None
     if config.webhook_url and catalog.plugin_manager:  # before the engine collects the observers
-        notifier = TurnNotifier(config.webhook_url, config.webhook_secret, config.webhook_retry)
+        notifier = TurnNotifier(config.webhook_url, config.webhook_secret, config.webhook_retry, config.claim_lease)
         catalog.plugin_manager.register(notifier, name="gamehost-webhooks")
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,

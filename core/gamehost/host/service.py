@@ -625,19 +625,30 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def AskUndo(self, request, context, caller):
-        match_id = resource_id(request.name, "matches")
-        return await self._undo_pb(match_id, await self.engine.ask_undo(match_id, request.player_token, caller))
+        return await self.ask_undo(request, caller)
 
     @unary
     async def AnswerUndo(self, request, context, caller):
+        return await self.answer_undo(request, caller)
+
+    @unary
+    async def WithdrawUndo(self, request, context, caller):
+        return await self.withdraw_undo(request, caller)
+
+    # The undo calls' answers (also a Session's answers to its undo requests).
+
+    async def ask_undo(self, request: pb.AskUndoRequest, caller) -> pb.UndoResponse:
+        match_id = resource_id(request.name, "matches")
+        return await self._undo_pb(match_id, await self.engine.ask_undo(match_id, request.player_token, caller))
+
+    async def answer_undo(self, request: pb.AnswerUndoRequest, caller) -> pb.UndoResponse:
         match_id = resource_id(request.name, "matches")
         result = await self.engine.answer_undo(
             match_id, request.player_token, request.accept,
             request.ask_version if request.HasField("ask_version") else None, caller)
         return await self._undo_pb(match_id, result)
 
-    @unary
-    async def WithdrawUndo(self, request, context, caller):
+    async def withdraw_undo(self, request: pb.WithdrawUndoRequest, caller) -> pb.UndoResponse:
         match_id = resource_id(request.name, "matches")
         return await self._undo_pb(match_id, await self.engine.withdraw_undo(match_id, request.player_token, caller))
 

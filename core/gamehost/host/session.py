@@ -1,7 +1,8 @@
 """The Session stream (issue 19): a player's moves in, the events of the
 matches it follows out, on one bidirectional gRPC stream.
 
-It does what SubmitMove and WatchMatch do, through the same engine calls,
+It does what SubmitMove and WatchMatch (and the undo calls: AskUndo,
+AnswerUndo, WithdrawUndo) do, through the same engine calls,
 the same gate and the same event encodings; only the transport differs: a
 move costs one message each way on a stream already open instead of a call.
 
@@ -44,7 +45,10 @@ OUTBOX = 256  # messages waiting for the client before the watch tasks wait
 _WAKE = object()  # in the outbox: the writer looks again whether the stream is done
 
 # The call each kind of request is counted as, at the gate and in the quotas.
-METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", None: "Session"}
+METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
+             "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", None: "Session"}
+# Undo requests, each answered by the servicer's method of the same name (as the unary call is).
+UNDO_REQUESTS = ("ask_undo", "answer_undo", "withdraw_undo")
 
 
 class _Watch:
@@ -153,8 +157,14 @@ class SessionStream:
             elif kind == "unwatch":
                 match = request.unwatch
                 await self._unwatch(tag, request.unwatch)
+            elif kind in UNDO_REQUESTS:
+                undo_request = getattr(request, kind)
+                match = undo_request.name
+                answer = await getattr(self.service, kind)(undo_request, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, undo=answer))
             else:
-                raise errors.invalid_field("request", "send watch, move or unwatch.", "REQUEST_MISSING")
+                raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo or "
+                                           "withdraw_undo.", "REQUEST_MISSING")
         except errors.HostError as error:
             await self._refuse(tag, match, error)
         except Exception as error:  # the host's own failure: logged, and answered as the calls answer it

@@ -60,7 +60,8 @@ class GameSession:
     # ------------------------------------------------------------ sending
 
     def send(self, **request) -> int:
-        """Send one SessionRequest (watch=, move= or unwatch=); returns its tag."""
+        """Send one SessionRequest (watch=, move=, unwatch=, ask_undo=, answer_undo= or
+        withdraw_undo=); returns its tag."""
         tag = next(self._tags)
         self._requests.put(pb.SessionRequest(tag=tag, **request))
         return tag
@@ -89,6 +90,21 @@ class GameSession:
     def unwatch(self, match: str, *, timeout: float | None = 30.0) -> int:
         """Stop following a match; returns the last version sent for it."""
         return self.answer(self.send(unwatch=match_name(match)), timeout).watch_ended.version
+
+    def ask_undo(self, match: str, token: str, *, timeout: float | None = 30.0) -> pb.UndoResponse:
+        """Ask to take back this seat's move, the last one played (as AskUndo)."""
+        return self.answer(self.send(ask_undo=pb.AskUndoRequest(name=match_name(match), player_token=token)),
+                           timeout).undo
+
+    def answer_undo(self, match: str, token: str, accept: bool, *, ask_version: int | None = None,
+                    timeout: float | None = 30.0) -> pb.UndoResponse:
+        """Accept or refuse the open ask (``ask_version``: only if it is still that one)."""
+        return self.answer(self.send(answer_undo=pb.AnswerUndoRequest(
+            name=match_name(match), player_token=token, accept=accept, ask_version=ask_version)), timeout).undo
+
+    def withdraw_undo(self, match: str, token: str, *, timeout: float | None = 30.0) -> pb.UndoResponse:
+        return self.answer(self.send(withdraw_undo=pb.WithdrawUndoRequest(name=match_name(match), player_token=token)),
+                           timeout).undo
 
     def answer(self, tag: int, timeout: float | None = 30.0) -> pb.SessionEvent:
         """The answer to request ``tag``; other events read meanwhile are kept."""

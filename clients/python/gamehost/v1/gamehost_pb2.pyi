@@ -634,16 +634,22 @@ class ResumeMatchRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
-    __slots__ = ("tag", "watch", "move", "unwatch")
+    __slots__ = ("tag", "watch", "move", "unwatch", "ask_undo", "answer_undo", "withdraw_undo")
     TAG_FIELD_NUMBER: _ClassVar[int]
     WATCH_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     UNWATCH_FIELD_NUMBER: _ClassVar[int]
+    ASK_UNDO_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_UNDO_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAW_UNDO_FIELD_NUMBER: _ClassVar[int]
     tag: int
     watch: WatchMatchRequest
     move: SubmitMoveRequest
     unwatch: str
-    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ...) -> None: ...
+    ask_undo: AskUndoRequest
+    answer_undo: AnswerUndoRequest
+    withdraw_undo: WithdrawUndoRequest
+    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ..., ask_undo: _Optional[_Union[AskUndoRequest, _Mapping]] = ..., answer_undo: _Optional[_Union[AnswerUndoRequest, _Mapping]] = ..., withdraw_undo: _Optional[_Union[WithdrawUndoRequest, _Mapping]] = ...) -> None: ...
 
 class SessionError(_message.Message):
     __slots__ = ("code", "message", "details")
@@ -656,7 +662,7 @@ class SessionError(_message.Message):
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended")
+    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended", "undo")
     TAG_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     MATCH_EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -664,6 +670,7 @@ class SessionEvent(_message.Message):
     WATCHING_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     WATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     tag: int
     match: str
     match_event: MatchEvent
@@ -671,7 +678,8 @@ class SessionEvent(_message.Message):
     watching: Match
     error: SessionError
     watch_ended: WatchEnded
-    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ...) -> None: ...
+    undo: UndoResponse
+    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ..., undo: _Optional[_Union[UndoResponse, _Mapping]] = ...) -> None: ...
 
 class WatchEnded(_message.Message):
     __slots__ = ("version",)

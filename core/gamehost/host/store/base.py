@@ -153,6 +153,25 @@ class Append:
 OVER_STATUSES = ("finished", "abandoned", "aborted")
 
 
+@dataclass(frozen=True)
+class PendingDelivery:
+    """A turn notification whose next delivery attempt this replica claimed
+    (webhooks.py): the queued row as the store keeps it."""
+
+    key: str
+    match_id: str
+    body: str
+    attempts: int  # attempts made so far: this one is attempts + 1
+
+
+def delivery_state(status: int, retry_in: float | None) -> str:
+    """A notification's state after an attempt answered ``status``:
+    delivered on a 2xx, pending while a retry is due, else failed."""
+    if 200 <= status < 300:
+        return "delivered"
+    return "pending" if retry_in is not None else "failed"
+
+
 class Store(Protocol):
     """Every backend has these semantics:
 
@@ -240,14 +259,25 @@ class Store(Protocol):
 
     async def player_ratings(self, subject: str) -> list[PlayerRating]: ...
 
-    # Turn notifications (webhooks.py): one row per key, whoever claims it first.
+    # Turn notifications (webhooks.py): one row per key, whoever claims it
+    # first; the pending ones are a queue that outlives the host.
     async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
-        """Record a notification to send under its unique ``key``; False if
-        it is already recorded (sent or being sent, here or by a replica)."""
+        """Queue a notification under its unique ``key``, pending and due
+        now; False if it is already recorded (here or by a replica)."""
 
-    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
+    async def claim_deliveries(self, now: float, hold: float, limit: int) -> list[PendingDelivery]:
+        """Claim up to ``limit`` pending notifications whose next attempt is
+        due and unclaimed (or whose claim expired: the replica or host that
+        held it stopped), each for ``hold`` seconds, in one transaction:
+        exactly one replica makes a given attempt."""
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str,
+                                      retry_in: float | None = None) -> None:
         """Record one delivery attempt of a notification (``status``: the
-        HTTP status, 0 when no answer came; ``error``: why it failed, or "")."""
+        HTTP status, 0 when no answer came; ``error``: why it failed, or "")
+        and release its claim: delivered on a 2xx, else due again in
+        ``retry_in`` seconds, or failed for good when that is None. An
+        attempt older than the one recorded changes nothing."""
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         """(attempt, time, status, error) of a notification, in order."""

@@ -11,9 +11,21 @@ import collections
 import dataclasses
 from typing import Sequence
 
-from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PlayerRating, Snapshot, TicketRecord,
-                                      VersionConflict)
+from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, PlayerRating, Snapshot,
+                                      TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
+
+
+@dataclasses.dataclass
+class _QueuedNotification:
+    """A notifications row (delivery_rows.py says what each field means)."""
+
+    match_id: str
+    body: str
+    state: str = "pending"
+    attempts: int = 0
+    next_attempt: float | None = None
+    claim_until: float | None = None
 
 
 class MemoryStore:
@@ -26,7 +38,7 @@ class MemoryStore:
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
         self._rated: set[str] = set()  # matches whose result counted (issue 17)
         self._ratings: dict[tuple[str, str], PlayerRating] = {}  # (subject, game) -> rating
-        self._notifications: dict[str, str] = {}  # key -> body
+        self._notifications: dict[str, _QueuedNotification] = {}  # key -> its row (delivery_rows.py)
         self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
         self._tickets: dict[str, TicketRecord] = {}  # matchmaking (issue 17)
         self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
@@ -181,11 +193,29 @@ class MemoryStore:
     async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
         if key in self._notifications:
             return False
-        self._notifications[key] = body
+        self._notifications[key] = _QueuedNotification(match_id, body, next_attempt=now)
         return True
 
-    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
-        self._attempts.setdefault(key, []).append((attempt, now, status, error))
+    async def claim_deliveries(self, now: float, hold: float, limit: int) -> list[PendingDelivery]:
+        due = sorted(((row.next_attempt, key) for key, row in self._notifications.items()
+                      if row.next_attempt is not None and row.next_attempt <= now
+                      and (row.claim_until is None or row.claim_until < now)))[:limit]
+        claimed = []
+        for _, key in due:
+            row = self._notifications[key]
+            row.claim_until = now + hold
+            claimed.append(PendingDelivery(key, row.match_id, row.body, row.attempts))
+        return claimed
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str,
+                                      retry_in: float | None = None) -> None:
+        recorded = self._attempts.setdefault(key, [])
+        if all(made != attempt for made, *_ in recorded):
+            recorded.append((attempt, now, status, error))
+        row = self._notifications.get(key)
+        if row is not None and row.attempts < attempt:
+            row.attempts, row.state, row.claim_until = attempt, delivery_state(status, retry_in), None
+            row.next_attempt = None if retry_in is None else now + retry_in
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return list(self._attempts.get(key, []))

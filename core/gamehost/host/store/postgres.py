@@ -26,7 +26,9 @@ import structlog
 from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
-from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, Snapshot, VersionConflict
+from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, Snapshot, VersionConflict,
+                                      delivery_state)
+from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, NOTIFICATION_COLUMNS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -191,6 +193,14 @@ MIGRATIONS = [
     "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
     # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
     "ALTER TABLE tickets ADD COLUMN widen_per_second double precision, ADD COLUMN max_widening double precision;",
+    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
+    f"""
+    ALTER TABLE notifications ADD COLUMN state text NOT NULL DEFAULT 'pending',
+        ADD COLUMN attempts integer NOT NULL DEFAULT 0, ADD COLUMN next_attempt double precision,
+        ADD COLUMN claimed_by text, ADD COLUMN claim_until double precision;
+    {LEGACY_STATES}
+    {DUE_INDEX}
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -539,16 +549,35 @@ class PostgresStore:
             (match_id,))
         return {(seat, request_id): version for seat, request_id, version in rows}
 
+    # Turn notifications: when an attempt is due and how long a claim holds
+    # go by the database's clock, as bot-turn claims do.
+
     async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
         async with self._pool.connection() as conn:
-            cursor = await conn.execute("INSERT INTO notifications VALUES (%s,%s,%s,%s) ON CONFLICT (key) DO NOTHING",
-                                        (key, match_id, body, now))
+            cursor = await conn.execute(
+                f"INSERT INTO notifications ({NOTIFICATION_COLUMNS}) VALUES (%s,%s,%s,%s,'pending',0,{_NOW}) "
+                "ON CONFLICT (key) DO NOTHING", (key, match_id, body, now))
             return cursor.rowcount == 1
 
-    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
-        async with self._pool.connection() as conn:
-            await conn.execute("INSERT INTO notification_attempts VALUES (%s,%s,%s,%s,%s)",
+    async def claim_deliveries(self, now: float, hold: float, limit: int) -> list[PendingDelivery]:
+        """SKIP LOCKED: replicas sweeping at once each claim different rows."""
+        rows = await self._all(
+            f"UPDATE notifications SET claimed_by = %s, claim_until = {_NOW} + %s WHERE key IN ("
+            f"  SELECT key FROM notifications WHERE next_attempt <= {_NOW}"
+            f"  AND (claim_until IS NULL OR claim_until < {_NOW})"
+            f"  ORDER BY next_attempt LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING {CLAIMED_COLUMNS}",
+            (self.owner, hold, limit))
+        return [PendingDelivery(*row) for row in rows]
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str,
+                                      retry_in: float | None = None) -> None:
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute("INSERT INTO notification_attempts VALUES (%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
                                (key, attempt, now, status, error))
+            await conn.execute(
+                f"UPDATE notifications SET attempts = %s, state = %s, next_attempt = {_NOW} + %s::double precision, "
+                "claimed_by = NULL, claim_until = NULL WHERE key = %s AND attempts < %s",
+                (attempt, delivery_state(status, retry_in), retry_in, key, attempt))
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in await self._all(

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Sequence
 
+from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, Snapshot, StoreUnusable,
+                                      VersionConflict, delivery_state)
+from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, NOTIFICATION_COLUMNS
 from gamehost.host.store.file_lock import DatabaseLock
-from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, Snapshot, StoreUnusable,
-                                      VersionConflict)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -144,6 +146,16 @@ MIGRATIONS = [
     "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
     # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
     "ALTER TABLE tickets ADD COLUMN widen_per_second REAL; ALTER TABLE tickets ADD COLUMN max_widening REAL;",
+    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
+    f"""
+    ALTER TABLE notifications ADD COLUMN state TEXT NOT NULL DEFAULT 'pending';
+    ALTER TABLE notifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE notifications ADD COLUMN next_attempt REAL;
+    ALTER TABLE notifications ADD COLUMN claimed_by TEXT;
+    ALTER TABLE notifications ADD COLUMN claim_until REAL;
+    {LEGACY_STATES}
+    {DUE_INDEX}
+    """,
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -162,6 +174,10 @@ class SQLiteStore:
         # Held while a match forms from a pool (form_match awaits the engine
         # between reading the tickets and marking them): cancel and expiry wait.
         self._tickets_lock = asyncio.Lock()
+        # Claims of webhook deliveries (webhooks.py) name the process that
+        # made them: the file has one writer, so another's claim is from a
+        # host that stopped, and free.
+        self._claimer = uuid.uuid4().hex
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -475,15 +491,38 @@ class SQLiteStore:
         claimed = []
 
         def work(db):
-            inserted = db.execute("INSERT OR IGNORE INTO notifications VALUES (?,?,?,?)", (key, match_id, body, now))
+            inserted = db.execute(f"INSERT OR IGNORE INTO notifications ({NOTIFICATION_COLUMNS}) "
+                                  "VALUES (?,?,?,?,'pending',0,?)", (key, match_id, body, now, now))
             claimed.append(inserted.rowcount == 1)
 
         self._transaction(work)
         return claimed[0]
 
-    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str) -> None:
-        self._transaction(lambda db: db.execute("INSERT INTO notification_attempts VALUES (?,?,?,?,?)",
-                                                (key, attempt, now, status, error)))
+    async def claim_deliveries(self, now: float, hold: float, limit: int) -> list[PendingDelivery]:
+        claimed: list[PendingDelivery] = []
+
+        def work(db):
+            rows = db.execute(f"SELECT {CLAIMED_COLUMNS} FROM notifications WHERE next_attempt <= ? "
+                              "AND (claim_until IS NULL OR claim_until < ? OR claimed_by != ?) "
+                              "ORDER BY next_attempt LIMIT ?", (now, now, self._claimer, limit)).fetchall()
+            db.executemany("UPDATE notifications SET claimed_by = ?, claim_until = ? WHERE key = ?",
+                           [(self._claimer, now + hold, row[0]) for row in rows])
+            claimed.extend(PendingDelivery(*row) for row in rows)
+
+        self._transaction(work)
+        return claimed
+
+    async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str,
+                                      retry_in: float | None = None) -> None:
+        def work(db):
+            db.execute("INSERT OR IGNORE INTO notification_attempts VALUES (?,?,?,?,?)",
+                       (key, attempt, now, status, error))
+            db.execute("UPDATE notifications SET attempts = ?, state = ?, next_attempt = ?, claimed_by = NULL, "
+                       "claim_until = NULL WHERE key = ? AND attempts < ?",
+                       (attempt, delivery_state(status, retry_in), None if retry_in is None else now + retry_in,
+                        key, attempt))
+
+        self._transaction(work)
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in self._db.execute(

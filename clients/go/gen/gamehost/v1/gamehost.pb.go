@@ -3561,6 +3561,9 @@ type SessionRequest struct {
 	//	*SessionRequest_Watch
 	//	*SessionRequest_Move
 	//	*SessionRequest_Unwatch
+	//	*SessionRequest_AskUndo
+	//	*SessionRequest_AnswerUndo
+	//	*SessionRequest_WithdrawUndo
 	Request       isSessionRequest_Request `protobuf_oneof:"request"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3637,6 +3640,33 @@ func (x *SessionRequest) GetUnwatch() string {
 	return ""
 }
 
+func (x *SessionRequest) GetAskUndo() *AskUndoRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_AskUndo); ok {
+			return x.AskUndo
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetAnswerUndo() *AnswerUndoRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_AnswerUndo); ok {
+			return x.AnswerUndo
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetWithdrawUndo() *WithdrawUndoRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_WithdrawUndo); ok {
+			return x.WithdrawUndo
+		}
+	}
+	return nil
+}
+
 type isSessionRequest_Request interface {
 	isSessionRequest_Request()
 }
@@ -3658,15 +3688,37 @@ type SessionRequest_Unwatch struct {
 	Unwatch string `protobuf:"bytes,4,opt,name=unwatch,proto3,oneof"`
 }
 
+type SessionRequest_AskUndo struct {
+	// --- Part "gaps": undo on the Session stream. As AskUndo, AnswerUndo
+	// and WithdrawUndo do (same checks, same errors); each is answered by
+	// `undo`. The undo_* events reach the followed match as match events.
+	AskUndo *AskUndoRequest `protobuf:"bytes,5,opt,name=ask_undo,json=askUndo,proto3,oneof"`
+}
+
+type SessionRequest_AnswerUndo struct {
+	AnswerUndo *AnswerUndoRequest `protobuf:"bytes,6,opt,name=answer_undo,json=answerUndo,proto3,oneof"`
+}
+
+type SessionRequest_WithdrawUndo struct {
+	WithdrawUndo *WithdrawUndoRequest `protobuf:"bytes,7,opt,name=withdraw_undo,json=withdrawUndo,proto3,oneof"` // --- end of part "gaps".
+}
+
 func (*SessionRequest_Watch) isSessionRequest_Request() {}
 
 func (*SessionRequest_Move) isSessionRequest_Request() {}
 
 func (*SessionRequest_Unwatch) isSessionRequest_Request() {}
 
-// What a failed request got: the status SubmitMove or WatchMatch would have
-// ended with. The same fields, numbers and types as google.rpc.Status, so its
-// bytes decode as one (details: ErrorInfo, BadRequest, ...).
+func (*SessionRequest_AskUndo) isSessionRequest_Request() {}
+
+func (*SessionRequest_AnswerUndo) isSessionRequest_Request() {}
+
+func (*SessionRequest_WithdrawUndo) isSessionRequest_Request() {}
+
+// What a failed request got: the status SubmitMove or WatchMatch (AskUndo,
+// AnswerUndo, WithdrawUndo) would have ended with. The same fields, numbers
+// and types as google.rpc.Status, so its bytes decode as one (details:
+// ErrorInfo, BadRequest, ...).
 type SessionError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A google.rpc.Code (grpc status code), never OK.
@@ -3742,6 +3794,7 @@ type SessionEvent struct {
 	//	*SessionEvent_Watching
 	//	*SessionEvent_Error
 	//	*SessionEvent_WatchEnded
+	//	*SessionEvent_Undo
 	Event         isSessionEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3843,6 +3896,15 @@ func (x *SessionEvent) GetWatchEnded() *WatchEnded {
 	return nil
 }
 
+func (x *SessionEvent) GetUndo() *UndoResponse {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Undo); ok {
+			return x.Undo
+		}
+	}
+	return nil
+}
+
 type isSessionEvent_Event interface {
 	isSessionEvent_Event()
 }
@@ -3874,6 +3936,12 @@ type SessionEvent_WatchEnded struct {
 	WatchEnded *WatchEnded `protobuf:"bytes,7,opt,name=watch_ended,json=watchEnded,proto3,oneof"`
 }
 
+type SessionEvent_Undo struct {
+	// --- Part "gaps": an ask_undo, answer_undo or withdraw_undo was
+	// answered: what AskUndo, AnswerUndo or WithdrawUndo would return.
+	Undo *UndoResponse `protobuf:"bytes,8,opt,name=undo,proto3,oneof"` // --- end of part "gaps".
+}
+
 func (*SessionEvent_MatchEvent) isSessionEvent_Event() {}
 
 func (*SessionEvent_Moved) isSessionEvent_Event() {}
@@ -3883,6 +3951,8 @@ func (*SessionEvent_Watching) isSessionEvent_Event() {}
 func (*SessionEvent_Error) isSessionEvent_Event() {}
 
 func (*SessionEvent_WatchEnded) isSessionEvent_Event() {}
+
+func (*SessionEvent_Undo) isSessionEvent_Event() {}
 
 type WatchEnded struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -5206,17 +5276,21 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
 	"\x03bot\x18\x03 \x01(\tR\x03bot\"(\n" +
 	"\x12ResumeMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xb7\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xfd\x02\n" +
 	"\x0eSessionRequest\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x126\n" +
 	"\x05watch\x18\x02 \x01(\v2\x1e.gamehost.v1.WatchMatchRequestH\x00R\x05watch\x124\n" +
 	"\x04move\x18\x03 \x01(\v2\x1e.gamehost.v1.SubmitMoveRequestH\x00R\x04move\x12\x1a\n" +
-	"\aunwatch\x18\x04 \x01(\tH\x00R\aunwatchB\t\n" +
+	"\aunwatch\x18\x04 \x01(\tH\x00R\aunwatch\x128\n" +
+	"\bask_undo\x18\x05 \x01(\v2\x1b.gamehost.v1.AskUndoRequestH\x00R\aaskUndo\x12A\n" +
+	"\vanswer_undo\x18\x06 \x01(\v2\x1e.gamehost.v1.AnswerUndoRequestH\x00R\n" +
+	"answerUndo\x12G\n" +
+	"\rwithdraw_undo\x18\a \x01(\v2 .gamehost.v1.WithdrawUndoRequestH\x00R\fwithdrawUndoB\t\n" +
 	"\arequest\"l\n" +
 	"\fSessionError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12.\n" +
-	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\xd5\x02\n" +
+	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\x86\x03\n" +
 	"\fSessionEvent\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x12\x14\n" +
 	"\x05match\x18\x02 \x01(\tR\x05match\x12:\n" +
@@ -5226,7 +5300,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bwatching\x18\x05 \x01(\v2\x12.gamehost.v1.MatchH\x00R\bwatching\x121\n" +
 	"\x05error\x18\x06 \x01(\v2\x19.gamehost.v1.SessionErrorH\x00R\x05error\x12:\n" +
 	"\vwatch_ended\x18\a \x01(\v2\x17.gamehost.v1.WatchEndedH\x00R\n" +
-	"watchEndedB\a\n" +
+	"watchEnded\x12/\n" +
+	"\x04undo\x18\b \x01(\v2\x19.gamehost.v1.UndoResponseH\x00R\x04undoB\a\n" +
 	"\x05event\"&\n" +
 	"\n" +
 	"WatchEnded\x12\x18\n" +
@@ -5544,86 +5619,90 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	63,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	30,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	27,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	65,  // 59: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	29,  // 60: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	28,  // 61: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	13,  // 62: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	46,  // 63: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	48,  // 64: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	50,  // 65: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	50,  // 66: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	62,  // 67: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	64,  // 68: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	64,  // 69: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	62,  // 70: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	3,   // 71: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	64,  // 72: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	63,  // 73: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	63,  // 74: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	63,  // 75: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	3,   // 76: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	56,  // 77: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	7,   // 78: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	9,   // 79: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	15,  // 80: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	16,  // 81: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	18,  // 82: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	19,  // 83: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	21,  // 84: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	26,  // 85: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	27,  // 86: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	30,  // 87: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	31,  // 88: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	38,  // 89: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	45,  // 90: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	49,  // 91: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	51,  // 92: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	53,  // 93: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	55,  // 94: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	57,  // 95: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	58,  // 96: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	59,  // 97: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	60,  // 98: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	33,  // 99: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	34,  // 100: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	35,  // 101: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	40,  // 102: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	41,  // 103: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	43,  // 104: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	44,  // 105: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	8,   // 106: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	4,   // 107: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	13,  // 108: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	17,  // 109: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	13,  // 110: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	20,  // 111: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	13,  // 112: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	24,  // 113: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	28,  // 114: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	29,  // 115: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	32,  // 116: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	39,  // 117: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	47,  // 118: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	13,  // 119: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	52,  // 120: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	54,  // 121: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	56,  // 122: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	56,  // 123: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	56,  // 124: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	56,  // 125: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	61,  // 126: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	36,  // 127: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 128: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 129: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	13,  // 130: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	42,  // 131: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	13,  // 132: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	13,  // 133: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	106, // [106:134] is the sub-list for method output_type
-	78,  // [78:106] is the sub-list for method input_type
-	78,  // [78:78] is the sub-list for extension type_name
-	78,  // [78:78] is the sub-list for extension extendee
-	0,   // [0:78] is the sub-list for field type_name
+	33,  // 59: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	34,  // 60: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	35,  // 61: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	65,  // 62: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	29,  // 63: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	28,  // 64: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	13,  // 65: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	46,  // 66: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	48,  // 67: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	36,  // 68: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	50,  // 69: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	50,  // 70: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	62,  // 71: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	64,  // 72: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	64,  // 73: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	62,  // 74: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	3,   // 75: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	64,  // 76: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	63,  // 77: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	63,  // 78: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	63,  // 79: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	3,   // 80: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	56,  // 81: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	7,   // 82: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	9,   // 83: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	15,  // 84: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	16,  // 85: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	18,  // 86: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	19,  // 87: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	21,  // 88: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	26,  // 89: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	27,  // 90: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	30,  // 91: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	31,  // 92: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	38,  // 93: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	45,  // 94: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	49,  // 95: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	51,  // 96: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	53,  // 97: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	55,  // 98: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	57,  // 99: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	58,  // 100: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	59,  // 101: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	60,  // 102: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	33,  // 103: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	34,  // 104: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	35,  // 105: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	40,  // 106: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	41,  // 107: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	43,  // 108: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	44,  // 109: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	8,   // 110: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	4,   // 111: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	13,  // 112: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	17,  // 113: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	13,  // 114: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	20,  // 115: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	13,  // 116: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	24,  // 117: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	28,  // 118: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	29,  // 119: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	32,  // 120: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	39,  // 121: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	47,  // 122: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	13,  // 123: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	52,  // 124: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	54,  // 125: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	56,  // 126: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	56,  // 127: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	56,  // 128: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	56,  // 129: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	61,  // 130: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	36,  // 131: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 132: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	36,  // 133: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	13,  // 134: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	42,  // 135: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	13,  // 136: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	13,  // 137: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	110, // [110:138] is the sub-list for method output_type
+	82,  // [82:110] is the sub-list for method input_type
+	82,  // [82:82] is the sub-list for extension type_name
+	82,  // [82:82] is the sub-list for extension extendee
+	0,   // [0:82] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -5644,6 +5723,9 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
+		(*SessionRequest_AskUndo)(nil),
+		(*SessionRequest_AnswerUndo)(nil),
+		(*SessionRequest_WithdrawUndo)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
@@ -5651,6 +5733,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Watching)(nil),
 		(*SessionEvent_Error)(nil),
 		(*SessionEvent_WatchEnded)(nil),
+		(*SessionEvent_Undo)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[51].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{}
