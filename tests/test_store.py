@@ -8,7 +8,7 @@ import time
 import pytest
 
 from gamehost.host.store import MatchRecord, MemoryStore, SeatRecord, SQLiteStore, VersionConflict, open_store
-from gamehost.host.store.base import Append, Snapshot
+from gamehost.host.store.base import Append, Snapshot, StoreUnusable
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
@@ -261,18 +261,22 @@ async def test_notifications_an_older_host_recorded_are_not_resumed_and_keep_wha
 
 
 async def test_on_sqlite_a_claim_left_by_a_stopped_host_is_free_for_the_next(tmp_path):
-    """One writer per file: a claim another store object made (a host cut
-    off mid-attempt) does not hold the next host back for its lease."""
+    """One writer per file (the file lock): a claim the stopped host made
+    (cut off mid-attempt) does not hold the next host back for its lease."""
     stopped, next_host = SQLiteStore(tmp_path / "store.db"), SQLiteStore(tmp_path / "store.db")
     await stopped.open()
-    await next_host.open()
     try:
         assert await stopped.claim_notification("finished:m1", "m1", "{}", time.time())
         assert [d.key for d in await stopped.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
         assert await stopped.claim_deliveries(time.time(), 3600.0, 8) == []  # its own claim holds
-        assert [d.key for d in await next_host.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+        with pytest.raises(StoreUnusable, match="in use by another gamehost process"):
+            await next_host.open()
     finally:
         await stopped.close()
+    await next_host.open()
+    try:
+        assert [d.key for d in await next_host.claim_deliveries(time.time(), 3600.0, 8)] == ["finished:m1"]
+    finally:
         await next_host.close()
 
 
