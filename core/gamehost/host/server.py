@@ -188,11 +188,13 @@ async def serve(config: HostConfig) -> None:
     """Run until SIGINT or SIGTERM, then stop gracefully."""
     ensure_ports_free(config)
     raise_open_file_limit()
-    host = await start_host(config)
+    # The handlers come first: "host serving" is logged inside start_host, and a
+    # SIGTERM sent on seeing it must stop the host gracefully, not kill it.
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
+    host = await start_host(config)
     await stopping.wait()
     log.info("shutting down", grace_seconds=config.shutdown_grace)
     await host.stop(config.shutdown_grace)
