@@ -425,3 +425,66 @@ def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, i
         assert shown["otherAfter"]["sameDocument"] is True
         assert [m.name for m in bob_client.matches(my_turn=True)] == [f"matches/{others}", f"matches/{theirs}"]
         assert [m.name for m in ann_client.matches(my_turn=True)] == [f"matches/{clocked}"]
+
+
+def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host, web_client):
+    """Undo by agreement (docs/protocol.md): the asker's prompt, the other player's Accept / Refuse, what a
+    spectator sees; the board follows the UNDONE event's view."""
+    shown = scenario("undo", web_host.web_url, game="tictactoe")
+
+    name = f"matches/{shown['match']}"
+    label = shown["move"]["label"]
+    log = web_client.log(name)
+    kinds = [pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_") for event in log.events
+             if event.version > next(e.version for e in log.events if e.kind == pb.EVENT_KIND_STARTED)]
+    assert kinds == ["MOVED", "UNDO_ASKED", "UNDO_ACCEPTED", "UNDONE", "MOVED", "UNDO_ASKED", "UNDO_REFUSED",
+                     "UNDO_ASKED", "UNDO_WITHDRAWN"]
+    first_move = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED)
+    undone = next(event for event in log.events if event.kind == pb.EVENT_KIND_UNDONE)
+    assert undone.undoes == first_move.version and undone.seat == 0
+
+    # Before any move nobody can ask; after X's move only X can, and O is told why not.
+    assert shown["beforeAny"]["buttons"][0]["disabled"] and "No move" in shown["beforeAny"]["reason"]
+    assert [b["id"] for b in shown["afterMove"]["first"]["buttons"]] == ["undo-ask"]
+    assert not shown["afterMove"]["first"]["buttons"][0]["disabled"]
+    assert shown["afterMove"]["second"]["buttons"][0]["disabled"]
+    assert "Player 1's: only they may ask" in shown["afterMove"]["second"]["reason"]
+
+    # The ask: O is prompted with labelled Accept / Refuse and the expiry; X waits and may withdraw; the spectator
+    # sees the ask with no button. The prompt is announced as moves are (a polite live region).
+    asked = shown["asked"]
+    assert asked["second"]["message"] == f"Player 1 asks to take back their move ({label})."
+    assert [(b["id"], b["text"]) for b in asked["second"]["buttons"]] == [("undo-accept", "Accept"),
+                                                                        ("undo-refuse", "Refuse")]
+    assert all(b["label"] and not b["disabled"] for b in asked["second"]["buttons"])
+    assert re.search(r"lapses in [45]:\d\d", asked["second"]["expiry"]) and asked["second"]["live"] == "polite"
+    assert "Waiting for Player 2" in asked["first"]["message"]
+    assert [b["id"] for b in asked["first"]["buttons"]] == ["undo-withdraw"]
+    assert asked["spectator"]["buttons"] == [] and "Player 1 asks to take back" in asked["spectator"]["message"]
+    assert shown["spectatorButtons"] == 0
+    # No layout jump: the panel keeps its height, and the board its place, when the prompt appears.
+    for page in ("first", "second"):
+        assert asked[page]["height"] == shown["afterMove"][page]["height"], page
+        assert asked[page]["boardTop"] == shown["afterMove"][page]["boardTop"], page
+
+    # Accepted: the move left every board, and the log greys it out.
+    accepted = shown["undone"]
+    assert accepted["texts"] == accepted["spectatorTexts"] == []
+    assert shown["move"]["id"] in [move["id"] for move in accepted["state"]["legal"]]
+    assert all(f"Taken back: Player 1's move ({label})." == accepted[page]["message"]
+               for page in ("first", "second", "spectator"))
+    assert accepted["takenBack"] == [f"Player 1: {label} (taken back)"]
+
+    # Refused: the move stays on the board, O is to move.
+    refused = shown["refused"]
+    assert refused["texts"] == ["X"] and shown["move"]["id"] not in [m["id"] for m in refused["state"]["legal"]]
+    assert refused["first"]["message"] == f"Player 2 refused: Player 1's move ({label}) stands."
+    assert shown["withdrawn"]["second"]["message"] == f"Player 1 withdrew the ask: Player 1's move ({label}) stands."
+
+    view = web_client.view(name, svg=True)
+    assert svg_texts(view.svg) == ["X"] and not web_client.match(name).HasField("undo_ask")
+    assert shown["log"][-9:] == [f"Player 1: {label} (taken back)", "Player 1 asked to take back their move",
+                                 "Player 2 agreed to take the move back", "Player 1's move was taken back",
+                                 f"Player 1: {label}", "Player 1 asked to take back their move",
+                                 "Player 2 refused to take the move back", "Player 1 asked to take back their move",
+                                 "Player 1 withdrew their ask to take back"]

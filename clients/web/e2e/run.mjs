@@ -528,7 +528,91 @@ const scenarios = {
       title: await other.title() };
     return { before, ticked, otherBefore, empty, opened, moves, after, otherAfter, accessibility };
   },
+
+  /**
+   * Undo by agreement between two people in tic-tac-toe (--game), each in a browser of their own, and a
+   * spectator: the first player moves and asks to take it back, the second accepts (the move leaves the board);
+   * the first moves again and asks, the second refuses (the move stays); the first asks once more and withdraws.
+   */
+  async undo(browser) {
+    const first = await newPage(browser);
+    const id = await createMatch(first, target, { game: args.game, seats: 2, bots: [] });
+    const second = await newPage(browser);
+    await openLobby(second, target);
+    await second.locator(`tr[data-match="${id}"] .join-seat[data-seat="1"]`).click({ timeout: CLICK_MS });
+    await second.waitForSelector('.match-page[data-seat="1"][data-status="active"]');
+    const spectator = await newPage(browser);
+    await openMatch(spectator, target, id);
+    await waitForTurnOrEnd(first);
+
+    const panel = (page) => page.locator("#undo").evaluate((element) => ({
+      state: element.dataset.state, outcome: element.dataset.outcome, hidden: element.hidden,
+      message: element.querySelector("#undo-message").textContent,
+      live: element.querySelector("#undo-message").getAttribute("aria-live"),
+      expiry: element.querySelector("#undo-expiry").textContent,
+      buttons: Array.from(element.querySelectorAll("button"), (button) => ({ id: button.id, text: button.textContent,
+        label: button.getAttribute("aria-label"), disabled: button.disabled })),
+      reason: element.querySelector("#undo-reason")?.textContent ?? null,
+      height: element.getBoundingClientRect().height,
+      boardTop: document.querySelector("#board").getBoundingClientRect().top,
+    }));
+    const inState = (page, state, outcome = "") => page.waitForSelector(
+      `#undo[data-state="${state}"]${outcome ? `[data-outcome="${outcome}"]` : ""}`, { timeout: WAIT_MS });
+    const click = (page, selector) => page.locator(selector).click({ timeout: CLICK_MS });
+    const versionAbove = (page, version) => page.waitForFunction(
+      (v) => Number(document.querySelector(".match-page").dataset.version) > v, version, { timeout: WAIT_MS });
+
+    const beforeAny = await panel(first);
+    const [move] = (await pageState(first)).legal;
+    await playMove(first, move.id);
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    const afterMove = { first: await panel(first), second: await panel(second) };
+
+    // Asked, then accepted: the move leaves everyone's board.
+    await click(first, "#undo-ask");
+    await second.waitForSelector("#undo-accept", { timeout: WAIT_MS });
+    await inState(spectator, "asked");
+    await inState(first, "asked");
+    const asked = { first: await panel(first), second: await panel(second), spectator: await panel(spectator) };
+    const askedVersion = (await pageState(second)).version;
+    await click(second, "#undo-accept");
+    await Promise.all([first, second, spectator].map((page) => inState(page, "outcome", "undone")));
+    await versionAbove(spectator, askedVersion);
+    await waitForTurnOrEnd(first);
+    const undone = { first: await panel(first), second: await panel(second), spectator: await panel(spectator),
+      state: await pageState(first), texts: await boardTexts(first), spectatorTexts: await boardTexts(spectator),
+      takenBack: await first.locator("#move-log li.taken-back").allInnerTexts() };
+
+    // Played again, asked, refused: the move stays.
+    await playMove(first, move.id);
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await click(first, "#undo-ask");
+    await second.waitForSelector("#undo-refuse", { timeout: WAIT_MS });
+    await click(second, "#undo-refuse");
+    await Promise.all([first, second].map((page) => inState(page, "outcome", "refused")));
+    await waitForTurnOrEnd(second);
+    const refused = { first: await panel(first), second: await panel(second), state: await pageState(second),
+      texts: await boardTexts(second) };
+
+    // Asked once more and withdrawn by the asker.
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await click(first, "#undo-ask");
+    await first.waitForSelector("#undo-withdraw", { timeout: WAIT_MS });
+    await inState(second, "asked");
+    await click(first, "#undo-withdraw");
+    await Promise.all([first, second].map((page) => inState(page, "outcome", "withdrawn")));
+    const withdrawn = { first: await panel(first), second: await panel(second) };
+    await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) === v,
+      (await pageState(first)).version, { timeout: WAIT_MS });
+    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn,
+      log: await spectator.locator("#move-log li").allInnerTexts(),
+      spectatorButtons: await spectator.locator("#undo button").count() };
+  },
 };
+
+// A busy machine runs at half speed: clicks wait for their target up to 10 s, a page's change up to 30 s.
+const CLICK_MS = 10000;
+const WAIT_MS = 30000;
 
 const VIEWPORTS = { desktop: { viewport: { width: 1280, height: 900 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } };
