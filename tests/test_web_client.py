@@ -24,7 +24,7 @@ import pytest
 from gamehost.client import canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
-from hosts import HostProcess
+from hosts import FIXTURE_SITE, HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
@@ -430,7 +430,7 @@ def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, i
 def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host, web_client):
     """Undo by agreement (docs/protocol.md): the asker's prompt, the other player's Accept / Refuse, what a
     spectator sees; the board follows the UNDONE event's view."""
-    shown = scenario("undo", web_host.web_url, game="tictactoe")
+    shown = scenario("undo", web_host.web_url, game="tictactoe", out=SCREENSHOTS)
 
     name = f"matches/{shown['match']}"
     label = shown["move"]["label"]
@@ -488,3 +488,43 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
                                  f"Player 1: {label}", "Player 1 asked to take back their move",
                                  "Player 2 refused to take the move back", "Player 1 asked to take back their move",
                                  "Player 1 withdrew their ask to take back"]
+
+
+PILE_RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"
+
+
+def test_a_match_whose_rules_version_the_host_lacks_is_labelled_and_explained(start_host, tmp_path):
+    """docs/plugin-guide.md, "Upgrading a game": the fixture plugin "pile" 1.0 plays rules "1", its release 3.0
+    rules "2" only (tests/test_pinned_rules.py). A match begun under 1.0 is listed by a host of 3.0 with
+    rules_unavailable, and every other call about it is refused."""
+    def pile_host(release: str):
+        path = os.pathsep.join([str(FIXTURE_SITE), str(PILE_RELEASES / release)])
+        return start_host("--web-root", str(WEB / "dist"), data_dir=tmp_path,
+                          env={"PYTHONPATH": path, "GAMEHOST_WORKERS": "1"})
+
+    host = pile_host("1.0")
+    with host.client() as client:
+        orphan = client.create_match("pile").name
+        tokens = [client.join(orphan).player_token for _ in range(2)]
+        client.move(orphan, tokens[0], move={"take": 2})
+    host.stop()
+    host = pile_host("3.0")
+    with host.client() as client:
+        playable = client.create_match("pile").name
+        assert client.match(orphan).rules_unavailable and not client.match(playable).rules_unavailable
+        shown = scenario("rulesUnavailable", host.web_url, match=orphan.removeprefix("matches/"),
+                         other=playable.removeprefix("matches/"), out=SCREENSHOTS)
+
+    # The lobby labels the match and offers nothing that would only fail; the playable one keeps its links.
+    unavailable, other = shown["lobby"]["unavailable"], shown["lobby"]["playable"]
+    assert unavailable["version"] == "1" and unavailable["links"] == [] and unavailable["buttons"] == []
+    assert "Not playable here: created with Pile rules version 1, which this host does not have" in unavailable["text"]
+    assert other["version"] is None and other["links"] and other["buttons"]
+    # The page names the version and the ones this host serves (from the refusal's details), instead of a board.
+    notice = shown["notice"]
+    assert (notice["version"], notice["served"]) == ("1", "2")
+    assert "created with Pile rules version 1; this host has Pile rules version 2 only" in notice["text"]
+    assert "fixture-pile" in notice["text"]
+    assert shown["shown"] == {"failed": "FAILED_PRECONDITION", "rulesUnavailable": "1", "boardShown": False,
+                              "problems": 0, "connection": "not playable on this host", "replayLink": False}
+    assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []

@@ -13,7 +13,7 @@ import {
 
 const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
   "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token", "other-token",
-  "newcomer-token", "matches"];
+  "newcomer-token", "matches", "match", "other"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -574,6 +574,7 @@ const scenarios = {
     await inState(spectator, "asked");
     await inState(first, "asked");
     const asked = { first: await panel(first), second: await panel(second), spectator: await panel(spectator) };
+    await screenshot(second, "undo-asked");
     const askedVersion = (await pageState(second)).version;
     await click(second, "#undo-accept");
     await Promise.all([first, second, spectator].map((page) => inState(page, "outcome", "undone")));
@@ -608,6 +609,36 @@ const scenarios = {
       log: await spectator.locator("#move-log li").allInnerTexts(),
       spectatorButtons: await spectator.locator("#undo button").count() };
   },
+
+  /**
+   * A match created under a rules version this host lacks (--match) beside one it can play (--other): the lobby
+   * labels the first with nothing to open or join, and its page explains instead of drawing a board.
+   */
+  async rulesUnavailable(browser) {
+    const page = await newPage(browser);
+    await openLobby(page, target);
+    const row = (id) => page.locator(`#matches tr[data-match="${id}"]`).evaluate((element) => ({
+      text: element.innerText, version: element.dataset.rulesUnavailable ?? null,
+      links: Array.from(element.querySelectorAll("a"), (link) => link.getAttribute("href")),
+      buttons: Array.from(element.querySelectorAll("button"), (button) => button.textContent) }));
+    await page.waitForSelector(`#matches tr[data-match="${args.match}"]`, { timeout: WAIT_MS });
+    await page.waitForSelector(`#matches tr[data-match="${args.other}"]`, { timeout: WAIT_MS });
+    const lobby = { unavailable: await row(args.match), playable: await row(args.other) };
+    await screenshot(page, "lobby-rules-unavailable");
+    await openMatch(page, target, args.match);
+    await page.waitForSelector("#rules-unavailable", { timeout: WAIT_MS });
+    await screenshot(page, "rules-unavailable");
+    const notice = await page.locator("#rules-unavailable").evaluate((element) => ({ text: element.innerText,
+      version: element.dataset.rulesVersion, served: element.dataset.servedVersions }));
+    const shown = await page.evaluate(() => ({
+      failed: document.querySelector(".match-page").dataset.failed,
+      rulesUnavailable: document.querySelector(".match-page").dataset.rulesUnavailable,
+      boardShown: document.querySelector(".match-body").getBoundingClientRect().height > 0,
+      problems: document.querySelectorAll("#problems .problem").length,
+      connection: document.querySelector("#connection").textContent,
+      replayLink: !document.querySelector("#replay-link").hidden }));
+    return { lobby, notice, shown, accessibility: await axeViolations(page) };
+  },
 };
 
 // A busy machine runs at half speed: clicks wait for their target up to 10 s, a page's change up to 30 s.
@@ -627,6 +658,13 @@ async function axeViolations(page) {
   return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
     .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help,
       nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")) })));
+}
+
+/** With --out, a picture of the page for the CI artifacts (people look at them; no test reads them). */
+async function screenshot(page, name) {
+  if (!args.out) return;
+  mkdirSync(args.out, { recursive: true });
+  await page.screenshot({ path: `${args.out}/${name}.png`, fullPage: true });
 }
 
 function boardTextsOf(page, selector) {

@@ -242,7 +242,7 @@ function unavailableRow(match: Match, title: string): HTMLElement {
     h("td", {}, title),
     h("td", {}, h("code", {}, id)),
     h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusText(match.status)),
-      h("div", { class: "rules-unavailable-label" }, `Not playable here: ${rulesUnavailableText(match)}`)),
+      h("div", { class: "rules-unavailable-label" }, `Not playable here: ${rulesUnavailableText(title, match.rulesVersion)}`)),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions muted" }, "cannot be opened on this host"));
 }

@@ -50,6 +50,7 @@ class MatchPage {
   private readonly title = h("h2", {}, "Match");
   private readonly statusBadge = h("span", { class: "status", id: "match-status" });
   private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
+  private readonly replayLink: HTMLAnchorElement;
   private readonly identity = h("p", { id: "identity" });
   private readonly seedNotice = h("p", { id: "seed-chosen", class: "seed-chosen", hidden: true });
   private readonly turn = h("p", { id: "turn", class: "turn" });
@@ -73,6 +74,7 @@ class MatchPage {
   constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
     this.token = heldSeat(id)?.token ?? "";
     this.signal = new TurnSignal(id);
+    this.replayLink = h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log");
     this.undo = new UndoPanel({
       name, token: () => this.token, report: (problem, context) => this.showProblem(problem, context),
       clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
@@ -81,7 +83,7 @@ class MatchPage {
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
-        this.connectionBadge, " ", h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log"), " ",
+        this.connectionBadge, " ", this.replayLink, " ",
         h("a", { href: "#/" }, "lobby")),
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
@@ -212,6 +214,8 @@ class MatchPage {
       this.statusBadge.className = `status status-${statusText(match.status)}`;
     }
     this.turn.textContent = "";
+    this.signal.controls.hidden = true;
+    this.replayLink.hidden = true;  // the log and the replay are refused as well
     // In place of the board (hidden with the rest of the match's body, as for any page that failed to open).
     replaceChildren(this.problems, rulesUnavailableNotice(problem, this.game?.title ?? gameId(match?.game ?? "")));
   }

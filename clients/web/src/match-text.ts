@@ -68,8 +68,8 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
 }
 
 /** Why the host cannot show or play a match: it lacks the rules version the match was created with. */
-export function rulesUnavailableText(match: { game: string; rulesVersion: string }): string {
-  return `created with ${gameId(match.game)} rules version ${match.rulesVersion}, which this host does not have`;
+export function rulesUnavailableText(title: string, rulesVersion: string): string {
+  return `created with ${title} rules version ${rulesVersion}, which this host does not have`;
 }
 
 /** A seat as people call it: the player's name, else "Player N" counted from 1 (a bot's says so). */
