@@ -448,7 +448,7 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
     assert [b["id"] for b in shown["afterMove"]["first"]["buttons"]] == ["undo-ask"]
     assert not shown["afterMove"]["first"]["buttons"][0]["disabled"]
     assert shown["afterMove"]["second"]["buttons"][0]["disabled"]
-    assert "Player 1's: only they may ask" in shown["afterMove"]["second"]["reason"]
+    assert "Player 1's: only your own move can be taken back" in shown["afterMove"]["second"]["reason"]
 
     # The ask: O is prompted with labelled Accept / Refuse and the expiry; X waits and may withdraw; the spectator
     # sees the ask with no button. The prompt is announced as moves are (a polite live region).
@@ -480,6 +480,12 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
     assert refused["texts"] == ["X"] and shown["move"]["id"] not in [m["id"] for m in refused["state"]["legal"]]
     assert refused["first"]["message"] == f"Player 2 refused: Player 1's move ({label}) stands."
     assert shown["withdrawn"]["second"]["message"] == f"Player 1 withdrew the ask: Player 1's move ({label}) stands."
+    # A tab opened during the ask showed it from Match.undo_ask; its answer after the withdrawal is refused in the
+    # problem panel, and the tab then shows the match as it is (no ask).
+    late = shown["refusedAnswer"]
+    assert late["asked"]["message"] == f"Player 1 asks to take back their move ({label})."
+    assert late["reason"] == "NO_UNDO_ASKED" and "No ask to take back is open any more" in late["text"]
+    assert late["panel"]["state"] == "none" and late["panel"]["buttons"][0]["id"] == "undo-ask"
 
     view = web_client.view(name, svg=True)
     assert svg_texts(view.svg) == ["X"] and not web_client.match(name).HasField("undo_ask")

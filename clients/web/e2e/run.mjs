@@ -595,17 +595,28 @@ const scenarios = {
     const refused = { first: await panel(first), second: await panel(second), state: await pageState(second),
       texts: await boardTexts(second) };
 
-    // Asked once more and withdrawn by the asker.
+    // Asked once more and withdrawn by the asker. The second player's other tab, opened during the ask (it reads
+    // the open ask with the match) and whose live stream is held up, still offers to answer: the host refuses.
     await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
     await click(first, "#undo-ask");
     await first.waitForSelector("#undo-withdraw", { timeout: WAIT_MS });
     await inState(second, "asked");
+    const stale = await second.context().newPage();
+    await stale.route("**/gamehost.v1.GameHost/WatchMatch", () => {});
+    await openMatch(stale, target, id);
+    await stale.waitForSelector("#undo-accept", { timeout: WAIT_MS });
+    const staleAsked = await panel(stale);
     await click(first, "#undo-withdraw");
     await Promise.all([first, second].map((page) => inState(page, "outcome", "withdrawn")));
     const withdrawn = { first: await panel(first), second: await panel(second) };
+    await click(stale, "#undo-accept");
+    await stale.waitForSelector("#problems .problem", { timeout: WAIT_MS });
+    await stale.waitForSelector('#undo:not([data-state="asked"])', { timeout: WAIT_MS });
+    const refusedAnswer = { ...(await stale.locator("#problems .problem").evaluate((element) => ({
+      reason: element.dataset.reason, text: element.innerText }))), panel: await panel(stale), asked: staleAsked };
     await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) === v,
       (await pageState(first)).version, { timeout: WAIT_MS });
-    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn,
+    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn, refusedAnswer,
       log: await spectator.locator("#move-log li").allInnerTexts(),
       spectatorButtons: await spectator.locator("#undo button").count() };
   },

@@ -229,7 +229,9 @@ export class UndoPanel {
     if (view.status !== MatchStatus.ACTIVE) return "Moves can be taken back only while the match is being played.";
     const last = this.moves.last();
     if (!last) return "No move to take back yet.";
-    if (last.seat !== view.seat) return `The last move is ${this.name(last.seat)}'s: only they may ask to take it back.`;
+    if (last.seat !== view.seat) {
+      return `The last move is ${this.name(last.seat)}'s: only your own move can be taken back, while it is the last one.`;
+    }
     return "";
   }
 
