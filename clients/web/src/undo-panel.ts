@@ -46,7 +46,8 @@ export class UndoPanel {
   private ask?: OpenAsk;
   private outcome?: { kind: Outcome; text: string };
   private pending = "";
-  private seenVersion = 0n;
+  private lastAsk?: OpenAsk;
+  private eventVersion = 0n;
   private view?: View;
   private seats: Seat[] = [];
   private timer = 0;
@@ -61,18 +62,18 @@ export class UndoPanel {
     this.render();
   }
 
-  /** One event of the match, in version order: from the log when the page opens, then live. */
+  /**
+   * One event of the match, in version order: from the log when the page opens, then live. The events decide
+   * the ask and its outcome; applied on top of a match read that already counted them, they come to the same.
+   */
   note(event: MatchEvent): void {
-    if (event.version <= this.seenVersion) {  // the ask as read with the match already counts this event
-      this.moves.note(event);
-      this.render();
-      return;
-    }
-    this.seenVersion = event.version;
+    if (event.version <= this.eventVersion) return;
+    this.eventVersion = event.version;
     const ask = this.ask;
+    const closing = ask ?? this.lastAsk;  // a match read may have closed it before its closing event came
     switch (event.kind) {
       case EventKind.UNDO_ASKED:
-        this.ask = { seat: event.seat, undoes: event.undoes, askVersion: event.version, accepted: [],
+        this.ask = this.lastAsk = { seat: event.seat, undoes: event.undoes, askVersion: event.version, accepted: [],
           expiresAt: event.undoExpireTime ? timestampDate(event.undoExpireTime).getTime() : 0 };
         this.outcome = undefined;
         break;
@@ -80,10 +81,10 @@ export class UndoPanel {
         if (ask && !ask.accepted.includes(event.seat)) ask.accepted.push(event.seat);
         break;
       case EventKind.UNDO_REFUSED:
-        this.close("refused", `${this.name(event.seat)} refused: ${this.moveOf(ask)} stands.`);
+        this.close("refused", `${this.name(event.seat)} refused: ${this.moveOf(closing)} stands.`);
         break;
       case EventKind.UNDO_WITHDRAWN:
-        this.close("withdrawn", `${this.name(event.seat)} withdrew the ask: ${this.moveOf(ask)} stands.`);
+        this.close("withdrawn", `${this.name(event.seat)} withdrew the ask: ${this.moveOf(closing)} stands.`);
         break;
       case EventKind.UNDONE:
         this.close("undone", `Taken back: ${this.moveOf({ seat: event.seat, undoes: event.undoes })}.`);
@@ -97,13 +98,12 @@ export class UndoPanel {
     this.render();
   }
 
-  /** The match as read from the host: its undo_ask is the open ask, unless events newer than it were seen. */
+  /** The match as read from the host: its undo_ask is the open ask, unless the page has seen newer events. */
   match(match: Match): void {
     this.seats = match.seats;
-    if (match.version >= this.seenVersion) {
-      const ask = match.undoAsk;
-      this.ask = ask ? openAsk(ask) : undefined;
-      this.seenVersion = match.version;
+    if (match.version >= this.eventVersion) {
+      this.ask = match.undoAsk ? openAsk(match.undoAsk) : undefined;
+      if (this.ask) this.lastAsk = this.ask;
     }
     this.render();
   }
