@@ -462,6 +462,7 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
     assert [b["id"] for b in asked["first"]["buttons"]] == ["undo-withdraw"]
     assert asked["spectator"]["buttons"] == [] and "Player 1 asks to take back" in asked["spectator"]["message"]
     assert shown["spectatorButtons"] == 0
+    assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
     # No layout jump: the panel keeps its height, and the board its place, when the prompt appears.
     for page in ("first", "second"):
         assert asked[page]["height"] == shown["afterMove"][page]["height"], page

@@ -575,6 +575,7 @@ const scenarios = {
     await inState(first, "asked");
     const asked = { first: await panel(first), second: await panel(second), spectator: await panel(spectator) };
     await screenshot(second, "undo-asked");
+    const accessibility = await axeViolations(second);
     const askedVersion = (await pageState(second)).version;
     await click(second, "#undo-accept");
     await Promise.all([first, second, spectator].map((page) => inState(page, "outcome", "undone")));
@@ -616,7 +617,7 @@ const scenarios = {
       reason: element.dataset.reason, text: element.innerText }))), panel: await panel(stale), asked: staleAsked };
     await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) === v,
       (await pageState(first)).version, { timeout: WAIT_MS });
-    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn, refusedAnswer,
+    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn, refusedAnswer, accessibility,
       log: await spectator.locator("#move-log li").allInnerTexts(),
       spectatorButtons: await spectator.locator("#undo button").count() };
   },

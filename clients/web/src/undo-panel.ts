@@ -204,7 +204,7 @@ export class UndoPanel {
     }
     const why = this.cannotAsk(view);
     this.setControls(`ask ${why}`, () => {
-      const button = this.button("undo-ask", "Ask to take back", "Ask the other players to take back your last move",
+      const button = this.button("undo-ask", "Ask to take back", "Ask to take back your last move",
         () => gamehost.askUndo({ name: this.page.name, playerToken: this.page.token() }), "Asking to take back your move");
       button.disabled = why !== "";
       button.setAttribute("aria-describedby", "undo-reason");
