@@ -500,33 +500,40 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
 PILE_RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"
 
 
-def test_a_match_whose_rules_version_the_host_lacks_is_labelled_and_explained(start_host, tmp_path):
+def test_a_match_whose_rules_version_the_host_lacks_is_labelled_and_explained(start_host, tmp_path, idp):
     """docs/plugin-guide.md, "Upgrading a game": the fixture plugin "pile" 1.0 plays rules "1", its release 3.0
     rules "2" only (tests/test_pinned_rules.py). A match begun under 1.0 is listed by a host of 3.0 with
     rules_unavailable, and every other call about it is refused."""
     def pile_host(release: str):
         path = os.pathsep.join([str(FIXTURE_SITE), str(PILE_RELEASES / release)])
-        return start_host("--web-root", str(WEB / "dist"), data_dir=tmp_path,
+        return start_host("--web-root", str(WEB / "dist"), *idp.host_args(), data_dir=tmp_path,
                           env={"PYTHONPATH": path, "GAMEHOST_WORKERS": "1"})
 
+    ann = idp.token(f"pile-ann-{secrets.token_hex(3)}", name="Ann")
     host = pile_host("1.0")
-    with host.client() as client:
+    with host.client() as client, host.client(ann) as ann_client:
         orphan = client.create_match("pile").name
-        tokens = [client.join(orphan).player_token for _ in range(2)]
-        client.move(orphan, tokens[0], move={"take": 2})
+        first = client.join(orphan, seat=0).player_token
+        ann_client.join(orphan, seat=1)
+        client.move(orphan, first, move={"take": 2})
     host.stop()
     host = pile_host("3.0")
-    with host.client() as client:
+    with host.client() as client, host.client(ann) as ann_client:
         playable = client.create_match("pile").name
         assert client.match(orphan).rules_unavailable and not client.match(playable).rules_unavailable
+        # The host still counts the orphan as waiting for Ann's move; her lobby does not offer it.
+        assert [m.name for m in ann_client.matches(my_turn=True)] == [orphan]
         shown = scenario("rulesUnavailable", host.web_url, match=orphan.removeprefix("matches/"),
-                         other=playable.removeprefix("matches/"), out=SCREENSHOTS)
+                         other=playable.removeprefix("matches/"), token=ann, out=SCREENSHOTS)
 
     # The lobby labels the match and offers nothing that would only fail; the playable one keeps its links.
     unavailable, other = shown["lobby"]["unavailable"], shown["lobby"]["playable"]
     assert unavailable["version"] == "1" and unavailable["links"] == [] and unavailable["buttons"] == []
     assert "Not playable here: created with Pile rules version 1, which this host does not have" in unavailable["text"]
     assert other["version"] is None and other["links"] and other["buttons"]
+    assert shown["yourTurn"] == {"count": "0", "items": []}
+    mine = shown["mine"]
+    assert mine["version"] == "1" and mine["links"] == [] and "Not playable here" in mine["text"]
     # The page names the version and the ones this host serves (from the refusal's details), instead of a board.
     notice = shown["notice"]
     assert (notice["version"], notice["served"]) == ("1", "2")

@@ -628,14 +628,20 @@ const scenarios = {
    */
   async rulesUnavailable(browser) {
     const page = await newPage(browser);
-    await openLobby(page, target);
-    const row = (id) => page.locator(`#matches tr[data-match="${id}"]`).evaluate((element) => ({
+    await page.goto(`${target}/#/?token=${args.token}`);  // signed in as a player of that match
+    await page.waitForSelector('#sign-in-bar[data-state="signed-in"]', { timeout: WAIT_MS });
+    await page.waitForSelector("#your-turn[data-count]", { timeout: WAIT_MS });
+    await page.waitForSelector(`#my-matches tr[data-match="${args.match}"]`, { timeout: WAIT_MS });
+    const yourTurn = { count: await page.locator("#your-turn").getAttribute("data-count"),
+      items: await page.locator("#your-turn-list li").evaluateAll((items) => items.map((item) => item.dataset.match)) };
+    const row = (id, where = "#matches") => page.locator(`${where} tr[data-match="${id}"]`).evaluate((element) => ({
       text: element.innerText, version: element.dataset.rulesUnavailable ?? null,
       links: Array.from(element.querySelectorAll("a"), (link) => link.getAttribute("href")),
       buttons: Array.from(element.querySelectorAll("button"), (button) => button.textContent) }));
     await page.waitForSelector(`#matches tr[data-match="${args.match}"]`, { timeout: WAIT_MS });
     await page.waitForSelector(`#matches tr[data-match="${args.other}"]`, { timeout: WAIT_MS });
     const lobby = { unavailable: await row(args.match), playable: await row(args.other) };
+    const mine = await row(args.match, "#my-matches");
     await screenshot(page, "lobby-rules-unavailable");
     await openMatch(page, target, args.match);
     await page.waitForSelector("#rules-unavailable", { timeout: WAIT_MS });
@@ -649,7 +655,7 @@ const scenarios = {
       problems: document.querySelectorAll("#problems .problem").length,
       connection: document.querySelector("#connection").textContent,
       replayLink: !document.querySelector("#replay-link").hidden }));
-    return { lobby, notice, shown, accessibility: await axeViolations(page) };
+    return { lobby, yourTurn, mine, notice, shown, accessibility: await axeViolations(page) };
   },
 };
 
