@@ -481,7 +481,7 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
     assert refused["texts"] == ["X"] and shown["move"]["id"] not in [m["id"] for m in refused["state"]["legal"]]
     assert refused["first"]["message"] == f"Player 2 refused: Player 1's move ({label}) stands."
     assert shown["withdrawn"]["second"]["message"] == f"Player 1 withdrew the ask: Player 1's move ({label}) stands."
-    # A tab opened during the ask showed it from Match.undo_ask; its answer after the withdrawal is refused in the
+    # A tab opened during the ask showed it open as it opened; its answer after the withdrawal is refused in the
     # problem panel, and the tab then shows the match as it is (no ask).
     late = shown["refusedAnswer"]
     assert late["asked"]["message"] == f"Player 1 asks to take back their move ({label})."

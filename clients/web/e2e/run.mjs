@@ -596,8 +596,8 @@ const scenarios = {
     const refused = { first: await panel(first), second: await panel(second), state: await pageState(second),
       texts: await boardTexts(second) };
 
-    // Asked once more and withdrawn by the asker. The second player's other tab, opened during the ask (it reads
-    // the open ask with the match) and whose live stream is held up, still offers to answer: the host refuses.
+    // Asked once more and withdrawn by the asker. The second player's other tab, opened during the ask (it shows
+    // the ask open as it opens) and whose live stream is held up, still offers to answer: the host refuses.
     await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
     await click(first, "#undo-ask");
     await first.waitForSelector("#undo-withdraw", { timeout: WAIT_MS });
