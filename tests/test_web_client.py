@@ -475,11 +475,13 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
     assert all(f"Taken back: Player 1's move ({label})." == accepted[page]["message"]
                for page in ("first", "second", "spectator"))
     assert accepted["takenBack"] == [f"Player 1: {label} (taken back)"]
+    assert accepted["lastMove"] == ""  # no move stands any more
 
     # Refused: the move stays on the board, O is to move.
     refused = shown["refused"]
     assert refused["texts"] == ["X"] and shown["move"]["id"] not in [m["id"] for m in refused["state"]["legal"]]
     assert refused["first"]["message"] == f"Player 2 refused: Player 1's move ({label}) stands."
+    assert refused["lastMove"] == f"Last move: Player 1: {label}"
     assert shown["withdrawn"]["second"]["message"] == f"Player 1 withdrew the ask: Player 1's move ({label}) stands."
     # A tab opened during the ask showed it open as it opened; its answer after the withdrawal is refused in the
     # problem panel, and the tab then shows the match as it is (no ask).

@@ -566,6 +566,7 @@ const scenarios = {
     const [move] = (await pageState(first)).legal;
     await playMove(first, move.id);
     await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await versionAbove(second, (await pageState(first)).version - 1);  // the move reached the other page too
     const afterMove = { first: await panel(first), second: await panel(second) };
 
     // Asked, then accepted: the move leaves everyone's board.
@@ -583,6 +584,7 @@ const scenarios = {
     await waitForTurnOrEnd(first);
     const undone = { first: await panel(first), second: await panel(second), spectator: await panel(spectator),
       state: await pageState(first), texts: await boardTexts(first), spectatorTexts: await boardTexts(spectator),
+      lastMove: await first.locator("#last-move").innerText(),
       takenBack: await first.locator("#move-log li.taken-back").allInnerTexts() };
 
     // Played again, asked, refused: the move stays.
@@ -594,7 +596,7 @@ const scenarios = {
     await Promise.all([first, second].map((page) => inState(page, "outcome", "refused")));
     await waitForTurnOrEnd(second);
     const refused = { first: await panel(first), second: await panel(second), state: await pageState(second),
-      texts: await boardTexts(second) };
+      texts: await boardTexts(second), lastMove: await second.locator("#last-move").innerText() };
 
     // Asked once more and withdrawn by the asker. The second player's other tab, opened during the ask (it shows
     // the ask open as it opens) and whose live stream is held up, still offers to answer: the host refuses.
