@@ -205,13 +205,13 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
 
 function matchRow(match: Match, title: string, mine: boolean, currentName: () => string,
   report: (problem: Problem) => void): HTMLElement {
+  if (match.rulesUnavailable) return unavailableRow(match, title);
   const id = matchId(match.name);
   const held = heldSeat(id);
   // In "My matches" you hold a seat already: opening the match gives it back.
   const openSeats = match.status === MatchStatus.OPEN && !held && !mine
     ? match.seats.filter((seat) => seat.kind === SeatKind.OPEN) : [];
   const why = statusDetailText(match.statusDetail);
-  if (match.rulesUnavailable) return unavailableRow(match, title);
   return h("tr", { "data-match": id },
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
