@@ -24,7 +24,7 @@ import pytest
 from gamehost.client import canonical_json, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
-from hosts import HostProcess
+from hosts import FIXTURE_SITE, HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
@@ -425,3 +425,122 @@ def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, i
         assert shown["otherAfter"]["sameDocument"] is True
         assert [m.name for m in bob_client.matches(my_turn=True)] == [f"matches/{others}", f"matches/{theirs}"]
         assert [m.name for m in ann_client.matches(my_turn=True)] == [f"matches/{clocked}"]
+
+
+def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host, web_client):
+    """Undo by agreement (docs/protocol.md): the asker's prompt, the other player's Accept / Refuse, what a
+    spectator sees; the board follows the UNDONE event's view."""
+    shown = scenario("undo", web_host.web_url, game="tictactoe", out=SCREENSHOTS)
+
+    name = f"matches/{shown['match']}"
+    label = shown["move"]["label"]
+    log = web_client.log(name)
+    kinds = [pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_") for event in log.events
+             if event.version > next(e.version for e in log.events if e.kind == pb.EVENT_KIND_STARTED)]
+    assert kinds == ["MOVED", "UNDO_ASKED", "UNDO_ACCEPTED", "UNDONE", "MOVED", "UNDO_ASKED", "UNDO_REFUSED",
+                     "UNDO_ASKED", "UNDO_WITHDRAWN"]
+    first_move = next(event for event in log.events if event.kind == pb.EVENT_KIND_MOVED)
+    undone = next(event for event in log.events if event.kind == pb.EVENT_KIND_UNDONE)
+    assert undone.undoes == first_move.version and undone.seat == 0
+
+    # Before any move nobody can ask; after X's move only X can, and O is told why not.
+    assert shown["beforeAny"]["buttons"][0]["disabled"] and "No move" in shown["beforeAny"]["reason"]
+    assert [b["id"] for b in shown["afterMove"]["first"]["buttons"]] == ["undo-ask"]
+    assert not shown["afterMove"]["first"]["buttons"][0]["disabled"]
+    assert shown["afterMove"]["second"]["buttons"][0]["disabled"]
+    assert "Player 1's: only your own move can be taken back" in shown["afterMove"]["second"]["reason"]
+
+    # The ask: O is prompted with labelled Accept / Refuse and the expiry; X waits and may withdraw; the spectator
+    # sees the ask with no button. The prompt is announced as moves are (a polite live region).
+    asked = shown["asked"]
+    assert asked["second"]["message"] == f"Player 1 asks to take back their move ({label})."
+    assert [(b["id"], b["text"]) for b in asked["second"]["buttons"]] == [("undo-accept", "Accept"),
+                                                                        ("undo-refuse", "Refuse")]
+    assert all(b["label"] and not b["disabled"] for b in asked["second"]["buttons"])
+    assert re.search(r"lapses in [45]:\d\d", asked["second"]["expiry"]) and asked["second"]["live"] == "polite"
+    assert "Waiting for Player 2" in asked["first"]["message"]
+    assert [b["id"] for b in asked["first"]["buttons"]] == ["undo-withdraw"]
+    assert asked["spectator"]["buttons"] == [] and "Player 1 asks to take back" in asked["spectator"]["message"]
+    assert shown["spectatorButtons"] == 0
+    assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
+    # No layout jump: the panel keeps its height, and the board its place, when the prompt appears.
+    for page in ("first", "second"):
+        assert asked[page]["height"] == shown["afterMove"][page]["height"], page
+        assert asked[page]["boardTop"] == shown["afterMove"][page]["boardTop"], page
+
+    # Accepted: the move left every board, and the log greys it out.
+    accepted = shown["undone"]
+    assert accepted["texts"] == accepted["spectatorTexts"] == []
+    assert shown["move"]["id"] in [move["id"] for move in accepted["state"]["legal"]]
+    assert all(f"Taken back: Player 1's move ({label})." == accepted[page]["message"]
+               for page in ("first", "second", "spectator"))
+    assert accepted["takenBack"] == [f"Player 1: {label} (taken back)"]
+    assert accepted["lastMove"] == ""  # no move stands any more
+
+    # Refused: the move stays on the board, O is to move.
+    refused = shown["refused"]
+    assert refused["texts"] == ["X"] and shown["move"]["id"] not in [m["id"] for m in refused["state"]["legal"]]
+    assert refused["first"]["message"] == f"Player 2 refused: Player 1's move ({label}) stands."
+    assert refused["lastMove"] == f"Last move: Player 1: {label}"
+    assert shown["withdrawn"]["second"]["message"] == f"Player 1 withdrew the ask: Player 1's move ({label}) stands."
+    # A tab opened during the ask showed it open as it opened; its answer after the withdrawal is refused in the
+    # problem panel, and the tab then shows the match as it is (no ask).
+    late = shown["refusedAnswer"]
+    assert late["asked"]["message"] == f"Player 1 asks to take back their move ({label})."
+    assert late["reason"] == "NO_UNDO_ASKED" and "No ask to take back is open any more" in late["text"]
+    assert late["panel"]["state"] == "none" and late["panel"]["buttons"][0]["id"] == "undo-ask"
+
+    view = web_client.view(name, svg=True)
+    assert svg_texts(view.svg) == ["X"] and not web_client.match(name).HasField("undo_ask")
+    assert shown["log"][-9:] == [f"Player 1: {label} (taken back)", "Player 1 asked to take back their move",
+                                 "Player 2 agreed to take the move back", "Player 1's move was taken back",
+                                 f"Player 1: {label}", "Player 1 asked to take back their move",
+                                 "Player 2 refused to take the move back", "Player 1 asked to take back their move",
+                                 "Player 1 withdrew their ask to take back"]
+
+
+PILE_RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"
+
+
+def test_a_match_whose_rules_version_the_host_lacks_is_labelled_and_explained(start_host, tmp_path, idp):
+    """docs/plugin-guide.md, "Upgrading a game": the fixture plugin "pile" 1.0 plays rules "1", its release 3.0
+    rules "2" only (tests/test_pinned_rules.py). A match begun under 1.0 is listed by a host of 3.0 with
+    rules_unavailable, and every other call about it is refused."""
+    def pile_host(release: str):
+        path = os.pathsep.join([str(FIXTURE_SITE), str(PILE_RELEASES / release)])
+        return start_host("--web-root", str(WEB / "dist"), *idp.host_args(), data_dir=tmp_path,
+                          env={"PYTHONPATH": path, "GAMEHOST_WORKERS": "1"})
+
+    ann = idp.token(f"pile-ann-{secrets.token_hex(3)}", name="Ann")
+    host = pile_host("1.0")
+    with host.client() as client, host.client(ann) as ann_client:
+        orphan = client.create_match("pile").name
+        first = client.join(orphan, seat=0).player_token
+        ann_client.join(orphan, seat=1)
+        client.move(orphan, first, move={"take": 2})
+    host.stop()
+    host = pile_host("3.0")
+    with host.client() as client, host.client(ann) as ann_client:
+        playable = client.create_match("pile").name
+        assert client.match(orphan).rules_unavailable and not client.match(playable).rules_unavailable
+        # The host still counts the orphan as waiting for Ann's move; her lobby does not offer it.
+        assert [m.name for m in ann_client.matches(my_turn=True)] == [orphan]
+        shown = scenario("rulesUnavailable", host.web_url, match=orphan.removeprefix("matches/"),
+                         other=playable.removeprefix("matches/"), token=ann, out=SCREENSHOTS)
+
+    # The lobby labels the match and offers nothing that would only fail; the playable one keeps its links.
+    unavailable, other = shown["lobby"]["unavailable"], shown["lobby"]["playable"]
+    assert unavailable["version"] == "1" and unavailable["links"] == [] and unavailable["buttons"] == []
+    assert "Not playable here: created with Pile rules version 1, which this host does not have" in unavailable["text"]
+    assert other["version"] is None and other["links"] and other["buttons"]
+    assert shown["yourTurn"] == {"count": "0", "items": []}
+    mine = shown["mine"]
+    assert mine["version"] == "1" and mine["links"] == [] and "Not playable here" in mine["text"]
+    # The page names the version and the ones this host serves (from the refusal's details), instead of a board.
+    notice = shown["notice"]
+    assert (notice["version"], notice["served"]) == ("1", "2")
+    assert "created with Pile rules version 1; this host has Pile rules version 2 only" in notice["text"]
+    assert "fixture-pile" in notice["text"]
+    assert shown["shown"] == {"failed": "FAILED_PRECONDITION", "rulesUnavailable": "1", "boardShown": False,
+                              "problems": 0, "connection": "not playable on this host", "replayLink": False}
+    assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []

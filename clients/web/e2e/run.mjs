@@ -13,7 +13,7 @@ import {
 
 const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
   "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token", "other-token",
-  "newcomer-token", "matches"];
+  "newcomer-token", "matches", "match", "other"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -528,7 +528,142 @@ const scenarios = {
       title: await other.title() };
     return { before, ticked, otherBefore, empty, opened, moves, after, otherAfter, accessibility };
   },
+
+  /**
+   * Undo by agreement between two people in tic-tac-toe (--game), each in a browser of their own, and a
+   * spectator: the first player moves and asks to take it back, the second accepts (the move leaves the board);
+   * the first moves again and asks, the second refuses (the move stays); the first asks once more and withdraws.
+   */
+  async undo(browser) {
+    const first = await newPage(browser);
+    const id = await createMatch(first, target, { game: args.game, seats: 2, bots: [] });
+    const second = await newPage(browser);
+    await openLobby(second, target);
+    await second.locator(`tr[data-match="${id}"] .join-seat[data-seat="1"]`).click({ timeout: CLICK_MS });
+    await second.waitForSelector('.match-page[data-seat="1"][data-status="active"]');
+    const spectator = await newPage(browser);
+    await openMatch(spectator, target, id);
+    await waitForTurnOrEnd(first);
+
+    const panel = (page) => page.locator("#undo").evaluate((element) => ({
+      state: element.dataset.state, outcome: element.dataset.outcome, hidden: element.hidden,
+      message: element.querySelector("#undo-message").textContent,
+      live: element.querySelector("#undo-message").getAttribute("aria-live"),
+      expiry: element.querySelector("#undo-expiry").textContent,
+      buttons: Array.from(element.querySelectorAll("button"), (button) => ({ id: button.id, text: button.textContent,
+        label: button.getAttribute("aria-label"), disabled: button.disabled })),
+      reason: element.querySelector("#undo-reason")?.textContent ?? null,
+      height: element.getBoundingClientRect().height,
+      boardTop: document.querySelector("#board").getBoundingClientRect().top,
+    }));
+    const inState = (page, state, outcome = "") => page.waitForSelector(
+      `#undo[data-state="${state}"]${outcome ? `[data-outcome="${outcome}"]` : ""}`, { timeout: WAIT_MS });
+    const click = (page, selector) => page.locator(selector).click({ timeout: CLICK_MS });
+    const versionAbove = (page, version) => page.waitForFunction(
+      (v) => Number(document.querySelector(".match-page").dataset.version) > v, version, { timeout: WAIT_MS });
+
+    const beforeAny = await panel(first);
+    const [move] = (await pageState(first)).legal;
+    await playMove(first, move.id);
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await versionAbove(second, (await pageState(first)).version - 1);  // the move reached the other page too
+    const afterMove = { first: await panel(first), second: await panel(second) };
+
+    // Asked, then accepted: the move leaves everyone's board.
+    await click(first, "#undo-ask");
+    await second.waitForSelector("#undo-accept", { timeout: WAIT_MS });
+    await inState(spectator, "asked");
+    await inState(first, "asked");
+    const asked = { first: await panel(first), second: await panel(second), spectator: await panel(spectator) };
+    await screenshot(second, "undo-asked");
+    const accessibility = await axeViolations(second);
+    const askedVersion = (await pageState(second)).version;
+    await click(second, "#undo-accept");
+    await Promise.all([first, second, spectator].map((page) => inState(page, "outcome", "undone")));
+    await versionAbove(spectator, askedVersion);
+    await waitForTurnOrEnd(first);
+    const undone = { first: await panel(first), second: await panel(second), spectator: await panel(spectator),
+      state: await pageState(first), texts: await boardTexts(first), spectatorTexts: await boardTexts(spectator),
+      lastMove: await first.locator("#last-move").innerText(),
+      takenBack: await first.locator("#move-log li.taken-back").allInnerTexts() };
+
+    // Played again, asked, refused: the move stays.
+    await playMove(first, move.id);
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await click(first, "#undo-ask");
+    await second.waitForSelector("#undo-refuse", { timeout: WAIT_MS });
+    await click(second, "#undo-refuse");
+    await Promise.all([first, second].map((page) => inState(page, "outcome", "refused")));
+    await waitForTurnOrEnd(second);
+    const refused = { first: await panel(first), second: await panel(second), state: await pageState(second),
+      texts: await boardTexts(second), lastMove: await second.locator("#last-move").innerText() };
+
+    // Asked once more and withdrawn by the asker. The second player's other tab, opened during the ask (it shows
+    // the ask open as it opens) and whose live stream is held up, still offers to answer: the host refuses.
+    await first.waitForSelector("#undo-ask:not([disabled])", { timeout: WAIT_MS });
+    await click(first, "#undo-ask");
+    await first.waitForSelector("#undo-withdraw", { timeout: WAIT_MS });
+    await inState(second, "asked");
+    const stale = await second.context().newPage();
+    await stale.route("**/gamehost.v1.GameHost/WatchMatch", () => {});
+    await openMatch(stale, target, id);
+    await stale.waitForSelector("#undo-accept", { timeout: WAIT_MS });
+    const staleAsked = await panel(stale);
+    await click(first, "#undo-withdraw");
+    await Promise.all([first, second].map((page) => inState(page, "outcome", "withdrawn")));
+    const withdrawn = { first: await panel(first), second: await panel(second) };
+    await click(stale, "#undo-accept");
+    await stale.waitForSelector("#problems .problem", { timeout: WAIT_MS });
+    await stale.waitForSelector('#undo:not([data-state="asked"])', { timeout: WAIT_MS });
+    const refusedAnswer = { ...(await stale.locator("#problems .problem").evaluate((element) => ({
+      reason: element.dataset.reason, text: element.innerText }))), panel: await panel(stale), asked: staleAsked };
+    await spectator.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) === v,
+      (await pageState(first)).version, { timeout: WAIT_MS });
+    return { match: id, move, beforeAny, afterMove, asked, undone, refused, withdrawn, refusedAnswer, accessibility,
+      log: await spectator.locator("#move-log li").allInnerTexts(),
+      spectatorButtons: await spectator.locator("#undo button").count() };
+  },
+
+  /**
+   * A match created under a rules version this host lacks (--match) beside one it can play (--other): the lobby
+   * labels the first with nothing to open or join, and its page explains instead of drawing a board.
+   */
+  async rulesUnavailable(browser) {
+    const page = await newPage(browser);
+    await page.goto(`${target}/#/?token=${args.token}`);  // signed in as a player of that match
+    await page.waitForSelector('#sign-in-bar[data-state="signed-in"]', { timeout: WAIT_MS });
+    await page.waitForSelector("#your-turn[data-count]", { timeout: WAIT_MS });
+    await page.waitForSelector(`#my-matches tr[data-match="${args.match}"]`, { timeout: WAIT_MS });
+    const yourTurn = { count: await page.locator("#your-turn").getAttribute("data-count"),
+      items: await page.locator("#your-turn-list li").evaluateAll((items) => items.map((item) => item.dataset.match)) };
+    const row = (id, where = "#matches") => page.locator(`${where} tr[data-match="${id}"]`).evaluate((element) => ({
+      text: element.innerText, version: element.dataset.rulesUnavailable ?? null,
+      links: Array.from(element.querySelectorAll("a"), (link) => link.getAttribute("href")),
+      buttons: Array.from(element.querySelectorAll("button"), (button) => button.textContent) }));
+    await page.waitForSelector(`#matches tr[data-match="${args.match}"]`, { timeout: WAIT_MS });
+    await page.waitForSelector(`#matches tr[data-match="${args.other}"]`, { timeout: WAIT_MS });
+    const lobby = { unavailable: await row(args.match), playable: await row(args.other) };
+    const mine = await row(args.match, "#my-matches");
+    await screenshot(page, "lobby-rules-unavailable");
+    await openMatch(page, target, args.match);
+    await page.waitForSelector("#rules-unavailable", { timeout: WAIT_MS });
+    await screenshot(page, "rules-unavailable");
+    const notice = await page.locator("#rules-unavailable").evaluate((element) => ({ text: element.innerText,
+      version: element.dataset.rulesVersion, served: element.dataset.servedVersions }));
+    const shown = await page.evaluate(() => ({
+      failed: document.querySelector(".match-page").dataset.failed,
+      rulesUnavailable: document.querySelector(".match-page").dataset.rulesUnavailable,
+      boardShown: document.querySelector(".match-body").getBoundingClientRect().height > 0,
+      problems: document.querySelectorAll("#problems .problem").length,
+      connection: document.querySelector("#connection").textContent,
+      replayLink: !document.querySelector("#replay-link").hidden }));
+    return { lobby, yourTurn, mine, notice, shown, accessibility: await axeViolations(page) };
+  },
 };
+
+// A busy machine runs at half speed: clicks wait for their target up to 10 s, a page's change up to 30 s.
+const CLICK_MS = 10000;
+const WAIT_MS = 30000;
 
 const VIEWPORTS = { desktop: { viewport: { width: 1280, height: 900 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } };
@@ -543,6 +678,13 @@ async function axeViolations(page) {
   return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
     .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help,
       nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(" ")) })));
+}
+
+/** With --out, a picture of the page for the CI artifacts (people look at them; no test reads them). */
+async function screenshot(page, name) {
+  if (!args.out) return;
+  mkdirSync(args.out, { recursive: true });
+  await page.screenshot({ path: `${args.out}/${name}.png`, fullPage: true });
 }
 
 function boardTextsOf(page, selector) {

@@ -85,6 +85,18 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
     ? "You run as many all-bot matches as this host allows; wait for one to finish."
     : "You have as many open matches as this host allows; start or leave one first.",
   JWKS_UNAVAILABLE: () => "The host cannot check sign-ins right now (its identity provider is unreachable). Try again shortly.",
+  RULES_VERSION_UNAVAILABLE: (m) => `This host lacks the rules version ${m.rules_version ?? "?"} this match was `
+    + `created with (it has ${m.served_versions || "others"}): it cannot be opened here until the host's operator `
+    + "installs a plugin release that ships it.",
+  UNDO_NOT_SUPPORTED: () => "This game does not let players take moves back.",
+  UNDO_NOT_ALLOWED: () => "The rules do not let this move be taken back (it drew chance or revealed something).",
+  NOTHING_TO_UNDO: () => "No move stands that could be taken back.",
+  UNDO_NOT_YOURS: () => "Only the player whose move is the last one may ask to take it back, or withdraw the ask.",
+  UNDO_ALREADY_ASKED: () => "An ask to take back is open already: it must be answered or withdrawn first.",
+  NO_UNDO_ASKED: () => "No ask to take back is open any more: it was answered, withdrawn, closed by a move, or lapsed.",
+  UNDO_OWN_ASK: () => "This is your own ask: you may withdraw it.",
+  UNDO_ALREADY_ANSWERED: () => "You have answered this ask already.",
+  STALE_UNDO_ASK: () => "That ask is no longer the open one; the page shows the match as it is now.",
   PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
   HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
 };

@@ -1,23 +1,24 @@
 // The last move: named above the board for every game, so a player who
 // looked away sees what happened, and marked on the picture (picture-changes.ts).
-import { EventKind, type MatchEvent, type Seat } from "@gamehost/client";
+import { type MatchEvent, type Seat } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
 import { eventText } from "./match-text";
 import { markChanges } from "./picture-changes";
+import { StandingMoves } from "./standing-moves";
 
 export class LastMove {
   readonly element = h("p", { id: "last-move", class: "last-move", "aria-live": "polite" });
-  private event?: MatchEvent;
+  private readonly moves = new StandingMoves();
   private shownEvent?: bigint;
 
-  /** Keeps the newest move among the events seen. */
+  /** Keeps the newest move among the events seen that was not taken back. */
   note(event: MatchEvent): void {
-    if (event.kind === EventKind.MOVED && (!this.event || event.version > this.event.version)) this.event = event;
+    this.moves.note(event);
   }
 
   /** Names the last move up to `version`; on `board`, marks what it changed since the `previous` picture. */
   show(board: Element, version: bigint, seats: Seat[], previous: Element | null = null): void {
-    const event = this.event && this.event.version <= version ? this.event : undefined;
+    const event: MatchEvent | undefined = this.moves.last(version);
     this.element.dataset.version = event ? String(event.version) : "";
     if (event) replaceChildren(this.element, "Last move: ", h("strong", {}, eventText(event, seats)));
     else this.element.replaceChildren();

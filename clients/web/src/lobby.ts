@@ -8,7 +8,7 @@ import { problemOf, problemPanel, type Problem } from "./errors";
 import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
-import { gameId, matchId, seatText, statusDetailText, statusText } from "./match-text";
+import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusText } from "./match-text";
 import { signedInOrNull } from "./identity";
 import { YourTurnList } from "./your-turn";
 
@@ -205,6 +205,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
 
 function matchRow(match: Match, title: string, mine: boolean, currentName: () => string,
   report: (problem: Problem) => void): HTMLElement {
+  if (match.rulesUnavailable) return unavailableRow(match, title);
   const id = matchId(match.name);
   const held = heldSeat(id);
   // In "My matches" you hold a seat already: opening the match gives it back.
@@ -231,6 +232,19 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
         } }, `Join as player ${seat.index + 1}`)),
       h("a", { class: "button open-match", href: `#/matches/${id}` },
         held ? `Play as player ${held.seat + 1}` : mine && !isOver(match.status) ? "Play" : "Watch")));
+}
+
+/** A match whose rules version this host lacks: listed and labelled, with nothing to open or join (the host
+ * would refuse it). */
+function unavailableRow(match: Match, title: string): HTMLElement {
+  const id = matchId(match.name);
+  return h("tr", { "data-match": id, "data-rules-unavailable": match.rulesVersion, class: "rules-unavailable-row" },
+    h("td", {}, title),
+    h("td", {}, h("code", {}, id)),
+    h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusText(match.status)),
+      h("div", { class: "rules-unavailable-label" }, `Not playable here: ${rulesUnavailableText(title, match.rulesVersion)}`)),
+    h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
+    h("td", { class: "actions muted" }, "cannot be opened on this host"));
 }
 
 /** The bots the catalog lists for the game, weakest first, by title and level; the host's random bot when

@@ -19,6 +19,8 @@ import { nameTargetsWithTheirText } from "./board-labels";
 import { LastMove } from "./last-move";
 import { endingBanner, endingText } from "./match-outcome";
 import { TurnSignal } from "./turn-signal";
+import { UndoPanel } from "./undo-panel";
+import { rulesUnavailableNotice, RULES_VERSION_UNAVAILABLE } from "./rules-unavailable";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
@@ -48,6 +50,7 @@ class MatchPage {
   private readonly title = h("h2", {}, "Match");
   private readonly statusBadge = h("span", { class: "status", id: "match-status" });
   private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
+  private readonly replayLink: HTMLAnchorElement;
   private readonly identity = h("p", { id: "identity" });
   private readonly seedNotice = h("p", { id: "seed-chosen", class: "seed-chosen", hidden: true });
   private readonly turn = h("p", { id: "turn", class: "turn" });
@@ -56,6 +59,7 @@ class MatchPage {
   private readonly problems = h("div", { id: "problems" });
   private readonly ending = h("div", { id: "ending-area" });
   private readonly lastMove = new LastMove();
+  private readonly undo: UndoPanel;
   private readonly signal: TurnSignal;
   private readonly board = h("div", { id: "board", class: "board" });
   private readonly composer = new MoveComposer((moveId) => void this.submit(moveId));
@@ -70,15 +74,20 @@ class MatchPage {
   constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
     this.token = heldSeat(id)?.token ?? "";
     this.signal = new TurnSignal(id);
+    this.replayLink = h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log");
+    this.undo = new UndoPanel({
+      name, token: () => this.token, report: (problem, context) => this.showProblem(problem, context),
+      clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
+    });
     this.container.dataset.match = id;
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
-        this.connectionBadge, " ", h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log"), " ",
+        this.connectionBadge, " ", this.replayLink, " ",
         h("a", { href: "#/" }, "lobby")),
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
-      this.ending, this.lastMove.element,
+      this.ending, this.lastMove.element, this.undo.element,
       this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
@@ -97,6 +106,10 @@ class MatchPage {
         return;
       } catch (error) {
         const problem = problemOf(error);
+        if (problem.reason === RULES_VERSION_UNAVAILABLE) {
+          this.showRulesUnavailable(problem);
+          return;
+        }
         this.fail(problem, "Opening the match");
         if (!isTransient(error)) return;
         await new Promise((resolve) => window.setTimeout(resolve, Math.min(8000, 500 * 2 ** attempt)));
@@ -110,6 +123,8 @@ class MatchPage {
     this.problems.replaceChildren();
     if (!this.token) await this.takeSeatBack(this.match);
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
+    this.undo.match(this.match);
+    this.undo.offer(this.game?.undo ?? false);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     // Players must know when chance is not hidden from everyone (an admin chose the seed, e.g. for a tournament).
     this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
@@ -138,6 +153,7 @@ class MatchPage {
   close(): void {
     this.closed = true;
     this.follower?.stop();
+    this.undo.stop();
     window.clearInterval(this.clockTimer);
   }
 
@@ -188,6 +204,22 @@ class MatchPage {
     }
   }
 
+  /** The host lacks the match's rules version: say which, and which it has, instead of a board it cannot draw. */
+  private showRulesUnavailable(problem: Problem): void {
+    const match = this.match;
+    Object.assign(this.container.dataset, { failed: problem.code, rulesUnavailable: problem.metadata.rules_version ?? "" });
+    this.connectionBadge.textContent = "not playable on this host";
+    if (match) {
+      this.statusBadge.textContent = statusText(match.status);
+      this.statusBadge.className = `status status-${statusText(match.status)}`;
+    }
+    this.turn.textContent = "";
+    this.signal.controls.hidden = true;
+    this.replayLink.hidden = true;  // the log and the replay are refused as well
+    // In place of the board (hidden with the rest of the match's body, as for any page that failed to open).
+    replaceChildren(this.problems, rulesUnavailableNotice(problem, this.game?.title ?? gameId(match?.game ?? "")));
+  }
+
   private fail(problem: Problem, context: string): void {
     this.container.dataset.failed = problem.code;
     this.connectionBadge.textContent = "not connected";
@@ -227,18 +259,29 @@ class MatchPage {
     if (event.version <= this.loggedVersion) return;
     this.loggedVersion = event.version;
     this.lastMove.note(event);
+    this.undo.note(event);
     this.moveLog.append(h("li", { value: Number(event.version), "data-version": String(event.version),
       "data-kind": EventKind[event.kind] }, eventText(event, this.match?.seats ?? [])));
+    if (event.kind === EventKind.UNDONE) this.markTakenBack(event.undoes);
     // Only the log scrolls to its newest line: the page stays where the player looks (the board).
     this.moveLog.scrollTop = this.moveLog.scrollHeight;
     // Joins, leaves, the start and the end change the seats; with a turn timeout every move moves the deadline.
     if (live && (event.kind !== EventKind.MOVED || this.match?.turnTimeout)) void this.refreshMatch();
   }
 
-  /** Seats and status change with joins, leaves, the start and the end. */
+  /** A move taken back stays in the log, greyed out and said to be taken back. */
+  private markTakenBack(version: bigint): void {
+    const line = this.moveLog.querySelector(`li[data-version="${version}"]`);
+    if (!line || line.classList.contains("taken-back")) return;
+    line.classList.add("taken-back");
+    line.append(" ", h("span", { class: "taken-back-note" }, "(taken back)"));
+  }
+
+  /** Seats and status change with joins, leaves, the start and the end; the open ask with undo events. */
   private async refreshMatch(): Promise<void> {
     try {
       this.match = await gamehost.getMatch({ name: this.name });
+      this.undo.match(this.match);
       if (this.view) this.showView(this.view, true);
     } catch {
       // The follower reports connection trouble; the seats refresh on the next event.
@@ -267,6 +310,7 @@ class MatchPage {
     this.showResult(view);
     this.showSeats(view);
     this.showEnding(view);
+    this.undo.show(view, this.match?.seats ?? []);
   }
 
   /** The banner once the match is finished, and the tab's title: whose turn, or how it ended. */

@@ -58,8 +58,18 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.SUSPENDED: return `the match is suspended${event.reason ? ` (${event.reason})` : ""}`;
     case EventKind.RESUMED: return "the match resumed";
     case EventKind.BOT_ASSIGNED: return `a bot took over ${seatName(event.seat, seats)}`;
+    case EventKind.UNDO_ASKED: return `${who} asked to take back their move`;
+    case EventKind.UNDO_ACCEPTED: return `${who} agreed to take the move back`;
+    case EventKind.UNDO_REFUSED: return `${who} refused to take the move back`;
+    case EventKind.UNDO_WITHDRAWN: return `${who} withdrew their ask to take back`;
+    case EventKind.UNDONE: return `${who}'s move was taken back`;
     default: return "event";
   }
+}
+
+/** Why the host cannot show or play a match: it lacks the rules version the match was created with. */
+export function rulesUnavailableText(title: string, rulesVersion: string): string {
+  return `created with ${title} rules version ${rulesVersion}, which this host does not have`;
 }
 
 /** A seat as people call it: the player's name, else "Player N" counted from 1 (a bot's says so). */

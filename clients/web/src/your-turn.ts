@@ -74,7 +74,8 @@ export class YourTurnList {
   }
 
   private draw(): void {
-    const ordered = [...this.matches].sort(mostPressingFirst);
+    // A match this host cannot play (its rules version is missing) waits for no move here: "My matches" labels it.
+    const ordered = this.matches.filter((match) => !match.rulesUnavailable).sort(mostPressingFirst);
     this.element.dataset.count = String(ordered.length);
     this.element.dataset.etag = this.etag;
     replaceChildren(this.heading, "Your turn", ordered.length ? h("span", { class: "your-turn-count" },
