@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import struct
 
 import grpc
 import structlog
@@ -196,7 +197,8 @@ def view_state(message: pb.View, state, live: LiveMatch | None = None) -> None:
             field = live.derived(("view_state_field", _state_text(state)),
                                  lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
         message.MergeFromString(field)
-    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError):  # NotPlainJson is a ValueError
+    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError, struct.error):
+        # NotPlainJson is a ValueError; an int beyond a double is a struct.error
         message.ClearField("state")  # a merge that failed half-way
         message.MergeFrom(pb.View(state=to_struct(dict(state))))  # as before: it raises where it raised
 

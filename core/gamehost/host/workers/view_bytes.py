@@ -16,6 +16,7 @@ the answer, and so one bytes object in the host.
 from __future__ import annotations
 
 import base64
+import struct
 from typing import Any, Iterable, Mapping
 
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
@@ -26,8 +27,9 @@ from gamehost.sdk.rules import Move
 VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
 # LegalMove's fields (see gamehost.proto): 1 id, 2 label, 3 move (a Struct), 4 parts; MovePart: 1 id, 2 label.
 _ID, _LABEL, _MOVE, _PARTS = b"\x0a", b"\x12", b"\x1a", b"\x22"
-# What the encoding refuses (NotPlainJson is a ValueError): the host then builds that View as before.
-NOT_ENCODED = (ValueError, TypeError, OverflowError, RecursionError)
+# What the encoding refuses (NotPlainJson is a ValueError; an int beyond a double is struct.error):
+# the host then builds that View as before.
+NOT_ENCODED = (ValueError, TypeError, OverflowError, RecursionError, struct.error)
 
 
 def _text(key: bytes, text: str) -> bytes:
