@@ -9,7 +9,9 @@ played at once, one after the other in each slot, until ``--moves`` moves
 are made: two players follow their match with WatchMatch as their seat and,
 when their view says they are to move, submit a random legal move from it
 by id with the expected version (no think time); ``--spectators`` follow
-each match without a token. The two hosts alternate ``--repeat`` times;
+each match without a token; with ``--svg`` every watcher asks for the SVG
+rendering, as the web client does (those Views are still built in the host
+from the view's data). The two hosts alternate ``--repeat`` times;
 per host the median run is kept. Reported per move: the serving process's
 CPU (from /proc/<pid>/stat), its rules workers' CPU, and the ratio
 after/before of the serving process's CPU in each pair of runs. Usage:
@@ -87,8 +89,11 @@ async def events(watch, stop: asyncio.Event):
         watch.cancel()
 
 
+RENDER = pb.RenderOptions()  # --svg: every watcher asks for the SVG, as the web client does
+
+
 async def player(stub, match: str, token: str, seat: int, rng: random.Random, budget: Budget) -> None:
-    watch = stub.WatchMatch(pb.WatchMatchRequest(name=match, player_token=token))
+    watch = stub.WatchMatch(pb.WatchMatchRequest(name=match, player_token=token, render=RENDER))
     async for event in events(watch, budget.spent):
         if event.kind == pb.EVENT_KIND_FINISHED:
             return
@@ -104,7 +109,7 @@ async def player(stub, match: str, token: str, seat: int, rng: random.Random, bu
 
 
 async def spectator(stub, match: str, done: asyncio.Event) -> None:
-    async for event in events(stub.WatchMatch(pb.WatchMatchRequest(name=match)), done):
+    async for event in events(stub.WatchMatch(pb.WatchMatchRequest(name=match, render=RENDER)), done):
         if event.kind == pb.EVENT_KIND_FINISHED:
             return
 
@@ -138,7 +143,7 @@ async def play(host: PinnedHost, game: str, matches: int, moves: int, spectators
 async def run(baseline: str, games: list[str], matches: int, moves: int, spectators: int, repeat: int) -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
     results = {"machine": machine(), "loadavg_start": os.getloadavg(), "matches": matches, "moves": moves,
-               "spectators": spectators, "repeat": repeat, "rows": []}
+               "spectators": spectators, "repeat": repeat, "svg": RENDER.svg, "rows": []}
     with tempfile.TemporaryDirectory() as data_dir:
         hosts = {"after": PinnedHost("memory", f"{data_dir}/after"),
                  "before": PinnedHost("memory", f"{data_dir}/before", baseline)}
@@ -177,8 +182,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=1500, help="moves per run")
     parser.add_argument("--spectators", type=int, default=1, help="WatchMatch streams without a token per match")
     parser.add_argument("--repeat", type=int, default=3, help="runs per host, alternating; medians are kept")
+    parser.add_argument("--svg", action="store_true", help="every watcher asks for the SVG rendering (the web client)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
+    RENDER.svg = args.svg
     results = asyncio.run(run(args.baseline, args.games.split(","), args.matches, args.moves, args.spectators,
                               args.repeat))
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])

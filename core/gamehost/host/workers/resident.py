@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
-from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
 
 
@@ -312,8 +312,9 @@ class ResidentMatches:
 
     def _op_view_fields(self, request: dict) -> dict:
         """The viewer's View fields (view_bytes.py), with the seat's legal
-        moves when the host says it is to move (``listed``); ``fields`` is
-        None when the encoding does not take this view."""
+        moves when the host says it is to move (``listed``), as
+        ``ViewEncoder.shared`` answers them: none when the encoding does not
+        take this view."""
         held = self._match(request)
         seat = request["seat"]
         view = self._call("view", held.game.view, held.state, seat)
