@@ -113,6 +113,10 @@ def test_watchers_receive_from_the_worker_the_view_the_host_builds_each_viewer_o
     streams = [client.open_watch(match, token) for token in viewers]
     threads = [threading.Thread(target=keep_views, args=(stream, views[token]))
                for stream, token in zip(streams, viewers)]
+    # A watcher who asks for renderings has its Views built from the views' data (the move's answer carries both).
+    rendered: dict[int, pb.View] = {}
+    streams.append(client.open_watch(match, tokens[0], render=pb.RenderOptions(text=True)))
+    threads.append(threading.Thread(target=keep_views, args=(streams[-1], rendered)))
     for thread in threads:
         thread.start()
     try:
@@ -131,6 +135,8 @@ def test_watchers_receive_from_the_worker_the_view_the_host_builds_each_viewer_o
                 assert same_view(views[token][version], built), (game_id, version, token)
                 is_to_move = bool(token) and tokens.index(token) in built.to_move
                 assert bool(built.legal_moves) == is_to_move
+            assert wait_for(lambda: version in rendered) and rendered[version].text
+            assert same_view(views[tokens[0]][version], rendered[version])
     finally:
         for stream in streams:
             stream.cancel()

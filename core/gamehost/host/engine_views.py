@@ -93,11 +93,14 @@ class MatchViews:
         return await live.derived_async(("svg", view.seat, view.version),
                                         lambda: self.rules.render_svg(live, view.state, view.moves))
 
-    async def watch(self, live: LiveMatch, after_version: int) -> AsyncIterator[list[dict]]:
+    async def watch(self, live: LiveMatch, after_version: int, rendered: bool = False) -> AsyncIterator[list[dict]]:
         """Batches of events after ``after_version``, in order, with no gap
-        and no repeat, until the match is over or the host closes."""
+        and no repeat, until the match is over or the host closes.
+        ``rendered``: the watcher asked for renderings (its views are built
+        from the views' data, which each move's answer then carries too)."""
         self.check_watch(live, after_version)
         live.watchers += 1
+        live.rendering_watchers += rendered
         sent = after_version
         try:
             while True:
@@ -115,6 +118,7 @@ class MatchViews:
                 await live.changed.wait()
         finally:
             live.watchers -= 1
+            live.rendering_watchers -= rendered
             if not live.watchers:
                 live.forget_derived()
 

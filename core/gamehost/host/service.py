@@ -582,7 +582,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         sent = 0
         try:
-            async for batch in self.engine.watch(live, request.after_version):
+            async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self, live, event, seat, text, svg)
                     sent += 1

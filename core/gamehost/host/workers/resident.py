@@ -219,15 +219,15 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
-        encode = request.get("encode", False)
-        answer, listed = self._position(game, state, listing=not encode)
+        encode, as_data = request.get("encode", False), request.get("as_data", False)
+        answer, listed = self._position(game, state, listing=as_data or not encode)
         if played is not None:
             answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
             answer["state"] = state
         if request.get("views") and encode:
             answer["encoded"] = self._encoded_after(game, state, request["views"], answer.get("to_move", ()), listed)
-        elif request.get("views"):
+        if request.get("views") and (as_data or not encode):
             answer["views"] = self._views_after(game, state, request["views"])
         held.pending = (request["new_tag"], state, listed)
         return answer

@@ -337,20 +337,23 @@ class RulesRunner:
         return game_id in self.isolated_games
 
     async def apply(self, live, seat: int, move: Mapping[str, Any] | None, version: int, *, want_state: bool,
-                    viewers: Sequence[int | None] = (), move_id: str = "") -> Applied:
+                    viewers: Sequence[int | None] = (), move_id: str = "", as_data: bool = False) -> Applied:
         """``move``, or the legal move whose id is ``move_id`` (resolved where
         the rules hold the listing; UnknownMoveId if there is none).
         ``viewers``: the seats (None: spectators) whose views of the new
-        state to bring back with it, for the watchers the step wakes."""
+        state to bring back with it, for the watchers the step wakes; rules
+        that encode views also bring them (and the legal moves) as data when
+        ``as_data`` (renderings are made from data)."""
         tag = next(self._tags)
         request = {"op": "apply", "seat": seat, "version": version, "want_state": want_state, "new_tag": tag}
         if move_id:
             request["move_id"] = move_id
         else:
             request["move"] = dict(move)
-        encode = self.encodes_views(live.entry.game.id)
-        if encode:
+        if self.encodes_views(live.entry.game.id):
             request["encode"] = True
+            if as_data:
+                request["as_data"] = True
         if viewers:
             request["views"] = list(viewers)
         answer = await self._call(live, request)
