@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.limits import shown
 from gamehost.host.live import LiveMatch
-from gamehost.host.workers.runner import Applied
+from gamehost.host.workers.runner import Applied, UnknownMoveId
 from gamehost.sdk.rules import IllegalMove, MalformedMove, Move
 
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
@@ -70,24 +70,20 @@ class MatchMoves:
             raise errors.FailedPrecondition(
                 f"It is not your turn: seat {', '.join(map(str, to_move))} is to move.", "NOT_YOUR_TURN",
                 metadata=errors.metadata_of(seat=seat, to_move=",".join(map(str, to_move))))
-        if move_id:
-            chosen = (await self._moves_by_id(live, seat)).get(move_id)
-            if chosen is None:
-                ids = [m.id for m in await self.legal_moves(live, seat)]
-                listed = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
-                raise errors.FailedPrecondition(
-                    f"No legal move has id {shown(move_id)} now. Legal moves: {listed}.", "UNKNOWN_MOVE",
-                    metadata=errors.metadata_of(move_id=move_id[:MAX_TEXT_SHOWN], rule="unknown-move"))
-            args, label = chosen.args, chosen.label
-        else:
+        if not move_id:
             listed = await self._listed_move(live, seat, move)
-            args, move_id, label = listed.args, listed.id, listed.label
+            move_id = listed.id
         version = record.version + 1
-        # The new state stays where the rules run; it comes back only when a
-        # snapshot is due (or the match ends).
-        applied = await self._apply(live, seat, args, version,
-                                    want_state=version - live.snapshot_version >= self.snapshot_every,
-                                    viewers=self._viewers(live))
+        # The move id is resolved where the rules hold the seat's listing (no
+        # listing crosses to the host per move). The new state stays there
+        # too; it comes back only when a snapshot is due (or the match ends).
+        try:
+            applied = await self._apply(live, seat, None, version, move_id=move_id,
+                                        want_state=version - live.snapshot_version >= self.snapshot_every,
+                                        viewers=self._viewers(live), as_data=live.rendering_watchers > 0)
+        except UnknownMoveId:
+            await self._unknown_move(live, seat, move_id)
+        args, label = applied.played.args, applied.played.label
         result = applied.result
         now = time.time()
         event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
@@ -110,6 +106,13 @@ class MatchMoves:
             live.log.info("match finished", result=changes["result"])
             self._remember_finished(live.id)
         return version
+
+    async def _unknown_move(self, live: LiveMatch, seat: int, move_id: str) -> NoReturn:
+        ids = [m.id for m in await self.legal_moves(live, seat)]  # listed here only for the error
+        listed = ", ".join(ids[:MAX_IDS_SHOWN]) + (" ..." if len(ids) > MAX_IDS_SHOWN else "")
+        raise errors.FailedPrecondition(
+            f"No legal move has id {shown(move_id)} now. Legal moves: {listed}.", "UNKNOWN_MOVE",
+            metadata=errors.metadata_of(move_id=move_id[:MAX_TEXT_SHOWN], rule="unknown-move"))
 
     async def _listed_move(self, live: LiveMatch, seat: int, move: Mapping[str, Any]) -> Move:
         """The legal move a structured move names: what is recorded, applied
@@ -134,12 +137,16 @@ class MatchMoves:
             return ()
         return (None, *range(len(live.record.seats)))
 
-    async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any], version: int, *,
-                     want_state: bool, viewers: tuple[int | None, ...] = ()) -> Applied:
-        """What the rules make of ``seat`` playing ``args``; held by the rules
-        until the step is committed, so a refusal leaves the match as it was."""
+    async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any] | None, version: int, *,
+                     want_state: bool, viewers: tuple[int | None, ...] = (), move_id: str = "",
+                     as_data: bool = False) -> Applied:
+        """What the rules make of ``seat`` playing ``args`` (or its legal
+        move ``move_id``); held by the rules until the step is committed, so
+        a refusal leaves the match as it was. ``as_data``: the views (and
+        legal moves) also as data, for watchers who asked for renderings."""
         try:
-            return await self.rules.apply(live, seat, args, version, want_state=want_state, viewers=viewers)
+            return await self.rules.apply(live, seat, args, version, want_state=want_state, viewers=viewers,
+                                          move_id=move_id, as_data=as_data)
         except MalformedMove as refusal:
             reason = _cut(refusal.reason)
             raise errors.InvalidArgument(f"Malformed move: {reason}", "MALFORMED_MOVE",

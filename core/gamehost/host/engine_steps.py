@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from gamehost.host import clocks, errors
-from gamehost.host.engine_views import ViewData
+from gamehost.host.engine_views import EncodedView, ViewData
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.records import tracks_turns
@@ -60,8 +60,11 @@ class MatchSteps:
                 live.settle(("moves", seat), moves)
         if to_move is not None:
             live.settle("to_move", to_move)
-        if applied is not None and applied.views and live.record is record:  # not passed by a replica's later step
-            self._settle_views(live, applied)
+        if applied is not None and live.record is record:  # not passed by a replica's later step
+            if applied.views:
+                self._settle_views(live, applied)
+            if applied.encoded:
+                self._settle_encoded_views(live, applied)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
 
@@ -79,6 +82,16 @@ class MatchSteps:
             moves = applied.moves[viewer] if viewer in to_move else ()
             live.settle(("view", viewer), ViewData(record.version, record.status, viewer, to_move, state, moves,
                                                    record.result))
+
+    @staticmethod
+    def _settle_encoded_views(live: LiveMatch, applied: Applied) -> None:
+        """The same for views the rules answered as View fields
+        (view_bytes.py; the rules left out what failed)."""
+        record = live.record
+        to_move = applied.to_move if record.status == "active" else ()
+        for viewer, fields in applied.encoded.items():
+            live.settle(("encoded_view", viewer),
+                        EncodedView(record.version, record.status, viewer, to_move, fields, record.result))
 
     def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
         """Seconds until the host must act after this step: a bot's move or

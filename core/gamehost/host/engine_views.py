@@ -29,6 +29,19 @@ class ViewData:
     result: dict | None
 
 
+@dataclasses.dataclass(frozen=True)
+class EncodedView:
+    """The same, with the state and legal moves as the View's protobuf
+    fields, encoded where the rules run (workers/view_bytes.py)."""
+
+    version: int
+    status: str
+    seat: int | None
+    to_move: tuple[int, ...]
+    fields: bytes
+    result: dict | None
+
+
 class MatchViews:
     async def to_move(self, live: LiveMatch) -> tuple[int, ...]:
         if live.record.status != "active":
@@ -40,12 +53,6 @@ class MatchViews:
             return ()
         return await live.derived_async(("moves", seat), lambda: self.rules.legal_moves(live, seat))
 
-    async def _moves_by_id(self, live: LiveMatch, seat: int) -> dict[str, Move]:
-        async def compute() -> dict[str, Move]:
-            return {m.id: m for m in await self.legal_moves(live, seat)}
-
-        return await live.derived_async(("moves_by_id", seat), compute)
-
     async def view(self, live: LiveMatch, seat: int | None) -> ViewData:
         async def compute() -> ViewData:
             while True:  # every part from one version: a step may land while the rules answer
@@ -56,6 +63,23 @@ class MatchViews:
                     return ViewData(version, status, seat, to_move, state, moves, result)
 
         return await live.derived_async(("view", seat), compute)
+
+    async def encoded_view(self, live: LiveMatch, seat: int | None) -> EncodedView | None:
+        """``view`` with its state and legal moves as View fields, when the
+        game's rules encode them (in a worker) and the encoding takes this
+        view; else None, and the caller builds the View from ``view``."""
+        if not self.rules.encodes_views(live.game.id):
+            return None
+
+        async def compute() -> EncodedView | None:
+            while True:  # every part from one version, as in ``view``
+                version, status, result = live.version, live.record.status, live.record.result
+                to_move = await self.to_move(live)
+                fields = await self.rules.view_fields(live, seat, listed=seat is not None and seat in to_move)
+                if live.version == version:
+                    return None if fields is None else EncodedView(version, status, seat, to_move, fields, result)
+
+        return await live.derived_async(("encoded_view", seat), compute)
 
     async def state_of(self, live: LiveMatch) -> Any:
         """The match's current rules state, wherever the rules hold it (a
@@ -69,11 +93,14 @@ class MatchViews:
         return await live.derived_async(("svg", view.seat, view.version),
                                         lambda: self.rules.render_svg(live, view.state, view.moves))
 
-    async def watch(self, live: LiveMatch, after_version: int) -> AsyncIterator[list[dict]]:
+    async def watch(self, live: LiveMatch, after_version: int, rendered: bool = False) -> AsyncIterator[list[dict]]:
         """Batches of events after ``after_version``, in order, with no gap
-        and no repeat, until the match is over or the host closes."""
+        and no repeat, until the match is over or the host closes.
+        ``rendered``: the watcher asked for renderings (its views are built
+        from the views' data, which each move's answer then carries too)."""
         self.check_watch(live, after_version)
         live.watchers += 1
+        live.rendering_watchers += rendered
         sent = after_version
         try:
             while True:
@@ -91,6 +118,7 @@ class MatchViews:
                 await live.changed.wait()
         finally:
             live.watchers -= 1
+            live.rendering_watchers -= rendered
             if not live.watchers:
                 live.forget_derived()
 

@@ -31,6 +31,7 @@ class LiveMatch:
         self.recent: deque[dict] = deque(maxlen=RECENT_EVENTS)
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
+        self.rendering_watchers = 0  # of them, those who asked for renderings (text, svg): they need views as data
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import struct
 import time
 
 import grpc
@@ -19,6 +20,7 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens, struct_encoding
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.engine_views import EncodedView
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine_undo import UndoResult
@@ -211,7 +213,8 @@ def view_state(message: pb.View, state, live: LiveMatch | None = None) -> None:
             field = live.derived(("view_state_field", _state_text(state)),
                                  lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
         message.MergeFromString(field)
-    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError):  # NotPlainJson is a ValueError
+    except (ValueError, TypeError, OverflowError, RecursionError, DecodeError, struct.error):
+        # NotPlainJson is a ValueError; an int beyond a double is a struct.error
         message.ClearField("state")  # a merge that failed half-way
         message.MergeFrom(pb.View(state=to_struct(dict(state))))  # as before: it raises where it raised
 
@@ -520,6 +523,10 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool) -> pb.View:
         """``seat``'s View now (None: a spectator's), built once per version; do not modify it."""
         async def build() -> pb.View:
+            if not text and not svg:  # renderings need the view as data: built below
+                message = await self._encoded_view_message(live, seat)
+                if message is not None:
+                    return message
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
@@ -532,6 +539,24 @@ class GameHostService(pb_grpc.GameHostServicer):
             return message
 
         return await live.derived_async(("view_pb", seat, text, svg), build)
+
+    async def _encoded_view_message(self, live: LiveMatch, seat: int | None) -> pb.View | None:
+        """The View from the fields the rules worker encoded (view_bytes.py),
+        merged by protobuf's C parser; None when there are none, or the
+        parser refuses them (nesting beyond its depth): the View is then
+        built from the view's data, which raises where it raised before."""
+        encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
+        if encoded is None:
+            return None
+        message = pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
+                          seat=-1 if seat is None else seat, to_move=encoded.to_move,
+                          result=result_pb(encoded.result))
+        try:
+            message.MergeFromString(encoded.fields)
+        except DecodeError:
+            live.log.warning("encoded view refused by protobuf's parser: built from the view", seat=seat)
+            return None
+        return message
 
     @unary
     async def GetView(self, request, context, caller):
@@ -594,7 +619,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         sent = 0
         try:
-            async for batch in self.engine.watch(live, request.after_version):
+            async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self, live, event, seat, text, svg)
                     sent += 1

@@ -207,7 +207,7 @@ class SessionStream:
         text, svg = request.render.text, request.render.svg
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
-                async for batch in self.engine.watch(live, request.after_version):
+                async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
                             self.service, live, event, seat, text, svg))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
@@ -92,6 +93,7 @@ class ResidentMatches:
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
         self.move_out = move_data if on_wire else (lambda move: move)
+        self.encoder = ViewEncoder()  # views as the View's protobuf fields, when the host asks ("encode")
 
     def handle(self, request: dict) -> dict:
         """Answer one request; rules failures become error answers."""
@@ -200,26 +202,41 @@ class ResidentMatches:
     def _op_apply(self, request: dict) -> dict:
         held = self._match(request)
         game = held.game
+        seat = request["seat"]
+        played = None
+        if request.get("move_id"):  # a move named by its id: resolved against the listing held here
+            played = next((m for m in self._moves(held, seat) if m.id == request["move_id"]), None)
+            if played is None:
+                return {"error": "unknown_move"}
+            move = played.args
+        else:
+            move = request["move"]
         try:
-            state = game.apply(held.state, request["seat"], request["move"],
-                               rng_for(held.seed, request["version"]))
+            state = game.apply(held.state, seat, move, rng_for(held.seed, request["version"]))
         except IllegalMove:
             raise
         except MemoryError:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
-        answer, listed = self._position(game, state)
+        encode, as_data = request.get("encode", False), request.get("as_data", False)
+        answer, listed = self._position(game, state, listing=as_data or not encode)
+        if played is not None:
+            answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
             answer["state"] = state
-        if request.get("views"):
+        if request.get("views") and encode:
+            answer["encoded"] = self._encoded_after(game, state, request["views"], answer.get("to_move", ()), listed)
+        if request.get("views") and (as_data or not encode):
             answer["views"] = self._views_after(game, state, request["views"])
         held.pending = (request["new_tag"], state, listed)
         return answer
 
-    def _position(self, game, state: Any) -> tuple[dict[str, Any], dict[int, list[Move]]]:
+    def _position(self, game, state: Any, listing: bool = True) -> tuple[dict[str, Any], dict[int, list[Move]]]:
         """What a step's answer tells of a new state: its outcome, else the
-        seats to move and their legal moves (also kept, listed)."""
+        seats to move and their legal moves (kept, listed; in the answer
+        unless ``listing`` is False: the host that asks for encoded views
+        resolves moves by id here and lists them only when it needs them)."""
         outcome = outcome_data(self._call("outcome", game.outcome, state))
         answer: dict[str, Any] = {"outcome": outcome}
         listed: dict[int, list[Move]] = {}
@@ -232,7 +249,8 @@ class ResidentMatches:
                     listed[seat] = list(self._call("legal_moves", game.legal_moves, state, seat))
                 except PluginFailed:  # the move stands; the error comes when the moves are asked for
                     continue
-                moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
+                if listing:
+                    moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
         return answer, listed
 
     def _op_can_undo(self, request: dict) -> dict:
@@ -272,6 +290,36 @@ class ResidentMatches:
             except PluginFailed:
                 continue
         return views
+
+    def _encoded_after(self, game, state, viewers: list, to_move, listed: dict[int, list[Move]]) -> dict:
+        """``_views_after`` encoded as each viewer's View fields
+        (view_bytes.py): a seat to move gets its legal moves with its view.
+        A view that fails, or a seat to move whose listing failed, is left
+        out, as is one the encoding does not take: the move stands, and the
+        host asks for that view when it needs it."""
+        encoded = []
+        for viewer in viewers:
+            if viewer in to_move and viewer not in listed:
+                continue
+            try:
+                view = self._call("view", game.view, state, viewer)
+            except PluginFailed:
+                continue
+            fields = self.encoder.fields(view, listed.get(viewer, ()) if viewer in to_move else ())
+            if fields is not None:
+                encoded.append((viewer, fields))
+        return self.encoder.shared(encoded)
+
+    def _op_view_fields(self, request: dict) -> dict:
+        """The viewer's View fields (view_bytes.py), with the seat's legal
+        moves when the host says it is to move (``listed``), as
+        ``ViewEncoder.shared`` answers them: none when the encoding does not
+        take this view."""
+        held = self._match(request)
+        seat = request["seat"]
+        view = self._call("view", held.game.view, held.state, seat)
+        fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] else ())
+        return self.encoder.shared([] if fields is None else [(seat, fields)])
 
     def _op_to_move(self, request: dict) -> dict:
         return {"to_move": self._to_move(self._match(request))}

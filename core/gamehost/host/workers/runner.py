@@ -24,6 +24,7 @@ from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
+from gamehost.host.workers.view_bytes import decode_shared
 from gamehost.sdk.replay import recorded_moves
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
 
@@ -59,6 +60,14 @@ class Applied:
     tag: int
     version: int  # the step the move makes
     views: Mapping[int | None, Mapping[str, Any]] = field(default_factory=dict)  # viewer -> view, when asked for
+    # Rules in a worker answer views encoded instead (view_bytes.py): viewer -> the View's fields
+    # (state, and a seat to move's legal moves), and no legal-move listing.
+    encoded: Mapping[int | None, bytes] = field(default_factory=dict)
+    played: Move | None = None  # the listed move a move id named
+
+
+class UnknownMoveId(Exception):
+    """The seat has no legal move with the id given (the rules resolved it)."""
 
 MAX_MESSAGE_SHOWN = 240  # characters of a plugin's error (it may quote the client's move) in an answer
 
@@ -194,6 +203,8 @@ class RulesRunner:
             raise IllegalMove(answer["reason"], answer["rule"])
         if problem == "malformed":
             raise MalformedMove(answer["reason"], answer["rule"])
+        if problem == "unknown_move":
+            raise UnknownMoveId()
         if problem == "options":
             raise InvalidOptions(answer["field"], answer["reason"])
         if problem == "plugin":
@@ -322,20 +333,44 @@ class RulesRunner:
         self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version)
         return answer["state"], tuple(answer["to_move"])
 
-    async def apply(self, live, seat: int, move: Mapping[str, Any], version: int, *, want_state: bool,
-                    viewers: Sequence[int | None] = ()) -> Applied:
-        """``viewers``: the seats (None: spectators) whose views of the new
-        state to bring back with it, for the watchers the step wakes."""
+    def encodes_views(self, game_id: str) -> bool:
+        """Whether the game's rules answer views as View fields
+        (view_bytes.py): in a worker, where encoding them costs the serving
+        process nothing; the host's own table answers them as they are."""
+        return game_id in self.isolated_games
+
+    async def apply(self, live, seat: int, move: Mapping[str, Any] | None, version: int, *, want_state: bool,
+                    viewers: Sequence[int | None] = (), move_id: str = "", as_data: bool = False) -> Applied:
+        """``move``, or the legal move whose id is ``move_id`` (resolved where
+        the rules hold the listing; UnknownMoveId if there is none).
+        ``viewers``: the seats (None: spectators) whose views of the new
+        state to bring back with it, for the watchers the step wakes; rules
+        that encode views also bring them (and the legal moves) as data when
+        ``as_data`` (renderings are made from data)."""
         tag = next(self._tags)
-        request = {"op": "apply", "seat": seat, "move": dict(move), "version": version, "want_state": want_state,
-                   "new_tag": tag}
+        request = {"op": "apply", "seat": seat, "version": version, "want_state": want_state, "new_tag": tag}
+        if move_id:
+            request["move_id"] = move_id
+        else:
+            request["move"] = dict(move)
+        if self.encodes_views(live.entry.game.id):
+            request["encode"] = True
+            if as_data:
+                request["as_data"] = True
         if viewers:
             request["views"] = list(viewers)
         answer = await self._call(live, request)
         moves = {int(seat): _moves(listed, self._parts) for seat, listed in answer.get("moves", {}).items()}
         views = {viewer: view for viewer, view in answer.get("views", ()) if viewer in viewers}  # only those asked
+        encoded = {}
+        if "encoded" in answer:
+            encoded = {viewer: fields for viewer, fields in decode_shared(answer["encoded"]).items()
+                       if viewer in viewers}
+        played = answer.get("played")
+        if played is not None and not isinstance(played, Move):
+            played = move_of(played, self._parts)
         return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version,
-                       views)
+                       views, encoded, played)
 
     async def advance(self, live, events: list[dict]) -> None:
         """Catch the held state up with steps another replica committed."""
@@ -371,6 +406,13 @@ class RulesRunner:
 
     async def view(self, live, seat: int | None) -> dict:
         return (await self._call(live, {"op": "view", "seat": seat}))["view"]
+
+    async def view_fields(self, live, seat: int | None, listed: bool) -> bytes | None:
+        """``seat``'s View fields (view_bytes.py): its view's state and, if
+        ``listed``, its legal moves; None when the encoding does not take
+        them (the caller builds the View from ``view`` then)."""
+        answer = await self._call(live, {"op": "view_fields", "seat": seat, "listed": listed})
+        return decode_shared(answer).get(seat)
 
     async def state(self, live) -> Any:
         return (await self._call(live, {"op": "state"}))["state"]

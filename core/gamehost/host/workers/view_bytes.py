@@ -1,0 +1,73 @@
+"""A viewer's View, encoded where the rules run (issue 19, step 1).
+
+A worker holds each state and computes its views and legal moves; encoding
+them there as the View's protobuf fields (the state's Struct, the legal
+moves' messages) spares the serving process decoding them from JSON and
+building the messages value by value: it merges the bytes with protobuf's C
+parser (``MergeFromString``). The bytes cross the JSON wire as base64 (a
+JSON answer must not be able to run code in the host; base64 decodes in C).
+
+Hidden information: a viewer's bytes are made from that viewer's view, and
+legal moves only for the seat the host names. Viewers whose bytes are equal
+(every viewer of a game without secrets, most spectators) share one entry of
+the answer, and so one bytes object in the host.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+from typing import Any, Iterable, Mapping
+
+from gamehost.host.legal_move_encodings import LegalMoveEncodings
+from gamehost.host.length_delimited import field
+from gamehost.host.struct_encoding import struct_field
+from gamehost.sdk.rules import Move
+
+VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
+# LegalMove's fields (see gamehost.proto): 1 id, 2 label, 3 move (a Struct), 4 parts; MovePart: 1 id, 2 label.
+_ID, _LABEL, _MOVE, _PARTS = b"\x0a", b"\x12", b"\x1a", b"\x22"
+# What the encoding refuses (NotPlainJson is a ValueError; an int beyond a double is struct.error):
+# the host then builds that View as before.
+NOT_ENCODED = (ValueError, TypeError, OverflowError, RecursionError, struct.error)
+
+
+def _text(key: bytes, text: str) -> bytes:
+    return field(key, text.encode()) if text else b""  # proto3 leaves an empty string out
+
+
+def legal_move_bytes(move: Move) -> bytes:
+    """``move`` as a serialized LegalMove, as ``service.legal_move`` makes it."""
+    parts = b"".join([field(_PARTS, _text(_ID, part.id) + _text(_LABEL, part.label)) for part in move.parts])
+    return _text(_ID, move.id) + _text(_LABEL, move.label) + struct_field(_MOVE, dict(move.args)) + parts
+
+
+class ViewEncoder:
+    def __init__(self) -> None:
+        # A game's positions list nearly the same moves again and again: each encoded once.
+        self._moves = LegalMoveEncodings(legal_move_bytes)
+
+    def fields(self, view: Mapping[str, Any], moves: Iterable[Move]) -> bytes | None:
+        """The View's ``state`` and ``legal_moves`` fields, or None for what
+        this encoding does not take (not plain JSON, a number beyond a
+        double): the host then builds that View from the JSON view."""
+        try:
+            return struct_field(VIEW_STATE_TAG, dict(view)) + self._moves.view_field(moves)
+        except NOT_ENCODED:
+            return None
+
+    @staticmethod
+    def shared(encoded: Iterable[tuple[int | None, bytes]]) -> dict[str, list]:
+        """Viewers' fields for a JSON answer: each distinct encoding once
+        (``fields``, base64), and ``of``: [viewer, its index in fields]."""
+        index: dict[bytes, int] = {}
+        of = []
+        for viewer, fields in encoded:
+            of.append([viewer, index.setdefault(fields, len(index))])
+        return {"fields": [base64.b64encode(fields).decode("ascii") for fields in index], "of": of}
+
+
+def decode_shared(answer: Mapping[str, list]) -> dict[int | None, bytes]:
+    """``ViewEncoder.shared``'s answer read back: viewer -> fields (equal ones one object)."""
+    fields = [base64.b64decode(text) for text in answer["fields"]]
+    return {viewer: fields[i] for viewer, i in answer["of"]}

@@ -1,0 +1,167 @@
+"""Views encoded in the rules workers (issue 19, step 1;
+core/gamehost/host/workers/view_bytes.py): the View fields a worker encodes
+are the messages the host builds from the view's data, each viewer's from
+that viewer's view only; moves named by id are resolved in the worker."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import grpc
+import pytest
+from google.protobuf import struct_pb2
+
+from gamehost.client import GameHostError
+from gamehost.client.structs import from_struct, to_struct
+from gamehost.host.plugins import load_catalog
+from gamehost.host.service import legal_move
+from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
+from gamehost.sdk.chance import rng_for
+from gamehost.sdk.rules import Move, Part
+from gamehost.v1 import gamehost_pb2 as pb
+
+GAMES = ["tictactoe", "callisto", "campanile", "kensington", "burgbaumeister", "scalino"]
+
+
+def built_view(view: dict, moves) -> pb.View:
+    """The View as the host builds it from the view's data (service.py)."""
+    return pb.View(state=to_struct(dict(view)), legal_moves=[legal_move(m) for m in moves])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_encoded_view_fields_parse_to_the_view_the_host_builds_from_the_data(game_id):
+    game = load_catalog().games[game_id].game
+    encoder = ViewEncoder()
+    seats = game.max_players if game_id != "scalino" else 2
+    state = game.setup(seats, game.default_options(), rng_for(7, 0))
+    rng = rng_for(7, 1000)
+    for version in range(1, 13):
+        to_move = list(game.to_move(state))
+        if not to_move or game.outcome(state) is not None:
+            break
+        for viewer in [None, *range(seats)]:
+            view = game.view(state, viewer)
+            moves = game.legal_moves(state, viewer) if viewer in to_move else []
+            encoded = pb.View()
+            encoded.MergeFromString(encoder.fields(view, moves))
+            assert encoded == built_view(view, moves), (game_id, version, viewer)
+        seat = to_move[0]
+        move = rng.choice(game.legal_moves(state, seat))
+        state = game.apply(state, seat, move.args, rng_for(7, version))
+
+
+def test_legal_moves_encode_their_parts_empty_labels_and_arguments_as_the_host_does():
+    moves = [Move("a", "", {}), Move("b", "B", {"n": 1, "x": [1.5, True, None, "s"], "d": {"k": "v"}},
+                                     (Part("p:1", "piece"), Part("c:2", ""))), Move("", "unnamed", {"big": 2 ** 60})]
+    encoded = pb.View()
+    encoded.MergeFromString(ViewEncoder().fields({}, moves))
+    assert encoded == built_view({}, moves)
+
+
+def test_what_the_encoding_does_not_take_is_left_to_the_host_and_equal_encodings_are_shared():
+    encoder = ViewEncoder()
+    assert encoder.fields({1: "a key that is not a string"}, []) is None
+    assert encoder.fields({"n": 10 ** 400}, []) is None  # beyond a double
+    assert encoder.fields({"set": {1, 2}}, []) is None
+    same, other = encoder.fields({"board": [1, 2]}, []), encoder.fields({"board": [2, 1]}, [])
+    answer = encoder.shared([(None, same), (0, same), (1, other)])
+    assert len(answer["fields"]) == 2
+    decoded = decode_shared(answer)
+    assert decoded[None] is decoded[0] and decoded[1] == other
+    state = pb.View()
+    state.MergeFromString(decoded[1])
+    assert state.state == to_struct({"board": [2, 1]}) and isinstance(state.state, struct_pb2.Struct)
+
+
+def keep_views(stream, views: dict) -> None:
+    """Keep each view a WatchMatch stream brings, by version, until it is cancelled."""
+    try:
+        for event in stream:
+            if event.HasField("view"):
+                views[event.view.version] = event.view
+    except grpc.RpcError:
+        pass  # cancelled when the test is done
+
+
+def wait_for(condition, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def same_view(encoded: pb.View, built: pb.View) -> bool:
+    built = pb.View.FromString(built.SerializeToString())
+    built.ClearField("text")
+    return encoded == built
+
+
+@pytest.mark.parametrize("game_id,seats", [("callisto", 2), ("campanile", 3)])
+def test_watchers_receive_from_the_worker_the_view_the_host_builds_each_viewer_only_their_own(client, game_id,
+                                                                                                seats):
+    """A rendered View (``text``) is built in the host from the view's data;
+    the watchers' Views (no rendering) are merged from the worker's bytes:
+    the same message, per seat and for spectators, version after version.
+    Campanile hides each seat's hand from the others: their views differ."""
+    match = client.create_match(game_id, seats=seats).name
+    tokens = [client.join(match, seat=s).player_token for s in range(seats)]
+    viewers = ["", *tokens]
+    views: dict[str, dict] = {token: {} for token in viewers}
+    streams = [client.open_watch(match, token) for token in viewers]
+    threads = [threading.Thread(target=keep_views, args=(stream, views[token]))
+               for stream, token in zip(streams, viewers)]
+    # A watcher who asks for renderings has its Views built from the views' data (the move's answer carries both).
+    rendered: dict[int, pb.View] = {}
+    streams.append(client.open_watch(match, tokens[0], render=pb.RenderOptions(text=True)))
+    threads.append(threading.Thread(target=keep_views, args=(streams[-1], rendered)))
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(6):
+            current = client.view(match, tokens[0])
+            if current.status != pb.MATCH_STATUS_ACTIVE:
+                break
+            seat = current.to_move[0]
+            mover = client.view(match, tokens[seat])
+            client.move(match, tokens[seat], move_id=mover.legal_moves[0].id, expected_version=mover.version)
+            version = mover.version + 1
+            for token in viewers:
+                built = client.view(match, token, text=True)  # built in the host from the view's data
+                assert built.version == version and built.text
+                assert wait_for(lambda: version in views[token]), (token, version)
+                assert same_view(views[token][version], built), (game_id, version, token)
+                is_to_move = bool(token) and tokens.index(token) in built.to_move
+                assert bool(built.legal_moves) == is_to_move
+            assert wait_for(lambda: version in rendered) and rendered[version].text
+            assert same_view(views[tokens[0]][version], rendered[version])
+    finally:
+        for stream in streams:
+            stream.cancel()
+        for thread in threads:
+            thread.join(30)
+    if game_id == "campanile":
+        states = [views[token][version].state for token in viewers]
+        assert all(states.count(state) == 1 for state in states), "each seat sees its own hand, spectators none"
+
+
+def test_a_move_id_the_seat_lacks_is_refused_by_the_worker_with_the_legal_ids_and_changes_nothing(client):
+    match = client.create_match("callisto", seats=2).name
+    tokens = [client.join(match, seat=s).player_token for s in range(2)]
+    before = client.view(match, tokens[0])
+    log_before = client.log(match)
+    with pytest.raises(GameHostError) as refused:
+        client.move(match, tokens[0], move_id="no-such-move")
+    error = refused.value
+    assert (error.code.name, error.reason) == ("FAILED_PRECONDITION", "UNKNOWN_MOVE")
+    assert error.metadata["move_id"] == "no-such-move" and before.legal_moves[0].id in error.message
+    assert client.view(match, tokens[0]) == before and client.log(match) == log_before
+    # The listed move by id, then by its structured form, both land.
+    client.move(match, tokens[0], move_id=before.legal_moves[0].id)
+    second = client.view(match, tokens[1])
+    client.move(match, tokens[1], move=from_struct(second.legal_moves[-1].move))
+    log = client.log(match)
+    assert [e.label for e in log.events if e.kind == pb.EVENT_KIND_MOVED] == \
+        [before.legal_moves[0].label, second.legal_moves[-1].label]
