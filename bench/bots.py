@@ -16,7 +16,7 @@ gives the bots fewer iterations). ``--games`` and ``--scale`` (the factor on
 every level's budgets, as ``gamehost serve --bot-think-scale``) trade time
 for precision; ``--jsonl`` appends each row as it is measured. Usage:
     python bench/bots.py [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
-                         [--json results.json] [--jsonl rows.jsonl]
+                         [--against random|middle ...] [--json results.json] [--jsonl rows.jsonl]
     python bench/bots.py --table rows.jsonl
 """
 
@@ -110,6 +110,8 @@ def markdown(rows_file: str) -> str:
             row = json.loads(line)
 
             def share(key: str) -> str:
+                if key not in row:
+                    return "-"  # not measured in this run (--against)
                 low, high = row[key + "_ci95"]
                 return f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
 
@@ -128,6 +130,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
     parser.add_argument("--only", nargs="*", help="these game ids only")
     parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
+    parser.add_argument("--against", nargs="*", choices=("random", "middle"), default=["random", "middle"],
+                        help="the strongest level's opponents to measure (default: both)")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--jsonl", help="append each row to this file as soon as it is measured")
     parser.add_argument("--table", metavar="JSONL", help="print the rows of a --jsonl file as Markdown, and stop")
@@ -154,7 +158,8 @@ def main() -> None:
             think: dict[str, list[float]] = {}
             started = time.time()
             row = {"game": game_id, "seats": seats, "games": games, "load_before": load_average()}
-            for key, weak in (("strongest_vs_random", "random"), ("strongest_vs_middle", middle)):
+            opponents = {"random": ("strongest_vs_random", "random"), "middle": ("strongest_vs_middle", middle)}
+            for key, weak in (opponents[against] for against in args.against):
                 share, behind = first_place_share(game, seats, strongest, weak, games, think)
                 row[key] = round(share, 3)
                 row[key + "_not_first"] = behind
