@@ -169,8 +169,8 @@ class SearchBot:
         moves it has not tried, or one of them at random."""
         untried = [move for move in legal if move.id not in node.children]
         preferred = game.rollout_move(state, mover, untried, rng)
-        if preferred is not None and preferred.id not in node.children:
-            return preferred
+        if preferred is not None and any(move.id == preferred.id for move in untried):
+            return preferred  # only one of the moves it was offered
         return untried[rng.randrange(len(untried))]
 
     def _playout(self, game: Game, state: Any, outcome: Outcome | None, rng: random.Random,
