@@ -12,11 +12,12 @@ process (the same code a rules worker runs for a bot seat):
 A tie for first counts as half a win. Each share comes with its sample
 size and a 95% Wilson interval; the load average is recorded before and
 after each row (the think budget is wall-clock time, so a loaded machine
-gives the bots fewer iterations). ``--games`` and ``--scale`` (the factor on
+gives the bots fewer iterations), and so is the share of a core the
+benchmark process got (``cpu_share``: its CPU time over the row's wall time). ``--games`` and ``--scale`` (the factor on
 every level's budgets, as ``gamehost serve --bot-think-scale``) trade time
 for precision; ``--jsonl`` appends each row as it is measured. Usage:
     python bench/bots.py [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
-                         [--json results.json] [--jsonl rows.jsonl]
+                         [--against random|middle ...] [--first-seed N] [--json results.json] [--jsonl rows.jsonl]
     python bench/bots.py --table rows.jsonl
 """
 
@@ -65,7 +66,8 @@ def play(game, bots, seed: int, think: dict[str, list[float]]) -> list[int]:
     return list(outcome.ranking)
 
 
-def first_place_share(game, seats: int, strong: str, weak: str, games: int, think) -> tuple[float, int]:
+def first_place_share(game, seats: int, strong: str, weak: str, games: int, think,
+                      first_seed: int = 1000) -> tuple[float, int]:
     """The share of ``games`` in which one ``strong`` bot among ``weak`` ones
     places first (ties: half), and the number of games it did not place first in."""
     points = 0.0
@@ -74,7 +76,7 @@ def first_place_share(game, seats: int, strong: str, weak: str, games: int, thin
         seat = index % seats
         bots = [(weak, RandomBot() if weak == "random" else SEARCH_BOTS[weak])] * seats
         bots[seat] = (strong, SEARCH_BOTS[strong])
-        ranking = play(game, bots, 1000 + index, think)
+        ranking = play(game, bots, first_seed + index, think)
         if ranking[seat] == 1:
             points += 1.0 / ranking.count(1)
         else:
@@ -103,13 +105,15 @@ def percentile(values: list[float], share: float) -> float:
 def markdown(rows_file: str) -> str:
     """The rows of a ``--jsonl`` file as a Markdown table."""
     lines = ["| game | seats | games per pairing | strongest vs random (95% CI) | strongest vs middle (95% CI) "
-             "| think ms median / p99: easy | medium | hard | load average (1 min) before / after |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| think ms median / p99: easy | medium | hard | load average (1 min) before / after | share of a core |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     with open(rows_file) as rows:
         for line in rows:
             row = json.loads(line)
 
             def share(key: str) -> str:
+                if key not in row:
+                    return "-"  # not measured in this run (--against)
                 low, high = row[key + "_ci95"]
                 return f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
 
@@ -117,7 +121,8 @@ def markdown(rows_file: str) -> str:
                      if name in row["think_ms"] else "-" for name in (level.name for level in LEVELS)]
             lines.append(f"| {row['game']} | {row['seats']} | {row['games']} | {share('strongest_vs_random')} "
                          f"| {share('strongest_vs_middle')} | {' | '.join(think)} "
-                         f"| {row['load_before'][0]:.0f} / {row['load_after'][0]:.0f} |")
+                         f"| {row['load_before'][0]:.0f} / {row['load_after'][0]:.0f} "
+                         f"| {row['cpu_share'] if 'cpu_share' in row else '-'} |")
     return "\n".join(lines)
 
 
@@ -128,6 +133,10 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
     parser.add_argument("--only", nargs="*", help="these game ids only")
     parser.add_argument("--seats", type=int, nargs="*", help="these player counts only (default: 2 and 3 or 4)")
+    parser.add_argument("--against", nargs="*", choices=("random", "middle"), default=["random", "middle"],
+                        help="the strongest level's opponents to measure (default: both)")
+    parser.add_argument("--first-seed", type=int, default=1000,
+                        help="the first game's seed (another value: more games, not the same again)")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--jsonl", help="append each row to this file as soon as it is measured")
     parser.add_argument("--table", metavar="JSONL", help="print the rows of a --jsonl file as Markdown, and stop")
@@ -152,10 +161,11 @@ def main() -> None:
             else:
                 games = args.games
             think: dict[str, list[float]] = {}
-            started = time.time()
+            started, cpu_started = time.time(), time.process_time()
             row = {"game": game_id, "seats": seats, "games": games, "load_before": load_average()}
-            for key, weak in (("strongest_vs_random", "random"), ("strongest_vs_middle", middle)):
-                share, behind = first_place_share(game, seats, strongest, weak, games, think)
+            opponents = {"random": ("strongest_vs_random", "random"), "middle": ("strongest_vs_middle", middle)}
+            for key, weak in (opponents[against] for against in args.against):
+                share, behind = first_place_share(game, seats, strongest, weak, games, think, args.first_seed)
                 row[key] = round(share, 3)
                 row[key + "_not_first"] = behind
                 row[key + "_ci95"] = wilson(share, games)
@@ -165,8 +175,11 @@ def main() -> None:
                                       "p99": round(1000 * percentile(times, 0.99), 1), "moves": len(times)}
                                for name, times in sorted(think.items())}
             row["seconds"] = round(time.time() - started, 1)
+            # The share of one core this process got: the bots' budgets are wall-clock time.
+            row["cpu_share"] = round((time.process_time() - cpu_started) / max(1e-9, row["seconds"]), 2)
             row["load_after"] = load_average()
             row["scale"] = args.scale
+            row["first_seed"] = args.first_seed
             row["machine"] = results["machine"]["cpu"]
             row["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             results["rows"].append(row)

@@ -9,6 +9,13 @@ adds one move, plays the rest out (random moves, or the game's
 other seats it beat (a tie counts half), or the game's ``evaluate`` where the
 cap cut the playout short. The move most often tried at the root is played.
 
+Progressive widening keeps the iterations on few moves where a position
+has hundreds (Callisto: a median of 198): a node tried ``visits`` times
+holds at most ``ceil(widening * visits ** widening_exponent)`` moves, so its
+moves are tried again and compared instead of each being tried once. The
+move added next is the game's ``rollout_move`` among the untried ones, or a
+random one.
+
 All chance comes from the rng the engine hands ``choose`` (sampling, playout
 moves, the rules' own chance), so a bot's move is a function of the position
 and that rng whenever the iteration budget ends the search before the time
@@ -33,7 +40,10 @@ DEADLINE_CHECK_EVERY = 16  # playout moves between looks at the clock
 @dataclass(frozen=True)
 class SearchLevel:
     """A strength: how many iterations, at most how many seconds a move,
-    and how many moves a playout may last before it is scored as it stands."""
+    and how many moves a playout may last before it is scored as it stands.
+
+    ``widening`` and ``widening_exponent`` bound the moves a node has tried
+    (progressive widening): ``ceil(widening * visits ** widening_exponent)``."""
 
     name: str
     title: str
@@ -41,6 +51,12 @@ class SearchLevel:
     iterations: int
     seconds: float
     playout_cap: int
+    widening: float = 1.5
+    widening_exponent: float = 0.5
+
+    def moves_allowed(self, visits: int) -> int:
+        """How many moves a node tried ``visits`` times may have tried."""
+        return math.ceil(self.widening * max(1, visits) ** self.widening_exponent)
 
 
 LEVELS = (
@@ -93,6 +109,15 @@ class SearchBot:
     def choose(self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
         if len(moves) == 1:
             return moves[0]
+        root = self.search(game, state, seat, rng)
+        by_id = {move.id: move for move in moves}
+        tried = [(child.visits, child.reward, move_id) for move_id, child in root.children.items() if move_id in by_id]
+        if not tried:
+            return moves[rng.randrange(len(moves))]
+        return by_id[max(tried)[2]]
+
+    def search(self, game: Game, state: Any, seat: int, rng: random.Random) -> _Node:
+        """The tree grown from ``state`` for ``seat`` within the level's budgets."""
         scale = think_scale()
         deadline = time.monotonic() + self.level.seconds * scale
         root = _Node()
@@ -100,11 +125,7 @@ class SearchBot:
             if done and time.monotonic() >= deadline:
                 break
             self._iterate(game, game.sample_state(state, seat, rng), root, rng, deadline)
-        by_id = {move.id: move for move in moves}
-        tried = [(child.visits, child.reward, move_id) for move_id, child in root.children.items() if move_id in by_id]
-        if not tried:
-            return moves[rng.randrange(len(moves))]
-        return by_id[max(tried)[2]]
+        return root
 
     def _iterate(self, game: Game, state: Any, root: _Node, rng: random.Random, deadline: float) -> None:
         path: list[tuple[_Node, int]] = []  # (node entered, the seat whose move entered it)
@@ -119,27 +140,38 @@ class SearchBot:
             legal = game.legal_moves(state, mover)
             if not legal:
                 break
-            untried = [move for move in legal if move.id not in node.children]
-            for move in legal:
-                child = node.children.get(move.id)
-                if child is not None:
-                    child.available += 1
-            if untried:
-                move = untried[rng.randrange(len(untried))]
+            tried = [move for move in legal if move.id in node.children]
+            for move in tried:
+                node.children[move.id].available += 1
+            widen = len(node.children) < self.level.moves_allowed(node.visits)
+            if not tried or (widen and len(tried) < len(legal)):
+                move = self._new_move(game, state, mover, legal, node, rng)
                 child = node.children[move.id] = _Node()
                 child.available = 1
                 expanded = True
             else:
-                move = max(legal, key=lambda m: node.children[m.id].score())
+                move = max(tried, key=lambda m: node.children[m.id].score())
                 child = node.children[move.id]
             state = game.apply(state, mover, move.args, rng)
             path.append((child, mover))
             node = child
             outcome = game.outcome(state)
         reward = self._playout(game, state, outcome, rng, deadline)
+        root.visits += 1  # the root is in no path, and widening counts its visits too
         for visited, mover in path:
             visited.visits += 1
             visited.reward += reward[mover] if reward is not None else 0.5
+
+    @staticmethod
+    def _new_move(game: Game, state: Any, mover: int, legal: Sequence[Move], node: _Node,
+                  rng: random.Random) -> Move:
+        """The move a node tries next: the game's playout choice among the
+        moves it has not tried, or one of them at random."""
+        untried = [move for move in legal if move.id not in node.children]
+        preferred = game.rollout_move(state, mover, untried, rng)
+        if preferred is not None and any(move.id == preferred.id for move in untried):
+            return preferred  # only one of the moves it was offered
+        return untried[rng.randrange(len(untried))]
 
     def _playout(self, game: Game, state: Any, outcome: Outcome | None, rng: random.Random,
                  deadline: float) -> list[float] | None:

@@ -572,7 +572,9 @@ class Burgbaumeister(Game):
             return None
         by_action = {move.args["action"]: move for move in moves}
         if "take" not in by_action:
-            return by_action["decline"]
+            return by_action.get("decline")
+        if "decline" not in by_action:
+            return None  # a search bot may offer only the moves it has not tried yet
         wall = state["walls"][seat]
         number = card_number(state["table"][state["revealed"]])
         step = (max(WALL_CARD_NUMBERS) - highest(wall)) / max(1, WALL_TO_WIN - len(wall))

@@ -69,6 +69,12 @@ class Callisto(Game):
         # Pieces are in plain sight and no move draws chance: any last move may be taken back.
         return True
 
+    def rollout_move(self, state, seat, moves, rng):
+        return rules.biggest_piece_move(moves, rng)
+
+    def evaluate(self, state):
+        return rules.cells_in_hand_shares(state)
+
     def render_text(self, view):
         return render.render_text(view)
 

@@ -670,3 +670,42 @@ def test_everything_is_public_and_moves_involve_no_chance():
     assert list(GAME.secrets(state)) == []
     move = piece("I2", "r0", 6, 9)
     assert GAME.apply(state, 0, move, random.Random(1)) == GAME.apply(state, 0, move, random.Random(2))
+
+
+# --- Hints for search bots (not rules: what a bot's playouts assume) ---------
+
+def _after_opening(seed: int):
+    rng = random.Random(seed)
+    state = GAME.setup(2, {}, rng)
+    while rules.in_opening(state):
+        seat = GAME.to_move(state)[0]
+        moves = GAME.legal_moves(state, seat)
+        state = GAME.apply(state, seat, moves[rng.randrange(len(moves))].args, rng)
+    return state
+
+
+def test_playouts_place_the_biggest_piece_that_fits():
+    state = _after_opening(5)
+    seat = GAME.to_move(state)[0]
+    moves = GAME.legal_moves(state, seat)
+    chosen = {GAME.rollout_move(state, seat, moves, random.Random(run)).args["piece"] for run in range(20)}
+    assert chosen <= {"W5", "X5", "T5", "U5"} and len(chosen) > 1  # a pentomino, not always the same
+    smaller = [move for move in moves if move.args["piece"] in ("I2", "V3")]
+    assert GAME.rollout_move(state, seat, smaller, random.Random(0)).args["piece"] == "V3"
+
+
+def test_playouts_leave_the_opening_columns_to_chance():
+    state = GAME.setup(2, {}, random.Random(1))
+    seat = GAME.to_move(state)[0]
+    assert GAME.rollout_move(state, seat, GAME.legal_moves(state, seat), random.Random(0)) is None
+
+
+def test_evaluation_ranks_the_fewest_cells_in_hand_first():
+    state = _after_opening(6)
+    assert GAME.evaluate(state) == [0.5, 0.5]  # both hold all 68 cells
+    seat = GAME.to_move(state)[0]
+    big = next(move for move in GAME.legal_moves(state, seat) if move.args["piece"] == "X5")
+    after = GAME.apply(state, seat, big.args, random.Random(0))
+    expected = [0.0, 0.0]
+    expected[seat] = 1.0
+    assert GAME.evaluate(after) == expected
