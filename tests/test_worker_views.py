@@ -149,7 +149,9 @@ def test_watchers_receive_from_the_worker_the_view_the_host_builds_each_viewer_o
 
 def test_a_move_id_the_seat_lacks_is_refused_by_the_worker_with_the_legal_ids_and_changes_nothing(client):
     match = client.create_match("callisto", seats=2).name
-    tokens = [client.join(match, seat=s).player_token for s in range(2)]
+    by_seat = [client.join(match, seat=s).player_token for s in range(2)]
+    first = client.match(match).to_move[0]  # the seed decides who begins
+    tokens = [by_seat[first], by_seat[1 - first]]
     before = client.view(match, tokens[0])
     log_before = client.log(match)
     with pytest.raises(GameHostError) as refused:
