@@ -290,9 +290,9 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 
 
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
-              games: list[str]) -> dict:
+              games: list[str], machine_note: str = "") -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
-    results = {"machine": {**machine(), "shared": "with six other helpers' builds and tests this session"},
+    results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
                "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as data_dir:
@@ -397,12 +397,13 @@ def main() -> None:
     parser.add_argument("--games", default="", help="comma-separated game ids to play (default: every catalog game)")
     parser.add_argument("--short", action="store_true", help="smoke run: 40 matches, 30 s")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--machine-note", default="", help="what else ran on the machine, kept in the results")
     parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
     results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
-                                  [game for game in args.games.split(",") if game]))
+                                  [game for game in args.games.split(",") if game], args.machine_note))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
