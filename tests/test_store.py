@@ -232,6 +232,35 @@ async def test_a_queued_notification_is_due_at_once_and_each_attempt_is_claimed_
     assert await store.claim_deliveries(time.time(), -1.0, 8) == []  # given up: not due any more
 
 
+async def test_operators_list_deliveries_newest_first_and_a_retry_starts_a_new_round(store):
+    """Part "gaps2": ListDeliveries' pages and filters; RetryDelivery makes
+    only a failed delivery pending again, due at once, its attempts kept
+    and the round counted from them."""
+    for key, match_id, at in (("turn:m1:1:0", "m1", 10.0), ("turn:m1:2:1", "m1", 20.0), ("turn:m2:1:0", "m2", 20.0),
+                              ("finished:m1", "m1", 30.0)):
+        assert await store.claim_notification(key, match_id, '{"k":1}', at)
+    newest = [r.key for r in await store.list_deliveries(None, None, None, 10)]
+    assert newest == ["finished:m1", "turn:m2:1:0", "turn:m1:2:1", "turn:m1:1:0"]  # equal times: key descending
+    assert [r.key for r in await store.list_deliveries(None, None, (20.0, "turn:m2:1:0"), 10)] == newest[2:]
+    assert [r.key for r in await store.list_deliveries(None, "m1", None, 2)] == ["finished:m1", "turn:m1:2:1"]
+
+    [claimed] = [d for d in await store.claim_deliveries(time.time(), 60.0, 8) if d.key == "turn:m1:1:0"]
+    assert claimed.round_start == 0
+    await store.record_delivery_attempt("turn:m1:1:0", 1, time.time(), 500, "HTTP 500", retry_in=None)
+    [failed] = await store.list_deliveries("failed", None, None, 10)
+    assert (failed.key, failed.state, failed.next_attempt, failed.create_time) == ("turn:m1:1:0", "failed", None, 10.0)
+    assert [(a, s, e) for a, _, s, e in failed.attempts] == [(1, 500, "HTTP 500")]
+    assert await store.retry_delivery("turn:m1:2:1", time.time()) == "pending"  # not failed: unchanged
+    assert await store.retry_delivery("turn:nope:1:0", time.time()) is None
+    assert await store.retry_delivery("turn:m1:1:0", time.time()) == "failed"
+    retried = await store.delivery("turn:m1:1:0")
+    assert retried.state == "pending" and retried.next_attempt is not None and len(retried.attempts) == 1
+    [again] = [d for d in await store.claim_deliveries(time.time() + 1, 60.0, 8) if d.key == "turn:m1:1:0"]
+    assert (again.attempts, again.round_start) == (1, 1)
+    assert await store.retry_delivery("turn:m1:1:0", time.time()) == "pending"  # a second retry: nothing to do
+    assert await store.delivery("turn:nope:1:0") is None
+
+
 async def test_notifications_an_older_host_recorded_are_not_resumed_and_keep_what_their_attempts_say(tmp_path):
     """SQLite: a file at the schema before the delivery queue, with one
     notification delivered at its 2nd attempt and one never delivered."""

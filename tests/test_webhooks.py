@@ -9,12 +9,17 @@ import hashlib
 import hmac
 import http.server
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 
+import grpc
 import pytest
 
+from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
 
@@ -253,3 +258,112 @@ def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(
     stop_once_serving(b)
     check_delivered_once(receiver, key, refused, attempts())
     assert not a.wait_for_log("notification delivered", match, notification=key, timeout=0)
+
+
+# ---------------------------------------------------------------- operators list and retry (part "gaps2")
+
+@pytest.fixture(scope="module")
+def quickly_failing_host(receiver, admin_key, tmp_path_factory):
+    """Retries 0.05 s apart: a delivery is given up after its 6 attempts in about 2 s."""
+    host = HostProcess("--api-keys", str(admin_key[0]), data_dir=tmp_path_factory.mktemp("give-up"), env={
+        "GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
+        "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.05"}).start()
+    yield host
+    host.stop()
+
+
+def gamehost_cli(host, token: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", *args, "--host", host.target],
+                          env={**os.environ, "GAMEHOST_TOKEN": token}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def delivery_of(admin, match: str, key: str):
+    found = [d for d in admin.deliveries(match=match) if d.key == key]
+    return found[0] if found else None
+
+
+def test_an_operator_lists_a_given_up_delivery_and_sends_it_again(quickly_failing_host, receiver, admin_key):
+    host = quickly_failing_host
+    with host.client() as client, host.client(admin_key[1]) as admin:
+        match, key = o_to_move_after_x(client, receiver)
+        failed = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED
+                            and d)
+        assert [a.attempt for a in failed.attempts] == [1, 2, 3, 4, 5, 6]
+        assert {(a.http_status, a.error) for a in failed.attempts} == {(500, "HTTP 500")}
+        assert not failed.HasField("next_attempt_time")
+        assert failed.body["type"] == "your_turn" and failed.body["seat"] == 1 and failed.match == match
+        assert key in [d.key for d in admin.deliveries(state=pb.DELIVERY_STATE_FAILED)]
+        assert key not in [d.key for d in admin.deliveries(state=pb.DELIVERY_STATE_DELIVERED)]
+
+        listed = gamehost_cli(host, admin_key[1], "admin", "deliveries", "--match", match, "--state", "failed")
+        assert listed.splitlines() == [f"{key} failed attempts=6 last: HTTP 500"]
+
+        refused = receiver_up(receiver, key)
+        retried = gamehost_cli(host, admin_key[1], "admin", "redeliver", key)
+        assert retried.startswith(f"{key} pending attempts=6 last: HTTP 500 next attempt ")
+        delivered = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_DELIVERED
+                               and d)
+    assert [(a.attempt, a.http_status) for a in delivered.attempts] == [(n, 500) for n in range(1, 7)] + [(7, 204)]
+    check_delivered_once(receiver, key, refused, [(a.attempt, a.http_status) for a in delivered.attempts])
+
+
+def test_a_new_round_after_a_retry_has_its_full_attempts(quickly_failing_host, receiver, admin_key):
+    """The receiver still down: the retried delivery is attempted 6 more
+    times, its backoff starting again, then given up again."""
+    with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
+        match, key = o_to_move_after_x(client, receiver)
+        wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED)
+        admin.retry_delivery(key)
+        again = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED
+                           and len(d.attempts) > 6 and d)
+    assert [a.attempt for a in again.attempts] == list(range(1, 13))
+    gaps = [(b.time.ToNanoseconds() - a.time.ToNanoseconds()) / 1e9 for a, b in zip(again.attempts, again.attempts[1:])]
+    # The backoff starts again: 0.05 s after the round's first attempt, 0.8 s before its last, as in the first round.
+    assert gaps[10] >= 0.8 and gaps[4] >= 0.8 and gaps[6] < gaps[10]
+
+
+def test_retrying_what_cannot_be_retried_is_refused_with_the_reason(quickly_failing_host, receiver, admin_key):
+    with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
+        match = client.create_match("tictactoe", seed=7).name
+        client.join(match)
+        started = client.join(match).match
+        key = f"turn:{match.split('/')[1]}:{started.version}:0"  # X's first turn
+        delivered = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_DELIVERED
+                               and d)
+        cases = {key: (grpc.StatusCode.FAILED_PRECONDITION, "DELIVERY_NOT_FAILED"),
+                 "turn:nosuchmatch:1:0": (grpc.StatusCode.NOT_FOUND, "DELIVERY_NOT_FOUND"),
+                 "": (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FIELD"),
+                 "x" * 300: (grpc.StatusCode.INVALID_ARGUMENT, "INPUT_TOO_LARGE")}  # the limits, before the call
+        for bad, (code, reason) in cases.items():
+            with pytest.raises(GameHostError) as refused:
+                admin.retry_delivery(bad)
+            assert (refused.value.code, refused.value.reason) == (code, reason), bad
+        assert delivery_of(admin, match, key) == delivered  # nothing changed
+        for call in (lambda: client.retry_delivery(key), client.deliveries):
+            with pytest.raises(GameHostError) as refused:
+                call()
+            assert (refused.value.code, refused.value.reason) == (grpc.StatusCode.UNAUTHENTICATED,
+                                                                   "AUTHENTICATION_REQUIRED")
+
+
+def test_deliveries_are_listed_newest_first_in_pages(quickly_failing_host, receiver, admin_key):
+    with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
+        match = client.create_match("tictactoe", bots=[1]).name
+        x = client.join(match).player_token
+        for _ in range(3):
+            view = client.view(match, x)
+            if view.status != pb.MATCH_STATUS_ACTIVE:
+                break
+            client.move(match, x, move_id=view.legal_moves[0].id, expected_version=view.version)
+            wait_until(lambda: 0 in client.view(match, x).to_move or
+                       client.view(match, x).status != pb.MATCH_STATUS_ACTIVE)
+        every = wait_until(lambda: (found := admin.deliveries(match=match)) and len(found) >= 3 and found)
+        paged = admin.deliveries(match=match, page_size=1)
+        assert [d.key for d in paged] == [d.key for d in every]
+        times = [d.create_time.ToNanoseconds() for d in every]
+        assert times == sorted(times, reverse=True)
+        with pytest.raises(GameHostError) as refused:
+            admin.deliveries(match="games/tictactoe")
+        assert (refused.value.code, refused.value.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_NAME")

@@ -389,6 +389,8 @@ def whoami(args) -> int:
 
 
 def admin(args) -> int:
+    if args.action in ("deliveries", "redeliver"):
+        return _deliveries(args)
     with connect(args) as host:
         if args.action == "abort":
             match = host.abort(args.match, args.reason)
@@ -402,6 +404,24 @@ def admin(args) -> int:
             match = host.resume(args.match)
     print(f"{match.name} {_status(match.status)} v{match.version}"
           + (f" ({match.status_detail.reason})" if match.status_detail.reason else ""))
+    return 0
+
+
+def _deliveries(args) -> int:
+    """One line per delivery: key, state, attempts, the last failure."""
+    with connect(args) as host:
+        if args.action == "redeliver":
+            listed = [host.retry_delivery(args.key)]
+        else:
+            state = pb.DeliveryState.Value(f"DELIVERY_STATE_{args.state.upper()}") if args.state else 0
+            listed = host.deliveries(state=state, match=args.match, limit=args.limit)
+    for delivery in listed:
+        last = delivery.attempts[-1] if delivery.attempts else None
+        failure = f" last: {last.error or last.http_status}" if last and last.error else ""
+        due = f" next attempt {delivery.next_attempt_time.ToDatetime():%H:%M:%S}Z" \
+            if delivery.HasField("next_attempt_time") else ""
+        print(f"{delivery.key} {pb.DeliveryState.Name(delivery.state).removeprefix('DELIVERY_STATE_').lower()} "
+              f"attempts={len(delivery.attempts)}{failure}{due}")
     return 0
 
 

@@ -183,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
     assign.add_argument("seat", type=int)
     assign.add_argument("--bot", default="", help="the bot strategy (default: random)")
     actions.add_parser("resume", parents=[client], help="take a suspended match up again").add_argument("match")
+    deliveries = actions.add_parser("deliveries", parents=[client], help="the turn notifications' webhook "
+                                    "deliveries, newest first")
+    deliveries.add_argument("--state", choices=("pending", "delivered", "failed"), help="only those")
+    deliveries.add_argument("--match", default="", help="only this match's")
+    deliveries.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    actions.add_parser("redeliver", parents=[client], help="send a failed delivery again").add_argument(
+        "key", help="the delivery's key, as `admin deliveries` shows it")
     admin.set_defaults(run=commands.admin)
 
     _add_authoring_commands(sub)

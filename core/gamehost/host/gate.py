@@ -16,7 +16,8 @@ from gamehost.host.quotas import WATCHING, QuotaLimits, Quotas
 from gamehost.host.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service).
-REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch")}
+REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
+                                               "ListDeliveries", "RetryDelivery")}
 
 
 def call_metadata(context) -> dict[str, str]:

@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 from gamehost.host import grpc_handlers
 from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.config import HostConfig, parse_game_timeouts
+from gamehost.host.delivery_admin import DeliveryAdministration
 from gamehost.host.engine import MatchEngine
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
@@ -116,7 +117,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
                 Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
     matches = GameHostService(engine, gate)
-    services = (matches, GameHostAdminService(engine, gate, matches), health_servicer)
+    services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
+                health_servicer)
     _add_services(server, *services)
     reflection.enable_server_reflection(
         [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,

@@ -23,6 +23,7 @@ is made again: receivers dedupe by ``Gamehost-Delivery`` (the key).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import hmac
 import json
@@ -69,10 +70,17 @@ class TurnNotifier:
         self.engine: Any = None
         self._due = asyncio.Event()  # set when a notification is queued or a slot frees: look now
         self._in_flight = 0
+        # Its own threads, one per attempt in flight: a slow receiver never
+        # holds up the default pool that the store and DNS lookups share.
+        self._senders = concurrent.futures.ThreadPoolExecutor(MAX_IN_FLIGHT, thread_name_prefix="gamehost-webhook")
 
     def attach(self, engine) -> None:
         self.engine = engine
         engine.background(self._deliver_due())
+
+    def wake(self) -> None:
+        """Look for due attempts now (an operator made a delivery due)."""
+        self._due.set()
 
     @hookimpl
     def gamehost_match_event(self, match_id: str, game_id: str, event: Mapping[str, Any]) -> None:
@@ -123,7 +131,15 @@ class TurnNotifier:
 
     async def _deliver_due(self) -> None:
         """Claim the due attempts (as many as there are free slots), make
-        each in its own task; look again when woken or after ``poll``."""
+        each in its own task; look again when woken or after ``poll``.
+        Cancelled when the engine closes: attempts under way end in their
+        threads (their claims lapse and the next host makes them again)."""
+        try:
+            await self._sweep()
+        finally:
+            self._senders.shutdown(wait=False, cancel_futures=True)
+
+    async def _sweep(self) -> None:
         while True:
             self._due.clear()  # before the look: a notification queued during it wakes the next one
             free = MAX_IN_FLIGHT - self._in_flight
@@ -146,8 +162,9 @@ class TurnNotifier:
         game = json.loads(delivery.body).get("game", "").removeprefix("games/")
         bound = log.bind(match_id=delivery.match_id, game=game, notification=delivery.key)
         try:
-            status, error = await asyncio.to_thread(self._post, delivery.key, delivery.body.encode())
-            retry_in = None if 200 <= status < 300 else backoff(self.retry, attempt)
+            status, error = await asyncio.get_running_loop().run_in_executor(
+                self._senders, self._post, delivery.key, delivery.body.encode())
+            retry_in = None if 200 <= status < 300 else backoff(self.retry, attempt - delivery.round_start)
             try:
                 await self.engine.store.record_delivery_attempt(delivery.key, attempt, time.time(), status, error,
                                                                 retry_in)

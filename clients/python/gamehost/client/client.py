@@ -343,3 +343,20 @@ class GameHostClient:
 
     def resume(self, match: str) -> pb.Match:
         return self._call(self.admin.ResumeMatch, pb.ResumeMatchRequest(name=match_name(match)))
+
+    def deliveries(self, *, state: int = 0, match: str = "", page_size: int = 0,
+                   limit: int | None = None) -> list[pb.Delivery]:
+        """The turn notifications' webhook deliveries, newest first (every
+        page, or the first ``limit``); ``state``: a DeliveryState, 0 for all."""
+        found, token = [], ""
+        while True:
+            page = self._call(self.admin.ListDeliveries, pb.ListDeliveriesRequest(
+                state=state, match=match_name(match) if match else "", page_size=page_size, page_token=token))
+            found += page.deliveries
+            token = page.next_page_token
+            if not token or (limit and len(found) >= limit):
+                return found[:limit] if limit else found
+
+    def retry_delivery(self, key: str) -> pb.Delivery:
+        """Send a failed delivery again, with a new round of attempts."""
+        return self._call(self.admin.RetryDelivery, pb.RetryDeliveryRequest(key=key))

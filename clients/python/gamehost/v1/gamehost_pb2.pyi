@@ -57,6 +57,13 @@ class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TICKET_STATE_MATCHED: _ClassVar[TicketState]
     TICKET_STATE_CANCELLED: _ClassVar[TicketState]
     TICKET_STATE_EXPIRED: _ClassVar[TicketState]
+
+class DeliveryState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DELIVERY_STATE_UNSPECIFIED: _ClassVar[DeliveryState]
+    DELIVERY_STATE_PENDING: _ClassVar[DeliveryState]
+    DELIVERY_STATE_DELIVERED: _ClassVar[DeliveryState]
+    DELIVERY_STATE_FAILED: _ClassVar[DeliveryState]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
@@ -90,6 +97,10 @@ TICKET_STATE_QUEUED: TicketState
 TICKET_STATE_MATCHED: TicketState
 TICKET_STATE_CANCELLED: TicketState
 TICKET_STATE_EXPIRED: TicketState
+DELIVERY_STATE_UNSPECIFIED: DeliveryState
+DELIVERY_STATE_PENDING: DeliveryState
+DELIVERY_STATE_DELIVERED: DeliveryState
+DELIVERY_STATE_FAILED: DeliveryState
 
 class Game(_message.Message):
     __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo")
@@ -860,3 +871,59 @@ class ListTicketsResponse(_message.Message):
     tickets: _containers.RepeatedCompositeFieldContainer[Ticket]
     next_page_token: str
     def __init__(self, tickets: _Optional[_Iterable[_Union[Ticket, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class DeliveryAttempt(_message.Message):
+    __slots__ = ("attempt", "time", "http_status", "error")
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    HTTP_STATUS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    attempt: int
+    time: _timestamp_pb2.Timestamp
+    http_status: int
+    error: str
+    def __init__(self, attempt: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., http_status: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+
+class Delivery(_message.Message):
+    __slots__ = ("key", "match", "state", "create_time", "next_attempt_time", "attempts", "body")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ATTEMPT_TIME_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    BODY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    match: str
+    state: DeliveryState
+    create_time: _timestamp_pb2.Timestamp
+    next_attempt_time: _timestamp_pb2.Timestamp
+    attempts: _containers.RepeatedCompositeFieldContainer[DeliveryAttempt]
+    body: _struct_pb2.Struct
+    def __init__(self, key: _Optional[str] = ..., match: _Optional[str] = ..., state: _Optional[_Union[DeliveryState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_attempt_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attempts: _Optional[_Iterable[_Union[DeliveryAttempt, _Mapping]]] = ..., body: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class ListDeliveriesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "state", "match")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    state: DeliveryState
+    match: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., state: _Optional[_Union[DeliveryState, str]] = ..., match: _Optional[str] = ...) -> None: ...
+
+class ListDeliveriesResponse(_message.Message):
+    __slots__ = ("deliveries", "next_page_token")
+    DELIVERIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    deliveries: _containers.RepeatedCompositeFieldContainer[Delivery]
+    next_page_token: str
+    def __init__(self, deliveries: _Optional[_Iterable[_Union[Delivery, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class RetryDeliveryRequest(_message.Message):
+    __slots__ = ("key",)
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    def __init__(self, key: _Optional[str] = ...) -> None: ...

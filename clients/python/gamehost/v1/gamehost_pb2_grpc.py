@@ -1185,6 +1185,16 @@ class GameHostAdminStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
                 _registered_method=True)
+        self.ListDeliveries = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/ListDeliveries',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesResponse.FromString,
+                _registered_method=True)
+        self.RetryDelivery = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/RetryDelivery',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Delivery.FromString,
+                _registered_method=True)
 
 
 class GameHostAdminServicer:
@@ -1220,6 +1230,21 @@ class GameHostAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListDeliveries(self, request, context):
+        """Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+        The deliveries, newest first, with their attempts; paged.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RetryDelivery(self, request, context):
+        """Sends a delivery that was given up once more, with a new round of attempts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1242,6 +1267,16 @@ def add_GameHostAdminServicer_to_server(servicer, server):
                     servicer.ResumeMatch,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'ListDeliveries': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDeliveries,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesResponse.SerializeToString,
+            ),
+            'RetryDelivery': grpc.unary_unary_rpc_method_handler(
+                    servicer.RetryDelivery,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Delivery.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1354,6 +1389,60 @@ class GameHostAdmin:
             '/gamehost.v1.GameHostAdmin/ResumeMatch',
             gamehost_dot_v1_dot_gamehost__pb2.ResumeMatchRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDeliveries(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/ListDeliveries',
+            gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListDeliveriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RetryDelivery(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/RetryDelivery',
+            gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Delivery.FromString,
             options,
             channel_credentials,
             insecure,

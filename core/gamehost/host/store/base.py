@@ -162,6 +162,21 @@ class PendingDelivery:
     match_id: str
     body: str
     attempts: int  # attempts made so far: this one is attempts + 1
+    round_start: int = 0  # attempts made before its last retry by an operator: the backoff starts again there
+
+
+@dataclass(frozen=True)
+class DeliveryRecord:
+    """A turn notification's row and its attempts, for operators
+    (ListDeliveries): delivery_rows.py says what each field means."""
+
+    key: str
+    match_id: str
+    body: str
+    create_time: float
+    state: str  # pending, delivered or failed
+    next_attempt: float | None
+    attempts: tuple[tuple[int, float, int, str], ...]  # (attempt, time, status, error), in order
 
 
 def delivery_state(status: int, retry_in: float | None) -> str:
@@ -281,6 +296,19 @@ class Store(Protocol):
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         """(attempt, time, status, error) of a notification, in order."""
+
+    async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
+                              limit: int) -> list[DeliveryRecord]:
+        """Notifications newest first (create_time, then key, descending),
+        only in ``state`` / of ``match_id`` when given, after the (time,
+        key) ``after`` names, at most ``limit``, each with its attempts."""
+
+    async def delivery(self, key: str) -> DeliveryRecord | None: ...
+
+    async def retry_delivery(self, key: str, now: float) -> str | None:
+        """Make a failed notification pending and due now, with a new round
+        of attempts (``round_start`` = the attempts made). Returns its state
+        before (only "failed" changes anything), None if there is no such key."""
 
     # Players: matchmaking (issue 17).
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:

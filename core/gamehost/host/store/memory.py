@@ -11,8 +11,8 @@ import collections
 import dataclasses
 from typing import Sequence
 
-from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, PlayerRating, Snapshot,
-                                      TicketRecord, VersionConflict, delivery_state)
+from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery,
+                                      PlayerRating, Snapshot, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 
 
@@ -22,10 +22,12 @@ class _QueuedNotification:
 
     match_id: str
     body: str
+    create_time: float
     state: str = "pending"
     attempts: int = 0
     next_attempt: float | None = None
     claim_until: float | None = None
+    round_start: int = 0
 
 
 class MemoryStore:
@@ -193,7 +195,7 @@ class MemoryStore:
     async def claim_notification(self, key: str, match_id: str, body: str, now: float) -> bool:
         if key in self._notifications:
             return False
-        self._notifications[key] = _QueuedNotification(match_id, body, next_attempt=now)
+        self._notifications[key] = _QueuedNotification(match_id, body, now, next_attempt=now)
         return True
 
     async def claim_deliveries(self, now: float, hold: float, limit: int) -> list[PendingDelivery]:
@@ -204,7 +206,7 @@ class MemoryStore:
         for _, key in due:
             row = self._notifications[key]
             row.claim_until = now + hold
-            claimed.append(PendingDelivery(key, row.match_id, row.body, row.attempts))
+            claimed.append(PendingDelivery(key, row.match_id, row.body, row.attempts, row.round_start))
         return claimed
 
     async def record_delivery_attempt(self, key: str, attempt: int, now: float, status: int, error: str,
@@ -219,6 +221,30 @@ class MemoryStore:
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return list(self._attempts.get(key, []))
+
+    async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
+                              limit: int) -> list[DeliveryRecord]:
+        listed = sorted(((row.create_time, key) for key, row in self._notifications.items()
+                         if (state is None or row.state == state) and (match_id is None or row.match_id == match_id)
+                         and (after is None or (row.create_time, key) < after)), reverse=True)
+        return [self._delivery_record(key) for _, key in listed[:limit]]
+
+    async def delivery(self, key: str) -> DeliveryRecord | None:
+        return self._delivery_record(key) if key in self._notifications else None
+
+    def _delivery_record(self, key: str) -> DeliveryRecord:
+        row = self._notifications[key]
+        return DeliveryRecord(key, row.match_id, row.body, row.create_time, row.state, row.next_attempt,
+                              tuple(self._attempts.get(key, [])))
+
+    async def retry_delivery(self, key: str, now: float) -> str | None:
+        row = self._notifications.get(key)
+        if row is None:
+            return None
+        before = row.state
+        if before == "failed":
+            row.state, row.next_attempt, row.round_start, row.claim_until = "pending", now, row.attempts, None
+        return before
 
     # ------------------------------------------------------------ matchmaking (issue 17)
 

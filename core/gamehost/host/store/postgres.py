@@ -26,9 +26,10 @@ import structlog
 from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
-from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, Snapshot, VersionConflict,
-                                      delivery_state)
-from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, NOTIFICATION_COLUMNS
+from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
+                                      VersionConflict, delivery_state)
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
+                                               NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -201,6 +202,8 @@ MIGRATIONS = [
     {LEGACY_STATES}
     {DUE_INDEX}
     """,
+    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
+    RETRY_ROUNDS,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -582,6 +585,33 @@ class PostgresStore:
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in await self._all(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
+
+    async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
+                              limit: int) -> list[DeliveryRecord]:
+        sql, params = listing_query(state, match_id, after, limit, "%s")
+        rows = await self._all(sql, tuple(params))
+        attempts: dict[str, list] = {row[0]: [] for row in rows}
+        for key, *attempt in await self._all(  # the page's attempts in one query
+                "SELECT key, attempt, time, status, error FROM notification_attempts WHERE key = ANY(%s) "
+                "ORDER BY key, attempt", (list(attempts),)):
+            attempts[key].append(tuple(attempt))
+        return [DeliveryRecord(*row, attempts=tuple(attempts[row[0]])) for row in rows]
+
+    async def delivery(self, key: str) -> DeliveryRecord | None:
+        row = await self._one(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=%s", (key,))
+        return None if row is None else DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(key)))
+
+    async def retry_delivery(self, key: str, now: float) -> str | None:
+        """Due by the database's clock, as every attempt is."""
+        async with self._pool.connection() as conn, conn.transaction():
+            row = await (await conn.execute("SELECT state FROM notifications WHERE key=%s FOR UPDATE",
+                                            (key,))).fetchone()
+            if row is None:
+                return None
+            await conn.execute(
+                f"UPDATE notifications SET state = 'pending', next_attempt = {_NOW}, round_start = attempts, "
+                "claimed_by = NULL, claim_until = NULL WHERE key = %s AND state = 'failed'", (key,))
+            return row[0]
 
     # ------------------------------------------------------------ notifications
 

@@ -15,9 +15,10 @@ import uuid
 from pathlib import Path
 from typing import Sequence
 
-from gamehost.host.store.base import (OVER_STATUSES, Append, MatchRecord, PendingDelivery, Snapshot, StoreUnusable,
-                                      VersionConflict, delivery_state)
-from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, NOTIFICATION_COLUMNS
+from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
+                                      StoreUnusable, VersionConflict, delivery_state)
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
+                                               NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.file_lock import DatabaseLock
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
@@ -156,6 +157,8 @@ MIGRATIONS = [
     {LEGACY_STATES}
     {DUE_INDEX}
     """,
+    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
+    RETRY_ROUNDS,
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -528,3 +531,27 @@ class SQLiteStore:
         return [tuple(row) for row in self._db.execute(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
             (key,)).fetchall()]
+
+    async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
+                              limit: int) -> list[DeliveryRecord]:
+        sql, params = listing_query(state, match_id, after, limit, "?")
+        return [await self._with_attempts(row) for row in self._db.execute(sql, params).fetchall()]
+
+    async def delivery(self, key: str) -> DeliveryRecord | None:
+        row = self._db.execute(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=?", (key,)).fetchone()
+        return None if row is None else await self._with_attempts(row)
+
+    async def _with_attempts(self, row) -> DeliveryRecord:
+        return DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(row[0])))
+
+    async def retry_delivery(self, key: str, now: float) -> str | None:
+        before: list[str | None] = [None]
+
+        def work(db):
+            row = db.execute("SELECT state FROM notifications WHERE key=?", (key,)).fetchone()
+            before[0] = row and row[0]
+            db.execute("UPDATE notifications SET state = 'pending', next_attempt = ?, round_start = attempts, "
+                       "claimed_by = NULL, claim_until = NULL WHERE key = ? AND state = 'failed'", (now, key))
+
+        self._transaction(work)
+        return before[0]

@@ -321,6 +321,61 @@ func (TicketState) EnumDescriptor() ([]byte, []int) {
 	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
 }
 
+type DeliveryState int32
+
+const (
+	DeliveryState_DELIVERY_STATE_UNSPECIFIED DeliveryState = 0
+	// Waiting for its next attempt (next_attempt_time), or being attempted.
+	DeliveryState_DELIVERY_STATE_PENDING DeliveryState = 1
+	// The receiver answered 2xx.
+	DeliveryState_DELIVERY_STATE_DELIVERED DeliveryState = 2
+	// Given up after its round of attempts: RetryDelivery sends it again.
+	DeliveryState_DELIVERY_STATE_FAILED DeliveryState = 3
+)
+
+// Enum value maps for DeliveryState.
+var (
+	DeliveryState_name = map[int32]string{
+		0: "DELIVERY_STATE_UNSPECIFIED",
+		1: "DELIVERY_STATE_PENDING",
+		2: "DELIVERY_STATE_DELIVERED",
+		3: "DELIVERY_STATE_FAILED",
+	}
+	DeliveryState_value = map[string]int32{
+		"DELIVERY_STATE_UNSPECIFIED": 0,
+		"DELIVERY_STATE_PENDING":     1,
+		"DELIVERY_STATE_DELIVERED":   2,
+		"DELIVERY_STATE_FAILED":      3,
+	}
+)
+
+func (x DeliveryState) Enum() *DeliveryState {
+	p := new(DeliveryState)
+	*p = x
+	return p
+}
+
+func (x DeliveryState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DeliveryState) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[4].Descriptor()
+}
+
+func (DeliveryState) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[4]
+}
+
+func (x DeliveryState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DeliveryState.Descriptor instead.
+func (DeliveryState) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
+}
+
 type Game struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -5008,6 +5063,345 @@ func (x *ListTicketsResponse) GetNextPageToken() string {
 	return ""
 }
 
+type DeliveryAttempt struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 for the first attempt; numbering goes on across retries.
+	Attempt int32                  `protobuf:"varint,1,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	Time    *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
+	// The receiver's HTTP status; 0 when no answer came.
+	HttpStatus int32 `protobuf:"varint,3,opt,name=http_status,json=httpStatus,proto3" json:"http_status,omitempty"`
+	// Why it failed ("HTTP 500", "timed out", ...); empty when delivered.
+	Error         string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeliveryAttempt) Reset() {
+	*x = DeliveryAttempt{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeliveryAttempt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeliveryAttempt) ProtoMessage() {}
+
+func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
+func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *DeliveryAttempt) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *DeliveryAttempt) GetTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+func (x *DeliveryAttempt) GetHttpStatus() int32 {
+	if x != nil {
+		return x.HttpStatus
+	}
+	return 0
+}
+
+func (x *DeliveryAttempt) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type Delivery struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The notification's key, sent as the Gamehost-Delivery header:
+	// "turn:{match}:{version}:{seat}" or "finished:{match}".
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// "matches/{match}".
+	Match      string                 `protobuf:"bytes,2,opt,name=match,proto3" json:"match,omitempty"`
+	State      DeliveryState          `protobuf:"varint,3,opt,name=state,proto3,enum=gamehost.v1.DeliveryState" json:"state,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// When the next attempt is due; unset once delivered or failed.
+	NextAttemptTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=next_attempt_time,json=nextAttemptTime,proto3" json:"next_attempt_time,omitempty"`
+	// Every attempt made, in order.
+	Attempts []*DeliveryAttempt `protobuf:"bytes,6,rep,name=attempts,proto3" json:"attempts,omitempty"`
+	// The JSON body posted.
+	Body          *structpb.Struct `protobuf:"bytes,7,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Delivery) Reset() {
+	*x = Delivery{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Delivery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Delivery) ProtoMessage() {}
+
+func (x *Delivery) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
+func (*Delivery) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *Delivery) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *Delivery) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *Delivery) GetState() DeliveryState {
+	if x != nil {
+		return x.State
+	}
+	return DeliveryState_DELIVERY_STATE_UNSPECIFIED
+}
+
+func (x *Delivery) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Delivery) GetNextAttemptTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.NextAttemptTime
+	}
+	return nil
+}
+
+func (x *Delivery) GetAttempts() []*DeliveryAttempt {
+	if x != nil {
+		return x.Attempts
+	}
+	return nil
+}
+
+func (x *Delivery) GetBody() *structpb.Struct {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+type ListDeliveriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most this many deliveries a page (0: 50; at most 100).
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of a previous call with the same filters.
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only deliveries in this state; unspecified: every state.
+	State DeliveryState `protobuf:"varint,3,opt,name=state,proto3,enum=gamehost.v1.DeliveryState" json:"state,omitempty"`
+	// Only the deliveries of this match, "matches/{match}"; empty: every match.
+	Match         string `protobuf:"bytes,4,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListDeliveriesRequest) Reset() {
+	*x = ListDeliveriesRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListDeliveriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListDeliveriesRequest) ProtoMessage() {}
+
+func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
+func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *ListDeliveriesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListDeliveriesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListDeliveriesRequest) GetState() DeliveryState {
+	if x != nil {
+		return x.State
+	}
+	return DeliveryState_DELIVERY_STATE_UNSPECIFIED
+}
+
+func (x *ListDeliveriesRequest) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+type ListDeliveriesResponse struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Deliveries []*Delivery            `protobuf:"bytes,1,rep,name=deliveries,proto3" json:"deliveries,omitempty"`
+	// Empty on the last page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListDeliveriesResponse) Reset() {
+	*x = ListDeliveriesResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListDeliveriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListDeliveriesResponse) ProtoMessage() {}
+
+func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
+func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
+	if x != nil {
+		return x.Deliveries
+	}
+	return nil
+}
+
+func (x *ListDeliveriesResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+type RetryDeliveryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The delivery's key (Delivery.key).
+	Key           string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryDeliveryRequest) Reset() {
+	*x = RetryDeliveryRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryDeliveryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryDeliveryRequest) ProtoMessage() {}
+
+func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
+func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *RetryDeliveryRequest) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -5402,7 +5796,35 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06states\x18\x03 \x03(\x0e2\x18.gamehost.v1.TicketStateR\x06states\"l\n" +
 	"\x13ListTicketsResponse\x12-\n" +
 	"\atickets\x18\x01 \x03(\v2\x13.gamehost.v1.TicketR\atickets\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xc8\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x92\x01\n" +
+	"\x0fDeliveryAttempt\x12\x18\n" +
+	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12.\n" +
+	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x1f\n" +
+	"\vhttp_status\x18\x03 \x01(\x05R\n" +
+	"httpStatus\x12\x14\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\"\xd0\x02\n" +
+	"\bDelivery\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05match\x18\x02 \x01(\tR\x05match\x120\n" +
+	"\x05state\x18\x03 \x01(\x0e2\x1a.gamehost.v1.DeliveryStateR\x05state\x12;\n" +
+	"\vcreate_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x12F\n" +
+	"\x11next_attempt_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x0fnextAttemptTime\x128\n" +
+	"\battempts\x18\x06 \x03(\v2\x1c.gamehost.v1.DeliveryAttemptR\battempts\x12+\n" +
+	"\x04body\x18\a \x01(\v2\x17.google.protobuf.StructR\x04body\"\x9b\x01\n" +
+	"\x15ListDeliveriesRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x120\n" +
+	"\x05state\x18\x03 \x01(\x0e2\x1a.gamehost.v1.DeliveryStateR\x05state\x12\x14\n" +
+	"\x05match\x18\x04 \x01(\tR\x05match\"w\n" +
+	"\x16ListDeliveriesResponse\x125\n" +
+	"\n" +
+	"deliveries\x18\x01 \x03(\v2\x15.gamehost.v1.DeliveryR\n" +
+	"deliveries\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"(\n" +
+	"\x14RetryDeliveryRequest\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -5440,7 +5862,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
 	"\x14TICKET_STATE_MATCHED\x10\x02\x12\x1a\n" +
 	"\x16TICKET_STATE_CANCELLED\x10\x03\x12\x18\n" +
-	"\x14TICKET_STATE_EXPIRED\x10\x042\xf9\r\n" +
+	"\x14TICKET_STATE_EXPIRED\x10\x04*\x84\x01\n" +
+	"\rDeliveryState\x12\x1e\n" +
+	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
+	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x032\xf9\r\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -5469,13 +5896,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +
 	"\n" +
 	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
-	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse2\xa7\x02\n" +
+	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse2\xd2\x03\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
 	"\vDeleteMatch\x12\x1f.gamehost.v1.DeleteMatchRequest\x1a .gamehost.v1.DeleteMatchResponse\x12>\n" +
 	"\tAssignBot\x12\x1d.gamehost.v1.AssignBotRequest\x1a\x12.gamehost.v1.Match\x12B\n" +
-	"\vResumeMatch\x12\x1f.gamehost.v1.ResumeMatchRequest\x1a\x12.gamehost.v1.MatchB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
+	"\vResumeMatch\x12\x1f.gamehost.v1.ResumeMatchRequest\x1a\x12.gamehost.v1.Match\x12^\n" +
+	"\x0eListDeliveries\x12\".gamehost.v1.ListDeliveriesRequest\x1a#.gamehost.v1.ListDeliveriesResponse\"\x03\x90\x02\x01\x12I\n" +
+	"\rRetryDelivery\x12!.gamehost.v1.RetryDeliveryRequest\x1a\x15.gamehost.v1.DeliveryB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
 
 var (
 	file_gamehost_v1_gamehost_proto_rawDescOnce sync.Once
@@ -5489,220 +5918,238 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 	return file_gamehost_v1_gamehost_proto_rawDescData
 }
 
-var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
+var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
 	(EventKind)(0),                  // 2: gamehost.v1.EventKind
 	(TicketState)(0),                // 3: gamehost.v1.TicketState
-	(*Game)(nil),                    // 4: gamehost.v1.Game
-	(*GameBot)(nil),                 // 5: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 6: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 7: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 8: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 9: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 10: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 11: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 12: gamehost.v1.Result
-	(*Match)(nil),                   // 13: gamehost.v1.Match
-	(*ChessClock)(nil),              // 14: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 15: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 16: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 17: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 18: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 19: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 20: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 21: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 22: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 23: gamehost.v1.MovePart
-	(*View)(nil),                    // 24: gamehost.v1.View
-	(*RenderOptions)(nil),           // 25: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 26: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 27: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 28: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 29: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 30: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 31: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 32: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 33: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 34: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 35: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 36: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 37: gamehost.v1.UndoAsk
-	(*GetIdentityRequest)(nil),      // 38: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 39: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 40: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 41: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 42: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 43: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 44: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 45: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 46: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 47: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 48: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 49: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 50: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 51: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 52: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 53: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 54: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 55: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 56: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 57: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 58: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 59: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 60: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 61: gamehost.v1.ListTicketsResponse
-	(*structpb.Struct)(nil),         // 62: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 63: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 64: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 65: google.protobuf.Any
+	(DeliveryState)(0),              // 4: gamehost.v1.DeliveryState
+	(*Game)(nil),                    // 5: gamehost.v1.Game
+	(*GameBot)(nil),                 // 6: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 7: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 8: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 9: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 10: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 11: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 12: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 13: gamehost.v1.Result
+	(*Match)(nil),                   // 14: gamehost.v1.Match
+	(*ChessClock)(nil),              // 15: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 16: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 17: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 18: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 19: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 20: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 21: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 22: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 23: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 24: gamehost.v1.MovePart
+	(*View)(nil),                    // 25: gamehost.v1.View
+	(*RenderOptions)(nil),           // 26: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 27: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 28: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 29: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 30: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 31: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 32: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 33: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 34: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 35: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 36: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 37: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 38: gamehost.v1.UndoAsk
+	(*GetIdentityRequest)(nil),      // 39: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 40: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 41: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 42: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 43: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 44: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 45: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 46: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 47: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 48: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 49: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 50: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 51: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 52: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 53: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 54: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 55: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 56: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 57: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 58: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 59: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 60: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 61: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 62: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 63: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 64: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 65: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 66: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 67: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 68: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 69: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 70: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 71: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	62,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	62,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	6,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	5,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	62,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	4,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	68,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	68,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	7,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	6,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	68,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	5,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	63,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	69,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	10,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	62,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	12,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	63,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	63,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	64,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	63,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	11,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	14,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	64,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	37,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	63,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
-	64,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	64,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	64,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	63,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	63,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	64,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	62,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	64,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	64,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	64,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	64,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	64,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	11,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	68,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	13,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	69,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	69,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	70,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	69,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	12,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	15,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	70,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	38,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	69,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	70,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	70,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	70,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	69,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	69,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	70,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	68,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	70,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	70,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	70,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	70,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	70,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	0,   // 33: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	13,  // 34: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	13,  // 35: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	62,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	23,  // 37: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	14,  // 34: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	14,  // 35: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	68,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	24,  // 37: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 38: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	62,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	22,  // 40: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	12,  // 41: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	25,  // 42: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	62,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	25,  // 44: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	24,  // 45: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	68,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	23,  // 40: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	13,  // 41: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	26,  // 42: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	68,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	26,  // 44: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	25,  // 45: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	2,   // 46: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	63,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	62,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	24,  // 49: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	63,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	25,  // 51: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	62,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	29,  // 53: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	12,  // 54: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	37,  // 55: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	63,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	30,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	27,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	33,  // 59: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	34,  // 60: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	35,  // 61: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	65,  // 62: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	29,  // 63: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	28,  // 64: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	13,  // 65: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	46,  // 66: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	48,  // 67: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	36,  // 68: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	50,  // 69: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	50,  // 70: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	62,  // 71: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	64,  // 72: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	64,  // 73: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	62,  // 74: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	69,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	68,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	25,  // 49: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	69,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	26,  // 51: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	68,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	30,  // 53: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	13,  // 54: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	38,  // 55: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	69,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	31,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	28,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	34,  // 59: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	35,  // 60: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	36,  // 61: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	71,  // 62: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	30,  // 63: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	29,  // 64: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	14,  // 65: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	47,  // 66: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	49,  // 67: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	37,  // 68: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	51,  // 69: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	51,  // 70: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	68,  // 71: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	70,  // 72: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	70,  // 73: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	68,  // 74: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	3,   // 75: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	64,  // 76: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	63,  // 77: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	63,  // 78: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	63,  // 79: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	70,  // 76: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	69,  // 77: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	69,  // 78: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	69,  // 79: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
 	3,   // 80: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	56,  // 81: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	7,   // 82: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	9,   // 83: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	15,  // 84: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	16,  // 85: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	18,  // 86: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	19,  // 87: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	21,  // 88: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	26,  // 89: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	27,  // 90: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	30,  // 91: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	31,  // 92: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	38,  // 93: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	45,  // 94: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	49,  // 95: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	51,  // 96: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	53,  // 97: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	55,  // 98: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	57,  // 99: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	58,  // 100: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	59,  // 101: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	60,  // 102: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	33,  // 103: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	34,  // 104: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	35,  // 105: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	40,  // 106: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	41,  // 107: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	43,  // 108: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	44,  // 109: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	8,   // 110: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	4,   // 111: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	13,  // 112: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	17,  // 113: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	13,  // 114: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	20,  // 115: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	13,  // 116: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	24,  // 117: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	28,  // 118: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	29,  // 119: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	32,  // 120: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	39,  // 121: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	47,  // 122: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	13,  // 123: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	52,  // 124: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	54,  // 125: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	56,  // 126: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	56,  // 127: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	56,  // 128: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	56,  // 129: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	61,  // 130: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	36,  // 131: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 132: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	36,  // 133: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	13,  // 134: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	42,  // 135: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	13,  // 136: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	13,  // 137: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	110, // [110:138] is the sub-list for method output_type
-	82,  // [82:110] is the sub-list for method input_type
-	82,  // [82:82] is the sub-list for extension type_name
-	82,  // [82:82] is the sub-list for extension extendee
-	0,   // [0:82] is the sub-list for field type_name
+	57,  // 81: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	69,  // 82: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	4,   // 83: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	69,  // 84: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	69,  // 85: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	63,  // 86: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	68,  // 87: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	4,   // 88: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	64,  // 89: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	8,   // 90: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	10,  // 91: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	16,  // 92: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	17,  // 93: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	19,  // 94: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	20,  // 95: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	22,  // 96: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	27,  // 97: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	28,  // 98: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	31,  // 99: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	32,  // 100: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	39,  // 101: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	46,  // 102: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	50,  // 103: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	52,  // 104: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	54,  // 105: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	56,  // 106: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	58,  // 107: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	59,  // 108: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	60,  // 109: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	61,  // 110: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	34,  // 111: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	35,  // 112: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	36,  // 113: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	41,  // 114: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	42,  // 115: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	44,  // 116: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	45,  // 117: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	65,  // 118: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	67,  // 119: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	9,   // 120: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	5,   // 121: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	14,  // 122: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	18,  // 123: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	14,  // 124: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	21,  // 125: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	14,  // 126: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	25,  // 127: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	29,  // 128: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	30,  // 129: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	33,  // 130: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	40,  // 131: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	48,  // 132: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	14,  // 133: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	53,  // 134: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	55,  // 135: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	57,  // 136: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	57,  // 137: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	57,  // 138: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	57,  // 139: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	62,  // 140: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	37,  // 141: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	37,  // 142: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	37,  // 143: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	14,  // 144: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	43,  // 145: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	14,  // 146: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	14,  // 147: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	66,  // 148: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	64,  // 149: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	120, // [120:150] is the sub-list for method output_type
+	90,  // [90:120] is the sub-list for method input_type
+	90,  // [90:90] is the sub-list for extension type_name
+	90,  // [90:90] is the sub-list for extension extendee
+	0,   // [0:90] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -5742,8 +6189,8 @@ func file_gamehost_v1_gamehost_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   58,
+			NumEnums:      5,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -1128,10 +1128,12 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	GameHostAdmin_AbortMatch_FullMethodName  = "/gamehost.v1.GameHostAdmin/AbortMatch"
-	GameHostAdmin_DeleteMatch_FullMethodName = "/gamehost.v1.GameHostAdmin/DeleteMatch"
-	GameHostAdmin_AssignBot_FullMethodName   = "/gamehost.v1.GameHostAdmin/AssignBot"
-	GameHostAdmin_ResumeMatch_FullMethodName = "/gamehost.v1.GameHostAdmin/ResumeMatch"
+	GameHostAdmin_AbortMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/AbortMatch"
+	GameHostAdmin_DeleteMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/DeleteMatch"
+	GameHostAdmin_AssignBot_FullMethodName      = "/gamehost.v1.GameHostAdmin/AssignBot"
+	GameHostAdmin_ResumeMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/ResumeMatch"
+	GameHostAdmin_ListDeliveries_FullMethodName = "/gamehost.v1.GameHostAdmin/ListDeliveries"
+	GameHostAdmin_RetryDelivery_FullMethodName  = "/gamehost.v1.GameHostAdmin/RetryDelivery"
 )
 
 // GameHostAdminClient is the client API for GameHostAdmin service.
@@ -1149,6 +1151,11 @@ type GameHostAdminClient interface {
 	AssignBot(ctx context.Context, in *AssignBotRequest, opts ...grpc.CallOption) (*Match, error)
 	// Takes a suspended match up again where it stopped.
 	ResumeMatch(ctx context.Context, in *ResumeMatchRequest, opts ...grpc.CallOption) (*Match, error)
+	// Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+	// The deliveries, newest first, with their attempts; paged.
+	ListDeliveries(ctx context.Context, in *ListDeliveriesRequest, opts ...grpc.CallOption) (*ListDeliveriesResponse, error)
+	// Sends a delivery that was given up once more, with a new round of attempts.
+	RetryDelivery(ctx context.Context, in *RetryDeliveryRequest, opts ...grpc.CallOption) (*Delivery, error)
 }
 
 type gameHostAdminClient struct {
@@ -1199,6 +1206,26 @@ func (c *gameHostAdminClient) ResumeMatch(ctx context.Context, in *ResumeMatchRe
 	return out, nil
 }
 
+func (c *gameHostAdminClient) ListDeliveries(ctx context.Context, in *ListDeliveriesRequest, opts ...grpc.CallOption) (*ListDeliveriesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListDeliveriesResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListDeliveries_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) RetryDelivery(ctx context.Context, in *RetryDeliveryRequest, opts ...grpc.CallOption) (*Delivery, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Delivery)
+	err := c.cc.Invoke(ctx, GameHostAdmin_RetryDelivery_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostAdminServer is the server API for GameHostAdmin service.
 // All implementations must embed UnimplementedGameHostAdminServer
 // for forward compatibility.
@@ -1214,6 +1241,11 @@ type GameHostAdminServer interface {
 	AssignBot(context.Context, *AssignBotRequest) (*Match, error)
 	// Takes a suspended match up again where it stopped.
 	ResumeMatch(context.Context, *ResumeMatchRequest) (*Match, error)
+	// Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+	// The deliveries, newest first, with their attempts; paged.
+	ListDeliveries(context.Context, *ListDeliveriesRequest) (*ListDeliveriesResponse, error)
+	// Sends a delivery that was given up once more, with a new round of attempts.
+	RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error)
 	mustEmbedUnimplementedGameHostAdminServer()
 }
 
@@ -1235,6 +1267,12 @@ func (UnimplementedGameHostAdminServer) AssignBot(context.Context, *AssignBotReq
 }
 func (UnimplementedGameHostAdminServer) ResumeMatch(context.Context, *ResumeMatchRequest) (*Match, error) {
 	return nil, status.Error(codes.Unimplemented, "method ResumeMatch not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListDeliveries(context.Context, *ListDeliveriesRequest) (*ListDeliveriesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListDeliveries not implemented")
+}
+func (UnimplementedGameHostAdminServer) RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error) {
+	return nil, status.Error(codes.Unimplemented, "method RetryDelivery not implemented")
 }
 func (UnimplementedGameHostAdminServer) mustEmbedUnimplementedGameHostAdminServer() {}
 func (UnimplementedGameHostAdminServer) testEmbeddedByValue()                       {}
@@ -1329,6 +1367,42 @@ func _GameHostAdmin_ResumeMatch_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHostAdmin_ListDeliveries_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListDeliveriesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListDeliveries(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListDeliveries_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListDeliveries(ctx, req.(*ListDeliveriesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_RetryDelivery_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RetryDeliveryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).RetryDelivery(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_RetryDelivery_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).RetryDelivery(ctx, req.(*RetryDeliveryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHostAdmin_ServiceDesc is the grpc.ServiceDesc for GameHostAdmin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1351,6 +1425,14 @@ var GameHostAdmin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ResumeMatch",
 			Handler:    _GameHostAdmin_ResumeMatch_Handler,
+		},
+		{
+			MethodName: "ListDeliveries",
+			Handler:    _GameHostAdmin_ListDeliveries_Handler,
+		},
+		{
+			MethodName: "RetryDelivery",
+			Handler:    _GameHostAdmin_RetryDelivery_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
