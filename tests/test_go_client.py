@@ -343,3 +343,35 @@ def test_play_reports_an_admins_abort_with_its_reason(gamehost_go, go_host, idp)
     lines = out.splitlines()
     assert f"v{aborted.version} aborted: ADMIN_ABORT" in lines
     assert lines[-1] == f"aborted (ADMIN_ABORT: stopped by the test) at version {aborted.version}"
+
+
+@pytest.mark.parametrize("over", [(), ("--session",)], ids=["unary", "session"])
+def test_undo_by_agreement_asked_refused_withdrawn_and_accepted(gamehost_go, go_host, over):
+    """gamehost-go undo, over unary calls and over a Session stream: the same
+    answers, and a refusal's reason and details as the unary call gives them."""
+    with go_host.client() as client:
+        match = client.create_match("tictactoe").name
+        x, o = client.join(match).player_token, client.join(match).player_token
+        moved = client.move(match, x, move_id=client.view(match, x).legal_moves[0].id).version
+
+    def undo(action: str, token: str) -> subprocess.CompletedProcess:
+        return run_go(gamehost_go, go_host, "undo", action, match, "--token", token, *over)
+
+    asked = undo("ask", x)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout == f"asked: Player 1 asks to take back the move of v{moved}; waiting for Player 2 " \
+                           f"(ask v{moved + 1})\n"
+    refused = undo("refuse", o)
+    assert (refused.returncode, refused.stdout) == (0, f"refused: the move stands (match now at v{moved + 2})\n")
+    not_yours = undo("ask", o)
+    assert not_yours.returncode == 1 and "FAILED_PRECONDITION" in not_yours.stderr
+    assert "UNDO_NOT_YOURS" in not_yours.stderr and "last_mover" in not_yours.stderr
+    assert undo("ask", x).returncode == 0
+    withdrawn = undo("withdraw", x)
+    assert withdrawn.stdout == f"withdrew the ask: the move stands (match now at v{moved + 4})\n"
+    assert undo("ask", x).returncode == 0
+    accepted = undo("accept", o)
+    assert accepted.stdout == f"accepted: the move is taken back (match now at v{moved + 7})\n"  # answer, undo
+    with go_host.client() as client:
+        view = client.view(match, x)
+    assert view.version == moved + 7 and list(view.to_move) == [0]

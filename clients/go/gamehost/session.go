@@ -16,8 +16,8 @@ import (
 // of the matches it follows come out, one message each (cheaper for the host
 // than a SubmitMove call per move). The host answers each request, in order,
 // with a SessionEvent carrying its tag; a refused request gets an error
-// answer and the stream goes on. Move, Watch and Unwatch wait for their
-// answer and keep the events read meanwhile for Next. Not for several
+// answer and the stream goes on. Move, Watch, Unwatch and the undo calls
+// wait for their answer and keep the events read meanwhile for Next. Not for several
 // goroutines at once.
 type Session struct {
 	stream grpc.BidiStreamingClient[gamehostv1.SessionRequest, gamehostv1.SessionEvent]
@@ -62,6 +62,27 @@ func (s *Session) Unwatch(match string) (int64, error) {
 	answer, err := s.ask(&gamehostv1.SessionRequest{
 		Request: &gamehostv1.SessionRequest_Unwatch{Unwatch: MatchName(match)}})
 	return answer.GetWatchEnded().GetVersion(), err
+}
+
+// AskUndo asks to take back the caller's seat's move, the last one played,
+// as AskUndo does; a refusal is an error with the host's status and details.
+func (s *Session) AskUndo(request *gamehostv1.AskUndoRequest) (*gamehostv1.UndoResponse, error) {
+	answer, err := s.ask(&gamehostv1.SessionRequest{Request: &gamehostv1.SessionRequest_AskUndo{AskUndo: request}})
+	return answer.GetUndo(), err
+}
+
+// AnswerUndo accepts or refuses the open ask, as AnswerUndo does.
+func (s *Session) AnswerUndo(request *gamehostv1.AnswerUndoRequest) (*gamehostv1.UndoResponse, error) {
+	answer, err := s.ask(&gamehostv1.SessionRequest{
+		Request: &gamehostv1.SessionRequest_AnswerUndo{AnswerUndo: request}})
+	return answer.GetUndo(), err
+}
+
+// WithdrawUndo takes the caller's open ask back, as WithdrawUndo does.
+func (s *Session) WithdrawUndo(request *gamehostv1.WithdrawUndoRequest) (*gamehostv1.UndoResponse, error) {
+	answer, err := s.ask(&gamehostv1.SessionRequest{
+		Request: &gamehostv1.SessionRequest_WithdrawUndo{WithdrawUndo: request}})
+	return answer.GetUndo(), err
 }
 
 func (s *Session) ask(request *gamehostv1.SessionRequest) (*gamehostv1.SessionEvent, error) {
