@@ -136,20 +136,41 @@ class MatchViews:
     async def log_events(self, live: LiveMatch) -> list[dict]:
         return await self.store.events(live.id, 0)
 
+    @staticmethod
+    def _hides(live: LiveMatch, event: dict, viewer: int | None) -> bool:
+        """Whether ``viewer`` must see ``event`` through the rules'
+        ``public_move``: a move hidden from others stays hidden until the
+        match is over; the SDK's own ``public_move`` shows every move."""
+        return (event["kind"] == "moved" and not live.over and viewer != event["seat"]
+                and type(live.game).public_move is not Game.public_move)
+
+    @staticmethod
+    def _shown(event: dict, shown_move) -> dict:
+        if shown_move == event["move"]:
+            return event
+        return {**event, "move": shown_move, "move_id": "", "label": "a hidden move"}
+
     async def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
-        """An event as ``viewer`` may see it: a move hidden from others stays
-        hidden until the match is over."""
-        if event["kind"] != "moved" or live.over or viewer == event["seat"]:
+        """An event as ``viewer`` may see it (``_hides``)."""
+        if not self._hides(live, event, viewer):
             return event
-        if type(live.game).public_move is Game.public_move:  # the SDK's shows every move: no call needed
-            return event
+
         async def compute() -> dict:
-            shown = await self.rules.public_move(live, event["seat"], event["move"], viewer)
-            if shown == event["move"]:
-                return event
-            return {**event, "move": shown, "move_id": "", "label": "a hidden move"}
+            return self._shown(event, await self.rules.public_move(live, event["seat"], event["move"], viewer))
 
         if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
             return await compute()
         # The newest step's events go to every watcher: one rules call per viewer.
         return await live.derived_async(("public_event", event["version"], viewer), compute)
+
+    async def public_events(self, live: LiveMatch, events: list[dict], viewer: int | None) -> list[dict]:
+        """A log's events as ``viewer`` may see them (GetMatchLog): the
+        hidden moves go to the rules in one call, not one call each."""
+        hidden = [index for index, event in enumerate(events) if self._hides(live, event, viewer)]
+        if not hidden:
+            return events
+        shown = await self.rules.public_moves(live, viewer, [(events[i]["seat"], events[i]["move"]) for i in hidden])
+        events = list(events)
+        for index, move in zip(hidden, shown):
+            events[index] = self._shown(events[index], move)
+        return events

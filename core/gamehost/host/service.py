@@ -158,6 +158,21 @@ def player_rating_pb(rating) -> pb.PlayerRating:
                            games=rating.games, wins=rating.wins, losses=rating.losses, draws=rating.draws)
 
 
+def event_pb(shown: dict) -> pb.MatchEvent:
+    """An event as its viewer may see it (``MatchEngine.public_event``), as a message."""
+    message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
+                            time=timestamp(shown["time"]), seat=shown["seat"],
+                            label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
+                            reason=shown.get("reason", ""))
+    if shown.get("move") is not None:
+        message.move.CopyFrom(to_struct(shown["move"]))
+    if "undoes" in shown:
+        message.undoes = shown["undoes"]
+    if "expire_time" in shown:
+        message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
+    return message
+
+
 def ticket_pb(ticket: TicketRecord) -> pb.Ticket:
     matched = ticket.state == "matched"
     return pb.Ticket(
@@ -599,18 +614,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ events
 
     async def event_message(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
-        shown = await self.engine.public_event(live, event, viewer)
-        message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
-                                time=timestamp(shown["time"]), seat=shown["seat"],
-                                label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
-                                reason=shown.get("reason", ""))
-        if shown.get("move") is not None:
-            message.move.CopyFrom(to_struct(shown["move"]))
-        if "undoes" in shown:
-            message.undoes = shown["undoes"]
-        if "expire_time" in shown:
-            message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
-        return message
+        return event_pb(await self.engine.public_event(live, event, viewer))
 
     @streaming
     async def WatchMatch(self, request, context, caller):
@@ -640,7 +644,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=[await self.event_message(live, e, seat) for e in events],
+                              events=[event_pb(e) for e in await self.engine.public_events(live, events, seat)],
                               result=result_pb(record.result))
         if live.over:
             message.seed = record.seed

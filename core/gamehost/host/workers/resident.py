@@ -349,6 +349,11 @@ class ResidentMatches:
         shown = self._call("public_move", game.public_move, request["seat"], request["move"], request["viewer"])
         return {"move": None if shown is None else dict(shown)}
 
+    def _op_public_moves(self, request: dict) -> dict:
+        game, viewer = self.games[request["game"]], request["viewer"]
+        shown = [self._call("public_move", game.public_move, seat, move, viewer) for seat, move in request["moves"]]
+        return {"moves": [None if move is None else dict(move) for move in shown]}
+
     def _op_choose(self, request: dict) -> dict:
         """The bot's move for a seat, or the random bot's when the named one
         fails or offers a move that is not legal."""

@@ -44,7 +44,7 @@ class RulesBudgets:
     def for_call(self, game_id: str, op: str) -> float:
         if op == "choose":
             return max(self.bot, self.per_game.get(game_id, 0.0))
-        if op in ("load", "replay_views", "rewind"):  # each replays a whole log
+        if op in ("load", "replay_views", "rewind", "public_moves"):  # each goes over a whole log
             return max(self.load, self.per_game.get(game_id, 0.0))
         return self.per_game.get(game_id, self.rules)
 
@@ -462,3 +462,8 @@ class RulesRunner:
     async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
         return (await self._stateless(live, {"op": "public_move", "seat": seat, "move": move,
                                              "viewer": viewer}))["move"]
+
+    async def public_moves(self, live, viewer: int | None, moves: list[tuple[int, Mapping[str, Any]]]) -> list:
+        """``public_move`` of each (seat, move) of a log, in one call."""
+        return (await self._stateless(live, {"op": "public_moves", "moves": [[seat, move] for seat, move in moves],
+                                             "viewer": viewer}))["moves"]
