@@ -140,6 +140,34 @@ def test_a_restart_on_the_same_data_serves_at_once_and_keeps_the_suspension(tmp_
         second.stop()
 
 
+def test_strikes_are_stored_so_a_restart_does_not_forgive_them(tmp_path):
+    """Two strikes, a restart, a third strike: suspended (the count is the store's)."""
+    first = HostProcess(*FAST, data_dir=tmp_path).start()
+    try:
+        client = first.client()
+        faulty = client.create_match("faulty", seats=1, options={"fault": "hang"}).name
+        token = client.join(faulty).player_token
+        for strike in (1, 2):
+            with pytest.raises(GameHostError) as failed:
+                client.view(faulty, token)
+            assert failed.value.reason == "RULES_TIMEOUT"
+            logged = first.wait_for_log("rules strike", faulty.split("/")[1], strikes=strike)
+            assert logged, f"strike {strike} not counted"
+        assert client.match(faulty).status == pb.MATCH_STATUS_ACTIVE
+    finally:
+        first.stop()
+    second = HostProcess(*FAST, data_dir=tmp_path).start()
+    try:
+        client = second.client()
+        with pytest.raises(GameHostError):
+            client.view(faulty, token)
+        suspended = wait_suspended(client, faulty)
+        assert suspended.status_detail.reason == "RULES_TIMEOUT"
+        assert second.wait_for_log("rules strike", faulty.split("/")[1], strikes=3)
+    finally:
+        second.stop()
+
+
 def test_sigterm_stops_the_host_within_its_grace_while_a_plugin_hangs(tmp_path):
     host = HostProcess("--rules-timeout", "60", "--shutdown-grace", "2", "--workers", "1", data_dir=tmp_path).start()
     workers = host.log_lines("workers started")[0]["pids"]

@@ -1,5 +1,6 @@
-"""Rules failures: each time-out or crash of a match's rules is a strike;
-at ``max_strikes`` the match is suspended, until an admin resumes it.
+"""Rules failures: each time-out or crash of a match's rules is a strike,
+counted in the store; at ``max_strikes`` the match is suspended, until an
+admin resumes it.
 
 A mixin of ``MatchEngine``; the rules runner reports failures to
 ``_rules_failed``.
@@ -18,21 +19,32 @@ MAX_STRIKES = 3  # rules failures (time-outs, crashes) before a match is suspend
 class RulesFailures:
     def _rules_failed(self, live: LiveMatch, error: errors.HostError) -> None:
         """The rules of ``live`` timed out or crashed (the runner calls this):
-        a strike; at ``max_strikes`` the match is suspended. Not while the
-        host stops: its workers are stopped then, not the rules' fault."""
+        a strike, counted in the store; at ``max_strikes`` the match is
+        suspended. Not while the host stops: its workers are stopped then,
+        not the rules' fault."""
         if self._closing:
             return
         live.strikes += 1
-        live.log.warning("rules strike", strikes=live.strikes, reason=error.reason, max_strikes=self.max_strikes)
-        if live.strikes >= self.max_strikes and live.record.status in ("open", "active") and live.id in self._live:
-            self._spawn(self._suspend(live, error))
+        self._spawn(self._strike(live, error))
 
-    async def _suspend(self, live: LiveMatch, error: errors.HostError) -> None:
+    async def _strike(self, live: LiveMatch, error: errors.HostError) -> None:
+        """The store's count, so a restart forgives nothing and replicas
+        count together; this process's own count when the store is away."""
+        try:
+            strikes = await self.store.add_strike(live.id)
+        except Exception as failure:
+            live.log.error("rules strike not stored", error=str(failure))
+            strikes = live.strikes
+        live.log.warning("rules strike", strikes=strikes, reason=error.reason, max_strikes=self.max_strikes)
+        if strikes >= self.max_strikes and live.record.status in ("open", "active") and live.id in self._live:
+            await self._suspend(live, error, strikes)
+
+    async def _suspend(self, live: LiveMatch, error: errors.HostError, strikes: int) -> None:
         """Persist the suspension: status, why and whose rules, in one step
         with a ``suspended`` event. Bots and deadlines stop with it."""
         async with live.lock:
             record = live.record
-            if record.status not in ("open", "active") or live.strikes < self.max_strikes:
+            if record.status not in ("open", "active"):
                 return
             detail = {"reason": error.reason, "message": error.message, "plugin": live.entry.plugin}
             now = time.time()
@@ -45,8 +57,7 @@ class RulesFailures:
                 live.log.error("match not suspended", error=str(failure))
                 return
             live.bot_pending.clear()
-            live.log.error("match suspended", reason=error.reason, plugin=live.entry.plugin,
-                           strikes=live.strikes)
+            live.log.error("match suspended", reason=error.reason, plugin=live.entry.plugin, strikes=strikes)
 
     async def reset_rules_for_resume(self, live: LiveMatch) -> None:
         """What resuming a suspended match must undo on the rules side,
@@ -58,3 +69,4 @@ class RulesFailures:
         self.rules.forget(live.id)
         await self.rules.state(live)  # loads it; fails here, not on the first move
         live.strikes = 0  # the load itself may have struck
+        await self.store.clear_strikes(live.id)

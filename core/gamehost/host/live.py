@@ -35,7 +35,7 @@ class LiveMatch:
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
-        self.strikes = 0  # rules failures (time-outs, crashes) since the match was loaded or resumed
+        self.strikes = 0  # rules failures this process saw (the store counts them all: engine_rules_failures.py)
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}
 

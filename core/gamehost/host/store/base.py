@@ -310,6 +310,14 @@ class Store(Protocol):
         of attempts (``round_start`` = the attempts made). Returns its state
         before (only "failed" changes anything), None if there is no such key."""
 
+    # Rules strikes (engine_rules_failures.py): counted in the store, so a
+    # restart does not forgive them and replicas add up to one count.
+    async def add_strike(self, match_id: str) -> int:
+        """Count one more rules failure of a match; returns its strikes now."""
+
+    async def clear_strikes(self, match_id: str) -> None:
+        """Forget a match's strikes (an admin resumed it)."""
+
     # Players: matchmaking (issue 17).
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         """Queue ``ticket``; False, writing nothing, when its player already

@@ -45,6 +45,7 @@ class MemoryStore:
         self._tickets: dict[str, TicketRecord] = {}  # matchmaking (issue 17)
         self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
         self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
+        self._strikes: dict[str, int] = {}  # match -> rules failures counted
 
     async def open(self) -> None:
         pass
@@ -136,7 +137,7 @@ class MemoryStore:
         record = self._matches.get(match_id)
         if record is None or record.status not in OVER_STATUSES:
             return False
-        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns):
+        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns, self._strikes):
             table.pop(match_id, None)
         return True
 
@@ -221,6 +222,13 @@ class MemoryStore:
 
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return list(self._attempts.get(key, []))
+
+    async def add_strike(self, match_id: str) -> int:
+        self._strikes[match_id] = self._strikes.get(match_id, 0) + 1
+        return self._strikes[match_id]
+
+    async def clear_strikes(self, match_id: str) -> None:
+        self._strikes.pop(match_id, None)
 
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:

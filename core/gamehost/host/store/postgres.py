@@ -204,6 +204,8 @@ MIGRATIONS = [
     """,
     # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
     RETRY_ROUNDS,
+    # Part "gaps2": rules strikes outlive a restart and add up over replicas (engine_rules_failures.py)
+    "CREATE TABLE rules_strikes (match_id text PRIMARY KEY, strikes integer NOT NULL);",
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -512,7 +514,7 @@ class PostgresStore:
             (match_ids, list(OVER_STATUSES)))).fetchall()
         over = [row[0] for row in rows]
         if over:
-            for table in ("events", "snapshots", "match_players"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes"):
                 await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY(%s)", (over,))
             await conn.execute("DELETE FROM matches WHERE id = ANY(%s)", (over,))
         return over
@@ -585,6 +587,15 @@ class PostgresStore:
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in await self._all(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
+
+    async def add_strike(self, match_id: str) -> int:
+        row = await self._one("INSERT INTO rules_strikes VALUES (%s, 1) ON CONFLICT (match_id) DO UPDATE "
+                              "SET strikes = rules_strikes.strikes + 1 RETURNING strikes", (match_id,))
+        return row[0]
+
+    async def clear_strikes(self, match_id: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute("DELETE FROM rules_strikes WHERE match_id=%s", (match_id,))
 
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:

@@ -159,6 +159,8 @@ MIGRATIONS = [
     """,
     # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
     RETRY_ROUNDS,
+    # Part "gaps2": rules strikes outlive a restart (engine_rules_failures.py)
+    "CREATE TABLE rules_strikes (match_id TEXT PRIMARY KEY, strikes INTEGER NOT NULL) WITHOUT ROWID;",
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -447,7 +449,7 @@ class SQLiteStore:
             f"SELECT id FROM matches WHERE id IN ({marks}) AND status IN ({_OVER})", match_ids).fetchall()]
         if over:
             marks = ",".join("?" * len(over))
-            for table in ("events", "snapshots", "match_players"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes"):
                 db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", over)
             db.execute(f"DELETE FROM matches WHERE id IN ({marks})", over)
         return over
@@ -531,6 +533,19 @@ class SQLiteStore:
         return [tuple(row) for row in self._db.execute(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
             (key,)).fetchall()]
+
+    async def add_strike(self, match_id: str) -> int:
+        counted: list[int] = []
+
+        def work(db):
+            counted.append(db.execute("INSERT INTO rules_strikes VALUES (?, 1) ON CONFLICT (match_id) DO UPDATE "
+                                      "SET strikes = strikes + 1 RETURNING strikes", (match_id,)).fetchone()[0])
+
+        self._transaction(work)
+        return counted[0]
+
+    async def clear_strikes(self, match_id: str) -> None:
+        self._transaction(lambda db: db.execute("DELETE FROM rules_strikes WHERE match_id=?", (match_id,)))
 
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:
