@@ -24,6 +24,7 @@ pytestmark = pytest.mark.timeout(120)
 UNDO_KINDS = {pb.EVENT_KIND_MOVED: "moved", pb.EVENT_KIND_UNDO_ASKED: "asked",
               pb.EVENT_KIND_UNDO_ACCEPTED: "accepted", pb.EVENT_KIND_UNDO_REFUSED: "refused",
               pb.EVENT_KIND_UNDO_WITHDRAWN: "withdrawn", pb.EVENT_KIND_UNDONE: "undone",
+              pb.EVENT_KIND_UNDO_LAPSED: "lapsed",
               pb.EVENT_KIND_FINISHED: "finished"}
 
 
@@ -228,10 +229,41 @@ def test_an_ask_on_one_replica_is_answered_through_the_other_on_postgresql(start
 
 
 def test_an_ask_lapses_after_its_lifetime_and_closes_at_any_event_but_an_acceptance():
-    """What every replica reads from the log (a lapse writes no event: its time is in the ask)."""
+    """What every replica reads from the log: the ask's time closes it, before its lapse event is written."""
     asked = {"version": 5, "kind": "undo_asked", "seat": 0, "time": 100.0, "undoes": 4,
              "expire_time": 100.0 + ASK_LIFETIME}
     accepted = {"version": 6, "kind": "undo_accepted", "seat": 2, "time": 101.0}
     assert open_ask([asked, accepted], now=101.0).accepted == (2,)
     assert open_ask([asked, accepted], now=100.0 + ASK_LIFETIME) is None
     assert open_ask([asked, {"version": 6, "kind": "bot_assigned", "seat": 1, "time": 101.0}], now=101.0) is None
+
+
+def test_an_unanswered_ask_lapses_with_an_event_and_an_answered_one_does_not(start_host, tmp_path):
+    """Part "gaps2": at its expire_time the host writes UNDO_LAPSED (seat: the
+    asker, undoes: the move, which stands), so clients see the ask close; it
+    is written after a restart too, and not for an ask answered in time."""
+    host = start_host("--undo-ask-lifetime", "1", data_dir=tmp_path)
+    with host.client() as client:
+        match, x, o = new_match(client, seed=78)
+        moved = mark(client, match, x, 4)
+        asked = client.ask_undo(match, x)
+        lapsed = next(e for e in client.watch(match, o, after_version=asked.version)
+                      if e.kind != pb.EVENT_KIND_UNDO_ACCEPTED)
+        assert (lapsed.kind, lapsed.version, lapsed.seat, lapsed.undoes) == \
+            (pb.EVENT_KIND_UNDO_LAPSED, asked.version + 1, 0, moved)
+        assert not client.match(match).HasField("undo_ask")
+        assert refused(client.answer_undo, match, o, True).reason == "NO_UNDO_ASKED"
+        assert from_struct(client.view(match, o).state)["board"][4] == 0  # the move stands
+        assert client.view(match, o).to_move == [1]
+
+        mark(client, match, o, 0)
+        answered = client.ask_undo(match, o)
+        client.answer_undo(match, x, False)
+        restart = client.ask_undo(match, o)
+    host.stop()  # this ask lapses while no host runs: the next one writes its event at start
+    host = start_host("--undo-ask-lifetime", "1", data_dir=tmp_path)
+    with host.client() as client:
+        after = next(e for e in client.watch(match, x, after_version=restart.version))
+        assert (after.kind, after.seat) == (pb.EVENT_KIND_UNDO_LAPSED, 1)
+        assert story(client, match, x) == ["moved", "asked", "lapsed", "moved", "asked", "refused", "asked", "lapsed"]
+    assert answered.version + 1 < restart.version

@@ -63,6 +63,7 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.UNDO_REFUSED: return `${who} refused to take the move back`;
     case EventKind.UNDO_WITHDRAWN: return `${who} withdrew their ask to take back`;
     case EventKind.UNDONE: return `${who}'s move was taken back`;
+    case EventKind.UNDO_LAPSED: return `${who}'s ask to take back lapsed unanswered`;
     default: return "event";
   }
 }

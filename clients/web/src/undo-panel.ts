@@ -89,6 +89,9 @@ export class UndoPanel {
       case EventKind.UNDONE:
         this.close("undone", `Taken back: ${this.moveOf({ seat: event.seat, undoes: event.undoes })}.`);
         break;
+      case EventKind.UNDO_LAPSED:
+        this.close("lapsed", `Nobody answered in time: ${this.moveOf(closing)} stands.`);
+        break;
       default:
         // Any other event closes an open ask (the position or the seats changed); a move clears an old outcome.
         if (ask) this.close("closed", "The ask to take back closed: the match moved on.");
@@ -185,7 +188,7 @@ export class UndoPanel {
       const tick = () => {
         const seconds = Math.max(0, Math.ceil((ask.expiresAt - Date.now()) / 1000));
         this.expiry.textContent = ` The ask lapses in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.`;
-        if (seconds === 0) this.render();  // the ask lapsed: no event says so
+        if (seconds === 0) this.render();  // the ask lapsed: its UNDO_LAPSED event may come a moment later
       };
       tick();
       this.timer = window.setInterval(tick, 1000);

@@ -210,6 +210,9 @@ class HostConfig(BaseSettings):
     metrics_port: Port = setting(
         None, "serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port, 'off' serves none")
     store_check_interval: Positive = setting(5.0, "seconds between readiness checks of the store")
+    undo_ask_lifetime: Positive = setting(
+        300.0, "seconds an ask to take a move back stays open unanswered; then it lapses, with an event",
+        metavar="SECONDS")
     webhook_url: str = setting("", "POST a signed turn notification here when it becomes a player's turn and "
                                    "when a match ends; '' sends none", metavar="URL")
     webhook_secret: str = setting("", "the HMAC-SHA256 key of the notifications' Gamehost-Signature; required "

@@ -63,6 +63,7 @@ from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
 from gamehost.host.ticket_stats import TicketStats
+from gamehost.host.undo import ASK_LIFETIME
 from gamehost.host.workers.runner import RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 
@@ -92,7 +93,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
                  chosen_seeds: str = "admins", rules: RulesRunner | None = None,
-                 max_strikes: int = MAX_STRIKES) -> None:
+                 max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME) -> None:
         self.catalog = catalog
         self.quotas = quotas or MatchQuotas(0, 0)
         self.chosen_seeds = chosen_seeds
@@ -124,6 +125,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.rules.on_failure = self._rules_failed
         self.rules.loader = self._rules_source
         self.max_strikes = max_strikes
+        self.undo_ask_lifetime = undo_ask_lifetime
 
     def _add_plugin_bots(self, impl) -> None:
         try:
@@ -179,6 +181,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.closed.set()
         for live in self._live.values():
             live.disarm_deadline()
+            live.disarm_undo_lapse()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

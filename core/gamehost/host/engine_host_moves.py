@@ -38,8 +38,10 @@ class HostMoves:
         """Act where the host must: bot seats to move, and the deadline of a
         player to move in a match with a turn timeout."""
         live.disarm_deadline()
+        live.disarm_undo_lapse()
         if self._closing or live.record.status != "active":
             return
+        self._arm_undo_lapse(live)
         try:
             to_move = await self.to_move(live)
         except errors.HostError as error:  # counted as a strike where it failed; nothing to schedule

@@ -14,13 +14,14 @@ A mixin of ``MatchEngine``; the open ask is read from the log (``undo.py``).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 
 from gamehost.host import clocks, errors
 from gamehost.host.auth import Principal
 from gamehost.host.live import LiveMatch
-from gamehost.host.undo import ASK_LIFETIME, UndoAsk, open_ask
+from gamehost.host.undo import UndoAsk, open_ask
 from gamehost.sdk.replay import RecordedMove, recorded_moves
 from gamehost.sdk.rules import offers_undo
 
@@ -69,7 +70,7 @@ class MatchUndo:
                     metadata=errors.metadata_of(undoes=last.version, rule="undo-not-allowed"))
             record = live.record
             version = record.version + 1
-            ask = UndoAsk(seat, last.version, version, now + ASK_LIFETIME)
+            ask = UndoAsk(seat, last.version, version, now + self.undo_ask_lifetime)
             events = [self._event(version, "undo_asked", seat, now, undoes=last.version,
                                   expire_time=ask.expire_time)]
             if not ask.waiting(record.seats):  # nobody to ask: bots accept
@@ -136,6 +137,34 @@ class MatchUndo:
             return UndoResult(version, None, False)
 
         return await self._locked(live, attempt)
+
+    def _arm_undo_lapse(self, live: LiveMatch) -> None:
+        """After each step: an open ask lapses at its ``expire_time`` with an
+        ``undo_lapsed`` event, so every client sees it close without a clock
+        of its own. The process holding the match writes it; with replicas
+        the first to commit it wins, the others find the ask closed."""
+        ask = open_ask(live.recent, 0.0)  # expired too: a restarted host writes the lapse it missed
+        if ask is None:
+            return
+        live.undo_lapse = asyncio.get_running_loop().call_later(
+            max(0.0, ask.expire_time - time.time()), lambda: self._spawn(self._undo_lapsed(live, ask.version)))
+
+    async def _undo_lapsed(self, live: LiveMatch, ask_version: int) -> None:
+        async def attempt() -> None:
+            record = live.record
+            ask = open_ask(live.recent, 0.0) if record.status == "active" else None
+            if ask is None or ask.version != ask_version or time.time() < ask.expire_time:
+                return  # answered, withdrawn or closed meanwhile (here or by a replica)
+            version = record.version + 1
+            # update_time stays: the turn's deadline keeps running, as with the ask itself
+            await self._commit(live, record.replace(version=version),
+                               [self._event(version, "undo_lapsed", ask.seat, time.time(), undoes=ask.undoes)])
+            live.log.info("undo lapsed", seat=ask.seat, undoes=ask.undoes, waiting=ask.waiting(record.seats))
+
+        try:
+            await self._locked(live, attempt)
+        except Exception as error:  # the store is away: the ask is closed anyway by its time
+            live.log.warning("undo lapse not recorded", error=str(error))
 
     def _check_undo_offered(self, live: LiveMatch) -> None:
         record = live.record

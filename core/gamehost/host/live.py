@@ -35,6 +35,7 @@ class LiveMatch:
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
+        self.undo_lapse: asyncio.TimerHandle | None = None  # when the open ask to take a move back lapses
         self.strikes = 0  # rules failures this process saw (the store counts them all: engine_rules_failures.py)
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}
@@ -137,6 +138,11 @@ class LiveMatch:
         if self.deadline is not None:
             self.deadline.cancel()
             self.deadline = None
+
+    def disarm_undo_lapse(self) -> None:
+        if self.undo_lapse is not None:
+            self.undo_lapse.cancel()
+            self.undo_lapse = None
 
     def wake_watchers(self) -> None:
         woken, self.changed = self.changed, asyncio.Event()

@@ -93,7 +93,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl),
-                         rules=rules_runner(config, catalog), max_strikes=config.max_strikes)
+                         rules=rules_runner(config, catalog), max_strikes=config.max_strikes,
+                         undo_ask_lifetime=config.undo_ask_lifetime)
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()

@@ -51,7 +51,7 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT,
                     "undo_asked": pb.EVENT_KIND_UNDO_ASKED, "undo_accepted": pb.EVENT_KIND_UNDO_ACCEPTED,
                     "undo_refused": pb.EVENT_KIND_UNDO_REFUSED, "undo_withdrawn": pb.EVENT_KIND_UNDO_WITHDRAWN,
-                    "undone": pb.EVENT_KIND_UNDONE}
+                    "undone": pb.EVENT_KIND_UNDONE, "undo_lapsed": pb.EVENT_KIND_UNDO_LAPSED}
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
 TICKET_STATE_FROM_PB = {value: key for key, value in TICKET_STATE_TO_PB.items()}

@@ -4,7 +4,9 @@ and who must still answer it. Pure functions over log events; the engine's
 
 An ask is open from its ``undo_asked`` event until any event other than an
 acceptance (a refusal, a withdrawal, the undo itself, a move, any change of
-seats or status), or until its ``expire_time``. So the open ask is always
+seats or status), or until its ``expire_time``, when the engine writes an
+``undo_lapsed`` event for clients to see (the ask is closed from that time
+whether or not the event is written yet). So the open ask is always
 among the match's last few events, and it needs no state of its own: a
 restarted host or another replica reads it from the same log.
 """
@@ -18,7 +20,7 @@ from gamehost.host.store.base import SeatRecord
 
 ASK_LIFETIME = 300.0  # seconds an unanswered ask stays open
 # The ask and its answers: the position and the turn stay as they were.
-ASK_EVENTS = frozenset({"undo_asked", "undo_accepted", "undo_refused", "undo_withdrawn"})
+ASK_EVENTS = frozenset({"undo_asked", "undo_accepted", "undo_refused", "undo_withdrawn", "undo_lapsed"})
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,8 @@ class UndoAsk:
 
 def open_ask(events: Iterable[dict], now: float) -> UndoAsk | None:
     """The ask open after ``events`` (the match's latest events, oldest
-    first), or None."""
+    first) at ``now``, or None; ``now=0``: the ask not closed by an event,
+    expired or not."""
     accepted: list[int] = []
     for event in reversed(list(events)):
         if event["kind"] == "undo_accepted":

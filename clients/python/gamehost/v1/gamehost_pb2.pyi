@@ -49,6 +49,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_UNDO_REFUSED: _ClassVar[EventKind]
     EVENT_KIND_UNDO_WITHDRAWN: _ClassVar[EventKind]
     EVENT_KIND_UNDONE: _ClassVar[EventKind]
+    EVENT_KIND_UNDO_LAPSED: _ClassVar[EventKind]
 
 class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -92,6 +93,7 @@ EVENT_KIND_UNDO_ACCEPTED: EventKind
 EVENT_KIND_UNDO_REFUSED: EventKind
 EVENT_KIND_UNDO_WITHDRAWN: EventKind
 EVENT_KIND_UNDONE: EventKind
+EVENT_KIND_UNDO_LAPSED: EventKind
 TICKET_STATE_UNSPECIFIED: TicketState
 TICKET_STATE_QUEUED: TicketState
 TICKET_STATE_MATCHED: TicketState

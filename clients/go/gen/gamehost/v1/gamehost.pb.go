@@ -191,6 +191,9 @@ const (
 	// The move at MatchEvent.undoes is taken back: the position is the one
 	// before it (seat: the asker).
 	EventKind_EVENT_KIND_UNDONE EventKind = 54
+	// Part "gaps2": the open ask lapsed at its undo_expire_time, unanswered
+	// by some (seat: the asker; undoes: its move, which stands).
+	EventKind_EVENT_KIND_UNDO_LAPSED EventKind = 55
 )
 
 // Enum value maps for EventKind.
@@ -213,6 +216,7 @@ var (
 		52: "EVENT_KIND_UNDO_REFUSED",
 		53: "EVENT_KIND_UNDO_WITHDRAWN",
 		54: "EVENT_KIND_UNDONE",
+		55: "EVENT_KIND_UNDO_LAPSED",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":    0,
@@ -232,6 +236,7 @@ var (
 		"EVENT_KIND_UNDO_REFUSED":   52,
 		"EVENT_KIND_UNDO_WITHDRAWN": 53,
 		"EVENT_KIND_UNDONE":         54,
+		"EVENT_KIND_UNDO_LAPSED":    55,
 	}
 )
 
@@ -5837,7 +5842,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\xc5\x03\n" +
+	"\rSEAT_KIND_BOT\x10\x03*\xe1\x03\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -5856,7 +5861,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x18EVENT_KIND_UNDO_ACCEPTED\x103\x12\x1b\n" +
 	"\x17EVENT_KIND_UNDO_REFUSED\x104\x12\x1d\n" +
 	"\x19EVENT_KIND_UNDO_WITHDRAWN\x105\x12\x15\n" +
-	"\x11EVENT_KIND_UNDONE\x106*\x94\x01\n" +
+	"\x11EVENT_KIND_UNDONE\x106\x12\x1a\n" +
+	"\x16EVENT_KIND_UNDO_LAPSED\x107*\x94\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
