@@ -10,14 +10,14 @@ attempts, signed as every notification is.
 
 from __future__ import annotations
 
-import math
 import time
-from typing import Any
 
-from gamehost.host import errors
+from gamehost.host import errors, page_tokens
 from gamehost.host.store.base import DeliveryRecord, Store
 
 MAX_KEY_CHARS = 200  # "turn:{match}:{version}:{seat}" is far shorter
+# (create_time, key) of the last delivery of a ListDeliveries page
+time_and_key_position = page_tokens.time_and_text_position(MAX_KEY_CHARS)
 
 
 def check_key(key: str, field: str = "key") -> str:
@@ -26,18 +26,6 @@ def check_key(key: str, field: str = "key") -> str:
     if len(key) > MAX_KEY_CHARS or not key.isprintable():
         raise errors.invalid_field(field, "is not a delivery key (e.g. 'turn:{match}:{version}:{seat}').")
     return key
-
-
-def time_and_key_position(value: Any) -> tuple[float, str] | None:
-    """(create_time, key) of the last delivery of a ListDeliveries page."""
-    if not (isinstance(value, list) and len(value) == 2):
-        return None
-    stamp, key = value
-    if type(stamp) not in (int, float) or not math.isfinite(stamp) or not 0 <= stamp < 1e12:
-        return None
-    if type(key) is not str or len(key) > MAX_KEY_CHARS:
-        return None
-    return float(stamp), key
 
 
 class DeliveryAdministration:

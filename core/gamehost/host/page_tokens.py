@@ -57,16 +57,22 @@ def offset_position(limit: int) -> Callable[[Any], int | None]:
     return check
 
 
-def time_and_id_position(value: Any) -> tuple[float, str] | None:
-    """(create_time, id) of the last match listed: a finite time and a short id."""
-    if not (isinstance(value, list) and len(value) == 2):
-        return None
-    stamp, match_id = value
-    if type(stamp) not in (int, float) or not math.isfinite(stamp) or not 0 <= stamp < 1e12:
-        return None
-    if type(match_id) is not str or len(match_id) > 64:
-        return None
-    return float(stamp), match_id
+def time_and_text_position(max_chars: int) -> Callable[[Any], tuple[float, str] | None]:
+    """(create_time, id or key) of the last item listed: a finite time and a
+    string of at most ``max_chars``."""
+    def check(value: Any) -> tuple[float, str] | None:
+        if not (isinstance(value, list) and len(value) == 2):
+            return None
+        stamp, text = value
+        if type(stamp) not in (int, float) or not math.isfinite(stamp) or not 0 <= stamp < 1e12:
+            return None
+        if type(text) is not str or len(text) > max_chars:
+            return None
+        return float(stamp), text
+    return check
+
+
+time_and_id_position = time_and_text_position(64)  # (create_time, id) of the last match listed
 
 
 def rating_and_subject_position(value: Any) -> tuple[float, str] | None:
