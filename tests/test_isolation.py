@@ -254,6 +254,39 @@ async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkey
         await store.close()
 
 
+async def test_a_bot_match_whose_apply_raises_on_every_choice_is_suspended_not_retried_for_ever(monkeypatch):
+    """Each retry of a host move draws afresh, so one raise in ``apply`` is
+    no strike; every third in a row is (APPLY_FAILURES_PER_STRIKE)."""
+    from hosts import FIXTURE_SITE
+
+    from gamehost.host.engine import MatchEngine
+    from gamehost.host.plugins import load_catalog
+    from gamehost.host.store.memory import MemoryStore
+
+    monkeypatch.syspath_prepend(str(FIXTURE_SITE))
+    catalog = load_catalog()
+    store = MemoryStore()
+    await store.open()
+    engine = MatchEngine(catalog, store, host_move_retry=0.001, max_strikes=2)
+    await engine.start()
+    try:
+        live = await engine.create_match("faulty", seats=2, bot_seats=(0, 1), options={"fault": "raise-in-apply"})
+        for _ in range(400):
+            if live.record.status == "suspended":
+                break
+            await asyncio.sleep(0.025)
+        assert live.record.status == "suspended", live.record
+        assert live.record.status_detail["reason"] == "PLUGIN_ERROR"
+        assert "apply" in live.record.status_detail["message"]
+        assert live.strikes == 2 and await store.add_strike(live.id) == 3  # the two strikes are the store's
+        events = await store.events(live.id)
+        assert [e["kind"] for e in events][-1] == "suspended" and not any(e["kind"] == "moved" for e in events)
+    finally:
+        await engine.close()
+        await engine.close_rules()
+        await store.close()
+
+
 @pytest.mark.parametrize(("args", "env", "complaint"), [
     (["--rules-timeout", "0"], {}, "argument --rules-timeout: 0.0 is not more than 0"),
     (["--workers", "0"], {}, "argument --workers: 0 is not from 1 to 256"),

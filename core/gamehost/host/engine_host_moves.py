@@ -22,6 +22,9 @@ log = structlog.get_logger("gamehost.engine")
 
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
 ABSENT_AFTER_TIMEOUTS = 3  # a seat's moves timed out in a row after which its player counts as absent
+# Choices in a row whose ``apply`` raised after which that is a strike: the
+# plugin's apply fails whatever is drawn, and would be retried for ever.
+APPLY_FAILURES_PER_STRIKE = 3
 
 
 def _fails_whatever_the_choice(error: Exception) -> bool:
@@ -31,6 +34,11 @@ def _fails_whatever_the_choice(error: Exception) -> bool:
     One in ``apply`` may be that move's alone, so the retry draws again."""
     return isinstance(error, errors.HostError) and error.reason == PLUGIN_ERROR and \
         error.metadata.get("hook") != "apply"
+
+
+def _failed_in_apply(error: Exception) -> bool:
+    return isinstance(error, errors.HostError) and error.reason == PLUGIN_ERROR and \
+        error.metadata.get("hook") == "apply"
 
 
 class HostMoves:
@@ -114,9 +122,10 @@ class HostMoves:
         rules crashing on the chosen move), so it is tried again with backoff
         while the host is open and the match active; each retry draws the
         choice afresh. A plugin's exception that another choice cannot avoid
-        is a strike: at ``max_strikes`` the match is suspended and the
-        retries end."""
-        retry = 0
+        is a strike, and so is every ``APPLY_FAILURES_PER_STRIKE``-th choice
+        in a row that ``apply`` raised on: at ``max_strikes`` the match is
+        suspended and the retries end."""
+        retry = apply_failures = 0
         while not self._closing and live.record.status == "active":
             try:
                 await self._locked(live, lambda: attempt(retry))
@@ -125,7 +134,9 @@ class HostMoves:
                 raise
             except Exception as error:
                 failed()
-                if _fails_whatever_the_choice(error):
+                apply_failures = apply_failures + 1 if _failed_in_apply(error) else 0
+                if _fails_whatever_the_choice(error) or \
+                        (apply_failures and apply_failures % APPLY_FAILURES_PER_STRIKE == 0):
                     self._rules_failed(live, error)
                 delay = min(HOST_MOVE_RETRY_MAX, self.host_move_retry * 2 ** retry)
                 retry += 1
