@@ -10,6 +10,11 @@ WatchMatch stream and, when its view says it is to move, thinks 0.5 to 5 s
 (uniform) and submits a random legal move by id with the expected version;
 ``--spectators`` WatchMatch streams without a token follow it too.
 
+``--transport session`` makes each player a native client of the Session
+stream instead: one stream per player follows its match and carries its
+moves (the move's latency is from the request until its ``moved`` answer);
+spectators keep WatchMatch, as browsers do.
+
 Players and spectators behave like real clients: a WatchMatch stream that
 ends without being asked to (an error status, or the host ending it while the
 match goes on) is counted and opened again after the last version seen, so a
@@ -27,7 +32,7 @@ matches. At the end every acknowledged move is looked up in its match's log
 (GetMatchLog with the mover's token): the check fails on a move missing.
 
 Usage:
-    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--json FILE]
+    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session] [--json FILE]
     python bench/soak.py --short      # smoke run: 40 matches, 30 s
 """
 
@@ -125,8 +130,10 @@ class Figures:
 
 
 class Soak:
-    def __init__(self, stubs: list, catalog: list[pb.Game], spectators: int, until: float, seed: int) -> None:
+    def __init__(self, stubs: list, catalog: list[pb.Game], spectators: int, until: float, seed: int,
+                 transport: str = "unary") -> None:
         self.stubs = stubs
+        self.transport = transport
         self.catalog = catalog
         self.spectators = spectators
         self.until = until
@@ -162,7 +169,8 @@ class Soak:
         figures.acknowledged[match.name] = {}
         figures.progress[match.name] = time.monotonic()
         figures.games[game.id] = figures.games.get(game.id, 0) + 1
-        await asyncio.gather(*(self.player(stub, match.name, seat, token) for seat, token in enumerate(tokens)),
+        player = self.session_player if self.transport == "session" else self.player
+        await asyncio.gather(*(player(stub, match.name, seat, token) for seat, token in enumerate(tokens)),
                              *(self.spectator(stub, match.name) for _ in range(self.spectators)))
         figures.progress.pop(match.name, None)
 
@@ -245,6 +253,36 @@ class Soak:
         self.figures.latencies.append(time.perf_counter() - started)
         self.figures.acknowledged[name][answer.version] = (seat, choice.id)
 
+    async def session_player(self, stub, name: str, seat: int, token: str) -> None:
+        """The player as a native client: one Session stream follows the
+        match and carries the moves; resumed after the last version seen
+        when it ends unasked, as ``follow`` does."""
+        figures = self.figures
+        seen, attempts = 0, 0
+        while True:
+            stream = SessionPlayerStream(self, stub, name, seat, token)
+            figures.watch_streams += 1
+            try:
+                ended, seen = await stream.run(seen)
+                if ended or self.stopping:
+                    return
+                figures.unasked_ends += 1
+            except grpc.aio.AioRpcError as failure:
+                if self.stopping:
+                    return
+                figures.error("Session", failure)
+                if failure.code() not in RESUMABLE:
+                    return
+                seen = stream.seen
+            finally:
+                stream.close()
+            attempts = 0 if stream.got_event else attempts + 1
+            if attempts > RESUME_ATTEMPTS:
+                figures.error_text("Session", "given up after repeated ends")
+                return
+            figures.resumed += 1
+            await asyncio.sleep(RESUME_BACKOFF_SECONDS * max(1, attempts))  # the client's back-off
+
     async def spectator(self, stub, name: str) -> None:
         async for event in self.follow(stub, name, "", "WatchMatch (spectator)"):
             if time.monotonic() > self.until + 30:
@@ -253,6 +291,84 @@ class Soak:
     def stuck(self, now: float) -> list[str]:
         limit = THINK_SECONDS[1] + STUCK_GRACE_SECONDS
         return [name for name, seen in self.figures.progress.items() if now - seen > limit]
+
+
+class SessionPlayerStream:
+    """One Session stream of one player: watch the match, move by tag."""
+
+    def __init__(self, soak: Soak, stub, name: str, seat: int, token: str) -> None:
+        self.soak, self.name, self.seat, self.token = soak, name, seat, token
+        self.requests: asyncio.Queue = asyncio.Queue()
+        self.tags = itertools.count(1)
+        self.pending: dict[int, tuple[float, str]] = {}  # tag -> (sent at, move id)
+        self.thinking: asyncio.Task | None = None
+        self.seen = 0
+        self.got_event = False
+        self.call = stub.Session(self._outgoing())
+
+    async def _outgoing(self):
+        while (request := await self.requests.get()) is not None:
+            yield request
+
+    async def run(self, after: int) -> tuple[bool, int]:
+        """Until the match ends (True) or the stream does (False); and the last version seen."""
+        figures, self.seen = self.soak.figures, after
+        opened = time.monotonic()
+        self.requests.put_nowait(pb.SessionRequest(tag=next(self.tags), watch=pb.WatchMatchRequest(
+            name=self.name, player_token=self.token, after_version=after)))
+        while (message := await self.call.read()) is not grpc.aio.EOF:
+            which = message.WhichOneof("event")
+            if which == "match_event":
+                event = message.match_event
+                if opened:
+                    figures.first_event.append(time.monotonic() - opened)
+                    opened, self.got_event = 0.0, True
+                if event.version <= self.seen:
+                    figures.error_text("Session", f"version {event.version} again after {self.seen}")
+                    continue
+                self.seen = event.version
+                figures.progress[self.name] = time.monotonic()
+                if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
+                    figures.finished += self.seat == 0 and event.kind == pb.EVENT_KIND_FINISHED
+                    return True, self.seen
+                self._consider(event)
+            elif which == "moved":
+                started, move_id = self.pending.pop(message.tag)
+                figures.latencies.append(time.perf_counter() - started)
+                figures.acknowledged[self.name][message.moved.version] = (self.seat, move_id)
+            elif which == "error":
+                self.pending.pop(message.tag, None)
+                refusal = message.error
+                if refusal.code == grpc.StatusCode.ABORTED.value[0] and "someone moved first" in refusal.message:
+                    figures.stale += 1
+                else:
+                    figures.error_text("Session", f"code {refusal.code}: {refusal.message[:80]}")
+            elif which == "watch_ended":
+                return True, self.seen
+        return False, self.seen
+
+    def _consider(self, event: pb.MatchEvent) -> None:
+        view = event.view
+        if not event.HasField("view") or view.status != pb.MATCH_STATUS_ACTIVE:
+            return
+        if self.thinking is not None and not self.thinking.done():
+            self.thinking.cancel()  # a newer view: choose again from it
+        if self.seat in view.to_move and view.legal_moves and time.monotonic() < self.soak.until:
+            self.thinking = asyncio.ensure_future(self._move(view))
+
+    async def _move(self, view: pb.View) -> None:
+        await asyncio.sleep(self.soak.random.uniform(*THINK_SECONDS))  # the player's think time
+        choice = self.soak.random.choice(view.legal_moves)
+        tag = next(self.tags)
+        self.pending[tag] = (time.perf_counter(), choice.id)
+        self.requests.put_nowait(pb.SessionRequest(tag=tag, move=pb.SubmitMoveRequest(
+            name=self.name, player_token=self.token, move_id=choice.id, expected_version=view.version)))
+
+    def close(self) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
+        self.requests.put_nowait(None)
+        self.call.cancel()
 
 
 async def check_logs(stub, figures: Figures) -> dict:
@@ -290,10 +406,11 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 
 
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
-              games: list[str], machine_note: str = "") -> dict:
+              games: list[str], machine_note: str = "", transport: str = "unary") -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
     results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
+               "transport": transport,
                "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as data_dir:
         host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log)
@@ -306,7 +423,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             results["games"] = [game.id for game in catalog]
             results["rss_idle"] = host_rss(host)
             started = time.monotonic()
-            soak = Soak(stubs, catalog, spectators, started + duration, seed)
+            soak = Soak(stubs, catalog, spectators, started + duration, seed, transport)
             samples: list[dict] = []
             stop = asyncio.Event()
             sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop))
@@ -372,7 +489,8 @@ def report(results: dict) -> None:
     print(f"{results['moves']} moves in {results['duration_s']:.0f} s ({results['moves_per_s']:.0f}/s), "
           f"{results['matches_played']} matches played ({results['finished_matches']} finished), "
           f"{results['watch_streams']} WatchMatch streams")
-    print(f"SubmitMove p50 {submit['p50']:.1f} ms, p99 {submit['p99']:.1f} ms, max {submit['max']:.1f} ms")
+    way = "a Session move" if results.get("transport") == "session" else "SubmitMove"
+    print(f"{way} p50 {submit['p50']:.1f} ms, p99 {submit['p99']:.1f} ms, max {submit['max']:.1f} ms")
     first = results["watch_first_event_s"]
     print(f"WatchMatch opened to first event p50 {first['p50']:.2f} s, p99 {first['p99']:.2f} s, "
           f"max {first['max']:.2f} s; streams resumed {results['watch_resumed']}, "
@@ -399,11 +517,14 @@ def main() -> None:
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--machine-note", default="", help="what else ran on the machine, kept in the results")
     parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
+    parser.add_argument("--transport", choices=("unary", "session"), default="unary",
+                        help="players move with SubmitMove and follow with WatchMatch, or use one Session stream each")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
     results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
-                                  [game for game in args.games.split(",") if game], args.machine_note))
+                                  [game for game in args.games.split(",") if game], args.machine_note,
+                                  args.transport))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
