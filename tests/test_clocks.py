@@ -104,6 +104,28 @@ def test_a_clock_that_ran_out_while_the_host_was_down_ends_the_match_after_resta
         assert seconds(over.clock.remaining[0]) > 2.0
 
 
+def test_a_timeout_rule_that_sees_the_position_ranks_by_it(client):
+    """Game.timeout_ranking, in the rules worker: in the fixture game
+    sealed-notes the seat that ran out is last and the others are placed by
+    the totals they have written."""
+    match = client.create_match("sealed-notes", seats=3, clock=1.0).name
+    tokens = [client.join(match).player_token for _ in range(3)]
+    client.move(match, tokens[0], move_id="write1")
+    client.move(match, tokens[1], move_id="write3")
+    ran_out, finished = events_until_finished(client, match)[-2:]
+    assert (ran_out.kind, ran_out.seat) == (pb.EVENT_KIND_CLOCK_RAN_OUT, 2)
+    assert list(client.match(match).result.ranking) == [2, 1, 3]
+
+
+def test_a_timeout_rule_that_raises_leaves_the_hosts_rule_to_end_the_match(client):
+    match = client.create_match("sealed-notes-broken-clock-rule", seats=2, clock=0.5).name
+    client.join(match)
+    client.join(match)
+    ran_out, finished = events_until_finished(client, match)[-2:]
+    assert (ran_out.kind, finished.kind) == (pb.EVENT_KIND_CLOCK_RAN_OUT, pb.EVENT_KIND_FINISHED)
+    assert list(client.match(match).result.ranking) == [2, 1]  # the host's rule: who ran out is last
+
+
 def test_a_game_with_a_timeout_rule_of_its_own_ends_by_it(client):
     # The fixture plugin's rule for crashy: running out of time is a draw.
     match = client.create_match("crashy", seed=2, clock=0.5).name

@@ -12,9 +12,10 @@ import asyncio
 import time
 from typing import Sequence
 
-from gamehost.host import clocks
+from gamehost.host import clocks, errors
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
+from gamehost.sdk.rules import Game
 
 
 class MatchClocks:
@@ -53,7 +54,7 @@ class MatchClocks:
     async def _end_on_time(self, live: LiveMatch, to_move: Sequence[int], ran_out: list[int], now: float) -> None:
         record = live.record
         seats = len(record.seats)
-        ranking = self._timeout_ranking(live, seats, ran_out)
+        ranking = await self._timeout_ranking(live, seats, ran_out)
         clock = {**record.clock, "remaining": [
             max(0.0, clocks.time_left(record.clock, record.update_time, to_move, seat, now)) for seat in range(seats)],
             "since": now}
@@ -69,16 +70,33 @@ class MatchClocks:
         live.log.info("clock ran out; match finished", seats=ran_out, result=result)
         self._remember_finished(live.id)
 
-    def _timeout_ranking(self, live: LiveMatch, seats: int, ran_out: list[int]) -> list[int]:
-        """The game's timeout rule (``gamehost_clock_ran_out``), else the host's."""
+    async def _timeout_ranking(self, live: LiveMatch, seats: int, ran_out: list[int]) -> list[int]:
+        """The game's timeout rule on the position (``Game.timeout_ranking``,
+        in its worker), else a ``gamehost_clock_ran_out`` hook's, else the
+        host's. A rule that fails or answers no ranking is logged and passed
+        over: a broken plugin must not keep the match from ending."""
+        if type(live.game).timeout_ranking is not Game.timeout_ranking:
+            try:
+                ranking = await self.rules.timeout_ranking(live, ran_out)
+            except errors.HostError as error:  # timed out, crashed (a strike) or raised
+                live.log.error("timeout rule failed; the host's rule applies", error=str(error))
+            else:
+                if ranking is not None and _is_ranking(ranking, seats):
+                    return list(ranking)
+                if ranking is not None:
+                    live.log.error("timeout rule gave no ranking; the host's rule applies", ranking=ranking)
         if self._clock_rule is not None:
             try:
                 ranking = self._clock_rule(game_id=live.game.id, seats=seats, ran_out=list(ran_out))
                 if ranking is not None:
                     ranking = [int(place) for place in ranking]
-                    if len(ranking) == seats and all(1 <= place <= seats for place in ranking):
+                    if _is_ranking(ranking, seats):
                         return ranking
                     live.log.error("timeout rule gave no ranking; the host's rule applies", ranking=ranking)
             except Exception as error:  # a broken plugin must not keep the match from ending
                 live.log.error("timeout rule failed; the host's rule applies", error=str(error))
         return clocks.default_timeout_ranking(seats, ran_out)
+
+
+def _is_ranking(ranking: Sequence[int], seats: int) -> bool:
+    return len(ranking) == seats and all(type(place) is int and 1 <= place <= seats for place in ranking)

@@ -233,6 +233,17 @@ class Game:
         """
         return False
 
+    def timeout_ranking(self, state: State, ran_out: Sequence[int]) -> Sequence[int] | None:
+        """The game's timeout rule: the ranking (one place per seat, 1 is
+        best) when the chess clocks of the seats ``ran_out`` run out in
+        ``state``, e.g. a win on time only with material left to win with.
+
+        The default, None, leaves it to a ``gamehost_clock_ran_out`` hook or
+        the host's rule: the seats that ran out share the last place, the
+        others the first. Runs in the rules worker, under its budget.
+        """
+        return None
+
     # --- information -------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> Mapping[str, Any]:

@@ -259,6 +259,12 @@ class ResidentMatches:
         allowed = self._call("can_undo", held.game.can_undo, held.state, request["seat"], request["move"])
         return {"allowed": bool(allowed)}
 
+    def _op_timeout_ranking(self, request: dict) -> dict:
+        """The game's ranking when the clocks of ``ran_out`` run out now, or None."""
+        held = self._match(request)
+        ranking = self._call("timeout_ranking", held.game.timeout_ranking, held.state, list(request["ran_out"]))
+        return {"ranking": None if ranking is None else [int(place) for place in ranking]}
+
     def _op_rewind(self, request: dict) -> dict:
         """The position once a move is taken back: set up from the seed and
         the moves that still stand replayed, each with its own version's

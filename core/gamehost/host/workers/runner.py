@@ -448,6 +448,10 @@ class RulesRunner:
         """The game's word on taking back ``seat``'s ``move``, the last one played."""
         return (await self._call(live, {"op": "can_undo", "seat": seat, "move": dict(move)}))["allowed"]
 
+    async def timeout_ranking(self, live, ran_out: Sequence[int]) -> list[int] | None:
+        """The game's own timeout rule on the position (``Game.timeout_ranking``)."""
+        return (await self._call(live, {"op": "timeout_ranking", "ran_out": list(ran_out)}))["ranking"]
+
     async def rewind(self, live, moves: list[list], version: int) -> Applied:
         """The position with a move taken back: the match set up again and
         ``moves`` ([version, seat, move], those that still stand) replayed;
