@@ -548,15 +548,20 @@ class GameHostService(pb_grpc.GameHostServicer):
         encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
         if encoded is None:
             return None
-        message = pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
-                          seat=-1 if seat is None else seat, to_move=encoded.to_move,
-                          result=result_pb(encoded.result))
+        message = self.view_header(live, encoded)
         try:
             message.MergeFromString(encoded.fields)
         except DecodeError:
             live.log.warning("encoded view refused by protobuf's parser: built from the view", seat=seat)
             return None
         return message
+
+    @staticmethod
+    def view_header(live: LiveMatch, encoded: EncodedView) -> pb.View:
+        """The View's fields the rules worker does not encode (all but state and legal moves)."""
+        return pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
+                       seat=-1 if encoded.seat is None else encoded.seat, to_move=encoded.to_move,
+                       result=result_pb(encoded.result))
 
     @unary
     async def GetView(self, request, context, caller):
