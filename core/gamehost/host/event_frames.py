@@ -47,8 +47,7 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
     encoded = live.cached(key)
     if encoded is not None:
         return encoded
-    message = await service.event_message(live, event, seat)
-    encoded = message.SerializeToString()
+    encoded = await _event_head(service, live, event, seat)
     if with_view:
         version, view = await view_bytes(service, live, seat, text, svg)
         if version == event["version"]:  # else a later event brings the view
@@ -59,6 +58,17 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
     if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
         live.settle(key, encoded)
     return encoded
+
+
+async def _event_head(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None) -> bytes:
+    """The MatchEvent without the view, serialized: once per event when the
+    viewer sees it as it is (every event but a move hidden from this
+    viewer), shared by every viewer then."""
+    shown = await service.engine.public_event(live, event, seat)
+    if shown is not event or event["version"] < live.version - 1:  # a viewer's own, or an old event
+        return service.shown_event_message(shown).SerializeToString()
+    return live.derived(("event_head", event["version"]),
+                        lambda: service.shown_event_message(event).SerializeToString())
 
 
 async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,

@@ -604,7 +604,11 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ events
 
     async def event_message(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
-        shown = await self.engine.public_event(live, event, viewer)
+        return self.shown_event_message(await self.engine.public_event(live, event, viewer))
+
+    @staticmethod
+    def shown_event_message(shown: dict) -> pb.MatchEvent:
+        """The MatchEvent of an event as a viewer may see it (``public_event``), without the view."""
         message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
                                 time=timestamp(shown["time"]), seat=shown["seat"],
                                 label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
