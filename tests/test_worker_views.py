@@ -16,6 +16,7 @@ from gamehost.client import GameHostError
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host.plugins import load_catalog
 from gamehost.host.service import legal_move
+from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.rules import Move, Part
@@ -65,13 +66,33 @@ def test_what_the_encoding_does_not_take_is_left_to_the_host_and_equal_encodings
     assert encoder.fields({"n": 10 ** 400}, []) is None  # beyond a double
     assert encoder.fields({"set": {1, 2}}, []) is None
     same, other = encoder.fields({"board": [1, 2]}, []), encoder.fields({"board": [2, 1]}, [])
-    answer = encoder.shared([(None, same), (0, same), (1, other)])
-    assert len(answer["fields"]) == 2
-    decoded = decode_shared(answer)
+    frame = wire.frame({"encoded": encoder.shared([(None, same), (0, same), (1, other)])})
+    answer = wire.decode(frame[wire.HEADER.size:])
+    assert len(answer["encoded"]["fields"]) == 2
+    decoded = decode_shared(answer["encoded"], answer[wire.ATTACHED])
     assert decoded[None] is decoded[0] and decoded[1] == other
     state = pb.View()
     state.MergeFromString(decoded[1])
     assert state.state == to_struct({"board": [2, 1]}) and isinstance(state.state, struct_pb2.Struct)
+
+
+def test_view_fields_cross_the_wire_as_bytes_and_only_the_hosts_own_attachments_are_taken():
+    """The fields follow the answer's JSON as they are (no base64); a
+    plugin's own bytes are still not JSON-shaped, and a place the frame's
+    bytes do not hold is refused, not read short."""
+    fields = bytes(range(256)) + b"\n\n"  # any byte, newlines too, after the JSON's end
+    body = wire.frame({"fields": [wire.Attached(fields), wire.Attached(b"")], "text": "a\nb \u00e9"})
+    answer = wire.decode(body[wire.HEADER.size:])
+    assert answer["text"] == "a\nb \u00e9"
+    assert [wire.attached(answer[wire.ATTACHED], place) for place in answer["fields"]] == [fields, b""]
+    assert wire.ATTACHED not in wire.decode(wire.frame({"n": 1})[wire.HEADER.size:])  # no bytes: JSON alone
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        wire.frame({"view": {"card": b"plugin bytes"}})
+    for place in ([250, 10], [-1, 2], [0], ["0", 1], 3):
+        with pytest.raises(ValueError):
+            wire.attached(answer[wire.ATTACHED], place)
+    with pytest.raises(ValueError):
+        wire.decode(b'[1]\nbytes')
 
 
 def keep_views(stream, views: dict) -> None:

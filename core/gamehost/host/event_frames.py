@@ -7,14 +7,23 @@ same bytes, so the message is built and serialized once per (event, viewer,
 renderings) and kept in the live match's per-version cache; each further
 watcher costs a cache hit and the socket write. The servicer hands grpcio
 the bytes (``grpc_handlers`` lets encoded messages through).
+
+The view an event carries is written as bytes too (``view_bytes``): from
+the fields the rules worker encoded, a View is its other fields' bytes
+followed by those (protobuf merges concatenated fields), so the worker's
+bytes are not parsed into a message, copied into the event and serialized
+again for each viewer (issue 19: the serving process's CPU per move).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from google.protobuf.message import DecodeError
+
 from gamehost.host.length_delimited import field
 from gamehost.host.live import LiveMatch
+from gamehost.v1 import gamehost_pb2 as pb
 
 if TYPE_CHECKING:
     from gamehost.host.service import GameHostService
@@ -22,6 +31,7 @@ if TYPE_CHECKING:
 # SessionEvent's fields, as protobuf encodes them (see gamehost.proto).
 _SESSION_MATCH = b"\x12"        # field 2, length-delimited: the match name
 _SESSION_MATCH_EVENT = b"\x1a"  # field 3, length-delimited: the MatchEvent
+_EVENT_VIEW = b"\x3a"           # MatchEvent.view: field 7, length-delimited
 
 
 def carries_view(live: LiveMatch, event: dict) -> bool:
@@ -37,18 +47,28 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
     encoded = live.cached(key)
     if encoded is not None:
         return encoded
-    message = await service.event_message(live, event, seat)
+    encoded = await _event_head(service, live, event, seat)
     if with_view:
-        view = await service.view_message(live, seat, text, svg)
-        if view.version == event["version"]:  # else a later event brings the view
-            message.view.CopyFrom(view)
-    encoded = message.SerializeToString()
+        version, view = await view_bytes(service, live, seat, text, svg)
+        if version == event["version"]:  # else a later event brings the view
+            encoded += field(_EVENT_VIEW, view)
     # No task to share the work in flight: the parts are cached already, and
     # two watchers racing here build the same bytes. The key names the
     # version it is of, so it may land in a newer version's cache unharmed.
     if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
         live.settle(key, encoded)
     return encoded
+
+
+async def _event_head(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None) -> bytes:
+    """The MatchEvent without the view, serialized: once per event when the
+    viewer sees it as it is (every event but a move hidden from this
+    viewer), shared by every viewer then."""
+    shown = await service.engine.public_event(live, event, seat)
+    if shown is not event or event["version"] < live.version - 1:  # a viewer's own, or an old event
+        return service.shown_event_message(shown).SerializeToString()
+    return live.derived(("event_head", event["version"]),
+                        lambda: service.shown_event_message(event).SerializeToString())
 
 
 async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
@@ -60,3 +80,30 @@ async def session_event_bytes(service: "GameHostService", live: LiveMatch, event
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
     return live.derived(key, lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode())
                         + field(_SESSION_MATCH_EVENT, encoded))
+
+
+async def view_bytes(service: "GameHostService", live: LiveMatch, seat: int | None, text: bool,
+                     svg: bool) -> tuple[int, bytes]:
+    """``seat``'s View now, serialized, and the version it shows (once per
+    viewer and version: the event's bytes that carry it are cached)."""
+    if not text and not svg:  # renderings need the view as data: built by view_message
+        encoded = await service.engine.encoded_view(live, seat)
+        if encoded is not None and _parses(live, encoded.fields):
+            return encoded.version, service.view_header(live, encoded).SerializeToString() + encoded.fields
+    view = await service.view_message(live, seat, text, svg)  # it logs and rebuilds fields the parser refuses
+    return view.version, view.SerializeToString()
+
+
+def _parses(live: LiveMatch, fields: bytes) -> bool:
+    """Whether protobuf's C parser takes the worker's fields (it refuses a
+    state nested beyond its depth): a client must be able to read what it
+    is sent. Checked once per distinct fields and version; viewers who see
+    the same share one bytes object (view_bytes.decode_shared)."""
+    def check() -> bool:
+        try:
+            pb.View().MergeFromString(fields)
+        except DecodeError:
+            return False
+        return True
+
+    return live.derived(("fields_parse", fields), check)

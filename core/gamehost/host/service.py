@@ -158,21 +158,6 @@ def player_rating_pb(rating) -> pb.PlayerRating:
                            games=rating.games, wins=rating.wins, losses=rating.losses, draws=rating.draws)
 
 
-def event_pb(shown: dict) -> pb.MatchEvent:
-    """An event as its viewer may see it (``MatchEngine.public_event``), as a message."""
-    message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
-                            time=timestamp(shown["time"]), seat=shown["seat"],
-                            label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
-                            reason=shown.get("reason", ""))
-    if shown.get("move") is not None:
-        message.move.CopyFrom(to_struct(shown["move"]))
-    if "undoes" in shown:
-        message.undoes = shown["undoes"]
-    if "expire_time" in shown:
-        message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
-    return message
-
-
 def ticket_pb(ticket: TicketRecord) -> pb.Ticket:
     matched = ticket.state == "matched"
     return pb.Ticket(
@@ -563,15 +548,20 @@ class GameHostService(pb_grpc.GameHostServicer):
         encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
         if encoded is None:
             return None
-        message = pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
-                          seat=-1 if seat is None else seat, to_move=encoded.to_move,
-                          result=result_pb(encoded.result))
+        message = self.view_header(live, encoded)
         try:
             message.MergeFromString(encoded.fields)
         except DecodeError:
             live.log.warning("encoded view refused by protobuf's parser: built from the view", seat=seat)
             return None
         return message
+
+    @staticmethod
+    def view_header(live: LiveMatch, encoded: EncodedView) -> pb.View:
+        """The View's fields the rules worker does not encode (all but state and legal moves)."""
+        return pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
+                       seat=-1 if encoded.seat is None else encoded.seat, to_move=encoded.to_move,
+                       result=result_pb(encoded.result))
 
     @unary
     async def GetView(self, request, context, caller):
@@ -614,7 +604,22 @@ class GameHostService(pb_grpc.GameHostServicer):
     # ------------------------------------------------------------ events
 
     async def event_message(self, live: LiveMatch, event: dict, viewer: int | None) -> pb.MatchEvent:
-        return event_pb(await self.engine.public_event(live, event, viewer))
+        return self.shown_event_message(await self.engine.public_event(live, event, viewer))
+
+    @staticmethod
+    def shown_event_message(shown: dict) -> pb.MatchEvent:
+        """The MatchEvent of an event as a viewer may see it (``public_event``), without the view."""
+        message = pb.MatchEvent(version=shown["version"], kind=EVENT_KIND_TO_PB[shown["kind"]],
+                                time=timestamp(shown["time"]), seat=shown["seat"],
+                                label=shown.get("label", ""), timed_out=shown.get("timed_out", False),
+                                reason=shown.get("reason", ""))
+        if shown.get("move") is not None:
+            message.move.CopyFrom(to_struct(shown["move"]))
+        if "undoes" in shown:
+            message.undoes = shown["undoes"]
+        if "expire_time" in shown:
+            message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
+        return message
 
     @streaming
     async def WatchMatch(self, request, context, caller):
@@ -644,7 +649,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=[event_pb(e) for e in await self.engine.public_events(live, events, seat)],
+                              events=[self.shown_event_message(e) for e in await self.engine.public_events(live, events, seat)],
                               result=result_pb(record.result))
         if live.over:
             message.seed = record.seed

@@ -4,8 +4,9 @@ A worker holds each state and computes its views and legal moves; encoding
 them there as the View's protobuf fields (the state's Struct, the legal
 moves' messages) spares the serving process decoding them from JSON and
 building the messages value by value: it merges the bytes with protobuf's C
-parser (``MergeFromString``). The bytes cross the JSON wire as base64 (a
-JSON answer must not be able to run code in the host; base64 decodes in C).
+parser (``MergeFromString``). The bytes cross the wire after the answer's
+JSON, as they are (``wire.Attached``; a JSON answer must not be able to run
+code in the host, and slicing bytes runs none).
 
 Hidden information: a viewer's bytes are made from that viewer's view, and
 legal moves only for the seat the host names. Viewers whose bytes are equal
@@ -15,12 +16,12 @@ the answer, and so one bytes object in the host.
 
 from __future__ import annotations
 
-import base64
 import struct
 from typing import Any, Iterable, Mapping
 
 from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.length_delimited import field
+from gamehost.host.workers import wire
 from gamehost.host.struct_encoding import struct_field
 from gamehost.sdk.rules import Move
 
@@ -58,16 +59,18 @@ class ViewEncoder:
 
     @staticmethod
     def shared(encoded: Iterable[tuple[int | None, bytes]]) -> dict[str, list]:
-        """Viewers' fields for a JSON answer: each distinct encoding once
-        (``fields``, base64), and ``of``: [viewer, its index in fields]."""
+        """Viewers' fields for an answer: each distinct encoding once
+        (``fields``, bytes after the answer's JSON), and ``of``: [viewer,
+        its index in fields]."""
         index: dict[bytes, int] = {}
         of = []
         for viewer, fields in encoded:
             of.append([viewer, index.setdefault(fields, len(index))])
-        return {"fields": [base64.b64encode(fields).decode("ascii") for fields in index], "of": of}
+        return {"fields": [wire.Attached(fields) for fields in index], "of": of}
 
 
-def decode_shared(answer: Mapping[str, list]) -> dict[int | None, bytes]:
-    """``ViewEncoder.shared``'s answer read back: viewer -> fields (equal ones one object)."""
-    fields = [base64.b64decode(text) for text in answer["fields"]]
+def decode_shared(answer: Mapping[str, list], tail: memoryview | bytes) -> dict[int | None, bytes]:
+    """``ViewEncoder.shared``'s answer read back from its frame (``tail``:
+    the frame's bytes, ``wire.ATTACHED``): viewer -> fields (equal ones one object)."""
+    fields = [wire.attached(tail, place) for place in answer["fields"]]
     return {viewer: fields[i] for viewer, i in answer["of"]}
