@@ -649,7 +649,8 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=[self.shown_event_message(e) for e in await self.engine.public_events(live, events, seat)],
+                              events=[self.shown_event_message(shown)
+                                      for shown in await self.engine.public_events(live, events, seat)],
                               result=result_pb(record.result))
         if live.over:
             message.seed = record.seed
