@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ from gamehost.host.loop_lag import LoopLag
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.retention import Retention
 from gamehost.host.service import GameHostService
+from gamehost.host.serving_group import GroupMember
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.transport import (gateway_server_options, grpc_credentials, grpc_server_options,
                                      raise_open_file_limit, tls_enabled)
@@ -73,7 +75,10 @@ class RunningHost:
         log.info("host stopped")
 
 
-async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
+async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None,
+                     member: GroupMember | None = None) -> RunningHost:
+    """The host, serving. ``member``: this process is one of a serving group
+    (``--processes``), sharing the ports with its siblings."""
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
                                 claim_lease=config.claim_lease)
@@ -110,7 +115,10 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
         metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
                                                config.metrics_port)
-    server = grpc.aio.server(interceptors=interceptors or None, options=grpc_server_options(config))
+    options = grpc_server_options(config)
+    if member is not None:  # the siblings listen on the same port; the kernel spreads the connections
+        options = [*(option for option in options if option[0] != "grpc.so_reuseport"), ("grpc.so_reuseport", 1)]
+    server = grpc.aio.server(interceptors=interceptors or None, options=options)
     gateway_key = new_gateway_key()
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
@@ -139,14 +147,16 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if config.web_port is not None:
         gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services)
         try:
-            web = await start_web(config, gateway_port, gateway_key)
+            web = await start_web(config, gateway_port, gateway_key, reuse_port=member is not None)
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
                               gateway_server=gateway_server).stop(0)
             raise
-    log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
+    # A group's supervisor says "host serving" once every process is ready.
+    log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
+             web_port=web.port if web else None,
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
-             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None, tls=tls)
+             replica=config.replica_id, pid=os.getpid(), metrics_port=metrics_server.port if metrics_server else None, tls=tls)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server)
 
 
@@ -184,9 +194,11 @@ def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
     return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
 
 
-async def serve(config: HostConfig) -> None:
-    """Run until SIGINT or SIGTERM, then stop gracefully."""
-    ensure_ports_free(config)
+async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
+    """Run until SIGINT or SIGTERM, then stop gracefully. A group's member
+    tells its supervisor it is ready with a line on stdout."""
+    if member is None:  # a group's supervisor checked them: its siblings hold them now
+        ensure_ports_free(config)
     raise_open_file_limit()
     # The handlers come first: "host serving" is logged inside start_host, and a
     # SIGTERM sent on seeing it must stop the host gracefully, not kill it.
@@ -194,7 +206,9 @@ async def serve(config: HostConfig) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    host = await start_host(config)
+    host = await start_host(config, member=member)
+    if member is not None:
+        print(f"ready {host.port}", flush=True)
     await stopping.wait()
     log.info("shutting down", grace_seconds=config.shutdown_grace)
     await host.stop(config.shutdown_grace)

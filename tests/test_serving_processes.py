@@ -1,0 +1,192 @@
+"""`gamehost serve --processes N`: several serving processes on one port and
+one PostgreSQL store. The kernel spreads the connections among them, every
+call is answered as one host would, a child that dies is started again, and
+SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from urllib.parse import urlsplit
+
+import grpc
+import pytest
+
+from gamehost.client import GameHostClient, GameHostError
+from gamehost.v1 import gamehost_pb2 as pb
+from tests.hosts import HostProcess
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def fresh_database() -> str:
+    server = os.environ.get("GAMEHOST_TEST_POSTGRES")
+    if not server:
+        if os.environ.get("CI"):
+            pytest.fail("GAMEHOST_TEST_POSTGRES is not set: run the tests with make test (scripts/test-postgres)")
+        pytest.skip("no PostgreSQL: set GAMEHOST_TEST_POSTGRES or run `make test`")
+    import psycopg
+
+    name = f"gamehost_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    return urlsplit(server)._replace(path=f"/{name}").geturl()
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(os.environ["GAMEHOST_TEST_POSTGRES"], autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def start_group(database: str, *args: str) -> HostProcess:
+    return HostProcess("--store", database, "--processes", "2", "--workers", "2", *args).start(timeout=90)
+
+
+@pytest.fixture(scope="module")
+def group():
+    """One `--processes 2` host for the module's tests that leave it running."""
+    database = fresh_database()
+    host = start_group(database)
+    yield host
+    host.stop()
+    drop_database(database)
+
+
+def new_connection(host: HostProcess) -> GameHostClient:
+    """A client on its own TCP connection: grpc shares one connection among
+    channels to one target unless told to keep its own."""
+    return GameHostClient(channel=grpc.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)]))
+
+
+def child_pids(host: HostProcess) -> dict[int, int]:
+    """Each serving process's pid by index, the latest start of each."""
+    pids = {}
+    for line in host.log_lines("serving process ready"):
+        pids[line["process"]] = line["pid"]
+    return pids
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait_until(condition, timeout: float = 60.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_several_processes_need_a_shared_store(tmp_path, store):
+    """With a store only one process may use, --processes 2 is one line and exit 1, before anything starts."""
+    done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--processes", "2", "--store", store,
+                           "--data-dir", str(tmp_path), "--port", "0", "--web-port", "off"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--processes 2 needs a shared PostgreSQL store" in lines[0], done.stderr
+    assert not (tmp_path / "gamehost.db").exists()
+
+
+def test_the_kernel_spreads_connections_over_both_processes(group):
+    """grpcio sets SO_REUSEPORT: new connections land on either process."""
+    made = []
+    for seed in range(16):
+        with new_connection(group) as client:
+            made.append(client.create_match("tictactoe", seed=seed).name.removeprefix("matches/"))
+    lines = group.wait_for_log("match created", at_least=len(made))
+    served_by = {line["match_id"]: line["process"] for line in lines if line["match_id"] in made}
+    assert set(served_by) == set(made)
+    assert set(served_by.values()) == {0, 1}, served_by
+
+
+def test_a_match_played_over_connections_on_both_processes(group):
+    """Each move on a new connection: every answer is one host's, stale
+    versions refused with details, a retried request answered alike, and a
+    watcher on yet another connection sees every version once."""
+    with new_connection(group) as creator:
+        match = creator.create_match("tictactoe", seed=7).name
+        tokens = [creator.join(match).player_token]
+    with new_connection(group) as other:
+        tokens.append(other.join(match).player_token)
+    watcher = new_connection(group)
+    seen: list[int] = []
+    following = threading.Thread(target=lambda: seen.extend(event.version for event in watcher.watch(match)),
+                                 daemon=True)
+    following.start()
+    for _ in range(20):
+        with new_connection(group) as client:
+            state = client.match(match)
+            if state.status != pb.MATCH_STATUS_ACTIVE:
+                break
+            token = tokens[state.to_move[0]]
+            view = client.view(match, token)
+            request_id = uuid.uuid4().hex
+            answer = client.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
+                                 request_id=request_id)
+        with new_connection(group) as retry:  # the same request again, most likely on the other process
+            again = retry.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
+                               request_id=request_id)
+            assert (again.version, again.replayed) == (answer.version, True)
+        with new_connection(group) as stale:
+            now = stale.match(match).version  # the move's version, or one more when it ended the match
+            with pytest.raises(GameHostError) as refused:
+                stale.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version)
+            assert refused.value.code == grpc.StatusCode.ABORTED
+            assert refused.value.reason == "STALE_VERSION", refused.value
+            assert refused.value.metadata == {"expected_version": str(view.version),
+                                              "current_version": str(now)}
+    with new_connection(group) as reader:
+        final = reader.match(match)
+    assert final.status == pb.MATCH_STATUS_FINISHED
+    following.join(30)
+    watcher.close()
+    assert seen == list(range(1, final.version + 1))
+
+
+def test_a_killed_process_is_started_again_and_sigterm_stops_all():
+    database = fresh_database()
+    host = start_group(database)
+    try:
+        pids = child_pids(host)
+        assert sorted(pids) == [0, 1]
+        with new_connection(host) as client:
+            match = client.create_match("tictactoe", seed=3).name
+            tokens = [client.join(match).player_token, client.join(match).player_token]
+            view = client.view(match, tokens[0])
+            client.move(match, tokens[0], move_id=view.legal_moves[0].id)
+        os.kill(pids[1], signal.SIGKILL)
+        host.wait_for_log("serving process died; starting it again", index=1)
+        wait_until(lambda: child_pids(host).get(1) not in (None, pids[1]), what="process 1 started again")
+        wait_until(lambda: all(alive(pid) for pid in child_pids(host).values()), what="both serving")
+        for _ in range(8):  # on both processes, the match goes on
+            with new_connection(host) as client:
+                state = client.match(match)
+                if state.status != pb.MATCH_STATUS_ACTIVE:
+                    break
+                token = tokens[state.to_move[0]]
+                view = client.view(match, token)
+                client.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version)
+        with new_connection(host) as client:
+            assert client.match(match).status == pb.MATCH_STATUS_FINISHED
+        running = child_pids(host)
+        assert host.stop() == 0
+        assert not any(alive(pid) for pid in running.values())
+        assert len(host.log_lines("host stopped")) == 3  # each process, then the supervisor
+    finally:
+        host.stop()
+        drop_database(database)
