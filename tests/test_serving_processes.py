@@ -19,6 +19,7 @@ import pytest
 
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.host.serving_group import owner_index
 from tests.hosts import HostProcess
 
 pytestmark = pytest.mark.timeout(180)
@@ -114,48 +115,67 @@ def test_the_kernel_spreads_connections_over_both_processes(group):
     assert set(served_by.values()) == {0, 1}, served_by
 
 
-def test_a_match_played_over_connections_on_both_processes(group):
-    """Each move on a new connection: every answer is one host's, stale
-    versions refused with details, a retried request answered alike, and a
-    watcher on yet another connection sees every version once."""
+def connection_on(host: HostProcess, process: int) -> GameHostClient:
+    """A client whose connection the kernel gave to serving process
+    ``process``: a connection stays on the process that accepted it, and the
+    match it creates says which one that is."""
+    for _ in range(60):
+        client = new_connection(host)
+        probe = client.create_match("tictactoe", seed=0).name.removeprefix("matches/")
+        if host.wait_for_log("match created", probe)[0]["process"] == process:
+            return client
+        client.close()
+    raise AssertionError(f"no connection landed on process {process}")
+
+
+def test_a_match_is_served_by_its_owner_whichever_process_is_called(group):
+    """Calls for a match reach the process that owns it (a hash of its id)
+    from either process: every move is applied there, a retried request is
+    answered alike from both, a stale version is refused with its details
+    through the other process, and watchers on both see every version once."""
     with new_connection(group) as creator:
         match = creator.create_match("tictactoe", seed=7).name
-        tokens = [creator.join(match).player_token]
-    with new_connection(group) as other:
-        tokens.append(other.join(match).player_token)
-    watcher = new_connection(group)
-    seen: list[int] = []
-    following = threading.Thread(target=lambda: seen.extend(event.version for event in watcher.watch(match)),
-                                 daemon=True)
-    following.start()
-    for _ in range(20):
-        with new_connection(group) as client:
-            state = client.match(match)
-            if state.status != pb.MATCH_STATUS_ACTIVE:
-                break
-            token = tokens[state.to_move[0]]
-            view = client.view(match, token)
-            request_id = uuid.uuid4().hex
-            answer = client.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
-                                 request_id=request_id)
-        with new_connection(group) as retry:  # the same request again, most likely on the other process
-            again = retry.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
-                               request_id=request_id)
-            assert (again.version, again.replayed) == (answer.version, True)
-        with new_connection(group) as stale:
-            now = stale.match(match).version  # the move's version, or one more when it ended the match
-            with pytest.raises(GameHostError) as refused:
-                stale.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version)
-            assert refused.value.code == grpc.StatusCode.ABORTED
-            assert refused.value.reason == "STALE_VERSION", refused.value
-            assert refused.value.metadata == {"expected_version": str(view.version),
-                                              "current_version": str(now)}
-    with new_connection(group) as reader:
-        final = reader.match(match)
+    owner = owner_index(match, 2)
+    on_owner, elsewhere = connection_on(group, owner), connection_on(group, 1 - owner)
+    tokens = [elsewhere.join(match).player_token, on_owner.join(match).player_token]
+    seen: dict[str, list[int]] = {"owner": [], "elsewhere": []}
+    followers = [threading.Thread(target=lambda who=who, client=client: seen[who].extend(
+        event.version for event in client.watch(match)), daemon=True)
+        for who, client in (("owner", on_owner), ("elsewhere", elsewhere))]
+    for follower in followers:
+        follower.start()
+    moves = 0
+    for turn in range(20):
+        first, second = (on_owner, elsewhere) if turn % 2 else (elsewhere, on_owner)
+        state = first.match(match)
+        if state.status != pb.MATCH_STATUS_ACTIVE:
+            break
+        token = tokens[state.to_move[0]]
+        view = second.view(match, token)
+        request_id = uuid.uuid4().hex
+        answer = first.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
+                            request_id=request_id)
+        again = second.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version,
+                            request_id=request_id)
+        assert (again.version, again.replayed) == (answer.version, True)
+        moves += 1
+        now = on_owner.match(match).version  # the move's version, or one more when it ended the match
+        with pytest.raises(GameHostError) as refused:
+            elsewhere.move(match, token, move_id=view.legal_moves[0].id, expected_version=view.version)
+        assert refused.value.code == grpc.StatusCode.ABORTED
+        assert refused.value.reason == "STALE_VERSION", refused.value
+        assert refused.value.metadata == {"expected_version": str(view.version), "current_version": str(now)}
+    final = elsewhere.match(match)
     assert final.status == pb.MATCH_STATUS_FINISHED
-    following.join(30)
-    watcher.close()
-    assert seen == list(range(1, final.version + 1))
+    for follower in followers:
+        follower.join(30)
+    on_owner.close()
+    elsewhere.close()
+    assert seen["owner"] == seen["elsewhere"] == list(range(1, final.version + 1))
+    applied = group.wait_for_log("move applied", match, at_least=moves)
+    assert len(applied) == moves and {line["process"] for line in applied} == {owner}
+    watches = group.wait_for_log("watch ended", match, at_least=2)
+    assert {line["process"] for line in watches} == {owner}
 
 
 def test_a_killed_process_is_started_again_and_sigterm_stops_all():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from gamehost.host import grpc_handlers
 from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.engine import MatchEngine
+from gamehost.host.forwarded_caller import SiblingGate
+from gamehost.host.forwarding import Forwarder
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
@@ -58,6 +61,8 @@ class RunningHost:
     metrics: MetricsServer | None = None
     web: WebServer | None = None
     gateway_server: grpc.aio.Server | None = None  # the web gateway's own loopback gRPC server
+    sibling_server: grpc.aio.Server | None = None  # a serving group's: calls forwarded by the other processes
+    forwarder: Forwarder | None = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -67,7 +72,10 @@ class RunningHost:
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
         await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
-                             *([self.gateway_server.stop(grace)] if self.gateway_server else []))
+                             *([self.gateway_server.stop(grace)] if self.gateway_server else []),
+                             *([self.sibling_server.stop(grace)] if self.sibling_server else []))
+        if self.forwarder:
+            await self.forwarder.close()
         await self.engine.close_rules()
         await self.engine.store.close()
         if self.metrics:
@@ -125,7 +133,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                 Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
     matches = GameHostService(engine, gate)
     services = (matches, GameHostAdminService(engine, gate, matches), health_servicer)
-    _add_services(server, *services)
+    forwarder = Forwarder(member, gate, config.max_message_bytes) if member is not None else None
+    _add_services(server, *services, router=forwarder)
     reflection.enable_server_reflection(
         [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME], server)
@@ -136,50 +145,72 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     except RuntimeError:  # taken since ensure_ports_free looked
         port = 0
     if port == 0:
-        await RunningHost(server, engine, health_servicer, 0).stop(0)
+        await RunningHost(server, engine, health_servicer, 0, forwarder=forwarder).stop(0)
         raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
                           "address is not this machine's")
+    sibling_server = await _start_sibling_server(config, member, engine, interceptors) if member else None
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
     web = gateway_server = None
     if config.web_port is not None:
-        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services)
+        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services, forwarder)
         try:
             web = await start_web(config, gateway_port, gateway_key, reuse_port=member is not None)
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
-                              gateway_server=gateway_server).stop(0)
+                              gateway_server=gateway_server, sibling_server=sibling_server,
+                              forwarder=forwarder).stop(0)
             raise
     # A group's supervisor says "host serving" once every process is ready.
     log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
              web_port=web.port if web else None,
              games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
              replica=config.replica_id, pid=os.getpid(), metrics_port=metrics_server.port if metrics_server else None, tls=tls)
-    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
+                       sibling_server, forwarder)
 
 
 def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: GameHostAdminService,
-                  health_servicer) -> None:
-    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server)
-    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server)
+                  health_servicer, router: Forwarder | None = None) -> None:
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server, router=router)
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server, router=router)
     grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
 
 
-async def _start_gateway_server(config: HostConfig, interceptors, services) -> tuple[grpc.aio.Server, int]:
+async def _start_gateway_server(config: HostConfig, interceptors, services,
+                                forwarder: Forwarder | None) -> tuple[grpc.aio.Server, int]:
     """The same servicer on a plaintext port of 127.0.0.1, for the web
     gateway alone. Its one connection carries every browser's calls, so the
     public port's per-connection limits (streams, idle, age) must not apply
     to it; and it stays plaintext with TLS on: it never leaves this machine,
     and the browser's own connection is the one TLS protects."""
     server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
-    _add_services(server, *services)
+    _add_services(server, *services, router=forwarder)
     port = server.add_insecure_port("127.0.0.1:0")
     if port == 0:
         raise ListenError("cannot listen on 127.0.0.1 for the web gateway")
     await server.start()
     return server, port
+
+
+async def _start_sibling_server(config: HostConfig, member: GroupMember, engine: MatchEngine,
+                               interceptors) -> grpc.aio.Server:
+    """The server on this process's Unix socket, where the other processes
+    of its group forward calls about the matches it owns. Its gate takes the
+    caller they admitted (forwarded_caller.py); its calls are not routed
+    again."""
+    gate = SiblingGate()
+    matches = GameHostService(engine, gate)
+    server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
+    _add_services(server, matches, GameHostAdminService(engine, gate, matches), health.aio.HealthServicer())
+    with contextlib.suppress(FileNotFoundError):  # left by this index's previous process, killed
+        os.unlink(member.socket)
+    if server.add_insecure_port(f"unix:{member.socket}") == 0:
+        raise ListenError(f"cannot listen on {member.socket} for the serving group")
+    await server.start()
+    return server
 
 
 def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
