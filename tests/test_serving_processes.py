@@ -52,19 +52,20 @@ def start_group(database: str, *args: str) -> HostProcess:
 
 
 @pytest.fixture(scope="module")
-def group():
+def group(idp, admin_key):
     """One `--processes 2` host for the module's tests that leave it running."""
     database = fresh_database()
-    host = start_group(database)
+    host = start_group(database, *idp.host_args(), "--api-keys", str(admin_key[0]))
     yield host
     host.stop()
     drop_database(database)
 
 
-def new_connection(host: HostProcess) -> GameHostClient:
+def new_connection(host: HostProcess, bearer_token: str = "") -> GameHostClient:
     """A client on its own TCP connection: grpc shares one connection among
     channels to one target unless told to keep its own."""
-    return GameHostClient(channel=grpc.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)]))
+    return GameHostClient(channel=grpc.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)]),
+                          bearer_token=bearer_token)
 
 
 def child_pids(host: HostProcess) -> dict[int, int]:
@@ -115,12 +116,12 @@ def test_the_kernel_spreads_connections_over_both_processes(group):
     assert set(served_by.values()) == {0, 1}, served_by
 
 
-def connection_on(host: HostProcess, process: int) -> GameHostClient:
+def connection_on(host: HostProcess, process: int, bearer_token: str = "") -> GameHostClient:
     """A client whose connection the kernel gave to serving process
     ``process``: a connection stays on the process that accepted it, and the
     match it creates says which one that is."""
     for _ in range(60):
-        client = new_connection(host)
+        client = new_connection(host, bearer_token)
         probe = client.create_match("tictactoe", seed=0).name.removeprefix("matches/")
         if host.wait_for_log("match created", probe)[0]["process"] == process:
             return client
@@ -178,6 +179,47 @@ def test_a_match_is_served_by_its_owner_whichever_process_is_called(group):
     assert {line["process"] for line in watches} == {owner}
 
 
+def owned_by(client: GameHostClient, process: int) -> str:
+    """A new match that ``process`` owns."""
+    for seed in range(64):
+        match = client.create_match("tictactoe", seed=seed).name
+        if owner_index(match, 2) == process:
+            return match
+    raise AssertionError(f"no match owned by process {process}")
+
+
+def test_a_forwarded_call_carries_the_caller_admitted_where_it_arrived(group, idp, admin_key):
+    """The identity checked on the receiving process reaches the owner's
+    engine; a caller the receiving process refuses never reaches the owner."""
+    alice = idp.token(f"alice-{uuid.uuid4().hex[:6]}", name="Alice")
+    with connection_on(group, 0, alice) as on_zero:
+        match = owned_by(on_zero, 1)
+        joined = on_zero.join(match, player_name="ignored")
+        assert joined.match.seats[0].verified and joined.match.seats[0].player_name == "Alice"
+        again = on_zero.join(match)  # the owner knows alice: her seat, not a second one
+        assert again.seat == joined.seat and again.match.seats[1].kind == pb.SEAT_KIND_OPEN
+        with pytest.raises(GameHostError) as refused:
+            on_zero.abort(match)
+        assert (refused.value.code, refused.value.reason) == (grpc.StatusCode.PERMISSION_DENIED, "ROLE_REQUIRED")
+    with connection_on(group, 0, admin_key[1]) as admin:
+        assert admin.abort(match, "forwarded").status == pb.MATCH_STATUS_ABORTED
+    aborted = group.wait_for_log("admin aborted a match", match)
+    assert [line["process"] for line in aborted] == [1]
+    joins = group.wait_for_log("seat taken", match)
+    assert {line["process"] for line in joins} == {1}
+
+
+def test_a_forwarded_watch_ends_at_the_callers_deadline(group):
+    with connection_on(group, 0) as on_zero:
+        match = owned_by(on_zero, 1)
+        stream = on_zero.stub.WatchMatch(pb.WatchMatchRequest(name=match), timeout=1.5)
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as ended:
+            list(stream)
+        assert ended.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert time.monotonic() - started < 15
+
+
 def test_a_killed_process_is_started_again_and_sigterm_stops_all():
     database = fresh_database()
     host = start_group(database)
@@ -189,7 +231,14 @@ def test_a_killed_process_is_started_again_and_sigterm_stops_all():
             tokens = [client.join(match).player_token, client.join(match).player_token]
             view = client.view(match, tokens[0])
             client.move(match, tokens[0], move_id=view.legal_moves[0].id)
+        with new_connection(host) as client:
+            owned_by_one = owned_by(client, 1)
         os.kill(pids[1], signal.SIGKILL)
+        wait_until(lambda: not alive(pids[1]), what="process 1 gone")
+        with new_connection(host) as client:  # on process 0, unless process 1 is back already (seconds)
+            assert client.join(owned_by_one).seat == 0
+        if host.wait_for_log("seat taken", owned_by_one)[0]["process"] == 0:  # the owner away: served here
+            assert host.wait_for_log("owner unreachable; serving the call here", owner=1)
         host.wait_for_log("serving process died; starting it again", index=1)
         wait_until(lambda: child_pids(host).get(1) not in (None, pids[1]), what="process 1 started again")
         wait_until(lambda: all(alive(pid) for pid in child_pids(host).values()), what="both serving")
