@@ -209,6 +209,37 @@ def test_a_forwarded_call_carries_the_caller_admitted_where_it_arrived(group, id
     assert {line["process"] for line in joins} == {1}
 
 
+def test_browsers_reach_the_owner_through_either_process_web_port(group):
+    """Both processes listen on the web port; the gateway's calls are routed
+    like any other, and a forwarded error keeps its google.rpc details."""
+    import base64
+    import http.client
+    import json
+
+    from google.rpc import error_details_pb2
+
+    with new_connection(group) as client:
+        matches = {owned_by(client, process): process for process in (0, 1)}
+        tokens = {match: client.join(match).player_token for match in matches}
+        for match in matches:
+            client.join(match)
+    for _ in range(4):  # each request on a new connection: either process
+        for match, token in tokens.items():
+            web = http.client.HTTPConnection("127.0.0.1", group.web_port, timeout=30)
+            try:
+                body = json.dumps({"name": match, "playerToken": token, "moveId": "a3", "expectedVersion": 1})
+                web.request("POST", "/gamehost.v1.GameHost/SubmitMove", body, {"Content-Type": "application/json"})
+                answer = web.getresponse()
+                error = json.loads(answer.read())
+            finally:
+                web.close()
+            assert answer.status == 409 and error["code"] == "aborted", error
+            (detail,) = [d for d in error["details"] if d["type"] == "google.rpc.ErrorInfo"]
+            info = error_details_pb2.ErrorInfo.FromString(
+                base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4)))
+            assert info.reason == "STALE_VERSION" and info.metadata["current_version"] == "3"
+
+
 def test_a_forwarded_watch_ends_at_the_callers_deadline(group):
     with connection_on(group, 0) as on_zero:
         match = owned_by(on_zero, 1)

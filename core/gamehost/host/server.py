@@ -80,7 +80,9 @@ class RunningHost:
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
-        log.info("host stopped")
+        log.info("host stopped", **({"calls_forwarded": self.forwarder.forwarded,
+                                       "calls_served_for_an_away_owner": self.forwarder.fell_back}
+                                      if self.forwarder else {}))
 
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None,
@@ -148,7 +150,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         await RunningHost(server, engine, health_servicer, 0, forwarder=forwarder).stop(0)
         raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
                           "address is not this machine's")
-    sibling_server = await _start_sibling_server(config, member, engine, interceptors) if member else None
+    sibling_server = await _start_sibling_server(config, member, engine) if member else None
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -195,15 +197,15 @@ async def _start_gateway_server(config: HostConfig, interceptors, services,
     return server, port
 
 
-async def _start_sibling_server(config: HostConfig, member: GroupMember, engine: MatchEngine,
-                               interceptors) -> grpc.aio.Server:
+async def _start_sibling_server(config: HostConfig, member: GroupMember, engine: MatchEngine) -> grpc.aio.Server:
     """The server on this process's Unix socket, where the other processes
     of its group forward calls about the matches it owns. Its gate takes the
     caller they admitted (forwarded_caller.py); its calls are not routed
-    again."""
+    again, nor counted in the RPC metrics (the process that received a call
+    counts it, with the status the owner answered)."""
     gate = SiblingGate()
     matches = GameHostService(engine, gate)
-    server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
+    server = grpc.aio.server(options=gateway_server_options(config))
     _add_services(server, matches, GameHostAdminService(engine, gate, matches), health.aio.HealthServicer())
     with contextlib.suppress(FileNotFoundError):  # left by this index's previous process, killed
         os.unlink(member.socket)
