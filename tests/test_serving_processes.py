@@ -5,6 +5,7 @@ SIGTERM stops them all."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -214,7 +215,6 @@ def test_browsers_reach_the_owner_through_either_process_web_port(group):
     like any other, and a forwarded error keeps its google.rpc details."""
     import base64
     import http.client
-    import json
 
     from google.rpc import error_details_pb2
 
@@ -238,6 +238,27 @@ def test_browsers_reach_the_owner_through_either_process_web_port(group):
             info = error_details_pb2.ErrorInfo.FromString(
                 base64.b64decode(detail["value"] + "=" * (-len(detail["value"]) % 4)))
             assert info.reason == "STALE_VERSION" and info.metadata["current_version"] == "3"
+
+
+def test_a_caller_cannot_claim_to_be_a_forwarded_admin(group):
+    """The forwarded caller's header is believed only on the group's own
+    socket: sent by a client, it is dropped and the caller is who the gate
+    found (here anonymous, refused before any engine)."""
+    from gamehost.host.forwarded_caller import FORWARDED_CALLER
+
+    forged = json.dumps({"subject": "mallory", "display_name": "", "roles": ["admin"], "method": "api-key",
+                         "peer": ""})
+    with connection_on(group, 0) as on_zero:
+        match = owned_by(on_zero, 1)
+        with pytest.raises(grpc.RpcError) as refused:
+            on_zero.admin.AbortMatch(pb.AbortMatchRequest(name=match), metadata=((FORWARDED_CALLER, forged),),
+                                     timeout=30)
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        assert on_zero.match(match).status == pb.MATCH_STATUS_OPEN
+        joined = on_zero.stub.JoinMatch(pb.JoinMatchRequest(name=match, player_name="guest"),
+                                        metadata=((FORWARDED_CALLER, forged),), timeout=30)
+        assert not joined.match.seats[joined.seat].verified
+        assert joined.match.seats[joined.seat].player_name == "guest"
 
 
 def test_a_forwarded_watch_ends_at_the_callers_deadline(group):
