@@ -14,6 +14,10 @@ kept:
 - ``x2 forwarded``: two processes, every call on a connection of the other
   process: every call forwarded.
 
+``--watchers W``: W spectators follow each match (WatchMatch, on the same
+connection as its moves, so forwarded alike): the events' hop is then in
+the CPU per move too.
+
 Which process a connection landed on is read from the log line of a match
 created on it. CPU per move is the serving processes' (from /proc; the
 supervisor sleeps), with the workers' beside it; the database's is not
@@ -102,25 +106,39 @@ class GroupHost:
         return [entry for entry in self.logs if entry.get("event") == "host stopped"]
 
 
-async def connections_by_process(host: GroupHost) -> tuple[list, dict[int, list]]:
-    """``CONNECTIONS`` channels, each its own TCP connection, and them by the process that accepted them."""
-    channels = [grpc.aio.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(CONNECTIONS)]
+async def connections_by_process(host: GroupHost, count: int) -> tuple[list, list, dict[int, list]]:
+    """Channels, each its own TCP connection: the first ``CONNECTIONS`` as
+    the kernel spread them, and all of them by the process that accepted
+    them, opened until every process has one (the kernel's spread is random)."""
+    channels, stubs = [], []
     by_process: dict[int, list] = {}
-    for channel in channels:
+    while len(channels) < CONNECTIONS or (len(by_process) < count and len(channels) < 8 * CONNECTIONS):
+        channel = grpc.aio.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)])
         stub = pb_grpc.GameHostStub(channel)
         probe = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"))
         by_process.setdefault(host.process_of(probe.name), []).append(stub)
-    return channels, by_process
+        channels.append(channel)
+        stubs.append(stub)
+    return channels, stubs[:CONNECTIONS], by_process
 
 
-async def play(host: GroupHost, count: int, concurrency: int, games_per_task: int, routing: str) -> dict:
-    channels, by_process = await connections_by_process(host)
-    every = [stub for stubs in by_process.values() for stub in stubs]
+async def follow(stub, name: str) -> int:
+    """A spectator's WatchMatch stream until the match ends: the events it received."""
+    received = 0
+    async for _ in stub.WatchMatch(pb.WatchMatchRequest(name=name)):
+        received += 1
+    return received
+
+
+async def play(host: GroupHost, count: int, concurrency: int, games_per_task: int, routing: str,
+               watchers: int) -> dict:
+    channels, every, by_process = await connections_by_process(host, count)
     if routing in ("owner", "forwarded") and len(by_process) < count:
         for channel in channels:
             await channel.close()
-        raise RuntimeError(f"the {CONNECTIONS} connections all landed on one process: run again")
+        trouble = [entry for entry in host.logs if entry.get("level") in ("warning", "error")][-5:]
+        raise RuntimeError(f"{len(channels)} connections all landed on one process ({sorted(by_process)}); "
+                           f"the host's last warnings: {trouble}")
     try:
         def stub_for(match: str, index: int):
             if routing == "random":
@@ -139,14 +157,19 @@ async def play(host: GroupHost, count: int, concurrency: int, games_per_task: in
                     for task in range(concurrency)]
         latencies: list[float] = []
 
+        events: list[int] = []
+
         async def task(games):
             for stub, name, tokens in games:
+                following = [asyncio.create_task(follow(stub, name)) for _ in range(watchers)]
+                await asyncio.sleep(0)  # the streams are opened before the first move
                 for turn, move_id in enumerate(DRAW):
                     request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
                                                    expected_version=3 + turn)
                     start = time.perf_counter()
                     await stub.SubmitMove(request)
                     latencies.append(time.perf_counter() - start)
+                events.extend(await asyncio.gather(*following))
 
         serving, workers = host.serving_cpu(), host.workers_cpu()
         client_cpu, start = time.process_time(), time.perf_counter()
@@ -161,7 +184,8 @@ async def play(host: GroupHost, count: int, concurrency: int, games_per_task: in
     ordered = sorted(latencies)
     return {"moves": moves, "rate": moves / elapsed, "p50_ms": 1000 * statistics.median(ordered),
             "p99_ms": 1000 * ordered[int(0.99 * (moves - 1))], "serving_cpu_us_per_move": 1e6 * serving / moves,
-            "workers_cpu_us_per_move": 1e6 * workers / moves, "client_cpu_us_per_move": 1e6 * client_cpu / moves}
+            "workers_cpu_us_per_move": 1e6 * workers / moves, "client_cpu_us_per_move": 1e6 * client_cpu / moves,
+            "events_per_move": sum(events) / moves}
 
 
 def fresh_database(server: str) -> tuple[str, str]:
@@ -176,9 +200,10 @@ def drop_database(server: str, name: str) -> None:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-async def run(server: str, quick: bool, repeat: int, concurrency: int, note: str) -> dict:
+async def run(server: str, quick: bool, repeat: int, concurrency: int, note: str, watchers: int) -> dict:
     games_per_task = max(1, (200 if quick else 800) // concurrency)
-    results = {"machine": {**machine(), "note": note}, "repeat": repeat, "concurrency": concurrency, "runs": []}
+    results = {"machine": {**machine(), "note": note}, "repeat": repeat, "concurrency": concurrency,
+               "watchers_per_match": watchers, "runs": []}
     name, url = fresh_database(server)
     one = two = None
     try:
@@ -188,7 +213,7 @@ async def run(server: str, quick: bool, repeat: int, concurrency: int, note: str
         measured: dict[str, list[dict]] = {setup: [] for setup in setups}
         for _ in range(repeat):  # interleaved, so every setup sees the same machine
             for setup, (host, count, routing) in setups.items():
-                measured[setup].append(await play(host, count, concurrency, games_per_task, routing))
+                measured[setup].append(await play(host, count, concurrency, games_per_task, routing, watchers))
     finally:
         stopped = [line for host in (one, two) if host for line in host.stop()]
         drop_database(server, name)
@@ -201,7 +226,8 @@ async def run(server: str, quick: bool, repeat: int, concurrency: int, note: str
         print(f"{setup:<13} {moves['rate']:6.0f} moves/s ({' '.join(f'{r:.0f}' for r in row['rates'])}) "
               f"p50 {moves['p50_ms']:6.2f} ms p99 {moves['p99_ms']:6.2f} ms serving cpu "
               f"{moves['serving_cpu_us_per_move']:5.0f} us/move (x{row['serving_cpu_vs_x1']:.2f}) workers "
-              f"{moves['workers_cpu_us_per_move']:4.0f} client {moves['client_cpu_us_per_move']:4.0f}", flush=True)
+              f"{moves['workers_cpu_us_per_move']:4.0f} client {moves['client_cpu_us_per_move']:4.0f} "
+              f"events/move {moves['events_per_move']:.2f}", flush=True)
     results["forwarded"] = [{key: line.get(key) for key in ("process", "calls_forwarded",
                                                               "calls_served_for_an_away_owner")}
                             for line in stopped if "calls_forwarded" in line]
@@ -216,12 +242,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per setup; the median is kept")
     parser.add_argument("--concurrency", type=int, default=16, help="matches played at once")
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="spectators following each match (WatchMatch), on the same connection as its moves")
     parser.add_argument("--machine-note", default="", help="what else ran on the machine, recorded with the results")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     if not args.postgres:
         parser.error("give --postgres URL or set GAMEHOST_TEST_POSTGRES (scripts/start-test-postgres prints one)")
-    results = asyncio.run(run(args.postgres, args.quick, args.repeat, args.concurrency, args.machine_note))
+    results = asyncio.run(run(args.postgres, args.quick, args.repeat, args.concurrency, args.machine_note,
+                              args.watchers))
     print(json.dumps(results["machine"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
