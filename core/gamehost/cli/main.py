@@ -261,6 +261,18 @@ def run_serve(args) -> int:
     from gamehost.host.store import StoreUnusable
     from gamehost.host.web.app import ListenError
 
+    if config.processes > 1:
+        from gamehost.cli.group_supervisor import needs_shared_store, supervise
+
+        problem = needs_shared_store(config)
+        if problem:
+            print(f"gamehost: {problem}", file=sys.stderr)
+            return 1
+        try:
+            return supervise(config)
+        except ListenError as error:
+            print(f"gamehost: {error}", file=sys.stderr)
+            return 1
     try:
         asyncio.run(serve(config))
     except (ListenError, StoreUnusable) as error:

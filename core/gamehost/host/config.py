@@ -207,6 +207,9 @@ class HostConfig(BaseSettings):
               "(a webhook delivery attempt: 10 s more)")
     replica_id: str = setting(help="this replica's name in bot-turn claims", shown="hostname-pid",
                               factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+    processes: Annotated[int, AfterValidator(_from(1, 256))] = setting(
+        1, "serving processes sharing the gRPC and web ports (SO_REUSEPORT), each owning a share of the matches; "
+           "more than 1 needs a PostgreSQL store, and --workers and --metrics-port are then split among them")
     metrics_port: Port = setting(
         None, "serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port, 'off' serves none")
     store_check_interval: Positive = setting(5.0, "seconds between readiness checks of the store")

@@ -130,22 +130,28 @@ class _Registrar:
     """Stands in for the server while a generated ``add_*_to_server`` runs,
     then registers its handlers with tolerant deserializers."""
 
-    def __init__(self, server: grpc.aio.Server, gated: bool) -> None:
+    def __init__(self, server: grpc.aio.Server, gated: bool, router=None) -> None:
         self.server = server
         self.gated = gated
+        self.router = router  # a serving group's Forwarder (forwarding.py), or None
 
     def add_generic_rpc_handlers(self, handlers) -> None:
         pass  # the registered handlers below serve every method of the service
 
     def add_registered_method_handlers(self, service: str, handlers: dict) -> None:
         checked = {name: _checked(service, name, handler, self.gated) for name, handler in handlers.items()}
+        if self.router is not None:
+            checked = {name: self.router.route(service, name, handlers[name], handler)
+                       for name, handler in checked.items()}
         self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, checked),))
         self.server.add_registered_method_handlers(service, checked)
 
 
-def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server, *, gated: bool = True) -> None:
+def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server, *, gated: bool = True,
+                 router=None) -> None:
     """``add_to_server(servicer, server)`` (a generated function), with
     requests that do not decode handed to the servicer as Undecodable when
     its methods pass the gate (``gated``), refused here otherwise (e.g. the
-    standard health service)."""
-    add_to_server(servicer, _Registrar(server, gated))
+    standard health service). ``router``: calls about a match another
+    process of the group owns go there (forwarding.py)."""
+    add_to_server(servicer, _Registrar(server, gated, router))

@@ -16,8 +16,18 @@ class _CurrentStderr:
     output, an embedding program) may replace and close the stream it had,
     and a write to a closed stream would raise in the host's own tasks."""
 
+    def __init__(self) -> None:
+        self._pending = ""
+
     def write(self, text: str) -> int:
-        return sys.stderr.write(text)
+        # print() writes a line and its newline apart; a serving group's processes share one stderr,
+        # so a line goes out in one write (atomic on a pipe up to 4 KiB), never mixed with a sibling's.
+        self._pending += text
+        if not self._pending.endswith("\n"):
+            return len(text)
+        line, self._pending = self._pending, ""
+        sys.stderr.write(line)
+        return len(text)
 
     def flush(self) -> None:
         sys.stderr.flush()

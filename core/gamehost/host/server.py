@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,6 +19,8 @@ from gamehost.host.admin_service import GameHostAdminService
 from gamehost.host.config import HostConfig, parse_game_timeouts
 from gamehost.host.delivery_admin import DeliveryAdministration
 from gamehost.host.engine import MatchEngine
+from gamehost.host.forwarded_caller import SiblingGate
+from gamehost.host.forwarding import Forwarder
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
@@ -28,6 +32,7 @@ from gamehost.host.loop_lag import LoopLag
 from gamehost.host.readiness import StoreReadiness
 from gamehost.host.retention import Retention
 from gamehost.host.service import GameHostService
+from gamehost.host.serving_group import GroupMember
 from gamehost.host.store import Store, describe_store, open_store
 from gamehost.host.transport import (gateway_server_options, grpc_credentials, grpc_server_options,
                                      raise_open_file_limit, tls_enabled)
@@ -57,6 +62,8 @@ class RunningHost:
     metrics: MetricsServer | None = None
     web: WebServer | None = None
     gateway_server: grpc.aio.Server | None = None  # the web gateway's own loopback gRPC server
+    sibling_server: grpc.aio.Server | None = None  # a serving group's: calls forwarded by the other processes
+    forwarder: Forwarder | None = None
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -66,15 +73,23 @@ class RunningHost:
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
         await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
-                             *([self.gateway_server.stop(grace)] if self.gateway_server else []))
+                             *([self.gateway_server.stop(grace)] if self.gateway_server else []),
+                             *([self.sibling_server.stop(grace)] if self.sibling_server else []))
+        if self.forwarder:
+            await self.forwarder.close()
         await self.engine.close_rules()
         await self.engine.store.close()
         if self.metrics:
             await asyncio.to_thread(self.metrics.stop)
-        log.info("host stopped")
+        log.info("host stopped", **({"calls_forwarded": self.forwarder.forwarded,
+                                       "calls_served_for_an_away_owner": self.forwarder.fell_back}
+                                      if self.forwarder else {}))
 
 
-async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None) -> RunningHost:
+async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None,
+                     member: GroupMember | None = None) -> RunningHost:
+    """The host, serving. ``member``: this process is one of a serving group
+    (``--processes``), sharing the ports with its siblings."""
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
                                 claim_lease=config.claim_lease)
@@ -112,7 +127,10 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
         metrics_server = metrics.MetricsServer(collector, config.address.rsplit(":", 1)[0].strip("[]"),
                                                config.metrics_port)
-    server = grpc.aio.server(interceptors=interceptors or None, options=grpc_server_options(config))
+    options = grpc_server_options(config)
+    if member is not None:  # the siblings listen on the same port; the kernel spreads the connections
+        options = [*(option for option in options if option[0] != "grpc.so_reuseport"), ("grpc.so_reuseport", 1)]
+    server = grpc.aio.server(interceptors=interceptors or None, options=options)
     gateway_key = new_gateway_key()
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
@@ -120,7 +138,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     matches = GameHostService(engine, gate)
     services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                 health_servicer)
-    _add_services(server, *services)
+    forwarder = Forwarder(member, gate, config.max_message_bytes) if member is not None else None
+    _add_services(server, *services, router=forwarder)
     reflection.enable_server_reflection(
         [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME], server)
@@ -131,48 +150,72 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     except RuntimeError:  # taken since ensure_ports_free looked
         port = 0
     if port == 0:
-        await RunningHost(server, engine, health_servicer, 0).stop(0)
+        await RunningHost(server, engine, health_servicer, 0, forwarder=forwarder).stop(0)
         raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
                           "address is not this machine's")
+    sibling_server = await _start_sibling_server(config, member, engine) if member else None
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
     web = gateway_server = None
     if config.web_port is not None:
-        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services)
+        gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services, forwarder)
         try:
-            web = await start_web(config, gateway_port, gateway_key)
+            web = await start_web(config, gateway_port, gateway_key, reuse_port=member is not None)
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
-                              gateway_server=gateway_server).stop(0)
+                              gateway_server=gateway_server, sibling_server=sibling_server,
+                              forwarder=forwarder).stop(0)
             raise
-    log.info("host serving", address=config.address, port=port, web_port=web.port if web else None,
-             games=sorted(catalog.games), store=describe_store(config.store), data_dir=config.data_dir,
-             replica=config.replica_id, metrics_port=metrics_server.port if metrics_server else None, tls=tls)
-    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server)
+    # A group's supervisor says "host serving" once every process is ready.
+    log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
+             web_port=web.port if web else None, games=sorted(catalog.games), store=describe_store(config.store),
+             data_dir=config.data_dir, replica=config.replica_id, pid=os.getpid(),
+             metrics_port=metrics_server.port if metrics_server else None, tls=tls)
+    return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
+                       sibling_server, forwarder)
 
 
 def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: GameHostAdminService,
-                  health_servicer) -> None:
-    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server)
-    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server)
+                  health_servicer, router: Forwarder | None = None) -> None:
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server, router=router)
+    grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server, router=router)
     grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
 
 
-async def _start_gateway_server(config: HostConfig, interceptors, services) -> tuple[grpc.aio.Server, int]:
+async def _start_gateway_server(config: HostConfig, interceptors, services,
+                                forwarder: Forwarder | None) -> tuple[grpc.aio.Server, int]:
     """The same servicer on a plaintext port of 127.0.0.1, for the web
     gateway alone. Its one connection carries every browser's calls, so the
     public port's per-connection limits (streams, idle, age) must not apply
     to it; and it stays plaintext with TLS on: it never leaves this machine,
     and the browser's own connection is the one TLS protects."""
     server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
-    _add_services(server, *services)
+    _add_services(server, *services, router=forwarder)
     port = server.add_insecure_port("127.0.0.1:0")
     if port == 0:
         raise ListenError("cannot listen on 127.0.0.1 for the web gateway")
     await server.start()
     return server, port
+
+
+async def _start_sibling_server(config: HostConfig, member: GroupMember, engine: MatchEngine) -> grpc.aio.Server:
+    """The server on this process's Unix socket, where the other processes
+    of its group forward calls about the matches it owns. Its gate takes the
+    caller they admitted (forwarded_caller.py); its calls are not routed
+    again, nor counted in the RPC metrics (the process that received a call
+    counts it, with the status the owner answered)."""
+    gate = SiblingGate()
+    matches = GameHostService(engine, gate)
+    server = grpc.aio.server(options=gateway_server_options(config))
+    _add_services(server, matches, GameHostAdminService(engine, gate, matches), health.aio.HealthServicer())
+    with contextlib.suppress(FileNotFoundError):  # left by this index's previous process, killed
+        os.unlink(member.socket)
+    if server.add_insecure_port(f"unix:{member.socket}") == 0:
+        raise ListenError(f"cannot listen on {member.socket} for the serving group")
+    await server.start()
+    return server
 
 
 def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
@@ -187,9 +230,11 @@ def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
     return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
 
 
-async def serve(config: HostConfig) -> None:
-    """Run until SIGINT or SIGTERM, then stop gracefully."""
-    ensure_ports_free(config)
+async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
+    """Run until SIGINT or SIGTERM, then stop gracefully. A group's member
+    tells its supervisor it is ready with a line on stdout."""
+    if member is None:  # a group's supervisor checked them: its siblings hold them now
+        ensure_ports_free(config)
     raise_open_file_limit()
     # The handlers come first: "host serving" is logged inside start_host, and a
     # SIGTERM sent on seeing it must stop the host gracefully, not kill it.
@@ -197,7 +242,9 @@ async def serve(config: HostConfig) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    host = await start_host(config)
+    host = await start_host(config, member=member)
+    if member is not None:
+        print(f"ready {host.port}", flush=True)
     await stopping.wait()
     log.info("shutting down", grace_seconds=config.shutdown_grace)
     await host.stop(config.shutdown_grace)

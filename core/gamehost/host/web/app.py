@@ -100,10 +100,13 @@ class WebServer:
         await self.gateway.upstream.close()
 
 
-async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "") -> WebServer:
+async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "", *,
+                    reuse_port: bool = False) -> WebServer:
     """Listen on the host part of ``config.address`` and ``config.web_port``
     (0: a free one), forwarding to the gateway's gRPC server on 127.0.0.1:
-    ``grpc_port`` and naming each browser to it with ``gateway_key``."""
+    ``grpc_port`` and naming each browser to it with ``gateway_key``.
+    ``reuse_port``: share the port with the other processes of a serving
+    group (SO_REUSEPORT)."""
     web_root = (None if config.web_root == "off" else Path(config.web_root) if config.web_root
                 else default_web_root())
     gateway = Gateway(Upstream(f"127.0.0.1:{grpc_port}", config.max_message_bytes),
@@ -126,6 +129,7 @@ async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "") -
         # them: a small one bounds the files a flood can take beyond the caps.
         listener = await asyncio.get_running_loop().create_server(
             guard, host or None, config.web_port, ssl=tls, backlog=ACCEPT_BATCH, reuse_address=True,
+            reuse_port=reuse_port or None,
             ssl_handshake_timeout=HANDSHAKE_TIMEOUT_MS / 1000 if tls else None)
     except OSError as error:
         await runner.cleanup()
