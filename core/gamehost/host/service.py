@@ -20,6 +20,7 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens, struct_encoding
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.engine_renderings import asked_kinds
 from gamehost.host.engine_views import EncodedView
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
@@ -523,10 +524,12 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool) -> pb.View:
         """``seat``'s View now (None: a spectator's), built once per version; do not modify it."""
         async def build() -> pb.View:
-            if not text and not svg:  # renderings need the view as data: built below
+            if not text and not svg:
                 message = await self._encoded_view_message(live, seat)
-                if message is not None:
-                    return message
+            else:
+                message = await self._rendered_view_message(live, seat, text, svg)
+            if message is not None:
+                return message
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
@@ -557,6 +560,29 @@ class GameHostService(pb_grpc.GameHostServicer):
             live.log.warning("encoded view refused by protobuf's parser: built from the view", seat=seat)
             return None
         return message
+
+    async def _rendered_view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool
+                                     ) -> pb.View | None:
+        """The View from the worker's fields and its renderings, made in the
+        worker from the viewer's view (engine_renderings.py), all of one
+        version: a step may land between the calls, and a picture of another
+        version is never paired with these fields (both are asked for again).
+        None where the View is built from the view's data (rules run in the
+        host, a view the encoding does not take): rendered from that data."""
+        if not self.engine.renders_in_workers(live):
+            return None
+        kinds = asked_kinds(text, svg)
+        while True:
+            message = await self._encoded_view_message(live, seat)
+            if message is None:
+                return None
+            renderings = [await self.engine.rendering(live, seat, kind) for kind in kinds]
+            if all(rendering.version == message.version for rendering in renderings):
+                for kind, rendering in zip(kinds, renderings):
+                    setattr(message, kind, rendering.text)
+                return message
+            live.log.debug("rendering of another version than the view: both asked for again", seat=seat,
+                           view_version=message.version, rendered=[r.version for r in renderings])
 
     @unary
     async def GetView(self, request, context, caller):
@@ -619,7 +645,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         sent = 0
         try:
-            async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
+            async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self, live, event, seat, text, svg)
                     sent += 1

@@ -15,8 +15,10 @@ just before it took the step.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
+from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
@@ -28,8 +30,8 @@ class Unloaded(Exception):
 
 
 class PluginFailed(Exception):
-    def __init__(self, hook: str, error: BaseException) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
+    def __init__(self, hook: str, error: BaseException, message: str = "") -> None:
+        super().__init__(message or f"{type(error).__name__}: {error}")
         self.hook = hook
 
 
@@ -85,6 +87,43 @@ class HeldMatch:
         self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
 
 
+class Renderings:
+    """A batch of renderings as the worker answers it: each distinct text
+    once (``texts``), ``of``: [viewer, kind, its index in texts]; ``failed``:
+    [viewer, kind, hook, message] for a renderer (or the view or listing it
+    needs) that raised; ``overran``: [viewer, kind, hook, seconds] for one
+    that took longer than its budget."""
+
+    RENDERERS = {"text": "render_text", "svg": "render_svg"}
+
+    @classmethod
+    def made(cls, table: "ResidentMatches", held: "HeldMatch", renders: list, budget: float) -> dict:
+        index: dict[str, int] = {}
+        of, failed, overran = [], [], []
+        views: dict[Any, Any] = {}  # one view per viewer, whatever it renders
+        for viewer, kind, listed in renders:
+            hook = cls.RENDERERS[kind]
+            started = time.monotonic()
+            try:
+                if viewer not in views:
+                    views[viewer] = table.view_as_sent(held, viewer)
+                view = views[viewer]
+                if kind == "text":
+                    text = str(table._call(hook, held.game.render_text, view))
+                else:
+                    moves = table._moves(held, viewer) if listed else ()
+                    text = str(table._call(hook, held.game.render_svg, view, list(moves)))
+            except PluginFailed as failure:
+                failed.append([viewer, kind, failure.hook, str(failure)])
+                continue
+            spent = time.monotonic() - started
+            if spent > budget:
+                overran.append([viewer, kind, hook, spent])
+                continue
+            of.append([viewer, kind, index.setdefault(text, len(index))])
+        return {"texts": list(index), "of": of, "failed": failed, "overran": overran}
+
+
 class ResidentMatches:
     def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True) -> None:
         self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
@@ -92,6 +131,7 @@ class ResidentMatches:
         self.held: dict[str, HeldMatch] = {}
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
+        self.on_wire = on_wire
         self.move_out = move_data if on_wire else (lambda move: move)
         self.encoder = ViewEncoder()  # views as the View's protobuf fields, when the host asks ("encode")
 
@@ -219,15 +259,15 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
-        encode, as_data = request.get("encode", False), request.get("as_data", False)
-        answer, listed = self._position(game, state, listing=as_data or not encode)
+        encode = request.get("encode", False)
+        answer, listed = self._position(game, state, listing=not encode)
         if played is not None:
             answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
             answer["state"] = state
         if request.get("views") and encode:
             answer["encoded"] = self._encoded_after(game, state, request["views"], answer.get("to_move", ()), listed)
-        if request.get("views") and (as_data or not encode):
+        if request.get("views") and not encode:
             answer["views"] = self._views_after(game, state, request["views"])
         held.pending = (request["new_tag"], state, listed)
         return answer
@@ -343,6 +383,29 @@ class ResidentMatches:
         game = self.games[request["game"]]
         moves = [move_of(data) for data in request["moves"]]
         return {"svg": str(self._call("render_svg", game.render_svg, request["view"], moves))}
+
+    def view_as_sent(self, held: HeldMatch, viewer: int | None) -> dict:
+        """The viewer's view as a worker's answer brings it to the host (which
+        renders from what it received): through JSON, refused as the worker
+        refuses an answer that is not JSON-shaped."""
+        view = dict(self._call("view", held.game.view, held.state, viewer))
+        if not self.on_wire:
+            return view
+        try:
+            return wire.through(view)
+        except (TypeError, ValueError) as error:
+            raise PluginFailed("view", error, f"answer is not JSON-shaped: {error}") from None
+
+    def _op_render(self, request: dict) -> dict:
+        """Renderings of the held state (issue 19, after step 1), each from
+        its viewer's view only: ``renders`` lists [viewer, kind ("text" or
+        "svg"), listed] (``listed``: the seat is to move, so its legal moves
+        go to ``render_svg``). Equal renderings are answered once
+        (``Renderings``). A renderer that raises, or that took longer than
+        ``budget`` seconds, fails its own entry only: a batch asked for after
+        a step must not let one viewer's picture cost the others theirs."""
+        held = self._match(request)
+        return Renderings.made(self, held, request["renders"], request["budget"])
 
     def _op_public_move(self, request: dict) -> dict:
         game = self.games[request["game"]]

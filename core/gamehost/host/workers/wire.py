@@ -26,6 +26,11 @@ def frame(message: dict) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+def through(value):
+    """``value`` as the other side decodes it (tuples become lists, keys strings, ...)."""
+    return decode(_encode(value))
+
+
 def body_length(header: bytes) -> int:
     (length,) = HEADER.unpack(header)
     if length > MAX_FRAME:
