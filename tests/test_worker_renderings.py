@@ -26,6 +26,7 @@ SEATS = {"tictactoe": 2, "callisto": 2, "campanile": 3, "kensington": 2, "burgba
 MOVES = 4  # per game: enough for a few positions, each viewer's picture at every version
 FAST = ("--rules-timeout", "1", "--workers", "2", "--max-strikes", "3", "--bot-delay", "0.05")
 EVERY_PICTURE = pb.RenderOptions(text=True, svg=True)
+ASKED_AGAIN = "rendering of another version than the view: both asked for again"  # the host's log line
 
 
 @pytest.fixture(scope="module")
@@ -196,6 +197,6 @@ def test_a_step_landing_while_a_view_is_made_never_pairs_a_picture_with_another_
                     break
         finally:
             players.join(60)
-        asked_again = len([line for line in fast_host.log_lines(
-            "rendering of another version than the view: both asked for again") if line.get("match_id") == match.removeprefix("matches/")])
+        asked_again = len([line for line in fast_host.log_lines(ASKED_AGAIN)
+                           if line.get("match_id") == match.removeprefix("matches/")])
     assert asked_again, "no step landed between a View's fields and its picture"

@@ -82,7 +82,8 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchRenderings, MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking, MatchUndo):
+                  MatchRenderings, MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking,
+                  MatchUndo):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the

@@ -87,43 +87,6 @@ class HeldMatch:
         self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
 
 
-class Renderings:
-    """A batch of renderings as the worker answers it: each distinct text
-    once (``texts``), ``of``: [viewer, kind, its index in texts]; ``failed``:
-    [viewer, kind, hook, message] for a renderer (or the view or listing it
-    needs) that raised; ``overran``: [viewer, kind, hook, seconds] for one
-    that took longer than its budget."""
-
-    RENDERERS = {"text": "render_text", "svg": "render_svg"}
-
-    @classmethod
-    def made(cls, table: "ResidentMatches", held: "HeldMatch", renders: list, budget: float) -> dict:
-        index: dict[str, int] = {}
-        of, failed, overran = [], [], []
-        views: dict[Any, Any] = {}  # one view per viewer, whatever it renders
-        for viewer, kind, listed in renders:
-            hook = cls.RENDERERS[kind]
-            started = time.monotonic()
-            try:
-                if viewer not in views:
-                    views[viewer] = table.view_as_sent(held, viewer)
-                view = views[viewer]
-                if kind == "text":
-                    text = str(table._call(hook, held.game.render_text, view))
-                else:
-                    moves = table._moves(held, viewer) if listed else ()
-                    text = str(table._call(hook, held.game.render_svg, view, list(moves)))
-            except PluginFailed as failure:
-                failed.append([viewer, kind, failure.hook, str(failure)])
-                continue
-            spent = time.monotonic() - started
-            if spent > budget:
-                overran.append([viewer, kind, hook, spent])
-                continue
-            of.append([viewer, kind, index.setdefault(text, len(index))])
-        return {"texts": list(index), "of": of, "failed": failed, "overran": overran}
-
-
 class ResidentMatches:
     def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True) -> None:
         self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
@@ -396,16 +359,42 @@ class ResidentMatches:
         except (TypeError, ValueError) as error:
             raise PluginFailed("view", error, f"answer is not JSON-shaped: {error}") from None
 
+    RENDERERS = {"text": "render_text", "svg": "render_svg"}
+
     def _op_render(self, request: dict) -> dict:
         """Renderings of the held state (issue 19, after step 1), each from
         its viewer's view only: ``renders`` lists [viewer, kind ("text" or
         "svg"), listed] (``listed``: the seat is to move, so its legal moves
-        go to ``render_svg``). Equal renderings are answered once
-        (``Renderings``). A renderer that raises, or that took longer than
-        ``budget`` seconds, fails its own entry only: a batch asked for after
-        a step must not let one viewer's picture cost the others theirs."""
+        go to ``render_svg``). Each distinct text is answered once
+        (``texts``; ``of``: [viewer, kind, its index in texts]). A renderer
+        (or the view or listing it needs) that raises, or that took longer
+        than ``budget`` seconds, fails its own entry only (``failed``:
+        [viewer, kind, hook, message]; ``overran``: [viewer, kind, hook,
+        seconds]): one viewer's picture must not cost the others theirs."""
         held = self._match(request)
-        return Renderings.made(self, held, request["renders"], request["budget"])
+        index: dict[str, int] = {}
+        of, failed, overran = [], [], []
+        views: dict[Any, dict] = {}  # one view per viewer, whatever it renders
+        for viewer, kind, listed in request["renders"]:
+            hook = self.RENDERERS[kind]
+            started = time.monotonic()
+            try:
+                if viewer not in views:
+                    views[viewer] = self.view_as_sent(held, viewer)
+                if kind == "text":
+                    text = str(self._call(hook, held.game.render_text, views[viewer]))
+                else:
+                    moves = self._moves(held, viewer) if listed else []
+                    text = str(self._call(hook, held.game.render_svg, views[viewer], list(moves)))
+            except PluginFailed as failure:
+                failed.append([viewer, kind, failure.hook, str(failure)])
+                continue
+            spent = time.monotonic() - started
+            if spent > request["budget"]:
+                overran.append([viewer, kind, hook, spent])
+                continue
+            of.append([viewer, kind, index.setdefault(text, len(index))])
+        return {"texts": list(index), "of": of, "failed": failed, "overran": overran}
 
     def _op_public_move(self, request: dict) -> dict:
         game = self.games[request["game"]]

@@ -163,6 +163,7 @@ class RulesRunner:
                 return await self._choose_in_host(request)
             return self.table.handle(request)
         op = request["op"]
+        # A batch of renderings has each one's budget (``render``); failures go by the hooks it calls.
         seconds = self.budgets.for_call(live.entry.game.id, op) * len(request.get("renders", (None,)))
         try:
             for attempt in (1, 2, 3):
@@ -175,7 +176,8 @@ class RulesRunner:
                     if attempt == 3:
                         raise WorkerDied(str(restart)) from None
         except WorkerTimeout:
-            error = self._failure(live, "RULES_TIMEOUT", request.get("hook", op), f"did not answer within {seconds:g} s")
+            error = self._failure(live, "RULES_TIMEOUT", request.get("hook", op),
+                                  f"did not answer within {seconds:g} s")
         except WorkerDied as death:
             error = self._failure(live, "RULES_CRASHED", request.get("hook", op), str(death))
         else:
