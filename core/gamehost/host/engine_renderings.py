@@ -10,8 +10,8 @@ the match's watchers asked for are asked for at once, in one call that
 follows the commit (not in the move's answer: a slow renderer must fail the
 pictures, never the move, as when the host rendered from the view's data).
 
-A mixin of ``MatchEngine``; renderings are cached per version and viewer on
-the live match, each with the version it was made from.
+A mixin of ``MatchEngine``; a viewer's fields and renderings are cached per
+version on the live match, as one value: they are of one state.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 
 from gamehost.host import errors
+from gamehost.host.engine_views import EncodedView
 from gamehost.host.live import LiveMatch
 from gamehost.host.workers.runner import Applied
 
@@ -30,11 +31,11 @@ def asked_kinds(text: bool, svg: bool) -> tuple[str, ...]:
 
 
 @dataclasses.dataclass(frozen=True)
-class Rendering:
-    """A viewer's rendering and the version it shows."""
+class RenderedView:
+    """A viewer's View fields and its renderings (kind -> text), of one state."""
 
-    version: int
-    text: str
+    encoded: EncodedView
+    texts: dict[str, str]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +46,17 @@ class RenderBatch:
 
     version: int
     task: asyncio.Future
+
+
+STEP_LANDED = "a step landed while the view was made: made again"  # logged (debug)
+
+
+def _texts(made: dict[str, str | errors.HostError]) -> dict[str, str]:
+    """The renderings, or the first failure among them raised (as the host raised it)."""
+    for text in made.values():
+        if isinstance(text, errors.HostError):
+            raise text
+    return made
 
 
 def _retrieved(task: asyncio.Future) -> None:
@@ -58,28 +70,44 @@ class MatchRenderings:
         state (a worker); rules run in the host render from the view's data."""
         return self.rules.encodes_views(live.game.id)
 
-    async def rendering(self, live: LiveMatch, seat: int | None, kind: str) -> Rendering:
-        """``seat``'s rendering (None: a spectator's) of the current version,
-        made in the worker from that viewer's view; its ``version`` says which
-        (a step may land while it is made: it is then made again)."""
-        async def compute() -> Rendering:
+    async def rendered_view(self, live: LiveMatch, seat: int | None, kinds: tuple[str, ...]) -> RenderedView | None:
+        """``seat``'s View fields (None: a spectator's) and its renderings
+        ``kinds``, made in the worker from that viewer's view of one state;
+        None when the encoding does not take the view (the View is then
+        built and rendered from the view's data). The renderings come from
+        the batch made after the step, paired with the version's View
+        fields; else from a call naming the very state the fields were made
+        from (a step may land between the two calls)."""
+        async def compute() -> RenderedView | None:
             while True:
-                version = live.version
-                made = await self._batched_rendering(live, seat, kind, version)
-                if made is None:
-                    listed = kind == "svg" and seat is not None and seat in await self.to_move(live)
-                    made = (await self.rules.render(live, [(seat, kind, listed)]))[(seat, kind)]
-                if isinstance(made, errors.HostError):
-                    raise made
-                if live.version == version:
-                    return Rendering(version, made)
+                version, status, result = live.version, live.record.status, live.record.result
+                batched = await self._batched_renderings(live, seat, kinds, version)
+                if batched is not None:
+                    encoded = await self.encoded_view(live, seat)
+                    if encoded is None or encoded.version == version:
+                        return None if encoded is None else RenderedView(encoded, _texts(batched))
+                    continue
+                to_move = await self.to_move(live)
+                listed = seat is not None and seat in to_move
+                fields, tag = await self.rules.tagged_view_fields(live, seat, listed)
+                if live.version != version:
+                    live.log.debug(STEP_LANDED, seat=seat, version=version, now=live.version)
+                    continue
+                if fields is None:
+                    return None
+                made = await self.rules.render(live, [(seat, kind, listed) for kind in kinds], at_tag=tag)
+                if made is None:  # two steps landed: the worker no longer holds that state
+                    continue
+                encoded = EncodedView(version, status, seat, to_move, fields, result)
+                return RenderedView(encoded, _texts({kind: made[(seat, kind)] for kind in kinds}))
 
-        return await live.derived_async(("rendering", seat, kind), compute)
+        return await live.derived_async(("rendered_view", seat, kinds), compute)
 
     @staticmethod
-    async def _batched_rendering(live: LiveMatch, seat: int | None, kind: str, version: int) -> str | None:
-        """The rendering the batch after the step to ``version`` made, taken
-        out of it; None when there is no such batch or entry."""
+    async def _batched_renderings(live: LiveMatch, seat: int | None, kinds: tuple[str, ...],
+                                  version: int) -> dict[str, str | errors.HostError] | None:
+        """``seat``'s renderings ``kinds`` from the batch made after the step
+        to ``version``; None when there is no such batch, or it lacks one."""
         batch = live.render_batch
         if batch is None or batch.version != version:
             return None
@@ -89,7 +117,11 @@ class MatchRenderings:
             if live.render_batch is batch:  # its failure is raised once; later askers ask one by one
                 live.render_batch = None
             raise
-        return made.pop((seat, kind), None)
+        if any((seat, kind) not in made for kind in kinds):
+            return None
+        # A failure is raised once (to the watchers sharing this computation); a text serves every asker.
+        return {kind: made.pop((seat, kind)) if isinstance(made[(seat, kind)], errors.HostError)
+                else made[(seat, kind)] for kind in kinds}
 
     def _render_after_step(self, live: LiveMatch, applied: Applied) -> None:
         """Ask, in one call, for the renderings the match's watchers asked

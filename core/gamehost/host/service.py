@@ -549,8 +549,10 @@ class GameHostService(pb_grpc.GameHostServicer):
         parser refuses them (nesting beyond its depth): the View is then
         built from the view's data, which raises where it raised before."""
         encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
-        if encoded is None:
-            return None
+        return None if encoded is None else self._encoded_view_pb(live, seat, encoded)
+
+    @staticmethod
+    def _encoded_view_pb(live: LiveMatch, seat: int | None, encoded: EncodedView) -> pb.View | None:
         message = pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
                           seat=-1 if seat is None else seat, to_move=encoded.to_move,
                           result=result_pb(encoded.result))
@@ -564,25 +566,19 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def _rendered_view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool
                                      ) -> pb.View | None:
         """The View from the worker's fields and its renderings, made in the
-        worker from the viewer's view (engine_renderings.py), all of one
-        version: a step may land between the calls, and a picture of another
-        version is never paired with these fields (both are asked for again).
-        None where the View is built from the view's data (rules run in the
-        host, a view the encoding does not take): rendered from that data."""
+        worker from the viewer's view of the same state
+        (engine_renderings.py); None where the View is built and rendered
+        from the view's data (rules run in the host, a view the encoding
+        does not take)."""
         if not self.engine.renders_in_workers(live):
             return None
-        kinds = asked_kinds(text, svg)
-        while True:
-            message = await self._encoded_view_message(live, seat)
-            if message is None:
-                return None
-            renderings = [await self.engine.rendering(live, seat, kind) for kind in kinds]
-            if all(rendering.version == message.version for rendering in renderings):
-                for kind, rendering in zip(kinds, renderings):
-                    setattr(message, kind, rendering.text)
-                return message
-            live.log.debug("rendering of another version than the view: both asked for again", seat=seat,
-                           view_version=message.version, rendered=[r.version for r in renderings])
+        made = await self.engine.rendered_view(live, seat, asked_kinds(text, svg))
+        if made is None:
+            return None
+        message = self._encoded_view_pb(live, seat, made.encoded)
+        if message is not None:
+            message.text, message.svg = made.texts.get("text", ""), made.texts.get("svg", "")
+        return message
 
     @unary
     async def GetView(self, request, context, caller):

@@ -375,6 +375,7 @@ class ResidentMatches:
         index: dict[str, int] = {}
         of, failed, overran = [], [], []
         views: dict[Any, dict] = {}  # one view per viewer, whatever it renders
+        budget = request["budget"]
         for viewer, kind, listed in request["renders"]:
             hook = self.RENDERERS[kind]
             started = time.monotonic()
@@ -390,7 +391,7 @@ class ResidentMatches:
                 failed.append([viewer, kind, failure.hook, str(failure)])
                 continue
             spent = time.monotonic() - started
-            if spent > request["budget"]:
+            if spent > budget:
                 overran.append([viewer, kind, hook, spent])
                 continue
             of.append([viewer, kind, index.setdefault(text, len(index))])

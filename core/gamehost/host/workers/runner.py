@@ -163,8 +163,8 @@ class RulesRunner:
                 return await self._choose_in_host(request)
             return self.table.handle(request)
         op = request["op"]
-        # A batch of renderings has each one's budget (``render``); failures go by the hooks it calls.
-        seconds = self.budgets.for_call(live.entry.game.id, op) * len(request.get("renders", (None,)))
+        # A call that renders has each rendering's budget too (``render``); failures go by the hooks it calls.
+        seconds = self.budgets.for_call(live.entry.game.id, op) * request.get("budgets", 1)
         try:
             for attempt in (1, 2, 3):
                 try:
@@ -432,8 +432,8 @@ class RulesRunner:
         return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
                                              "moves": [move_data(m) for m in moves]}))["svg"]
 
-    async def render(self, live, renders: Sequence[tuple[int | None, str, bool]]
-                     ) -> dict[tuple[int | None, str], str | errors.HostError]:
+    async def render(self, live, renders: Sequence[tuple[int | None, str, bool]], at_tag: int | None = None
+                     ) -> dict[tuple[int | None, str], str | errors.HostError] | None:
         """Renderings of the match's current state, made where the rules hold
         it (issue 19, after step 1): ``renders`` lists (viewer, kind ("text"
         or "svg"), whether the viewer is a seat to move). Each rendering
@@ -441,12 +441,32 @@ class RulesRunner:
         fails on its own: a failed one comes back as the error the host
         raised when it rendered from the view's data (``render_text`` /
         ``render_svg``), to be raised to whoever asked for it. Equal texts
-        come back as one string."""
+        come back as one string. ``at_tag``: of the state a ``tagged_view_fields``
+        answer came from, or None once the worker no longer holds it (two
+        steps later, or the worker was replaced)."""
         seconds = self.budgets.for_call(live.entry.game.id, "render")
         kinds = sorted({kind for _, kind, _ in renders})
         request = {"op": "render", "renders": [list(entry) for entry in renders], "budget": seconds,
-                   "hook": " and ".join(f"render_{kind}" for kind in kinds)}
+                   "budgets": len(renders), "hook": " and ".join(f"render_{kind}" for kind in kinds)}
+        if at_tag is None:
+            return self._renderings(live, await self._call(live, request), seconds)
+        where = await self._resident(live)
+        request["match"], request["tag"] = live.id, at_tag
+        answer = await self._send(live, where.worker, request)
+        if answer.get("error") == "unloaded":
+            return None
+        return self._renderings(live, self._answer(live, answer), seconds)
+
+    async def tagged_view_fields(self, live, seat: int | None, listed: bool) -> tuple[bytes | None, int]:
+        """``view_fields``, and the tag of the state they are of (``render``'s ``at_tag``)."""
+        request = {"op": "view_fields", "seat": seat, "listed": listed}
         answer = await self._call(live, request)
+        return decode_shared(answer).get(seat), request["tag"]
+
+    def _renderings(self, live, answer: dict, seconds: float) -> dict[tuple[int | None, str], str | errors.HostError]:
+        """A worker's renderings read back (``ResidentMatches._op_render``):
+        (viewer, kind) -> the text, or the error the host raised when it
+        rendered from the view's data; one over its budget is a strike."""
         texts = answer["texts"]
         made: dict[tuple[int | None, str], str | errors.HostError] = {
             (viewer, kind): texts[i] for viewer, kind, i in answer["of"]}
