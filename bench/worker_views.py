@@ -10,8 +10,9 @@ are made: two players follow their match with WatchMatch as their seat and,
 when their view says they are to move, submit a random legal move from it
 by id with the expected version (no think time); ``--spectators`` follow
 each match without a token; with ``--svg`` every watcher asks for the SVG
-rendering, as the web client does (those Views are still built in the host
-from the view's data). The two hosts alternate ``--repeat`` times;
+rendering, as the web client does (the workers render them after each
+step, from the state they hold: docs/architecture.md, "Renderings in the
+workers"). The two hosts alternate ``--repeat`` times;
 per host the median run is kept. Reported per move: the serving process's
 CPU (from /proc/<pid>/stat), its rules workers' CPU, and the ratio
 after/before of the serving process's CPU in each pair of runs. Usage:
@@ -145,8 +146,10 @@ async def run(baseline: str, games: list[str], matches: int, moves: int, spectat
     results = {"machine": machine(), "loadavg_start": os.getloadavg(), "matches": matches, "moves": moves,
                "spectators": spectators, "repeat": repeat, "svg": RENDER.svg, "rows": []}
     with tempfile.TemporaryDirectory() as data_dir:
-        hosts = {"after": PinnedHost("memory", f"{data_dir}/after"),
-                 "before": PinnedHost("memory", f"{data_dir}/before", baseline)}
+        # A generous rules budget: on a shared, loaded machine a worker starved of its core must not end a run.
+        budget = ("--rules-timeout", "10")
+        hosts = {"after": PinnedHost("memory", f"{data_dir}/after", extra_args=budget),
+                 "before": PinnedHost("memory", f"{data_dir}/before", baseline, extra_args=budget)}
         try:
             for game in games:
                 runs: dict[str, list[dict]] = {"before": [], "after": []}

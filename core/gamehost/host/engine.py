@@ -9,6 +9,7 @@ of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
 - ``engine_host_moves``: bots, turn deadlines, the sweep of due turns;
 - ``engine_rules_failures``: strikes and suspension;
 - ``engine_views``: to move, legal moves, views, renders, watching;
+- ``engine_renderings``: renderings made in the rules workers;
 - ``engine_admin``: operators' changes (abort, delete, bot, resume).
 - ``engine_rematch``: a finished match's rematch, seats rotated.
 - ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
@@ -50,6 +51,7 @@ from gamehost.host.engine_matchmaking import Matchmaking
 from gamehost.host.engine_moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
 from gamehost.host.engine_ratings import MatchRatings
 from gamehost.host.engine_rematch import Rematches
+from gamehost.host.engine_renderings import MatchRenderings
 from gamehost.host.engine_replay import MatchReplay
 from gamehost.host.engine_rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine_seats import MatchSeats
@@ -81,7 +83,8 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking, MatchUndo):
+                  MatchRenderings, MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking,
+                  MatchUndo):
     """One host's matches. The mixins hold the parts a move flows through
     (see the module's docstring); this class holds their shared state (the
     settings, ``_live``, the background tasks, the rules runner), the

@@ -80,7 +80,7 @@ class MatchMoves:
         try:
             applied = await self._apply(live, seat, None, version, move_id=move_id,
                                         want_state=version - live.snapshot_version >= self.snapshot_every,
-                                        viewers=self._viewers(live), as_data=live.rendering_watchers > 0)
+                                        viewers=self._viewers(live))
         except UnknownMoveId:
             await self._unknown_move(live, seat, move_id)
         args, label = applied.played.args, applied.played.label
@@ -138,15 +138,13 @@ class MatchMoves:
         return (None, *range(len(live.record.seats)))
 
     async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any] | None, version: int, *,
-                     want_state: bool, viewers: tuple[int | None, ...] = (), move_id: str = "",
-                     as_data: bool = False) -> Applied:
+                     want_state: bool, viewers: tuple[int | None, ...] = (), move_id: str = "") -> Applied:
         """What the rules make of ``seat`` playing ``args`` (or its legal
         move ``move_id``); held by the rules until the step is committed, so
-        a refusal leaves the match as it was. ``as_data``: the views (and
-        legal moves) also as data, for watchers who asked for renderings."""
+        a refusal leaves the match as it was."""
         try:
             return await self.rules.apply(live, seat, args, version, want_state=want_state, viewers=viewers,
-                                          move_id=move_id, as_data=as_data)
+                                          move_id=move_id)
         except MalformedMove as refusal:
             reason = _cut(refusal.reason)
             raise errors.InvalidArgument(f"Malformed move: {reason}", "MALFORMED_MOVE",

@@ -65,6 +65,7 @@ class MatchSteps:
                 self._settle_views(live, applied)
             if applied.encoded:
                 self._settle_encoded_views(live, applied)
+            self._render_after_step(live, applied)  # engine_renderings
         self._notify_observers(live, events)
         await self._schedule_turns(live)
 

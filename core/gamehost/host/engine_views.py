@@ -93,14 +93,17 @@ class MatchViews:
         return await live.derived_async(("svg", view.seat, view.version),
                                         lambda: self.rules.render_svg(live, view.state, view.moves))
 
-    async def watch(self, live: LiveMatch, after_version: int, rendered: bool = False) -> AsyncIterator[list[dict]]:
+    async def watch(self, live: LiveMatch, after_version: int, viewer: int | None = None,
+                    renderings: tuple[str, ...] = ()) -> AsyncIterator[list[dict]]:
         """Batches of events after ``after_version``, in order, with no gap
         and no repeat, until the match is over or the host closes.
-        ``rendered``: the watcher asked for renderings (its views are built
-        from the views' data, which each move's answer then carries too)."""
+        ``renderings``: those ("text", "svg") the watcher, ``viewer``, asked
+        for (made by the worker after each step: engine_renderings.py)."""
         self.check_watch(live, after_version)
         live.watchers += 1
-        live.rendering_watchers += rendered
+        asked = live.renderings_asked
+        for kind in renderings:
+            asked[(viewer, kind)] = asked.get((viewer, kind), 0) + 1
         sent = after_version
         try:
             while True:
@@ -118,7 +121,11 @@ class MatchViews:
                 await live.changed.wait()
         finally:
             live.watchers -= 1
-            live.rendering_watchers -= rendered
+            for kind in renderings:
+                if asked[(viewer, kind)] > 1:
+                    asked[(viewer, kind)] -= 1
+                else:
+                    del asked[(viewer, kind)]
             if not live.watchers:
                 live.forget_derived()
 

@@ -31,7 +31,10 @@ class LiveMatch:
         self.recent: deque[dict] = deque(maxlen=RECENT_EVENTS)
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
-        self.rendering_watchers = 0  # of them, those who asked for renderings (text, svg): they need views as data
+        # Of them, those who asked for renderings: (viewer, "text" | "svg") -> watchers; after each step the
+        # worker renders those at once (engine_renderings.py), and ``render_batch`` holds that call.
+        self.renderings_asked: dict[tuple[int | None, str], int] = {}
+        self.render_batch = None
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
@@ -81,6 +84,7 @@ class LiveMatch:
         soak where a fresh one holding the same matches needed 115 MB).
         Answers still being computed stay, for the callers waiting on them."""
         self._derived = {key: value for key, value in self._derived.items() if isinstance(value, asyncio.Future)}
+        self.render_batch = None
 
     def cached(self, key: Any) -> Any:
         """The value kept under ``key`` for the current version, or None."""

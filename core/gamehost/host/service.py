@@ -20,6 +20,7 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import clocks, errors, event_frames, limits, list_etags, page_tokens, struct_encoding
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine import MatchEngine, ViewData
+from gamehost.host.engine_renderings import asked_kinds
 from gamehost.host.engine_views import EncodedView
 from gamehost.host.engine_directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine_rematch import REMATCH_REQUEST_PREFIX
@@ -523,10 +524,12 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool) -> pb.View:
         """``seat``'s View now (None: a spectator's), built once per version; do not modify it."""
         async def build() -> pb.View:
-            if not text and not svg:  # renderings need the view as data: built below
+            if not text and not svg:
                 message = await self._encoded_view_message(live, seat)
-                if message is not None:
-                    return message
+            else:
+                message = await self._rendered_view_message(live, seat, text, svg)
+            if message is not None:
+                return message
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
                 match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
@@ -546,8 +549,9 @@ class GameHostService(pb_grpc.GameHostServicer):
         parser refuses them (nesting beyond its depth): the View is then
         built from the view's data, which raises where it raised before."""
         encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
-        if encoded is None:
-            return None
+        return None if encoded is None else self._encoded_view_pb(live, seat, encoded)
+
+    def _encoded_view_pb(self, live: LiveMatch, seat: int | None, encoded: EncodedView) -> pb.View | None:
         message = self.view_header(live, encoded)
         try:
             message.MergeFromString(encoded.fields)
@@ -562,6 +566,23 @@ class GameHostService(pb_grpc.GameHostServicer):
         return pb.View(match=f"matches/{live.id}", version=encoded.version, status=STATUS_TO_PB[encoded.status],
                        seat=-1 if encoded.seat is None else encoded.seat, to_move=encoded.to_move,
                        result=result_pb(encoded.result))
+
+    async def _rendered_view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool
+                                     ) -> pb.View | None:
+        """The View from the worker's fields and its renderings, made in the
+        worker from the viewer's view of the same state
+        (engine_renderings.py); None where the View is built and rendered
+        from the view's data (rules run in the host, a view the encoding
+        does not take)."""
+        if not self.engine.renders_in_workers(live):
+            return None
+        made = await self.engine.rendered_view(live, seat, asked_kinds(text, svg))
+        if made is None:
+            return None
+        message = self._encoded_view_pb(live, seat, made.encoded)
+        if message is not None:
+            message.text, message.svg = made.texts.get("text", ""), made.texts.get("svg", "")
+        return message
 
     @unary
     async def GetView(self, request, context, caller):
@@ -628,7 +649,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         sent = 0
         try:
-            async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
+            async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self, live, event, seat, text, svg)
                     sent += 1

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, AsyncIterator
 import structlog
 
 from gamehost.host import errors, event_frames
+from gamehost.host.engine_renderings import asked_kinds
 from gamehost.host.grpc_handlers import Undecodable
 from gamehost.host.live import LiveMatch
 from gamehost.host.status import to_rpc_status
@@ -207,7 +208,7 @@ class SessionStream:
         text, svg = request.render.text, request.render.svg
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
-                async for batch in self.engine.watch(live, request.after_version, rendered=text or svg):
+                async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
                             self.service, live, event, seat, text, svg))

@@ -15,8 +15,10 @@ just before it took the step.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
+from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
@@ -28,8 +30,8 @@ class Unloaded(Exception):
 
 
 class PluginFailed(Exception):
-    def __init__(self, hook: str, error: BaseException) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
+    def __init__(self, hook: str, error: BaseException, message: str = "") -> None:
+        super().__init__(message or f"{type(error).__name__}: {error}")
         self.hook = hook
 
 
@@ -92,6 +94,7 @@ class ResidentMatches:
         self.held: dict[str, HeldMatch] = {}
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
+        self.on_wire = on_wire
         self.move_out = move_data if on_wire else (lambda move: move)
         self.encoder = ViewEncoder()  # views as the View's protobuf fields, when the host asks ("encode")
 
@@ -219,15 +222,15 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
-        encode, as_data = request.get("encode", False), request.get("as_data", False)
-        answer, listed = self._position(game, state, listing=as_data or not encode)
+        encode = request.get("encode", False)
+        answer, listed = self._position(game, state, listing=not encode)
         if played is not None:
             answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
             answer["state"] = state
         if request.get("views") and encode:
             answer["encoded"] = self._encoded_after(game, state, request["views"], answer.get("to_move", ()), listed)
-        if request.get("views") and (as_data or not encode):
+        if request.get("views") and not encode:
             answer["views"] = self._views_after(game, state, request["views"])
         held.pending = (request["new_tag"], state, listed)
         return answer
@@ -349,6 +352,56 @@ class ResidentMatches:
         game = self.games[request["game"]]
         moves = [move_of(data) for data in request["moves"]]
         return {"svg": str(self._call("render_svg", game.render_svg, request["view"], moves))}
+
+    def view_as_sent(self, held: HeldMatch, viewer: int | None) -> dict:
+        """The viewer's view as a worker's answer brings it to the host (which
+        renders from what it received): through JSON, refused as the worker
+        refuses an answer that is not JSON-shaped."""
+        view = dict(self._call("view", held.game.view, held.state, viewer))
+        if not self.on_wire:
+            return view
+        try:
+            return wire.through(view)
+        except (TypeError, ValueError) as error:
+            raise PluginFailed("view", error, f"answer is not JSON-shaped: {error}") from None
+
+    RENDERERS = {"text": "render_text", "svg": "render_svg"}
+
+    def _op_render(self, request: dict) -> dict:
+        """Renderings of the held state (issue 19, after step 1), each from
+        its viewer's view only: ``renders`` lists [viewer, kind ("text" or
+        "svg"), listed] (``listed``: the seat is to move, so its legal moves
+        go to ``render_svg``). Each distinct text is answered once
+        (``texts``; ``of``: [viewer, kind, its index in texts]). A renderer
+        (or the view or listing it needs) that raises, or that took longer
+        than ``budget`` seconds, fails its own entry only (``failed``:
+        [viewer, kind, hook, message]; ``overran``: [viewer, kind, hook,
+        seconds]): one viewer's picture must not cost the others theirs."""
+        held = self._match(request)
+        index: dict[str, int] = {}
+        of, failed, overran = [], [], []
+        views: dict[Any, dict] = {}  # one view per viewer, whatever it renders
+        budget = request["budget"]
+        for viewer, kind, listed in request["renders"]:
+            hook = self.RENDERERS[kind]
+            started = time.monotonic()
+            try:
+                if viewer not in views:
+                    views[viewer] = self.view_as_sent(held, viewer)
+                if kind == "text":
+                    text = str(self._call(hook, held.game.render_text, views[viewer]))
+                else:
+                    moves = self._moves(held, viewer) if listed else []
+                    text = str(self._call(hook, held.game.render_svg, views[viewer], list(moves)))
+            except PluginFailed as failure:
+                failed.append([viewer, kind, failure.hook, str(failure)])
+                continue
+            spent = time.monotonic() - started
+            if spent > budget:
+                overran.append([viewer, kind, hook, spent])
+                continue
+            of.append([viewer, kind, index.setdefault(text, len(index))])
+        return {"texts": list(index), "of": of, "failed": failed, "overran": overran}
 
     def _op_public_move(self, request: dict) -> dict:
         game = self.games[request["game"]]

@@ -169,7 +169,8 @@ class RulesRunner:
                 return await self._choose_in_host(request)
             return self.table.handle(request)
         op = request["op"]
-        seconds = self.budgets.for_call(live.entry.game.id, op)
+        # A call that renders has each rendering's budget too (``render``); failures go by the hooks it calls.
+        seconds = self.budgets.for_call(live.entry.game.id, op) * request.get("budgets", 1)
         try:
             for attempt in (1, 2, 3):
                 try:
@@ -181,13 +182,14 @@ class RulesRunner:
                     if attempt == 3:
                         raise WorkerDied(str(restart)) from None
         except WorkerTimeout:
-            error = self._failure(live, "RULES_TIMEOUT", op, f"did not answer within {seconds:g} s")
+            error = self._failure(live, "RULES_TIMEOUT", request.get("hook", op),
+                                  f"did not answer within {seconds:g} s")
         except WorkerDied as death:
-            error = self._failure(live, "RULES_CRASHED", op, str(death))
+            error = self._failure(live, "RULES_CRASHED", request.get("hook", op), str(death))
         else:
             if answer.get("error") != "memory":
                 return answer
-            error = self._failure(live, "RULES_CRASHED", op,
+            error = self._failure(live, "RULES_CRASHED", request.get("hook", op),
                                   f"ran out of memory (the limit is {self.pool.memory_mb} MB per worker)")
         self.on_failure(live, error)
         raise error
@@ -346,13 +348,13 @@ class RulesRunner:
         return game_id in self.isolated_games
 
     async def apply(self, live, seat: int, move: Mapping[str, Any] | None, version: int, *, want_state: bool,
-                    viewers: Sequence[int | None] = (), move_id: str = "", as_data: bool = False) -> Applied:
+                    viewers: Sequence[int | None] = (), move_id: str = "") -> Applied:
         """``move``, or the legal move whose id is ``move_id`` (resolved where
         the rules hold the listing; UnknownMoveId if there is none).
         ``viewers``: the seats (None: spectators) whose views of the new
-        state to bring back with it, for the watchers the step wakes; rules
-        that encode views also bring them (and the legal moves) as data when
-        ``as_data`` (renderings are made from data)."""
+        state to bring back with it, for the watchers the step wakes (rules
+        in a worker encode them as View fields; renderings are asked for
+        after the commit: ``render``)."""
         tag = next(self._tags)
         request = {"op": "apply", "seat": seat, "version": version, "want_state": want_state, "new_tag": tag}
         if move_id:
@@ -361,8 +363,6 @@ class RulesRunner:
             request["move"] = dict(move)
         if self.encodes_views(live.entry.game.id):
             request["encode"] = True
-            if as_data:
-                request["as_data"] = True
         if viewers:
             request["views"] = list(viewers)
         answer = await self._call(live, request)
@@ -437,6 +437,53 @@ class RulesRunner:
     async def render_svg(self, live, view: Mapping[str, Any], moves) -> str:
         return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
                                              "moves": [move_data(m) for m in moves]}))["svg"]
+
+    async def render(self, live, renders: Sequence[tuple[int | None, str, bool]], at_tag: int | None = None
+                     ) -> dict[tuple[int | None, str], str | errors.HostError] | None:
+        """Renderings of the match's current state, made where the rules hold
+        it (issue 19, after step 1): ``renders`` lists (viewer, kind ("text"
+        or "svg"), whether the viewer is a seat to move). Each rendering
+        keeps a renderer's budget (the batch's deadline is the sum) and
+        fails on its own: a failed one comes back as the error the host
+        raised when it rendered from the view's data (``render_text`` /
+        ``render_svg``), to be raised to whoever asked for it. Equal texts
+        come back as one string. ``at_tag``: of the state a ``tagged_view_fields``
+        answer came from, or None once the worker no longer holds it (two
+        steps later, or the worker was replaced)."""
+        seconds = self.budgets.for_call(live.entry.game.id, "render")
+        kinds = sorted({kind for _, kind, _ in renders})
+        request = {"op": "render", "renders": [list(entry) for entry in renders], "budget": seconds,
+                   "budgets": len(renders), "hook": " and ".join(f"render_{kind}" for kind in kinds)}
+        if at_tag is None:
+            return self._renderings(live, await self._call(live, request), seconds)
+        where = await self._resident(live)
+        request["match"], request["tag"] = live.id, at_tag
+        answer = await self._send(live, where.worker, request)
+        if answer.get("error") == "unloaded":
+            return None
+        return self._renderings(live, self._answer(live, answer), seconds)
+
+    async def tagged_view_fields(self, live, seat: int | None, listed: bool) -> tuple[bytes | None, int]:
+        """``view_fields``, and the tag of the state they are of (``render``'s ``at_tag``)."""
+        request = {"op": "view_fields", "seat": seat, "listed": listed}
+        answer = await self._call(live, request)
+        return decode_shared(answer).get(seat), request["tag"]
+
+    def _renderings(self, live, answer: dict, seconds: float) -> dict[tuple[int | None, str], str | errors.HostError]:
+        """A worker's renderings read back (``ResidentMatches._op_render``):
+        (viewer, kind) -> the text, or the error the host raised when it
+        rendered from the view's data; one over its budget is a strike."""
+        texts = answer["texts"]
+        made: dict[tuple[int | None, str], str | errors.HostError] = {
+            (viewer, kind): texts[i] for viewer, kind, i in answer["of"]}
+        for viewer, kind, hook, message in answer["failed"]:
+            made[(viewer, kind)] = plugin_error(live.entry, live.log, hook, message)
+        for viewer, kind, hook, spent in answer["overran"]:
+            error = self._failure(live, "RULES_TIMEOUT", hook, f"did not answer within {seconds:g} s")
+            live.log.debug("rendering over its budget", viewer=viewer, kind=kind, seconds=round(spent, 3))
+            self.on_failure(live, error)  # a strike, as when the worker is stopped at the deadline
+            made[(viewer, kind)] = error
+        return made
 
     async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None,
                            undos: list[list] = ()) -> list[dict]:

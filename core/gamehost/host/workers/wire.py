@@ -80,6 +80,14 @@ def attached(tail: memoryview | bytes, place: Any) -> bytes:
     return bytes(tail[offset:offset + size])
 
 
+_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def through(value):
+    """``value`` as the other side decodes it (tuples become lists, keys strings, ...)."""
+    return json.loads(_json(value))
+
+
 def body_length(header: bytes) -> int:
     (length,) = HEADER.unpack(header)
     if length > MAX_FRAME:
