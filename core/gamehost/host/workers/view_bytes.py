@@ -19,14 +19,15 @@ import base64
 import struct
 from typing import Any, Iterable, Mapping
 
-from gamehost.host.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.length_delimited import field
 from gamehost.host.struct_encoding import struct_field
+from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
 from gamehost.sdk.rules import Move
 
 VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
 # LegalMove's fields (see gamehost.proto): 1 id, 2 label, 3 move (a Struct), 4 parts; MovePart: 1 id, 2 label.
 _ID, _LABEL, _MOVE, _PARTS = b"\x0a", b"\x12", b"\x1a", b"\x22"
+VIEW_LEGAL_MOVES_TAG = b"\x3a"  # View.legal_moves: field 7, length-delimited
 # What the encoding refuses (NotPlainJson is a ValueError; an int beyond a double is struct.error):
 # the host then builds that View as before.
 NOT_ENCODED = (ValueError, TypeError, OverflowError, RecursionError, struct.error)
@@ -42,17 +43,24 @@ def legal_move_bytes(move: Move) -> bytes:
     return _text(_ID, move.id) + _text(_LABEL, move.label) + struct_field(_MOVE, dict(move.args)) + parts
 
 
+def legal_move_field(move: Move) -> bytes:
+    """``move`` as one of a View's ``legal_moves``."""
+    return field(VIEW_LEGAL_MOVES_TAG, legal_move_bytes(move))
+
+
 class ViewEncoder:
     def __init__(self) -> None:
-        # A game's positions list nearly the same moves again and again: each encoded once.
-        self._moves = LegalMoveEncodings(legal_move_bytes)
+        # What repeats is written once (struct_writer.py): a game's positions list nearly
+        # the same moves again and again, and most of a view is what it was a move before.
+        self._moves = MoveEncodings(legal_move_field)
+        self._writer = StructWriter()
 
     def fields(self, view: Mapping[str, Any], moves: Iterable[Move]) -> bytes | None:
         """The View's ``state`` and ``legal_moves`` fields, or None for what
         this encoding does not take (not plain JSON, a number beyond a
         double): the host then builds that View from the JSON view."""
         try:
-            return struct_field(VIEW_STATE_TAG, dict(view)) + self._moves.view_field(moves)
+            return self._writer.struct_field(VIEW_STATE_TAG, dict(view)) + self._moves.view_field(moves)
         except NOT_ENCODED:
             return None
 
