@@ -50,20 +50,24 @@ _SHORT = [bytes((size,)) for size in range(128)]
 
 MAX_KEPT = 1 << 14        # entries per table; a flood of new ones only empties it
 MAX_KEPT_BYTES = 32 << 20  # bytes of kept encodings (and their keys) per table
+# Moves: a Callisto match alone lists tens of thousands of distinct moves (21 pieces, their turns, the
+# cells); a table that holds fewer is emptied again and again and keeps nothing.
+MAX_MOVES_KEPT = 1 << 17
 MAX_TEXT_KEPT = 256        # longer strings are written each time
 
 
 class _Table:
     """Encodings by key, bounded in entries and bytes: full, it is emptied."""
 
-    __slots__ = ("kept", "size")
+    __slots__ = ("kept", "size", "entries")
 
-    def __init__(self) -> None:
+    def __init__(self, entries: int | None = None) -> None:
         self.kept: dict[Any, bytes] = {}
         self.size = 0
+        self.entries = entries
 
     def keep(self, key: Any, encoded: bytes, weight: int) -> None:
-        if len(self.kept) >= MAX_KEPT or self.size + weight > MAX_KEPT_BYTES:
+        if len(self.kept) >= (self.entries or MAX_KEPT) or self.size + weight > MAX_KEPT_BYTES:
             self.kept.clear()
             self.size = 0
         self.kept[key] = encoded
@@ -226,7 +230,7 @@ class MoveEncodings:
 
     def __init__(self, encode) -> None:
         self._encode = encode
-        self._table = _Table()
+        self._table = _Table(MAX_MOVES_KEPT)
         self._objects: dict[int, tuple[Move, Any, bytes]] = {}  # id(move) -> the move (kept alive), args, bytes
 
     def field(self, move: Move) -> bytes:
@@ -242,7 +246,7 @@ class MoveEncodings:
         if encoded is None:
             encoded = self._encode(move)
             table.keep(key, encoded, len(key) + len(encoded))
-        if len(self._objects) >= MAX_KEPT:
+        if len(self._objects) >= MAX_MOVES_KEPT:
             self._objects.clear()
         self._objects[id(move)] = (move, marshal.loads(marshal.dumps(move.args, 2)), encoded)
         return encoded
