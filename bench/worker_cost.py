@@ -16,6 +16,7 @@ bytes the host receives unchanged. Usage:
 from __future__ import annotations
 
 import argparse
+import base64
 import cProfile
 import hashlib
 import itertools
@@ -79,7 +80,19 @@ def run(table: ResidentMatches, key: str, game, matches: int) -> tuple[int, list
 
 
 def digest_of(sent: list) -> str:
-    return hashlib.sha256(b"".join(sent)).hexdigest()[:16]
+    """A digest of what the answers tell the host, whatever the frames' format
+    (the View fields as base64 in the JSON before, attached beside it after)."""
+    digest = hashlib.sha256()
+    for data in sent:
+        answer = wire.decode(data[wire.HEADER.size:])
+        attached = answer.pop(getattr(wire, "ATTACHED", "attached"), [])  # the tree before has none
+        encoded = answer.pop("encoded", None)
+        digest.update(json.dumps(answer, sort_keys=True).encode())
+        if encoded is not None:
+            for item in encoded["fields"]:
+                digest.update(attached[item] if isinstance(item, int) else base64.b64decode(item))
+            digest.update(json.dumps(encoded["of"]).encode())
+    return digest.hexdigest()[:16]
 
 
 def split(profile: cProfile.Profile, plugin_dir: str) -> dict[str, float]:

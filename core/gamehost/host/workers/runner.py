@@ -22,6 +22,7 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
+from gamehost.host.workers import wire
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
 from gamehost.host.workers.view_bytes import decode_shared
@@ -364,8 +365,8 @@ class RulesRunner:
         views = {viewer: view for viewer, view in answer.get("views", ()) if viewer in viewers}  # only those asked
         encoded = {}
         if "encoded" in answer:
-            encoded = {viewer: fields for viewer, fields in decode_shared(answer["encoded"]).items()
-                       if viewer in viewers}
+            encoded = {viewer: fields for viewer, fields
+                       in decode_shared(answer["encoded"], answer.get(wire.ATTACHED, ())).items() if viewer in viewers}
         played = answer.get("played")
         if played is not None and not isinstance(played, Move):
             played = move_of(played, self._parts)
@@ -412,7 +413,7 @@ class RulesRunner:
         ``listed``, its legal moves; None when the encoding does not take
         them (the caller builds the View from ``view`` then)."""
         answer = await self._call(live, {"op": "view_fields", "seat": seat, "listed": listed})
-        return decode_shared(answer).get(seat)
+        return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat)
 
     async def state(self, live) -> Any:
         return (await self._call(live, {"op": "state"}))["state"]

@@ -4,8 +4,8 @@ A worker holds each state and computes its views and legal moves; encoding
 them there as the View's protobuf fields (the state's Struct, the legal
 moves' messages) spares the serving process decoding them from JSON and
 building the messages value by value: it merges the bytes with protobuf's C
-parser (``MergeFromString``). The bytes cross the JSON wire as base64 (a
-JSON answer must not be able to run code in the host; base64 decodes in C).
+parser (``MergeFromString``). The bytes cross the wire attached beside the
+answer's JSON document as they are (wire.py; decoding them runs no code).
 
 Hidden information: a viewer's bytes are made from that viewer's view, and
 legal moves only for the seat the host names. Viewers whose bytes are equal
@@ -15,13 +15,13 @@ the answer, and so one bytes object in the host.
 
 from __future__ import annotations
 
-import base64
 import struct
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from gamehost.host.length_delimited import field
 from gamehost.host.struct_encoding import struct_field
 from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
+from gamehost.host.workers.wire import Attached
 from gamehost.sdk.rules import Move
 
 VIEW_STATE_TAG = b"\x32"  # View.state: field 6, length-delimited
@@ -66,16 +66,20 @@ class ViewEncoder:
 
     @staticmethod
     def shared(encoded: Iterable[tuple[int | None, bytes]]) -> dict[str, list]:
-        """Viewers' fields for a JSON answer: each distinct encoding once
-        (``fields``, base64), and ``of``: [viewer, its index in fields]."""
+        """Viewers' fields for an answer: each distinct encoding once
+        (``fields``, attached beside the frame's JSON: wire.py), and ``of``:
+        [viewer, its index in fields]."""
         index: dict[bytes, int] = {}
         of = []
         for viewer, fields in encoded:
             of.append([viewer, index.setdefault(fields, len(index))])
-        return {"fields": [base64.b64encode(fields).decode("ascii") for fields in index], "of": of}
+        return {"fields": [Attached(fields) for fields in index], "of": of}
 
 
-def decode_shared(answer: Mapping[str, list]) -> dict[int | None, bytes]:
-    """``ViewEncoder.shared``'s answer read back: viewer -> fields (equal ones one object)."""
-    fields = [base64.b64decode(text) for text in answer["fields"]]
+def decode_shared(answer: Mapping[str, list], attached: Sequence[bytes] = ()) -> dict[int | None, bytes]:
+    """``ViewEncoder.shared``'s answer read back: viewer -> fields (equal ones
+    one object). ``attached``: the frame's attachments, which ``fields``
+    index once the answer has crossed the wire (in the same process they are
+    the bytes themselves)."""
+    fields = [bytes(item) if isinstance(item, bytes) else attached[item] for item in answer["fields"]]
     return {viewer: fields[i] for viewer, i in answer["of"]}
