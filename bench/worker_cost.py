@@ -42,7 +42,7 @@ def round_trip(table: ResidentMatches, request: dict, sent: list) -> dict:
     return answer
 
 
-def play(table: ResidentMatches, key: str, game, seed: int, sent: list) -> int:
+def play(table: ResidentMatches, key: str, game, seed: int, sent: list, max_moves: int = MAX_MOVES) -> int:
     """One match by random moves (the first seat to move picks); the moves made."""
     rng = random.Random(seed)
     tags = itertools.count(1)
@@ -53,7 +53,7 @@ def play(table: ResidentMatches, key: str, game, seed: int, sent: list) -> int:
     to_move = answer["to_move"]
     ids = None  # the mover's legal move ids; the first position's asked for, the others read off the table
     version = 0
-    while to_move and version < MAX_MOVES:
+    while to_move and version < max_moves:
         seat = to_move[0]
         if ids is None:
             ids = [m[0] for m in round_trip(table, {"op": "legal_moves", "match": match, "tag": tag, "seat": seat},
@@ -73,9 +73,9 @@ def play(table: ResidentMatches, key: str, game, seed: int, sent: list) -> int:
     return version
 
 
-def run(table: ResidentMatches, key: str, game, matches: int) -> tuple[int, list]:
+def run(table: ResidentMatches, key: str, game, matches: int, max_moves: int = MAX_MOVES) -> tuple[int, list]:
     sent: list[bytes] = []
-    made = sum(play(table, key, game, seed, sent) for seed in range(matches))
+    made = sum(play(table, key, game, seed, sent, max_moves) for seed in range(matches))
     return made, sent
 
 
@@ -117,6 +117,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--max-moves", type=int, default=MAX_MOVES,
+                        help="moves per match (the soak's 60 s play about 20: the openings)")
     parser.add_argument("--json")
     args = parser.parse_args()
     catalog = load_catalog()
@@ -126,16 +128,16 @@ def main() -> None:
         key = entry.rules_key
         # One table, as one long-lived worker: the first run only warms what it keeps.
         table = ResidentMatches({key: entry.game}, {})
-        run(table, key, entry.game, args.matches)
+        run(table, key, entry.game, args.matches, args.max_moves)
         spent = []
         for _ in range(args.repeat):
             started = time.process_time()
-            made, sent = run(table, key, entry.game, args.matches)
+            made, sent = run(table, key, entry.game, args.matches, args.max_moves)
             spent.append(time.process_time() - started)
             digest = digest_of(sent)
         profile = cProfile.Profile()
         profile.enable()
-        run(table, key, entry.game, args.matches)
+        run(table, key, entry.game, args.matches, args.max_moves)
         profile.disable()
         plugin_dir = type(entry.game).__module__.split(".")[0]
         parts = split(profile, f"/{plugin_dir}/")
