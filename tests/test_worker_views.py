@@ -76,25 +76,6 @@ def test_what_the_encoding_does_not_take_is_left_to_the_host_and_equal_encodings
     assert state.state == to_struct({"board": [2, 1]}) and isinstance(state.state, struct_pb2.Struct)
 
 
-def test_view_fields_cross_the_wire_as_bytes_and_only_the_hosts_own_attachments_are_taken():
-    """The fields follow the answer's JSON as they are (no base64); a
-    plugin's own bytes are still not JSON-shaped, and a place the frame's
-    bytes do not hold is refused, not read short."""
-    fields = bytes(range(256)) + b"\n\n"  # any byte, newlines too, after the JSON's end
-    body = wire.frame({"fields": [wire.Attached(fields), wire.Attached(b"")], "text": "a\nb \u00e9"})
-    answer = wire.decode(body[wire.HEADER.size:])
-    assert answer["text"] == "a\nb \u00e9"
-    assert [wire.attached(answer[wire.ATTACHED], place) for place in answer["fields"]] == [fields, b""]
-    assert wire.ATTACHED not in wire.decode(wire.frame({"n": 1})[wire.HEADER.size:])  # no bytes: JSON alone
-    with pytest.raises(TypeError, match="not JSON serializable"):
-        wire.frame({"view": {"card": b"plugin bytes"}})
-    for place in ([250, 10], [-1, 2], [0], ["0", 1], 3):
-        with pytest.raises(ValueError):
-            wire.attached(answer[wire.ATTACHED], place)
-    with pytest.raises(ValueError):
-        wire.decode(b'[1]\nbytes')
-
-
 def keep_views(stream, views: dict) -> None:
     """Keep each view a WatchMatch stream brings, by version, until it is cancelled."""
     try:

@@ -241,13 +241,18 @@ def legal_placements(state: dict, seat: int):
     site = Site(state, pyr, level)
     free = {cell for cell in site.region if site.grid[cell] is None}
     free_bars = {size: [bar for bar in pyr.bars[level - 1][size] if free.issuperset(bar)] for size in PIECE_SIZES}
+    # Rule 3 (i) as ``no_same_colour_beside`` checks it, for every bar at once: the free cells next
+    # to a piece of the colour (a bar's own cells are free, so they never count against it).
+    beside = {colour: {cell for cell in free
+                       if any(site.colour_at(site.grid, n) == colour for n in pyr.neighbours[cell])}
+              for colour in state["colours"][seat]}
     fits_any_colour: dict[tuple, bool] = {}
     for colour in state["colours"][seat]:
         for size in PIECE_SIZES:
             if state["hands"][colour][size - 1] == 0:
                 continue
             for bar in free_bars[size]:
-                if no_same_colour_beside(site, colour, bar) or no_same_colour_below(site, colour, bar):
+                if not beside[colour].isdisjoint(bar) or no_same_colour_below(site, colour, bar):
                     continue
                 fits = fits_any_colour.get(bar)
                 if fits is None:

@@ -22,9 +22,9 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.plugins import Catalog, GameEntry
+from gamehost.host.workers import wire
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
 from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
-from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import decode_shared
 from gamehost.sdk.replay import recorded_moves
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
@@ -91,11 +91,6 @@ def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Int
         f"The {entry.plugin!r} plugin failed in {hook}(): {shown}. "
         "The match is unchanged; report this to the plugin's authors.", PLUGIN_ERROR,
         metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
-
-
-def _tail(answer: dict) -> memoryview | bytes:
-    """The bytes a worker's answer carried after its JSON (wire.py), if any."""
-    return answer.get(wire.ATTACHED, b"")
 
 
 def _moves(data, parts: dict[tuple[str, str], Part]) -> tuple[Move, ...]:
@@ -370,8 +365,8 @@ class RulesRunner:
         views = {viewer: view for viewer, view in answer.get("views", ()) if viewer in viewers}  # only those asked
         encoded = {}
         if "encoded" in answer:
-            encoded = {viewer: fields for viewer, fields in decode_shared(answer["encoded"], _tail(answer)).items()
-                       if viewer in viewers}
+            encoded = {viewer: fields for viewer, fields
+                       in decode_shared(answer["encoded"], answer.get(wire.ATTACHED, ())).items() if viewer in viewers}
         played = answer.get("played")
         if played is not None and not isinstance(played, Move):
             played = move_of(played, self._parts)
@@ -418,7 +413,7 @@ class RulesRunner:
         ``listed``, its legal moves; None when the encoding does not take
         them (the caller builds the View from ``view`` then)."""
         answer = await self._call(live, {"op": "view_fields", "seat": seat, "listed": listed})
-        return decode_shared(answer, _tail(answer)).get(seat)
+        return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat)
 
     async def state(self, live) -> Any:
         return (await self._call(live, {"op": "state"}))["state"]
