@@ -462,7 +462,7 @@ class RulesRunner:
         """``view_fields``, and the tag of the state they are of (``render``'s ``at_tag``)."""
         request = {"op": "view_fields", "seat": seat, "listed": listed}
         answer = await self._call(live, request)
-        return decode_shared(answer).get(seat), request["tag"]
+        return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat), request["tag"]
 
     def _renderings(self, live, answer: dict, seconds: float) -> dict[tuple[int | None, str], str | errors.HostError]:
         """A worker's renderings read back (``ResidentMatches._op_render``):
