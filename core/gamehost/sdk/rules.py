@@ -290,6 +290,16 @@ class Game:
         one. Override where random playouts say little about a position."""
         return None
 
+    def playout_move(self, state: State, seat: int, rng: random.Random) -> Move | None:
+        """A search bot's move in a playout chosen without the list of legal
+        moves, or None to have them listed and ask ``rollout_move``. For
+        games whose playout policy needs only a few of many moves (Callisto:
+        a biggest piece), where listing them all is most of a playout's
+        cost. It must be a legal move of ``seat``, and should be the move
+        ``rollout_move`` would pick among all legal moves with the same
+        ``rng``. Use only ``rng`` for chance."""
+        return None
+
     def evaluate(self, state: State) -> Sequence[float] | None:
         """A guess of each seat's result from 0 (last) to 1 (first) in an
         unfinished ``state``, or None. With it, search bots cut playouts of

@@ -5,9 +5,9 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
-``rollout_move``) up to a cap, and scores the end: each seat's share of the
-other seats it beat (a tie counts half), or the game's ``evaluate`` where the
-cap cut the playout short. The move most often tried at the root is played.
+``playout_move`` or ``rollout_move``) up to a cap, and scores the end: each
+seat's share of the other seats it beat (a tie counts half), or the game's
+``evaluate`` where the cap cut the playout short. The move most often tried at the root is played.
 
 Progressive widening keeps the iterations on few moves where a position
 has hundreds (Callisto: a median of 198): a node tried ``visits`` times
@@ -198,10 +198,12 @@ class SearchBot:
             if not to_move:
                 return None
             mover = to_move[rng.randrange(len(to_move))]
-            legal = game.legal_moves(state, mover)
-            if not legal:
-                return None
-            move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
+            move = game.playout_move(state, mover, rng)
+            if move is None:
+                legal = game.legal_moves(state, mover)
+                if not legal:
+                    return None
+                move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
             state = game.apply(state, mover, move.args, rng)
             outcome = game.outcome(state)
         if outcome is not None:

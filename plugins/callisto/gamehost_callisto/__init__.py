@@ -74,7 +74,10 @@ class Callisto(Game):
         return hints.ordered(state, seat, moves)
 
     def rollout_move(self, state, seat, moves, rng):
-        return hints.playout_move(state, seat, moves, rng)
+        return hints.biggest_piece_move(state, seat, moves, rng)
+
+    def playout_move(self, state, seat, rng):
+        return hints.quick_biggest_piece_move(state, seat, rng)
 
     def evaluate(self, state):
         return hints.cells_in_hand_shares(state)

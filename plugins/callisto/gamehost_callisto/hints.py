@@ -13,7 +13,8 @@ colour (§2.6 a), so a placement is worth:
 
 The search orders the moves it tries by this score (``ordered``), and
 playouts place a biggest piece, the best scored of a few drawn at random
-(``playout_move``).
+(``biggest_piece_move``; ``quick_biggest_piece_move`` finds the same move
+without listing every legal move).
 """
 
 from __future__ import annotations
@@ -87,22 +88,41 @@ def ordered(state: Any, seat: int, moves: Sequence[Move]) -> list[Move]:
     return sorted(moves, key=PlacementScore(state, seat), reverse=True)
 
 
-def playout_move(state: Any, seat: int, moves: Sequence[Move], rng) -> Move | None:
+def best_of_draws(state: Any, seat: int, candidates: Sequence[Move], rng) -> Move:
+    """The best scored of ``PLAYOUT_DRAWS`` of ``candidates`` drawn with ``rng``."""
+    if len(candidates) > PLAYOUT_DRAWS:
+        candidates = [candidates[rng.randrange(len(candidates))] for _ in range(PLAYOUT_DRAWS)]
+    return max(candidates, key=PlacementScore(state, seat))
+
+
+def biggest_piece_move(state: Any, seat: int, moves: Sequence[Move], rng) -> Move | None:
     """A playout player who places a biggest piece (the big ones are the
-    first not to fit any more), the best scored of ``PLAYOUT_DRAWS`` such
-    placements drawn with ``rng``. None among columns only (the opening),
-    where size says nothing. ``moves`` come in ``legal_moves``' order (or a
-    part of it), which lists the pieces biggest first."""
+    first not to fit any more), the best scored of a few such placements.
+    None among columns only (the opening), where size says nothing.
+    ``moves`` come in ``legal_moves``' order (or a part of it), which lists
+    the pieces biggest first."""
     sizes = footprints(len(state["hands"]), state["one_sided"])
     biggest = sizes[moves[0].id].penalty
     if not biggest:
         return None
     count = bisect_right(moves, -biggest, key=lambda move: -sizes[move.id].penalty)
-    if count <= PLAYOUT_DRAWS:
-        drawn = moves[:count]
-    else:
-        drawn = [moves[rng.randrange(count)] for _ in range(PLAYOUT_DRAWS)]
-    return max(drawn, key=PlacementScore(state, seat))
+    return best_of_draws(state, seat, moves[:count], rng)
+
+
+def quick_biggest_piece_move(state: Any, seat: int, rng) -> Move | None:
+    """``biggest_piece_move`` among all legal moves, without listing them:
+    only the placements of the biggest pieces in hand that fit (a playout's
+    cost is mostly the listing). None where that would be None, or where no
+    piece fits (the third column may)."""
+    if state["to_move"] != seat or rules.in_opening(state):
+        return None
+    hand = state["hands"][seat]
+    in_hand = [kind for kind in rules.tables(len(state["hands"]), state["one_sided"]).kinds if hand[kind.id]]
+    for size in sorted({kind.penalty for kind in in_hand}, reverse=True):
+        placements = rules.piece_placements(state, seat, [kind for kind in in_hand if kind.penalty == size])
+        if placements:
+            return best_of_draws(state, seat, placements, rng)
+    return None
 
 
 def cells_in_hand_shares(state: Any) -> list[float]:

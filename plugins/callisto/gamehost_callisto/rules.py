@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, places, seat_name
 
@@ -359,12 +359,12 @@ def free_and_frontier(state, seat: int) -> tuple[int, int]:
     return free, edge_neighbours(mask(board_text, OWN_TABLES[seat])) & free
 
 
-def piece_placements(state, seat: int) -> list[Move]:
+def piece_placements(state, seat: int, kinds: Iterable[PieceKind] | None = None) -> list[Move]:
     """The piece placements ``seat`` may make (§2.6 a, [FR] Rules 1 and 2): a
     piece in hand, all its cells free and playable, at least one of them on
-    the frontier. Each orientation is tried at every anchor at once on
-    bitmasks: an anchor fits where every offset lands on a free cell and
-    touches where some offset lands on the frontier."""
+    the frontier; only of ``kinds`` if given. Each orientation is tried at
+    every anchor at once on bitmasks: an anchor fits where every offset lands
+    on a free cell and touches where some offset lands on the frontier."""
     table = tables(len(state["hands"]), state["one_sided"])
     free, frontier = free_and_frontier(state, seat)
     if not frontier:
@@ -373,7 +373,7 @@ def piece_placements(state, seat: int) -> list[Move]:
     free_at = {offset: free >> offset for offset in table.offsets}
     frontier_at = {offset: frontier >> offset for offset in table.offsets}
     found: list[Move] = []
-    for kind in table.kinds:
+    for kind in table.kinds if kinds is None else kinds:
         if not hand[kind.id]:
             continue
         for orientation in table.placeable[kind.id]:
