@@ -7,7 +7,8 @@ iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
 ``playout_move`` or ``rollout_move``) up to a cap, and scores the end: each
 seat's share of the other seats it beat (a tie counts half), or the game's
-``evaluate`` where the cap cut the playout short. The move most often tried at the root is played.
+``evaluate`` where the cap cut the playout short. The move most often tried
+at the root is played.
 
 Progressive widening keeps the iterations on few moves where a position
 has hundreds (Callisto: a median of 198): a node tried ``visits`` times
