@@ -146,8 +146,24 @@ class KeepsTuples(TicTacToe):
         return {**result, "board": tuple(result["board"])}
 
 
+class PlaysOutIntoTakenCells(TicTacToe):
+    """Its playout_move (a bot hint) takes the first cell, free or not."""
+
+    def playout_move(self, state, seat, rng):
+        return Move("a3", "X on a3", {"cell": 0})
+
+
+class OrdersAMoveAway(TicTacToe):
+    """Its order_moves (a bot hint) drops the last legal move."""
+
+    def order_moves(self, state, seat, moves, rng):
+        return list(moves)[:-1]
+
+
 @pytest.mark.parametrize(("game", "finding"), [
     (MutatesItsInput(), "(b) apply mutated its input"),
+    (PlaysOutIntoTakenCells(), "(g) playout_move gave 'a3', not a legal move"),
+    (OrdersAMoveAway(), "(g) order_moves does not list exactly the legal moves"),
     (AcceptsOccupiedCells(), "is not listed but was accepted"),
     (ListsOccupiedCells(), "(b) listed move"),
     (LeaksHiddenCodes(), "(c) seat 0 can see 'code-"),

@@ -57,8 +57,8 @@ def test_without_widening_every_iteration_tries_a_new_move(callisto_midgame):
 
 
 def test_a_node_adds_the_moves_the_game_would_play_out_first(callisto_midgame):
-    """Callisto's rollout_move places a biggest piece: the root's moves are
-    all pentominoes while one fits."""
+    """Callisto's order_moves puts the biggest pieces first: the root's
+    moves are all pentominoes while one fits."""
     game, state, seat = callisto_midgame
     root = SearchBot(level(40)).search(game, state, seat, random.Random(2))
     pentominoes = {"W5", "X5", "T5", "U5"}
@@ -83,3 +83,48 @@ def test_widening_still_finds_the_win_in_a_small_game(seed):
     bot = SearchBot(level(200, widening=1.0, widening_exponent=0.5))
     move = bot.choose(game, state, seat, game.legal_moves(state, seat), random.Random(seed))
     assert move.args == {"cell": 2}
+
+
+class OrderedTicTacToe(type(CATALOG.games["tictactoe"].game)):
+    """Tic-tac-toe with bot hints a test can see: moves ordered highest cell
+    first, playouts taking the lowest free cell, and a count of the calls."""
+
+    def __init__(self):
+        self.calls = {"order_moves": 0, "legal_moves": 0, "playout_move": 0}
+
+    def order_moves(self, state, seat, moves, rng):
+        self.calls["order_moves"] += 1
+        return sorted(moves, key=lambda move: -move.args["cell"])
+
+    def legal_moves(self, state, seat):
+        self.calls["legal_moves"] += 1
+        return super().legal_moves(state, seat)
+
+    def playout_move(self, state, seat, rng):
+        self.calls["playout_move"] += 1
+        return min(super().legal_moves(state, seat), key=lambda move: move.args["cell"])
+
+
+def test_a_node_adds_its_moves_in_the_game_s_order_moves():
+    game = OrderedTicTacToe()
+    state = game.setup(2, game.default_options(), random.Random(0))
+    seat = game.to_move(state)[0]
+    bounded = level(12)
+    root = SearchBot(bounded).search(game, state, seat, random.Random(3))
+    added = len(root.children)
+    assert added == bounded.moves_allowed(11) < 9
+    highest_first = [move.id for move in sorted(game.legal_moves(state, seat), key=lambda move: -move.args["cell"])]
+    assert set(root.children) == set(highest_first[:added])
+    # Each iteration adds one move; the root's were asked for once, not once per move added.
+    assert game.calls["order_moves"] <= 12 - added + 1
+
+
+def test_playouts_take_the_game_s_playout_move_without_listing_legal_moves():
+    game = OrderedTicTacToe()
+    state = game.setup(2, game.default_options(), random.Random(0))
+    seat = game.to_move(state)[0]
+    SearchBot(level(1)).search(game, state, seat, random.Random(3))
+    # One iteration: the root lists its moves once, adds one, and the
+    # playout fills the other eight cells (or stops at a win) by playout_move.
+    assert game.calls["legal_moves"] == 1
+    assert 4 <= game.calls["playout_move"] <= 8

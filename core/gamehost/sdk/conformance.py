@@ -41,6 +41,9 @@ seat and plays random legal moves, checking at every step:
     engine and accepted by every other seat gives exactly the position
     before it (then the replay of (a) and the final restore of (d) run over the
     undo too).
+(g) bot hints, for a game that gives them: every few steps ``order_moves``
+    lists exactly the legal moves (or None) and ``playout_move`` returns a
+    legal move of the seat (or None), neither changing the state.
 It also renders text and SVG every few steps and at the end, and checks that
 the SVG's ``data-move`` targets are legal move ids and, for moves offered in
 parts, that every path is well formed and every part has a ``data-part``
@@ -78,6 +81,7 @@ from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, State, offers_undo
 
 MOVES_CHECKED_PER_STEP = 3
+BOT_HINTS_EVERY = 5  # (g): a search bot calls them thousands of times a move, a sample shows they are sound
 RENDER_EVERY = 10
 INFORMATION_SETS_EVERY = 4  # a resample per viewer costs a few views and move lists: every step would double the kit's time
 TWIN_SPAN = 8  # moves a twin follows the real game: enough for a card to go up and back down (or out of hand) again
@@ -233,6 +237,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
         _check_labels(moves, step)
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
+        if moves_made % BOT_HINTS_EVERY == 0:
+            _check_bot_hints(game, state, frozen, seat, moves, random.Random(f"hints/{seed}/{moves_made}"), step)
         if moves_made == mistyped_at:
             _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
         await _check_refusals(engine, store, live, frozen, seat, tokens, moves, seen_moves, chooser, step)
@@ -591,6 +597,18 @@ def _check_listed_moves_accepted(game: Game, state: State, frozen: State, seat: 
         except Exception as error:
             raise AssertionError(f"(b) listed move {move.id!r} refused with {error!r} at {step}") from None
         assert state == frozen, f"(b) apply mutated its input state (move {move.id!r}) at {step}"
+
+
+def _check_bot_hints(game: Game, state: State, frozen: State, seat: int, moves: Sequence[Move],
+                     rng: random.Random, step: str) -> None:
+    """(g) What search bots take from the game's optional hints is sound."""
+    ids = sorted(move.id for move in moves)
+    order = game.order_moves(state, seat, moves, rng)
+    assert order is None or sorted(move.id for move in order) == ids, \
+        f"(g) order_moves does not list exactly the legal moves at {step}"
+    quick = game.playout_move(state, seat, rng)
+    assert quick is None or quick.id in ids, f"(g) playout_move gave {quick.id!r}, not a legal move, at {step}"
+    assert state == frozen, f"(g) a bot hint mutated the state at {step}"
 
 
 async def _check_refusals(engine: MatchEngine, store: MemoryStore, live: LiveMatch, frozen: State, seat: int,

@@ -286,9 +286,29 @@ class Game:
 
     # --- bot hints (optional) ----------------------------------------------
 
+    def order_moves(self, state: State, seat: int, moves: Sequence[Move],
+                    rng: random.Random) -> Sequence[Move] | None:
+        """``moves`` (the legal moves of ``seat``) best first, or None for no
+        order. A search bot adds a node's moves one at a time (progressive
+        widening) in this order, so its iterations go to the moves the game
+        thinks likely; the search still judges them. Called once per node of
+        the tree: it may look at every move, but cheaply. Use only ``rng``
+        for chance."""
+        return None
+
     def rollout_move(self, state: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move | None:
         """A search bot's move in a playout, or None for a uniformly random
         one. Override where random playouts say little about a position."""
+        return None
+
+    def playout_move(self, state: State, seat: int, rng: random.Random) -> Move | None:
+        """A search bot's move in a playout chosen without the list of legal
+        moves, or None to have them listed and ask ``rollout_move``. For
+        games whose playout policy needs only a few of many moves (Callisto:
+        a biggest piece), where listing them all is most of a playout's
+        cost. It must be a legal move of ``seat``, and should be the move
+        ``rollout_move`` would pick among all legal moves with the same
+        ``rng``. Use only ``rng`` for chance."""
         return None
 
     def evaluate(self, state: State) -> Sequence[float] | None:

@@ -5,16 +5,17 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
-``rollout_move``) up to a cap, and scores the end: each seat's share of the
-other seats it beat (a tie counts half), or the game's ``evaluate`` where the
-cap cut the playout short. The move most often tried at the root is played.
+``playout_move`` or ``rollout_move``) up to a cap, and scores the end: each
+seat's share of the other seats it beat (a tie counts half), or the game's
+``evaluate`` where the cap cut the playout short. The move most often tried
+at the root is played.
 
 Progressive widening keeps the iterations on few moves where a position
 has hundreds (Callisto: a median of 198): a node tried ``visits`` times
 holds at most ``ceil(widening * visits ** widening_exponent)`` moves, so its
 moves are tried again and compared instead of each being tried once. The
-move added next is the game's ``rollout_move`` among the untried ones, or a
-random one.
+move added next is the first untried one in the game's ``order_moves``, or
+the game's ``rollout_move`` among the untried ones, or a random one.
 
 All chance comes from the rng the engine hands ``choose`` (sampling, playout
 moves, the rules' own chance), so a bot's move is a function of the position
@@ -83,13 +84,14 @@ def set_think_scale(scale: float) -> None:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "reward", "available")
+    __slots__ = ("children", "visits", "reward", "available", "ranked")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.reward = 0.0  # summed over visits, for the seat whose move leads here
         self.available = 0  # iterations in which this node's move was legal
+        self.ranked: dict[int, list[str]] = {}  # per mover: the game's order_moves, as move ids
 
     def score(self) -> float:
         return self.reward / self.visits + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
@@ -165,9 +167,20 @@ class SearchBot:
     @staticmethod
     def _new_move(game: Game, state: Any, mover: int, legal: Sequence[Move], node: _Node,
                   rng: random.Random) -> Move:
-        """The move a node tries next: the game's playout choice among the
-        moves it has not tried, or one of them at random."""
+        """The move a node tries next: the first untried one in the game's
+        ``order_moves`` (asked once per node and mover), else the game's
+        playout choice among the untried moves, or one of them at random."""
         untried = [move for move in legal if move.id not in node.children]
+        ranked = node.ranked.get(mover)
+        if ranked is None:
+            order = game.order_moves(state, mover, legal, rng)
+            ranked = node.ranked[mover] = [move.id for move in order or ()]
+        if ranked:
+            by_id = {move.id: move for move in untried}
+            # A sampled state may offer moves the ranked one did not: those come after.
+            for move_id in ranked:
+                if move_id in by_id:
+                    return by_id[move_id]
         preferred = game.rollout_move(state, mover, untried, rng)
         if preferred is not None and any(move.id == preferred.id for move in untried):
             return preferred  # only one of the moves it was offered
@@ -186,10 +199,12 @@ class SearchBot:
             if not to_move:
                 return None
             mover = to_move[rng.randrange(len(to_move))]
-            legal = game.legal_moves(state, mover)
-            if not legal:
-                return None
-            move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
+            move = game.playout_move(state, mover, rng)
+            if move is None:
+                legal = game.legal_moves(state, mover)
+                if not legal:
+                    return None
+                move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
             state = game.apply(state, mover, move.args, rng)
             outcome = game.outcome(state)
         if outcome is not None:

@@ -1,12 +1,13 @@
 """Callisto (Reiner Knizia) as a gamehost plugin.
 
 The rules live in ``rules.py`` (read it like the rulebook), the pictures in
-``render.py``; this module only declares the game to the host.
+``render.py``, the search bots' hints in ``hints.py``; this module only
+declares the game to the host.
 """
 
 from gamehost.sdk import Game, Variant, hookimpl
 
-from gamehost_callisto import render, rules
+from gamehost_callisto import hints, render, rules
 
 OPTIONS_SCHEMA = {
     "type": "object",
@@ -69,11 +70,17 @@ class Callisto(Game):
         # Pieces are in plain sight and no move draws chance: any last move may be taken back.
         return True
 
+    def order_moves(self, state, seat, moves, rng):
+        return hints.ordered(state, seat, moves)
+
     def rollout_move(self, state, seat, moves, rng):
-        return rules.biggest_piece_move(moves, rng)
+        return hints.biggest_piece_move(state, seat, moves, rng)
+
+    def playout_move(self, state, seat, rng):
+        return hints.quick_biggest_piece_move(state, seat, rng)
 
     def evaluate(self, state):
-        return rules.cells_in_hand_shares(state)
+        return hints.cells_in_hand_shares(state)
 
     def render_text(self, view):
         return render.render_text(view)

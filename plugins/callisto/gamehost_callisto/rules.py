@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, places, rank_shares, seat_name
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, places, seat_name
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -259,13 +259,13 @@ def tables(players: int, one_sided: bool) -> Tables:
     return Tables(players, one_sided)
 
 
-def _mark_table(marks: str) -> bytes:
+def mark_table(marks: str) -> bytes:
     return bytes(ord("1") if chr(byte) in marks else ord("0") for byte in range(256))
 
 
-FREE_TABLE = _mark_table(EMPTY + EMPTY_CENTRE)
-COLUMN_FREE_TABLE = _mark_table(EMPTY)
-OWN_TABLES = [_mark_table(piece + column) for piece, column in zip(PIECE_MARKS, COLUMN_MARKS)]
+FREE_TABLE = mark_table(EMPTY + EMPTY_CENTRE)
+COLUMN_FREE_TABLE = mark_table(EMPTY)
+OWN_TABLES = [mark_table(piece + column) for piece, column in zip(PIECE_MARKS, COLUMN_MARKS)]
 NOT_LEFT_EDGE = sum(1 << cell for cell in range(FRAME * FRAME) if cell % FRAME != 0)
 NOT_RIGHT_EDGE = sum(1 << cell for cell in range(FRAME * FRAME) if cell % FRAME != FRAME - 1)
 
@@ -359,12 +359,12 @@ def free_and_frontier(state, seat: int) -> tuple[int, int]:
     return free, edge_neighbours(mask(board_text, OWN_TABLES[seat])) & free
 
 
-def piece_placements(state, seat: int) -> list[Move]:
+def piece_placements(state, seat: int, kinds: Iterable[PieceKind] | None = None) -> list[Move]:
     """The piece placements ``seat`` may make (§2.6 a, [FR] Rules 1 and 2): a
     piece in hand, all its cells free and playable, at least one of them on
-    the frontier. Each orientation is tried at every anchor at once on
-    bitmasks: an anchor fits where every offset lands on a free cell and
-    touches where some offset lands on the frontier."""
+    the frontier; only of ``kinds`` if given. Each orientation is tried at
+    every anchor at once on bitmasks: an anchor fits where every offset lands
+    on a free cell and touches where some offset lands on the frontier."""
     table = tables(len(state["hands"]), state["one_sided"])
     free, frontier = free_and_frontier(state, seat)
     if not frontier:
@@ -373,7 +373,7 @@ def piece_placements(state, seat: int) -> list[Move]:
     free_at = {offset: free >> offset for offset in table.offsets}
     frontier_at = {offset: frontier >> offset for offset in table.offsets}
     found: list[Move] = []
-    for kind in table.kinds:
+    for kind in table.kinds if kinds is None else kinds:
         if not hand[kind.id]:
             continue
         for orientation in table.placeable[kind.id]:
@@ -619,31 +619,3 @@ def game_over(state: dict[str, Any]) -> dict[str, Any]:
         return {**state, "results": results}
     start = (state["first_start"] + len(results)) % players
     return {**state, "results": results, **new_game(players, state["one_sided"], start)}
-
-
-# --- Hints for search bots (no rule of the game) ---------------------------------
-
-def biggest_piece_move(moves: list[Move], rng) -> Move | None:
-    """A playout player who places the biggest pieces first, where on the
-    board at random: every cell left in hand is a penalty point (§2.7), and
-    the big pieces are the first not to fit any more. None among columns
-    only (the opening), where size says nothing."""
-    sizes = [len(PIECE_CELLS.get(move.args["piece"], ())) for move in moves]
-    biggest = max(sizes)
-    if not biggest:
-        return None
-    candidates = [move for move, size in zip(moves, sizes) if size == biggest]
-    return candidates[rng.randrange(len(candidates))]
-
-
-PIECE_CELLS = {kind.id: kind.cells for kind in TWO_SIDED_PIECES + ONE_SIDED_PIECES}
-
-
-def cells_in_hand_shares(state) -> list[float]:
-    """A guess at the result of an unfinished game: the seats ranked by the
-    penalty they hold now, fewest cells in hand first (§2.7), with the
-    penalties of a match's finished games added."""
-    one_sided = state["one_sided"]
-    held = [penalty(hand, one_sided) + sum(result[seat] for result in state["results"])
-            for seat, hand in enumerate(state["hands"])]
-    return rank_shares(places([-points for points in held]))
