@@ -70,6 +70,9 @@ STUCK_GRACE_SECONDS = 20.0  # beyond the longest think: a busy machine runs at h
 HOST_FLAGS = ("--max-open-matches", "0", "--max-watchers", "100000")
 CHANNELS = 96  # clients come over many connections (the host allows 100 streams on each)
 SAMPLE_EVERY_SECONDS = 5.0
+# The first seconds create and join every match at once (about 4 calls per
+# seat): the latencies after them are the steady load's, reported apart.
+WARM_UP_SECONDS = 30.0
 RESUME_BACKOFF_SECONDS = 0.5  # a client's pause before opening a dropped stream again (times the attempt)
 RESUME_ATTEMPTS = 5           # in a row without an event in between: then the stream is given up
 
@@ -106,6 +109,8 @@ def percentile(values: list[float], share: float) -> float:
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
+    settled: list[float] = field(default_factory=list)  # the latencies after WARM_UP_SECONDS
+    started: float = field(default_factory=time.monotonic)
     errors: dict[str, int] = field(default_factory=dict)
     stale: int = 0
     acknowledged: dict[str, dict[int, tuple[int, str]]] = field(default_factory=dict)  # match -> version -> seat, id
@@ -117,6 +122,11 @@ class Figures:
     resumed: int = 0  # WatchMatch streams opened again after an end not asked for
     unasked_ends: int = 0  # streams the host ended with OK while their match went on
     first_event: list[float] = field(default_factory=list)  # seconds from opening a WatchMatch to its first event
+
+    def moved(self, latency: float) -> None:
+        self.latencies.append(latency)
+        if time.monotonic() - self.started >= WARM_UP_SECONDS:
+            self.settled.append(latency)
 
     def error(self, where: str, failure: grpc.aio.AioRpcError) -> None:
         key = f"{where}: {failure.code().name}"
@@ -250,7 +260,7 @@ class Soak:
             else:
                 self.figures.error("SubmitMove", failure)
             return
-        self.figures.latencies.append(time.perf_counter() - started)
+        self.figures.moved(time.perf_counter() - started)
         self.figures.acknowledged[name][answer.version] = (seat, choice.id)
 
     async def session_player(self, stub, name: str, seat: int, token: str) -> None:
@@ -334,7 +344,7 @@ class SessionPlayerStream:
                 self._consider(event)
             elif which == "moved":
                 started, move_id = self.pending.pop(message.tag)
-                figures.latencies.append(time.perf_counter() - started)
+                figures.moved(time.perf_counter() - started)
                 figures.acknowledged[self.name][message.moved.version] = (self.seat, move_id)
             elif which == "error":
                 self.pending.pop(message.tag, None)
@@ -471,6 +481,10 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         "moves": len(latencies), "moves_per_s": len(latencies) / load_elapsed,
         "submit_ms": {"p50": 1000 * statistics.median(latencies) if latencies else None,
                       "p99": 1000 * percentile(latencies, 0.99), "max": 1000 * max(latencies, default=0)},
+        "submit_ms_after_warm_up": {"warm_up_s": WARM_UP_SECONDS, "moves": len(figures.settled),
+                                    "p50": 1000 * statistics.median(figures.settled) if figures.settled else None,
+                                    "p99": 1000 * percentile(figures.settled, 0.99),
+                                    "max": 1000 * max(figures.settled, default=0)},
         "errors": figures.errors, "watch_resumed": figures.resumed, "watch_ended_ok_unasked": figures.unasked_ends,
         "watch_first_event_s": {"p50": percentile(figures.first_event, 0.5),
                                 "p99": percentile(figures.first_event, 0.99),
@@ -491,6 +505,10 @@ def report(results: dict) -> None:
           f"{results['watch_streams']} WatchMatch streams")
     way = "a Session move" if results.get("transport") == "session" else "SubmitMove"
     print(f"{way} p50 {submit['p50']:.1f} ms, p99 {submit['p99']:.1f} ms, max {submit['max']:.1f} ms")
+    settled = results["submit_ms_after_warm_up"]
+    if settled["moves"]:
+            print(f"  after the first {settled['warm_up_s']:.0f} s (matches created and joined): p50 {settled['p50']:.1f} "
+              f"ms, p99 {settled['p99']:.1f} ms, max {settled['max']:.1f} ms over {settled['moves']} moves")
     first = results["watch_first_event_s"]
     print(f"WatchMatch opened to first event p50 {first['p50']:.2f} s, p99 {first['p99']:.2f} s, "
           f"max {first['max']:.2f} s; streams resumed {results['watch_resumed']}, "
