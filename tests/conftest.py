@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import uuid
-from urllib.parse import urlsplit
 
 import pytest
 
+from databases import create_database, drop_database
 from go_client import build_gamehost_go
 from hosts import HostProcess
 from identities import IdentityProvider, write_api_keys
@@ -76,24 +75,10 @@ def start_host(tmp_path):
 
 @pytest.fixture()
 def postgres_url():
-    """A fresh, empty PostgreSQL database for one test, dropped after it.
-
-    The server comes from GAMEHOST_TEST_POSTGRES (``make test`` starts one
-    with scripts/start-test-postgres). Without it the test is skipped, except
-    under CI, where a missing database is a failure."""
-    server = os.environ.get("GAMEHOST_TEST_POSTGRES")
-    if not server:
-        if os.environ.get("CI"):
-            pytest.fail("GAMEHOST_TEST_POSTGRES is not set: run the tests with make test (scripts/test-postgres)")
-        pytest.skip("no PostgreSQL: set GAMEHOST_TEST_POSTGRES or run `make test`")
-    import psycopg
-
-    name = f"gamehost_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield urlsplit(server)._replace(path=f"/{name}").geturl()
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    """A fresh, empty PostgreSQL database for one test, dropped after it (databases.py)."""
+    url = create_database()
+    yield url
+    drop_database(url)
 
 
 @pytest.fixture(scope="session")

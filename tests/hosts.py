@@ -125,3 +125,13 @@ class HostProcess:
             if len(lines) >= at_least or time.monotonic() > deadline:
                 return lines
             time.sleep(0.02)
+
+
+def wait_for(condition, timeout: float = 30.0) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (looked at every 10 ms)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True

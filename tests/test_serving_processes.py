@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 import uuid
-from urllib.parse import urlsplit
 
 import grpc
 import pytest
@@ -21,31 +20,10 @@ import pytest
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.host.serving_group import owner_index
+from databases import create_database, drop_database
 from tests.hosts import HostProcess
 
 pytestmark = pytest.mark.timeout(180)
-
-
-def fresh_database() -> str:
-    server = os.environ.get("GAMEHOST_TEST_POSTGRES")
-    if not server:
-        if os.environ.get("CI"):
-            pytest.fail("GAMEHOST_TEST_POSTGRES is not set: run the tests with make test (scripts/test-postgres)")
-        pytest.skip("no PostgreSQL: set GAMEHOST_TEST_POSTGRES or run `make test`")
-    import psycopg
-
-    name = f"gamehost_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    return urlsplit(server)._replace(path=f"/{name}").geturl()
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-
-    name = urlsplit(url).path.lstrip("/")
-    with psycopg.connect(os.environ["GAMEHOST_TEST_POSTGRES"], autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def start_group(database: str, *args: str) -> HostProcess:
@@ -55,7 +33,7 @@ def start_group(database: str, *args: str) -> HostProcess:
 @pytest.fixture(scope="module")
 def group(idp, admin_key):
     """One `--processes 2` host for the module's tests that leave it running."""
-    database = fresh_database()
+    database = create_database()
     host = start_group(database, *idp.host_args(), "--api-keys", str(admin_key[0]))
     yield host
     host.stop()
@@ -273,7 +251,7 @@ def test_a_forwarded_watch_ends_at_the_callers_deadline(group):
 
 
 def test_a_killed_process_is_started_again_and_sigterm_stops_all():
-    database = fresh_database()
+    database = create_database()
     host = start_group(database)
     try:
         pids = child_pids(host)

@@ -5,7 +5,6 @@ they see the same state."""
 
 from __future__ import annotations
 
-import enum
 
 import pytest
 import structlog
@@ -17,17 +16,7 @@ from gamehost.host.plugins import load_catalog
 from gamehost.host.service import _state_text, view_state
 from gamehost.host.store.base import MatchRecord
 from gamehost.v1 import gamehost_pb2 as pb
-
-
-class Colour(enum.IntEnum):
-    RED = 1
-
-
-def nested(depth: int):
-    value: object = "bottom"
-    for _ in range(depth):
-        value = {"inner": [value]}
-    return value
+from json_states import Colour, a_board, nested
 
 
 STATES = {
@@ -35,8 +24,7 @@ STATES = {
     "every JSON type": {"none": None, "yes": True, "no": False, "zero": 0, "minus zero": -0.0, "int": -7,
                         "beyond 2**53": 2 ** 53 + 1, "float": 0.1, "huge": 1e300, "text": "Plätze – ♟ 🂡",
                         "empty list": [], "empty object": {}, "tuple": (1, "a")},
-    "a board": {"board": [[{"piece": i % 5, "owner": i % 3} if i % 2 else None for i in range(12)]] * 12,
-                "log": ["x" * 300, "y" * 20_000]},  # lengths of one, two and three varint bytes
+    "a board": a_board(),
     "nested": {"deep": nested(8)},
     "an IntEnum": {"colour": Colour.RED, "list": [Colour.RED]},
 }

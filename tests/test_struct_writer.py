@@ -6,7 +6,6 @@ keys) never share an encoding, and what the reference refuses is refused."""
 
 from __future__ import annotations
 
-import enum
 import math
 import struct
 
@@ -18,23 +17,13 @@ from gamehost.host.workers import struct_writer
 from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
 from gamehost.host.workers.view_bytes import legal_move_field
 from gamehost.sdk.rules import Move, Part
+from json_states import Colour, a_board, nested
 
 TAG = b"\x32"
 
 
-class Colour(enum.IntEnum):
-    RED = 1
-
-
 class Text(str):
     pass
-
-
-def nested(depth: int):
-    value: object = "bottom"
-    for _ in range(depth):
-        value = {"inner": [value]}
-    return value
 
 
 STATES = {
@@ -43,8 +32,7 @@ STATES = {
                         "beyond 2**53": 2 ** 53 + 1, "beyond 2**64": 2 ** 64 + 3, "float": 0.1, "huge": 1e300,
                         "tiny": 5e-324, "infinite": math.inf, "text": "Plätze – ♟ 🂡", "empty list": [],
                         "empty object": {}, "tuple": (1, "a")},
-    "a board": {"board": [[{"piece": i % 5, "owner": i % 3} if i % 2 else None for i in range(12)]] * 12,
-                "log": ["x" * 300, "y" * 20_000], "z" * 200: 1},  # lengths of one, two and three varint bytes
+    "a board": {**a_board(), "z" * 200: 1},
     "nested": {"deep": nested(8)},
 }
 

@@ -19,7 +19,7 @@ from gamehost.client.structs import from_struct
 from gamehost.host.plugins import load_catalog
 from gamehost.host.workers.resident import ResidentMatches
 from gamehost.v1 import gamehost_pb2 as pb
-from hosts import HostProcess
+from hosts import HostProcess, wait_for
 
 SEATS = {"tictactoe": 2, "callisto": 2, "campanile": 3, "kensington": 2, "burgbaumeister": 2, "scalino": 2,
          "scalino-pyramid": 2}
@@ -34,15 +34,6 @@ def in_host():
     process = HostProcess("--isolation", "off").start()
     yield process
     process.stop()
-
-
-def wait_for(condition, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 class Watched:

@@ -6,7 +6,6 @@ that viewer's view only; moves named by id are resolved in the worker."""
 from __future__ import annotations
 
 import threading
-import time
 
 import grpc
 import pytest
@@ -21,6 +20,7 @@ from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
+from hosts import wait_for
 
 GAMES = ["tictactoe", "callisto", "campanile", "kensington", "burgbaumeister", "scalino"]
 
@@ -84,15 +84,6 @@ def keep_views(stream, views: dict) -> None:
                 views[event.view.version] = event.view
     except grpc.RpcError:
         pass  # cancelled when the test is done
-
-
-def wait_for(condition, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def same_view(encoded: pb.View, built: pb.View) -> bool:
