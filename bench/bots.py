@@ -67,10 +67,14 @@ def play(game, bots, seed: int, think: dict[str, list[float]]) -> list[int]:
 
 
 def first_place_share(game, seats: int, strong: str, weak: str, games: int, think,
-                      first_seed: int = 1000) -> tuple[float, int]:
+                      first_seed: int = 1000) -> tuple[float, int, float]:
     """The share of ``games`` in which one ``strong`` bot among ``weak`` ones
-    places first (ties: half), and the number of games it did not place first in."""
-    points = 0.0
+    places first (ties: half), the number of games it did not place first
+    in, and its pairwise share: of every (game, weak bot), the share where
+    it placed above that bot (a tie: half). With two seats both shares are
+    the same; with more, the pairwise one reads "wins against the middle
+    level" as beating each of them, where an equal bot gets 50%."""
+    points = pairwise = 0.0
     behind = 0
     for index in range(games):
         seat = index % seats
@@ -81,7 +85,10 @@ def first_place_share(game, seats: int, strong: str, weak: str, games: int, thin
             points += 1.0 / ranking.count(1)
         else:
             behind += 1
-    return points / games, behind
+        others = [place for other, place in enumerate(ranking) if other != seat]
+        pairwise += sum(1.0 if ranking[seat] < place else 0.5 if ranking[seat] == place else 0.0
+                        for place in others) / len(others)
+    return points / games, behind, pairwise / games
 
 
 def wilson(share: float, games: int, z: float = 1.96) -> list[float]:
@@ -115,7 +122,11 @@ def markdown(rows_file: str) -> str:
                 if key not in row:
                     return "-"  # not measured in this run (--against)
                 low, high = row[key + "_ci95"]
-                return f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+                shown = f"{100 * row[key]:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+                if key + "_pairwise" in row:
+                    low, high = row[key + "_pairwise_ci95"]
+                    shown += f"; pairwise {100 * row[key + '_pairwise']:.0f}% ({100 * low:.0f}-{100 * high:.0f})"
+                return shown
 
             think = [f"{row['think_ms'][name]['median']:.0f} / {row['think_ms'][name]['p99']:.0f}"
                      if name in row["think_ms"] else "-" for name in (level.name for level in LEVELS)]
@@ -165,10 +176,14 @@ def main() -> None:
             row = {"game": game_id, "seats": seats, "games": games, "load_before": load_average()}
             opponents = {"random": ("strongest_vs_random", "random"), "middle": ("strongest_vs_middle", middle)}
             for key, weak in (opponents[against] for against in args.against):
-                share, behind = first_place_share(game, seats, strongest, weak, games, think, args.first_seed)
+                share, behind, pairwise = first_place_share(game, seats, strongest, weak, games, think,
+                                                            args.first_seed)
                 row[key] = round(share, 3)
                 row[key + "_not_first"] = behind
                 row[key + "_ci95"] = wilson(share, games)
+                if seats > 2:  # games as the sample: the pairs of one game are not independent
+                    row[key + "_pairwise"] = round(pairwise, 3)
+                    row[key + "_pairwise_ci95"] = wilson(pairwise, games)
             easy = LEVELS[0].name
             first_place_share(game, seats, easy, "random", max(1, games // 2), think)  # easy's think times
             row["think_ms"] = {name: {"median": round(1000 * statistics.median(times), 1),
