@@ -126,6 +126,18 @@ def test_a_timeout_rule_that_raises_leaves_the_hosts_rule_to_end_the_match(clien
     assert list(client.match(match).result.ranking) == [2, 1]  # the host's rule: who ran out is last
 
 
+def test_a_timeout_hook_that_never_answers_runs_out_its_budget_and_the_hosts_rule_ends_the_match(client):
+    """The gamehost_clock_ran_out hook is plugin code too: it runs in the
+    game's worker under the rules budget, so one that never answers costs its
+    budget, not the host's loop (which once ran it and stalled for good)."""
+    match = client.create_match("clock-hook-stalls", seats=2, clock=0.5).name
+    client.join(match)
+    client.join(match)
+    ran_out, finished = events_until_finished(client, match)[-2:]
+    assert (ran_out.kind, finished.kind) == (pb.EVENT_KIND_CLOCK_RAN_OUT, pb.EVENT_KIND_FINISHED)
+    assert list(client.match(match).result.ranking) == [2, 1]  # the host's rule: who ran out is last
+
+
 def test_a_game_with_a_timeout_rule_of_its_own_ends_by_it(client):
     # The fixture plugin's rule for crashy: running out of time is a draw.
     match = client.create_match("crashy", seed=2, clock=0.5).name

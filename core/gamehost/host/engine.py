@@ -118,7 +118,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics (part "mmextras")
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
-        self._clock_rule = hook.gamehost_clock_ran_out if hook else None  # games' timeout rules
+        self._clock_rule = catalog.clock_rule()  # games' timeout rules, asked in their workers
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
         # Rules run where the runner puts them (workers, or this process

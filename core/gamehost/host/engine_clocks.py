@@ -71,11 +71,12 @@ class MatchClocks:
         self._remember_finished(live.id)
 
     async def _timeout_ranking(self, live: LiveMatch, seats: int, ran_out: list[int]) -> list[int]:
-        """The game's timeout rule on the position (``Game.timeout_ranking``,
-        in its worker), else a ``gamehost_clock_ran_out`` hook's, else the
-        host's. A rule that fails or answers no ranking is logged and passed
-        over: a broken plugin must not keep the match from ending."""
-        if type(live.game).timeout_ranking is not Game.timeout_ranking:
+        """The game's timeout rule (``Game.timeout_ranking`` on the position,
+        else a ``gamehost_clock_ran_out`` hook's; both in its worker, under
+        the rules budget), else the host's. A rule that fails or answers no
+        ranking is logged and passed over: a broken plugin must not keep
+        the match from ending."""
+        if type(live.game).timeout_ranking is not Game.timeout_ranking or self._clock_rule is not None:
             try:
                 ranking = await self.rules.timeout_ranking(live, ran_out)
             except errors.HostError as error:  # timed out, crashed (a strike) or raised
@@ -85,16 +86,6 @@ class MatchClocks:
                     return list(ranking)
                 if ranking is not None:
                     live.log.error("timeout rule gave no ranking; the host's rule applies", ranking=ranking)
-        if self._clock_rule is not None:
-            try:
-                ranking = self._clock_rule(game_id=live.game.id, seats=seats, ran_out=list(ran_out))
-                if ranking is not None:
-                    ranking = [int(place) for place in ranking]
-                    if _is_ranking(ranking, seats):
-                        return ranking
-                    live.log.error("timeout rule gave no ranking; the host's rule applies", ranking=ranking)
-            except Exception as error:  # a broken plugin must not keep the match from ending
-                live.log.error("timeout rule failed; the host's rule applies", error=str(error))
         return clocks.default_timeout_ranking(seats, ran_out)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import pluggy
 import structlog
@@ -86,6 +86,14 @@ class Catalog:
         """Every version of every game's rules, by ``rules_key``."""
         return {version.rules_key: version.game
                 for entry in self.games.values() for version in entry.versions.values()}
+
+    def clock_rule(self) -> Callable[..., Any] | None:
+        """The plugins' ``gamehost_clock_ran_out`` hook, or None when no
+        plugin implements it (the rules workers call it under a budget)."""
+        if self.plugin_manager is None:
+            return None
+        hook = self.plugin_manager.hook.gamehost_clock_ran_out
+        return hook if hook.get_hookimpls() else None
 
 
 def validation_errors(game: Any) -> list[str]:

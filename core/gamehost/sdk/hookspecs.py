@@ -67,13 +67,13 @@ def gamehost_authenticate(metadata: Mapping[str, str], peer: str) -> Any:
 def gamehost_clock_ran_out(game_id: str, seats: int, ran_out: Sequence[int]) -> Sequence[int] | None:
     """The game's timeout rule: the ranking (one place per seat, 1 is best)
     of a match of ``game_id`` with ``seats`` seats that ends because the
-    chess clock of the seats ``ran_out`` ran out. It runs in the host and
-    sees no position; ``Game.timeout_ranking``, which does and runs in the
-    rules worker, is asked first.
+    chess clock of the seats ``ran_out`` ran out. It sees no position;
+    ``Game.timeout_ranking``, which does, is asked first. Both run in the
+    game's rules worker, under the rules budget.
 
     Return None for a game this plugin does not provide (the first answer
     that is not None is taken). When no plugin answers, the host's rule
     applies: the seats that ran out share the last place, the others the
-    first. An exception or an answer that is not one place (1 to
-    ``seats``) per seat is logged and the host's rule applies.
+    first. An exception, a time-out or an answer that is not one place (1
+    to ``seats``) per seat is logged and the host's rule applies.
     """

@@ -16,7 +16,7 @@ just before it took the step.
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import ViewEncoder
@@ -88,9 +88,11 @@ class HeldMatch:
 
 
 class ResidentMatches:
-    def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True) -> None:
+    def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True,
+                 clock_rule: Callable[..., Any] | None = None) -> None:
         self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
         self.bots = bots  # bot name -> Bot
+        self.clock_rule = clock_rule  # the plugins' gamehost_clock_ran_out hook, if any implements it
         self.held: dict[str, HeldMatch] = {}
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
@@ -263,10 +265,21 @@ class ResidentMatches:
         return {"allowed": bool(allowed)}
 
     def _op_timeout_ranking(self, request: dict) -> dict:
-        """The game's ranking when the clocks of ``ran_out`` run out now, or None."""
+        """The game's ranking when the clocks of ``ran_out`` run out now
+        (``Game.timeout_ranking``, else a ``gamehost_clock_ran_out`` hook's),
+        or None. The hook runs here too, under the same budget: it is
+        plugin code, and the host's loop must not wait on it."""
         held = self._match(request)
-        ranking = self._call("timeout_ranking", held.game.timeout_ranking, held.state, list(request["ran_out"]))
-        return {"ranking": None if ranking is None else [int(place) for place in ranking]}
+        ran_out = [int(seat) for seat in request["ran_out"]]
+        hook = "timeout_ranking"
+        ranking = self._call(hook, held.game.timeout_ranking, held.state, ran_out)
+        if ranking is None and self.clock_rule is not None:
+            hook = "gamehost_clock_ran_out"
+            ranking = self._call(hook, lambda: self.clock_rule(
+                game_id=held.game.id, seats=int(request["seats"]), ran_out=ran_out))
+        if ranking is None:
+            return {"ranking": None}
+        return {"ranking": self._call(hook, lambda: [int(place) for place in ranking])}
 
     def _op_rewind(self, request: dict) -> dict:
         """The position once a move is taken back: set up from the seed and

@@ -106,7 +106,8 @@ class RulesRunner:
         self.pool = pool
         self.trusted = trusted  # plugin names run in the host
         self.budgets = budgets or RulesBudgets()
-        self.table = ResidentMatches(catalog.all_rules(), bots or {}, on_wire=False)
+        self.table = ResidentMatches(catalog.all_rules(), bots or {}, on_wire=False,
+                                     clock_rule=catalog.clock_rule())
         self.isolated_games: frozenset[str] = frozenset()
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
@@ -497,8 +498,10 @@ class RulesRunner:
         return (await self._call(live, {"op": "can_undo", "seat": seat, "move": dict(move)}))["allowed"]
 
     async def timeout_ranking(self, live, ran_out: Sequence[int]) -> list[int] | None:
-        """The game's own timeout rule on the position (``Game.timeout_ranking``)."""
-        return (await self._call(live, {"op": "timeout_ranking", "ran_out": list(ran_out)}))["ranking"]
+        """The game's own timeout rule (``Game.timeout_ranking`` on the
+        position, else a ``gamehost_clock_ran_out`` hook's), or None."""
+        request = {"op": "timeout_ranking", "ran_out": list(ran_out), "seats": len(live.record.seats)}
+        return (await self._call(live, request))["ranking"]
 
     async def rewind(self, live, moves: list[list], version: int) -> Applied:
         """The position with a move taken back: the match set up again and

@@ -72,7 +72,7 @@ def _load_rules():
         for name, bot in offered.items():
             bots.setdefault(name, bot)
     bots.update(BUILTIN_BOTS)
-    return catalog.all_rules(), bots
+    return catalog.all_rules(), bots, catalog.clock_rule()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                         logger_factory=structlog.PrintLoggerFactory(sys.stderr))
     from gamehost.host.workers.resident import ResidentMatches
 
-    games, bots = _load_rules()
-    table = ResidentMatches(games, bots)
+    games, bots, clock_rule = _load_rules()
+    table = ResidentMatches(games, bots, clock_rule=clock_rule)
     _limit_memory(args.memory_mb)  # after the imports: the limit is for the matches
     while True:
         header = _read_exactly(wire_in, wire.HEADER.size)
