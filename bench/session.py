@@ -69,13 +69,15 @@ def process_tree(pid: int) -> list[int]:
 
 class PinnedHost:
     def __init__(self, store: str, data_dir: str, source: str | None = None, extra_args: tuple[str, ...] = (),
-                 log_path: str | None = None) -> None:
+                 log_path: str | None = None, pinned: bool = True) -> None:
         """``source``: another tree's ``core`` directory to run instead (e.g. the
         commit before the session stream, from ``git archive``); ``extra_args``:
-        more ``gamehost serve`` flags; ``log_path``: a file to keep its log in."""
+        more ``gamehost serve`` flags; ``log_path``: a file to keep its log in;
+        ``pinned``: on core 0 with its workers (else wherever the OS puts them)."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
+        pinning = ["taskset", "-c", str(HOST_CORE)] if pinned else []
         self.process = subprocess.Popen(
-            ["taskset", "-c", str(HOST_CORE), sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
+            [*pinning, sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
              "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
              "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
              *extra_args],

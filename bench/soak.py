@@ -2,7 +2,9 @@
 players who think, spectators, the SQLite store, for a fixed time.
 
 A host runs in its own process, pinned to core 0 with its rules workers
-(``taskset``); this process is the load, pinned to core 1. ``--matches``
+(``taskset``); this process is the load, pinned to core 1. ``--cores
+shared`` pins nothing: the OS places the serving process, its rules workers
+and the load on both cores, as the issue's first soak ran. ``--matches
 match slots are kept live for ``--duration`` seconds: each slot plays a match
 of a catalog game in turn (every game, player counts from its range), and
 starts the next when one ends. Per match, every seat follows it with a
@@ -32,7 +34,8 @@ matches. At the end every acknowledged move is looked up in its match's log
 (GetMatchLog with the mover's token): the check fails on a move missing.
 
 Usage:
-    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session] [--json FILE]
+    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
+                         [--cores pinned|shared] [--json FILE]
     python bench/soak.py --short      # smoke run: 40 matches, 30 s
 """
 
@@ -396,6 +399,12 @@ async def check_logs(stub, figures: Figures) -> dict:
     return {"checked": checked, "missing": len(missing), "missing_examples": missing[:10]}
 
 
+def load_cpu_seconds() -> float:
+    """CPU seconds this process (the load) has used, its threads included."""
+    times = os.times()
+    return times.user + times.system
+
+
 async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: float, stop: asyncio.Event) -> None:
     cpu, at = host.cpu(), time.monotonic()
     moves = 0
@@ -416,14 +425,16 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 
 
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
-              games: list[str], machine_note: str = "", transport: str = "unary") -> dict:
-    os.sched_setaffinity(0, {LOAD_CORE})
+              games: list[str], machine_note: str = "", transport: str = "unary", cores: str = "pinned") -> dict:
+    pinned = cores == "pinned"
+    if pinned:
+        os.sched_setaffinity(0, {LOAD_CORE})
     results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
-               "transport": transport,
+               "transport": transport, "cores": cores,
                "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as data_dir:
-        host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log)
+        host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log, pinned=pinned)
         try:
             channels = [grpc.aio.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)])
                         for _ in range(CHANNELS)]  # a connection each
@@ -437,7 +448,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             samples: list[dict] = []
             stop = asyncio.Event()
             sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop))
-            cpu_before, serving_before = host.cpu(), serving_cpu(host)
+            cpu_before, serving_before, load_before = host.cpu(), serving_cpu(host), load_cpu_seconds()
             slots = [asyncio.ensure_future(soak.slot(index)) for index in range(matches)]
             watchdog_stuck: set[str] = set()
             while time.monotonic() < started + duration:
@@ -445,6 +456,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
                 watchdog_stuck.update(soak.stuck(time.monotonic()))
             load_elapsed = time.monotonic() - started
             load_cpu, serving_load_cpu = host.cpu() - cpu_before, serving_cpu(host) - serving_before
+            generator_cpu = load_cpu_seconds() - load_before
             live_at_end = list(soak.figures.progress)
             # The players stop moving; their streams and the spectators' are cancelled.
             soak.stopping = True
@@ -494,7 +506,8 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         "matches_per_game": figures.games, "watch_streams": figures.watch_streams,
         "live_at_end": len(live_at_end), "host_cpu_cores": load_cpu / load_elapsed,
         "serving_process_cpu_share": serving_load_cpu / max(load_cpu, 1e-9),
-        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
+        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)),
+        "load_generator_cpu_cores": generator_cpu / load_elapsed, "loadavg_end": os.getloadavg()})
     return results
 
 
@@ -520,6 +533,8 @@ def report(results: dict) -> None:
           f"host RSS max during {results['rss_during_max']:.0f} MiB, after {results['rss_after']['host_mib']:.0f} "
           f"MiB, fresh host with the same {results['live_at_end']} matches "
           f"{results['rss_fresh_same_matches']['host_mib']:.0f} MiB (idle {results['rss_idle']['host_mib']:.0f} MiB)")
+    print(f"cores {results.get('cores', 'pinned')}; the load generator used "
+          f"{results.get('load_generator_cpu_cores', float('nan')):.2f} cores")
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
 
 
@@ -537,12 +552,14 @@ def main() -> None:
     parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
     parser.add_argument("--transport", choices=("unary", "session"), default="unary",
                         help="players move with SubmitMove and follow with WatchMatch, or use one Session stream each")
+    parser.add_argument("--cores", choices=("pinned", "shared"), default="pinned",
+                        help="host and workers on core 0, the load on core 1; or wherever the OS places them")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
     results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
                                   [game for game in args.games.split(",") if game], args.machine_note,
-                                  args.transport))
+                                  args.transport, args.cores))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
