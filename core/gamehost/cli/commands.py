@@ -124,15 +124,19 @@ def queue(args) -> int:
         if args.game:
             raise SystemExit("error: --list lists your tickets; name no game with it")
         return list_tickets(args)
-    if not args.game:
-        raise SystemExit("error: name a game to queue for, or --list for your tickets")
+    if not args.game and not args.party:
+        raise SystemExit("error: name a game to queue for, a --party to join, or --list for your tickets")
     with connect(args) as host:
-        ticket = host.create_ticket(args.game, seats=args.seats, variant=args.variant, options=_options(args.option),
-                                    min_rating=args.min_rating, max_rating=args.max_rating, ttl=args.ttl,
-                                    bot_wait=args.bot_wait, bot=args.bot, widen_per_second=args.widen_per_second,
-                                    max_widening=args.max_widening)
+        ticket = host.create_ticket(args.game or "", seats=args.seats, variant=args.variant,
+                                    options=_options(args.option), min_rating=args.min_rating,
+                                    max_rating=args.max_rating, ttl=args.ttl, bot_wait=args.bot_wait, bot=args.bot,
+                                    widen_per_second=args.widen_per_second, max_widening=args.max_widening,
+                                    party_size=args.party_size, party=args.party)
         print(f"{ticket.name}: queued for {ticket.game}, {ticket.seats} players (rating {ticket.rating:.1f})",
               flush=True)
+        if ticket.party:
+            print(f"{ticket.party}: {ticket.party_queued} of {ticket.party_size} friends queued; they join with "
+                  f"`gamehost queue --party {ticket.party}`", flush=True)
         try:
             for ticket in host.watch_ticket(ticket.name):
                 pass

@@ -117,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("--widen-per-second", type=float, metavar="POINTS",
                        help="widen the rating range this much a second while waiting (with --max-widening)")
     queue.add_argument("--max-widening", type=float, metavar="POINTS", help="widen each bound this much at most")
+    queue.add_argument("--party-size", type=int, default=0, metavar="N",
+                       help="start a party of N friends, matched together; prints the party's name to share")
+    queue.add_argument("--party", default="", metavar="PARTY",
+                       help="join a friend's party (parties/...); the game may then be left out")
     queue.set_defaults(run=commands.queue)
 
     join = sub.add_parser("join", parents=[client], help="take a seat; prints the player token")

@@ -20,7 +20,9 @@ transaction), and at its expire time.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
+import secrets
 import time
 import uuid
 from typing import Any, AsyncIterator, Mapping
@@ -30,7 +32,7 @@ import structlog
 from gamehost.host import errors, matchmaking
 from gamehost.host.limits import shown
 from gamehost.host.auth import Principal
-from gamehost.host.store.base import TicketRecord
+from gamehost.host.store.base import PartyFull, TicketRecord
 from gamehost.host.store.ticket_rows import FORGET_AFTER
 
 log = structlog.get_logger("gamehost.matchmaking")
@@ -82,6 +84,12 @@ def _signed_in(caller: Principal, method: str) -> None:
             "SIGN_IN_REQUIRED")
 
 
+def _party_full(party: str, size: int) -> errors.FailedPrecondition:
+    return errors.FailedPrecondition(
+        f"parties/{party} has all its {size} players queued already: start a party of your own (party_size) or "
+        "queue alone.", "PARTY_FULL", metadata=errors.metadata_of(party=f"parties/{party}", party_size=size))
+
+
 class Matchmaking:
     # ------------------------------------------------------------ tickets
 
@@ -89,14 +97,23 @@ class Matchmaking:
                             options: Mapping[str, Any] | None = None, min_rating: float | None = None,
                             max_rating: float | None = None, ttl: float | None = None,
                             bot_wait: float | None = None, bot: str = "", widen_per_second: float | None = None,
-                            max_widening: float | None = None) -> TicketRecord:
+                            max_widening: float | None = None, party_size: int = 0, party: str = "") -> TicketRecord:
+        """Queue the caller. ``party_size`` starts a party with this ticket;
+        ``party`` (an id) joins one, whose game, player count and options the
+        ticket takes (part "parties")."""
         _signed_in(caller, "CreateTicket")
-        entry = self.game_entry(game_id)
-        game = entry.game
-        seats = seats or game.min_players
-        if seats not in game.allowed_player_counts():
-            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
-        merged = self._options(entry, variant, options or {})
+        if party and party_size:
+            raise errors.invalid_field("party_size", "start a party (party_size) or join one (party), not both.",
+                                       "PARTY_CONFLICT")
+        if party:
+            joined = await self._party_to_join(caller, party, game_id, seats, variant, options)
+            game, seats, merged = self.game_entry(joined.game_id).game, joined.seats, joined.options
+            party_size = joined.party_size
+        else:
+            game, seats, merged = self._pool_terms(game_id, seats, variant, options)
+        if party_size and not 2 <= party_size <= seats:
+            raise errors.invalid_field("party_size", f"a party of {game.title} with {seats} players has 2 to "
+                                                     f"{seats} players, not {party_size}.")
         ttl, bot = self._ticket_terms(ttl, bot_wait, bot, min_rating, max_rating)
         _check_widening(widen_per_second, max_widening, min_rating, max_rating)
         rating = next((r.rating for r in await self.store.player_ratings(caller.subject) if r.game_id == game.id),
@@ -107,20 +124,71 @@ class Matchmaking:
             game_id=game.id, seats=seats, options=merged, pool=matchmaking.pool_key(game.id, seats, merged),
             rating=rating, min_rating=min_rating, max_rating=max_rating, bot=bot, bot_wait=bot_wait,
             create_time=now, expire_time=now + ttl, update_time=now, widen_per_second=widen_per_second,
-            max_widening=max_widening)
-        if not await self.store.add_ticket(ticket, OPEN_TICKETS_PER_PLAYER):
+            max_widening=max_widening, party=party or (secrets.token_urlsafe(12) if party_size else ""),
+            party_size=party_size)
+        try:
+            added = await self.store.add_ticket(ticket, OPEN_TICKETS_PER_PLAYER)
+        except PartyFull:
+            raise _party_full(party, party_size) from None
+        if not added:
             raise errors.ResourceExhausted(
                 f"You have {OPEN_TICKETS_PER_PLAYER} queued tickets already, the most one player may hold: cancel "
                 "one (CancelTicket) or wait for it to be matched or to expire.", "TICKET_LIMIT",
                 metadata=errors.metadata_of(limit=OPEN_TICKETS_PER_PLAYER),
                 quota_violations=[(caller.quota_key, f"at most {OPEN_TICKETS_PER_PLAYER} queued tickets")])
         log.info("ticket queued", ticket_id=ticket.id, game=game.id, seats=seats, subject=caller.subject,
-                 rating=rating, ttl=ttl, bot_wait=bot_wait, widen_per_second=widen_per_second)
+                 rating=rating, ttl=ttl, bot_wait=bot_wait, widen_per_second=widen_per_second,
+                 party=ticket.party or None, party_size=party_size or None)
         self.ticket_stats.queued(game.id)
+        if party:  # the party's other players see one more of them queued
+            self._tickets_changed([t.id for t in await self.store.party_tickets(party)])
         await self._match_pool(ticket.pool)
         if bot_wait is not None:
             self._spawn(self._match_pool_later(ticket.pool, bot_wait))
-        return await self.store.get_ticket(ticket.id)
+        return await self._with_party(await self.store.get_ticket(ticket.id))
+
+    def _pool_terms(self, game_id: str, seats: int, variant: str,
+                    options: Mapping[str, Any] | None) -> tuple[Any, int, dict[str, Any]]:
+        """The game, player count and merged options a ticket asks for, checked."""
+        entry = self.game_entry(game_id)
+        game = entry.game
+        seats = seats or game.min_players
+        if seats not in game.allowed_player_counts():
+            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
+        return game, seats, self._options(entry, variant, options or {})
+
+    async def _party_to_join(self, caller: Principal, party: str, game_id: str, seats: int, variant: str,
+                             options: Mapping[str, Any] | None) -> TicketRecord:
+        """The oldest queued ticket of the party the caller joins, whose game,
+        player count and options the request may leave empty or must match."""
+        members = await self.store.party_tickets(party)
+        if not members:
+            raise errors.NotFound(
+                f"No party parties/{party} is gathering: its tickets were matched, cancelled or expired, or the "
+                "name is mistyped. Ask for the name again, or start a party of your own (party_size).",
+                "PARTY_NOT_FOUND", resource=("gamehost.dev/Party", f"parties/{party}"))
+        first = members[0]
+        if any(member.subject == caller.subject for member in members):
+            raise errors.FailedPrecondition(f"You have a queued ticket in parties/{party} already.",
+                                            "ALREADY_IN_PARTY", metadata=errors.metadata_of(party=f"parties/{party}"))
+        if len(members) >= first.party_size:
+            raise _party_full(party, first.party_size)
+        mismatch = (("game", bool(game_id) and game_id != first.game_id, f"games/{first.game_id}"),
+                    ("seats", bool(seats) and seats != first.seats, f"{first.seats} players"))
+        for field, differs, theirs in mismatch:
+            if differs:
+                raise errors.invalid_field(field, f"parties/{party} queues for {theirs}: leave {field} empty to "
+                                                  "take the party's, or name the same.", "PARTY_MISMATCH")
+        if (variant or options) and self._pool_terms(first.game_id, first.seats, variant, options)[2] != first.options:
+            raise errors.invalid_field("options", f"parties/{party} queues with other options: leave variant and "
+                                                  "options empty to take the party's.", "PARTY_MISMATCH")
+        return first
+
+    async def _with_party(self, ticket: TicketRecord) -> TicketRecord:
+        """The ticket with how many of its party's tickets are queued now."""
+        if not ticket.party:
+            return ticket
+        return dataclasses.replace(ticket, party_queued=len(await self.store.party_tickets(ticket.party)))
 
     def _ticket_terms(self, ttl: float | None, bot_wait: float | None, bot: str, min_rating: float | None,
                       max_rating: float | None) -> tuple[float, str]:
@@ -157,7 +225,7 @@ class Matchmaking:
         if ticket.state == "queued" and ticket.expire_time <= time.time():
             await self._expire_tickets()
             ticket = await self.store.get_ticket(ticket_id) or ticket
-        return ticket
+        return await self._with_party(ticket)
 
     async def cancel_ticket(self, ticket_id: str, caller: Principal) -> TicketRecord:
         """Leave the queue. Cancelling a cancelled ticket answers it again (a
@@ -166,8 +234,9 @@ class Matchmaking:
         if ticket.state == "queued" and await self.store.cancel_ticket(ticket_id, time.time()):
             log.info("ticket cancelled", ticket_id=ticket_id, game=ticket.game_id)
             self.ticket_stats.ended(ticket.game_id, "cancelled")
-            self._tickets_changed([ticket_id])
-            ticket = await self.store.get_ticket(ticket_id) or ticket
+            party = await self.store.party_tickets(ticket.party) if ticket.party else []
+            self._tickets_changed([ticket_id, *(t.id for t in party)])  # its friends see one fewer queued
+            ticket = await self._with_party(await self.store.get_ticket(ticket_id) or ticket)
         if ticket.state == "matched":
             raise errors.FailedPrecondition(
                 f"tickets/{ticket_id} is matched already: you hold seat {ticket.seat} of matches/{ticket.match_id}. "
@@ -192,7 +261,7 @@ class Matchmaking:
         listed = sorted((t for t in tickets if not states or t.state in states), key=listing_key)
         if after is not None:
             listed = [t for t in listed if listing_key(t) > after]
-        page = listed[:size]
+        page = [await self._with_party(ticket) for ticket in listed[:size]]
         return page, listing_key(page[-1]) if len(listed) > size else None
 
     async def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:

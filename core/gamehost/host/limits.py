@@ -57,6 +57,7 @@ _STRING_LIMIT = {  # field name -> the InputLimits attribute bounding it
     "player_name": "player_name_chars",
     "name": "name_chars", "game": "name_chars", "match": "name_chars", "player": "name_chars",
     "unwatch": "name_chars",  # SessionRequest: a match name
+    "party": "name_chars",  # CreateTicketRequest: a party's name (part "parties")
     "request_id": "request_id_chars",
     "player_token": "token_chars", "page_token": "token_chars",
 }

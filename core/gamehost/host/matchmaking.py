@@ -4,6 +4,8 @@ engine (engine_matchmaking.py) and the store do the rest.
 
 - Tickets are matched only within one pool: the same game, player count and
   options (a variant is its options).
+- A party's tickets (friends queuing together, part "parties") are matched
+  whole, once all its players have queued, into one match.
 - A group's players are distinct, and each one's rating is within every
   other one's range (a ticket without a range accepts anyone). A range may
   widen while its ticket waits: each bound set moves outward at the
@@ -67,17 +69,38 @@ def fits(group: Sequence[TicketRecord], ticket: TicketRecord, now: float) -> boo
                for member in group)
 
 
-def bots_allowed(ticket: TicketRecord, now: float) -> bool:
-    return ticket.bot_wait is not None and now >= ticket.create_time + ticket.bot_wait
+def bots_allowed(unit: Sequence[TicketRecord], now: float) -> bool:
+    """Every player of the unit accepts bots by now."""
+    return all(ticket.bot_wait is not None and now >= ticket.create_time + ticket.bot_wait for ticket in unit)
 
 
-def _grow(anchor: TicketRecord, candidates: Sequence[TicketRecord], size: int, now: float) -> list[TicketRecord]:
-    group = [anchor]
-    for ticket in candidates:
+def units(queued: Sequence[TicketRecord]) -> list[list[TicketRecord]]:
+    """The pool's queued tickets (oldest first) as the units matched whole,
+    oldest first: a ticket alone, or a party once all its players have
+    queued (its ``party_size`` oldest tickets: two friends who joined at
+    once on two replicas cannot both be counted in)."""
+    found: list[list[TicketRecord]] = []
+    parties: dict[str, list[TicketRecord]] = {}
+    for ticket in queued:
+        if not ticket.party:
+            found.append([ticket])
+        elif ticket.party in parties:
+            parties[ticket.party].append(ticket)
+        else:
+            parties[ticket.party] = [ticket]
+            found.append(parties[ticket.party])
+    return [unit[:unit[0].party_size] if unit[0].party else unit
+            for unit in found if not unit[0].party or len(unit) >= unit[0].party_size]
+
+
+def _grow(anchor: list[TicketRecord], candidates: Sequence[list[TicketRecord]], size: int,
+          now: float) -> list[TicketRecord]:
+    group = list(anchor)
+    for unit in candidates:
         if len(group) == size:
             break
-        if ticket is not anchor and fits(group, ticket, now):
-            group.append(ticket)
+        if unit is not anchor and len(group) + len(unit) <= size and all(fits(group, t, now) for t in unit):
+            group += unit
     return group
 
 
@@ -87,14 +110,15 @@ def choose_group(queued: Sequence[TicketRecord], now: float) -> tuple[list[Ticke
     if not queued:
         return None
     seats = queued[0].seats
-    for anchor in queued:
-        group = _grow(anchor, queued, seats, now)
+    whole = units(queued)
+    for anchor in whole:
+        group = _grow(anchor, whole, seats, now)
         if len(group) == seats:
             return group, 0
-    for anchor in queued:
-        if bots_allowed(anchor, now):
-            group = _grow(anchor, [t for t in queued if bots_allowed(t, now)], seats, now)
-            return group, seats - len(group)
+    waiting = [unit for unit in whole if bots_allowed(unit, now)]
+    if waiting:
+        group = _grow(waiting[0], waiting, seats, now)
+        return group, seats - len(group)
     return None
 
 

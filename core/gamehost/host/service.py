@@ -168,7 +168,9 @@ def ticket_pb(ticket: TicketRecord) -> pb.Ticket:
         bot_wait=None if ticket.bot_wait is None else duration(ticket.bot_wait), bot=ticket.bot,
         create_time=timestamp(ticket.create_time), expire_time=timestamp(ticket.expire_time),
         match=f"matches/{ticket.match_id}" if matched else "", seat=ticket.seat if matched else -1,
-        update_time=timestamp(ticket.update_time), **widening_fields(ticket))
+        update_time=timestamp(ticket.update_time), **widening_fields(ticket),
+        party=f"parties/{ticket.party}" if ticket.party else "", party_size=ticket.party_size,
+        party_queued=ticket.party_queued)
 
 
 def widening_fields(ticket: TicketRecord) -> dict:
@@ -370,14 +372,16 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def CreateTicket(self, request, context, caller):
-        game_id = resource_id(request.game, "games", "game")
+        # Joining a party, the game may be left empty: the party's is taken.
+        game_id = resource_id(request.game, "games", "game") if request.game or not request.party else ""
         ticket = await self.engine.create_ticket(
             caller, game_id, seats=request.seats, variant=request.variant, options=from_struct(request.options),
             min_rating=request.min_rating if request.HasField("min_rating") else None,
             max_rating=request.max_rating if request.HasField("max_rating") else None,
             ttl=optional_seconds(request, "ttl") or None, bot_wait=optional_seconds(request, "bot_wait"),
             bot=request.bot, widen_per_second=optional_number(request, "rating_widen_per_second"),
-            max_widening=optional_number(request, "rating_max_widening"))
+            max_widening=optional_number(request, "rating_max_widening"), party_size=request.party_size,
+            party=resource_id(request.party, "parties", "party") if request.party else "")
         return ticket_pb(ticket)
 
     @unary

@@ -196,16 +196,21 @@ class GameHostClient:
                       options: Mapping[str, Any] | None = None, min_rating: float | None = None,
                       max_rating: float | None = None, ttl: float = 0.0, bot_wait: float | None = None,
                       bot: str = "", widen_per_second: float | None = None,
-                      max_widening: float | None = None) -> pb.Ticket:
+                      max_widening: float | None = None, party_size: int = 0, party: str = "") -> pb.Ticket:
         """Queue for a match (signed-in callers). ``ttl``: seconds the ticket
         waits (0: the host's default); ``bot_wait``: seconds after which bots
         may fill the seats (None: never); ``widen_per_second`` and
         ``max_widening``: the rating range's bounds move out this many points
-        a second waited, this many at most (None: a fixed range)."""
-        request = pb.CreateTicketRequest(game=game_name(game), seats=seats, variant=variant,
+        a second waited, this many at most (None: a fixed range).
+        ``party_size``: start a party of that many friends (share the
+        ticket's ``party``); ``party``: join one ("parties/..." or its id;
+        ``game`` may then be empty: the party's is taken)."""
+        if party and not party.startswith("parties/"):
+            party = f"parties/{party}"
+        request = pb.CreateTicketRequest(game=game_name(game) if game else "", seats=seats, variant=variant,
                                          options=to_struct(options), min_rating=min_rating, max_rating=max_rating,
                                          bot=bot, rating_widen_per_second=widen_per_second,
-                                         rating_max_widening=max_widening)
+                                         rating_max_widening=max_widening, party_size=party_size, party=party)
         if ttl:
             request.ttl.FromNanoseconds(int(ttl * 1e9))
         if bot_wait is not None:

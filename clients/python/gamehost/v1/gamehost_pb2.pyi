@@ -771,7 +771,7 @@ class PlayerProfile(_message.Message):
     def __init__(self, name: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...
 
 class CreateTicketRequest(_message.Message):
-    __slots__ = ("game", "seats", "variant", "options", "min_rating", "max_rating", "ttl", "bot_wait", "bot", "rating_widen_per_second", "rating_max_widening")
+    __slots__ = ("game", "seats", "variant", "options", "min_rating", "max_rating", "ttl", "bot_wait", "bot", "rating_widen_per_second", "rating_max_widening", "party_size", "party")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
@@ -783,6 +783,8 @@ class CreateTicketRequest(_message.Message):
     BOT_FIELD_NUMBER: _ClassVar[int]
     RATING_WIDEN_PER_SECOND_FIELD_NUMBER: _ClassVar[int]
     RATING_MAX_WIDENING_FIELD_NUMBER: _ClassVar[int]
+    PARTY_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PARTY_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     variant: str
@@ -794,10 +796,12 @@ class CreateTicketRequest(_message.Message):
     bot: str
     rating_widen_per_second: float
     rating_max_widening: float
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., variant: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ...) -> None: ...
+    party_size: int
+    party: str
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., variant: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ..., party_size: _Optional[int] = ..., party: _Optional[str] = ...) -> None: ...
 
 class Ticket(_message.Message):
-    __slots__ = ("name", "game", "seats", "options", "state", "rating", "min_rating", "max_rating", "bot_wait", "bot", "create_time", "expire_time", "match", "seat", "update_time", "rating_widen_per_second", "rating_max_widening", "current_min_rating", "current_max_rating")
+    __slots__ = ("name", "game", "seats", "options", "state", "rating", "min_rating", "max_rating", "bot_wait", "bot", "create_time", "expire_time", "match", "seat", "update_time", "rating_widen_per_second", "rating_max_widening", "current_min_rating", "current_max_rating", "party", "party_size", "party_queued")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -817,6 +821,9 @@ class Ticket(_message.Message):
     RATING_MAX_WIDENING_FIELD_NUMBER: _ClassVar[int]
     CURRENT_MIN_RATING_FIELD_NUMBER: _ClassVar[int]
     CURRENT_MAX_RATING_FIELD_NUMBER: _ClassVar[int]
+    PARTY_FIELD_NUMBER: _ClassVar[int]
+    PARTY_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PARTY_QUEUED_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     seats: int
@@ -836,7 +843,10 @@ class Ticket(_message.Message):
     rating_max_widening: float
     current_min_rating: float
     current_max_rating: float
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., state: _Optional[_Union[TicketState, str]] = ..., rating: _Optional[float] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match: _Optional[str] = ..., seat: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ..., current_min_rating: _Optional[float] = ..., current_max_rating: _Optional[float] = ...) -> None: ...
+    party: str
+    party_size: int
+    party_queued: int
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., state: _Optional[_Union[TicketState, str]] = ..., rating: _Optional[float] = ..., min_rating: _Optional[float] = ..., max_rating: _Optional[float] = ..., bot_wait: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., bot: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., match: _Optional[str] = ..., seat: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rating_widen_per_second: _Optional[float] = ..., rating_max_widening: _Optional[float] = ..., current_min_rating: _Optional[float] = ..., current_max_rating: _Optional[float] = ..., party: _Optional[str] = ..., party_size: _Optional[int] = ..., party_queued: _Optional[int] = ...) -> None: ...
 
 class GetTicketRequest(_message.Message):
     __slots__ = ("name",)

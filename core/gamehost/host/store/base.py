@@ -119,6 +119,14 @@ class TicketRecord:
     # Part "mmextras": the range widens while the ticket waits (matchmaking.rating_range).
     widen_per_second: float | None = None  # rating points each bound moves out per second waited; None: fixed
     max_widening: float | None = None  # the most each bound moves
+    # Part "parties": friends matched together (matchmaking.py).
+    party: str = ""  # the party's id ("" queues alone): the tickets with this id are seated in one match
+    party_size: int = 0  # how many players the party has (0 alone)
+    party_queued: int = 0  # not stored: how many of its tickets are queued, read with the ticket (engine)
+
+
+class PartyFull(Exception):
+    """add_ticket: the party has all its players queued already."""
 
 
 # A ticket's match is being formed from the pool's queued tickets (oldest
@@ -321,7 +329,14 @@ class Store(Protocol):
     # Players: matchmaking (issue 17).
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         """Queue ``ticket``; False, writing nothing, when its player already
-        has ``max_open`` queued tickets (counted in the same transaction)."""
+        has ``max_open`` queued tickets (counted in the same transaction).
+        Raises ``PartyFull``, writing nothing, when the ticket's party has
+        ``party_size`` queued tickets already (counted in the same
+        transaction: two friends joining at once cannot both take the last
+        place)."""
+
+    async def party_tickets(self, party: str) -> list[TicketRecord]:
+        """The party's queued tickets, oldest first (part "parties")."""
 
     async def get_ticket(self, ticket_id: str) -> TicketRecord | None: ...
 

@@ -12,8 +12,10 @@ import dataclasses
 from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery,
-                                      PlayerRating, Snapshot, TicketRecord, VersionConflict, delivery_state)
+                                      PartyFull, PlayerRating, Snapshot, TicketRecord, VersionConflict,
+                                      delivery_state)
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
+from gamehost.host.store.ticket_rows import party_full
 
 
 @dataclasses.dataclass
@@ -259,6 +261,8 @@ class MemoryStore:
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         if sum(t.subject == ticket.subject and t.state == "queued" for t in self._tickets.values()) >= max_open:
             return False
+        if ticket.party and party_full(ticket, len(await self.party_tickets(ticket.party))):
+            raise PartyFull(ticket.party)
         self._tickets[ticket.id] = dataclasses.replace(ticket, options=dict(ticket.options))
         return True
 
@@ -293,6 +297,10 @@ class MemoryStore:
 
     async def player_tickets(self, subject: str) -> list[TicketRecord]:
         return [dataclasses.replace(t) for t in self._tickets.values() if t.subject == subject]
+
+    async def party_tickets(self, party: str) -> list[TicketRecord]:
+        return sorted((dataclasses.replace(t) for t in self._tickets.values() if t.party == party and t.state == "queued"),
+                      key=lambda t: (t.create_time, t.id))
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(collections.Counter(t.game_id for t in self._tickets.values() if t.state == "queued"))

@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      VersionConflict, delivery_state)
+                                      PartyFull, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
                                                NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
@@ -37,8 +37,8 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
 from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
-                                             queued_sql, row_to_ticket, ticket_values)
+                                             insert_sql, matched_sql, open_count_sql, party_full, party_sql,
+                                             player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
 
 log = structlog.get_logger("gamehost.store.postgres")
 
@@ -206,11 +206,17 @@ MIGRATIONS = [
     RETRY_ROUNDS,
     # Part "gaps2": rules strikes outlive a restart and add up over replicas (engine_rules_failures.py)
     "CREATE TABLE rules_strikes (match_id text PRIMARY KEY, strikes integer NOT NULL);",
+    # Part "parties": friends queue together (ticket_rows.py)
+    """
+    ALTER TABLE tickets ADD COLUMN party text NOT NULL DEFAULT '', ADD COLUMN party_size integer NOT NULL DEFAULT 0;
+    CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
+    """,
 ]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
 # replica forming a match in that pool; (TICKET_LOCK + 1, hashtext(subject))
-# while a player's open tickets are counted and one added.
+# while a player's open tickets are counted and one added; (TICKET_LOCK + 2,
+# hashtext(party)) while a party's queued tickets are counted and one added.
 TICKET_LOCK = 0x7469636B  # "tick"
 VERSION_CHECK_FAILED = "GH409"
 
@@ -416,7 +422,15 @@ class PostgresStore:
             row = await (await conn.execute(open_count_sql("%s"), (ticket.subject,))).fetchone()
             if row[0] >= max_open:
                 return False
+            party = []
+            if ticket.party:
+                await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK + 2, ticket.party))
+                party = [row[0] for row in await (await conn.execute(party_sql("%s"), (ticket.party,))).fetchall()]
+                if party_full(ticket, len(party)):
+                    raise PartyFull(ticket.party)
             await conn.execute(insert_sql("%s"), ticket_values(ticket))
+            if party:  # the party's other players see one more queued (on every replica)
+                await self._notify_tickets(conn, party)
             return True
 
     async def get_ticket(self, ticket_id: str):
@@ -428,8 +442,11 @@ class PostgresStore:
         lock), then finds it matched and changes nothing."""
         async with self._pool.connection() as conn, conn.transaction():
             cancelled = (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
-            if cancelled:
-                await self._notify_tickets(conn, [ticket_id])
+            if cancelled:  # with its party's queued tickets, whose players see one fewer queued
+                friends = await (await conn.execute(
+                    "SELECT id FROM tickets WHERE state = 'queued' AND party <> '' "
+                    "AND party = (SELECT party FROM tickets WHERE id = %s)", (ticket_id,))).fetchall()
+                await self._notify_tickets(conn, [ticket_id, *(row[0] for row in friends)])
             return cancelled
 
     async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
@@ -445,6 +462,9 @@ class PostgresStore:
 
     async def player_tickets(self, subject: str):
         return [row_to_ticket(row) for row in await self._all(player_tickets_sql("%s"), (subject,))]
+
+    async def party_tickets(self, party: str):
+        return [row_to_ticket(row) for row in await self._all(party_sql("%s"), (party,))]
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(await self._all(QUEUED_COUNTS_SQL, ()))

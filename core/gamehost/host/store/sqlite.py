@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      StoreUnusable, VersionConflict, delivery_state)
+                                      StoreUnusable, PartyFull, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
                                                NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.file_lock import DatabaseLock
@@ -27,8 +27,8 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
 from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, player_tickets_sql, pools_sql,
-                                             queued_sql, row_to_ticket, ticket_values)
+                                             insert_sql, matched_sql, open_count_sql, party_full, party_sql,
+                                             player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -161,6 +161,12 @@ MIGRATIONS = [
     RETRY_ROUNDS,
     # Part "gaps2": rules strikes outlive a restart (engine_rules_failures.py)
     "CREATE TABLE rules_strikes (match_id TEXT PRIMARY KEY, strikes INTEGER NOT NULL) WITHOUT ROWID;",
+    # Part "parties": friends queue together (ticket_rows.py)
+    """
+    ALTER TABLE tickets ADD COLUMN party TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tickets ADD COLUMN party_size INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
+    """,
 ]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -361,6 +367,8 @@ class SQLiteStore:
         def work(db):
             if db.execute(open_count_sql("?"), (ticket.subject,)).fetchone()[0] >= max_open:
                 return
+            if ticket.party and party_full(ticket, len(db.execute(party_sql("?"), (ticket.party,)).fetchall())):
+                raise PartyFull(ticket.party)
             db.execute(insert_sql("?"), ticket_values(ticket))
             added.append(True)
 
@@ -391,6 +399,9 @@ class SQLiteStore:
 
     async def player_tickets(self, subject: str):
         return [row_to_ticket(row) for row in self._db.execute(player_tickets_sql("?"), (subject,)).fetchall()]
+
+    async def party_tickets(self, party: str):
+        return [row_to_ticket(row) for row in self._db.execute(party_sql("?"), (party,)).fetchall()]
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(self._db.execute(QUEUED_COUNTS_SQL).fetchall())

@@ -9,7 +9,8 @@ from gamehost.host.store.records import dumps, loads
 
 TICKET_COLUMNS = ("id, subject, player_name, game_id, seats, options, pool, rating, min_rating, max_rating, bot, "
                   "bot_wait, create_time, expire_time, state, match_id, seat, update_time, "
-                  "widen_per_second, max_widening")  # the last two: part "mmextras"
+                  "widen_per_second, max_widening, "  # part "mmextras"
+                  "party, party_size")  # part "parties"
 TICKET_COLUMN_COUNT = TICKET_COLUMNS.count(",") + 1
 
 # Tickets over (matched, cancelled, expired) are kept this long for their
@@ -21,7 +22,7 @@ def ticket_values(ticket: TicketRecord) -> tuple:
     return (ticket.id, ticket.subject, ticket.player_name, ticket.game_id, ticket.seats, dumps(ticket.options),
             ticket.pool, ticket.rating, ticket.min_rating, ticket.max_rating, ticket.bot, ticket.bot_wait,
             ticket.create_time, ticket.expire_time, ticket.state, ticket.match_id, ticket.seat, ticket.update_time,
-            ticket.widen_per_second, ticket.max_widening)
+            ticket.widen_per_second, ticket.max_widening, ticket.party, ticket.party_size)
 
 
 def row_to_ticket(row) -> TicketRecord:
@@ -70,6 +71,17 @@ def pools_sql(mark: str) -> str:
     return (f"SELECT DISTINCT pool FROM tickets WHERE state = 'queued' AND (create_time >= {mark} "
             f"OR (bot_wait IS NOT NULL AND create_time + bot_wait <= {mark}) "
             f"OR (widen_per_second IS NOT NULL AND create_time + max_widening / widen_per_second >= {mark}))")
+
+
+def party_sql(mark: str) -> str:
+    """A party's queued tickets, oldest first (part "parties")."""
+    return (f"SELECT {TICKET_COLUMNS} FROM tickets WHERE party = {mark} AND state = 'queued' "
+            f"ORDER BY create_time, id")
+
+
+def party_full(ticket: TicketRecord, queued: int) -> bool:
+    """Whether ``ticket`` joins a party that has all its players queued."""
+    return bool(ticket.party) and queued >= ticket.party_size
 
 
 def player_tickets_sql(mark: str) -> str:

@@ -4504,8 +4504,18 @@ type CreateTicketRequest struct {
 	// at most 10000). Both or neither, and at least one bound to widen.
 	RatingWidenPerSecond *float64 `protobuf:"fixed64,10,opt,name=rating_widen_per_second,json=ratingWidenPerSecond,proto3,oneof" json:"rating_widen_per_second,omitempty"`
 	RatingMaxWidening    *float64 `protobuf:"fixed64,11,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// Part "parties": friends queue together and are seated in one match.
+	// party_size (2 to the player count) starts a party of that many players
+	// with this ticket; its Ticket.party names the party: share it with the
+	// friends. party ("parties/{party}") joins a party another player started:
+	// game, seats, variant and options may then be left empty (the party's
+	// are taken) or must be the party's. A party is matched once all its
+	// players have queued tickets, always into one match, and with bots only
+	// when every one of them accepts bots. At most one of the two.
+	PartySize     int32  `protobuf:"varint,12,opt,name=party_size,json=partySize,proto3" json:"party_size,omitempty"`
+	Party         string `protobuf:"bytes,13,opt,name=party,proto3" json:"party,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateTicketRequest) Reset() {
@@ -4615,6 +4625,20 @@ func (x *CreateTicketRequest) GetRatingMaxWidening() float64 {
 	return 0
 }
 
+func (x *CreateTicketRequest) GetPartySize() int32 {
+	if x != nil {
+		return x.PartySize
+	}
+	return 0
+}
+
+func (x *CreateTicketRequest) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
 type Ticket struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "tickets/{ticket}".
@@ -4650,8 +4674,14 @@ type Ticket struct {
 	RatingMaxWidening    *float64 `protobuf:"fixed64,17,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
 	CurrentMinRating     *float64 `protobuf:"fixed64,18,opt,name=current_min_rating,json=currentMinRating,proto3,oneof" json:"current_min_rating,omitempty"`
 	CurrentMaxRating     *float64 `protobuf:"fixed64,19,opt,name=current_max_rating,json=currentMaxRating,proto3,oneof" json:"current_max_rating,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// Part "parties": the party the ticket queues with ("parties/{party}";
+	// empty: alone), its size, and how many of its players have a queued
+	// ticket now (the party is matched when that reaches party_size).
+	Party         string `protobuf:"bytes,20,opt,name=party,proto3" json:"party,omitempty"`
+	PartySize     int32  `protobuf:"varint,21,opt,name=party_size,json=partySize,proto3" json:"party_size,omitempty"`
+	PartyQueued   int32  `protobuf:"varint,22,opt,name=party_queued,json=partyQueued,proto3" json:"party_queued,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Ticket) Reset() {
@@ -4813,6 +4843,27 @@ func (x *Ticket) GetCurrentMinRating() float64 {
 func (x *Ticket) GetCurrentMaxRating() float64 {
 	if x != nil && x.CurrentMaxRating != nil {
 		return *x.CurrentMaxRating
+	}
+	return 0
+}
+
+func (x *Ticket) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *Ticket) GetPartySize() int32 {
+	if x != nil {
+		return x.PartySize
+	}
+	return 0
+}
+
+func (x *Ticket) GetPartyQueued() int32 {
+	if x != nil {
+		return x.PartyQueued
 	}
 	return 0
 }
@@ -5736,7 +5787,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04wins\x18\x03 \x01(\x05R\x04wins\x12\x16\n" +
 	"\x06losses\x18\x04 \x01(\x05R\x06losses\x12\x14\n" +
 	"\x05draws\x18\x05 \x01(\x05R\x05draws\x123\n" +
-	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\"\x8c\x04\n" +
+	"\aratings\x18\x06 \x03(\v2\x19.gamehost.v1.PlayerRatingR\aratings\"\xc1\x04\n" +
 	"\x13CreateTicketRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x12\x18\n" +
@@ -5751,11 +5802,14 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x03bot\x18\t \x01(\tR\x03bot\x12:\n" +
 	"\x17rating_widen_per_second\x18\n" +
 	" \x01(\x01H\x02R\x14ratingWidenPerSecond\x88\x01\x01\x123\n" +
-	"\x13rating_max_widening\x18\v \x01(\x01H\x03R\x11ratingMaxWidening\x88\x01\x01B\r\n" +
+	"\x13rating_max_widening\x18\v \x01(\x01H\x03R\x11ratingMaxWidening\x88\x01\x01\x12\x1d\n" +
+	"\n" +
+	"party_size\x18\f \x01(\x05R\tpartySize\x12\x14\n" +
+	"\x05party\x18\r \x01(\tR\x05partyB\r\n" +
 	"\v_min_ratingB\r\n" +
 	"\v_max_ratingB\x1a\n" +
 	"\x18_rating_widen_per_secondB\x16\n" +
-	"\x14_rating_max_widening\"\x89\a\n" +
+	"\x14_rating_max_widening\"\xe1\a\n" +
 	"\x06Ticket\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x14\n" +
@@ -5781,7 +5835,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x17rating_widen_per_second\x18\x10 \x01(\x01H\x02R\x14ratingWidenPerSecond\x88\x01\x01\x123\n" +
 	"\x13rating_max_widening\x18\x11 \x01(\x01H\x03R\x11ratingMaxWidening\x88\x01\x01\x121\n" +
 	"\x12current_min_rating\x18\x12 \x01(\x01H\x04R\x10currentMinRating\x88\x01\x01\x121\n" +
-	"\x12current_max_rating\x18\x13 \x01(\x01H\x05R\x10currentMaxRating\x88\x01\x01B\r\n" +
+	"\x12current_max_rating\x18\x13 \x01(\x01H\x05R\x10currentMaxRating\x88\x01\x01\x12\x14\n" +
+	"\x05party\x18\x14 \x01(\tR\x05party\x12\x1d\n" +
+	"\n" +
+	"party_size\x18\x15 \x01(\x05R\tpartySize\x12!\n" +
+	"\fparty_queued\x18\x16 \x01(\x05R\vpartyQueuedB\r\n" +
 	"\v_min_ratingB\r\n" +
 	"\v_max_ratingB\x1a\n" +
 	"\x18_rating_widen_per_secondB\x16\n" +
