@@ -97,6 +97,21 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
   UNDO_OWN_ASK: () => "This is your own ask: you may withdraw it.",
   UNDO_ALREADY_ANSWERED: () => "You have answered this ask already.",
   STALE_UNDO_ASK: () => "That ask is no longer the open one; the page shows the match as it is now.",
+  // Matchmaking (the lobby's "Find a match").
+  SIGN_IN_REQUIRED: () => "Finding a match is for signed-in players: sign in first.",
+  TICKET_LIMIT: (m) => `You are queued ${m.limit ?? "4"} times already, the most one player may be: cancel one of `
+    + "your queued tickets or wait for a match.",
+  PARTY_FULL: (m) => `Every place of this party${m.party_size ? ` of ${m.party_size}` : ""} is taken: start a party `
+    + "of your own, or queue alone.",
+  PARTY_NOT_FOUND: () => "This party is not gathering any more (its players were matched or left the queue), or the "
+    + "link is mistyped: ask your friend for a new link, or start a party of your own.",
+  ALREADY_IN_PARTY: () => "You are queued in this party already: wait for your friends to join it.",
+  PARTY_MISMATCH: () => "The party queues for another game, player count or options: join it with the party's own.",
+  PARTY_CONFLICT: () => "Start a party or join one, not both at once.",
+  TICKET_EXPIRED: () => "Nobody was found in time: this ticket has left the queue already; queue again.",
+  TICKET_MATCHED: (m) => `A match was found already${m.match ? ` (${m.match})` : ""}: play it, or leave it there.`,
+  TICKET_NOT_FOUND: () => "That ticket is no longer kept on this host; queue again.",
+  NOT_TICKET_HOLDER: () => "That ticket is another player's: only they may follow or cancel it.",
   PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
   HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
 };

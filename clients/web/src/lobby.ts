@@ -1,6 +1,7 @@
-// The lobby: the game catalog with a "new match" form per game, the
-// signed-in user's matches where it is their turn and all their matches,
-// and the matches on this host with their joinable seats.
+// The lobby: the game catalog with a "new match" form per game, "Find a
+// match" (matchmaking, alone or with friends), the signed-in user's matches
+// where it is their turn and all their matches, and the matches on this host
+// with their joinable seats.
 import { MatchStatus, SeatKind, isOver, type Game, type Match } from "@gamehost/client";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
@@ -11,6 +12,7 @@ import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-token
 import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusText } from "./match-text";
 import { signedInOrNull } from "./identity";
 import { YourTurnList } from "./your-turn";
+import { MatchQueue } from "./match-queue";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -22,6 +24,7 @@ export function showLobby(root: HTMLElement): () => void {
   const myMatches = h("section", { id: "my-matches", hidden: true });
   let games: Game[] = [];
   const yourTurn = new YourTurnList((game) => games.find((known) => known.name === game)?.title ?? gameId(game));
+  const queue = new MatchQueue();
   const joinProblems = h("div", { class: "problem-area" });
   const statusFilter = h("select", { id: "match-filter", "aria-label": "Show the matches that are",
     onchange: () => void refreshMatches() },
@@ -35,6 +38,7 @@ export function showLobby(root: HTMLElement): () => void {
   replaceChildren(root,
     h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, "Your name "), nameInput),
     yourTurn.element,
+    queue.element,
     myMatches,
     h("section", {}, h("h2", {}, "Games"), gamesList),
     h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
@@ -95,6 +99,7 @@ export function showLobby(root: HTMLElement): () => void {
   // "Your turn" starts once the catalog is known: it names each match's game by its title.
   void Promise.all([loadGames(), identityKnown]).then(() => {
     if (signedIn) yourTurn.start();
+    queue.start(games, signedIn);
     return refreshMatches();
   });
   const timer = window.setInterval(() => { if (!document.hidden) void refreshMatches(); }, MATCH_REFRESH_MS);
@@ -102,6 +107,7 @@ export function showLobby(root: HTMLElement): () => void {
   return () => {
     window.clearInterval(timer);
     yourTurn.stop();
+    queue.stop();
   };
 }
 

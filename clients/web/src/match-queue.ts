@@ -1,0 +1,326 @@
+// The lobby's "Find a match": a signed-in player queues for a game (matchmaking tickets), alone or as a
+// party of friends, and is taken to the match page once the host seats them. The ticket is followed live
+// by WatchTicket; a dropped stream is picked up again by GetTicket + WatchTicket. The matched seat is bound
+// to the player's identity, so the match page takes it by identity (seat-tokens.ts, reclaimSeat).
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { TicketState, isTransient, type Game, type Ticket } from "@gamehost/client";
+import { gamehost } from "./api";
+import { h, replaceChildren } from "./elements";
+import { problemOf, problemPanel, type Problem } from "./errors";
+import { gameId, matchId } from "./match-text";
+
+const DEFAULT_BOT_WAIT_S = 30;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 8000;
+// Resumed when the lobby opens: a player holds at most 4 queued tickets (the host's limit).
+const QUEUED_PAGE_SIZE = 10;
+const PARTY_NAME = /^parties\/[A-Za-z0-9_-]{1,64}$/;
+
+/** The party a `#/?party=parties/...` link invites to, as written in the address ("" when none). */
+export function partyInvitation(): string {
+  const query = window.location.hash.replace(/^#[^?]*\??/, "");
+  return new URLSearchParams(query).get("party")?.trim() ?? "";
+}
+
+/** The address of the lobby that invites a friend into `party`. */
+export function partyLink(party: string): string {
+  return `${window.location.origin}${window.location.pathname}#/?party=${party}`;
+}
+
+export class MatchQueue {
+  readonly element = h("section", { id: "find-match", class: "find-match" });
+  private readonly invitation = h("div", { id: "party-invitation", class: "party-invitation", hidden: true });
+  private readonly ticketArea = h("div", { id: "ticket", class: "ticket", hidden: true });
+  private readonly formArea = h("div", { class: "find-match-form-area" });
+  private readonly problems = h("div", { class: "problem-area" });
+  private games: Game[] = [];
+  private ticket?: Ticket;
+  private following?: AbortController;
+  private timer = 0;
+  private stopped = false;
+
+  constructor() {
+    this.element.append(h("h2", {}, "Find a match"));
+  }
+
+  /** Shows the panel: for an anonymous visitor only why to sign in; signed in, the queue form, the ticket
+   * already queued (if any) followed live, and the party the address invites to. */
+  start(games: Game[], signedIn: boolean): void {
+    if (this.stopped) return; // the page was left before the catalog and sign-in were known
+    this.games = games;
+    const invited = partyInvitation();
+    if (!signedIn) {
+      this.element.dataset.state = "anonymous";
+      this.element.append(h("p", { class: "sign-in-first" },
+        invited ? `You are invited to join a party (${invited}): sign in first, then open the link again.`
+          : "Sign in to find a match: the host seats each player by their sign-in."));
+      return;
+    }
+    this.element.dataset.state = "ready";
+    this.element.append(this.invitation, this.ticketArea, this.problems, this.formArea);
+    replaceChildren(this.formArea, this.queueForm());
+    this.timer = window.setInterval(() => this.tick(), 1000);
+    void this.resume().then(() => { if (invited) this.offerToJoin(invited); });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.following?.abort();
+    window.clearInterval(this.timer);
+  }
+
+  /** Follows the newest ticket the player has queued already (from another visit of the lobby). */
+  private async resume(): Promise<void> {
+    try {
+      const { tickets } = await gamehost.listTickets({ states: [TicketState.QUEUED], pageSize: QUEUED_PAGE_SIZE });
+      if (tickets.length && !this.ticket && !this.stopped) void this.follow(tickets[0]);
+    } catch (error) {
+      this.report(problemOf(error), "Looking for your queued tickets");
+    }
+  }
+
+  private offerToJoin(party: string): void {
+    if (this.ticket?.party === party && this.ticket.state === TicketState.QUEUED) return; // in it already
+    this.invitation.hidden = false;
+    if (!PARTY_NAME.test(party)) {
+      replaceChildren(this.invitation, h("p", { class: "problem input-problem", role: "alert" },
+        `The link names no party ("${party}"): ask your friend for the link again.`));
+      return;
+    }
+    const join = h("button", { type: "button", id: "join-party" }, "Join party");
+    const problemArea = h("div", { class: "problem-area" });
+    join.addEventListener("click", async () => {
+      join.disabled = true;
+      problemArea.replaceChildren();
+      try {
+        // The party's game, player count and options are taken: nothing else to choose.
+        const ticket = await gamehost.createTicket({ party });
+        forgetInvitation();
+        this.invitation.hidden = true;
+        void this.follow(ticket);
+      } catch (error) {
+        problemArea.append(problemPanel(problemOf(error), "Joining the party"));
+        join.disabled = false;
+      }
+    });
+    replaceChildren(this.invitation, h("p", {}, "A friend invites you to queue together: ", h("code", {}, party),
+      ". You will play their game, with their player count and options. ", join), problemArea);
+  }
+
+  private queueForm(): HTMLFormElement {
+    const game = h("select", { name: "game", onchange: () => drawCounts() },
+      this.games.map((known) => h("option", { value: known.name }, known.title)));
+    const seats = h("select", { name: "seats", onchange: () => drawPartySizes() });
+    const partySize = h("select", { name: "party-size", onchange: () => labelButton() });
+    const acceptBots = h("input", { type: "checkbox", name: "accept-bots", onchange: () => {
+      botWait.disabled = !acceptBots.checked;
+    } });
+    const botWait = h("input", { type: "number", name: "bot-wait", min: 0, step: 1, value: DEFAULT_BOT_WAIT_S,
+      disabled: true, style: "width: 5rem", "aria-label": "seconds before bots fill the empty seats" });
+    const submit = h("button", { type: "submit", id: "queue" }, "Queue");
+    const problemArea = h("div", { class: "problem-area" });
+    const chosenGame = () => this.games.find((known) => known.name === game.value);
+    const drawCounts = () => {
+      const picked = chosenGame();
+      replaceChildren(seats, picked ? range(picked.minPlayers, picked.maxPlayers).map((count) =>
+        h("option", { value: String(count) }, String(count))) : []);
+      drawPartySizes();
+    };
+    const drawPartySizes = () => {
+      const before = partySize.value;
+      replaceChildren(partySize, h("option", { value: "0" }, "alone"),
+        range(2, Number(seats.value)).map((size) => h("option", { value: String(size) },
+          `with friends: a party of ${size}`)));
+      if (Array.from(partySize.options).some((option) => option.value === before)) partySize.value = before;
+      labelButton();
+    };
+    const labelButton = () => {
+      submit.textContent = Number(partySize.value) ? `Start a party of ${partySize.value}` : "Queue";
+    };
+    drawCounts();
+
+    const form = h("form", { class: "find-match-form", novalidate: true },
+      h("div", { class: "form-line" }, h("label", {}, "Game ", game), " ", h("label", {}, "Players ", seats), " ",
+        h("label", {}, "Queue ", partySize)),
+      h("div", {}, h("label", {}, acceptBots, " accept bots after "), botWait, " s",
+        h("small", { class: "muted" }, " optional: bots fill the seats nobody took (for a party: if all accept)")),
+      submit, problemArea);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      problemArea.replaceChildren();
+      const waitSeconds = botWait.valueAsNumber;
+      if (acceptBots.checked && !(waitSeconds >= 0)) {
+        problemArea.append(h("p", { class: "problem input-problem", role: "alert" },
+          "The wait before bots must be a number of seconds (0 or more)."));
+        return;
+      }
+      submit.disabled = true;
+      try {
+        const ticket = await gamehost.createTicket({ game: game.value, seats: Number(seats.value),
+          partySize: Number(partySize.value),
+          botWait: acceptBots.checked ? { seconds: BigInt(Math.floor(waitSeconds)), nanos: 0 } : undefined });
+        void this.follow(ticket);
+      } catch (error) {
+        problemArea.append(problemPanel(problemOf(error), "Queuing"));
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  /** Shows `first` and follows it until it leaves the queue or the lobby closes. */
+  private async follow(first: Ticket): Promise<void> {
+    this.following?.abort();
+    const following = new AbortController();
+    this.following = following;
+    const { signal } = following;
+    const name = first.name;
+    this.problems.replaceChildren();
+    this.show(first);
+    let attempt = 0;
+    let resuming = false;
+    while (!signal.aborted && this.ticket?.state === TicketState.QUEUED) {
+      try {
+        if (resuming) this.show(await gamehost.getTicket({ name }, { signal }));
+        if (this.ticket?.state !== TicketState.QUEUED) break;
+        this.ticketArea.dataset.connection = "live";
+        for await (const ticket of gamehost.watchTicket({ name }, { signal })) {
+          attempt = 0;
+          this.show(ticket);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (!isTransient(error)) {
+          this.ticketArea.dataset.connection = "failed";
+          this.report(problemOf(error), "Following your ticket");
+          return;
+        }
+      }
+      if (signal.aborted || this.ticket?.state !== TicketState.QUEUED) break;
+      // The stream dropped (or the host is restarting) while the ticket waits: pick it up again.
+      this.ticketArea.dataset.connection = "reconnecting";
+      resuming = true;
+      await sleep(Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt), signal);
+      attempt += 1;
+    }
+  }
+
+  private show(ticket: Ticket): void {
+    if (this.stopped) return;
+    this.ticket = ticket;
+    const id = ticket.name.replace(/^tickets\//, "");
+    Object.assign(this.ticketArea.dataset, { ticket: id, state: stateName(ticket.state), party: ticket.party,
+      partyQueued: String(ticket.partyQueued) });
+    this.ticketArea.hidden = false;
+    switch (ticket.state) {
+      case TicketState.MATCHED:
+        replaceChildren(this.ticketArea, h("p", { role: "status" }, "Match found: opening it…"));
+        window.location.hash = `#/matches/${matchId(ticket.match)}`;
+        return;
+      case TicketState.QUEUED:
+        this.formArea.hidden = true;
+        this.drawQueued(ticket);
+        return;
+      case TicketState.CANCELLED:
+        this.formArea.hidden = false;
+        replaceChildren(this.ticketArea, h("p", { class: "ticket-over", role: "status" },
+          `You left the queue for ${this.gameTitle(ticket.game)}.`));
+        return;
+      case TicketState.EXPIRED:
+        this.formArea.hidden = false;
+        replaceChildren(this.ticketArea, h("p", { class: "ticket-over", role: "status" },
+          `Nobody was found in time for ${this.gameTitle(ticket.game)}; queue again.`));
+        return;
+      default:
+        this.formArea.hidden = false;
+    }
+  }
+
+  private drawQueued(ticket: Ticket): void {
+    const cancel = h("button", { type: "button", id: "cancel-ticket" }, "Cancel");
+    cancel.addEventListener("click", async () => {
+      cancel.disabled = true;
+      try {
+        this.show(await gamehost.cancelTicket({ name: ticket.name }));
+      } catch (error) {
+        // Matched meanwhile: the stream brings the match. Otherwise say why.
+        const problem = problemOf(error);
+        if (problem.reason !== "TICKET_MATCHED") this.report(problem, "Cancelling");
+        cancel.disabled = false;
+      }
+    });
+    const bots = ticket.botWait ? `; bots fill the empty seats after ${durationSeconds(ticket.botWait)} s` : "";
+    const expires = ticket.expireTime ? timestampDate(ticket.expireTime).toLocaleTimeString() : "?";
+    replaceChildren(this.ticketArea,
+      h("p", { class: "ticket-what" }, `Looking for a ${ticket.seats}-player match of ${this.gameTitle(ticket.game)}`,
+        bots, "."),
+      h("p", { class: "ticket-wait" }, "Waiting ", h("span", { class: "ticket-waited" }, this.waitedText()),
+        `; the host gives up at ${expires}. `, cancel),
+      ticket.party ? partyLine(ticket) : null);
+  }
+
+  private tick(): void {
+    const waited = this.ticketArea.querySelector(".ticket-waited");
+    if (waited && this.ticket?.state === TicketState.QUEUED) waited.textContent = this.waitedText();
+  }
+
+  private waitedText(): string {
+    const since = this.ticket?.createTime ? timestampDate(this.ticket.createTime).getTime() : Date.now();
+    const seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
+  private gameTitle(game: string): string {
+    return this.games.find((known) => known.name === game)?.title ?? gameId(game);
+  }
+
+  private report(problem: Problem, context: string): void {
+    replaceChildren(this.problems, problemPanel(problem, context));
+  }
+}
+
+/** A party's invitation link to copy, and how many of its players have queued. */
+function partyLine(ticket: Ticket): HTMLElement {
+  const link = partyLink(ticket.party);
+  const copied = h("span", { class: "muted", role: "status" });
+  const copy = h("button", { type: "button", id: "copy-party-link" }, "Copy link");
+  copy.addEventListener("click", () => {
+    navigator.clipboard.writeText(link).then(() => { copied.textContent = " copied"; },
+      () => { copied.textContent = " select the link and copy it"; });
+  });
+  return h("div", { class: "party" },
+    h("p", {}, `Your party of ${ticket.partySize}: `,
+      h("strong", { class: "party-queued", "aria-live": "polite" }, `${ticket.partyQueued} of ${ticket.partySize} queued`),
+      ". Friends who open this link, signed in, can join it:"),
+    h("p", {}, h("a", { id: "party-link", class: "party-link", href: link }, link), " ", copy, copied));
+}
+
+/** Drops `party=` from the address once joined: a reload must not offer to join again. */
+function forgetInvitation(): void {
+  const [route, query = ""] = window.location.hash.replace(/^#/, "").split("?", 2);
+  const params = new URLSearchParams(query);
+  params.delete("party");
+  const rest = params.toString();
+  window.history.replaceState(window.history.state, "",
+    `${window.location.pathname}${window.location.search}#${route || "/"}${rest ? `?${rest}` : ""}`);
+}
+
+function stateName(state: TicketState): string {
+  return (TicketState[state] ?? "UNSPECIFIED").toLowerCase();
+}
+
+function durationSeconds(duration: { seconds: bigint; nanos: number }): number {
+  return Number(duration.seconds) + duration.nanos / 1e9;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => { window.clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
+
+function range(first: number, last: number): number[] {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
+}
