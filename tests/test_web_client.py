@@ -499,6 +499,80 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
                                  "Player 1 withdrew their ask to take back"]
 
 
+def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web_host, idp):
+    """"Find a match" (docs/clients.md): an anonymous visitor is told to sign in and offered nothing else; two
+    signed-in players queue for tic-tac-toe in two browsers, land on the same match seated by identity, and each
+    moves; a ticket queued again is picked up by the reloaded lobby and cancelled."""
+    ann, bob = (idp.token(f"queue-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob"))
+    shown = scenario("queue", web_host.web_url, game="tictactoe", token=ann, other_token=bob, out=SCREENSHOTS)
+
+    anonymous = shown["anonymous"]
+    assert anonymous["state"] == "anonymous" and anonymous["controls"] == 0
+    assert "Sign in to find a match" in anonymous["text"]
+    with web_host.client(ann) as ann_client, web_host.client(bob) as bob_client:
+        title = ann_client.game("tictactoe").title
+        waiting = shown["waiting"]
+        assert waiting["state"] == "queued" and f"Looking for a 2-player match of {title}." in waiting["text"]
+        assert re.search(r"Waiting 0:0[1-9]; the host gives up at ", waiting["text"]) and "Cancel" in waiting["text"]
+        assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
+
+        # Both landed on the match the host formed, each in the seat their ticket names, by identity.
+        first = ann_client.ticket(shown["ticket"])
+        [second] = [t for t in bob_client.tickets() if t.state == pb.TICKET_STATE_MATCHED]
+        assert first.state == pb.TICKET_STATE_MATCHED and first.match == second.match
+        assert shown["matches"] == [first.match.removeprefix("matches/")] * 2
+        assert (shown["seated"]["first"]["seat"], shown["seated"]["second"]["seat"]) == (first.seat, second.seat)
+        match = ann_client.match(first.match)
+        assert sorted(seat.player_name for seat in match.seats) == ["Ann", "Bob"]
+        assert all(seat.verified for seat in match.seats)
+        log = ann_client.log(first.match)
+        mover = shown["seated"]["first"]["toMove"][0]
+        assert moves_of(log, mover) + moves_of(log, 1 - mover) == [move["label"] for move in shown["moves"]]
+
+        # Cancelled: out of the queue, and the form is back.
+        cancelled = shown["cancelled"]
+        assert cancelled["formHiddenWhileQueued"] and cancelled["formShown"]
+        assert cancelled["state"] == "cancelled" and f"You left the queue for {title}." in cancelled["text"]
+        assert ann_client.ticket(cancelled["ticket"]).state == pb.TICKET_STATE_CANCELLED
+        assert ann_client.tickets(states=[pb.TICKET_STATE_QUEUED]) == []
+
+
+def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_together(web_host, idp):
+    """Parties (docs/clients.md): the starter's ticket shows the party's link and "1 of 2 queued"; the link
+    opened anonymously says to sign in first; a signed-in friend joins through it and both are seated in one
+    match; the link opened after the match is refused with PARTY_NOT_FOUND and advice."""
+    ann, bob, cy = (idp.token(f"party-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob", "Cy"))
+    shown = scenario("party", web_host.web_url, game="tictactoe", token=ann, other_token=bob, newcomer_token=cy,
+                     out=SCREENSHOTS)
+
+    started = shown["started"]
+    party = started["party"]
+    assert re.fullmatch(r"parties/[A-Za-z0-9_-]{16}", party)
+    assert started["link"] == f"{web_host.web_url}/#/?party={party}"
+    assert started["queued"] == "1 of 2 queued" and started["partyQueued"] == "1"
+    assert started["button"] == "Copy link"
+    assert shown["anonymous"]["controls"] == 0 and "sign in first" in shown["anonymous"]["text"]
+    assert party in shown["anonymous"]["text"]
+    assert party in shown["invitation"] and "Join party" in shown["invitation"]
+
+    with web_host.client(ann) as ann_client, web_host.client(bob) as bob_client:
+        first = ann_client.ticket(shown["ticket"])
+        [second] = bob_client.tickets()
+        assert first.state == second.state == pb.TICKET_STATE_MATCHED
+        assert first.party == second.party == party and second.party_size == 2
+        assert first.match == second.match and shown["matches"] == [first.match.removeprefix("matches/")] * 2
+        assert {shown["seated"]["starter"]["seat"], shown["seated"]["friend"]["seat"]} == {0, 1}
+        assert "party=" not in shown["friendAddress"]
+        match = ann_client.match(first.match)
+        assert sorted(seat.player_name for seat in match.seats) == ["Ann", "Bob"]
+
+    refused = shown["refused"]
+    assert (refused["code"], refused["reason"]) == ("NOT_FOUND", "PARTY_NOT_FOUND")
+    assert "ask your friend for a new link" in refused["advice"]
+    with web_host.client(cy) as cy_client:
+        assert cy_client.tickets() == []  # the refusal queued nothing
+
+
 PILE_RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"
 
 

@@ -659,7 +659,131 @@ const scenarios = {
       replayLink: !document.querySelector("#replay-link").hidden }));
     return { lobby, yourTurn, mine, notice, shown, accessibility: await axeViolations(page) };
   },
+
+  /**
+   * "Find a match" in the lobby: an anonymous visitor is told to sign in; two signed-in players (--token,
+   * --other-token) queue for --game in two browsers and land on the same match, seated, and each moves once;
+   * then the first queues again, reloads (the lobby picks the queued ticket up again) and cancels.
+   */
+  async queue(browser) {
+    const visitor = await newPage(browser);
+    await openLobby(visitor, target);
+    await visitor.waitForSelector('#find-match[data-state="anonymous"]', { timeout: WAIT_MS });
+    const anonymous = await findMatchPanel(visitor);
+
+    const first = await signedInLobby(browser, args.token);
+    const second = await signedInLobby(browser, args["other-token"]);
+    const firstTicket = await queueFor(first, { game: args.game, seats: 2 });
+    // The wait is counted live.
+    await first.waitForFunction(() => document.querySelector("#ticket .ticket-waited")?.textContent !== "0:00",
+      null, { timeout: WAIT_MS });
+    const waiting = await ticketShown(first);
+    if (args.out) await first.screenshot({ path: `${args.out}/lobby-find-match.png`, fullPage: true });
+    const accessibility = await axeViolations(first);
+    await queueFor(second, { game: args.game, seats: 2, waitQueued: false });
+    const [firstMatch, secondMatch] = await Promise.all([first, second].map(landOnMatch));
+    const seated = { first: await pageState(first), second: await pageState(second) };
+    const [mover, other] = seated.first.toMove.includes(seated.first.seat) ? [first, second] : [second, first];
+    const moves = [...await playToEnd(mover, seededRandom(7), { maxMoves: 1 }),
+      ...await playToEnd(other, seededRandom(8), { maxMoves: 1 })];
+    await mover.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
+      moves[1].version + 1, { timeout: WAIT_MS });
+
+    // Queued again, the lobby reloaded follows the same ticket; Cancel takes it out of the queue.
+    await first.locator('a[href="#/"]').first().click();
+    const again = await queueFor(first, { game: args.game, seats: 2 });
+    await first.reload();
+    await first.waitForSelector(`#ticket[data-state="queued"][data-ticket="${again}"]`, { timeout: WAIT_MS });
+    const formHiddenWhileQueued = await first.locator("#find-match form").isHidden();
+    await first.locator("#cancel-ticket").click({ timeout: CLICK_MS });
+    await first.waitForSelector(`#ticket[data-state="cancelled"][data-ticket="${again}"]`, { timeout: WAIT_MS });
+    const cancelled = { ...(await ticketShown(first)), formShown: await first.locator("#find-match form").isVisible(),
+      formHiddenWhileQueued };
+    return { anonymous, waiting, accessibility, ticket: firstTicket,
+      matches: [firstMatch, secondMatch], seated, moves, log: await mover.locator("#move-log li").allInnerTexts(),
+      cancelled: { ...cancelled, ticket: again } };
+  },
+
+  /**
+   * A party of two: the first player (--token) starts it for --game and copies its link; a visitor opening the
+   * link anonymously is told to sign in first; a friend (--other-token) opens it signed in and joins; both are
+   * matched together. A third player (--newcomer-token) opening the link afterwards is told the party is gone.
+   */
+  async party(browser) {
+    const starter = await signedInLobby(browser, args.token);
+    const ticket = await queueFor(starter, { game: args.game, seats: 2, partySize: 2 });
+    await starter.waitForSelector("#party-link", { timeout: WAIT_MS });
+    const started = { ...(await ticketShown(starter)),
+      link: await starter.locator("#party-link").getAttribute("href"),
+      queued: await starter.locator("#ticket .party-queued").innerText(),
+      button: await starter.locator("#copy-party-link").innerText() };
+    if (args.out) await starter.screenshot({ path: `${args.out}/lobby-party.png`, fullPage: true });
+
+    const visitor = await newPage(browser);
+    await visitor.goto(started.link);
+    await visitor.waitForSelector('#find-match[data-state="anonymous"]', { timeout: WAIT_MS });
+    const anonymous = await findMatchPanel(visitor);
+
+    const friend = await signedInLobby(browser, args["other-token"]);
+    await friend.goto(started.link);
+    const join = friend.locator("#join-party");
+    await join.waitFor({ timeout: WAIT_MS });
+    const invitation = await friend.locator("#party-invitation").innerText();
+    await join.click({ timeout: CLICK_MS });
+    const [starterMatch, friendMatch] = await Promise.all([starter, friend].map(landOnMatch));
+    const seated = { starter: await pageState(starter), friend: await pageState(friend) };
+    const friendAddress = friend.url();
+
+    const late = await signedInLobby(browser, args["newcomer-token"]);
+    await late.goto(started.link);
+    await late.locator("#join-party").click({ timeout: CLICK_MS });
+    await late.waitForSelector("#party-invitation .problem", { timeout: WAIT_MS });
+    const refused = await late.locator("#party-invitation .problem").evaluate((panel) => ({
+      reason: panel.dataset.reason, code: panel.dataset.code, advice: panel.querySelector(".problem-advice").innerText,
+      address: window.location.hash }));
+    return { ticket, started, anonymous, invitation, matches: [starterMatch, friendMatch], seated, friendAddress,
+      refused };
+  },
 };
+
+/** A lobby signed in with `token` (taken from the address, as an embedding frontend passes it). */
+async function signedInLobby(browser, token) {
+  const page = await newPage(browser);
+  await page.goto(`${target}/#/?token=${token}`);
+  await page.waitForSelector('#sign-in-bar[data-state="signed-in"]', { timeout: WAIT_MS });
+  await page.waitForSelector('#find-match[data-state="ready"] form', { timeout: WAIT_MS });
+  return page;
+}
+
+/** Fills "Find a match" and queues; resolves to the ticket's id once shown queued (null when told not to wait). */
+async function queueFor(page, { game, seats, partySize = 0, waitQueued = true }) {
+  const form = page.locator("#find-match form");
+  await form.waitFor({ timeout: WAIT_MS });
+  await form.locator('select[name="game"]').selectOption(`games/${game}`);
+  await form.locator('select[name="seats"]').selectOption(String(seats));
+  await form.locator('select[name="party-size"]').selectOption(String(partySize));
+  await form.locator("#queue").click({ timeout: CLICK_MS });
+  // A ticket that completes a group is matched in the host's answer: the page may be gone at once.
+  if (!waitQueued) return null;
+  await page.waitForSelector('#ticket[data-state="queued"]', { timeout: WAIT_MS });
+  return page.locator("#ticket").getAttribute("data-ticket");
+}
+
+/** Waits until the page went to a match page by itself and shows its first view; resolves to the match id. */
+async function landOnMatch(page) {
+  await page.waitForFunction(() => /^#\/matches\/[^/?]+$/.test(window.location.hash), null, { timeout: WAIT_MS });
+  await page.waitForSelector(".match-page[data-version]", { timeout: WAIT_MS });
+  return new URL(page.url()).hash.split("/").pop();
+}
+
+function ticketShown(page) {
+  return page.locator("#ticket").evaluate((ticket) => ({ ...ticket.dataset, text: ticket.innerText }));
+}
+
+function findMatchPanel(page) {
+  return page.locator("#find-match").evaluate((panel) => ({ text: panel.innerText, state: panel.dataset.state,
+    controls: panel.querySelectorAll("button, input, select, textarea, a").length }));
+}
 
 // A busy machine runs at half speed: clicks wait for their target up to 10 s, a page's change up to 30 s.
 const CLICK_MS = 10000;
