@@ -502,7 +502,8 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
 def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web_host, idp):
     """"Find a match" (docs/clients.md): an anonymous visitor is told to sign in and offered nothing else; two
     signed-in players queue for tic-tac-toe in two browsers, land on the same match seated by identity, and each
-    moves; a ticket queued again is picked up by the reloaded lobby and cancelled."""
+    moves. A ticket nobody matches expires ("queue again"); one queued again is picked up by the reloaded lobby,
+    followed again after a network loss, and cancelled; one accepting bots at once is matched with a bot."""
     ann, bob = (idp.token(f"queue-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob"))
     shown = scenario("queue", web_host.web_url, game="tictactoe", token=ann, other_token=bob, out=SCREENSHOTS)
 
@@ -529,12 +530,24 @@ def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web
         mover = shown["seated"]["first"]["toMove"][0]
         assert moves_of(log, mover) + moves_of(log, 1 - mover) == [move["label"] for move in shown["moves"]]
 
+        expired = shown["expired"]
+        assert expired["state"] == "expired" and expired["formShown"]
+        assert f"Nobody was found in time for {title}; queue again." in expired["text"]
+        assert ann_client.ticket(expired["ticket"]).state == pb.TICKET_STATE_EXPIRED
+
         # Cancelled: out of the queue, and the form is back.
         cancelled = shown["cancelled"]
         assert cancelled["formHiddenWhileQueued"] and cancelled["formShown"]
+        # The stream dropped by the network was opened again (after GetTicket), and went on following the ticket.
+        assert cancelled["dropped"] == 1 and cancelled["reconnected"] == 2
         assert cancelled["state"] == "cancelled" and f"You left the queue for {title}." in cancelled["text"]
         assert ann_client.ticket(cancelled["ticket"]).state == pb.TICKET_STATE_CANCELLED
         assert ann_client.tickets(states=[pb.TICKET_STATE_QUEUED]) == []
+
+        bot_match = ann_client.match(f"matches/{shown['botMatch']}")
+        kinds = {seat.index: seat.kind for seat in bot_match.seats}
+        assert kinds[shown["botSeat"]] == pb.SEAT_KIND_HUMAN and kinds[1 - shown["botSeat"]] == pb.SEAT_KIND_BOT
+        assert bot_match.seats[shown["botSeat"]].verified
 
 
 def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_together(web_host, idp):

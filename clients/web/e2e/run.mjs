@@ -662,8 +662,10 @@ const scenarios = {
 
   /**
    * "Find a match" in the lobby: an anonymous visitor is told to sign in; two signed-in players (--token,
-   * --other-token) queue for --game in two browsers and land on the same match, seated, and each moves once;
-   * then the first queues again, reloads (the lobby picks the queued ticket up again) and cancels.
+   * --other-token) queue for --game in two browsers and land on the same match, seated, and each moves once.
+   * Then the first: queues for 3 s, and nobody comes; queues again, reloads (the lobby picks the queued
+   * ticket up again), loses the network and gets it back (the ticket is followed again), and cancels; queues
+   * accepting bots at once, and lands on a match with a bot.
    */
   async queue(browser) {
     const visitor = await newPage(browser);
@@ -689,19 +691,35 @@ const scenarios = {
     await mover.waitForFunction((v) => Number(document.querySelector(".match-page").dataset.version) >= v,
       moves[1].version + 1, { timeout: WAIT_MS });
 
-    // Queued again, the lobby reloaded follows the same ticket; Cancel takes it out of the queue.
+    // Nobody else queues: the ticket expires, and the player is told to queue again.
     await first.locator('a[href="#/"]').first().click();
+    const expiring = await queueFor(first, { game: args.game, seats: 2, ttlMinutes: 0.05 });
+    await first.waitForSelector(`#ticket[data-state="expired"][data-ticket="${expiring}"]`, { timeout: WAIT_MS });
+    const expired = { ...(await ticketShown(first)), ticket: expiring,
+      formShown: await first.locator("#find-match form").isVisible() };
+
+    // Queued again, the lobby reloaded follows the same ticket, and follows it again after a network loss;
+    // Cancel takes it out of the queue.
     const again = await queueFor(first, { game: args.game, seats: 2 });
+    await first.addInitScript(dropsTicketStreams);
     await first.reload();
-    await first.waitForSelector(`#ticket[data-state="queued"][data-ticket="${again}"]`, { timeout: WAIT_MS });
+    await first.waitForSelector(`#ticket[data-state="queued"][data-ticket="${again}"][data-connection="live"]`,
+      { timeout: WAIT_MS });
     const formHiddenWhileQueued = await first.locator("#find-match form").isHidden();
+    const dropped = await first.evaluate(() => window.dropTicketStreams());
+    await first.waitForSelector('#ticket[data-connection="reconnecting"]', { timeout: WAIT_MS });
+    await first.waitForSelector(`#ticket[data-state="queued"][data-connection="live"]`, { timeout: WAIT_MS });
+    const reconnected = await first.evaluate(() => window.ticketStreams);
     await first.locator("#cancel-ticket").click({ timeout: CLICK_MS });
     await first.waitForSelector(`#ticket[data-state="cancelled"][data-ticket="${again}"]`, { timeout: WAIT_MS });
     const cancelled = { ...(await ticketShown(first)), formShown: await first.locator("#find-match form").isVisible(),
-      formHiddenWhileQueued };
-    return { anonymous, waiting, accessibility, ticket: firstTicket,
-      matches: [firstMatch, secondMatch], seated, moves, log: await mover.locator("#move-log li").allInnerTexts(),
-      cancelled: { ...cancelled, ticket: again } };
+      formHiddenWhileQueued, ticket: again, dropped, reconnected };
+
+    // Bots accepted at once: a match with a bot straight away.
+    await queueFor(first, { game: args.game, seats: 2, botWait: 0, waitQueued: false });
+    const botMatch = await landOnMatch(first);
+    return { anonymous, waiting, accessibility, ticket: firstTicket, matches: [firstMatch, secondMatch], seated,
+      moves, expired, cancelled, botMatch, botSeat: (await pageState(first)).seat };
   },
 
   /**
@@ -746,6 +764,31 @@ const scenarios = {
   },
 };
 
+/**
+ * A network failure in the middle of WatchTicket streams, in the page: its fetch keeps a handle on each
+ * stream, and `window.dropTicketStreams()` fails the open ones as a lost connection does. Headless
+ * chromium's offline mode leaves open connections to 127.0.0.1 running, so it cannot do this.
+ */
+function dropsTicketStreams() {
+  const fetchFromHost = window.fetch.bind(window);
+  const open = new Set();
+  window.ticketStreams = 0;
+  window.fetch = (input, init = {}) => {
+    if (!String(input.url ?? input).endsWith("/WatchTicket")) return fetchFromHost(input, init);
+    window.ticketStreams += 1;
+    const connection = new AbortController();
+    init.signal?.addEventListener("abort", () => connection.abort(init.signal.reason), { once: true });
+    open.add(connection);
+    return fetchFromHost(input, { ...init, signal: connection.signal });
+  };
+  window.dropTicketStreams = () => {
+    const count = open.size;
+    open.forEach((connection) => connection.abort(new TypeError("network error")));
+    open.clear();
+    return count;
+  };
+}
+
 /** A lobby signed in with `token` (taken from the address, as an embedding frontend passes it). */
 async function signedInLobby(browser, token) {
   const page = await newPage(browser);
@@ -756,12 +799,15 @@ async function signedInLobby(browser, token) {
 }
 
 /** Fills "Find a match" and queues; resolves to the ticket's id once shown queued (null when told not to wait). */
-async function queueFor(page, { game, seats, partySize = 0, waitQueued = true }) {
+async function queueFor(page, { game, seats, partySize = 0, botWait, ttlMinutes, waitQueued = true }) {
   const form = page.locator("#find-match form");
   await form.waitFor({ timeout: WAIT_MS });
   await form.locator('select[name="game"]').selectOption(`games/${game}`);
   await form.locator('select[name="seats"]').selectOption(String(seats));
   await form.locator('select[name="party-size"]').selectOption(String(partySize));
+  await form.locator('input[name="accept-bots"]').setChecked(botWait !== undefined);
+  if (botWait !== undefined) await form.locator('input[name="bot-wait"]').fill(String(botWait));
+  await form.locator('input[name="ttl"]').fill(String(ttlMinutes ?? 5));
   await form.locator("#queue").click({ timeout: CLICK_MS });
   // A ticket that completes a group is matched in the host's answer: the page may be gone at once.
   if (!waitQueued) return null;

@@ -10,10 +10,14 @@ import { problemOf, problemPanel, type Problem } from "./errors";
 import { gameId, matchId } from "./match-text";
 
 const DEFAULT_BOT_WAIT_S = 30;
+const DEFAULT_TTL_MIN = 5; // the host's own default
+const MAX_TTL_MIN = 60;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 8000;
 // Resumed when the lobby opens: a player holds at most 4 queued tickets (the host's limit).
 const QUEUED_PAGE_SIZE = 10;
+const FIELD_LABELS: Record<string, string> = { game: "Game", seats: "Players", party_size: "Queue",
+  bot_wait: "Accept bots after", ttl: "Give up after" };
 const PARTY_NAME = /^parties\/[A-Za-z0-9_-]{1,64}$/;
 
 /** The party a `#/?party=parties/...` link invites to, as written in the address ("" when none). */
@@ -117,6 +121,8 @@ export class MatchQueue {
     } });
     const botWait = h("input", { type: "number", name: "bot-wait", min: 0, step: 1, value: DEFAULT_BOT_WAIT_S,
       disabled: true, style: "width: 5rem", "aria-label": "seconds before bots fill the empty seats" });
+    const ttl = h("input", { type: "number", name: "ttl", min: 0, max: MAX_TTL_MIN, step: "any",
+      value: DEFAULT_TTL_MIN, style: "width: 5rem", "aria-label": "minutes before the host gives up" });
     const submit = h("button", { type: "submit", id: "queue" }, "Queue");
     const problemArea = h("div", { class: "problem-area" });
     const chosenGame = () => this.games.find((known) => known.name === game.value);
@@ -144,24 +150,36 @@ export class MatchQueue {
         h("label", {}, "Queue ", partySize)),
       h("div", {}, h("label", {}, acceptBots, " accept bots after "), botWait, " s",
         h("small", { class: "muted" }, " optional: bots fill the seats nobody took (for a party: if all accept)")),
+      h("div", {}, h("label", {}, "Give up after ", ttl, " min")),
       submit, problemArea);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       problemArea.replaceChildren();
       const waitSeconds = botWait.valueAsNumber;
+      const ttlSeconds = Math.round(ttl.valueAsNumber * 60);
+      const refuse = (message: string) => problemArea.append(h("p", { class: "problem input-problem", role: "alert" },
+        message));
       if (acceptBots.checked && !(waitSeconds >= 0)) {
-        problemArea.append(h("p", { class: "problem input-problem", role: "alert" },
-          "The wait before bots must be a number of seconds (0 or more)."));
+        refuse("The wait before bots must be a number of seconds (0 or more).");
+        return;
+      }
+      if (!(ttlSeconds >= 1 && ttlSeconds <= MAX_TTL_MIN * 60)) {
+        refuse(`The time to give up after must be a number of minutes, more than 0 and at most ${MAX_TTL_MIN}.`);
         return;
       }
       submit.disabled = true;
       try {
         const ticket = await gamehost.createTicket({ game: game.value, seats: Number(seats.value),
-          partySize: Number(partySize.value),
+          partySize: Number(partySize.value), ttl: { seconds: BigInt(ttlSeconds), nanos: 0 },
           botWait: acceptBots.checked ? { seconds: BigInt(Math.floor(waitSeconds)), nanos: 0 } : undefined });
         void this.follow(ticket);
       } catch (error) {
-        problemArea.append(problemPanel(problemOf(error), "Queuing"));
+        const problem = problemOf(error);
+        problemArea.append(problemPanel(problem, "Queuing"));
+        // The host names the field at fault by its proto name: say it with the form's words.
+        for (const violation of problem.fieldViolations) {
+          refuse(`${FIELD_LABELS[violation.field] ?? violation.field}: ${violation.description}`);
+        }
       } finally {
         submit.disabled = false;
       }
@@ -184,9 +202,9 @@ export class MatchQueue {
       try {
         if (resuming) this.show(await gamehost.getTicket({ name }, { signal }));
         if (this.ticket?.state !== TicketState.QUEUED) break;
-        this.ticketArea.dataset.connection = "live";
         for await (const ticket of gamehost.watchTicket({ name }, { signal })) {
           attempt = 0;
+          this.ticketArea.dataset.connection = "live"; // the stream sends the ticket at once: it is up
           this.show(ticket);
         }
       } catch (error) {
