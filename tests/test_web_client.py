@@ -514,7 +514,8 @@ def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web
         title = ann_client.game("tictactoe").title
         waiting = shown["waiting"]
         assert waiting["state"] == "queued" and f"Looking for a 2-player match of {title}." in waiting["text"]
-        assert re.search(r"Waiting 0:0[1-9]; the host gives up at ", waiting["text"]) and "Cancel" in waiting["text"]
+        waited = re.search(r"Waiting (\d+):(\d\d); the host gives up at ", waiting["text"])
+        assert waited and int(waited[1]) * 60 + int(waited[2]) >= 1 and "Cancel" in waiting["text"]  # counted live
         assert [v for v in shown["accessibility"] if v["impact"] in ("serious", "critical")] == []
 
         # Both landed on the match the host formed, each in the seat their ticket names, by identity.
@@ -552,11 +553,22 @@ def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web
 
 def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_together(web_host, idp):
     """Parties (docs/clients.md): the starter's ticket shows the party's link and "1 of 2 queued"; the link
-    opened anonymously says to sign in first; a signed-in friend joins through it and both are seated in one
-    match; the link opened after the match is refused with PARTY_NOT_FOUND and advice."""
+    opened anonymously says to sign in first; a player at the ticket limit is refused (TICKET_LIMIT) and
+    queues nothing; a signed-in friend joins through the link and both are seated in one match; the link
+    opened after the match is refused with PARTY_NOT_FOUND and advice."""
     ann, bob, cy = (idp.token(f"party-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob", "Cy"))
-    shown = scenario("party", web_host.web_url, game="tictactoe", token=ann, other_token=bob, newcomer_token=cy,
-                     out=SCREENSHOTS)
+    with web_host.client(cy) as cy_client:
+        # Cy's four queued tickets (the most a player may hold) wait in a pool no other test queues in.
+        held = [cy_client.create_ticket("campanile", seats=5, ttl=600).name for _ in range(4)]
+        try:
+            shown = scenario("party", web_host.web_url, game="tictactoe", token=ann, other_token=bob,
+                             newcomer_token=cy, out=SCREENSHOTS)
+            # The refusals queued nothing.
+            assert sorted(t.name for t in cy_client.tickets(states=[pb.TICKET_STATE_QUEUED])) == sorted(held)
+            assert len(cy_client.tickets()) == 4
+        finally:
+            for ticket in held:
+                cy_client.cancel_ticket(ticket)
 
     started = shown["started"]
     party = started["party"]
@@ -579,11 +591,12 @@ def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_tog
         match = ann_client.match(first.match)
         assert sorted(seat.player_name for seat in match.seats) == ["Ann", "Bob"]
 
+    limited = shown["limited"]
+    assert (limited["code"], limited["reason"]) == ("RESOURCE_EXHAUSTED", "TICKET_LIMIT")
+    assert "You are queued 4 times already" in limited["advice"] and limited["ticketShown"] == "queued"
     refused = shown["refused"]
     assert (refused["code"], refused["reason"]) == ("NOT_FOUND", "PARTY_NOT_FOUND")
     assert "ask your friend for a new link" in refused["advice"]
-    with web_host.client(cy) as cy_client:
-        assert cy_client.tickets() == []  # the refusal queued nothing
 
 
 PILE_RELEASES = Path(__file__).parent / "fixtures" / "pile_releases"

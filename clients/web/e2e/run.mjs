@@ -724,8 +724,9 @@ const scenarios = {
 
   /**
    * A party of two: the first player (--token) starts it for --game and copies its link; a visitor opening the
-   * link anonymously is told to sign in first; a friend (--other-token) opens it signed in and joins; both are
-   * matched together. A third player (--newcomer-token) opening the link afterwards is told the party is gone.
+   * link anonymously is told to sign in first; a third player (--newcomer-token), who holds as many queued
+   * tickets as the host allows, is refused a place; a friend (--other-token) opens it signed in and joins; both
+   * are matched together. The third player joining afterwards is told the party is gone.
    */
   async party(browser) {
     const starter = await signedInLobby(browser, args.token);
@@ -742,6 +743,15 @@ const scenarios = {
     await visitor.waitForSelector('#find-match[data-state="anonymous"]', { timeout: WAIT_MS });
     const anonymous = await findMatchPanel(visitor);
 
+    const late = await signedInLobby(browser, args["newcomer-token"]);
+    await late.goto(started.link);
+    const refusal = () => late.locator("#party-invitation .problem").evaluate((panel) => ({
+      reason: panel.dataset.reason, code: panel.dataset.code, advice: panel.querySelector(".problem-advice").innerText,
+      address: window.location.hash }));
+    await late.locator("#join-party").click({ timeout: CLICK_MS });
+    await late.waitForSelector("#party-invitation .problem", { timeout: WAIT_MS });
+    const limited = { ...(await refusal()), ticketShown: await late.locator("#ticket").getAttribute("data-state") };
+
     const friend = await signedInLobby(browser, args["other-token"]);
     await friend.goto(started.link);
     const join = friend.locator("#join-party");
@@ -752,15 +762,11 @@ const scenarios = {
     const seated = { starter: await pageState(starter), friend: await pageState(friend) };
     const friendAddress = friend.url();
 
-    const late = await signedInLobby(browser, args["newcomer-token"]);
-    await late.goto(started.link);
     await late.locator("#join-party").click({ timeout: CLICK_MS });
-    await late.waitForSelector("#party-invitation .problem", { timeout: WAIT_MS });
-    const refused = await late.locator("#party-invitation .problem").evaluate((panel) => ({
-      reason: panel.dataset.reason, code: panel.dataset.code, advice: panel.querySelector(".problem-advice").innerText,
-      address: window.location.hash }));
+    await late.waitForFunction(() => document.querySelector("#party-invitation .problem")?.dataset.reason
+      === "PARTY_NOT_FOUND", null, { timeout: WAIT_MS });
     return { ticket, started, anonymous, invitation, matches: [starterMatch, friendMatch], seated, friendAddress,
-      refused };
+      limited, refused: await refusal() };
   },
 };
 
@@ -794,7 +800,7 @@ async function signedInLobby(browser, token) {
   const page = await newPage(browser);
   await page.goto(`${target}/#/?token=${token}`);
   await page.waitForSelector('#sign-in-bar[data-state="signed-in"]', { timeout: WAIT_MS });
-  await page.waitForSelector('#find-match[data-state="ready"] form', { timeout: WAIT_MS });
+  await page.waitForSelector('#find-match[data-state="ready"]', { state: "attached", timeout: WAIT_MS });
   return page;
 }
 
