@@ -554,15 +554,17 @@ def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web
 def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_together(web_host, idp):
     """Parties (docs/clients.md): the starter's ticket shows the party's link and "1 of 2 queued"; the link
     opened anonymously says to sign in first; a player at the ticket limit is refused (TICKET_LIMIT) and
-    queues nothing; a signed-in friend joins through the link and both are seated in one match; the link
-    opened after the match is refused with PARTY_NOT_FOUND and advice."""
-    ann, bob, cy = (idp.token(f"party-{name.lower()}-{secrets.token_hex(3)}", name=name) for name in ("Ann", "Bob", "Cy"))
+    queues nothing; a signed-in friend joins through the link, and both tickets show "2 of 2 queued" live; a
+    player queuing alone completes the 3-player match, and all three are seated in it; the link opened after
+    the match is refused with PARTY_NOT_FOUND and advice."""
+    ann, bob, cy, dee = (idp.token(f"party-{name.lower()}-{secrets.token_hex(3)}", name=name)
+                         for name in ("Ann", "Bob", "Cy", "Dee"))
     with web_host.client(cy) as cy_client:
         # Cy's four queued tickets (the most a player may hold) wait in a pool no other test queues in.
         held = [cy_client.create_ticket("campanile", seats=5, ttl=600).name for _ in range(4)]
         try:
-            shown = scenario("party", web_host.web_url, game="tictactoe", token=ann, other_token=bob,
-                             newcomer_token=cy, out=SCREENSHOTS)
+            shown = scenario("party", web_host.web_url, game="campanile", seats=3, token=ann, other_token=bob,
+                             newcomer_token=cy, filler_token=dee, out=SCREENSHOTS)
             # The refusals queued nothing.
             assert sorted(t.name for t in cy_client.tickets(states=[pb.TICKET_STATE_QUEUED])) == sorted(held)
             assert len(cy_client.tickets()) == 4
@@ -575,21 +577,25 @@ def test_a_party_started_in_the_lobby_is_joined_through_its_link_and_matched_tog
     assert re.fullmatch(r"parties/[A-Za-z0-9_-]{16}", party)
     assert started["link"] == f"{web_host.web_url}/#/?party={party}"
     assert started["queued"] == "1 of 2 queued" and started["partyQueued"] == "1"
-    assert started["button"] == "Copy link"
+    assert "Looking for a 3-player match of Campanile." in started["text"] and started["button"] == "Copy link"
     assert shown["anonymous"]["controls"] == 0 and "sign in first" in shown["anonymous"]["text"]
     assert party in shown["anonymous"]["text"]
     assert party in shown["invitation"] and "Join party" in shown["invitation"]
+    gathered = shown["gathered"]
+    assert gathered["starter"]["partyQueued"] == gathered["friend"]["partyQueued"] == "2"
+    assert gathered["friend"]["party"] == party and "party=" not in gathered["friendAddress"]
+    assert not gathered["invitationShown"]
 
     with web_host.client(ann) as ann_client, web_host.client(bob) as bob_client:
         first = ann_client.ticket(shown["ticket"])
         [second] = bob_client.tickets()
         assert first.state == second.state == pb.TICKET_STATE_MATCHED
         assert first.party == second.party == party and second.party_size == 2
-        assert first.match == second.match and shown["matches"] == [first.match.removeprefix("matches/")] * 2
-        assert {shown["seated"]["starter"]["seat"], shown["seated"]["friend"]["seat"]} == {0, 1}
-        assert "party=" not in shown["friendAddress"]
+        assert first.match == second.match and shown["matches"] == [first.match.removeprefix("matches/")] * 3
+        assert sorted(state["seat"] for state in shown["seated"]) == [0, 1, 2]
         match = ann_client.match(first.match)
-        assert sorted(seat.player_name for seat in match.seats) == ["Ann", "Bob"]
+        assert sorted(seat.player_name for seat in match.seats) == ["Ann", "Bob", "Dee"]
+        assert (shown["seated"][0]["seat"], shown["seated"][1]["seat"]) == (first.seat, second.seat)
 
     limited = shown["limited"]
     assert (limited["code"], limited["reason"]) == ("RESOURCE_EXHAUSTED", "TICKET_LIMIT")

@@ -13,7 +13,7 @@ import {
 
 const OPTIONS = ["target", "game", "bot", "seats", "choices", "reload-after", "moves", "missing", "options-game",
   "bad-option", "bad-value", "drop-after", "out", "seconds", "token", "seed", "admin-token", "other-token",
-  "newcomer-token", "matches", "match", "other"];
+  "newcomer-token", "matches", "match", "other", "filler-token"];
 const { values: args, positionals: [scenarioName] } = parseArgs({
   allowPositionals: true, options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])),
 });
@@ -723,20 +723,22 @@ const scenarios = {
   },
 
   /**
-   * A party of two: the first player (--token) starts it for --game and copies its link; a visitor opening the
-   * link anonymously is told to sign in first; a third player (--newcomer-token), who holds as many queued
-   * tickets as the host allows, is refused a place; a friend (--other-token) opens it signed in and joins; both
-   * are matched together. The third player joining afterwards is told the party is gone.
+   * A party of two for a --seats player match of --game: the first player (--token) starts it and copies its
+   * link; a visitor opening the link anonymously is told to sign in first; a third player (--newcomer-token),
+   * who holds as many queued tickets as the host allows, is refused a place; a friend (--other-token) opens
+   * the link signed in and joins: both see "2 of 2 queued" live; a player queuing alone (--filler-token)
+   * completes the match, and all three land on it. The third player joining afterwards is told the party
+   * is gone.
    */
   async party(browser) {
+    const seats = Number(args.seats);
     const starter = await signedInLobby(browser, args.token);
-    const ticket = await queueFor(starter, { game: args.game, seats: 2, partySize: 2 });
+    const ticket = await queueFor(starter, { game: args.game, seats, partySize: 2 });
     await starter.waitForSelector("#party-link", { timeout: WAIT_MS });
     const started = { ...(await ticketShown(starter)),
       link: await starter.locator("#party-link").getAttribute("href"),
       queued: await starter.locator("#ticket .party-queued").innerText(),
       button: await starter.locator("#copy-party-link").innerText() };
-    if (args.out) await starter.screenshot({ path: `${args.out}/lobby-party.png`, fullPage: true });
 
     const visitor = await newPage(browser);
     await visitor.goto(started.link);
@@ -758,15 +760,23 @@ const scenarios = {
     await join.waitFor({ timeout: WAIT_MS });
     const invitation = await friend.locator("#party-invitation").innerText();
     await join.click({ timeout: CLICK_MS });
-    const [starterMatch, friendMatch] = await Promise.all([starter, friend].map(landOnMatch));
-    const seated = { starter: await pageState(starter), friend: await pageState(friend) };
-    const friendAddress = friend.url();
+    // The whole party waits for one more player: both tickets say so, the starter's without a reload.
+    const bothQueued = (page) => page.waitForFunction(() => document.querySelector("#ticket .party-queued")
+      ?.textContent === "2 of 2 queued", null, { timeout: WAIT_MS });
+    await Promise.all([bothQueued(starter), bothQueued(friend)]);
+    const gathered = { starter: await ticketShown(starter), friend: await ticketShown(friend),
+      friendAddress: friend.url(), invitationShown: await friend.locator("#party-invitation").isVisible() };
+    if (args.out) await starter.screenshot({ path: `${args.out}/lobby-party.png`, fullPage: true });
+
+    const filler = await signedInLobby(browser, args["filler-token"]);
+    await queueFor(filler, { game: args.game, seats, waitQueued: false });
+    const matches = await Promise.all([starter, friend, filler].map(landOnMatch));
+    const seated = await Promise.all([starter, friend, filler].map(pageState));
 
     await late.locator("#join-party").click({ timeout: CLICK_MS });
     await late.waitForFunction(() => document.querySelector("#party-invitation .problem")?.dataset.reason
       === "PARTY_NOT_FOUND", null, { timeout: WAIT_MS });
-    return { ticket, started, anonymous, invitation, matches: [starterMatch, friendMatch], seated, friendAddress,
-      limited, refused: await refusal() };
+    return { ticket, started, anonymous, invitation, gathered, matches, seated, limited, refused: await refusal() };
   },
 };
 

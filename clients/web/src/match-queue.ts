@@ -311,7 +311,8 @@ function partyLine(ticket: Ticket): HTMLElement {
   return h("div", { class: "party" },
     h("p", {}, `Your party of ${ticket.partySize}: `,
       h("strong", { class: "party-queued", "aria-live": "polite" }, `${ticket.partyQueued} of ${ticket.partySize} queued`),
-      ". Friends who open this link, signed in, can join it:"),
+      ticket.partyQueued >= ticket.partySize ? ". All of you are queued: waiting for players to fill the match."
+        : ". Friends who open this link, signed in, can join it:"),
     h("p", {}, h("a", { id: "party-link", class: "party-link", href: link }, link), " ", copy, copied));
 }
 
