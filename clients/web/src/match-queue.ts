@@ -56,7 +56,7 @@ export class MatchQueue {
     if (!signedIn) {
       this.element.dataset.state = "anonymous";
       this.element.append(h("p", { class: "sign-in-first" },
-        invited ? `You are invited to join a party (${invited}): sign in first, then open the link again.`
+        invited ? `You are invited to join a party (${invited}): sign in first, then join it here.`
           : "Sign in to find a match: the host seats each player by their sign-in."));
       return;
     }
