@@ -416,8 +416,14 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 
 
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
-              games: list[str], machine_note: str = "", transport: str = "unary") -> dict:
+              games: list[str], machine_note: str = "", transport: str = "unary", probe: str | None = None,
+              host_env: dict[str, str] | None = None) -> dict:
     os.sched_setaffinity(0, {LOAD_CORE})
+    if probe:  # the serving process loads bench/tail_probe/sitecustomize.py and writes its figures at exit
+        os.environ["GAMEHOST_TAIL_PROBE"] = str(Path(probe).resolve())
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent / "tail_probe"),
+                                                                 os.environ.get("PYTHONPATH")]))
+    os.environ.update(host_env or {})
     results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
                "transport": transport,
@@ -466,6 +472,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             results["rss_after"] = host_rss(host)
         finally:
             host.stop()
+        os.environ.pop("GAMEHOST_TAIL_PROBE", None)  # the probe's figures are the loaded host's
         # A fresh host on the same store, holding the same matches: each loaded by a GetView.
         fresh = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS)
         try:
@@ -537,12 +544,17 @@ def main() -> None:
     parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
     parser.add_argument("--transport", choices=("unary", "session"), default="unary",
                         help="players move with SubmitMove and follow with WatchMatch, or use one Session stream each")
+    parser.add_argument("--probe", help="instrument the serving process (bench/tail_probe) and write its figures "
+                        "to this JSON file; summarise it with bench/tail_report.py")
+    parser.add_argument("--host-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable for the host (e.g. GAMEHOST_LOOP=asyncio), repeatable")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
     results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
                                   [game for game in args.games.split(",") if game], args.machine_note,
-                                  args.transport))
+                                  args.transport, args.probe,
+                                  dict(item.split("=", 1) for item in args.host_env)))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
