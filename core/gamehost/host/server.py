@@ -22,6 +22,7 @@ from gamehost.host.engine import MatchEngine
 from gamehost.host.forwarded_caller import SiblingGate
 from gamehost.host.forwarding import Forwarder
 from gamehost.host.auth.authenticator import Authenticator
+from gamehost.host.collector import settle_after_start
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
@@ -113,6 +114,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()
+    settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
     engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
