@@ -221,6 +221,14 @@ def install_worker_probe() -> None:
     ResidentMatches.handle = handle
 
 
+if os.environ.get("GAMEHOST_BENCH_LOOP") == "uvloop" and _serving():
+    # The serving process on uvloop, for a comparison (soak.py --host-loop); the loop probes are asyncio's.
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    print(f"tail_probe: the serving process runs on uvloop {uvloop.__version__}", file=sys.stderr, flush=True)
+    OUT = None
+
 if OUT and _serving():
     install_loop_probes()
     install_gc_probe()
