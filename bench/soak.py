@@ -105,10 +105,11 @@ def serving_cpu(host: PinnedHost) -> float:
 class LoadProcess:
     """This process's own pauses: they would count in every latency it
     measures. Its event loop's lag (a timer due every 10 ms, how late it
-    fires), its garbage collections and its CPU. Its collector is set as
-    the host's (gamehost.host.collector, written out here so that a run
-    against another tree's host does not import it): its own full
-    collections were 100 ms pauses in the figures."""
+    fires), its garbage collections and its CPU. Its start-up objects are
+    frozen and its full collections made rare, as the host's are
+    (gamehost.host.collector, not imported: a run against another tree's
+    host does not have it): its own full collections are pauses of up to
+    100 ms that would count as the host's."""
 
     TICK = 0.010
 
