@@ -273,8 +273,10 @@ def run_serve(args) -> int:
         except ListenError as error:
             print(f"gamehost: {error}", file=sys.stderr)
             return 1
+    from gamehost.host import event_loop
+
     try:
-        asyncio.run(serve(config))
+        event_loop.run(serve(config))
     except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
