@@ -488,6 +488,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
                        if not games or game.id in games]
             results["games"] = [game.id for game in catalog]
             results["rss_idle"] = host_rss(host)
+            results["host_event_loop"] = host.event_loop
             load_process = LoadProcess(tune_collector=not load_gc_default)
             load_watch = asyncio.ensure_future(load_process.watch())
             started = time.monotonic()
@@ -581,7 +582,8 @@ def report(results: dict) -> None:
           f"{load['full_collection_ms_max']:.0f} ms)")
     print(f"errors {results['errors'] or 'none'}, stale versions {results['stale_version']}, "
           f"stuck matches {len(results['stuck_matches'])}, log check {results['log_check']}")
-    print(f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
+    print(f"serving process on {results.get('host_event_loop', 'asyncio')}'s event loop; "
+          f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
           f"({100 * results['serving_process_cpu_share']:.0f}% in the serving process, the rest in its workers); "
           f"host RSS max during {results['rss_during_max']:.0f} MiB, after {results['rss_after']['host_mib']:.0f} "
           f"MiB, fresh host with the same {results['live_at_end']} matches "
@@ -610,8 +612,9 @@ def main() -> None:
     parser.add_argument("--load-gc-default", action="store_true",
                         help="leave this process's garbage collector as the interpreter sets it (its pauses then "
                              "count in the latencies)")
-    parser.add_argument("--host-loop", choices=("default", "uvloop"), default="default",
-                        help="uvloop: the serving process runs on uvloop (through bench/tail_probe), for a comparison")
+    parser.add_argument("--host-loop", choices=("default", "asyncio"), default="default",
+                        help="asyncio: the serving process runs on asyncio's loop even with uvloop installed (through "
+                             "bench/tail_probe), for a comparison; --probe implies it")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
