@@ -88,9 +88,12 @@ class RunningHost:
 
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None,
-                     member: GroupMember | None = None) -> RunningHost:
+                     member: GroupMember | None = None, own_process: bool = False) -> RunningHost:
     """The host, serving. ``member``: this process is one of a serving group
-    (``--processes``), sharing the ports with its siblings."""
+    (``--processes``), sharing the ports with its siblings. ``own_process``:
+    the process is the host's alone (``serve``), so its garbage collector is
+    set for serving; a host started inside another program (tests) leaves
+    that program's collector as it is."""
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
                                 claim_lease=config.claim_lease)
@@ -114,7 +117,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()
-    settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
+    if own_process:
+        settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
     engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
@@ -245,7 +249,7 @@ async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    host = await start_host(config, member=member)
+    host = await start_host(config, member=member, own_process=True)
     if member is not None:
         print(f"ready {host.port}", flush=True)
     await stopping.wait()
