@@ -612,9 +612,9 @@ def main() -> None:
     parser.add_argument("--load-gc-default", action="store_true",
                         help="leave this process's garbage collector as the interpreter sets it (its pauses then "
                              "count in the latencies)")
-    parser.add_argument("--host-loop", choices=("default", "asyncio"), default="default",
-                        help="asyncio: the serving process runs on asyncio's loop even with uvloop installed (through "
-                             "bench/tail_probe), for a comparison; --probe implies it")
+    parser.add_argument("--host-loop", choices=("default", "uvloop"), default="default",
+                        help="uvloop: the serving process runs on uvloop (through bench/tail_probe; uvloop must be "
+                             "installed), for a comparison; not with --probe")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0

@@ -3,9 +3,10 @@
 Loaded by ``bench/soak.py --probe FILE`` through ``PYTHONPATH`` (Python
 imports ``sitecustomize`` at start-up); it acts only in the process that runs
 ``gamehost serve`` (and its rules workers) and only when
-``GAMEHOST_TAIL_PROBE`` names the file to write; the serving process then
-runs on asyncio's loop, not uvloop (``soak.py --host-loop asyncio`` does that
-alone). Nothing here is part of the host. It records, from the first turn of
+``GAMEHOST_TAIL_PROBE`` names the file to write. With
+``GAMEHOST_BENCH_LOOP=uvloop`` (``soak.py --host-loop uvloop``) and no probe,
+it runs the serving process on uvloop instead, for a comparison. Nothing
+here is part of the host. It records, from the first turn of
 the serving loop until the host exits:
 
 - the loop's lag: a timer due every ``TICK`` seconds, how late it fires;
@@ -223,9 +224,11 @@ def install_worker_probe() -> None:
     ResidentMatches.handle = handle
 
 
-if _serving() and (OUT or os.environ.get("GAMEHOST_BENCH_LOOP") == "asyncio"):
-    # uvloop hidden: the host falls back to asyncio's loop (host/event_loop.py), the one these probes instrument.
-    sys.modules["uvloop"] = None
+if os.environ.get("GAMEHOST_BENCH_LOOP") == "uvloop" and _serving() and not OUT:
+    # The serving process on uvloop, for a comparison (soak.py --host-loop uvloop); the probes are asyncio's.
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 if OUT and _serving():
     install_loop_probes()

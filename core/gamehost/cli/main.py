@@ -273,10 +273,8 @@ def run_serve(args) -> int:
         except ListenError as error:
             print(f"gamehost: {error}", file=sys.stderr)
             return 1
-    from gamehost.host import event_loop
-
     try:
-        event_loop.run(serve(config))
+        asyncio.run(serve(config))
     except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
