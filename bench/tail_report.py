@@ -48,7 +48,8 @@ def rows(probe: dict, soak: dict | None) -> list[list[str]]:
     sqlite = probe["sqlite_ms"]
     checkpoints = {index - 1 for index in probe["sqlite_wal_restarts"] if index > 0}
     table.append(row("SQLite transaction (all)", sqlite, wall))
-    table.append(row("SQLite transaction that ran a WAL checkpoint", [sqlite[i] for i in sorted(checkpoints)]))
+    # The transaction before one that restarted the WAL: the one that ran the checkpoint when they ran in commits.
+    table.append(row("SQLite transaction before a WAL restart", [sqlite[i] for i in sorted(checkpoints)]))
     table.append(row("SQLite transaction, the others", [v for i, v in enumerate(sqlite) if i not in checkpoints]))
     for op, values in sorted(probe["worker_ms"].items(), key=lambda item: -len(item[1])):
         table.append(row(f"worker round trip: {op}", values))
