@@ -76,6 +76,18 @@ class Host:
         self.process.wait(30)
 
 
+async def play_draw(stub_for_turn, name: str, tokens: list[str], latencies: list[float]) -> None:
+    """One full tictactoe game (``DRAW``) by SubmitMove with the expected
+    version, each move sent to ``stub_for_turn(turn)``; each move's latency
+    is appended to ``latencies``. Shared by replicas.py and processes.py."""
+    for turn, move_id in enumerate(DRAW):
+        request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
+                                       expected_version=3 + turn)
+        start = time.perf_counter()
+        await stub_for_turn(turn).SubmitMove(request)
+        latencies.append(time.perf_counter() - start)
+
+
 def summary(latencies: list[float], calls: int, elapsed: float, cpu: float, client_cpu: float) -> dict:
     ordered = sorted(latencies)
     return {"calls": calls, "rate": calls / elapsed, "p50_ms": 1000 * statistics.median(ordered),
@@ -116,12 +128,7 @@ async def submit_moves(host: Host, concurrency: int, matches_per_task: int) -> d
 
         async def task(matches):
             for name, tokens in matches:
-                for turn, move_id in enumerate(DRAW):
-                    request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
-                                                   expected_version=3 + turn)
-                    start = time.perf_counter()
-                    await stub.SubmitMove(request)
-                    latencies.append(time.perf_counter() - start)
+                await play_draw(lambda turn: stub, name, tokens, latencies)
 
         cpu, client_cpu, start = host.cpu(), time.process_time(), time.perf_counter()
         await asyncio.gather(*(task(matches) for matches in prepared))

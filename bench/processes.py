@@ -37,17 +37,15 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import grpc
-import psycopg
 
 from gamehost.host.serving_group import owner_index
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
-from moves import DRAW, host_cpu_seconds, machine, median_run
+from moves import host_cpu_seconds, machine, median_run, play_draw
+from replicas import drop_database, fresh_database
 
 CONNECTIONS = 8
 
@@ -163,12 +161,7 @@ async def play(host: GroupHost, count: int, concurrency: int, games_per_task: in
             for stub, name, tokens in games:
                 following = [asyncio.create_task(follow(stub, name)) for _ in range(watchers)]
                 await asyncio.sleep(0)  # the streams are opened before the first move
-                for turn, move_id in enumerate(DRAW):
-                    request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
-                                                   expected_version=3 + turn)
-                    start = time.perf_counter()
-                    await stub.SubmitMove(request)
-                    latencies.append(time.perf_counter() - start)
+                await play_draw(lambda turn: stub, name, tokens, latencies)
                 events.extend(await asyncio.gather(*following))
 
         serving, workers = host.serving_cpu(), host.workers_cpu()
@@ -186,18 +179,6 @@ async def play(host: GroupHost, count: int, concurrency: int, games_per_task: in
             "p99_ms": 1000 * ordered[int(0.99 * (moves - 1))], "serving_cpu_us_per_move": 1e6 * serving / moves,
             "workers_cpu_us_per_move": 1e6 * workers / moves, "client_cpu_us_per_move": 1e6 * client_cpu / moves,
             "events_per_move": sum(events) / moves}
-
-
-def fresh_database(server: str) -> tuple[str, str]:
-    name = f"gamehost_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    return name, urlsplit(server)._replace(path=f"/{name}").geturl()
-
-
-def drop_database(server: str, name: str) -> None:
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 async def run(server: str, quick: bool, repeat: int, concurrency: int, note: str, watchers: int) -> dict:

@@ -38,7 +38,7 @@ import psycopg
 
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
-from moves import DRAW, Host, machine, median_run, summary
+from moves import Host, machine, median_run, play_draw, summary
 
 
 async def play_games(hosts: list[Host], concurrency: int, games_per_task: int, spread: bool) -> dict:
@@ -57,13 +57,8 @@ async def play_games(hosts: list[Host], concurrency: int, games_per_task: int, s
 
         async def task(games):
             for index, name, tokens in games:
-                for turn, move_id in enumerate(DRAW):
-                    stub = stubs[(index + turn) % len(stubs)] if spread else stubs[index % len(stubs)]
-                    request = pb.SubmitMoveRequest(name=name, player_token=tokens[turn % 2], move_id=move_id,
-                                                   expected_version=3 + turn)
-                    start = time.perf_counter()
-                    await stub.SubmitMove(request)
-                    latencies.append(time.perf_counter() - start)
+                await play_draw(lambda turn: stubs[(index + turn if spread else index) % len(stubs)], name, tokens,
+                                latencies)
 
         cpu, client_cpu, start = sum(h.cpu() for h in hosts), time.process_time(), time.perf_counter()
         await asyncio.gather(*(task(games) for games in prepared))

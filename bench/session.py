@@ -84,7 +84,9 @@ class PinnedHost:
             stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:
-                self.target = f"127.0.0.1:{json.loads(line)['port']}"
+                serving = json.loads(line)
+                self.target = f"127.0.0.1:{serving['port']}"
+                self.event_loop = serving.get("event_loop", "asyncio")  # uvloop or asyncio (hosts before: asyncio)
                 break
         else:
             raise RuntimeError("host did not start")

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import os
@@ -102,6 +103,51 @@ def host_rss(host: PinnedHost) -> dict:
 def serving_cpu(host: PinnedHost) -> float:
     """CPU seconds of the serving process alone (``host.cpu()`` adds its rules workers)."""
     return host_cpu_seconds(host.process.pid)
+
+
+class LoadProcess:
+    """This process's own pauses: they would count in every latency it
+    measures. Its event loop's lag (a timer due every 10 ms, how late it
+    fires), its garbage collections and its CPU. Its start-up objects are
+    frozen and its full collections made rare, as the host's are
+    (gamehost.host.collector, not imported: a run against another tree's
+    host does not have it): its own full collections are pauses of up to
+    100 ms that would count as the host's."""
+
+    TICK = 0.010
+
+    def __init__(self, tune_collector: bool = True) -> None:
+        self.lag: list[float] = []
+        self.collections: list[tuple[int, float]] = []
+        self._began = 0.0
+        if tune_collector:
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(2_000, 10, 100)
+        gc.callbacks.append(self._collected)
+        self.cpu = time.process_time()
+
+    def _collected(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.collections.append((info["generation"], time.perf_counter() - self._began))
+
+    async def watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.TICK
+            await asyncio.sleep(self.TICK)
+            self.lag.append(loop.time() - due)
+
+    def figures(self, elapsed: float) -> dict:
+        gc.callbacks.remove(self._collected)
+        full = [spent for generation, spent in self.collections if generation == 2]
+        return {"cpu_cores": (time.process_time() - self.cpu) / elapsed,
+                "loop_lag_ms": {"p50": 1000 * percentile(self.lag, 0.5), "p99": 1000 * percentile(self.lag, 0.99),
+                                "max": 1000 * max(self.lag, default=0.0)},
+                "collections": len(self.collections), "full_collections": len(full),
+                "full_collection_ms_max": 1000 * max(full, default=0.0)}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -399,12 +445,6 @@ async def check_logs(stub, figures: Figures) -> dict:
     return {"checked": checked, "missing": len(missing), "missing_examples": missing[:10]}
 
 
-def load_cpu_seconds() -> float:
-    """CPU seconds this process (the load) has used, its threads included."""
-    times = os.times()
-    return times.user + times.system
-
-
 async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: float, stop: asyncio.Event) -> None:
     cpu, at = host.cpu(), time.monotonic()
     moves = 0
@@ -425,13 +465,23 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 
 
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
-              games: list[str], machine_note: str = "", transport: str = "unary", cores: str = "pinned") -> dict:
+              games: list[str], machine_note: str = "", transport: str = "unary", probe: str | None = None,
+              host_env: dict[str, str] | None = None, load_gc_default: bool = False,
+              host_loop: str = "default", cores: str = "pinned") -> dict:
     pinned = cores == "pinned"
     if pinned:
         os.sched_setaffinity(0, {LOAD_CORE})
+    if host_loop != "default":
+        os.environ["GAMEHOST_BENCH_LOOP"] = host_loop
+    if probe or host_loop != "default":  # the serving process loads bench/tail_probe/sitecustomize.py
+        if probe:  # and writes its figures at exit
+            os.environ["GAMEHOST_TAIL_PROBE"] = str(Path(probe).resolve())
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent / "tail_probe"),
+                                                                 os.environ.get("PYTHONPATH")]))
+    os.environ.update(host_env or {})
     results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
-               "transport": transport, "cores": cores,
+               "transport": transport, "host_loop": host_loop, "cores": cores,
                "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as data_dir:
         host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log, pinned=pinned)
@@ -443,20 +493,24 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
                        if not games or game.id in games]
             results["games"] = [game.id for game in catalog]
             results["rss_idle"] = host_rss(host)
+            results["host_event_loop"] = host.event_loop
+            load_process = LoadProcess(tune_collector=not load_gc_default)
+            load_watch = asyncio.ensure_future(load_process.watch())
             started = time.monotonic()
             soak = Soak(stubs, catalog, spectators, started + duration, seed, transport)
             samples: list[dict] = []
             stop = asyncio.Event()
             sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop))
-            cpu_before, serving_before, load_before = host.cpu(), serving_cpu(host), load_cpu_seconds()
+            cpu_before, serving_before = host.cpu(), serving_cpu(host)
             slots = [asyncio.ensure_future(soak.slot(index)) for index in range(matches)]
             watchdog_stuck: set[str] = set()
             while time.monotonic() < started + duration:
                 await asyncio.sleep(1.0)  # a check period, not synchronisation
                 watchdog_stuck.update(soak.stuck(time.monotonic()))
             load_elapsed = time.monotonic() - started
+            load_watch.cancel()
+            results["load_process"] = load_process.figures(load_elapsed)
             load_cpu, serving_load_cpu = host.cpu() - cpu_before, serving_cpu(host) - serving_before
-            generator_cpu = load_cpu_seconds() - load_before
             live_at_end = list(soak.figures.progress)
             # The players stop moving; their streams and the spectators' are cancelled.
             soak.stopping = True
@@ -478,6 +532,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             results["rss_after"] = host_rss(host)
         finally:
             host.stop()
+        os.environ.pop("GAMEHOST_TAIL_PROBE", None)  # the probe's figures are the loaded host's
         # A fresh host on the same store, holding the same matches: each loaded by a GetView.
         fresh = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS)
         try:
@@ -506,8 +561,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         "matches_per_game": figures.games, "watch_streams": figures.watch_streams,
         "live_at_end": len(live_at_end), "host_cpu_cores": load_cpu / load_elapsed,
         "serving_process_cpu_share": serving_load_cpu / max(load_cpu, 1e-9),
-        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)),
-        "load_generator_cpu_cores": generator_cpu / load_elapsed, "loadavg_end": os.getloadavg()})
+        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
     return results
 
 
@@ -526,15 +580,20 @@ def report(results: dict) -> None:
     print(f"WatchMatch opened to first event p50 {first['p50']:.2f} s, p99 {first['p99']:.2f} s, "
           f"max {first['max']:.2f} s; streams resumed {results['watch_resumed']}, "
           f"ended with OK unasked {results['watch_ended_ok_unasked']}")
+    load = results["load_process"]
+    print(f"the load process (its pauses count in the latencies): CPU {load['cpu_cores']:.2f} cores, loop lag p50 "
+          f"{load['loop_lag_ms']['p50']:.1f} ms, p99 {load['loop_lag_ms']['p99']:.1f} ms, max "
+          f"{load['loop_lag_ms']['max']:.1f} ms, {load['full_collections']} full collections (longest "
+          f"{load['full_collection_ms_max']:.0f} ms)")
     print(f"errors {results['errors'] or 'none'}, stale versions {results['stale_version']}, "
           f"stuck matches {len(results['stuck_matches'])}, log check {results['log_check']}")
-    print(f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
+    print(f"serving process on {results.get('host_event_loop', 'asyncio')}'s event loop; "
+          f"host CPU {results['host_cpu_cores']:.2f} cores, {results['host_cpu_us_per_move']:.0f} us/move "
           f"({100 * results['serving_process_cpu_share']:.0f}% in the serving process, the rest in its workers); "
           f"host RSS max during {results['rss_during_max']:.0f} MiB, after {results['rss_after']['host_mib']:.0f} "
           f"MiB, fresh host with the same {results['live_at_end']} matches "
           f"{results['rss_fresh_same_matches']['host_mib']:.0f} MiB (idle {results['rss_idle']['host_mib']:.0f} MiB)")
-    print(f"cores {results.get('cores', 'pinned')}; the load generator used "
-          f"{results.get('load_generator_cpu_cores', float('nan')):.2f} cores")
+    print(f"cores: {results.get('cores', 'pinned')}")
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
 
 
@@ -552,6 +611,16 @@ def main() -> None:
     parser.add_argument("--host-log", help="keep the host's log (JSON lines, level info) in this file")
     parser.add_argument("--transport", choices=("unary", "session"), default="unary",
                         help="players move with SubmitMove and follow with WatchMatch, or use one Session stream each")
+    parser.add_argument("--probe", help="instrument the serving process (bench/tail_probe) and write its figures "
+                        "to this JSON file; summarise it with bench/tail_report.py")
+    parser.add_argument("--host-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable for the host (e.g. GAMEHOST_LOOP=asyncio), repeatable")
+    parser.add_argument("--load-gc-default", action="store_true",
+                        help="leave this process's garbage collector as the interpreter sets it (its pauses then "
+                             "count in the latencies)")
+    parser.add_argument("--host-loop", choices=("default", "uvloop"), default="default",
+                        help="uvloop: the serving process runs on uvloop (through bench/tail_probe; uvloop must be "
+                             "installed), for a comparison; not with --probe")
     parser.add_argument("--cores", choices=("pinned", "shared"), default="pinned",
                         help="host and workers on core 0, the load on core 1; or wherever the OS places them")
     args = parser.parse_args()
@@ -559,7 +628,9 @@ def main() -> None:
         args.matches, args.duration = 40, 30.0
     results = asyncio.run(run(args.matches, args.duration, args.spectators, args.seed, args.store, args.host_log,
                                   [game for game in args.games.split(",") if game], args.machine_note,
-                                  args.transport, args.cores))
+                                  args.transport, args.probe,
+                                  dict(item.split("=", 1) for item in args.host_env), args.load_gc_default,
+                                  args.host_loop, args.cores))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

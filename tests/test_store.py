@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 import sqlite3
 import time
 
@@ -9,6 +11,7 @@ import pytest
 
 from gamehost.host.store import MatchRecord, MemoryStore, SeatRecord, SQLiteStore, VersionConflict, open_store
 from gamehost.host.store.base import Append, Snapshot, StoreUnusable
+from gamehost.host.store.wal_checkpoints import BACKSTOP_PAGES
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
@@ -120,6 +123,41 @@ async def test_sqlite_keeps_everything_across_reopening(tmp_path):
     assert (await second.get_match("m1")).version == 1
     assert await second.request_versions("m1") == {(0, "r"): 1}
     await second.close()
+
+
+def moves_in_database_file(path, scratch) -> int:
+    """The moves the database file itself holds, without its WAL: what checkpoints have copied there."""
+    copy = scratch / "file-alone.db"
+    shutil.copyfile(path, copy)
+    try:
+        with sqlite3.connect(copy) as db:
+            return db.execute("SELECT count(*) FROM events WHERE match_id='m1'").fetchone()[0]
+    except sqlite3.DatabaseError:  # copied halfway through a checkpoint's write: look again
+        return 0
+    finally:
+        copy.unlink()
+        copy.with_name(copy.name + "-wal").unlink(missing_ok=True)
+
+
+async def test_sqlite_checkpoints_the_wal_off_the_loop(tmp_path):
+    """A commit on the loop only appends to the WAL (SQLite's own checkpoint
+    waits for BACKSTOP_PAGES); the store's thread copies it into the database
+    file soon after."""
+    (tmp_path / "data").mkdir()
+    path = tmp_path / "data" / "checkpointed.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP_PAGES
+        await store.create_match(record(), Snapshot(0, {"a": 1}))
+        await store.append(Append(record(version=1), [moved(1)]))
+        await store.append(Append(record(version=2), [moved(2)]))
+        deadline = time.monotonic() + 30  # the thread waits half a second for more commits; a busy machine is slow
+        while moves_in_database_file(path, tmp_path) < 2:
+            assert time.monotonic() < deadline, "the WAL was not checkpointed into the database file"
+            await asyncio.sleep(0.05)
+    finally:
+        await store.close()
 
 
 async def test_sqlite_refuses_a_database_from_a_newer_host(tmp_path):

@@ -22,6 +22,7 @@ from gamehost.host.engine import MatchEngine
 from gamehost.host.forwarded_caller import SiblingGate
 from gamehost.host.forwarding import Forwarder
 from gamehost.host.auth.authenticator import Authenticator
+from gamehost.host.collector import settle_after_start
 from gamehost.host.gate import Gate
 from gamehost.host.match_quotas import MatchQuotas
 from gamehost.host.peers import PeerResolver, new_gateway_key, parse_networks
@@ -87,9 +88,12 @@ class RunningHost:
 
 
 async def start_host(config: HostConfig, *, catalog: Catalog | None = None, store: Store | None = None,
-                     member: GroupMember | None = None) -> RunningHost:
+                     member: GroupMember | None = None, own_process: bool = False) -> RunningHost:
     """The host, serving. ``member``: this process is one of a serving group
-    (``--processes``), sharing the ports with its siblings."""
+    (``--processes``), sharing the ports with its siblings. ``own_process``:
+    the process is the host's alone (``serve``), so its garbage collector is
+    set for serving; a host started inside another program (tests) leaves
+    that program's collector as it is."""
     catalog = catalog or load_catalog()
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
                                 claim_lease=config.claim_lease)
@@ -113,6 +117,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()
+    if own_process:
+        settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
     engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
     if config.open_match_ttl or config.prune_finished_after:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
@@ -172,7 +178,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
              web_port=web.port if web else None, games=sorted(catalog.games), store=describe_store(config.store),
              data_dir=config.data_dir, replica=config.replica_id, pid=os.getpid(),
-             metrics_port=metrics_server.port if metrics_server else None, tls=tls)
+             metrics_port=metrics_server.port if metrics_server else None, tls=tls,
+             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio, or uvloop (bench)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
                        sibling_server, forwarder)
 
@@ -242,7 +249,7 @@ async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    host = await start_host(config, member=member)
+    host = await start_host(config, member=member, own_process=True)
     if member is not None:
         print(f"ready {host.port}", flush=True)
     await stopping.wait()

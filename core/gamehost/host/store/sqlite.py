@@ -2,6 +2,8 @@
 
 Calls run on the event loop's thread: in WAL mode a commit is a write() to the
 log file, a few tens of microseconds, cheaper than a hop to a worker thread.
+Copying the log back into the database file (a checkpoint, with its fsync)
+is left to a thread of its own (wal_checkpoints.py).
 ``synchronous=NORMAL`` keeps every commit across a crash of the host process
 (SIGKILL included); ``durability="full"`` also fsyncs each commit, for power
 loss, at the price of a disk flush per move.
@@ -29,6 +31,7 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
 from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
                                              insert_sql, matched_sql, open_count_sql, party_full, party_sql,
                                              player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
+from gamehost.host.store.wal_checkpoints import BACKSTOP_PAGES, WalCheckpointer
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
@@ -189,6 +192,7 @@ class SQLiteStore:
         # made them: the file has one writer, so another's claim is from a
         # host that stopped, and free.
         self._claimer = uuid.uuid4().hex
+        self._checkpointer: WalCheckpointer | None = None
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -223,8 +227,12 @@ class SQLiteStore:
         db.execute(f"PRAGMA synchronous={'FULL' if self._durability == 'full' else 'NORMAL'}")
         db.execute("PRAGMA foreign_keys=ON")
         db.execute("PRAGMA busy_timeout=5000")
+        # Checkpoints are made off the loop (wal_checkpoints.py); commits here only past the backstop.
+        db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
         self._db = db
         self._migrate()
+        self._checkpointer = WalCheckpointer(self.path)
+        self._checkpointer.start()
 
     def _migrate(self) -> None:
         current = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -235,6 +243,9 @@ class SQLiteStore:
             self._db.executescript(f"BEGIN; {MIGRATIONS[version]} PRAGMA user_version = {version + 1}; COMMIT;")
 
     async def close(self) -> None:
+        if self._checkpointer is not None:  # before the last connection closes (and checkpoints)
+            self._checkpointer.stop()
+            self._checkpointer = None
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -282,6 +293,7 @@ class SQLiteStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        self._checkpointer.committed()
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:

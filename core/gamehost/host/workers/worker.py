@@ -93,8 +93,13 @@ def main(argv: list[str] | None = None) -> int:
                         logger_factory=structlog.PrintLoggerFactory(sys.stderr))
     from gamehost.host.workers.resident import ResidentMatches
 
+    from gamehost.host.collector import settle_after_start
+
     games, bots, clock_rule = _load_rules()
     table = ResidentMatches(games, bots, clock_rule=clock_rule)
+    # A full collection walks every resident match's state and holds every
+    # request queued here: the plugins' modules frozen, full collections rare.
+    settle_after_start()
     _limit_memory(args.memory_mb)  # after the imports: the limit is for the matches
     while True:
         header = _read_exactly(wire_in, wire.HEADER.size)

@@ -1,0 +1,42 @@
+"""The garbage collector's settings for a serving process (collector.py)."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from gamehost.host.collector import THRESHOLDS, settle_after_start
+from hosts import HostProcess
+
+
+@pytest.fixture
+def collector_as_it_was():
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_start_up_objects_are_frozen_and_full_collections_are_rare(collector_as_it_was):
+    made_at_start_up = {"a match": [1, 2, 3]}
+    settle_after_start()
+    assert gc.get_threshold() == THRESHOLDS
+    assert gc.get_freeze_count() > 0
+    assert not gc.is_finalized(made_at_start_up)
+    assert all(tracked is not made_at_start_up for tracked in gc.get_objects())  # frozen: walked no more
+    # Full collections come after many more allocations than the interpreter's (700, 10, 10).
+    assert THRESHOLDS[0] * THRESHOLDS[1] * THRESHOLDS[2] >= 20 * 700 * 10 * 10
+
+
+def test_a_served_host_sets_its_collector_and_says_so():
+    """``gamehost serve`` is the host's own process: its collector is set
+    (a host started inside another program, as tests do, leaves it alone)."""
+    host = HostProcess().start()
+    try:
+        line = host.wait_for_log("garbage collector set for serving")
+        assert line, "the serving process did not set its collector"
+        assert tuple(line[0]["thresholds"]) == THRESHOLDS
+        assert line[0]["frozen_objects"] > 10_000  # the modules and the catalog at least
+    finally:
+        host.stop()
