@@ -9,7 +9,8 @@ now** (``points_now``), which every seat can work out from the table:
 - a bet: the points it adds to the bettor now (its stake makes it first or
   second under a flagged tower), plus its chip's value (unplayed chips score
   nothing, 1.5 step 5, and a game lasts only a few turns a player, so the
-  big chips should go down first);
+  big chips should go down first); a bet under the lowest tower, which
+  carries no flag, scores nothing;
 - a build: the points it adds to the builder now, less the most it adds to
   any other player (lifting a tower where the builder leads the stakes, not
   one where a rival does), plus the best bet it opens (the chip values the
@@ -22,7 +23,8 @@ sample of what it cannot see) and uses only the public table and the
 mover's own hand: the legal moves, heights, stakes and pile tops.
 
 The search orders the moves it tries by this score (``ordered``); playouts
-play the best scored of a few moves drawn at random (``playout_choice``);
+play the best scored of a few moves drawn at random (``playout_choice``,
+scoring builds without the bet they open, which is cheaper);
 a playout cut short is scored by the points now (``points_now_shares``).
 """
 
@@ -108,14 +110,22 @@ def with_chip(staked: dict[str, list[list[int]]], seat: int, tower: str, chip: i
 class MoveScore:
     """Scores the moves of ``seat`` in one position (see the module's list)."""
 
-    def __init__(self, state: Any, seat: int):
+    def __init__(self, state: Any, seat: int, look_at_bets: bool = True):
+        self.look_at_bets = look_at_bets
         self.state = state
         self.seat = seat
         self.row = state["row"]
         self.players = state["players"]
         self.heights = state["heights"]
         self.staked = stakes(state)
-        self.before = points(self.row, self.heights, self.staked, self.players)
+        self._before: list[int] | None = None
+
+    @property
+    def before(self) -> list[int]:
+        """The points now (only a build needs them all: computed once, when first asked)."""
+        if self._before is None:
+            self._before = points(self.row, self.heights, self.staked, self.players)
+        return self._before
 
     def __call__(self, move: Move) -> int:
         action = move.args["action"]
@@ -126,10 +136,11 @@ class MoveScore:
         return 0  # a draw with no bet
 
     def bet(self, heights: dict[str, int], tower: str, chip: int) -> int:
-        """Points the bet adds to the bettor now (with ``heights``), plus its chip's value."""
+        """Points the bet adds to the bettor now (with ``heights``), plus its
+        chip's value if the tower carries a flag."""
         flag = flag_of(self.row, heights, tower)
         if not flag[0]:
-            return chip
+            return 0  # the lowest tower: a chip there is spent for nothing, as things stand
         before = tower_points(self.staked[tower], flag, self.players)[self.seat]
         after = tower_points(with_chip(self.staked, self.seat, tower, chip)[tower], flag, self.players)[self.seat]
         return after - before + chip
@@ -144,7 +155,8 @@ class MoveScore:
         drawn = rules.pile_top(self.state, storeys)
         bonus = DRAWN_STAKE_BONUS if drawn is not None and any(
             seat == self.seat for seat, _ in self.staked[rules.card_style(drawn)]) else 0
-        return gains[self.seat] - rivals + self.best_bet(heights, style, storeys) + bonus
+        opened = self.best_bet(heights, style, storeys) if self.look_at_bets else 0
+        return gains[self.seat] - rivals + opened + bonus
 
     def best_bet(self, heights: dict[str, int], style: str, storeys: int) -> int:
         """The best bet score open after building ``storeys`` on ``style``, 0 if none."""
@@ -169,6 +181,8 @@ def ordered(state: Any, seat: int, moves: Sequence[Move]) -> list[Move]:
 def playout_choice(state: Any, seat: int, moves: Sequence[Move], rng) -> Move:
     """The best scored of ``PLAYOUT_DRAWS`` of ``moves`` drawn with ``rng``
     (all of them when there are no more)."""
+    if len(moves) == 1:
+        return moves[0]  # the draw after a bet: nothing to score
     if len(moves) > PLAYOUT_DRAWS:
         moves = [moves[rng.randrange(len(moves))] for _ in range(PLAYOUT_DRAWS)]
-    return max(moves, key=MoveScore(state, seat))
+    return max(moves, key=MoveScore(state, seat, look_at_bets=False))

@@ -71,10 +71,10 @@ def test_a_bet_scores_the_points_it_adds_now_plus_its_chip():
     assert score(state, "bet:S1:1") == 4 + 1
 
 
-def test_a_bet_on_the_lowest_tower_scores_only_its_chip():
+def test_a_bet_on_the_lowest_tower_scores_nothing_like_drawing_without_a_bet():
     """The fifth tower carries no flag (1.5 step 2): chips there score nothing now."""
     state = table(heights={"S2": 1, "S3": 1, "S4": 1, "S5": 1}, step="bet", built={"style": "S4", "storeys": 1})
-    assert score(state, "bet:S1:2") == 2
+    assert score(state, "bet:S1:2") == 0
     assert score(state, "bet:S2:2") == 8 + 2  # first of four equal towers, the furthest left: the 8/4 flag
     assert score(state, "draw:1") == 0
 
