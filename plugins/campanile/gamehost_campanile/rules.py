@@ -39,7 +39,7 @@ from typing import Any, Mapping
 
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, seat_name
 
-from gamehost_campanile import render
+from gamehost_campanile import hints, render
 
 # --- components (1.1) and setup tables (1.2) ----------------------------------
 
@@ -531,6 +531,17 @@ class Campanile(Game):
         piles = [[next(deal_from) for _ in cards[:-1]] + cards[-1:] for cards in state["piles"]]
         surplus = [next(deal_from) for _ in state["surplus"]]
         return {**state, "hands": hands, "piles": piles, "surplus": surplus}
+
+    # --- hints for search bots (hints.py: a bot's guesses, no rule) ---
+
+    def order_moves(self, state, seat, moves, rng):
+        return hints.ordered(state, seat, moves)
+
+    def rollout_move(self, state, seat, moves, rng):
+        return hints.playout_choice(state, seat, moves, rng)
+
+    def evaluate(self, state):
+        return hints.points_now_shares(state)
 
     # --- renderers ---
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, places, rank_shares
 
-from gamehost_scalino import render
+from gamehost_scalino import hints, render
 from gamehost_scalino.pyramid import (
     COLOURS,
     DIAMONDS_VARIANT,
@@ -456,6 +456,10 @@ class Scalino(Game):
     def can_undo(self, state, seat, move):
         # Every piece is in plain sight and moves draw no chance: any last move may be taken back.
         return True
+
+    def order_moves(self, state, seat, moves, rng):
+        """For search bots: placements by the staircase points they gain, then size (hints.py)."""
+        return hints.ordered(state, moves)
 
     def evaluate(self, state):
         """For search bots cutting a playout short: the seats ranked by the
