@@ -127,15 +127,15 @@ def draw_value(state: dict, seat: int, facade: Facade, back: str, tokens: Sequen
     """A draw from a back-and-outline group: the mean best placement of the
     tiles it may yield (0 for one that fits nowhere: it waits in the
     warehouse), less a chip for a brown back."""
-    by_face = Counter((TILES[token]["type"], TILES[token]["lighting"], TILES[token]["cat"]) for token in tokens)
-    first = {}
+    faces: dict[tuple, list[str]] = {}  # copies of one face place alike
     for token in tokens:
-        first.setdefault((TILES[token]["type"], TILES[token]["lighting"], TILES[token]["cat"]), token)
+        tile = TILES[token]
+        faces.setdefault((tile["type"], tile["lighting"], tile["cat"]), []).append(token)
     total = 0.0
-    for face, count in by_face.items():
-        tile = TILES[first[face]]
+    for copies in faces.values():
+        tile = TILES[copies[0]]
         best = facade.best_gain(tile, state["options"])
-        total += count * (0.0 if best is None else best + chip_earned(state, tile))
+        total += len(copies) * (0.0 if best is None else best + chip_earned(state, tile))
     return total / len(tokens) - (CHIP_VALUE if back in BROWN_BACKS else 0.0)
 
 
