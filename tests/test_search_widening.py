@@ -128,3 +128,24 @@ def test_playouts_take_the_game_s_playout_move_without_listing_legal_moves():
     # playout fills the other eight cells (or stops at a win) by playout_move.
     assert game.calls["legal_moves"] == 1
     assert 4 <= game.calls["playout_move"] <= 8
+
+
+class ShortSightedTicTacToe(OrderedTicTacToe):
+    """Playouts of at most two moves, then the game's evaluate (counted)."""
+
+    playout_horizon = 2
+
+    def evaluate(self, state):
+        self.calls["evaluate"] = self.calls.get("evaluate", 0) + 1
+        return [0.5, 0.5]
+
+
+def test_a_game_s_playout_horizon_cuts_playouts_short_for_its_evaluate():
+    """A game's ``playout_horizon`` caps a playout below the level's cap:
+    one iteration from the empty board plays two playout moves (a game
+    needs at least five to end), then asks ``evaluate``."""
+    game = ShortSightedTicTacToe()
+    state = game.setup(2, game.default_options(), random.Random(0))
+    SearchBot(level(1)).search(game, state, game.to_move(state)[0], random.Random(3))
+    assert game.calls["playout_move"] == 2
+    assert game.calls["evaluate"] == 1

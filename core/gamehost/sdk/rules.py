@@ -174,6 +174,11 @@ class Game:
     variants: Sequence[Variant] = ()
     hidden_information: bool = False
     chance: bool = False
+    playout_horizon: int | None = None
+    """Search bots' hint: the most moves a playout of this game lasts before
+    ``evaluate`` scores it, where that says as much as playing on and a
+    shorter playout buys more iterations (Kensington); None: each level's
+    own cap."""
 
     def allowed_player_counts(self) -> list[int]:
         """Every seat count a match of this game may have."""

@@ -5,7 +5,8 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
-``playout_move`` or ``rollout_move``) up to a cap, and scores the end: each
+``playout_move`` or ``rollout_move``) up to a cap (the level's, or the
+game's shorter ``playout_horizon``), and scores the end: each
 seat's share of the other seats it beat (a tie counts half), or the game's
 ``evaluate`` where the cap cut the playout short. The move most often tried
 at the root is played.
@@ -190,7 +191,9 @@ class SearchBot:
                  deadline: float) -> list[float] | None:
         """The rewards of a playout from ``state``: random moves (or the
         game's own choice) until the end, or the cap, or the deadline."""
-        for step in range(self.level.playout_cap):
+        cap = self.level.playout_cap if game.playout_horizon is None else min(self.level.playout_cap,
+                                                                                game.playout_horizon)
+        for step in range(cap):
             if outcome is not None:
                 return rewards(outcome)
             if step % DEADLINE_CHECK_EVERY == DEADLINE_CHECK_EVERY - 1 and time.monotonic() >= deadline:

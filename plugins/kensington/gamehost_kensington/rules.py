@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, rank_shares, seat_name
+from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, seat_name
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -492,6 +492,8 @@ class Kensington(Game):
     )
     hidden_information = True
     chance = True
+    # Search bots (hints.py): a playout of 4 rounds or so, then the buildings' value; games last 200+ moves.
+    playout_horizon = 40
 
     def setup(self, seats, options, rng):
         """Spec 1.6: doors, warehouses, one chip each; the start player is random (PROPOSED)."""
@@ -602,11 +604,24 @@ class Kensington(Game):
     def secrets(self, state):
         return [Secret(None, token) for token in state["pile"]]
 
+    # Search bots' hints (hints.py): a bot's guesses, no rule of the game.
+    def order_moves(self, state, seat, moves, rng):
+        from gamehost_kensington import hints
+        return hints.ordered(state, seat, moves)
+
+    def rollout_move(self, state, seat, moves, rng):
+        from gamehost_kensington import hints
+        return hints.listed(hints.playout_choice(state, seat, rng), moves)
+
+    def playout_move(self, state, seat, rng):
+        from gamehost_kensington import hints
+        return hints.playout_choice(state, seat, rng)
+
     def evaluate(self, state):
-        """For search bots cutting a playout short: the seats ranked as the
-        buildings would score now (roofs, windows, cats), birds breaking ties."""
-        sheets = [score(building) for building in state["buildings"]]
-        return rank_shares(places([(sheet["total"], sheet["birds"]) for sheet in sheets]))
+        """For search bots cutting a playout short: the seats ranked by what
+        their buildings score now plus half the points waiting under no roof."""
+        from gamehost_kensington import hints
+        return hints.value_shares(state)
 
     def sample_state(self, state, seat, rng):
         """Nothing to draw afresh: the pile is an unordered set whose tiles

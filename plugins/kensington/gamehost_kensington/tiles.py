@@ -14,6 +14,8 @@ face-down pile is a secret owned by nobody.
 
 from __future__ import annotations
 
+from functools import cache
+
 # --- PROPOSED window tiles (spec 1.5.1) --------------------------------------
 # id, shape, diamond, lit copies, dark copies, lit copies with a cat, dark copies with a cat.
 # H3a/H3c and H4c/H5b share a shape: the spec's revision replaced the upside-down
@@ -166,6 +168,7 @@ def free_form(cells) -> tuple:
 SILHOUETTE_OF_FORM = {free_form(cells_of(grid)): name for name, grid in SILHOUETTES.items()}
 
 
+@cache  # a move's label names its tile's outline: listing moves asks this thousands of times
 def silhouette(grid: tuple[str, ...]) -> str:
     return SILHOUETTE_OF_FORM[free_form(cells_of(grid))]
 
