@@ -97,7 +97,12 @@ class HostMoves:
         have moved just now, here or on another replica."""
         async def attempt(retry: int) -> None:
             record = live.record
-            if record.status != "active" or time.time() < record.update_time + record.turn_timeout:
+            if record.status != "active":
+                return
+            if time.time() < record.update_time + record.turn_timeout:
+                # Moved meanwhile (its step armed the new deadline), or a timer
+                # a little early (a loop may round its clock): arm it again.
+                self._spawn(self._schedule_turns(live))
                 return
             late = [seat for seat in await self.to_move(live) if record.seats[seat].kind == "human"]
             if late:

@@ -153,8 +153,12 @@ class MatchUndo:
         async def attempt() -> None:
             record = live.record
             ask = open_ask(live.recent, 0.0) if record.status == "active" else None
-            if ask is None or ask.version != ask_version or time.time() < ask.expire_time:
+            if ask is None or ask.version != ask_version:
                 return  # answered, withdrawn or closed meanwhile (here or by a replica)
+            if time.time() < ask.expire_time:  # a timer a little early (a loop may round its clock)
+                live.disarm_undo_lapse()
+                self._arm_undo_lapse(live)
+                return
             version = record.version + 1
             # update_time stays: the turn's deadline keeps running, as with the ask itself
             await self._commit(live, record.replace(version=version),
