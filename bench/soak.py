@@ -3,8 +3,10 @@ players who think, spectators, the SQLite store, for a fixed time.
 
 A host runs in its own process, pinned to core 0 with its rules workers
 (``taskset``); this process is the load, pinned to core 1. ``--cores
-shared`` pins nothing: the OS places the serving process, its rules workers
-and the load on both cores, as the issue's first soak ran. ``--matches
+split`` keeps the serving process alone on core 0 and moves its rules
+workers to core 1 with the load; ``--cores shared`` pins nothing: the OS
+places the serving process, its rules workers and the load on both cores,
+as the issue's first soak ran. ``--matches
 match slots are kept live for ``--duration`` seconds: each slot plays a match
 of a catalog game in turn (every game, player counts from its range), and
 starts the next when one ends. Per match, every seat follows it with a
@@ -35,7 +37,7 @@ matches. At the end every acknowledged move is looked up in its match's log
 
 Usage:
     python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
-                         [--cores pinned|shared] [--json FILE]
+                         [--cores pinned|split|shared] [--json FILE]
     python bench/soak.py --short      # smoke run: 40 matches, 30 s
 """
 
@@ -98,6 +100,17 @@ def host_rss(host: PinnedHost) -> dict:
     tree = process_tree(host.process.pid)
     return {"host_mib": rss_bytes(tree[:1]) / 2**20, "workers_mib": rss_bytes(tree[1:]) / 2**20,
             "workers": len(tree) - 1}
+
+
+def workers_to_load_core(host: PinnedHost) -> None:
+    """``--cores split``: the rules workers (the serving process's children,
+    started on its core) move to the load's core; called again at each sample
+    for a worker started since."""
+    for pid in process_tree(host.process.pid)[1:]:
+        try:
+            os.sched_setaffinity(pid, {LOAD_CORE})
+        except OSError:  # a worker that ended meanwhile
+            pass
 
 
 def serving_cpu(host: PinnedHost) -> float:
@@ -445,7 +458,8 @@ async def check_logs(stub, figures: Figures) -> dict:
     return {"checked": checked, "missing": len(missing), "missing_examples": missing[:10]}
 
 
-async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: float, stop: asyncio.Event) -> None:
+async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: float, stop: asyncio.Event,
+                 split: bool = False) -> None:
     cpu, at = host.cpu(), time.monotonic()
     moves = 0
     while not stop.is_set():
@@ -453,6 +467,8 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
             await asyncio.wait_for(stop.wait(), SAMPLE_EVERY_SECONDS)
         except asyncio.TimeoutError:
             pass
+        if split:
+            workers_to_load_core(host)
         now, now_cpu, now_moves = time.monotonic(), host.cpu(), len(soak.figures.latencies)
         row = {"t": round(now - started, 1), "moves_per_s": (now_moves - moves) / (now - at),
                "host_cpu_cores": (now_cpu - cpu) / (now - at), "live": len(soak.figures.progress), **host_rss(host)}
@@ -468,7 +484,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
               games: list[str], machine_note: str = "", transport: str = "unary", probe: str | None = None,
               host_env: dict[str, str] | None = None, load_gc_default: bool = False,
               host_loop: str = "default", cores: str = "pinned") -> dict:
-    pinned = cores == "pinned"
+    pinned = cores in ("pinned", "split")
     if pinned:
         os.sched_setaffinity(0, {LOAD_CORE})
     if host_loop != "default":
@@ -485,6 +501,8 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
                "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
     with tempfile.TemporaryDirectory() as data_dir:
         host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log, pinned=pinned)
+        if cores == "split":
+            workers_to_load_core(host)
         try:
             channels = [grpc.aio.insecure_channel(host.target, options=[("grpc.use_local_subchannel_pool", 1)])
                         for _ in range(CHANNELS)]  # a connection each
@@ -500,7 +518,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             soak = Soak(stubs, catalog, spectators, started + duration, seed, transport)
             samples: list[dict] = []
             stop = asyncio.Event()
-            sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop))
+            sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop, split=cores == "split"))
             cpu_before, serving_before = host.cpu(), serving_cpu(host)
             slots = [asyncio.ensure_future(soak.slot(index)) for index in range(matches)]
             watchdog_stuck: set[str] = set()
@@ -621,8 +639,10 @@ def main() -> None:
     parser.add_argument("--host-loop", choices=("default", "uvloop"), default="default",
                         help="uvloop: the serving process runs on uvloop (through bench/tail_probe; uvloop must be "
                              "installed), for a comparison; not with --probe")
-    parser.add_argument("--cores", choices=("pinned", "shared"), default="pinned",
-                        help="host and workers on core 0, the load on core 1; or wherever the OS places them")
+    parser.add_argument("--cores", choices=("pinned", "split", "shared"), default="pinned",
+                        help="pinned: the host and its workers on core 0, the load on core 1; split: the serving "
+                             "process alone on core 0, its workers with the load on core 1; shared: wherever the "
+                             "OS places them")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
