@@ -117,20 +117,14 @@ def test_a_timeout_rule_that_sees_the_position_ranks_by_it(client):
     assert list(client.match(match).result.ranking) == [2, 1, 3]
 
 
-def test_a_timeout_rule_that_raises_leaves_the_hosts_rule_to_end_the_match(client):
-    match = client.create_match("sealed-notes-broken-clock-rule", seats=2, clock=0.5).name
-    client.join(match)
-    client.join(match)
-    ran_out, finished = events_until_finished(client, match)[-2:]
-    assert (ran_out.kind, finished.kind) == (pb.EVENT_KIND_CLOCK_RAN_OUT, pb.EVENT_KIND_FINISHED)
-    assert list(client.match(match).result.ranking) == [2, 1]  # the host's rule: who ran out is last
-
-
-def test_a_timeout_hook_that_never_answers_runs_out_its_budget_and_the_hosts_rule_ends_the_match(client):
-    """The gamehost_clock_ran_out hook is plugin code too: it runs in the
-    game's worker under the rules budget, so one that never answers costs its
-    budget, not the host's loop (which once ran it and stalled for good)."""
-    match = client.create_match("clock-hook-stalls", seats=2, clock=0.5).name
+@pytest.mark.parametrize("game", ["sealed-notes-broken-clock-rule", "clock-hook-stalls"])
+def test_a_timeout_rule_that_raises_or_never_answers_leaves_the_hosts_rule_to_end_the_match(client, game):
+    """sealed-notes-broken-clock-rule's Game.timeout_ranking raises;
+    clock-hook-stalls' gamehost_clock_ran_out hook never answers. The hook is
+    plugin code too: it runs in the game's worker under the rules budget, so
+    one that never answers costs its budget, not the host's loop (which once
+    ran it and stalled for good)."""
+    match = client.create_match(game, seats=2, clock=0.5).name
     client.join(match)
     client.join(match)
     ran_out, finished = events_until_finished(client, match)[-2:]
