@@ -15,6 +15,7 @@ from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
 from identities import write_api_keys
+from call_errors import error_of
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +32,6 @@ def host(keys):
     yield process
     process.stop()
 
-
-def error_of(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 @pytest.mark.parametrize("game, player", [("kensington", "cy"), ("campanile", "dee")])

@@ -23,12 +23,12 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.client import GameHostError
 from gamehost.host.engine_matchmaking import OPEN_TICKETS_PER_PLAYER
 from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
+from call_errors import error_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -49,11 +49,6 @@ def ends_in(seen, state: int) -> bool:
     opened the stream late) and then ``state``, where it ended."""
     return bool(seen) and seen[-1].state == state and set(states(seen[:-1])) <= {pb.TICKET_STATE_QUEUED}
 
-
-def refused(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as error:
-        call(*args, **kwargs)
-    return error.value
 
 
 def test_two_signed_in_players_queue_and_are_seated_in_one_rated_match(host, user):
@@ -100,7 +95,7 @@ def test_a_ticket_expires_after_its_ttl(host, user):
         assert ticket.expire_time.ToNanoseconds() - ticket.create_time.ToNanoseconds() == 1_000_000_000
         assert ends_in(list(c.watch_ticket(ticket.name)), pb.TICKET_STATE_EXPIRED)
         assert c.ticket(ticket.name).state == pb.TICKET_STATE_EXPIRED
-        error = refused(c.cancel_ticket, ticket.name)
+        error = error_of(c.cancel_ticket, ticket.name)
         assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "TICKET_EXPIRED")
 
 
@@ -112,7 +107,7 @@ def test_a_cancelled_ticket_leaves_the_queue_and_is_matched_with_nobody(host, us
         assert cancelled.state == pb.TICKET_STATE_CANCELLED and cancelled.match == ""
         assert d.cancel_ticket(ticket.name) == cancelled  # a retry answers the same
         assert states(d.watch_ticket(ticket.name)) == [pb.TICKET_STATE_CANCELLED]
-        error = refused(e.cancel_ticket, ticket.name)  # only its player may touch it
+        error = error_of(e.cancel_ticket, ticket.name)  # only its player may touch it
         assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "NOT_TICKET_HOLDER")
         alone = e.create_ticket("tictactoe", ttl=60)
         assert alone.state == pb.TICKET_STATE_QUEUED  # Dave's cancelled ticket is out of the pool
@@ -170,7 +165,7 @@ def test_a_player_holds_a_bounded_number_of_queued_tickets(host, user):
     _, token = user("kim")
     with host.client(token) as k:
         tickets = [k.create_ticket("tictactoe", ttl=60) for _ in range(OPEN_TICKETS_PER_PLAYER)]
-        error = refused(k.create_ticket, "tictactoe", ttl=60)
+        error = error_of(k.create_ticket, "tictactoe", ttl=60)
         assert (error.code, error.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TICKET_LIMIT")
         k.cancel_ticket(tickets[0].name)
         tickets.append(k.create_ticket("tictactoe", ttl=60))  # a cancelled one frees its place
@@ -186,9 +181,9 @@ def test_bad_tickets_are_refused_with_the_field_named(host, user):
                               ({"min_rating": 3, "max_rating": 1}, "min_rating"),
                               ({"max_rating": float("nan")}, "max_rating"),
                               ({"options": {"nosuch": 1}}, "options")]:
-            error = refused(l.create_ticket, "tictactoe", **kwargs)
+            error = error_of(l.create_ticket, "tictactoe", **kwargs)
             assert error.code == grpc.StatusCode.INVALID_ARGUMENT and field in error.message, kwargs
-        assert refused(l.ticket, "tickets/nosuch").code == grpc.StatusCode.NOT_FOUND
+        assert error_of(l.ticket, "tickets/nosuch").code == grpc.StatusCode.NOT_FOUND
         # Nothing was queued: the whole bound is still free.
         tickets = [l.create_ticket("tictactoe", ttl=60) for _ in range(OPEN_TICKETS_PER_PLAYER)]
         for ticket in tickets:
@@ -198,12 +193,12 @@ def test_bad_tickets_are_refused_with_the_field_named(host, user):
 def test_an_anonymous_caller_cannot_queue(host, user):
     _, token = user("max")
     with host.client() as anonymous, host.client(token) as m:
-        error = refused(anonymous.create_ticket, "tictactoe")
+        error = error_of(anonymous.create_ticket, "tictactoe")
         assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "SIGN_IN_REQUIRED")
         assert "sign in" in error.message
         ticket = m.create_ticket("tictactoe", ttl=60)
-        assert refused(anonymous.ticket, ticket.name).code == grpc.StatusCode.UNAUTHENTICATED
-        assert refused(anonymous.cancel_ticket, ticket.name).code == grpc.StatusCode.UNAUTHENTICATED
+        assert error_of(anonymous.ticket, ticket.name).code == grpc.StatusCode.UNAUTHENTICATED
+        assert error_of(anonymous.cancel_ticket, ticket.name).code == grpc.StatusCode.UNAUTHENTICATED
         assert m.cancel_ticket(ticket.name).state == pb.TICKET_STATE_CANCELLED
 
 
@@ -227,7 +222,7 @@ def test_a_ticket_on_one_replica_is_matched_with_one_on_the_other(start_host, po
         watcher.join(30)
         assert final.state == pb.TICKET_STATE_MATCHED and not watcher.is_alive()
         assert final.match == matched.match and {final.seat, matched.seat} == {0, 1}
-        error = refused(on_b.ticket, queued.name)  # b reads it from the store, and keeps it Alice's
+        error = error_of(on_b.ticket, queued.name)  # b reads it from the store, and keeps it Alice's
         assert (error.code, error.reason) == (grpc.StatusCode.PERMISSION_DENIED, "NOT_TICKET_HOLDER")
         assert on_a.match(final.match).status == on_b.match(final.match).status == pb.MATCH_STATUS_ACTIVE
         assert on_a.join(final.match).seat == final.seat

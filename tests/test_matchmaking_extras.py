@@ -22,7 +22,6 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gamehost.client import GameHostError
 from gamehost.host import matchmaking
 from gamehost.host.engine_matchmaking import OPEN_TICKETS_PER_PLAYER
 from gamehost.host.store.base import TicketRecord
@@ -31,6 +30,7 @@ from gamehost.host.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
 from tests.hosts import HostProcess
+from call_errors import error_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -41,11 +41,6 @@ def host(idp):
     yield process
     process.stop()
 
-
-def refused(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as error:
-        call(*args, **kwargs)
-    return error.value
 
 
 def wait_for(predicate, timeout: float = 30.0, what: str = "the condition"):
@@ -97,9 +92,9 @@ def test_a_player_lists_their_own_tickets_queued_first_then_those_over(host, use
 def test_listing_tickets_refuses_strangers_and_bad_requests(host, user):
     _, token = user("cat")
     with host.client(token) as c, host.client() as anonymous:
-        error = refused(anonymous.tickets)
+        error = error_of(anonymous.tickets)
         assert (error.code, error.reason) == (grpc.StatusCode.UNAUTHENTICATED, "SIGN_IN_REQUIRED")
-        error = refused(c.tickets, states=[pb.TICKET_STATE_UNSPECIFIED])
+        error = error_of(c.tickets, states=[pb.TICKET_STATE_UNSPECIFIED])
         assert error.code == grpc.StatusCode.INVALID_ARGUMENT and error.field_violations[0][0] == "states"
         queued = [c.create_ticket("campanile", ttl=60), c.create_ticket("kensington", ttl=60)]
         page = c.stub.ListTickets(pb.ListTicketsRequest(page_size=1), metadata=c.metadata)
@@ -167,7 +162,7 @@ def test_bad_widenings_are_refused_with_the_field_named(host, user):
             ({"min_rating": 1.0, "widen_per_second": 1.0, "max_widening": 1e9}, "rating_max_widening"),
         ]
         for kwargs, field in cases:
-            error = refused(l.create_ticket, "tictactoe", ttl=60, **kwargs)
+            error = error_of(l.create_ticket, "tictactoe", ttl=60, **kwargs)
             assert error.code == grpc.StatusCode.INVALID_ARGUMENT, kwargs
             assert [v[0] for v in error.field_violations] == [field] and field in error.message, kwargs
         assert l.tickets() == []  # nothing was queued

@@ -13,9 +13,9 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
+from call_errors import error_of
 
 
 @pytest.fixture(scope="module")
@@ -57,11 +57,6 @@ def match_between(first, second, **create) -> str:
     second.join(with_anyone.name, seat=1)
     return with_anyone.name
 
-
-def error_of(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 def test_each_player_lists_the_matches_where_it_is_their_turn_and_it_changes_after_a_move(players):

@@ -21,12 +21,12 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.client import GameHostError
 from gamehost.host import matchmaking
 from gamehost.host.store.base import PartyFull, TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.v1 import gamehost_pb2 as pb
+from call_errors import error_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -37,11 +37,6 @@ QUEUED, MATCHED = pb.TICKET_STATE_QUEUED, pb.TICKET_STATE_MATCHED
 def host(signed_in_host):
     return signed_in_host
 
-
-def refused(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as error:
-        call(*args, **kwargs)
-    return error.value
 
 
 def test_a_party_is_matched_only_once_all_its_friends_have_queued_and_then_in_one_match(host, user):
@@ -102,23 +97,23 @@ def test_joining_a_party_that_is_full_gone_another_games_or_ones_own_is_refused_
     with host.client(kai_token) as kai, host.client(lou_token) as lou, host.client(mo_token) as mo, \
             host.client(ned_token) as ned:
         started = kai.create_ticket("callisto", seats=4, ttl=60, party_size=2)
-        error = refused(kai.create_ticket, "", party=started.party, ttl=60)
+        error = error_of(kai.create_ticket, "", party=started.party, ttl=60)
         assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_IN_PARTY")
         for kwargs, field in [({"game": "tictactoe"}, "game"), ({"game": "callisto", "seats": 3}, "seats"),
                               ({"game": "callisto", "variant": "one-sided"}, "options")]:
-            error = refused(lou.create_ticket, party=started.party, ttl=60, **kwargs)
+            error = error_of(lou.create_ticket, party=started.party, ttl=60, **kwargs)
             assert (error.code, error.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "PARTY_MISMATCH"), kwargs
             assert field in error.message and "leave" in error.message
         # The party's own terms, named in full, are accepted.
         joined = lou.create_ticket("callisto", seats=4, party=started.party, ttl=60)
         assert joined.party_queued == 2
-        error = refused(mo.create_ticket, "", party=started.party, ttl=60)
+        error = error_of(mo.create_ticket, "", party=started.party, ttl=60)
         assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "PARTY_FULL")
         assert error.metadata["party_size"] == "2"
-        error = refused(mo.create_ticket, "", party="parties/nosuch", ttl=60)
+        error = error_of(mo.create_ticket, "", party="parties/nosuch", ttl=60)
         assert (error.code, error.reason) == (grpc.StatusCode.NOT_FOUND, "PARTY_NOT_FOUND")
         for kwargs in [{"party_size": 5}, {"party_size": 1}, {"party_size": 2, "party": started.party}]:
-            error = refused(ned.create_ticket, "callisto", seats=4, ttl=60, **kwargs)
+            error = error_of(ned.create_ticket, "callisto", seats=4, ttl=60, **kwargs)
             assert error.code == grpc.StatusCode.INVALID_ARGUMENT and "party" in error.message, kwargs
         # Nothing of the refused calls was queued.
         assert mo.tickets() == [] and ned.tickets() == []

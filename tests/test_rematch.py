@@ -9,19 +9,14 @@ import time
 import grpc
 import pytest
 
-from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
+from call_errors import error_of
 
 
 @pytest.fixture(scope="module")
 def host(signed_in_host):
     return signed_in_host
 
-
-def error_of(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 def play_out(match: str, players: dict) -> None:

@@ -12,9 +12,9 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
+from call_errors import error_of
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +38,6 @@ def admin(host, admin_key):
     with host.client(admin_key[1]) as client:
         yield client
 
-
-def error_of(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 def test_a_user_gets_the_same_seat_back_on_another_device(host, user):

@@ -12,12 +12,13 @@ import sys
 import grpc
 import pytest
 
-from gamehost.client import GameHostClient, GameHostError
+from gamehost.client import GameHostClient
 from gamehost.client.structs import from_struct
 from gamehost.host.undo import ASK_LIFETIME, open_ask
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost_tictactoe import TicTacToe
+from call_errors import error_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -27,11 +28,6 @@ UNDO_KINDS = {pb.EVENT_KIND_MOVED: "moved", pb.EVENT_KIND_UNDO_ASKED: "asked",
               pb.EVENT_KIND_UNDO_LAPSED: "lapsed",
               pb.EVENT_KIND_FINISHED: "finished"}
 
-
-def refused(call, *args, **kwargs) -> GameHostError:
-    with pytest.raises(GameHostError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 def new_match(client: GameHostClient, seed: int) -> tuple[str, str, str]:
@@ -121,7 +117,7 @@ def test_an_undo_refused_changes_nothing(client):
     now = client.view(match, o)
     assert now.state == before.state and now.legal_moves == before.legal_moves and list(now.to_move) == [1]
     assert story(client, match) == ["moved", "asked", "refused"]
-    assert refused(client.answer_undo, match, o, True).reason == "NO_UNDO_ASKED"  # the ask is closed
+    assert error_of(client.answer_undo, match, o, True).reason == "NO_UNDO_ASKED"  # the ask is closed
     assert client.log(match).events[-1].kind == pb.EVENT_KIND_UNDO_REFUSED  # and that refusal wrote nothing
 
 
@@ -129,7 +125,7 @@ def test_a_game_without_undo_refuses_the_ask_and_changes_nothing(client):
     match = client.create_match("kensington", seats=2).name
     tokens = [client.join(match).player_token for _ in range(2)]
     before = client.match(match)
-    error = refused(client.ask_undo, match, tokens[0])
+    error = error_of(client.ask_undo, match, tokens[0])
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "UNDO_NOT_SUPPORTED")
     assert "Kensington" in error.message
     assert client.match(match).version == before.version
@@ -141,26 +137,26 @@ def test_a_stale_ask_expires_after_a_move(client):
     asked = client.ask_undo(match, x)
     mark(client, match, o, 0)  # O moves instead of answering: the position changed
     assert not client.match(match).HasField("undo_ask")
-    error = refused(client.answer_undo, match, o, True, ask_version=asked.version)
+    error = error_of(client.answer_undo, match, o, True, ask_version=asked.version)
     assert (error.code, error.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "NO_UNDO_ASKED")
-    assert refused(client.withdraw_undo, match, x).reason == "NO_UNDO_ASKED"
-    assert refused(client.ask_undo, match, x).reason == "UNDO_NOT_YOURS"  # O's move is the last one now
+    assert error_of(client.withdraw_undo, match, x).reason == "NO_UNDO_ASKED"
+    assert error_of(client.ask_undo, match, x).reason == "UNDO_NOT_YOURS"  # O's move is the last one now
     assert story(client, match) == ["moved", "asked", "moved"]
 
 
 def test_who_may_ask_answer_and_withdraw(client):
     match, x, o = new_match(client, seed=75)
-    assert refused(client.ask_undo, match, x).reason == "NOTHING_TO_UNDO"
+    assert error_of(client.ask_undo, match, x).reason == "NOTHING_TO_UNDO"
     mark(client, match, x, 4)
-    spectator = refused(client.ask_undo, match, "")
+    spectator = error_of(client.ask_undo, match, "")
     assert (spectator.code, spectator.reason) == (grpc.StatusCode.PERMISSION_DENIED, "SPECTATOR_FORBIDDEN")
-    assert refused(client.ask_undo, match, o).reason == "UNDO_NOT_YOURS"
+    assert error_of(client.ask_undo, match, o).reason == "UNDO_NOT_YOURS"
     asked = client.ask_undo(match, x)
-    assert refused(client.ask_undo, match, x).reason == "UNDO_ALREADY_ASKED"
-    assert refused(client.answer_undo, match, x, True).reason == "UNDO_OWN_ASK"
-    stale = refused(client.answer_undo, match, o, True, ask_version=asked.version - 1)
+    assert error_of(client.ask_undo, match, x).reason == "UNDO_ALREADY_ASKED"
+    assert error_of(client.answer_undo, match, x, True).reason == "UNDO_OWN_ASK"
+    stale = error_of(client.answer_undo, match, o, True, ask_version=asked.version - 1)
     assert (stale.code, stale.reason) == (grpc.StatusCode.ABORTED, "STALE_UNDO_ASK")
-    assert refused(client.withdraw_undo, match, o).reason == "UNDO_NOT_YOURS"
+    assert error_of(client.withdraw_undo, match, o).reason == "UNDO_NOT_YOURS"
     assert client.match(match).version == asked.version  # none of the refusals wrote anything
     withdrawn = client.withdraw_undo(match, x)
     assert withdrawn.version == asked.version + 1 and not withdrawn.HasField("ask")
@@ -252,7 +248,7 @@ def test_an_unanswered_ask_lapses_with_an_event_and_an_answered_one_does_not(sta
         assert (lapsed.kind, lapsed.version, lapsed.seat, lapsed.undoes) == \
             (pb.EVENT_KIND_UNDO_LAPSED, asked.version + 1, 0, moved)
         assert not client.match(match).HasField("undo_ask")
-        assert refused(client.answer_undo, match, o, True).reason == "NO_UNDO_ASKED"
+        assert error_of(client.answer_undo, match, o, True).reason == "NO_UNDO_ASKED"
         assert from_struct(client.view(match, o).state)["board"][4] == 0  # the move stands
         assert client.view(match, o).to_move == [1]
 
