@@ -32,7 +32,6 @@ import asyncio
 import base64
 import gzip
 import json
-import math
 import os
 import platform
 import random
@@ -51,7 +50,7 @@ import grpc
 from google.protobuf import json_format, message_factory, struct_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
-from gamehost.client.structs import from_struct, to_struct
+from gamehost.client.structs import from_struct
 from gamehost.sdk.conformance import mistyped_moves
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc

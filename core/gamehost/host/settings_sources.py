@@ -4,7 +4,6 @@ source that gave it (SettingsError); nothing is half applied."""
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
