@@ -14,7 +14,9 @@ together is matchmaking.py's business.
 A WatchTicket stream reads its ticket again only when told it changed: by
 this replica at once, by another replica through the shared store's
 notifications (PostgreSQL: NOTIFY gamehost_tickets, sent in the changing
-transaction), and at its expire time.
+transaction), and at its expire time. A change to one ticket of a party
+(a friend joining, cancelling or expiring) is told to the party's queued
+tickets too: their party_queued changed.
 """
 
 from __future__ import annotations
