@@ -1,17 +1,22 @@
 """The Go thin client (clients/go, command gamehost-go), built once per test
 session and run against real hosts: it plays every game of the catalog, lists
 it, reports the host's errors with their details, resumes its stream across a
-host restart, its `script` log matches what the Python client reads, and it
-signs in with a JWT (bad tokens: UNAUTHENTICATED)."""
+host restart, its `script` log matches what the Python client reads, it
+signs in with a JWT (bad tokens: UNAUTHENTICATED), and it queues for matches
+(`queue`: alone, in a party, cancelled by an interrupt, resumed across a
+host restart)."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
+import signal
 import socket
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -375,3 +380,140 @@ def test_undo_by_agreement_asked_refused_withdrawn_and_accepted(gamehost_go, go_
     with go_host.client() as client:
         view = client.view(match, x)
     assert view.version == moved + 7 and list(view.to_move) == [0]
+
+
+# ------------------------------------------------------------------ matchmaking
+
+MATCHED_LINE = re.compile(r"^(matches/\S+): you are Player (\d) \(seat (\d) in the API\)$", re.MULTILINE)
+
+
+def _queue(binary: Path, target: str, token: str, *args: str) -> subprocess.Popen:
+    """gamehost-go queue, signed in through the environment, running on."""
+    return subprocess.Popen([str(binary), "queue", *args, "--host", target], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "GAMEHOST_TOKEN": token})
+
+
+def _person(idp, name: str) -> tuple[str, str]:
+    subject = f"go-{name}-{uuid.uuid4().hex[:6]}"
+    return subject, idp.token(subject, name=name.title())
+
+
+def _matched(process: subprocess.Popen) -> tuple[str, int, str]:
+    """The match and seat a queue process printed as it ended, and its output."""
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    found = MATCHED_LINE.search(out)
+    assert found, out
+    assert int(found[2]) == int(found[3]) + 1  # "Player 2" is seat 1
+    return found[1], int(found[3]), out
+
+
+def test_two_go_players_queue_and_are_seated_in_one_match(gamehost_go, go_host, idp):
+    people = [_person(idp, name) for name in ("gwen", "hugo")]
+    players = [_queue(gamehost_go, go_host.target, token, "tictactoe", "--ttl", "60") for _, token in people]
+    (first_match, first_seat, first_out), (second_match, second_seat, _) = [_matched(p) for p in players]
+    assert first_match == second_match and {first_seat, second_seat} == {0, 1}
+    assert re.match(r"tickets/\S+: queued for games/tictactoe, 2 players \(rating 0\.0\)\n", first_out)
+    with go_host.client() as client:
+        match = client.match(first_match)
+    assert match.status == pb.MATCH_STATUS_ACTIVE
+    assert {(seat.player_name, seat.verified) for seat in match.seats} == {("Gwen", True), ("Hugo", True)}
+    # Each seat is bound to its player: `play --match`, signed in alone, plays it to the end.
+    plays = [subprocess.Popen([str(gamehost_go), "play", "--match", first_match, "--host", go_host.target],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "GAMEHOST_TOKEN": token}) for _, token in people]
+    outs = [play.communicate(timeout=60) for play in plays]
+    assert [play.returncode for play in plays] == [0, 0], [err for _, err in outs]
+    assert outs[0][0].startswith(f"{first_match}: playing Player {first_seat + 1} ")
+    with go_host.client() as client:
+        assert_finished_with_gapless_log(client, first_match)
+
+
+def test_a_party_of_two_queues_through_the_command_line(gamehost_go, go_host, idp):
+    (_, ivy_token), (_, jay_token) = _person(idp, "ivy"), _person(idp, "jay")
+    leader = _queue(gamehost_go, go_host.target, ivy_token, "tictactoe", "--party-size", "2", "--ttl", "60")
+    try:
+        queued, gathering = leader.stdout.readline(), leader.stdout.readline()
+        assert queued.startswith("tickets/") and ": queued for games/tictactoe, 2 players" in queued
+        party = gathering.split(":")[0]
+        assert re.fullmatch(r"parties/[\w-]{16}", party), gathering
+        assert gathering.endswith(f": 1 of 2 friends queued; they join with `gamehost-go queue --party {party}`\n")
+        friend = _queue(gamehost_go, go_host.target, jay_token, "--party", party)
+        friend_match, friend_seat, _ = _matched(friend)
+        leader_match, leader_seat, _ = _matched(leader)
+    finally:
+        if leader.poll() is None:
+            leader.kill()
+            leader.wait()
+    assert friend_match == leader_match and {friend_seat, leader_seat} == {0, 1}
+    with go_host.client() as client:
+        assert {seat.player_name for seat in client.match(leader_match).seats} == {"Ivy", "Jay"}
+
+
+def test_an_interrupt_cancels_the_ticket_and_the_party_count_follows_a_friend_who_lapses(gamehost_go, go_host, idp):
+    """A party of two for four seats waits; the friend's ticket expires, and
+    the leader's stream prints the party's count falling without asking; an
+    interrupt then cancels the leader's ticket."""
+    (kim, kim_token), (_, lee_token) = _person(idp, "kim"), _person(idp, "lee")
+    leader = _queue(gamehost_go, go_host.target, kim_token, "callisto", "--seats", "4", "--party-size", "2",
+                    "--ttl", "60")
+    try:
+        ticket_name = leader.stdout.readline().split(":")[0]
+        party = leader.stdout.readline().split(":")[0]
+        with go_host.client(lee_token) as lee:
+            lapsing = lee.create_ticket("", party=party, ttl=1)
+            assert leader.stdout.readline().startswith(f"{party}: 2 of 2 friends queued")
+            assert leader.stdout.readline().startswith(f"{party}: 1 of 2 friends queued")  # Lee's ticket expired
+            assert lee.ticket(lapsing.name).state == pb.TICKET_STATE_EXPIRED
+        leader.send_signal(signal.SIGINT)
+        out, err = leader.communicate(timeout=30)
+    finally:
+        if leader.poll() is None:
+            leader.kill()
+            leader.wait()
+    assert leader.returncode == 1 and out == ""
+    assert err == f"gamehost-go queue: {ticket_name}: cancelled, not matched\n"
+    with go_host.client(idp.token(kim)) as client:
+        assert client.ticket(ticket_name).state == pb.TICKET_STATE_CANCELLED
+        assert client.tickets(states=[pb.TICKET_STATE_QUEUED]) == []
+
+
+def test_queue_errors_print_the_code_and_details(gamehost_go, go_host, idp):
+    _, token = _person(idp, "max")
+    missing = _queue(gamehost_go, go_host.target, token, "--party", "parties/nosuchpartyatall")
+    out, err = missing.communicate(timeout=60)
+    assert missing.returncode == 1 and out == ""
+    first, *details = err.splitlines()
+    assert first.startswith("gamehost-go queue: NOT_FOUND: No party parties/nosuchpartyatall")
+    assert "  ErrorInfo: reason=PARTY_NOT_FOUND domain=gamehost.dev" in details
+    assert any(line.startswith("  ResourceInfo: type=gamehost.dev/Party name=parties/nosuchpartyatall: ")
+               for line in details)
+    anonymous = run_go(gamehost_go, go_host, "queue", "tictactoe")
+    assert anonymous.returncode == 1 and anonymous.stderr.startswith("gamehost-go queue: UNAUTHENTICATED: ")
+    assert "  ErrorInfo: reason=SIGN_IN_REQUIRED domain=gamehost.dev" in anonymous.stderr.splitlines()
+    both = _queue(gamehost_go, go_host.target, token, "tictactoe", "--party-size", "2", "--party", "parties/x")
+    _, err = both.communicate(timeout=60)
+    assert both.returncode == 1 and "INVALID_ARGUMENT" in err and "reason=PARTY_CONFLICT" in err
+    with go_host.client(token) as client:
+        assert client.tickets() == []  # nothing was queued
+
+
+def test_queue_follows_its_ticket_across_a_host_restart(gamehost_go, start_host, idp, tmp_path):
+    port, data = _free_port(), tmp_path / "data"
+    first = start_host("--port", str(port), *idp.host_args(), data_dir=data)
+    (nia, nia_token), (_, oto_token) = _person(idp, "nia"), _person(idp, "oto")
+    waiting = _queue(gamehost_go, first.target, nia_token, "tictactoe", "--ttl", "120")
+    try:
+        ticket_name = waiting.stdout.readline().split(":")[0]
+        assert ticket_name.startswith("tickets/")
+        first.kill()
+        second = start_host("--port", str(port), *idp.host_args(), data_dir=data)
+        with second.client(oto_token) as oto:
+            matched = oto.create_ticket("tictactoe", ttl=60)
+        assert matched.state == pb.TICKET_STATE_MATCHED
+        match, seat, _ = _matched(waiting)
+    finally:
+        if waiting.poll() is None:
+            waiting.kill()
+            waiting.wait()
+    assert (match, seat) == (matched.match, 1 - matched.seat)

@@ -310,7 +310,8 @@ async def exercise_store(store) -> None:
         matched = await store.get_ticket(first.id)
         assert (matched.state, matched.match_id, matched.seat) == ("matched", "m1", 0)
         assert not await store.cancel_ticket(first.id, now)
-        assert await store.expire_tickets(now, 0) == {third.id: "tictactoe"}
+        assert [(t.id, t.game_id, t.state) for t in await store.expire_tickets(now, 0)] == [
+            (third.id, "tictactoe", "expired")]
         assert (await store.get_ticket(third.id)).state == "expired"
         assert await store.pools_to_match(time.time(), 0) == []  # nothing queued
         await store.expire_tickets(now, now + 1)  # forgets the tickets over

@@ -92,6 +92,44 @@ def test_the_party_count_follows_its_friends_joining_and_cancelling(host, user):
         jon.cancel_ticket(third.name)
 
 
+def assert_a_lapsed_friend_wakes_the_party(starter, friend) -> None:
+    """A party of two for four seats (so it is never matched): the friend's
+    ticket expires, and the starter's WatchTicket stream, asked nothing
+    more, sends the party's new count (the stream's deadline bounds the
+    wait; the starter's own ticket would only be read again at its expiry)."""
+    started = starter.create_ticket("callisto", seats=4, ttl=120, party_size=2)
+    watch = starter.watch_ticket(started.name, timeout=60)
+    assert next(watch).party_queued == 1
+    lapsing = friend.create_ticket("", party=started.party, ttl=1)
+    assert next(watch).party_queued == 2
+    lapsed = next(watch)  # woken by the expiry: no call since
+    assert (lapsed.state, lapsed.party_queued) == (QUEUED, 1)
+    assert friend.ticket(lapsing.name).state == pb.TICKET_STATE_EXPIRED
+    starter.cancel_ticket(started.name)
+    assert [t.state for t in watch] == [pb.TICKET_STATE_CANCELLED]
+
+
+def test_a_friends_ticket_that_expires_wakes_the_partys_watchers(host, user):
+    (_, uma_token), (_, vic_token) = user("uma"), user("vic")
+    with host.client(uma_token) as uma, host.client(vic_token) as vic:
+        assert_a_lapsed_friend_wakes_the_party(uma, vic)
+
+
+def test_a_friends_ticket_that_expires_wakes_the_partys_watchers_on_sqlite(start_host, idp, user, tmp_path):
+    sqlite_host = start_host(*idp.host_args(), data_dir=tmp_path / "data")
+    (_, uma_token), (_, vic_token) = user("uma"), user("vic")
+    with sqlite_host.client(uma_token) as uma, sqlite_host.client(vic_token) as vic:
+        assert_a_lapsed_friend_wakes_the_party(uma, vic)
+
+
+def test_a_friends_ticket_that_expires_on_one_replica_wakes_the_partys_watchers_on_the_other(
+        start_host, postgres_url, idp, user):
+    a, b = [start_host("--store", postgres_url, "--replica-id", name, *idp.host_args()) for name in "ab"]
+    (_, uma_token), (_, vic_token) = user("uma"), user("vic")
+    with a.client(uma_token) as uma, b.client(vic_token) as vic:
+        assert_a_lapsed_friend_wakes_the_party(uma, vic)
+
+
 def test_joining_a_party_that_is_full_gone_another_games_or_ones_own_is_refused_and_queues_nothing(host, user):
     (_, kai_token), (_, lou_token), (_, mo_token), (_, ned_token) = (user(n) for n in ("kai", "lou", "mo", "ned"))
     with host.client(kai_token) as kai, host.client(lou_token) as lou, host.client(mo_token) as mo, \
@@ -203,3 +241,32 @@ def test_each_store_counts_a_partys_places_when_adding_a_ticket(backend, tmp_pat
 def test_postgres_counts_a_partys_places_when_adding_a_ticket(postgres_url):
     from gamehost.host.store.postgres import PostgresStore
     asyncio.run(exercise_party_places(PostgresStore(postgres_url)))
+
+
+async def announce_a_lapsed_friend(postgres_url) -> None:
+    """Whichever replica's sweep expires a ticket, every replica hears of it
+    and of its party's queued tickets, whose watchers read their count again."""
+    from gamehost.host.store.postgres import PostgresStore
+    expiring, listening = PostgresStore(postgres_url, owner="a"), PostgresStore(postgres_url, owner="b")
+    await expiring.open()
+    await listening.open()
+    try:
+        heard: asyncio.Queue = asyncio.Queue()
+        listening.subscribe_tickets(heard.put_nowait)
+        listening.subscribe(lambda match_id, version: None)
+        await asyncio.sleep(0.2)  # LISTEN is in place
+        lapsing, staying = record("p1", "party1", 2, expire_time=time.time() - 1), record("p2", "party1", 2)
+        alone = record("p3", expire_time=time.time() - 1)
+        for ticket in (lapsing, staying, alone):
+            assert await expiring.add_ticket(ticket, 4)
+        assert await asyncio.wait_for(heard.get(), 5) == [lapsing.id]  # told of its friend's joining
+        expired = await expiring.expire_tickets(time.time(), 0)
+        assert sorted(t.id for t in expired) == sorted([lapsing.id, alone.id])
+        assert sorted(await asyncio.wait_for(heard.get(), 5)) == sorted([lapsing.id, alone.id, staying.id])
+    finally:
+        await expiring.close()
+        await listening.close()
+
+
+def test_postgres_tells_every_replica_of_a_lapsed_friends_party(postgres_url):
+    asyncio.run(announce_a_lapsed_friend(postgres_url))

@@ -40,11 +40,8 @@ func CodeName(code codes.Code) string {
 // added in front by wrapping (fmt.Errorf("move 3: %w", err)) stays in front.
 // Errors that did not come from gRPC are returned as they are.
 func Describe(err error) string {
-	var rpcErr interface {
-		error
-		GRPCStatus() *status.Status
-	}
-	if !errors.As(err, &rpcErr) {
+	rpcErr, ok := rpcErrorOf(err)
+	if !ok {
 		return err.Error()
 	}
 	st := rpcErr.GRPCStatus()
@@ -54,6 +51,30 @@ func Describe(err error) string {
 		lines = append(lines, "  "+describeDetail(detail))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Reason returns the reason of the ErrorInfo the host attached to err
+// ("PARTY_NOT_FOUND", "TICKET_LIMIT"), also when err wraps it, or "".
+func Reason(err error) string {
+	if rpcErr, ok := rpcErrorOf(err); ok {
+		for _, detail := range rpcErr.GRPCStatus().Details() {
+			if info, isInfo := detail.(*errdetails.ErrorInfo); isInfo {
+				return info.GetReason()
+			}
+		}
+	}
+	return ""
+}
+
+type rpcError interface {
+	error
+	GRPCStatus() *status.Status
+}
+
+// rpcErrorOf finds the gRPC status error in err's chain.
+func rpcErrorOf(err error) (rpcError, bool) {
+	var found rpcError
+	return found, errors.As(err, &found)
 }
 
 func describeDetail(detail any) string {

@@ -14,7 +14,9 @@ together is matchmaking.py's business.
 A WatchTicket stream reads its ticket again only when told it changed: by
 this replica at once, by another replica through the shared store's
 notifications (PostgreSQL: NOTIFY gamehost_tickets, sent in the changing
-transaction), and at its expire time.
+transaction), and at its expire time. A change to one ticket of a party
+(a friend joining, cancelling or expiring) is told to the party's queued
+tickets too: their party_queued changed.
 """
 
 from __future__ import annotations
@@ -345,13 +347,18 @@ class Matchmaking:
         await self._match_pool(pool)
 
     async def _expire_tickets(self) -> None:
+        """Expire the due tickets and wake their watchers, and their friends'
+        (whose party_queued fell; a shared store tells the other replicas)."""
         now = time.time()
         expired = await self.store.expire_tickets(now, now - FORGET_AFTER)
-        if expired:
-            log.info("tickets expired", ticket_ids=sorted(expired))
-            for game_id in expired.values():
-                self.ticket_stats.ended(game_id, "expired")
-            self._tickets_changed(list(expired))
+        if not expired:
+            return
+        log.info("tickets expired", ticket_ids=sorted(ticket.id for ticket in expired))
+        for ticket in expired:
+            self.ticket_stats.ended(ticket.game_id, "expired")
+        friends = [friend.id for party in sorted({ticket.party for ticket in expired if ticket.party})
+                   for friend in await self.store.party_tickets(party)]
+        self._tickets_changed([ticket.id for ticket in expired] + friends)
 
     async def _matchmaking_sweep(self) -> None:
         """Every replica, every sweep_interval: expire due tickets and form the

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
+
+	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
 func TestFlagsMayFollowPositionalArguments(t *testing.T) {
@@ -42,7 +45,9 @@ func TestOptionValuesAreJSONWhenTheyParse(t *testing.T) {
 
 func TestExitStatusOfUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{}, {"nope"}, {"play"}, {"script", "tictactoe"}, {"games", "extra"},
-		{"play", "tictactoe", "--strategy", "best"}, {"play", "--seed", "-1", "tictactoe"}} {
+		{"play", "tictactoe", "--strategy", "best"}, {"play", "--seed", "-1", "tictactoe"},
+		{"queue"}, {"queue", "--list", "tictactoe"}, {"queue", "tictactoe", "chess"}, {"queue", "x", "--ttl", "-1"},
+		{"queue", "x", "--bot-wait", "soon"}, {"queue", "--list", "--state", "waiting"}} {
 		if got := run(args, discard{}, discard{}); got != 2 {
 			t.Errorf("run(%q) = %d, want 2", args, got)
 		}
@@ -92,3 +97,30 @@ func TestTLSCAFilesThatHoldNoCertificateAreUsageErrors(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestQueueFlagsTellALeftOutNumberFromZero(t *testing.T) {
+	var minRating, botWait optionalFloat
+	var states stateFlags
+	fs := newFlagSet("queue", "")
+	fs.Var(&minRating, "min-rating", "")
+	fs.Var(&botWait, "bot-wait", "")
+	fs.Var(&states, "state", "")
+	if _, err := fs.parse([]string{"--bot-wait", "0", "--state", "queued", "--state", "EXPIRED"}); err != nil {
+		t.Fatal(err)
+	}
+	if minRating.pointer() != nil || botWait.pointer() == nil || *botWait.pointer() != 0 {
+		t.Errorf("min rating %+v, bot wait %+v", minRating, botWait)
+	}
+	if wait, err := (&optionalFloat{value: 1.5, set: true}).seconds("--ttl"); err != nil || wait != 1500*time.Millisecond {
+		t.Errorf("1.5 s is %v (%v)", wait, err)
+	}
+	want := stateFlags{gamehostv1.TicketState_TICKET_STATE_QUEUED, gamehostv1.TicketState_TICKET_STATE_EXPIRED}
+	if !reflect.DeepEqual(states, want) {
+		t.Errorf("states %v", states)
+	}
+	for _, bad := range []string{"inf", "NaN", "x"} {
+		if minRating.Set(bad) == nil {
+			t.Errorf("%q was taken for a rating", bad)
+		}
+	}
+}

@@ -29,6 +29,7 @@ var commands = []command{
 	{"whoami", "print who the host takes you to be (--bearer-token, or anonymous)", runWhoami},
 	{"play", "play a match to its end, choosing among the legal moves", runPlay},
 	{"script", "play a fixed list of moves on every seat, then print the match log as canonical JSON", runScript},
+	{"queue", "queue for a match (signed in; --party-size N: with friends), then print the match and your seat", runQueue},
 	{"undo", "take a move back by agreement: ask, accept, refuse or withdraw (--session: over a stream)", runUndo},
 }
 

@@ -343,9 +343,11 @@ class Store(Protocol):
     async def cancel_ticket(self, ticket_id: str, now: float) -> bool:
         """Cancel a queued ticket; False when it is not queued (any more)."""
 
-    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
-        """Expire the queued tickets whose expire_time has come ({id: game id});
-        delete the tickets over since before ``forget_before``."""
+    async def expire_tickets(self, now: float, forget_before: float) -> list[TicketRecord]:
+        """Expire the queued tickets whose expire_time has come and return
+        them; delete the tickets over since before ``forget_before``. A
+        shared store tells every replica of the expired tickets and of the
+        queued tickets of their parties (whose friends' count fell)."""
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
         """The pools with a queued ticket queued since ``queued_since``,

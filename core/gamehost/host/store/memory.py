@@ -278,13 +278,13 @@ class MemoryStore:
             ticket.state, ticket.update_time = "cancelled", now
             return True
 
-    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
+    async def expire_tickets(self, now: float, forget_before: float) -> list[TicketRecord]:
         async with self._tickets_lock:
-            expired = {}
+            expired = []
             for ticket in list(self._tickets.values()):
                 if ticket.state == "queued" and ticket.expire_time <= now:
                     ticket.state, ticket.update_time = "expired", now
-                    expired[ticket.id] = ticket.game_id
+                    expired.append(dataclasses.replace(ticket))
                 elif ticket.state != "queued" and ticket.update_time < forget_before:
                     del self._tickets[ticket.id]
             return expired

@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      PartyFull, VersionConflict, delivery_state)
+                                      PartyFull, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
                                                NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
@@ -449,12 +449,16 @@ class PostgresStore:
                 await self._notify_tickets(conn, [ticket_id, *(row[0] for row in friends)])
             return cancelled
 
-    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
+    async def expire_tickets(self, now: float, forget_before: float) -> list[TicketRecord]:
         async with self._pool.connection() as conn, conn.transaction():
-            expired = dict(await (await conn.execute(expire_sql("%s"), (now, now))).fetchall())
+            rows = await (await conn.execute(expire_sql("%s"), (now, now))).fetchall()
+            expired = [row_to_ticket(row) for row in rows]
             await conn.execute(forget_sql("%s"), (forget_before,))
-            if expired:
-                await self._notify_tickets(conn, list(expired))
+            if expired:  # with their parties' queued tickets, whose players see one fewer queued
+                parties = sorted({ticket.party for ticket in expired if ticket.party})
+                friends = await (await conn.execute(
+                    "SELECT id FROM tickets WHERE state = 'queued' AND party = ANY(%s)", (parties,))).fetchall()
+                await self._notify_tickets(conn, [ticket.id for ticket in expired] + [row[0] for row in friends])
             return expired
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      StoreUnusable, PartyFull, VersionConflict, delivery_state)
+                                      StoreUnusable, PartyFull, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
                                                NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
 from gamehost.host.store.file_lock import DatabaseLock
@@ -395,11 +395,11 @@ class SQLiteStore:
         async with self._tickets_lock:
             return self._db.execute(cancel_sql("?"), (now, ticket_id)).rowcount == 1
 
-    async def expire_tickets(self, now: float, forget_before: float) -> dict[str, str]:
-        expired: dict[str, str] = {}
+    async def expire_tickets(self, now: float, forget_before: float) -> list[TicketRecord]:
+        expired: list[TicketRecord] = []
 
         def work(db):
-            expired.update(db.execute(expire_sql("?"), (now, now)).fetchall())
+            expired.extend(map(row_to_ticket, db.execute(expire_sql("?"), (now, now)).fetchall()))
             db.execute(forget_sql("?"), (forget_before,))
 
         async with self._tickets_lock:

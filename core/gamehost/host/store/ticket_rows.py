@@ -56,7 +56,7 @@ def cancel_sql(mark: str) -> str:
 
 def expire_sql(mark: str) -> str:
     return (f"UPDATE tickets SET state = 'expired', update_time = {mark} "
-            f"WHERE state = 'queued' AND expire_time <= {mark} RETURNING id, game_id")
+            f"WHERE state = 'queued' AND expire_time <= {mark} RETURNING {TICKET_COLUMNS}")
 
 
 def forget_sql(mark: str) -> str:
