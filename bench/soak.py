@@ -487,11 +487,12 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
     pinned = cores in ("pinned", "split")
     if pinned:
         os.sched_setaffinity(0, {LOAD_CORE})
-    if host_loop != "default":
-        os.environ["GAMEHOST_BENCH_LOOP"] = host_loop
-    if probe or host_loop != "default":  # the serving process loads bench/tail_probe/sitecustomize.py
-        if probe:  # and writes its figures at exit
-            os.environ["GAMEHOST_TAIL_PROBE"] = str(Path(probe).resolve())
+    if probe:  # the probes instrument asyncio's own loop
+        host_loop = "asyncio"
+    if host_loop != "default":  # the host's --event-loop; by default uvloop where installed
+        os.environ["GAMEHOST_EVENT_LOOP"] = host_loop
+    if probe:  # the serving process loads bench/tail_probe/sitecustomize.py and writes its figures at exit
+        os.environ["GAMEHOST_TAIL_PROBE"] = str(Path(probe).resolve())
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent / "tail_probe"),
                                                                  os.environ.get("PYTHONPATH")]))
     os.environ.update(host_env or {})
@@ -636,9 +637,9 @@ def main() -> None:
     parser.add_argument("--load-gc-default", action="store_true",
                         help="leave this process's garbage collector as the interpreter sets it (its pauses then "
                              "count in the latencies)")
-    parser.add_argument("--host-loop", choices=("default", "uvloop"), default="default",
-                        help="uvloop: the serving process runs on uvloop (through bench/tail_probe; uvloop must be "
-                             "installed), for a comparison; not with --probe")
+    parser.add_argument("--host-loop", choices=("default", "asyncio", "uvloop"), default="default",
+                        help="the host's --event-loop (default: its own, uvloop where installed); --probe serves on "
+                             "asyncio, whose loop the probes instrument")
     parser.add_argument("--cores", choices=("pinned", "split", "shared"), default="pinned",
                         help="pinned: the host and its workers on core 0, the load on core 1; split: the serving "
                              "process alone on core 0, its workers with the load on core 1; shared: wherever the "

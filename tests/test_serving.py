@@ -64,6 +64,14 @@ def test_reflection_lists_the_gamehost_services(host):
             "GetView", "SubmitMove", "WatchMatch", "GetMatchLog"}
 
 
+def test_the_host_serves_on_uvloop_unless_told_asyncio(host, start_host):
+    assert host.log_lines("host serving")[0]["event_loop"] == "uvloop"  # installed with the host on Linux
+    on_asyncio = start_host(env={"GAMEHOST_EVENT_LOOP": "asyncio"})
+    assert on_asyncio.log_lines("host serving")[0]["event_loop"] == "asyncio"
+    with on_asyncio.client() as client:
+        assert "tictactoe" in {game.id for game in client.games()}
+
+
 def test_health_is_serving(host):
     with host.channel() as channel:
         stub = health_pb2_grpc.HealthStub(channel)

@@ -57,6 +57,8 @@ def test_the_file_takes_typed_values_lists_and_the_per_game_table(tmp_path):
     ('web_port = "http"\n', {}, {}, "web_port in {file}: must be a port number or 'off', not 'http'"),
     ('log_level = "loud"\n', {}, {}, "log_level in {file}: must be one of 'debug', 'info', 'warning', 'error', "
                                      "not 'loud'"),
+    ('event_loop = "tokio"\n', {}, {}, "event_loop in {file}: must be one of 'auto', 'asyncio', 'uvloop', "
+                                       "not 'tokio'"),
     ("", {"GAMEHOST_AUTH_REQUIRED": "maybe"}, {}, "GAMEHOST_AUTH_REQUIRED in the environment: must be true or false"),
     ("", {"GAMEHOST_MAX_WATCHERS": "many"}, {}, "GAMEHOST_MAX_WATCHERS in the environment: must be a whole number, "
                                                 "not 'many'"),
@@ -78,6 +80,17 @@ def test_a_bad_setting_names_itself_and_its_source(tmp_path, monkeypatch, text, 
         load_settings(HostConfig, flags, config_file=config_file)
     assert str(refused.value).startswith(complaint.format(file=config_file))
     assert "secret" not in str(refused.value)
+
+
+def test_without_uvloop_auto_serves_on_asyncio_and_uvloop_is_refused(monkeypatch):
+    from gamehost.host.event_loops import serving_loop
+
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as on a machine without it: not importable
+    assert serving_loop(load_settings(HostConfig).event_loop) == "asyncio"
+    with pytest.raises(SettingsError) as refused:
+        load_settings(HostConfig, {"event_loop": "uvloop"})
+    assert str(refused.value).startswith("argument --event-loop: uvloop is not installed here (pip install uvloop), "
+                                         "or choose 'auto' or 'asyncio'")
 
 
 def test_a_missing_or_broken_file_is_named(tmp_path):

@@ -3,10 +3,9 @@
 Loaded by ``bench/soak.py --probe FILE`` through ``PYTHONPATH`` (Python
 imports ``sitecustomize`` at start-up); it acts only in the process that runs
 ``gamehost serve`` (and its rules workers) and only when
-``GAMEHOST_TAIL_PROBE`` names the file to write. With
-``GAMEHOST_BENCH_LOOP=uvloop`` (``soak.py --host-loop uvloop``) and no probe,
-it runs the serving process on uvloop instead, for a comparison. Nothing
-here is part of the host. It records, from the first turn of
+``GAMEHOST_TAIL_PROBE`` names the file to write; the host then serves on
+asyncio's own loop (``--event-loop asyncio``), which the probes instrument.
+Nothing here is part of the host. It records, from the first turn of
 the serving loop until the host exits:
 
 - the loop's lag: a timer due every ``TICK`` seconds, how late it fires;
@@ -223,12 +222,6 @@ def install_worker_probe() -> None:
 
     ResidentMatches.handle = handle
 
-
-if os.environ.get("GAMEHOST_BENCH_LOOP") == "uvloop" and _serving() and not OUT:
-    # The serving process on uvloop, for a comparison (soak.py --host-loop uvloop); the probes are asyncio's.
-    import uvloop
-
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 if OUT and _serving():
     install_loop_probes()

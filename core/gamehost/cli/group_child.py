@@ -4,13 +4,13 @@ INDEX COUNT SOCKET_DIR``, its settings as JSON on stdin."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 import structlog
 
 
 def main(argv: list[str]) -> int:
+    from gamehost.host import event_loops
     from gamehost.host.config import HostConfig
     from gamehost.host.logs import configure
     from gamehost.host.server import serve
@@ -23,7 +23,7 @@ def main(argv: list[str]) -> int:
     configure(config.log_format, config.log_level)
     structlog.contextvars.bind_contextvars(process=index)  # every line says which process wrote it
     try:
-        asyncio.run(serve(config, GroupMember(index, count, socket_dir)))
+        event_loops.run(serve(config, GroupMember(index, count, socket_dir)), config.event_loop)
     except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1

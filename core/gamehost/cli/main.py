@@ -253,6 +253,7 @@ def run_render(args) -> int:
 
 
 def run_serve(args) -> int:
+    from gamehost.host import event_loops
     from gamehost.host.logs import configure
     from gamehost.host.server import serve
 
@@ -278,7 +279,7 @@ def run_serve(args) -> int:
             print(f"gamehost: {error}", file=sys.stderr)
             return 1
     try:
-        asyncio.run(serve(config))
+        event_loops.run(serve(config), config.event_loop)
     except (ListenError, StoreUnusable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1

@@ -140,6 +140,14 @@ def _store(value: str) -> str:
                      f"'postgresql://user:password@host:port/database', not {describe_store(value)!r}")
 
 
+def _event_loop(value: str) -> str:
+    from gamehost.host.event_loops import uvloop_installed
+
+    if value == "uvloop" and not uvloop_installed():
+        raise ValueError("uvloop is not installed here (pip install uvloop), or choose 'auto' or 'asyncio'")
+    return value
+
+
 def _web_root(value: str) -> str:
     if value not in ("", "off") and not os.path.isdir(value):
         raise ValueError(f"{value!r} is not a directory")
@@ -194,6 +202,8 @@ class HostConfig(BaseSettings):
     log_format: Literal["auto", "console", "json"] = setting(
         "auto", "console lines for a terminal, JSON otherwise")
     log_level: Literal["debug", "info", "warning", "error"] = setting("info", "least level logged")
+    event_loop: Annotated[Literal["auto", "asyncio", "uvloop"], AfterValidator(_event_loop)] = setting(
+        "auto", "the serving loop: 'auto' is uvloop where it is installed, else asyncio's")
     max_message_bytes: NonNegativeCount = setting(
         1 << 20, "largest request accepted; larger ones get RESOURCE_EXHAUSTED")
     shutdown_grace: NonNegative = setting(5.0, "seconds in-flight calls get to finish on SIGTERM")

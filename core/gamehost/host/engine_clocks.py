@@ -8,11 +8,11 @@ A mixin of ``MatchEngine``.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Sequence
 
 from gamehost.host import clocks, errors
+from gamehost.host.due_timers import DueTimer
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
 from gamehost.sdk.rules import Game
@@ -30,8 +30,7 @@ class MatchClocks:
         due = clocks.deadline(record.clock, record.update_time,
                               [seat for seat in to_move if record.seats[seat].kind == "human"])
         if due is not None:
-            live.deadline = asyncio.get_running_loop().call_later(
-                max(0.0, due - time.time()), lambda: self._spawn(self._clock_expired(live)))
+            live.deadline = DueTimer(due, lambda: self._spawn(self._clock_expired(live)))
 
     async def _clock_expired(self, live: LiveMatch) -> None:
         """Checked again under the lock: the player may have moved just now,
@@ -44,7 +43,7 @@ class MatchClocks:
             to_move = await self.to_move(live)
             ran_out = [seat for seat in to_move if record.seats[seat].kind == "human"
                        and clocks.time_left(record.clock, record.update_time, to_move, seat, now) <= 0]
-            if not ran_out:  # a timer a little early: arm it again
+            if not ran_out:  # moved meanwhile, or the wall clock stepped back: arm it again
                 self._spawn(self._schedule_turns(live))
                 return
             await self._end_on_time(live, to_move, ran_out, now)

@@ -14,6 +14,7 @@ from typing import Any
 import structlog
 
 from gamehost.host import errors
+from gamehost.host.due_timers import DueTimer, sleep_until
 from gamehost.host.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
 from gamehost.host.workers.runner import PLUGIN_ERROR
@@ -64,9 +65,8 @@ class HostMoves:
                 live.bot_pending.add(seat)
                 self._spawn(self._bot_turn(live, seat))
         if record.turn_timeout and any(record.seats[seat].kind == "human" for seat in to_move):
-            delay = max(0.0, record.update_time + record.turn_timeout - time.time())
-            live.deadline = asyncio.get_running_loop().call_later(
-                delay, lambda: self._spawn(self._turn_timed_out(live)))
+            live.deadline = DueTimer(record.update_time + record.turn_timeout,
+                                     lambda: self._spawn(self._turn_timed_out(live)))
         if record.clock is not None:
             self._arm_clock(live, to_move)
 
@@ -82,8 +82,7 @@ class HostMoves:
             live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
 
         # An absent player's bot waits out the grace (stored in the seat, so a restart keeps it).
-        if delay := max(self._bot_delay(live.record), live.record.seats[seat].away_until - time.time()):
-            await asyncio.sleep(delay)
+        await sleep_until(max(time.time() + self._bot_delay(live.record), live.record.seats[seat].away_until))
         await self._host_move(live, attempt, failed, seat=seat)
 
     def _bot_delay(self, record: MatchRecord) -> float:
@@ -100,8 +99,8 @@ class HostMoves:
             if record.status != "active":
                 return
             if time.time() < record.update_time + record.turn_timeout:
-                # Moved meanwhile (its step armed the new deadline), or a timer
-                # a little early (a loop may round its clock): arm it again.
+                # Moved meanwhile (its step armed the new deadline), or the
+                # wall clock stepped back since the timer was armed: arm it again.
                 self._spawn(self._schedule_turns(live))
                 return
             late = [seat for seat in await self.to_move(live) if record.seats[seat].kind == "human"]

@@ -34,6 +34,7 @@ import structlog
 from gamehost.host import errors, matchmaking
 from gamehost.host.limits import shown
 from gamehost.host.auth import Principal
+from gamehost.host.due_timers import sleep_until
 from gamehost.host.store.base import PartyFull, TicketRecord
 from gamehost.host.store.ticket_rows import FORGET_AFTER
 
@@ -146,7 +147,7 @@ class Matchmaking:
             self._tickets_changed([t.id for t in await self.store.party_tickets(party)])
         await self._match_pool(ticket.pool)
         if bot_wait is not None:
-            self._spawn(self._match_pool_later(ticket.pool, bot_wait))
+            self._spawn(self._match_pool_later(ticket.pool, ticket.create_time + bot_wait))
         return await self._with_party(await self.store.get_ticket(ticket.id))
 
     def _pool_terms(self, game_id: str, seats: int, variant: str,
@@ -340,10 +341,11 @@ class Matchmaking:
         live.log.info("match made", tickets=sorted(placed), bots=bots)
         return placed
 
-    async def _match_pool_later(self, pool: str, delay: float) -> None:
+    async def _match_pool_later(self, pool: str, due: float) -> None:
         """On the replica that queued it, a ticket's bot wait ends on time
-        (the sweep is the fallback)."""
-        await asyncio.sleep(delay)
+        (the sweep is the fallback): not a moment early, since the pool is
+        judged at the time it wakes and bots would not fill it yet."""
+        await sleep_until(due)
         await self._match_pool(pool)
 
     async def _expire_tickets(self) -> None:

@@ -14,12 +14,12 @@ A mixin of ``MatchEngine``; the open ask is read from the log (``undo.py``).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
 
 from gamehost.host import clocks, errors
 from gamehost.host.auth import Principal
+from gamehost.host.due_timers import DueTimer
 from gamehost.host.live import LiveMatch
 from gamehost.host.undo import UndoAsk, open_ask
 from gamehost.sdk.replay import RecordedMove, recorded_moves
@@ -146,8 +146,7 @@ class MatchUndo:
         ask = open_ask(live.recent, 0.0)  # expired too: a restarted host writes the lapse it missed
         if ask is None:
             return
-        live.undo_lapse = asyncio.get_running_loop().call_later(
-            max(0.0, ask.expire_time - time.time()), lambda: self._spawn(self._undo_lapsed(live, ask.version)))
+        live.undo_lapse = DueTimer(ask.expire_time, lambda: self._spawn(self._undo_lapsed(live, ask.version)))
 
     async def _undo_lapsed(self, live: LiveMatch, ask_version: int) -> None:
         async def attempt() -> None:
@@ -155,7 +154,7 @@ class MatchUndo:
             ask = open_ask(live.recent, 0.0) if record.status == "active" else None
             if ask is None or ask.version != ask_version:
                 return  # answered, withdrawn or closed meanwhile (here or by a replica)
-            if time.time() < ask.expire_time:  # a timer a little early (a loop may round its clock)
+            if time.time() < ask.expire_time:  # the wall clock stepped back since the timer was armed
                 live.disarm_undo_lapse()
                 self._arm_undo_lapse(live)
                 return

@@ -8,6 +8,7 @@ import hashlib
 from collections import deque
 from typing import Any, Awaitable, Callable
 
+from gamehost.host.due_timers import DueTimer
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import OVER_STATUSES, MatchRecord
 
@@ -37,8 +38,8 @@ class LiveMatch:
         self.render_batch = None
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
-        self.deadline: asyncio.TimerHandle | None = None  # the turn timeout of the player to move
-        self.undo_lapse: asyncio.TimerHandle | None = None  # when the open ask to take a move back lapses
+        self.deadline: DueTimer | None = None  # the turn timeout of the player to move
+        self.undo_lapse: DueTimer | None = None  # when the open ask to take a move back lapses
         self.strikes = 0  # rules failures this process saw (the store counts them all: engine_rules_failures.py)
         self._seats_by_token = self._index_tokens()
         self._derived: dict[Any, Any] = {}

@@ -179,7 +179,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
              web_port=web.port if web else None, games=sorted(catalog.games), store=describe_store(config.store),
              data_dir=config.data_dir, replica=config.replica_id, pid=os.getpid(),
              metrics_port=metrics_server.port if metrics_server else None, tls=tls,
-             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio, or uvloop (bench)
+             event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio or uvloop (--event-loop)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
                        sibling_server, forwarder)
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import structlog
 
+from gamehost.host.due_timers import DueTimer
+
 log = structlog.get_logger("gamehost.web")
 
 HEADER_END = b"\r\n\r\n"
@@ -44,7 +46,7 @@ class GuardedConnection(asyncio.Protocol):
         self.passed = False   # aiohttp has seen connection_made
         self.waiting = True  # no complete request headers yet
         self._tail = b""
-        self._deadline: asyncio.TimerHandle | None = None
+        self._deadline: DueTimer | None = None
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -54,7 +56,8 @@ class GuardedConnection(asyncio.Protocol):
             transport.abort()
             return
         if self.guard.limits.header_timeout > 0:
-            self._deadline = asyncio.get_running_loop().call_later(self.guard.limits.header_timeout, self._too_slow)
+            self._deadline = DueTimer(time.monotonic() + self.guard.limits.header_timeout, self._too_slow,
+                                      time.monotonic)
         self.passed = True
         self.inner.connection_made(transport)
 

@@ -15,10 +15,12 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from collections import deque
 
 import structlog
 
+from gamehost.host.due_timers import DueTimer
 from gamehost.host.workers import wire
 
 log = structlog.get_logger("gamehost.workers")
@@ -45,7 +47,7 @@ class _Pending:
     def __init__(self, future: asyncio.Future, timeout: float) -> None:
         self.future = future
         self.timeout = timeout
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: DueTimer | None = None
 
 
 class _Pipes(asyncio.SubprocessProtocol):
@@ -168,7 +170,7 @@ class Worker:
             self._stdin.write(b"".join(frames))
 
     def _arm(self, pending: _Pending) -> None:
-        pending.timer = asyncio.get_running_loop().call_later(pending.timeout, self._overran, pending)
+        pending.timer = DueTimer(time.monotonic() + pending.timeout, lambda: self._overran(pending), time.monotonic)
 
     def answered(self, body: bytes) -> None:
         if not self._queue:
