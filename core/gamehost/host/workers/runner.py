@@ -422,6 +422,7 @@ class RulesRunner:
     async def choose(self, live, seat: int, bot: str, version: int, stream: str) -> tuple[Move | None, str | None]:
         """A bot's move for ``seat``; the second value says why the random
         bot chose instead, if it did."""
+        live.log.debug("bot thinking", bot=bot, seat=seat)
         answer = await self._call(live, {"op": "choose", "seat": seat, "bot": bot, "version": version,
                                          "stream": stream})
         if answer.get("iterations") is not None:  # a search bot's: fewer when thinks share a worker
