@@ -72,10 +72,13 @@ async def human_against_bot(stub, stop: asyncio.Event, answers: list[float]) -> 
         watch.cancel()
 
 
-async def tictactoe_player(stub, stop: asyncio.Event, latencies: list[float]) -> None:
-    """Full tictactoe games, one after the other, until ``stop``."""
+async def tictactoe_player(stub, stop: asyncio.Event, latencies: list[float], creates: list[float]) -> None:
+    """Full tictactoe games, one after the other, until ``stop``; ``creates``:
+    seconds per CreateMatch (its setup is a rules call too)."""
     while not stop.is_set():
+        start = time.perf_counter()
         match = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"))
+        creates.append(time.perf_counter() - start)
         tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name))).player_token for _ in range(2)]
         await play_draw(lambda turn: stub, match.name, tokens, latencies)
 
@@ -98,12 +101,13 @@ async def measure(host: PinnedHost, log_path: str, bots: int, humans: int, secon
         stop = asyncio.Event()
         answers: list[float] = []
         latencies: list[float] = []
+        creates: list[float] = []
         bot_tasks = [asyncio.create_task(human_against_bot(stub, stop, answers)) for _ in range(bots)]
         await asyncio.sleep(2.0 if bots else 0)  # the bots thinking before the clock starts
         _, log_at = thinks_logged(log_path, 0)
         answers.clear()
         start = time.perf_counter()
-        players = [asyncio.create_task(tictactoe_player(stub, stop, latencies)) for _ in range(humans)]
+        players = [asyncio.create_task(tictactoe_player(stub, stop, latencies, creates)) for _ in range(humans)]
         await asyncio.sleep(seconds)
         stop.set()
         await asyncio.gather(*players, *bot_tasks)
@@ -112,6 +116,8 @@ async def measure(host: PinnedHost, log_path: str, bots: int, humans: int, secon
     iterations, _ = thinks_logged(log_path, log_at)
     return {"bots": bots, "tictactoe_moves": len(latencies), "seconds": elapsed,
             "p50_ms": 1000 * statistics.median(latencies), "p99_ms": 1000 * percentile(latencies, 0.99),
+            "max_ms": 1000 * max(latencies), "create_p50_ms": 1000 * statistics.median(creates),
+            "create_max_ms": 1000 * max(creates),
             "bot_moves": len(answers),
             "bot_answer_p50_ms": 1000 * statistics.median(answers) if answers else None,
             "bot_answer_max_ms": 1000 * max(answers) if answers else None,
@@ -137,7 +143,8 @@ async def run(workers: list[int], bots: list[int], humans: int, seconds: float, 
                                **await measure(hosts[tree], logs[tree], bot_count, humans, seconds)}
                         results["rows"].append(row)
                         print(f"{tree:<6} workers={count} K={bot_count:<2} tictactoe p50 {row['p50_ms']:7.2f} ms "
-                              f"p99 {row['p99_ms']:7.2f} ms ({row['tictactoe_moves']} moves) bot moves "
+                              f"p99 {row['p99_ms']:7.2f} max {row['max_ms']:6.0f} ms ({row['tictactoe_moves']} moves; CreateMatch "
+                              f"p50 {row['create_p50_ms']:5.0f} max {row['create_max_ms']:5.0f} ms) bot moves "
                               f"{row['bot_moves']} answer p50 {row['bot_answer_p50_ms'] or 0:6.0f} ms "
                               f"max {row['bot_answer_max_ms'] or 0:6.0f} ms iterations p50 "
                               f"{row['iterations_p50']} min {row['iterations_min']} "
