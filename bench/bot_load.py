@@ -84,13 +84,14 @@ async def tictactoe_player(stub, stop: asyncio.Event, latencies: list[float], cr
 
 
 def thinks_logged(log_path: str, since: int) -> tuple[list[int], int]:
-    """Iterations of each ``bot thought`` line of the host's log after byte ``since``."""
+    """Iterations of each ``bot thought`` line of the host's log after byte
+    ``since`` that searched (a seat with one legal move searches none)."""
     with open(log_path, "rb") as log:
         log.seek(since)
         data = log.read()
     iterations = []
     for line in data.splitlines():
-        if b"bot thought" in line:
+        if b"bot thought" in line and json.loads(line)["iterations"]:
             iterations.append(json.loads(line)["iterations"])
     return iterations, since + len(data)
 

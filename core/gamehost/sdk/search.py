@@ -233,15 +233,17 @@ class Think:
         self.done = len(moves) == 1
 
     def run(self, until: float) -> bool:
-        """Iterate until ``until`` or the end of the search; True once it has ended."""
+        """Iterate until ``until`` or the end of the search; True once it has
+        ended. Each call makes one iteration at least: a slice always gains."""
         bot, game, rng, root = self.bot, self.game, self.rng, self.root
+        started = self.iterations
         while not self.done:
             if self.iterations:
                 now = time.monotonic()
                 if now >= self.deadline or self.iterations >= self.budget:
                     self.done = True
                     break
-                if now >= until:
+                if now >= until and self.iterations > started:
                     return False
             bot._iterate(game, game.sample_state(self.state, self.seat, rng), root, rng, self.deadline)
             self.iterations += 1
