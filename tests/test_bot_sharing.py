@@ -94,3 +94,31 @@ def test_bots_thinking_at_once_on_one_worker_each_end_with_their_move(host):
             assert moved[match].seat == 1 and moved[match].version == version + 1
             assert not host.log_lines("bot failed; a random move is played instead")
             assert host.wait_for_log("bot thought", match)[0]["iterations"] >= 1
+
+
+def test_a_think_that_hangs_in_a_slice_is_charged_to_its_match_not_to_a_call_sent_meanwhile(tmp_path):
+    """The bot's search hangs in the plugin (its legal moves, two moves on)
+    while the worker holds it in a slice. A move of another match sent then
+    was never started: its shorter deadline must not fire and take the
+    blame. The think's deadline kills the worker; the bot's match gets the
+    strike, and the other move is answered by the replacement."""
+    # One strike suspends the bot's match: its bot does not try again and hang the replacement too.
+    running = HostProcess("--workers", "1", "--rules-timeout", "1", "--bot-timeout", "3", "--max-strikes", "1",
+                          data_dir=tmp_path).start()
+    try:
+        with running.client() as client:
+            other = client.create_match("tictactoe").name
+            tokens = [client.join(other).player_token for _ in range(2)]
+            faulty = client.create_match("faulty", seats=2, bots=[1], bot="mcts-hard",
+                                         options={"fault": "hang", "after": 2, "ways": 2}).name
+            human = client.join(faulty).player_token
+            client.move(faulty, human, move_id="add")
+            assert running.wait_for_log("bot thinking", faulty)
+            moved = client.move(other, tokens[0], move_id=DRAW[0])
+            assert moved.version == client.match(other).version
+            assert client.match(faulty).status == pb.MATCH_STATUS_SUSPENDED
+        failed = running.wait_for_log("rules failed", faulty)
+        assert failed and failed[0]["reason"] == "RULES_TIMEOUT" and failed[0]["hook"] == "choose"
+        assert not running.wait_for_log("rules failed", other, timeout=0)
+    finally:
+        running.stop()

@@ -11,8 +11,11 @@ holds a worker idle, and a slow call is charged to the call that was slow.
 A bot's think is the exception: its deadline (the bot budget) runs from
 sending, and the worker acknowledges it in order (``thinking``) when it
 will search in slices between other calls; its answer comes later, out of
-order. A bot that cannot be sliced (a plugin's, with ``choose`` only) is
-answered in order, as any call, holding the calls behind it.
+order. While it holds thinks, the worker says when it starts on a call
+(``started``), and that call's deadline runs from then: a hang inside a
+think's slice is the think's, caught by its deadline. A bot that cannot be
+sliced (a plugin's, with ``choose`` only) is answered in order, as any
+call, holding the calls behind it.
 """
 
 from __future__ import annotations
@@ -170,7 +173,7 @@ class Worker:
         if not self._outbox:
             asyncio.get_running_loop().call_soon(self._flush)
         self._outbox.append(data)
-        if think or len(self._queue) == 1:
+        if think or (len(self._queue) == 1 and not self._thinking):
             self._arm(pending)
         return pending.future
 
@@ -193,10 +196,12 @@ class Worker:
                 self._fail(self._queue[0], WorkerDied("the worker broke the protocol"))
             self.broken("it answered something that is not a JSON object naming its request")
             return
+        if answer.get("started"):  # it starts on this call between slices of its thinks
+            if self._queue and self._queue[0].id == request_id:
+                self._arm(self._queue[0])
+            return
         if self._queue and self._queue[0].id == request_id:
             pending = self._queue.popleft()
-            if self._queue:
-                self._arm(self._queue[0])
             if answer.get("thinking"):  # searching in slices: its answer comes when it ends
                 self._thinking[request_id] = pending
                 return
@@ -205,7 +210,10 @@ class Worker:
         else:
             self.broken("it answered a question nobody asked")
             return
-        pending.timer.cancel()
+        if pending.timer is not None:
+            pending.timer.cancel()
+        if self._queue and not self._thinking:  # else its deadline starts with "started"
+            self._arm(self._queue[0])
         if not pending.future.done():
             pending.future.set_result(answer)
 
@@ -214,11 +222,13 @@ class Worker:
 
     def broken(self, why: str) -> None:
         """The process went away or broke the protocol: the request it was
-        on fails (the first in order; with none, the thinks it was slicing)."""
+        on fails (the first in order, if it had started on it; else the
+        thinks it was slicing)."""
         if self.transport is None:
             return
         code = self.transport.get_returncode()
-        culprits = [self._queue[0]] if self._queue else list(self._thinking.values())
+        started = bool(self._queue) and self._queue[0].timer is not None
+        culprits = [self._queue[0]] if started or not self._thinking else list(self._thinking.values())
         self._end(WorkerDied(_death(code, why)), why, culprits)
 
     def _end(self, error: Exception, why: str, culprits: list[_Pending] | None = None) -> None:

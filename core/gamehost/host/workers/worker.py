@@ -128,6 +128,8 @@ def serve(table, wire_in, wire_out) -> int:
         while True:
             for body in reader.frames(wait=not thinking):
                 request = wire.decode(body)
+                if thinking:  # the host starts this call's deadline now, not during a slice before
+                    wire_out.write(wire.frame({"started": True, "id": request.get("id")}))
                 answer = _guarded(table, lambda: table.handle(request))
                 if isinstance(answer, Choosing):
                     thinking.append((request, answer))
