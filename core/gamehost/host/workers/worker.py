@@ -23,7 +23,7 @@ from gamehost.host.workers import wire
 from gamehost.host.workers.resident import Choosing
 
 PR_SET_PDEATHSIG = 1
-SLICE = 0.005  # seconds of a think between looks at the pipe: the most a plain call waits for a think
+SLICE = 0.002  # seconds of a think between looks at the pipe: the most a plain call waits for a think
 READ_SIZE = 1 << 20
 
 
