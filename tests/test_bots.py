@@ -132,6 +132,28 @@ def test_states_a_seat_cannot_tell_apart_get_the_same_moves(game_id):
     assert _move_counts(game, state, 0, 12) == _move_counts(game, other, 0, 12)
 
 
+@pytest.mark.parametrize("game_id", ["kensington", "callisto"])
+def test_a_search_run_in_slices_chooses_as_the_whole_search_does(game_id):
+    """Sliced (one iteration per slice, as a worker under load may run it)
+    or whole, a search bound by its iterations draws the same rng the same
+    way: the same tree, the same move."""
+    game = CATALOG.games[game_id].game
+    state = game.setup(2, game.default_options(), random.Random(3))
+    seat = game.to_move(state)[0]
+    moves = game.legal_moves(state, seat)
+    bot = SearchBot(SearchLevel("test", "test", 1, iterations=30, seconds=60, playout_cap=40))
+    whole = bot.think(game, state, seat, moves, random.Random(11))
+    assert whole.run(float("inf"))
+    sliced = bot.think(game, state, seat, moves, random.Random(11))
+    slices = 1
+    while not sliced.run(0.0):  # a slice that ended before it began: one iteration still
+        slices += 1
+    assert slices == whole.iterations == sliced.iterations == 30
+    assert sliced.choice() == whole.choice() == bot.choose(game, state, seat, moves, random.Random(11))
+    assert {move_id: child.visits for move_id, child in sliced.root.children.items()} == \
+        {move_id: child.visits for move_id, child in whole.root.children.items()}
+
+
 def test_every_level_is_registered():
     assert set(SEARCH_BOTS) == set(LEVEL_NAMES) and len(LEVELS) >= 3
     assert all(level.seconds <= 1.0 for level in LEVELS)

@@ -324,7 +324,8 @@ class HostConfig(BaseSettings):
     game_rules_timeouts: Annotated[str, BeforeValidator(_game_seconds)] = setting(
         "", "per-game rules deadlines ('game=seconds,...'; in the file, a table)", group=ISOLATION,
         metavar="GAME=SECONDS,...")
-    bot_timeout: Deadline = setting(5.0, "deadline of a bot's choice", group=ISOLATION, metavar="SECONDS")
+    bot_timeout: Deadline = setting(5.0, "deadline of a bot's choice, from when it is asked for", group=ISOLATION,
+                                    metavar="SECONDS")
     load_timeout: Deadline = setting(30.0, "deadline to load a match into a worker, replaying its log",
                                      group=ISOLATION, metavar="SECONDS")
     max_strikes: Annotated[int, AfterValidator(_from(1, 100))] = setting(

@@ -104,31 +104,29 @@ def rewards(outcome: Outcome) -> list[float]:
 
 
 class SearchBot:
-    """Information-set MCTS with a budget in iterations and in wall-clock time."""
+    """Information-set MCTS with a budget in iterations and in wall-clock time.
+
+    ``choose`` searches whole; ``think`` starts a search that a caller runs
+    in slices (``Think.run``) between other work, as a rules worker does so
+    that other matches' calls are answered while a bot thinks."""
 
     def __init__(self, level: SearchLevel) -> None:
         self.level = level
 
     def choose(self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
-        if len(moves) == 1:
-            return moves[0]
-        root = self.search(game, state, seat, rng)
-        by_id = {move.id: move for move in moves}
-        tried = [(child.visits, child.reward, move_id) for move_id, child in root.children.items() if move_id in by_id]
-        if not tried:
-            return moves[rng.randrange(len(moves))]
-        return by_id[max(tried)[2]]
+        think = self.think(game, state, seat, moves, rng)
+        think.run(math.inf)
+        return think.choice()
+
+    def think(self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random) -> "Think":
+        """A search for ``seat``'s move, started now: its time budget runs from here."""
+        return Think(self, game, state, seat, moves, rng)
 
     def search(self, game: Game, state: Any, seat: int, rng: random.Random) -> _Node:
         """The tree grown from ``state`` for ``seat`` within the level's budgets."""
-        scale = think_scale()
-        deadline = time.monotonic() + self.level.seconds * scale
-        root = _Node()
-        for done in range(max(1, round(self.level.iterations * scale))):
-            if done and time.monotonic() >= deadline:
-                break
-            self._iterate(game, game.sample_state(state, seat, rng), root, rng, deadline)
-        return root
+        think = Think(self, game, state, seat, (), rng)
+        think.run(math.inf)
+        return think.root
 
     def _iterate(self, game: Game, state: Any, root: _Node, rng: random.Random, deadline: float) -> None:
         path: list[tuple[_Node, int]] = []  # (node entered, the seat whose move entered it)
@@ -214,6 +212,54 @@ class SearchBot:
             return rewards(outcome)
         estimate = game.evaluate(state)
         return None if estimate is None else [float(value) for value in estimate]
+
+
+class Think:
+    """One search in progress, run in slices: ``run(until)`` iterates until
+    the monotonic time ``until`` or the search's own end (its iteration
+    budget, or its deadline, which runs from when it was started), whichever
+    comes first. Sliced or whole, the same iterations draw from the same rng;
+    only how many fit before the deadline differs."""
+
+    def __init__(self, bot: SearchBot, game: Game, state: Any, seat: int, moves: Sequence[Move],
+                 rng: random.Random) -> None:
+        scale = think_scale()
+        self.bot, self.game, self.state, self.seat, self.moves, self.rng = bot, game, state, seat, moves, rng
+        self.deadline = time.monotonic() + bot.level.seconds * scale
+        self.budget = max(1, round(bot.level.iterations * scale))
+        self.iterations = 0
+        self.root = _Node()
+        # One legal move needs no search (an empty list: ``search`` grows the tree for its own use).
+        self.done = len(moves) == 1
+
+    def run(self, until: float) -> bool:
+        """Iterate until ``until`` or the end of the search; True once it has
+        ended. Each call makes one iteration at least: a slice always gains."""
+        bot, game, rng, root = self.bot, self.game, self.rng, self.root
+        started = self.iterations
+        while not self.done:
+            if self.iterations:
+                now = time.monotonic()
+                if now >= self.deadline or self.iterations >= self.budget:
+                    self.done = True
+                    break
+                if now >= until and self.iterations > started:
+                    return False
+            bot._iterate(game, game.sample_state(self.state, self.seat, rng), root, rng, self.deadline)
+            self.iterations += 1
+        return True
+
+    def choice(self) -> Move:
+        """The move most often tried at the root (the search has ended)."""
+        moves = self.moves
+        if len(moves) == 1:
+            return moves[0]
+        by_id = {move.id: move for move in moves}
+        tried = [(child.visits, child.reward, move_id) for move_id, child in self.root.children.items()
+                 if move_id in by_id]
+        if not tried:
+            return moves[self.rng.randrange(len(moves))]
+        return by_id[max(tried)[2]]
 
 
 SEARCH_BOTS: dict[str, SearchBot] = {level.name: SearchBot(level) for level in LEVELS}

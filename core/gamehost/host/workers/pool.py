@@ -2,16 +2,26 @@
 hold each to its deadline, and kill and replace a worker that overruns,
 dies or answers garbage.
 
-Requests to one worker are pipelined: they are written as they come, the
-worker answers them in order, and the deadline of each runs from when the
-worker starts on it (when the answer before it arrived). So the event loop
-being busy with other calls never holds a worker idle, and a slow call is
-charged to the call that was slow.
+Requests to one worker are pipelined: they are written as they come, each
+with an id its answer names. The worker answers them in order, and the
+deadline of each runs from when the worker starts on it (when the answer
+before it arrived). So the event loop being busy with other calls never
+holds a worker idle, and a slow call is charged to the call that was slow.
+
+A bot's think is the exception: its deadline (the bot budget) runs from
+sending, and the worker acknowledges it in order (``thinking``) when it
+will search in slices between other calls; its answer comes later, out of
+order. While it holds thinks, the worker says when it starts on a call
+(``started``), and that call's deadline runs from then: a hang inside a
+think's slice is the think's, caught by its deadline. A bot that cannot be
+sliced (a plugin's, with ``choose`` only) is answered in order, as any
+call, holding the calls behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import sys
@@ -42,9 +52,10 @@ class WorkerRestarted(Exception):
 
 
 class _Pending:
-    __slots__ = ("future", "timeout", "timer")
+    __slots__ = ("id", "future", "timeout", "timer")
 
-    def __init__(self, future: asyncio.Future, timeout: float) -> None:
+    def __init__(self, request_id: int, future: asyncio.Future, timeout: float) -> None:
+        self.id = request_id
         self.future = future
         self.timeout = timeout
         self.timer: DueTimer | None = None
@@ -106,7 +117,9 @@ class Worker:
         self.games: frozenset[str] = frozenset()
         self.transport: asyncio.SubprocessTransport | None = None
         self._stdin = None
-        self._queue: deque[_Pending] = deque()
+        self._queue: deque[_Pending] = deque()  # answered in order
+        self._thinking: dict[int, _Pending] = {}  # thinks acknowledged, answered when they end
+        self._ids = itertools.count(1)
         self._starting: asyncio.Future | None = None
         self._stopping = False
         self._outbox: list[bytes] = []  # frames written together at the end of this loop turn
@@ -151,15 +164,18 @@ class Worker:
             raise RuntimeError(f"worker {self.index} did not start: {error}") from None
         self.games = frozenset(answer["games"])
 
-    def send(self, request: dict, timeout: float) -> asyncio.Future:
-        """Write one request; the future is its answer."""
-        data = wire.frame(request)
-        pending = _Pending(asyncio.get_running_loop().create_future(), timeout)
+    def send(self, request: dict, timeout: float, *, think: bool = False) -> asyncio.Future:
+        """Write one request; the future is its answer. A ``think`` (a bot's
+        choice) has its deadline from now, any other call from when the
+        worker starts on it."""
+        request_id = next(self._ids)
+        data = wire.frame({**request, "id": request_id})
+        pending = _Pending(request_id, asyncio.get_running_loop().create_future(), timeout)
         self._queue.append(pending)
         if not self._outbox:
             asyncio.get_running_loop().call_soon(self._flush)
         self._outbox.append(data)
-        if len(self._queue) == 1:
+        if think or (len(self._queue) == 1 and not self._thinking):
             self._arm(pending)
         return pending.future
 
@@ -170,36 +186,57 @@ class Worker:
             self._stdin.write(b"".join(frames))
 
     def _arm(self, pending: _Pending) -> None:
-        pending.timer = DueTimer(time.monotonic() + pending.timeout, lambda: self._overran(pending), time.monotonic)
+        if pending.timer is None:  # a think's runs from sending
+            pending.timer = DueTimer(time.monotonic() + pending.timeout, lambda: self._overran(pending),
+                                     time.monotonic)
 
     def answered(self, body: bytes) -> None:
-        if not self._queue:
-            self.broken("it answered a question nobody asked")
-            return
-        pending = self._queue.popleft()
-        pending.timer.cancel()
-        if self._queue:
-            self._arm(self._queue[0])
         try:
             answer = wire.decode(body)
-        except ValueError:
-            self._fail(pending, WorkerDied("the worker broke the protocol"))
-            self.broken("it answered something that is not JSON")
+            request_id = answer.pop("id")
+        except (ValueError, KeyError, AttributeError, TypeError):
+            if self._queue:
+                self._fail(self._queue[0], WorkerDied("the worker broke the protocol"))
+            self.broken("it answered something that is not a JSON object naming its request")
             return
+        if answer.get("started"):  # it starts on this call between slices of its thinks
+            if self._queue and self._queue[0].id == request_id:
+                self._arm(self._queue[0])
+            return
+        if self._queue and self._queue[0].id == request_id:
+            pending = self._queue.popleft()
+            if answer.get("thinking"):  # searching in slices: its answer comes when it ends
+                self._thinking[request_id] = pending
+                return
+        elif request_id in self._thinking:
+            pending = self._thinking.pop(request_id)
+        else:
+            self.broken("it answered a question nobody asked")
+            return
+        if pending.timer is not None:
+            pending.timer.cancel()
+        if self._queue and not self._thinking:  # else its deadline starts with "started"
+            self._arm(self._queue[0])
         if not pending.future.done():
             pending.future.set_result(answer)
 
     def _overran(self, pending: _Pending) -> None:
-        self._end(WorkerTimeout(f"no answer in {pending.timeout:g} s"), "deadline")
+        self._end(WorkerTimeout(f"no answer in {pending.timeout:g} s"), "deadline", [pending])
 
     def broken(self, why: str) -> None:
-        """The process went away or broke the protocol: the request it was on fails."""
+        """The process went away or broke the protocol: the request it was
+        on fails (the first in order, if it had started on it; else the
+        thinks it was slicing)."""
         if self.transport is None:
             return
         code = self.transport.get_returncode()
-        self._end(WorkerDied(_death(code, why)), why)
+        started = bool(self._queue) and self._queue[0].timer is not None
+        culprits = [self._queue[0]] if started or not self._thinking else list(self._thinking.values())
+        self._end(WorkerDied(_death(code, why)), why, culprits)
 
-    def _end(self, error: Exception, why: str) -> None:
+    def _end(self, error: Exception, why: str, culprits: list[_Pending] | None = None) -> None:
+        """Stop the process: ``culprits`` fail with ``error`` (None: every
+        request does), the other requests it held with WorkerRestarted."""
         transport, self.transport = self.transport, None
         if transport is None:
             return
@@ -211,12 +248,13 @@ class Worker:
             log.info("worker stopped", worker=self.index, pid=pid, exit_code=code)
         else:
             log.warning("worker lost", worker=self.index, pid=pid, why=why, exit_code=code,
-                        waiting=len(self._queue))
-        queue, self._queue, self._outbox = self._queue, deque(), []
-        for position, pending in enumerate(queue):
+                        waiting=len(self._queue), thinking=len(self._thinking))
+        lost = [*self._queue, *self._thinking.values()]
+        self._queue, self._thinking, self._outbox = deque(), {}, []
+        for pending in lost:
             if pending.timer is not None:
                 pending.timer.cancel()
-            self._fail(pending, error if position == 0 else WorkerRestarted("the worker was replaced"))
+            self._fail(pending, error if culprits is None or pending in culprits else WorkerRestarted("the worker was replaced"))
 
     @staticmethod
     def _fail(pending: _Pending, error: Exception) -> None:
@@ -258,15 +296,15 @@ class WorkerPool:
     def release(self, worker: Worker) -> None:
         worker.matches = max(0, worker.matches - 1)
 
-    async def call(self, worker: Worker, request: dict, timeout: float) -> dict:
+    async def call(self, worker: Worker, request: dict, timeout: float, *, think: bool = False) -> dict:
         """One request and its answer, within ``timeout`` seconds of the
-        worker starting on it."""
+        worker starting on it (a ``think``: of sending it)."""
         if not worker.alive:
             if self._closing:
                 raise WorkerRestarted("the host is stopping")
             await worker.start()
             log.info("worker replaced", worker=worker.index, pid=worker.pid, generation=worker.generation)
-        answer = await worker.send(request, timeout)
+        answer = await worker.send(request, timeout, think=think)
         if answer.get("error") == "memory":
             worker.retire()
         return answer

@@ -15,6 +15,7 @@ just before it took the step.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable, Mapping
 
@@ -87,13 +88,63 @@ class HeldMatch:
         self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
 
 
+class Choosing:
+    """A bot's choice in progress. A bot with ``think`` (the SDK's search
+    bots) searches in slices, ``run(until)`` each, so the worker holding it
+    answers other calls in between; any other bot's ``choose`` runs whole in
+    one ``run``. A bot that raises or offers a move that is not legal is
+    replaced by the random bot for this move."""
+
+    def __init__(self, held: HeldMatch, seat: int, moves: list[Move], rng, bot, fallback) -> None:
+        self.held, self.seat, self.moves, self.rng, self.bot, self.fallback = held, seat, moves, rng, bot, fallback
+        self.think = None
+        self.failure: str | None = None
+        if hasattr(bot, "think"):
+            try:
+                self.think = bot.think(held.game, held.state, seat, moves, rng)
+            except MemoryError:
+                raise
+            except Exception as error:
+                self.failure = f"{type(error).__name__}: {error}"
+
+    @property
+    def sliced(self) -> bool:
+        return self.think is not None
+
+    def run(self, until: float) -> dict | None:
+        """Go on until the monotonic time ``until``; the answer once chosen, else None."""
+        held = self.held
+        choice = None
+        if self.failure is None:
+            try:
+                if self.think is None:
+                    choice = self.bot.choose(held.game, held.state, self.seat, self.moves, self.rng)
+                elif not self.think.run(until):
+                    return None
+                else:
+                    choice = self.think.choice()
+                if choice not in self.moves:
+                    raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
+            except MemoryError:
+                raise
+            except Exception as error:
+                self.failure = f"{type(error).__name__}: {error}"
+        if self.failure is not None:
+            choice = self.fallback.choose(held.game, held.state, self.seat, self.moves, self.rng)
+        answer = {"move": move_data(choice), "bot_failed": self.failure}
+        if self.think is not None:
+            answer["iterations"] = getattr(self.think, "iterations", None)
+        return answer
+
+
 class ResidentMatches:
     def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True,
-                 clock_rule: Callable[..., Any] | None = None) -> None:
+                 clock_rule: Callable[..., Any] | None = None, slices: bool = False) -> None:
         self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
         self.bots = bots  # bot name -> Bot
         self.clock_rule = clock_rule  # the plugins' gamehost_clock_ran_out hook, if any implements it
         self.held: dict[str, HeldMatch] = {}
+        self.slices = slices  # a search bot's choice is answered as a Choosing, run by the caller in slices
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
         self.on_wire = on_wire
@@ -426,27 +477,20 @@ class ResidentMatches:
         shown = [self._call("public_move", game.public_move, seat, move, viewer) for seat, move in request["moves"]]
         return {"moves": [None if move is None else dict(move) for move in shown]}
 
-    def _op_choose(self, request: dict) -> dict:
+    def _op_choose(self, request: dict) -> "dict | Choosing":
         """The bot's move for a seat, or the random bot's when the named one
-        fails or offers a move that is not legal."""
+        fails or offers a move that is not legal. A table that ``slices``
+        answers a search bot's choice as a ``Choosing`` for its caller to run
+        in slices; otherwise the choice is made whole, here."""
         held = self._match(request)
         seat = request["seat"]
         moves = list(self._moves(held, seat))  # a copy: a bot may reorder what it is given
         if not moves:
             return {"move": None}
         rng = rng_for(held.seed, request["version"], request["stream"])
-        failure = None
         bot = self.bots.get(request["bot"]) or self.bots["random"]
-        try:
-            choice = bot.choose(held.game, held.state, seat, moves, rng)
-            if choice not in moves:
-                raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
-        except MemoryError:
-            raise
-        except Exception as error:
-            failure = f"{type(error).__name__}: {error}"
-            choice = self.bots["random"].choose(held.game, held.state, seat, moves, rng)
-        return {"move": move_data(choice), "bot_failed": failure}
+        choosing = Choosing(held, seat, moves, rng, bot, self.bots["random"])
+        return choosing if self.slices and choosing.sliced else choosing.run(math.inf)
 
     def _op_replay_views(self, request: dict) -> dict:
         """A finished match's views at past versions (the replay page): set

@@ -170,7 +170,7 @@ class RulesRunner:
         try:
             for attempt in (1, 2, 3):
                 try:
-                    answer = await self.pool.call(worker, request, seconds)
+                    answer = await self.pool.call(worker, request, seconds, think=op == "choose")
                     break
                 except WorkerRestarted as restart:
                     if "match" in request and op not in ("load", "setup"):
@@ -422,8 +422,11 @@ class RulesRunner:
     async def choose(self, live, seat: int, bot: str, version: int, stream: str) -> tuple[Move | None, str | None]:
         """A bot's move for ``seat``; the second value says why the random
         bot chose instead, if it did."""
+        live.log.debug("bot thinking", bot=bot, seat=seat)
         answer = await self._call(live, {"op": "choose", "seat": seat, "bot": bot, "version": version,
                                          "stream": stream})
+        if answer.get("iterations") is not None:  # a search bot's: fewer when thinks share a worker
+            live.log.info("bot thought", bot=bot, seat=seat, iterations=answer["iterations"])
         move = answer["move"]
         return (None if move is None else move_of(move)), answer.get("bot_failed")
 

@@ -1,7 +1,8 @@
 """A worker process's main loop: ``python -m gamehost.host.workers.worker``.
 
 Started by the host's pool as a fresh interpreter. It loads the installed
-game plugins, then answers one request at a time from stdin on stdout. It
+game plugins, then answers requests from stdin on stdout: plain calls one at
+a time, in order, and bots' thinks in slices between them (``serve``). It
 runs under a memory limit (RLIMIT_AS) and dies with the host (PDEATHSIG).
 """
 
@@ -11,12 +12,19 @@ import argparse
 import ctypes
 import os
 import resource
+import select
 import signal
 import sys
+import time
+from collections import deque
+from typing import Any, Callable
 
 from gamehost.host.workers import wire
+from gamehost.host.workers.resident import Choosing
 
 PR_SET_PDEATHSIG = 1
+SLICE = 0.002  # seconds of a think between looks at the pipe: the most a plain call waits for a think
+READ_SIZE = 1 << 20
 
 
 def _die_with_parent() -> None:
@@ -46,15 +54,101 @@ def _wire_streams():
     return wire_in, wire_out
 
 
-def _read_exactly(stream, size: int) -> bytes | None:
-    chunks, missing = [], size
-    while missing:
-        chunk = stream.read(missing)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        missing -= len(chunk)
-    return b"".join(chunks)
+class FrameReader:
+    """Frames from the host, taken as they arrive: between slices of a bot's
+    think the worker takes what has come without waiting for more."""
+
+    def __init__(self, stream) -> None:
+        self.fd = stream.fileno()
+        self.buffer = bytearray()
+        self.closed = False  # the host closed the pipe: no more requests
+
+    def frames(self, wait: bool) -> list[bytes]:
+        """The whole frames arrived; with ``wait``, at least one unless the pipe closed."""
+        while not self.closed:
+            if not wait and not select.select([self.fd], [], [], 0)[0]:
+                break
+            chunk = os.read(self.fd, READ_SIZE)
+            if not chunk:
+                self.closed = True
+                break
+            self.buffer += chunk
+            if wait and self._complete():
+                break
+        found = []
+        while self._complete():
+            length = wire.body_length(bytes(self.buffer[:wire.HEADER.size]))
+            found.append(bytes(self.buffer[wire.HEADER.size:wire.HEADER.size + length]))
+            del self.buffer[:wire.HEADER.size + length]
+        return found
+
+    def _complete(self) -> bool:
+        buffer = self.buffer
+        return (len(buffer) >= wire.HEADER.size
+                and len(buffer) >= wire.HEADER.size + wire.body_length(bytes(buffer[:wire.HEADER.size])))
+
+
+class OutOfMemory(Exception):
+    """A request ran out of memory: the worker answers so and exits."""
+
+
+def _guarded(table, work: Callable[[], Any]) -> Any:
+    """``work()``; out of memory, the held matches are let go first."""
+    try:
+        return work()
+    except MemoryError:
+        table.held.clear()
+        raise OutOfMemory() from None
+
+
+def _framed(table, request: dict, message: dict) -> bytes:
+    """The answer to ``request`` as a frame naming its id; an answer the wire
+    does not take is the plugin's error."""
+    message["id"] = request.get("id")
+    try:
+        return _guarded(table, lambda: wire.frame(message))
+    except wire.FrameTooLarge as error:
+        refusal = str(error)
+    except (TypeError, ValueError) as error:  # not JSON-shaped: the plugin broke the contract
+        table.held.pop(request.get("match", ""), None)
+        refusal = f"answer is not JSON-shaped: {error}"
+    return wire.frame({"error": "plugin", "hook": request.get("op", ""), "message": refusal, "id": request.get("id")})
+
+
+def serve(table, wire_in, wire_out) -> int:
+    """Answer requests until the host closes the pipe. Plain calls are
+    answered in the order they came; a search bot's think is acknowledged in
+    that order (``thinking``), then runs in slices of ``SLICE`` seconds,
+    round-robin with the other thinks, and is answered when it ends (at its
+    own deadline); what arrived meanwhile is answered between slices."""
+    reader = FrameReader(wire_in)
+    thinking: deque[tuple[dict, Choosing]] = deque()
+    request: dict = {}
+    try:
+        while True:
+            for body in reader.frames(wait=not thinking):
+                request = wire.decode(body)
+                if thinking:  # the host starts this call's deadline now, not during a slice before
+                    wire_out.write(wire.frame({"started": True, "id": request.get("id")}))
+                answer = _guarded(table, lambda: table.handle(request))
+                if isinstance(answer, Choosing):
+                    thinking.append((request, answer))
+                    answer = {"thinking": True}
+                wire_out.write(_framed(table, request, answer))
+            if not thinking:
+                if reader.closed:
+                    return 0
+                continue
+            request, choosing = thinking.popleft()
+            until = time.monotonic() + SLICE
+            answer = _guarded(table, lambda: choosing.run(until))
+            if answer is None:
+                thinking.append((request, choosing))
+            else:
+                wire_out.write(_framed(table, request, answer))
+    except OutOfMemory:
+        wire_out.write(wire.frame({"error": "memory", "id": request.get("id")}))
+        return 3  # the heap may be fragmented beyond use: the host starts a fresh worker
 
 
 def _load_rules():
@@ -96,35 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     from gamehost.host.collector import settle_after_start
 
     games, bots, clock_rule = _load_rules()
-    table = ResidentMatches(games, bots, clock_rule=clock_rule)
+    table = ResidentMatches(games, bots, clock_rule=clock_rule, slices=True)
     # A full collection walks every resident match's state and holds every
     # request queued here: the plugins' modules frozen, full collections rare.
     settle_after_start()
     _limit_memory(args.memory_mb)  # after the imports: the limit is for the matches
-    while True:
-        header = _read_exactly(wire_in, wire.HEADER.size)
-        if header is None:
-            return 0
-        body = _read_exactly(wire_in, wire.body_length(header))
-        if body is None:
-            return 0
-        request = wire.decode(body)
-        try:
-            answer = table.handle(request)
-            message = wire.frame(answer)
-        except MemoryError:
-            table.held.clear()
-            message = wire.frame({"error": "memory"})
-            wire_out.write(message)
-            return 3  # the heap may be fragmented beyond use: the host starts a fresh worker
-        except wire.FrameTooLarge as error:
-            message = wire.frame({"error": "plugin", "hook": request.get("op", ""), "message": str(error)})
-        except (TypeError, ValueError) as error:  # not JSON-shaped: the plugin broke the contract
-            table.held.pop(request.get("match", ""), None)
-            message = wire.frame({"error": "plugin", "hook": request.get("op", ""),
-                                  "message": f"answer is not JSON-shaped: {error}"})
-        wire_out.write(message)
-
+    return serve(table, wire_in, wire_out)
 
 if __name__ == "__main__":
     sys.exit(main())
