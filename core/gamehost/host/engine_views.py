@@ -83,14 +83,12 @@ class MatchViews:
                 viewers = self._viewers(live)
                 fields = None
                 if len(viewers) > 1:
-                    # A watched match: its other viewers' streams ask next (each seat and the spectators open
-                    # one when a match starts); one round trip brings every view, as a move's answer does.
-                    every = await self.rules.views_fields(live, viewers, to_move)
-                    fields = every.pop(seat, None)
-                    if live.version == version:
-                        for viewer, theirs in every.items():
-                            live.offer(("encoded_view", viewer),
-                                       EncodedView(version, status, viewer, to_move, theirs, result))
+                    # A watched match: its other viewers' streams ask too (each seat and the spectators open
+                    # one when a match starts), so one round trip per version brings every view, as a move's
+                    # answer does, and they all wait for that one.
+                    every = await live.derived_async(("every_view_fields", version),
+                                                     lambda: self.rules.views_fields(live, viewers, to_move))
+                    fields = every.get(seat)
                 if fields is None:  # alone, or left out of the batch: asked alone, to raise its own error
                     fields = await self.rules.view_fields(live, seat, listed=seat is not None and seat in to_move)
                 if live.version == version:

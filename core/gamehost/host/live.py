@@ -95,10 +95,6 @@ class LiveMatch:
         """Seed the cache with a value already known (e.g. from a move's answer)."""
         self._derived[key] = value
 
-    def offer(self, key: Any, value: Any) -> None:
-        """``settle``, unless the key is already kept or being computed."""
-        self._derived.setdefault(key, value)
-
     async def derived_async(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
         """``derived`` for a value the rules compute elsewhere: callers that
         ask while it is being computed wait for the same answer, so it is
