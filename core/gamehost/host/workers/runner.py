@@ -261,13 +261,12 @@ class RulesRunner:
         request = {"op": "load", "game": live.entry.rules_key, "match": live.id, "seed": live.record.seed,
                    "state": state, "moves": moves, "new_tag": tag}
         try:
-            answer = self._answer(live, await self._send(live, worker, request))
+            self._answer(live, await self._send(live, worker, request))
         except BaseException:
             if worker is not None:
                 self.pool.release(worker)
             raise
-        where = _Residence(worker, worker.generation if worker else 0, tag, version,
-                           tuple(answer["to_move"]) if request.get("active") else None)
+        where = _Residence(worker, worker.generation if worker else 0, tag, version)
         self._where[live.id] = where
         live.log.debug("match loaded", worker=worker.index if worker else None, moves=len(moves))
         return where
