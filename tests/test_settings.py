@@ -93,6 +93,24 @@ def test_without_uvloop_auto_serves_on_asyncio_and_uvloop_is_refused(monkeypatch
                                          "or choose 'auto' or 'asyncio'")
 
 
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_default_worker_count_is_the_cores_the_host_may_use_not_the_machines(count):
+    """A host confined to some cores (taskset, a container's cpuset) starts one
+    worker per core it may use: more would only compete for them."""
+    import os
+
+    usable = sorted(os.sched_getaffinity(0))
+    if len(usable) < count:
+        pytest.skip(f"this process may use fewer than {count} cores")
+    cores = usable[:count]
+    code = ("import os, sys; os.sched_setaffinity(0, set(map(int, sys.argv[1:])));"
+            "from gamehost.host.config import HostConfig; from gamehost.host.settings_sources import load_settings;"
+            "print(load_settings(HostConfig, {}).workers)")
+    shown = subprocess.run([sys.executable, "-c", code, *map(str, cores)], capture_output=True, text=True, check=True)
+    assert int(shown.stdout) == len(cores)
+
+
 def test_a_missing_or_broken_file_is_named(tmp_path):
     with pytest.raises(SettingsError, match="no such file"):
         load_settings(HostConfig, config_file=str(tmp_path / "absent.toml"))

@@ -20,6 +20,7 @@ from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
+from call_errors import error_of
 from hosts import wait_for
 
 GAMES = ["tictactoe", "callisto", "campanile", "kensington", "burgbaumeister", "scalino"]
@@ -160,3 +161,53 @@ def test_a_move_id_the_seat_lacks_is_refused_by_the_worker_with_the_legal_ids_an
     log = client.log(match)
     assert [e.label for e in log.events if e.kind == pb.EVENT_KIND_MOVED] == \
         [before.legal_moves[0].label, second.legal_moves[-1].label]
+
+
+def first_view(stream) -> pb.View:
+    """The first View a WatchMatch stream brings."""
+    for event in stream:
+        if event.HasField("view"):
+            return event.view
+    raise AssertionError("the stream ended without a view")
+
+
+def test_the_first_views_of_a_watched_match_fetched_together_are_each_viewer_own(client):
+    """The first stream of a match whose views are not yet known fetches
+    every viewer's in one round trip; each stream still gets its own
+    viewer's View (Campanile hides each hand), the one the host builds."""
+    match = client.create_match("campanile", seats=3).name
+    tokens = [client.join(match, seat=s).player_token for s in range(3)]
+    version = client.match(match).version
+    viewers = ["", *tokens]
+    streams = [client.open_watch(match, token, after_version=version - 1) for token in viewers]
+    try:
+        views = [first_view(stream) for stream in streams]
+    finally:
+        for stream in streams:
+            stream.cancel()
+    states = [view.state for view in views]
+    assert all(states.count(state) == 1 for state in states), "each seat sees its own hand, spectators none"
+    for token, view in zip(viewers, views):
+        built = client.view(match, token, text=True)  # built in the host from the view's data
+        assert view.version == version and same_view(view, built), token
+        assert bool(view.legal_moves) == (bool(token) and tokens.index(token) in view.to_move)
+
+
+def test_a_viewer_whose_view_fails_does_not_cost_the_others_theirs_and_gets_its_error(client):
+    """Fetched together, a seat whose legal moves raise is left out of the
+    batch: the spectator and the other seat get their Views, and the seat
+    to move gets the plugin's error, as when each view is fetched alone."""
+    match = client.create_match("faulty", seats=2, options={"fault": "raise"}).name
+    tokens = [client.join(match, seat=s).player_token for s in range(2)]
+    current = client.match(match)
+    mover = current.to_move[0]
+    streams = {token: client.open_watch(match, token, after_version=current.version - 1)
+               for token in ["", tokens[1 - mover]]}
+    try:
+        views = {token: first_view(stream) for token, stream in streams.items()}
+    finally:
+        for stream in streams.values():
+            stream.cancel()
+    assert all(view.version == current.version and not view.legal_moves for view in views.values())
+    failed = error_of(lambda: next(client.watch(match, tokens[mover], after_version=current.version - 1)))
+    assert (failed.code.name, failed.reason, failed.metadata["hook"]) == ("INTERNAL", "PLUGIN_ERROR", "legal_moves")

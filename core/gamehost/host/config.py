@@ -89,6 +89,16 @@ def _deadline(value: float) -> float:
     return value
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity (``taskset``, a
+    container's cpuset), not the machine's count. Workers beyond them only
+    compete for the same cores and hold their own copy of the plugins
+    (bench/README.md, "one worker or two on one core")."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _from(low: int, high: int):
     def in_range(value: int) -> int:
         if not low <= value <= high:
@@ -314,8 +324,8 @@ class HostConfig(BaseSettings):
     trusted_plugins: CommaList = setting("", "plugins run in the host even with isolation on", group=ISOLATION,
                                          metavar="NAME,...")
     workers: Annotated[int, AfterValidator(_from(1, 256))] = setting(
-        help="worker processes for rules", group=ISOLATION, shown="the number of cores",
-        factory=lambda: os.cpu_count() or 1)
+        help="worker processes for rules", group=ISOLATION, shown="the cores this process may use",
+        factory=usable_cores)
     worker_memory_mb: Annotated[int, AfterValidator(_from(0, 1 << 20))] = setting(
         1024, "address-space limit of each worker in MB, 0 for none; a worker over it is replaced",
         group=ISOLATION)

@@ -46,6 +46,11 @@ class MatchViews:
     async def to_move(self, live: LiveMatch) -> tuple[int, ...]:
         if live.record.status != "active":
             return ()
+        known = live.cached("to_move")
+        if known is None:  # a step that left the rules' state alone (a join) kept its seats to move
+            known = self.rules.known_to_move(live)
+        if known is not None:
+            return known
         return await live.derived_async("to_move", lambda: self.rules.to_move(live))
 
     async def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
@@ -75,7 +80,17 @@ class MatchViews:
             while True:  # every part from one version, as in ``view``
                 version, status, result = live.version, live.record.status, live.record.result
                 to_move = await self.to_move(live)
-                fields = await self.rules.view_fields(live, seat, listed=seat is not None and seat in to_move)
+                viewers = self._viewers(live)
+                fields = None
+                if len(viewers) > 1:
+                    # A watched match: its other viewers' streams ask too (each seat and the spectators open
+                    # one when a match starts), so one round trip per version brings every view, as a move's
+                    # answer does, and they all wait for that one.
+                    every = await live.derived_async(("every_view_fields", version),
+                                                     lambda: self.rules.views_fields(live, viewers, to_move))
+                    fields = every.get(seat)
+                if fields is None:  # alone, or left out of the batch: asked alone, to raise its own error
+                    fields = await self.rules.view_fields(live, seat, listed=seat is not None and seat in to_move)
                 if live.version == version:
                     return None if fields is None else EncodedView(version, status, seat, to_move, fields, result)
 

@@ -394,6 +394,21 @@ class ResidentMatches:
         fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] else ())
         return self.encoder.shared([] if fields is None else [(seat, fields)])
 
+    def _op_views_fields(self, request: dict) -> dict:
+        """``view_fields`` of several viewers at once (a watched match's
+        every seat and its spectators, as a move's answer brings them):
+        ``listed`` names the seats the host says are to move. What fails is
+        left out, as after a move; the host asks for that view alone."""
+        held = self._match(request)
+        to_move = request["listed"]
+        listed = {}
+        for seat in to_move:
+            try:
+                listed[seat] = self._moves(held, seat)
+            except PluginFailed:
+                continue
+        return self._encoded_after(held.game, held.state, request["viewers"], to_move, listed)
+
     def _op_to_move(self, request: dict) -> dict:
         return {"to_move": self._to_move(self._match(request))}
 

@@ -79,6 +79,9 @@ class _Residence:
     generation: int
     tag: int
     version: int  # the match version the held state is at: catching up skips steps it already has
+    # The seats to move of the held state (the one ``tag`` names), when an answer told them: a step that
+    # leaves the rules' state alone (a join, a seat change) needs no round trip to learn them again.
+    to_move: tuple[int, ...] | None = None
 
 
 PLUGIN_ERROR = "PLUGIN_ERROR"  # the reason of an exception the plugin raised
@@ -318,7 +321,7 @@ class RulesRunner:
         """The step ``applied`` came from is in the store: its state is current."""
         where = self._where.get(live.id)
         if where is not None:
-            where.tag, where.version = applied.tag, applied.version
+            where.tag, where.version, where.to_move = applied.tag, applied.version, applied.to_move
 
     # ------------------------------------------------------------ rules calls
 
@@ -334,8 +337,9 @@ class RulesRunner:
             if worker is not None:
                 self.pool.release(worker)
             raise
-        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version)
-        return answer["state"], tuple(answer["to_move"])
+        to_move = tuple(answer["to_move"])
+        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version, to_move)
+        return answer["state"], to_move
 
     def encodes_views(self, game_id: str) -> bool:
         """Whether the game's rules answer views as View fields
@@ -398,10 +402,26 @@ class RulesRunner:
         await self._call(live, {"op": "advance", "moves": moves, "new_tag": tag})
         current = self._where.get(live.id)
         if current is not None:
-            current.tag, current.version = tag, max(current.version, newest)
+            current.tag, current.version, current.to_move = tag, max(current.version, newest), None
+
+    def known_to_move(self, live) -> tuple[int, ...] | None:
+        """The seats to move of the state the rules hold for the match, if
+        an answer that made or read that very state told them; else None."""
+        where = self._where.get(live.id)
+        if where is None or (where.worker is not None and where.worker.generation != where.generation):
+            return None
+        return where.to_move
 
     async def to_move(self, live) -> tuple[int, ...]:
-        return tuple((await self._call(live, {"op": "to_move"}))["to_move"])
+        known = self.known_to_move(live)
+        if known is not None:
+            return known
+        request = {"op": "to_move"}
+        to_move = tuple((await self._call(live, request))["to_move"])
+        where = self._where.get(live.id)
+        if where is not None and where.tag == request["tag"]:
+            where.to_move = to_move
+        return to_move
 
     async def legal_moves(self, live, seat: int) -> tuple[Move, ...]:
         return _moves((await self._call(live, {"op": "legal_moves", "seat": seat}))["moves"], self._parts)
@@ -415,6 +435,15 @@ class RulesRunner:
         them (the caller builds the View from ``view`` then)."""
         answer = await self._call(live, {"op": "view_fields", "seat": seat, "listed": listed})
         return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat)
+
+    async def views_fields(self, live, viewers: Sequence[int | None], to_move: Sequence[int]
+                           ) -> dict[int | None, bytes]:
+        """``view_fields`` of each of ``viewers`` in one round trip (the seats
+        in ``to_move`` with their legal moves); a viewer whose view failed or
+        that the encoding does not take is left out."""
+        answer = await self._call(live, {"op": "views_fields", "viewers": list(viewers), "listed": list(to_move)})
+        return {viewer: fields for viewer, fields in decode_shared(answer, answer.get(wire.ATTACHED, ())).items()
+                if viewer in viewers}
 
     async def state(self, live) -> Any:
         return (await self._call(live, {"op": "state"}))["state"]
