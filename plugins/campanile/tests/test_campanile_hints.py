@@ -127,20 +127,24 @@ def test_playout_move_is_legal_changes_nothing_and_follows_the_rng():
         assert GAME.rollout_move(state, seat, moves, random.Random(7)).id == chosen.id
 
 
+def assert_twins_get_the_same_hints(state):
+    """Positions the seat to move cannot tell apart from ``state`` (other
+    hands, face-down pile cards and the surplus dealt afresh by
+    sample_state) get the same order and the same playout move for the
+    same rng."""
+    seat = GAME.to_move(state)[0]
+    twins = [GAME.sample_state(state, seat, random.Random(draw)) for draw in range(3)]
+    moves = GAME.legal_moves(state, seat)
+    orders = {tuple(move.id for move in GAME.order_moves(twin, seat, moves, random.Random(0))) for twin in twins}
+    assert len(orders) == 1
+    picks = {GAME.rollout_move(twin, seat, moves, random.Random(5)).id for twin in twins}
+    assert len(picks) == 1
+
+
 def test_hints_use_only_what_the_seat_knows():
-    """Two positions the seat cannot tell apart (other hands, face-down pile
-    cards and the surplus dealt afresh by sample_state) get the same order
-    and the same playout move for the same rng."""
     for index, state in enumerate(random_positions(8, seed=3)):
-        if index % 3:
-            continue
-        seat = GAME.to_move(state)[0]
-        twins = [GAME.sample_state(state, seat, random.Random(draw)) for draw in range(3)]
-        moves = GAME.legal_moves(state, seat)
-        orders = {tuple(move.id for move in GAME.order_moves(twin, seat, moves, random.Random(0))) for twin in twins}
-        assert len(orders) == 1
-        picks = {GAME.rollout_move(twin, seat, moves, random.Random(5)).id for twin in twins}
-        assert len(picks) == 1
+        if index % 3 == 0:
+            assert_twins_get_the_same_hints(state)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -212,18 +216,10 @@ def test_a_playout_ends_the_game_when_that_wins_and_plays_on_when_it_loses(leade
 
 
 def test_hints_near_the_end_use_only_what_the_seat_knows():
-    """As test_hints_use_only_what_the_seat_knows, in the positions where a
-    pile holds one or two cards, which the end reading scores."""
-    checked = 0
-    for state in random_positions(12, seed=4):
-        if min(len(cards) for cards in state["piles"]) > 2 or state["step"] != "build":
-            continue
-        seat = GAME.to_move(state)[0]
-        twins = [GAME.sample_state(state, seat, random.Random(draw)) for draw in range(3)]
-        moves = GAME.legal_moves(state, seat)
-        orders = {tuple(move.id for move in GAME.order_moves(twin, seat, moves, random.Random(0))) for twin in twins}
-        assert len(orders) == 1
-        picks = {GAME.rollout_move(twin, seat, moves, random.Random(5)).id for twin in twins}
-        assert len(picks) == 1
-        checked += 1
-    assert checked >= 12
+    """The builds of positions where a pile holds one or two cards, which
+    the end reading scores."""
+    near = [state for state in random_positions(12, seed=4)
+            if min(len(cards) for cards in state["piles"]) <= 2 and state["step"] == "build"]
+    assert len(near) >= 12
+    for state in near:
+        assert_twins_get_the_same_hints(state)
