@@ -32,9 +32,11 @@ sample of what it cannot see) and uses only the public table and the
 mover's own hand: the legal moves, heights, stakes and pile tops.
 
 The search orders the moves it tries by this score (``ordered``); playouts
-play the best scored of a few moves drawn at random (``playout_choice``,
-scoring builds without the bet they open, which is cheaper), or of all of
-them while a pile holds one card (so a playout ends the game when that wins);
+(``playout_choice``) stay about as cheap as random moves, since a search
+bot's edge is its iterations: a random build, the best scored of a few bets
+drawn at random (one tower each to score), and while a pile holds one card
+the best scored of every move (builds without the bet they open), so a
+playout ends the game when that wins;
 a playout cut short is scored by the points now (``points_now_shares``).
 """
 
@@ -51,7 +53,7 @@ DRAWN_STAKE_BONUS = 1
 build there lifts its own stake (a flag is worth 1 to 8 points)."""
 
 PLAYOUT_DRAWS = 3
-"""Moves a playout compares: enough to skip the bad ones, few enough to stay
+"""Bets a playout compares: enough to skip the bad ones, few enough to stay
 cheap and to keep the playouts varied."""
 
 END_WEIGHT = 40
@@ -216,11 +218,15 @@ def ordered(state: Any, seat: int, moves: Sequence[Move]) -> list[Move]:
 
 
 def playout_choice(state: Any, seat: int, moves: Sequence[Move], rng) -> Move:
-    """The best scored of ``PLAYOUT_DRAWS`` of ``moves`` drawn with ``rng``
-    (all of them when there are no more, or when a pile holds one card: a
-    move may then end the game)."""
+    """A playout's move, about as cheap as a random one: while a pile holds
+    one card (a build may end the game) the best scored of all ``moves``;
+    else a bet or a draw the best scored of ``PLAYOUT_DRAWS`` drawn with
+    ``rng`` (a bet is scored on its one tower), a build one at random."""
     if len(moves) == 1:
         return moves[0]  # the draw after a bet: nothing to score
-    if len(moves) > PLAYOUT_DRAWS and not any(len(cards) == 1 for cards in state["piles"]):
-        moves = [moves[rng.randrange(len(moves))] for _ in range(PLAYOUT_DRAWS)]
-    return max(moves, key=MoveScore(state, seat, look_at_bets=False))
+    if any(len(cards) == 1 for cards in state["piles"]):
+        return max(moves, key=MoveScore(state, seat, look_at_bets=False))
+    if state["step"] == "build":
+        return moves[rng.randrange(len(moves))]
+    drawn = [moves[rng.randrange(len(moves))] for _ in range(PLAYOUT_DRAWS)]
+    return max(drawn, key=MoveScore(state, seat))

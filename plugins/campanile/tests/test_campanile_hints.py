@@ -223,3 +223,20 @@ def test_hints_near_the_end_use_only_what_the_seat_knows():
     assert len(near) >= 12
     for state in near:
         assert_twins_get_the_same_hints(state)
+
+
+def test_a_playout_builds_at_random_away_from_the_end_and_bets_where_it_pays():
+    """Playouts stay about as cheap as random moves: away from the end a
+    build is drawn at random (every one of the 9 comes up), and a bet is
+    the best scored of 3 drawn, so a playout bets under the lowest tower
+    (S3 here, on a pile top but scoring nothing) less than half as often
+    as drawing at random would."""
+    state = table(heights={"S1": 5, "S2": 4, "S4": 3, "S5": 2})
+    builds = GAME.legal_moves(state, 0)
+    assert {GAME.rollout_move(state, 0, builds, random.Random(seed)).id for seed in range(60)} == \
+        {move.id for move in builds}
+    betting = GAME.apply(state, 0, {"action": "build", "style": "S5", "storeys": 1}, random.Random(0))
+    bets = GAME.legal_moves(betting, 0)
+    picks = [GAME.rollout_move(betting, 0, bets, random.Random(seed)) for seed in range(60)]
+    on_the_lowest = sum(1 for move in picks if move.args.get("tower") == "S3")
+    assert on_the_lowest < 60 * sum(1 for move in bets if move.args.get("tower") == "S3") / len(bets) / 2
