@@ -5,9 +5,9 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
-``playout_move`` or ``rollout_move`` at a level with ``move_hints``) up to a cap (the level's, or the
-game's shorter ``playout_horizon``), and scores the end: each
-seat's share of the other seats it beat (a tie counts half), or the game's
+``playout_move`` or ``rollout_move`` at a level with ``move_hints``) up to
+a cap (the level's, or the game's shorter ``playout_horizon``), and scores
+the end: each seat's share of the other seats it beat (a tie counts half), or the game's
 ``evaluate`` where the cap cut the playout short. The move most often tried
 at the root is played.
 
