@@ -149,3 +149,23 @@ def test_a_game_s_playout_horizon_cuts_playouts_short_for_its_evaluate():
     SearchBot(level(1)).search(game, state, game.to_move(state)[0], random.Random(3))
     assert game.calls["playout_move"] == 2
     assert game.calls["evaluate"] == 1
+
+
+def test_a_level_without_move_hints_never_asks_the_game_which_moves_are_good():
+    """Levels differ in knowledge as well as budget: one without
+    ``move_hints`` adds moves and plays out at random, so the game's
+    order_moves and playout_move go unasked (its evaluate still scores)."""
+    game = ShortSightedTicTacToe()
+    state = game.setup(2, game.default_options(), random.Random(0))
+    unhinted = SearchLevel("test", "test", 2, iterations=12, seconds=600, playout_cap=200, move_hints=False)
+    root = SearchBot(unhinted).search(game, state, game.to_move(state)[0], random.Random(3))
+    assert root.visits == 12 and len(root.children) == unhinted.moves_allowed(11)
+    assert game.calls["order_moves"] == game.calls["playout_move"] == 0
+    assert game.calls["evaluate"] == 12  # every playout was cut at the game's horizon
+    hinted = ShortSightedTicTacToe()
+    SearchBot(level(12)).search(hinted, state, hinted.to_move(state)[0], random.Random(3))
+    assert hinted.calls["order_moves"] > 0 and hinted.calls["playout_move"] > 0
+
+
+def test_only_the_strongest_shipped_level_plays_with_the_game_s_move_hints():
+    assert [level.move_hints for level in LEVELS] == [False] * (len(LEVELS) - 1) + [True]

@@ -5,9 +5,9 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (random moves, or the game's
-``playout_move`` or ``rollout_move``) up to a cap (the level's, or the
-game's shorter ``playout_horizon``), and scores the end: each
-seat's share of the other seats it beat (a tie counts half), or the game's
+``playout_move`` or ``rollout_move`` at a level with ``move_hints``) up to
+a cap (the level's, or the game's shorter ``playout_horizon``), and scores
+the end: each seat's share of the other seats it beat (a tie counts half), or the game's
 ``evaluate`` where the cap cut the playout short. The move most often tried
 at the root is played.
 
@@ -55,6 +55,11 @@ class SearchLevel:
     playout_cap: int
     widening: float = 1.5
     widening_exponent: float = 0.5
+    move_hints: bool = True
+    """Whether the search asks the game which moves are good (``order_moves``,
+    ``rollout_move``, ``playout_move``); without, it adds moves and plays
+    out at random. How a playout is scored (``playout_horizon``,
+    ``evaluate``) serves every level."""
 
     def moves_allowed(self, visits: int) -> int:
         """How many moves a node tried ``visits`` times may have tried."""
@@ -62,8 +67,9 @@ class SearchLevel:
 
 
 LEVELS = (
-    SearchLevel("mcts-easy", "Search bot, easy", 1, iterations=60, seconds=0.1, playout_cap=40),
-    SearchLevel("mcts-medium", "Search bot, medium", 2, iterations=300, seconds=0.35, playout_cap=100),
+    SearchLevel("mcts-easy", "Search bot, easy", 1, iterations=60, seconds=0.1, playout_cap=40, move_hints=False),
+    SearchLevel("mcts-medium", "Search bot, medium", 2, iterations=300, seconds=0.35, playout_cap=100,
+                move_hints=False),
     SearchLevel("mcts-hard", "Search bot, hard", 3, iterations=1500, seconds=0.9, playout_cap=200),
 )
 
@@ -163,13 +169,15 @@ class SearchBot:
             visited.visits += 1
             visited.reward += reward[mover] if reward is not None else 0.5
 
-    @staticmethod
-    def _new_move(game: Game, state: Any, mover: int, legal: Sequence[Move], node: _Node,
+    def _new_move(self, game: Game, state: Any, mover: int, legal: Sequence[Move], node: _Node,
                   rng: random.Random) -> Move:
         """The move a node tries next: the first untried one in the game's
         ``order_moves`` (asked once per node and mover), else the game's
-        playout choice among the untried moves, or one of them at random."""
+        playout choice among the untried moves, or one of them at random
+        (always, for a level without move hints)."""
         untried = [move for move in legal if move.id not in node.children]
+        if not self.level.move_hints:
+            return untried[rng.randrange(len(untried))]
         ranked = node.ranked.get(mover)
         if ranked is None:
             order = game.order_moves(state, mover, legal, rng)
@@ -191,6 +199,7 @@ class SearchBot:
         game's own choice) until the end, or the cap, or the deadline."""
         cap = self.level.playout_cap if game.playout_horizon is None else min(self.level.playout_cap,
                                                                                 game.playout_horizon)
+        hinted = self.level.move_hints
         for step in range(cap):
             if outcome is not None:
                 return rewards(outcome)
@@ -200,12 +209,14 @@ class SearchBot:
             if not to_move:
                 return None
             mover = to_move[rng.randrange(len(to_move))]
-            move = game.playout_move(state, mover, rng)
+            move = game.playout_move(state, mover, rng) if hinted else None
             if move is None:
                 legal = game.legal_moves(state, mover)
                 if not legal:
                     return None
-                move = game.rollout_move(state, mover, legal, rng) or legal[rng.randrange(len(legal))]
+                move = game.rollout_move(state, mover, legal, rng) if hinted else None
+                if move is None:
+                    move = legal[rng.randrange(len(legal))]
             state = game.apply(state, mover, move.args, rng)
             outcome = game.outcome(state)
         if outcome is not None:

@@ -18,13 +18,25 @@ now** (``points_now``), which every seat can work out from the table:
   n's face-up top, 1.3 step 3) is of a tower the builder has a stake under;
 - a draw with no bet: nothing.
 
+The end is read too (1.4: the game ends the moment a pile runs out, and any
+hand can build the storeys that draw from a pile, so whoever moves while a
+pile holds one card may end it): a build whose draw empties its pile scores
+the builder's final share of the other seats it beats (with its best bet),
+from ``END_WEIGHT`` if it finishes first to ``-END_WEIGHT`` if last, instead
+of the above; a build whose draw leaves its pile one card loses up to
+``HAND_OVER_WEIGHT`` by the share the next player would hold now, who may then
+end it.
+
 A hint sees the position the search hands it (the seat's own hand and a
 sample of what it cannot see) and uses only the public table and the
 mover's own hand: the legal moves, heights, stakes and pile tops.
 
 The search orders the moves it tries by this score (``ordered``); playouts
-play the best scored of a few moves drawn at random (``playout_choice``,
-scoring builds without the bet they open, which is cheaper);
+(``playout_choice``) stay about as cheap as random moves, since a search
+bot's edge is its iterations: a random build, the best scored of a few bets
+drawn at random (one tower each to score), and while a pile holds one card
+the best scored of every move (builds without the bet they open), so a
+playout ends the game when that wins;
 a playout cut short is scored by the points now (``points_now_shares``).
 """
 
@@ -41,8 +53,18 @@ DRAWN_STAKE_BONUS = 1
 build there lifts its own stake (a flag is worth 1 to 8 points)."""
 
 PLAYOUT_DRAWS = 3
-"""Moves a playout compares: enough to skip the bad ones, few enough to stay
+"""Bets a playout compares: enough to skip the bad ones, few enough to stay
 cheap and to keep the playouts varied."""
+
+END_WEIGHT = 40
+"""Score of a build that ends the game (1.4) as its builder's final share:
+``END_WEIGHT`` for finishing first, ``-END_WEIGHT`` for last. The result is
+then sure, so it outweighs any points now (a move's other scores stay
+under 20)."""
+
+HAND_OVER_WEIGHT = END_WEIGHT // 2
+"""Score taken from a build whose draw leaves its pile one card: the next
+player may then end the game (1.4), which costs most when that player leads."""
 
 
 def stakes(state: Any) -> dict[str, list[list[int]]]:
@@ -95,7 +117,7 @@ def points_now_shares(state: Any) -> list[float]:
     return rank_shares(places(points_now(state)))
 
 
-def with_chip(staked: dict[str, list[list[int]]], seat: int, tower: str, chip: int) -> dict[str, list[list[int]]]:
+def with_chip_placed(staked: dict[str, list[list[int]]], seat: int, tower: str, chip: int) -> dict[str, list[list[int]]]:
     """The stakes after ``seat`` puts ``chip`` under ``tower`` (1.3 step 2:
     a second chip keeps the place of the first)."""
     bettors = [list(bettor) for bettor in staked[tower]]
@@ -135,15 +157,16 @@ class MoveScore:
             return self.bet(self.heights, move.args["tower"], move.args["chip"])
         return 0  # a draw with no bet
 
-    def bet(self, heights: dict[str, int], tower: str, chip: int) -> int:
+    def bet(self, heights: dict[str, int], tower: str, chip: int, with_chip: bool = True) -> int:
         """Points the bet adds to the bettor now (with ``heights``), plus its
-        chip's value if the tower carries a flag."""
+        chip's value if the tower carries a flag (``with_chip``)."""
         flag = flag_of(self.row, heights, tower)
         if not flag[0]:
             return 0  # the lowest tower: a chip there is spent for nothing, as things stand
         before = tower_points(self.staked[tower], flag, self.players)[self.seat]
-        after = tower_points(with_chip(self.staked, self.seat, tower, chip)[tower], flag, self.players)[self.seat]
-        return after - before + chip
+        after = tower_points(with_chip_placed(self.staked, self.seat, tower, chip)[tower], flag,
+                             self.players)[self.seat]
+        return after - before + (chip if with_chip else 0)
 
     def build(self, style: str, storeys: int) -> int:
         """Points the build adds to the builder now less the most it adds to
@@ -152,14 +175,30 @@ class MoveScore:
         after = points(self.row, heights, self.staked, self.players)
         gains = [now - then for now, then in zip(after, self.before)]
         rivals = max(gain for other, gain in enumerate(gains) if other != self.seat)
+        left = len(self.state["piles"][storeys - 1])
+        if left == 1:
+            return self.end(heights, after, style, storeys)
         drawn = rules.pile_top(self.state, storeys)
         bonus = DRAWN_STAKE_BONUS if drawn is not None and any(
             seat == self.seat for seat, _ in self.staked[rules.card_style(drawn)]) else 0
         opened = self.best_bet(heights, style, storeys) if self.look_at_bets else 0
-        return gains[self.seat] - rivals + opened + bonus
+        hand_over = 0
+        if left == 2:
+            following = (self.seat + 1) % self.players
+            hand_over = round(HAND_OVER_WEIGHT * rank_shares(places(after))[following])
+        return gains[self.seat] - rivals + opened + bonus - hand_over
 
-    def best_bet(self, heights: dict[str, int], style: str, storeys: int) -> int:
-        """The best bet score open after building ``storeys`` on ``style``, 0 if none."""
+    def end(self, heights: dict[str, int], after: list[int], style: str, storeys: int) -> int:
+        """A build whose draw ends the game (1.4): the builder's final share
+        of the seats it beats, with the bet that adds it most, from
+        ``-END_WEIGHT`` (last) to ``END_WEIGHT`` (first)."""
+        final = list(after)
+        final[self.seat] += max(0, self.best_bet(heights, style, storeys, with_chip=False))
+        return round(END_WEIGHT * (2 * rank_shares(places(final))[self.seat] - 1))
+
+    def best_bet(self, heights: dict[str, int], style: str, storeys: int, with_chip: bool = True) -> int:
+        """The best bet score open after building ``storeys`` on ``style``, 0
+        if none (``with_chip=False``: the points it adds alone)."""
         chips = self.state["chips"][self.seat]
         bet_rule = self.state["options"]["bet_rule"]
         # On one tower a bigger chip never scores less: only the biggest that fits is compared.
@@ -170,7 +209,7 @@ class MoveScore:
         towers = rules.visible_styles(self.state)
         if self.state["options"]["bet_on_built_tower"]:
             towers.add(style)
-        return max((self.bet(heights, tower, chip) for tower in towers), default=0)
+        return max((self.bet(heights, tower, chip, with_chip) for tower in towers), default=0)
 
 
 def ordered(state: Any, seat: int, moves: Sequence[Move]) -> list[Move]:
@@ -179,10 +218,15 @@ def ordered(state: Any, seat: int, moves: Sequence[Move]) -> list[Move]:
 
 
 def playout_choice(state: Any, seat: int, moves: Sequence[Move], rng) -> Move:
-    """The best scored of ``PLAYOUT_DRAWS`` of ``moves`` drawn with ``rng``
-    (all of them when there are no more)."""
+    """A playout's move, about as cheap as a random one: while a pile holds
+    one card (a build may end the game) the best scored of all ``moves``;
+    else a bet or a draw the best scored of ``PLAYOUT_DRAWS`` drawn with
+    ``rng`` (a bet is scored on its one tower), a build one at random."""
     if len(moves) == 1:
         return moves[0]  # the draw after a bet: nothing to score
-    if len(moves) > PLAYOUT_DRAWS:
-        moves = [moves[rng.randrange(len(moves))] for _ in range(PLAYOUT_DRAWS)]
-    return max(moves, key=MoveScore(state, seat, look_at_bets=False))
+    if any(len(cards) == 1 for cards in state["piles"]):
+        return max(moves, key=MoveScore(state, seat, look_at_bets=False))
+    if state["step"] == "build":
+        return moves[rng.randrange(len(moves))]
+    drawn = [moves[rng.randrange(len(moves))] for _ in range(PLAYOUT_DRAWS)]
+    return max(drawn, key=MoveScore(state, seat))

@@ -127,20 +127,24 @@ def test_playout_move_is_legal_changes_nothing_and_follows_the_rng():
         assert GAME.rollout_move(state, seat, moves, random.Random(7)).id == chosen.id
 
 
+def assert_twins_get_the_same_hints(state):
+    """Positions the seat to move cannot tell apart from ``state`` (other
+    hands, face-down pile cards and the surplus dealt afresh by
+    sample_state) get the same order and the same playout move for the
+    same rng."""
+    seat = GAME.to_move(state)[0]
+    twins = [GAME.sample_state(state, seat, random.Random(draw)) for draw in range(3)]
+    moves = GAME.legal_moves(state, seat)
+    orders = {tuple(move.id for move in GAME.order_moves(twin, seat, moves, random.Random(0))) for twin in twins}
+    assert len(orders) == 1
+    picks = {GAME.rollout_move(twin, seat, moves, random.Random(5)).id for twin in twins}
+    assert len(picks) == 1
+
+
 def test_hints_use_only_what_the_seat_knows():
-    """Two positions the seat cannot tell apart (other hands, face-down pile
-    cards and the surplus dealt afresh by sample_state) get the same order
-    and the same playout move for the same rng."""
     for index, state in enumerate(random_positions(8, seed=3)):
-        if index % 3:
-            continue
-        seat = GAME.to_move(state)[0]
-        twins = [GAME.sample_state(state, seat, random.Random(draw)) for draw in range(3)]
-        moves = GAME.legal_moves(state, seat)
-        orders = {tuple(move.id for move in GAME.order_moves(twin, seat, moves, random.Random(0))) for twin in twins}
-        assert len(orders) == 1
-        picks = {GAME.rollout_move(twin, seat, moves, random.Random(5)).id for twin in twins}
-        assert len(picks) == 1
+        if index % 3 == 0:
+            assert_twins_get_the_same_hints(state)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -152,3 +156,87 @@ def test_evaluate_ranks_the_seats_by_their_points_now(players):
     shares = GAME.evaluate(state)
     assert shares[1] == 1.0
     assert len({share for seat, share in enumerate(shares) if seat != 1}) == 1 and shares[0] < 0.5
+
+
+NO_CHIPS = {"1": 0, "2": 0, "3": 0}
+
+
+def near_the_end(*, leader: int, pile_sizes=(1, 3, 3)):
+    """A table where ``leader`` alone holds a stake (a 3-chip under the
+    highest tower, S1) and the piles hold ``pile_sizes`` cards, their tops
+    still S1, S2 and S3. Seat 0 has no chip left when it is not the leader
+    (no bet of its own changes who leads)."""
+    chips = [dict(ALL_CHIPS) if leader == 0 else dict(NO_CHIPS)] + [dict(ALL_CHIPS)] * 2
+    state = table(heights={"S1": 5}, bets={"S1": [{"seat": leader, "chips": [3]}]}, chips=chips)
+    state["piles"] = [cards[len(cards) - size:] for cards, size in zip(state["piles"], pile_sizes)]
+    return state
+
+
+def test_a_build_that_ends_the_game_while_first_scores_the_end_weight_and_comes_first():
+    """Pile 1 holds one card: any build of 1 storey draws it and ends the
+    game (1.4). Seat 0 leads, so ending it wins: those builds score
+    END_WEIGHT, above every other move."""
+    state = near_the_end(leader=0)
+    assert score(state, "build:S4:1") == hints.END_WEIGHT
+    order = GAME.order_moves(state, 0, GAME.legal_moves(state, 0), random.Random(0))
+    assert all(move.args["storeys"] == 1 for move in order[:3])
+    assert all(score(state, move.id) < hints.END_WEIGHT for move in order[3:])
+
+
+def test_a_build_that_ends_the_game_while_behind_scores_below_every_other_build():
+    """Seat 1 leads: ending the game now leaves seat 0 sharing the last
+    place with seat 2 (a quarter of the others beaten), so ending scores
+    -END_WEIGHT / 2, below the builds that play on."""
+    state = near_the_end(leader=1)
+    assert score(state, "build:S4:1") == -hints.END_WEIGHT // 2
+    order = GAME.order_moves(state, 0, GAME.legal_moves(state, 0), random.Random(0))
+    assert all(move.args["storeys"] == 1 for move in order[-3:])
+    assert all(move.args["storeys"] != 1 for move in order[:-3])
+
+
+def test_a_build_that_leaves_its_pile_one_card_loses_by_the_next_players_share():
+    """Drawing pile 2 down to one card lets seat 1, next to move, end the
+    game: with seat 1 leading that costs HAND_OVER_WEIGHT; with seat 2
+    leading (who moves after seat 1), nothing beyond seat 1's share."""
+    for leader, taken in ((1, hints.HAND_OVER_WEIGHT), (2, hints.HAND_OVER_WEIGHT // 4)):
+        three_left = near_the_end(leader=leader, pile_sizes=(3, 3, 3))
+        two_left = near_the_end(leader=leader, pile_sizes=(3, 2, 3))
+        assert score(three_left, "build:S5:2") - score(two_left, "build:S5:2") == taken
+
+
+@pytest.mark.parametrize("leader, ends", [(0, True), (1, False)])
+def test_a_playout_ends_the_game_when_that_wins_and_plays_on_when_it_loses(leader, ends):
+    """While a pile holds one card a playout compares every move, not 3 drawn
+    at random: the leader always ends the game, a player behind never does."""
+    state = near_the_end(leader=leader)
+    moves = GAME.legal_moves(state, 0)
+    for seed in range(20):
+        chosen = GAME.rollout_move(state, 0, moves, random.Random(seed))
+        assert (chosen.args["storeys"] == 1) is ends
+
+
+def test_hints_near_the_end_use_only_what_the_seat_knows():
+    """The builds of positions where a pile holds one or two cards, which
+    the end reading scores."""
+    near = [state for state in random_positions(12, seed=4)
+            if min(len(cards) for cards in state["piles"]) <= 2 and state["step"] == "build"]
+    assert len(near) >= 12
+    for state in near:
+        assert_twins_get_the_same_hints(state)
+
+
+def test_a_playout_builds_at_random_away_from_the_end_and_bets_where_it_pays():
+    """Playouts stay about as cheap as random moves: away from the end a
+    build is drawn at random (every one of the 9 comes up), and a bet is
+    the best scored of 3 drawn, so a playout bets under the lowest tower
+    (S3 here, on a pile top but scoring nothing) less than half as often
+    as drawing at random would."""
+    state = table(heights={"S1": 5, "S2": 4, "S4": 3, "S5": 2})
+    builds = GAME.legal_moves(state, 0)
+    assert {GAME.rollout_move(state, 0, builds, random.Random(seed)).id for seed in range(60)} == \
+        {move.id for move in builds}
+    betting = GAME.apply(state, 0, {"action": "build", "style": "S5", "storeys": 1}, random.Random(0))
+    bets = GAME.legal_moves(betting, 0)
+    picks = [GAME.rollout_move(betting, 0, bets, random.Random(seed)) for seed in range(60)]
+    on_the_lowest = sum(1 for move in picks if move.args.get("tower") == "S3")
+    assert on_the_lowest < 60 * sum(1 for move in bets if move.args.get("tower") == "S3") / len(bets) / 2
