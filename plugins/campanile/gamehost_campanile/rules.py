@@ -423,11 +423,12 @@ class Campanile(Game):
                          f"Build tower {style} up {storeys_text(storeys)}, then draw from pile {storeys}",
                          {"action": "build", "style": style, "storeys": storeys})
                     for style in state["row"] if style in held for storeys in STOREY_CHOICES]
+        # The label names the pile, not its face-up card: once drawn the card is in a hidden
+        # hand, and the log must not keep what no view shows any more (docs/games/campanile.md).
         pile = state["built"]["storeys"]
-        top = card_style(pile_top(state, pile))
         if state["step"] == "draw":
-            return [Move(f"draw:{pile}", f"Draw the {top} card from pile {pile}", {"action": "draw", "pile": pile})]
-        moves = [Move(f"draw:{pile}", f"Bet nothing; draw the {top} card from pile {pile}",
+            return [Move(f"draw:{pile}", f"Draw the top card of pile {pile}", {"action": "draw", "pile": pile})]
+        moves = [Move(f"draw:{pile}", f"Bet nothing; draw the top card of pile {pile}",
                       {"action": "draw", "pile": pile})]
         towers = betting_towers(state)
         for tower in state["row"]:
