@@ -237,6 +237,12 @@ def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
     return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
 
 
+def _log_uncaught(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """An exception that no task or callback caught, as one structured line
+    (the loop's default handler prints a bare traceback to stderr)."""
+    log.error("uncaught in the event loop", message=context.get("message"), exc_info=context.get("exception"))
+
+
 async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
     """Run until SIGINT or SIGTERM, then stop gracefully. A group's member
     tells its supervisor it is ready with a line on stdout."""
@@ -247,6 +253,7 @@ async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
     # SIGTERM sent on seeing it must stop the host gracefully, not kill it.
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_log_uncaught)
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
     host = await start_host(config, member=member, own_process=True)

@@ -231,7 +231,10 @@ class Worker:
             return
         code = self.transport.get_returncode()
         started = bool(self._queue) and self._queue[0].timer is not None
-        culprits = [self._queue[0]] if started or not self._thinking else list(self._thinking.values())
+        if started or (self._queue and not self._thinking):
+            culprits = [self._queue[0]]
+        else:  # its thinks, or nothing when it held no request (a worker stopping with the host)
+            culprits = list(self._thinking.values())
         self._end(WorkerDied(_death(code, why)), why, culprits)
 
     def _end(self, error: Exception, why: str, culprits: list[_Pending] | None = None) -> None:
