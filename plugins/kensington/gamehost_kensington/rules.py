@@ -313,13 +313,14 @@ def may_take(state: dict, seat: int) -> bool:
 
 
 def placeable_candidates(state: dict, seat: int) -> Iterator[str]:
-    """The tiles a seat could place this turn or take to place: its warehouse,
-    the pile tiles its chips let it draw, the opponents' warehouses if it has
+    """The tiles a seat could place this turn or take to place: the pile tiles
+    its chips let it draw, its warehouse, the opponents' warehouses if it has
     a chip. Lazily: a turn starts with this question, usually settled by the
-    first tile that fits."""
+    first tile that fits (the pile first: its single windows, tokens 1 to 8,
+    fit almost anywhere; a stored tile is often one that fits nowhere)."""
     players = state["players"]
-    yield from (token for token in state["warehouses"][seat] if token is not None)
     yield from (token for token in state["pile"] if may_draw(state, seat, TILES[token]["back"]))
+    yield from (token for token in state["warehouses"][seat] if token is not None)
     if state["chips"][seat] >= 1:
         yield from (token for other in range(players) if other != seat
                     for token in state["warehouses"][other] if token is not None)
@@ -379,7 +380,7 @@ def take_draw(state: dict, seat: int, back: str, shape: str, rng) -> dict:
                           "from an opponent's warehouse.", "four-chip-rule")
     if back in BROWN_BACKS and not may_draw(state, seat, back):
         raise IllegalMove("A brown tile costs one chip and you have none.", "brown-draw-costs-a-chip")
-    matching = pile_groups(state["pile"]).get((back, shape))
+    matching = [token for token in state["pile"] if TILES[token]["group"] == (back, shape)]
     if not matching:
         raise IllegalMove(f"No face-down tile with a {back} back and a {shape} outline is left in the pile.",
                           "no-such-tile")
