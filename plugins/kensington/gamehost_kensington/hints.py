@@ -194,12 +194,10 @@ def waiting_points(building: dict) -> int:
 
 def playout_choice(state: dict, seat: int, rng) -> Move | None:
     """A playout player's move. In Build: the best placement while one adds
-    value (a stolen tile always), else end the turn. In Take: a roof when
-    ``ROOF_WANTED`` points wait under no roof and a chip pays for it, else
-    the first of ``PLAYOUT_DRAWS`` draw options drawn at random whose tile
-    would fit (judged by one tile drawn at random from the group), else the
-    last of them. None where no draw is allowed (then a random take: a
-    steal)."""
+    value (a stolen tile always), else end the turn. In Take: the draw whose
+    tile adds most, each back-and-outline group judged by one of its tiles
+    drawn at random (``sampled_draw_value``). None where no draw is allowed
+    (then a random take: a steal)."""
     if state["phase"] == "over" or state["turn"] != seat:
         return None
     if state["phase"] != "take":
@@ -211,16 +209,23 @@ def playout_choice(state: dict, seat: int, rng) -> Move | None:
     options = sorted(key for key in groups if rules.may_draw(state, seat, key[0]))  # as rules.draw_options
     if not options:
         return None
-    building = state["buildings"][seat]
-    roofs = [option for option in options if option[0] in BROWN_BACKS and option in ROOF_GROUPS]
-    tries = [options[rng.randrange(len(options))] for _ in range(PLAYOUT_DRAWS)]
-    if roofs and waiting_points(building) >= ROOF_WANTED:
-        tries.insert(0, roofs[rng.randrange(len(roofs))])
-    for back, shape in tries:
-        tokens = groups[(back, shape)]
-        if rules.fits(building, TILES[tokens[rng.randrange(len(tokens))]], state["options"]):
-            break
+    facade = Facade(state["buildings"][seat])
+    back, shape = max(options, key=lambda option: sampled_draw_value(state, facade, option, groups[option], rng))
     return Move(f"draw:{back}:{shape}", "Draw a face-down tile", {"action": "draw", "back": back, "shape": shape})
+
+
+def sampled_draw_value(state: dict, facade: Facade, group: tuple[str, str], tokens: Sequence[str], rng) -> float:
+    """``draw_value`` guessed from one tile of the group drawn with ``rng``:
+    a playout takes a draw per turn and cannot afford every face of every group."""
+    tile = TILES[tokens[rng.randrange(len(tokens))]]
+    if tile["kind"] == "window":
+        # A window tile adds the same wherever it goes (its cells at half, its cat) but
+        # where it would spoil a full roof: the first place it fits will do, and is cheap.
+        found = rules.placements(facade.building, tile, state["options"], first_only=True)
+        best = facade.gain(tile, *found[0]) if found else None
+    else:
+        best = facade.best_gain(tile, state["options"])
+    return (0.0 if best is None else best + chip_earned(state, tile)) - (CHIP_VALUE if group[0] in BROWN_BACKS else 0.0)
 
 
 def listed(choice: Move | None, moves: Sequence[Move]) -> Move | None:
