@@ -18,8 +18,8 @@ chip for a brown back; a steal, its tile's best placement less a chip.
 
 The search orders the moves it tries by these values (``ordered``), and
 playouts (``playout_choice``) place the best placement of the tiles in hand
-while one adds value, and draw a roof when points wait under none, else a
-tile likely to fit.
+while one adds value, and draw from the group whose tile adds most, judging
+each group by one of its tiles drawn at random.
 """
 
 from __future__ import annotations
@@ -39,16 +39,6 @@ still come, or may not."""
 CHIP_VALUE = 0.5
 """A chip: a brown draw costs one (roofs come only that way), a diamond
 placement earns one."""
-
-PLAYOUT_DRAWS = 3
-"""Back-and-outline groups a playout tries before drawing: enough to skip
-tiles that fit nowhere, few enough to stay cheap and varied."""
-
-ROOF_WANTED = 3
-"""Points waiting under no roof from which a playout player buys a roof."""
-
-ROOF_GROUPS = {(tile["back"], tile["silhouette"]) for tile in TILES.values() if tile["kind"] == "roof"}
-"""The back-and-outline groups that hold roofs (brown backs without the circle)."""
 
 
 def cell_points(code: str) -> int:
@@ -115,7 +105,16 @@ class Facade:
 
     def best_gain(self, tile: dict, options) -> float | None:
         """The most a placement of ``tile`` adds, or None where it fits nowhere."""
-        return max((self.gain(tile, x, y) for x, y in rules.placements(self.building, tile, options)), default=None)
+        return max((self.gain(tile, x, y) for x, y in placements_to_compare(self.building, tile, options)),
+                   default=None)
+
+
+def placements_to_compare(building: dict, tile: dict, options) -> list[list[int]]:
+    """The placements of ``tile`` whose values may differ: a roof's value depends
+    on the columns it closes, but any other tile adds the same wherever it goes
+    (its cells wait under no roof, and it leaves a column open), so the first
+    place found stands for all of them."""
+    return rules.placements(building, tile, options, first_only=tile["kind"] != "roof")
 
 
 def chip_earned(state: dict, tile: dict) -> float:
@@ -131,12 +130,15 @@ def draw_value(state: dict, seat: int, facade: Facade, back: str, tokens: Sequen
     for token in tokens:
         tile = TILES[token]
         faces.setdefault((tile["type"], tile["lighting"], tile["cat"]), []).append(token)
-    total = 0.0
-    for copies in faces.values():
-        tile = TILES[copies[0]]
-        best = facade.best_gain(tile, state["options"])
-        total += len(copies) * (0.0 if best is None else best + chip_earned(state, tile))
+    total = sum(len(copies) * drawn_tile_value(state, facade, TILES[copies[0]]) for copies in faces.values())
     return total / len(tokens) - (CHIP_VALUE if back in BROWN_BACKS else 0.0)
+
+
+def drawn_tile_value(state: dict, facade: Facade, tile: dict) -> float:
+    """What a drawn tile adds at its best placement, with the chip a diamond
+    tile earns; 0 where it fits nowhere (it waits in the warehouse)."""
+    best = facade.best_gain(tile, state["options"])
+    return 0.0 if best is None else best + chip_earned(state, tile)
 
 
 def move_values(state: dict, seat: int, moves: Sequence[Move]) -> dict[str, float]:
@@ -175,7 +177,7 @@ def best_placement(state: dict, seat: int) -> tuple[float, Move] | None:
     for token in rules.own_tiles(state, seat):
         tile = TILES[token]
         bonus = chip_earned(state, tile)
-        for x, y in rules.placements(facade.building, tile, state["options"]):
+        for x, y in placements_to_compare(facade.building, tile, state["options"]):
             value = facade.gain(tile, x, y) + bonus
             if best is None or value > best[0]:
                 best = (value, place_move(token, x, y))
@@ -194,12 +196,10 @@ def waiting_points(building: dict) -> int:
 
 def playout_choice(state: dict, seat: int, rng) -> Move | None:
     """A playout player's move. In Build: the best placement while one adds
-    value (a stolen tile always), else end the turn. In Take: a roof when
-    ``ROOF_WANTED`` points wait under no roof and a chip pays for it, else
-    the first of ``PLAYOUT_DRAWS`` draw options drawn at random whose tile
-    would fit (judged by one tile drawn at random from the group), else the
-    last of them. None where no draw is allowed (then a random take: a
-    steal)."""
+    value (a stolen tile always), else end the turn. In Take: the draw whose
+    tile adds most, each back-and-outline group judged by one of its tiles
+    drawn at random (``sampled_draw_value``). None where no draw is allowed
+    (then a random take: a steal)."""
     if state["phase"] == "over" or state["turn"] != seat:
         return None
     if state["phase"] != "take":
@@ -211,16 +211,16 @@ def playout_choice(state: dict, seat: int, rng) -> Move | None:
     options = sorted(key for key in groups if rules.may_draw(state, seat, key[0]))  # as rules.draw_options
     if not options:
         return None
-    building = state["buildings"][seat]
-    roofs = [option for option in options if option[0] in BROWN_BACKS and option in ROOF_GROUPS]
-    tries = [options[rng.randrange(len(options))] for _ in range(PLAYOUT_DRAWS)]
-    if roofs and waiting_points(building) >= ROOF_WANTED:
-        tries.insert(0, roofs[rng.randrange(len(roofs))])
-    for back, shape in tries:
-        tokens = groups[(back, shape)]
-        if rules.fits(building, TILES[tokens[rng.randrange(len(tokens))]], state["options"]):
-            break
+    facade = Facade(state["buildings"][seat])
+    back, shape = max(options, key=lambda option: sampled_draw_value(state, facade, option, groups[option], rng))
     return Move(f"draw:{back}:{shape}", "Draw a face-down tile", {"action": "draw", "back": back, "shape": shape})
+
+
+def sampled_draw_value(state: dict, facade: Facade, group: tuple[str, str], tokens: Sequence[str], rng) -> float:
+    """``draw_value`` guessed from one tile of the group drawn with ``rng``:
+    a playout takes a draw a turn and cannot afford every face of every group."""
+    tile = TILES[tokens[rng.randrange(len(tokens))]]
+    return drawn_tile_value(state, facade, tile) - (CHIP_VALUE if group[0] in BROWN_BACKS else 0.0)
 
 
 def listed(choice: Move | None, moves: Sequence[Move]) -> Move | None:

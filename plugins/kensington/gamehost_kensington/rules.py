@@ -26,7 +26,7 @@ State (plain JSON data):
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, seat_name
 
@@ -95,7 +95,13 @@ def height(building: dict, x: int) -> int:
 
 def cell_at(building: dict, x: int, y: int) -> str | None:
     """The code of cell (x, y), or None where it is empty."""
-    return building["columns"][x - building["left"]][y] if 0 <= y < height(building, x) else None
+    index = x - building["left"]
+    columns = building["columns"]
+    if 0 <= index < len(columns) and y >= 0:
+        column = columns[index]
+        if y < len(column):
+            return column[y]
+    return None
 
 
 def start_building(colour: str) -> dict:
@@ -117,23 +123,24 @@ def placement_problem(building: dict, tile: dict, x: int, y: int, options: Mappi
     """Why ``tile`` may not go with its bottom-left corner at (x, y), as
     (reason, rule), or None when the placement is legal (spec 1.8, rules 1-5)."""
     cells = [(x + dx, y + dy, code) for dx, dy, code in tile["cells"]]
-    own = {(cx, cy) for cx, cy, _ in cells}
-    for cx, cy, _ in cells:
+    # A tile column is a solid run of cells, and so is a building column from the
+    # ground: each tile column's lowest cell is the one to check for rules 1 to 3.
+    lowest = [(x + dx, y + dy) for dx, dy in tile["bottoms"]]
+    for cx, cy in lowest:
         if cy < 0:
             return (f"The cell at ({cx}, {cy}) would be below the ground floor: nothing is built under the door.",
                     "below-ground")
         if cy < height(building, cx):
             return f"The cell at ({cx}, {cy}) is already built.", "cell-occupied"
-    for cx, cy, _ in cells:
-        if cy > 0 and (cx, cy - 1) not in own:
+    for cx, cy in lowest:
+        if cy > 0:
             below = cell_at(building, cx, cy - 1)
             if below is None:
                 return (f"The tile would overhang: nothing holds up its cell at ({cx}, {cy}). "
                         "Its lower edge must rest on the ground or on other tiles.", "no-overhang")
             if below == "roof":
                 return f"The cell at ({cx}, {cy}) would stand on a roof: nothing is built on a roof.", "nothing-on-roof"
-    beside = [cell_at(building, nx, ny) for cx, cy, _ in cells
-              for nx, ny in ((cx - 1, cy), (cx + 1, cy), (cx, cy - 1), (cx, cy + 1)) if (nx, ny) not in own]
+    beside = [cell_at(building, x + dx, y + dy) for dx, dy in tile["rim"]]
     touching = [code for code in beside if code is not None]
     if not touching:
         return "The tile must touch your building: no separate pieces.", "connected"
@@ -148,7 +155,8 @@ def kind_problem(tile: dict, cells: list, touching: list[str], options: Mapping)
         other = "dark" if lighting == "lit" else "lit"
         if options.get("strict_lighting") and any(is_window(code) and lighting_of(code) == other for code in touching):
             return (f"Strict lighting: a {lighting} window tile may not touch a {other} window.", "strict-lighting")
-        if not any((is_window(code) and lighting_of(code) == lighting) or not is_window(code) for code in touching):
+        # Every contact qualifies but a window of the other lighting.
+        if all(code.startswith(other) for code in touching):
             return (f"A {lighting} window tile must touch a {lighting} window, a door, a wall or a roof; "
                     f"here it would touch only {other} windows.", "window-contact")
     elif kind == "door":
@@ -163,20 +171,22 @@ def kind_problem(tile: dict, cells: list, touching: list[str], options: Mapping)
 def placements(building: dict, tile: dict, options: Mapping, first_only: bool = False) -> list[list[int]]:
     """Every legal [x, y] for ``tile`` (or the first one found). Columns are
     solid stacks, so the lowest cell of each tile column must sit right on top
-    of its building column: one y per x, and only those x where all the tile's
-    columns agree go through the full check."""
+    of its building column: one y per x, and only those x where the building's
+    rises from column to column are the tile's (``steps``) go through the full
+    check."""
     left = building["left"]
     width = len(building["columns"])
     # The column heights from x = left - tile width (index 0) to one past the
     # building's right edge and the tile's width beyond: the ground is 0.
     margin = tile["width"] + 1
     heights = [0] * margin + [len(column) for column in building["columns"]] + [0] * margin
-    bottoms = tile["bottoms"]
-    first_column, first_bottom = bottoms[0]
+    rises = [after - before for before, after in zip(heights, heights[1:])]
+    steps = tile["steps"]
+    first_bottom = tile["bottoms"][0][1]
     found = []
     for index in range(width + margin):  # x = left - tile width + index
-        y = heights[index + first_column + 1] - first_bottom
-        if (y >= 0 and all(heights[index + dx + 1] == y + bottom for dx, bottom in bottoms)
+        y = heights[index + 1] - first_bottom
+        if (y >= 0 and rises[index + 1:index + 1 + len(steps)] == steps
                 and placement_problem(building, tile, left - margin + 1 + index, y, options) is None):
             found.append([left - margin + 1 + index, y])
             if first_only:
@@ -257,8 +267,7 @@ def pile_groups(pile: list[str]) -> dict[tuple[str, str], list[str]]:
     """The pile as the backs show it: (back category, outline) -> tokens."""
     groups: dict[tuple[str, str], list[str]] = {}
     for token in pile:
-        tile = TILES[token]
-        groups.setdefault((tile["back"], tile["silhouette"]), []).append(token)
+        groups.setdefault(TILES[token]["group"], []).append(token)
     return groups
 
 
@@ -290,11 +299,31 @@ def begin_turn(state: dict, seat: int) -> dict:
     state.update(turn=seat, hand=None, stolen=False, placed_this_turn=0)
     if nobody_can_place(state):
         state.update(phase="over", end="nobody-can-place")
-    elif draw_options(state, seat) or stealable(state, seat):
+    elif may_take(state, seat):
         state["phase"] = "take"
     else:
         state["phase"] = "build"
     return state
+
+
+def may_take(state: dict, seat: int) -> bool:
+    """Whether any Take is legal: a draw the seat's chips allow, or a steal."""
+    return (any(may_draw(state, seat, TILES[token]["back"]) for token in state["pile"])
+            or bool(stealable(state, seat)))
+
+
+def placeable_candidates(state: dict, seat: int) -> Iterator[str]:
+    """The tiles a seat could place this turn or take to place: the pile tiles
+    its chips let it draw, its warehouse, the opponents' warehouses if it has
+    a chip. Lazily: a turn starts with this question, usually settled by the
+    first tile that fits (the pile first: its single windows, tokens 1 to 8,
+    fit almost anywhere; a stored tile is often one that fits nowhere)."""
+    players = state["players"]
+    yield from (token for token in state["pile"] if may_draw(state, seat, TILES[token]["back"]))
+    yield from (token for token in state["warehouses"][seat] if token is not None)
+    if state["chips"][seat] >= 1:
+        yield from (token for other in range(players) if other != seat
+                    for token in state["warehouses"][other] if token is not None)
 
 
 def nobody_can_place(state: dict) -> bool:
@@ -305,14 +334,9 @@ def nobody_can_place(state: dict) -> bool:
     for offset in range(players):
         seat = (state["turn"] + offset) % players
         building = state["buildings"][seat]
-        candidates = [token for token in state["warehouses"][seat] if token is not None]
-        candidates += [token for token in state["pile"] if may_draw(state, seat, TILES[token]["back"])]
-        if state["chips"][seat] >= 1:
-            candidates += [token for other in range(players) if other != seat
-                           for token in state["warehouses"][other] if token is not None]
         tried = set()
-        for token in candidates:
-            key = (TILES[token]["type"], TILES[token]["lighting"])
+        for token in placeable_candidates(state, seat):
+            key = TILES[token]["placed_alike"]
             if key not in tried:
                 tried.add(key)
                 if fits(building, TILES[token], options):
@@ -356,7 +380,7 @@ def take_draw(state: dict, seat: int, back: str, shape: str, rng) -> dict:
                           "from an opponent's warehouse.", "four-chip-rule")
     if back in BROWN_BACKS and not may_draw(state, seat, back):
         raise IllegalMove("A brown tile costs one chip and you have none.", "brown-draw-costs-a-chip")
-    matching = pile_groups(state["pile"]).get((back, shape))
+    matching = [token for token in state["pile"] if TILES[token]["group"] == (back, shape)]
     if not matching:
         raise IllegalMove(f"No face-down tile with a {back} back and a {shape} outline is left in the pile.",
                           "no-such-tile")

@@ -207,6 +207,13 @@ def _cell_code(face: dict, cell: list[int], cat_cell: list[int]) -> str:
     return face["kind"]
 
 
+def rim_of(cells: list[list[int]]) -> list[list[int]]:
+    """The cells sharing an edge with ``cells`` and not among them, each once."""
+    own = {(x, y) for x, y in cells}
+    rim = {(x + dx, y + dy) for x, y in cells for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1))} - own
+    return [[x, y] for x, y in sorted(rim)]
+
+
 def _build_tiles() -> dict[str, dict]:
     tiles = {}
     faces = [*_window_faces(), *_roof_faces(), *_wall_faces()]
@@ -223,7 +230,16 @@ def _build_tiles() -> dict[str, dict]:
             # The lowest cell of each tile column, [dx, dy]: where the tile rests.
             "bottoms": [[column, min(y for x, y in cells if x == column)] for column in sorted({x for x, _ in cells})],
             "silhouette": silhouette(face["grid"]),
+            # The cells beside the tile (an edge away, outside it), [dx, dy]: what it would touch.
+            "rim": rim_of(cells),
         }
+        # How much higher each tile column's lowest cell sits than the one on its left (a polyomino
+        # has every column from 0 to its width): a tile rests where the building rises the same.
+        bottoms = tiles[token]["bottoms"]
+        tiles[token]["steps"] = [right[1] - left[1] for left, right in zip(bottoms, bottoms[1:])]
+        tiles[token]["group"] = (face["back"], tiles[token]["silhouette"])  # the pile group its back shows
+        # Tiles with the same shape and cell kinds (a cat or a bird aside) fit the same places.
+        tiles[token]["placed_alike"] = (face["type"], face["lighting"])
     return tiles
 
 

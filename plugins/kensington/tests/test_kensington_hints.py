@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from gamehost_kensington import hints
+from gamehost_kensington import hints, rules
 from gamehost_kensington.rules import Kensington, built, clone, score
 from gamehost_kensington.tiles import BROWN_BACKS, TILES
 
@@ -134,3 +134,28 @@ def test_a_cut_playout_ranks_the_building_with_more_waiting_windows_first():
     state = with_building([["door-yellow"], ["lit", "lit"]])
     state["buildings"][1] = {"colour": "green", "left": 0, "columns": [["door-green"]], "birds": 0}
     assert GAME.evaluate(state) == [1.0, 0.0]
+
+
+def test_only_a_roof_adds_different_values_in_different_places():
+    """``placements_to_compare`` looks at the first place of any other tile:
+    a window, wall or door leaves its column open, so it adds the same
+    wherever it goes; a roof's value depends on the columns it closes."""
+    checked = 0
+    for state, seat in positions(seeds=range(2)):
+        facade = hints.Facade(state["buildings"][seat])
+        for tile in list(TILES.values())[::3]:
+            values = {facade.gain(tile, x, y) for x, y in rules.placements(facade.building, tile, {})}
+            if tile["kind"] != "roof":
+                assert len(values) <= 1, tile["type"]
+                checked += bool(values)
+    assert checked > 50
+
+
+def test_playouts_draw_the_group_whose_tile_adds_most():
+    """Beside a lone door with no chip (beige draws only), a playout draws a
+    big window tile (a block of 6, or a 4- or 5-cell diamond tile with its
+    chip): never a single, a bar or a corner without a cat, which add less."""
+    state = with_building([["door-yellow"]], phase="take", chips=0)
+    drawn = {GAME.playout_move(state, 0, random.Random(run)).args["shape"] for run in range(30)}
+    assert drawn and drawn <= {"rect-6", "U-5", "T-4", "S-4", "square-4", "L-4", "corner-3"}
+    assert not drawn & {"square-1", "bar-2", "bar-3"}
