@@ -407,7 +407,8 @@ def test_your_turn_in_the_lobby_lists_a_match_until_the_player_moves(web_host, i
         assert before["heading"] == "Your turn (2)" and before["title"].startswith("(2) Your turn")
         for item in before["items"]:
             assert item["text"].startswith(f"{title} vs Bob") and "you are player 1" in item["text"]
-        assert "14:" in before["items"][0]["text"] and "left" in before["items"][0]["text"]  # of 15 min
+        # of 15 min, rounded up: "15:00 left" while less than a second has run
+        assert re.search(r"· (15:00|14:[0-5]\d) left", before["items"][0]["text"])
         assert "left" not in before["items"][1]["text"]  # no clock there
         assert all(re.search(r"waiting [1-9]\d* s", item["text"]) for item in shown["ticked"])
         assert [item["match"] for item in shown["otherBefore"]] == [others]
