@@ -1,6 +1,7 @@
 """A bot's think shares its rules worker: with one worker, other matches'
 moves are answered while a search bot thinks (between slices of its
-search), and thinks started together all end, each with its move."""
+search) or a plugin's bot chooses (in a thread), and thinks started
+together all end, each with its move."""
 
 from __future__ import annotations
 
@@ -72,6 +73,23 @@ def test_a_human_move_in_another_match_is_answered_while_a_bot_thinks_on_the_sam
         assert event.seat == 1 and event.version == thinking_from + 1
     thought = host.wait_for_log("bot thought", match)
     assert thought and thought[0]["iterations"] >= 1
+
+
+def test_a_plugin_bot_with_only_choose_thinks_in_a_thread_while_its_worker_answers_other_matches(host):
+    with host.client() as client:
+        tictactoe = client.create_match("tictactoe").name
+        tokens = [client.join(tictactoe).player_token for _ in range(2)]
+        client.move(tictactoe, tokens[0], move_id=DRAW[0])  # resident in the one worker, as the bot's match
+        match = client.create_match("crashy", bots=[1], bot="slow").name  # 2 s busy in its choose
+        me = client.join(match, seat=0).player_token
+        thinking_from = client.move(match, me, move_id="add1").version
+        assert host.wait_for_log("bot thinking", match)
+        for turn in range(1, 5):
+            client.move(tictactoe, tokens[turn % 2], move_id=DRAW[turn])
+        assert client.match(match).version == thinking_from, "the other match's moves waited for the bot"
+        event = bot_moved(client, match, thinking_from)
+        assert (event.seat, event.version, event.label) == (1, thinking_from + 1, "add 1")
+    assert not host.log_lines("bot failed; a random move is played instead")
 
 
 def test_bots_thinking_at_once_on_one_worker_each_end_with_their_move(host):

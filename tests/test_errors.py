@@ -233,7 +233,7 @@ def test_unknown_bot_names_the_bots_there_are(client):
                                                                     bot="grandmaster"))
     assert caught.value.field_violations == [
         ("bot", "no bot 'grandmaster' on this host "
-                "(bots: broken, cheat, first, mcts-easy, mcts-hard, mcts-medium, random).")]
+                "(bots: broken, cheat, first, mcts-easy, mcts-hard, mcts-medium, random, slow, stuck).")]
 
 
 def test_unknown_status_filter_is_invalid_argument(client):

@@ -110,6 +110,30 @@ def test_a_faulty_plugin_fails_its_own_calls_and_is_suspended_while_the_host_ser
     assert rss_mb(host.process.pid) < 250, "the host's memory stays bounded"
 
 
+def test_a_bot_that_overruns_its_think_is_struck_and_the_random_bot_plays_that_move(host):
+    """A plugin's bot that never answers: its think is cut at --bot-timeout,
+    a strike for the match, and the random bot makes that move. Thinking
+    again would hang the replacement worker and suspend a match whose rules
+    are sound."""
+    client = host.client()
+    match = client.create_match("crashy", bots=[1], bot="stuck").name
+    me = client.join(match, seat=0).player_token
+    while (view := client.view(match, me)).status == pb.MATCH_STATUS_ACTIVE:
+        if view.legal_moves:
+            client.move(match, me, move_id="add1", expected_version=view.version)
+        else:
+            next(iter(client.watch(match, me, after_version=view.version)), None)
+    assert client.match(match).status == pb.MATCH_STATUS_FINISHED
+    bot_moves = [e for e in client.log(match).events if e.kind == pb.EVENT_KIND_MOVED and e.seat == 1]
+    assert len(bot_moves) == 2 and {e.label for e in bot_moves} == {"add 1"}  # crashy's target is 5
+    overran = host.wait_for_log("rules failed", match, at_least=2)
+    assert [(line["reason"], line["hook"]) for line in overran] == [("RULES_TIMEOUT", "choose")] * 2
+    stood_in = host.wait_for_log("bot overran; the random bot plays this move", match, at_least=2)
+    # At least once a move: a stand-in's "add 3", which crashy's rules crash on, is drawn again.
+    assert len(stood_in) >= 2 and {line["bot"] for line in stood_in} == {"stuck"}
+    assert healthy(host)
+
+
 def test_a_restart_on_the_same_data_serves_at_once_and_keeps_the_suspension(tmp_path):
     first = HostProcess(*FAST, data_dir=tmp_path).start()
     try:

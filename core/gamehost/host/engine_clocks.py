@@ -48,7 +48,7 @@ class MatchClocks:
                 return
             await self._end_on_time(live, to_move, ran_out, now)
 
-        await self._host_move(live, attempt, lambda: None, clock_ran_out=True)
+        await self._host_move(live, attempt, lambda error: None, clock_ran_out=True)
 
     async def _end_on_time(self, live: LiveMatch, to_move: Sequence[int], ran_out: list[int], now: float) -> None:
         record = live.record

@@ -37,6 +37,14 @@ def _fails_whatever_the_choice(error: Exception) -> bool:
         error.metadata.get("hook") != "apply"
 
 
+def _bot_overran(error: Exception) -> bool:
+    """The bot's think outran its budget or took its worker down (a plugin's
+    bot or search hint that hangs or crashes): thinking again would only do
+    it again on the replacement worker."""
+    return isinstance(error, errors.HostError) and error.reason in ("RULES_TIMEOUT", "RULES_CRASHED") and \
+        error.metadata.get("hook") == "choose"
+
+
 def _failed_in_apply(error: Exception) -> bool:
     return isinstance(error, errors.HostError) and error.reason == PLUGIN_ERROR and \
         error.metadata.get("hook") == "apply"
@@ -71,14 +79,22 @@ class HostMoves:
             self._arm_clock(live, to_move)
 
     async def _bot_turn(self, live: LiveMatch, seat: int) -> None:
+        overran = False  # the seat's bot overran on this move: the random bot plays it instead
+
         async def attempt(retry: int) -> None:
             live.bot_pending.discard(seat)
             if live.record.status != "active" or live.record.seats[seat].kind != "bot" \
                     or seat not in await self.to_move(live):
                 return  # over, moved, or its absent owner took the seat back
-            await self._play_for(live, seat, live.record.seats[seat].bot, retry=retry)
+            bot = live.record.seats[seat].bot
+            if overran and bot != "random":
+                live.log.warning("bot overran; the random bot plays this move", bot=bot, seat=seat)
+                bot = "random"
+            await self._play_for(live, seat, bot, retry=retry)
 
-        def failed() -> None:
+        def failed(error: Exception) -> None:
+            nonlocal overran
+            overran = overran or _bot_overran(error)
             live.bot_pending.add(seat)  # still this task's turn: no second bot task meanwhile
 
         # An absent player's bot waits out the grace (stored in the seat, so a restart keeps it).
@@ -111,7 +127,7 @@ class HostMoves:
                         and self._kept_timing_out(live, late[0]):
                     await self._leave_to_bot(live, late[0])
 
-        await self._host_move(live, attempt, lambda: None, timed_out=True)
+        await self._host_move(live, attempt, lambda error: None, timed_out=True)
 
     @staticmethod
     def _kept_timing_out(live: LiveMatch, seat: int) -> bool:
@@ -124,11 +140,12 @@ class HostMoves:
         """Run a move the host makes for a seat (``attempt(retry)``, under the
         lock). It must not stall the match when it fails (the store away, the
         rules crashing on the chosen move), so it is tried again with backoff
-        while the host is open and the match active; each retry draws the
-        choice afresh. A plugin's exception that another choice cannot avoid
-        is a strike, and so is every ``APPLY_FAILURES_PER_STRIKE``-th choice
-        in a row that ``apply`` raised on: at ``max_strikes`` the match is
-        suspended and the retries end."""
+        while the host is open and the match active (``failed(error)`` hears
+        of each failure first); each retry draws the choice afresh. A
+        plugin's exception that another choice cannot avoid is a strike, and
+        so is every ``APPLY_FAILURES_PER_STRIKE``-th choice in a row that
+        ``apply`` raised on: at ``max_strikes`` the match is suspended and
+        the retries end."""
         retry = apply_failures = 0
         while not self._closing and live.record.status == "active":
             try:
@@ -137,7 +154,7 @@ class HostMoves:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                failed()
+                failed(error)
                 apply_failures = apply_failures + 1 if _failed_in_apply(error) else 0
                 if _fails_whatever_the_choice(error) or \
                         (apply_failures and apply_failures % APPLY_FAILURES_PER_STRIKE == 0):

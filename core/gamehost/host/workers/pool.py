@@ -13,9 +13,9 @@ sending, and the worker acknowledges it in order (``thinking``) when it
 will search in slices between other calls; its answer comes later, out of
 order. While it holds thinks, the worker says when it starts on a call
 (``started``), and that call's deadline runs from then: a hang inside a
-think's slice is the think's, caught by its deadline. A bot that cannot be
-sliced (a plugin's, with ``choose`` only) is answered in order, as any
-call, holding the calls behind it.
+think's slice is the think's, caught by its deadline. A plugin's bot with
+``choose`` only thinks the same way, in a thread of the worker
+(choice_thread.py); the random bot is answered in order, as any call.
 """
 
 from __future__ import annotations

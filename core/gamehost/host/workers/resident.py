@@ -20,6 +20,7 @@ import time
 from typing import Any, Callable, Mapping
 
 from gamehost.host.workers import wire
+from gamehost.host.workers.choice_thread import ChoiceInThread
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
@@ -91,11 +92,13 @@ class HeldMatch:
 class Choosing:
     """A bot's choice in progress. A bot with ``think`` (the SDK's search
     bots) searches in slices, ``run(until)`` each, so the worker holding it
-    answers other calls in between; any other bot's ``choose`` runs whole in
-    one ``run``. A bot that raises or offers a move that is not legal is
-    replaced by the random bot for this move."""
+    answers other calls in between. Any other bot's ``choose`` runs whole in
+    one ``run``, or, where the caller ``slices`` (a worker), in a thread of
+    its own that each ``run`` waits on. A bot that raises or offers a move
+    that is not legal is replaced by the random bot for this move."""
 
-    def __init__(self, held: HeldMatch, seat: int, moves: list[Move], rng, bot, fallback) -> None:
+    def __init__(self, held: HeldMatch, seat: int, moves: list[Move], rng, bot, fallback, *,
+                 slices: bool = False) -> None:
         self.held, self.seat, self.moves, self.rng, self.bot, self.fallback = held, seat, moves, rng, bot, fallback
         self.think = None
         self.failure: str | None = None
@@ -106,6 +109,8 @@ class Choosing:
                 raise
             except Exception as error:
                 self.failure = f"{type(error).__name__}: {error}"
+        elif slices and bot is not fallback:  # the random bot chooses at once: no thread for it
+            self.think = ChoiceInThread(bot, held.game, held.state, seat, moves, rng)
 
     @property
     def sliced(self) -> bool:
@@ -495,8 +500,9 @@ class ResidentMatches:
     def _op_choose(self, request: dict) -> "dict | Choosing":
         """The bot's move for a seat, or the random bot's when the named one
         fails or offers a move that is not legal. A table that ``slices``
-        answers a search bot's choice as a ``Choosing`` for its caller to run
-        in slices; otherwise the choice is made whole, here."""
+        answers a bot's choice as a ``Choosing`` for its caller to run in
+        slices (the random bot's apart); otherwise the choice is made whole,
+        here."""
         held = self._match(request)
         seat = request["seat"]
         moves = list(self._moves(held, seat))  # a copy: a bot may reorder what it is given
@@ -504,7 +510,7 @@ class ResidentMatches:
             return {"move": None}
         rng = rng_for(held.seed, request["version"], request["stream"])
         bot = self.bots.get(request["bot"]) or self.bots["random"]
-        choosing = Choosing(held, seat, moves, rng, bot, self.bots["random"])
+        choosing = Choosing(held, seat, moves, rng, bot, self.bots["random"], slices=self.slices)
         return choosing if self.slices and choosing.sliced else choosing.run(math.inf)
 
     def _op_replay_views(self, request: dict) -> dict:
