@@ -185,7 +185,8 @@ def main() -> None:
                     row[key + "_pairwise"] = round(pairwise, 3)
                     row[key + "_pairwise_ci95"] = wilson(pairwise, games)
             easy = LEVELS[0].name
-            first_place_share(game, seats, easy, "random", max(1, games // 2), think)  # easy's think times
+            # Easy's think times, on the row's seeds too: another run's seeds play other games.
+            first_place_share(game, seats, easy, "random", max(1, games // 2), think, args.first_seed)
             row["think_ms"] = {name: {"median": round(1000 * statistics.median(times), 1),
                                       "p99": round(1000 * percentile(times, 0.99), 1), "moves": len(times)}
                                for name, times in sorted(think.items())}
