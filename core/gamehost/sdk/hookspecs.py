@@ -32,7 +32,9 @@ def gamehost_bots() -> Mapping[str, Any]:
     """Return extra bot strategies as a mapping of name to ``Bot``.
 
     A bot is any object with ``choose(game, state, seat, moves, rng) -> Move``.
-    The host always provides ``"random"``.
+    The host always provides ``"random"``. A rules worker runs ``choose`` in
+    a thread of its own, and two matches' choices may run at once: read the
+    state, keep no state on the bot (plugin-guide.md, "Where to think").
     """
     raise NotImplementedError  # a specification: pluggy calls the plugins' implementations
 

@@ -6,7 +6,8 @@ calls as a search bot's think: ``run(until)`` and ``choice()``.
 A choose that never returns is ended as every think is: the host kills the
 worker at the think's deadline. The thread only reads the match's state;
 the engine holds the match's lock while its bot thinks, so no move
-changes it meanwhile.
+changes it meanwhile. Two matches' choices may run at once, so a bot keeps
+no state of its own between calls (plugin-guide.md says so).
 """
 
 from __future__ import annotations
