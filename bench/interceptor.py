@@ -15,7 +15,7 @@ import time
 
 import grpc
 
-from gamehost.host.metrics import MetricsInterceptor, RpcStats
+from gamehost.host.ops.metrics import MetricsInterceptor, RpcStats
 
 CALLS, ROUNDS = 200_000, 5
 HandlerCallDetails = collections.namedtuple("HandlerCallDetails", "method invocation_metadata")

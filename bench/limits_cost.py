@@ -15,8 +15,8 @@ import timeit
 import structlog
 
 from gamehost.client import to_struct
-from gamehost.host.engine import MatchEngine
-from gamehost.host.limits import check_request
+from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.rpc.limits import check_request
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.v1 import gamehost_pb2 as pb

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import grpc
 
-from gamehost.host.serving_group import owner_index
+from gamehost.host.ops.serving_group import owner_index
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 from moves import host_cpu_seconds, machine, median_run, play_draw

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from gamehost.host.auth import anonymous  # noqa: E402
 from gamehost.host.errors import ResourceExhausted  # noqa: E402
-from gamehost.host.peers import PeerResolver  # noqa: E402
-from gamehost.host.quotas import QuotaLimits, Quotas  # noqa: E402
+from gamehost.host.rpc.peers import PeerResolver  # noqa: E402
+from gamehost.host.rpc.quotas import QuotaLimits, Quotas  # noqa: E402
 from gamehost.v1 import gamehost_pb2 as pb  # noqa: E402
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc  # noqa: E402
 from hosts import HostProcess  # noqa: E402

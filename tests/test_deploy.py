@@ -28,10 +28,10 @@ import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from gamehost.cli.main import build_parser
-from gamehost.host.config import HostConfig
-from gamehost.host.settings_sources import env_of, load_settings
+from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.settings_sources import env_of, load_settings
 from gamehost.host.store import describe_store
-from gamehost.host.server import SERVICE_NAME
+from gamehost.host.ops.server import SERVICE_NAME
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 from hosts import HostProcess

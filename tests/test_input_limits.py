@@ -19,7 +19,7 @@ from grpc_status import rpc_status
 
 from gamehost.client import GameHostClient, to_struct
 from gamehost.client.structs import from_struct
-from gamehost.host.service import GameHostService
+from gamehost.host.rpc.service import GameHostService
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 from hand_encoded import deep_struct_bytes, varint

@@ -240,7 +240,7 @@ async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkey
     from hosts import FIXTURE_SITE
 
     from gamehost.host import errors
-    from gamehost.host.engine import MatchEngine
+    from gamehost.host.engine.match_engine import MatchEngine
     from gamehost.host.plugins import load_catalog
     from gamehost.host.workers.pool import WorkerPool
     from gamehost.host.workers.runner import RulesBudgets, RulesRunner
@@ -283,7 +283,7 @@ async def test_a_bot_match_whose_apply_raises_on_every_choice_is_suspended_not_r
     no strike; every third in a row is (APPLY_FAILURES_PER_STRIKE)."""
     from hosts import FIXTURE_SITE
 
-    from gamehost.host.engine import MatchEngine
+    from gamehost.host.engine.match_engine import MatchEngine
     from gamehost.host.plugins import load_catalog
     from gamehost.host.store.memory import MemoryStore
 

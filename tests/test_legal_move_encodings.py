@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 from gamehost.client import from_struct, to_struct
-from gamehost.host.legal_move_encodings import LegalMoveEncodings
+from gamehost.host.codec.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.plugins import load_catalog
-from gamehost.host.service import legal_move
+from gamehost.host.rpc.service import legal_move
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
 

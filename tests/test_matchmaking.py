@@ -23,7 +23,7 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.host.engine_matchmaking import OPEN_TICKETS_PER_PLAYER
+from gamehost.host.engine.matchmaking import OPEN_TICKETS_PER_PLAYER
 from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore

@@ -22,8 +22,8 @@ import grpc
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gamehost.host import matchmaking
-from gamehost.host.engine_matchmaking import OPEN_TICKETS_PER_PLAYER
+from gamehost.host.engine import ticket_matching as matchmaking
+from gamehost.host.engine.matchmaking import OPEN_TICKETS_PER_PLAYER
 from gamehost.host.store.base import TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS

@@ -21,7 +21,7 @@ import uuid
 import grpc
 import pytest
 
-from gamehost.host import matchmaking
+from gamehost.host.engine import ticket_matching as matchmaking
 from gamehost.host.store.base import PartyFull, TicketRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore

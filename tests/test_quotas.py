@@ -20,7 +20,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from gamehost.host.quotas import TokenBuckets
+from gamehost.host.rpc.quotas import TokenBuckets
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 from hosts import HostProcess

@@ -12,7 +12,7 @@ import grpc
 import pytest
 
 from gamehost.client import GameHostError
-from gamehost.host.ratings import rate
+from gamehost.host.engine.rating_rules import rate
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore

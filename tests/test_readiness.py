@@ -15,8 +15,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from gamehost.host.config import HostConfig
-from gamehost.host.server import SERVICE_NAME, start_host
+from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.server import SERVICE_NAME, start_host
 from gamehost.host.store import SQLiteStore
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 from hosts import HostProcess

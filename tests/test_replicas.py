@@ -262,7 +262,7 @@ async def test_a_catch_up_during_a_load_begun_outside_the_lock_applies_each_step
     the later ones, or the rules see a move twice ("It is O's turn")."""
     import asyncio
 
-    from gamehost.host.engine import MatchEngine
+    from gamehost.host.engine.match_engine import MatchEngine
     from gamehost.host.plugins import load_catalog
     from gamehost.host.store import open_store
 

@@ -71,7 +71,7 @@ def test_every_google_rpc_field_has_googleapis_number_type_and_label(proto_files
 
 def test_error_details_declares_every_detail_the_host_packs(proto_files):
     [ours] = [file for file in proto_files.file if file.name == "google/rpc/error_details.proto"]
-    # core/gamehost/host/status.py's details.
+    # core/gamehost/host/rpc/status.py's details.
     assert {"google.rpc.ErrorInfo", "google.rpc.BadRequest", "google.rpc.PreconditionFailure",
             "google.rpc.ResourceInfo", "google.rpc.QuotaFailure", "google.rpc.RetryInfo"} <= dict(messages(ours)).keys()
 

@@ -19,7 +19,7 @@ import pytest
 
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
-from gamehost.host.serving_group import owner_index
+from gamehost.host.ops.serving_group import owner_index
 from databases import create_database, drop_database
 from tests.hosts import HostProcess
 
@@ -222,7 +222,7 @@ def test_a_caller_cannot_claim_to_be_a_forwarded_admin(group):
     """The forwarded caller's header is believed only on the group's own
     socket: sent by a client, it is dropped and the caller is who the gate
     found (here anonymous, refused before any engine)."""
-    from gamehost.host.forwarded_caller import FORWARDED_CALLER
+    from gamehost.host.rpc.forwarded_caller import FORWARDED_CALLER
 
     forged = json.dumps({"subject": "mallory", "display_name": "", "roles": ["admin"], "method": "api-key",
                          "peer": ""})

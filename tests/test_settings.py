@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from gamehost.cli.main import build_parser
-from gamehost.host.config import HostConfig
-from gamehost.host.settings_sources import SettingsError, load_settings
+from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.settings_sources import SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,7 +83,7 @@ def test_a_bad_setting_names_itself_and_its_source(tmp_path, monkeypatch, text, 
 
 
 def test_without_uvloop_auto_serves_on_asyncio_and_uvloop_is_refused(monkeypatch):
-    from gamehost.host.event_loops import serving_loop
+    from gamehost.host.ops.event_loops import serving_loop
 
     monkeypatch.setitem(sys.modules, "uvloop", None)  # as on a machine without it: not importable
     assert serving_loop(load_settings(HostConfig).event_loop) == "asyncio"
@@ -105,7 +105,7 @@ def test_the_default_worker_count_is_the_cores_the_host_may_use_not_the_machines
         pytest.skip(f"this process may use fewer than {count} cores")
     cores = usable[:count]
     code = ("import os, sys; os.sched_setaffinity(0, set(map(int, sys.argv[1:])));"
-            "from gamehost.host.config import HostConfig; from gamehost.host.settings_sources import load_settings;"
+            "from gamehost.host.ops.config import HostConfig; from gamehost.host.ops.settings_sources import load_settings;"
             "print(load_settings(HostConfig, {}).workers)")
     shown = subprocess.run([sys.executable, "-c", code, *map(str, cores)], capture_output=True, text=True, check=True)
     assert int(shown.stdout) == len(cores)

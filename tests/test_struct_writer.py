@@ -12,7 +12,7 @@ import struct
 import pytest
 from google.protobuf import struct_pb2
 
-from gamehost.host import struct_encoding
+from gamehost.host.codec import struct_encoding
 from gamehost.host.workers import struct_writer
 from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
 from gamehost.host.workers.view_bytes import legal_move_field

@@ -14,7 +14,7 @@ import pytest
 
 from gamehost.client import GameHostClient
 from gamehost.client.structs import from_struct
-from gamehost.host.undo import ASK_LIFETIME, open_ask
+from gamehost.host.engine.undo_asks import ASK_LIFETIME, open_ask
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost_tictactoe import TicTacToe

@@ -142,7 +142,7 @@ def install_gc_probe() -> None:
 
 
 def _patch_host() -> None:
-    from gamehost.host.engine import MatchEngine
+    from gamehost.host.engine.match_engine import MatchEngine
     from gamehost.host.store.sqlite import SQLiteStore
     from gamehost.host.workers.pool import WorkerPool
 

@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from gamehost.host.config import setting
+from gamehost.host.ops.config import setting
 
 
 def _readable_file(value: str) -> str:

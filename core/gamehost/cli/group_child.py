@@ -10,13 +10,13 @@ import structlog
 
 
 def main(argv: list[str]) -> int:
-    from gamehost.host import event_loops
-    from gamehost.host.config import HostConfig
-    from gamehost.host.logs import configure
-    from gamehost.host.server import serve
-    from gamehost.host.serving_group import GroupMember
+    from gamehost.host.ops import event_loops
+    from gamehost.host.ops.config import HostConfig
+    from gamehost.host.ops.logs import configure
+    from gamehost.host.ops.server import serve
+    from gamehost.host.ops.serving_group import GroupMember
     from gamehost.host.store import StoreUnusable
-    from gamehost.host.web.app import ListenError
+    from gamehost.host.ops.web_port import ListenError
 
     index, count, socket_dir = int(argv[0]), int(argv[1]), argv[2]
     config = HostConfig.model_validate_json(sys.stdin.buffer.read())

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import structlog
 
-from gamehost.host.config import HostConfig
-from gamehost.host.ports import ensure_free, ensure_ports_free, split_address
+from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.ports import ensure_free, ensure_ports_free, split_address
 from gamehost.host.store import describe_store
 
 log = structlog.get_logger("gamehost.group")

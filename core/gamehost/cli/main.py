@@ -32,7 +32,7 @@ def _add_config_flag(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from gamehost.cli.setting_flags import add_setting_flags
-    from gamehost.host.config import HostConfig
+    from gamehost.host.ops.config import HostConfig
 
     parser = argparse.ArgumentParser(prog="gamehost", description="Host turn-based board games over gRPC.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -253,9 +253,9 @@ def run_render(args) -> int:
 
 
 def run_serve(args) -> int:
-    from gamehost.host import event_loops
-    from gamehost.host.logs import configure
-    from gamehost.host.server import serve
+    from gamehost.host.ops import event_loops
+    from gamehost.host.ops.logs import configure
+    from gamehost.host.ops.server import serve
 
     config = args.settings
     configure(config.log_format, config.log_level)
@@ -264,7 +264,7 @@ def run_serve(args) -> int:
 
         return supervise(args.argv, config.address, config.web_port)
     from gamehost.host.store import StoreUnusable
-    from gamehost.host.web.app import ListenError
+    from gamehost.host.ops.web_port import ListenError
 
     if config.processes > 1:
         from gamehost.cli.group_supervisor import needs_shared_store, supervise
@@ -287,7 +287,7 @@ def run_serve(args) -> int:
 
 
 def run_migrate(args) -> int:
-    from gamehost.host.logs import configure
+    from gamehost.host.ops.logs import configure
     from gamehost.host.store import describe_store, open_store
 
     configure("auto", "info")
@@ -310,11 +310,11 @@ def _load_settings(parser: argparse.ArgumentParser, args) -> None:
     """The command's settings from its flags, the environment and (serve,
     migrate) the settings file, onto ``args``; a bad one is one line, exit 2."""
     from gamehost.cli.setting_flags import given_settings
-    from gamehost.host.settings_sources import CONFIG_ENV, SettingsError, load_settings
+    from gamehost.host.ops.settings_sources import CONFIG_ENV, SettingsError, load_settings
 
     try:
         if args.command in ("serve", "migrate"):
-            from gamehost.host.config import HostConfig
+            from gamehost.host.ops.config import HostConfig
 
             settings = load_settings(HostConfig, given_settings(args, HostConfig),
                                      config_file=args.config or os.environ.get(CONFIG_ENV) or None)
@@ -339,7 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)  # serve --reload runs serve again with them
     _load_settings(parser, args)
     if args.command not in ("serve", "migrate"):
-        from gamehost.host.logs import configure
+        from gamehost.host.ops.logs import configure
 
         configure("console", "warning")
     try:

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gamehost.host import errors
-from gamehost.host.engine import MatchEngine
-from gamehost.host.live import LiveMatch
+from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.engine.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 

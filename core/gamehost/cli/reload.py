@@ -30,7 +30,7 @@ from typing import Sequence
 import structlog
 
 from gamehost.host.plugins import ENTRY_POINT_GROUP
-from gamehost.host.ports import split_address
+from gamehost.host.ops.ports import split_address
 
 POLL_SECONDS = 0.5
 STOP_SECONDS = 30.0  # beyond the host's own shutdown grace, before SIGKILL

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Literal, get_args, get_origin
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
-from gamehost.host.settings_sources import env_of, flag_of
+from gamehost.host.ops.settings_sources import env_of, flag_of
 
 
 def add_setting_flags(parser: argparse.ArgumentParser, settings_cls: type[BaseSettings],

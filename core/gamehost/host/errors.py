@@ -10,6 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+SHOWN_CHARS = 40  # at most this much of a client's value appears in an error message
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """``value`` quoted for an error message, cut to a short prefix: a client
+    that sends a megabyte gets a sentence back, not its megabyte."""
+    text = str(value)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
 
 @dataclass
 class HostError(Exception):

@@ -69,9 +69,9 @@ from xml.etree import ElementTree
 from typing import Any, Mapping, Sequence
 
 from gamehost.host import errors
-from gamehost.host.engine import MatchEngine
-from gamehost.host.engine_views import ViewData
-from gamehost.host.live import LiveMatch
+from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.engine.views import ViewData
+from gamehost.host.engine.live import LiveMatch
 from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.chance import rng_for

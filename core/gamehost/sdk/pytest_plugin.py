@@ -47,7 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import structlog
 
     if not structlog.is_configured():
-        from gamehost.host.logs import configure
+        from gamehost.host.ops.logs import configure
 
         configure("console", config.getoption("--gamehost-log-level"))
 

@@ -7,7 +7,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
-from gamehost.host.limits import shown
+from gamehost.host.errors import shown
 from gamehost.host.web.upstream import Failure
 
 PROTO, JSON = "proto", "json"

@@ -15,7 +15,7 @@ from urllib.parse import unquote_to_bytes
 import grpc
 from aiohttp import web
 
-from gamehost.host.limits import shown
+from gamehost.host.errors import shown
 from gamehost.host.web import codec, compression, deadlines, framing
 from gamehost.host.web.errors import CONNECT_HTTP_STATUS, connect_error
 from gamehost.host.web.gateway import Gateway

@@ -6,7 +6,7 @@ import re
 
 import grpc
 
-from gamehost.host.limits import shown
+from gamehost.host.errors import shown
 from gamehost.host.web.upstream import Failure
 
 GRPC_TIMEOUT_UNITS = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}

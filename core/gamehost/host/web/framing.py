@@ -9,7 +9,7 @@ import zlib
 import grpc
 from aiohttp import web
 
-from gamehost.host.limits import shown
+from gamehost.host.errors import shown
 from gamehost.host.web import compression
 from gamehost.host.web.upstream import Failure
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from gamehost.host.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind_proxies, peer_name
+from gamehost.host.rpc.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind_proxies, peer_name
 from gamehost.host.web.codec import JSON
 from gamehost.host.web.upstream import Upstream
 

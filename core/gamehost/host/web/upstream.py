@@ -17,7 +17,7 @@ from google.protobuf import any_pb2, descriptor_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
 
-from gamehost.host.status import DOMAIN
+from gamehost.host.rpc.status import DOMAIN
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 

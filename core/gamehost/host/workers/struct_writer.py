@@ -33,8 +33,8 @@ import struct
 from operator import attrgetter
 from typing import Any, Iterable
 
-from gamehost.host.length_delimited import length_prefix
-from gamehost.host.struct_encoding import NotPlainJson
+from gamehost.host.codec.length_delimited import length_prefix
+from gamehost.host.codec.struct_encoding import NotPlainJson
 from gamehost.sdk.rules import Move
 
 _DOUBLE = struct.Struct("<d").pack

@@ -18,8 +18,8 @@ from __future__ import annotations
 import struct
 from typing import Any, Iterable, Mapping, Sequence
 
-from gamehost.host.length_delimited import field
-from gamehost.host.struct_encoding import struct_field
+from gamehost.host.codec.length_delimited import field
+from gamehost.host.codec.struct_encoding import struct_field
 from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
 from gamehost.host.workers.wire import Attached
 from gamehost.sdk.rules import Move

@@ -1,0 +1,335 @@
+"""The match engine: lifecycle, the catalog and creating matches; the rest
+of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
+
+- ``engine_directory``: the live matches this host holds, restore, the
+  finished cache, catching up with and following other replicas;
+- ``engine_seats``: join, rejoin, leave, the seat a token acts for;
+- ``engine_moves``: a seat's move, checked and applied by the rules;
+- ``engine_steps``: the step commit every change goes through;
+- ``engine_host_moves``: bots, turn deadlines, the sweep of due turns;
+- ``engine_rules_failures``: strikes and suspension;
+- ``engine_views``: to move, legal moves, views, renders, watching;
+- ``engine_renderings``: renderings made in the rules workers;
+- ``engine_admin``: operators' changes (abort, delete, bot, resume).
+- ``engine_rematch``: a finished match's rematch, seats rotated.
+- ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
+- ``engine_matchmaking``: players' tickets, matched into matches.
+- ``engine_undo``: taking a move back by agreement (ask, answer, withdraw).
+
+It knows games only through the rules interface and storage only through the
+store interface. Every change is one committed step (events + match row +
+sometimes a snapshot); the in-memory match takes the change only after the
+commit, so a failed step leaves state and log exactly as they were.
+
+With a shared store (PostgreSQL, several replicas) the in-memory match is a
+cache that other replicas' commits make stale. The store's version check
+refuses a step built on a stale copy; the engine then catches up from the log
+and tries again, so the answer is the one a single host would have given.
+Watched matches follow the store's notifications; bot moves and turn
+deadlines are claimed in the store so that exactly one replica acts on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import uuid
+from typing import Any, Mapping, Sequence
+
+import structlog
+
+from gamehost.host import errors
+from gamehost.host.auth import Principal
+from gamehost.host.bots import BUILTIN_BOTS, Bot
+from gamehost.host.engine import clocks
+from gamehost.host.engine.administration import MatchAdministration
+from gamehost.host.engine.match_clocks import MatchClocks
+from gamehost.host.engine.directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
+from gamehost.host.engine.host_moves import HOST_MOVE_RETRY_MAX, HostMoves
+from gamehost.host.engine.matchmaking import Matchmaking
+from gamehost.host.engine.moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
+from gamehost.host.engine.ratings import MatchRatings
+from gamehost.host.engine.rematches import Rematches
+from gamehost.host.engine.renderings import MatchRenderings
+from gamehost.host.engine.replay import MatchReplay
+from gamehost.host.engine.rules_failures import MAX_STRIKES, RulesFailures
+from gamehost.host.engine.seats import MatchSeats
+from gamehost.host.engine.steps import MatchSteps
+from gamehost.host.engine.undo import MatchUndo
+from gamehost.host.engine.views import MatchViews, ViewData
+from gamehost.host.engine.fair_seed import check_chosen_seed
+from gamehost.host.errors import shown
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_quotas import MatchQuotas
+from gamehost.host.plugins import Catalog, GameEntry
+from gamehost.host.store.base import MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
+from gamehost.host.engine.ticket_stats import TicketStats
+from gamehost.host.engine.undo_asks import ASK_LIFETIME
+from gamehost.host.workers.runner import RulesRunner
+from gamehost.sdk.rules import InvalidOptions, Outcome
+
+__all__ = ["FINISHED_CACHE", "HOST_MOVE_RETRY_MAX", "MAX_STRIKES", "MAX_TURN_TIMEOUT", "STALE_RETRIES",
+           "MatchEngine", "MoveResult", "ViewData", "outcome_to_result"]
+
+log = structlog.get_logger("gamehost.engine")
+
+MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
+
+
+def outcome_to_result(outcome: Outcome) -> dict:
+    return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
+            "winners": outcome.winners, "summary": outcome.summary}
+
+
+class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
+                  MatchRenderings, MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking,
+                  MatchUndo):
+    """One host's matches. The mixins hold the parts a move flows through
+    (see the module's docstring); this class holds their shared state (the
+    settings, ``_live``, the background tasks, the rules runner), the
+    lifecycle, the catalog and creating matches."""
+
+    def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
+                 bot_delay: float = 0.0, max_watchers_per_match: int = 256,
+                 bot_delay_with_humans: float | None = None,
+                 bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
+                 host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
+                 chosen_seeds: str = "admins", rules: RulesRunner | None = None,
+                 max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME) -> None:
+        self.catalog = catalog
+        self.quotas = quotas or MatchQuotas(0, 0)
+        self.chosen_seeds = chosen_seeds
+        self.store = store
+        self.shared = store.shared
+        self.sweep_interval = sweep_interval
+        self.snapshot_every = snapshot_every
+        self.bot_delay = bot_delay
+        self.bot_delay_with_humans = bot_delay if bot_delay_with_humans is None else bot_delay_with_humans
+        self.host_move_retry = host_move_retry
+        self.max_watchers_per_match = max_watchers_per_match
+        self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
+        self._live: dict[str, LiveMatch] = {}
+        self._finished_order: list[str] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._closing = False
+        self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
+        self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # matchmaking: WatchTicket streams by ticket
+        self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics (part "mmextras")
+        hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
+        self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
+        self._clock_rule = catalog.clock_rule()  # games' timeout rules, asked in their workers
+        for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
+            self._add_plugin_bots(impl)
+        # Rules run where the runner puts them (workers, or this process
+        # when none is given): every rules call below awaits it.
+        self.rules = rules or RulesRunner(catalog)
+        self.rules.use_bots(self.bots)
+        self.rules.on_failure = self._rules_failed
+        self.rules.loader = self._rules_source
+        self.max_strikes = max_strikes
+        self.undo_ask_lifetime = undo_ask_lifetime
+
+    def _add_plugin_bots(self, impl) -> None:
+        try:
+            offered = dict(impl.function() or {})
+        except Exception as error:  # a plugin's bots must not stop the host
+            log.error("plugin bots skipped", plugin=impl.plugin_name, error=f"{type(error).__name__}: {error}")
+            return
+        for name, bot in offered.items():
+            if name in self.bots:
+                log.error("plugin bot skipped: the name is taken", plugin=impl.plugin_name, bot=name)
+            else:
+                self.bots[name] = bot
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Restore every open and active match from the store; with a shared
+        store, follow other replicas' commits and sweep for due bot moves
+        and deadlines."""
+        await self.rules.start()
+        self._spawn(self._matchmaking_sweep())
+        if self.shared:
+            self.store.subscribe_tickets(self._tickets_changed)
+            self.store.subscribe(self._on_store_change)
+            self._spawn(self._sweep_due_turns())
+            log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)
+            return
+        restored = 0
+        for record in await self.store.unfinished_matches():
+            try:
+                live = await self._restore(record)
+            except Exception as error:  # one unreadable match must not stop the host
+                log.error("match not restored", match_id=record.id, game=record.game_id, error=str(error))
+                continue
+            self._live[record.id] = live
+            # In the background: a match whose rules hang must not hold the start.
+            self._spawn(self._schedule_turns(live))
+            restored += 1
+        log.info("matches restored", count=restored)
+
+    def background(self, work) -> None:
+        """Run ``work`` (a coroutine) until it ends or the engine closes."""
+        self._spawn(work)
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Stop bots and end every watch stream; in-flight moves finish first."""
+        self._closing = True
+        self.closed.set()
+        for live in self._live.values():
+            live.disarm_deadline()
+            live.disarm_undo_lapse()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for live in self._live.values():
+            async with live.lock:
+                live.wake_watchers()
+
+    async def close_rules(self, grace: float = 0.5) -> None:
+        """Stop the rules workers, killing those still busy after ``grace``
+        seconds: last, once no call needs them."""
+        await self.rules.close(grace)
+
+    # ------------------------------------------------------------ catalog
+
+    def game_entry(self, game_id: str) -> GameEntry:
+        entry = self.catalog.get(game_id)
+        if entry is None:
+            known = ", ".join(sorted(self.catalog.games)) or "none"
+            raise errors.NotFound(f"No game {shown('games/' + game_id)} on this host. Games served: {known}.",
+                                  "GAME_NOT_FOUND", resource=("gamehost.dev/Game", f"games/{game_id}"))
+        return entry
+
+    # ------------------------------------------------------------ matches
+
+    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                           seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
+                           variant: str = "", bot: str = "", turn_timeout: float = 0.0,
+                           clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
+                           absent_grace: float | None = None,
+                           caller: Principal | None = None,
+                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch:
+        """``caller``: who creates it (None: the host itself), for the seed
+        rule and the quotas, and as the match's creator. ``seat_holders``:
+        the seats as they start (a rematch's players), instead of open and
+        bot seats; the match starts at once when none is open."""
+        entry = self.game_entry(game_id)
+        game = entry.game
+        if request_id:
+            existing = await self.store.find_match_by_request(request_id)
+            if existing is not None:
+                return await self.live_match(existing.id)
+        seats = seats or game.min_players
+        if seats not in game.allowed_player_counts():
+            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
+        merged = self._options(entry, variant, options or {})
+        if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
+            raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
+        if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("turn_timeout",
+                                       f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
+        clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout, clock_per_move)
+        if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
+            raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
+        bot = bot or "random"
+        if bot not in self.bots:
+            raise errors.invalid_field("bot",
+                                       f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
+        seed_chosen = seed is not None
+        if seed_chosen:
+            check_chosen_seed(game, caller, self.chosen_seeds)
+        if seat_holders is not None:
+            bot_seats = tuple(s.index for s in seat_holders if s.kind == "bot")
+        self.quotas.check(caller, len(bot_seats) == seats, self._live.values())
+        seed = secrets.randbits(63) if seed is None else seed
+        now = time.time()
+        record = MatchRecord(
+            id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
+            seats=list(seat_holders) if seat_holders is not None else
+            [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i) for i in range(seats)],
+            create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
+            creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
+            absent_grace=absent_grace)
+        bound = log.bind(match_id=record.id, game=game.id)
+        live = LiveMatch(record, entry, None, 0, bound)
+        try:
+            state, to_move = await self.rules.setup(live, seats, merged)
+        except InvalidOptions as refusal:
+            raise errors.invalid_field(f"options.{refusal.field}", refusal.reason, "INVALID_OPTIONS") from None
+        events = []
+        if all(seat.kind != "open" for seat in record.seats):
+            record.status, record.version = "active", 1
+            events.append(self._event(1, "started", -1, now))
+        try:
+            await self.store.create_match(record, Snapshot(0, state), events,
+                                          due_in=self.bot_delay if self.shared and events else None,
+                                          to_move=to_move if events else None)
+        except VersionConflict:
+            self.rules.forget(record.id)
+            # Same request id raced with another call: answer with that match.
+            existing = await self.store.find_match_by_request(request_id)
+            if existing is None:
+                raise
+            return await self.live_match(existing.id)
+        except BaseException:
+            self.rules.forget(record.id)
+            raise
+        live.recent.extend(events)
+        if record.status == "active":
+            live.settle("to_move", to_move)
+        self._live[record.id] = live
+        bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
+        self._notify_observers(live, events)
+        await self._schedule_turns(live)
+        return live
+
+    def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
+        game = entry.game
+        merged = game.default_options()
+        if variant:
+            chosen = next((v for v in game.variants if v.id == variant), None)
+            if chosen is None:
+                names = ", ".join(v.id for v in game.variants) or "none"
+                raise errors.invalid_field("variant",
+                                           f"{game.title} has no variant {shown(variant)} (variants: {names}).")
+            merged.update(chosen.options)
+        merged.update(options)
+        problems = sorted(entry.validator.iter_errors(merged), key=lambda e: [str(p) for p in e.path])
+        if problems:
+            # jsonschema's messages quote the offending value: only a prefix of it goes back.
+            violations = [(".".join(["options", *map(str, p.path)])[:MAX_TEXT_SHOWN],
+                           p.message if len(p.message) <= MAX_TEXT_SHOWN else p.message[:MAX_TEXT_SHOWN] + "...")
+                          for p in problems[:MAX_IDS_SHOWN]]
+            raise errors.InvalidArgument(
+                "Invalid options: " + "; ".join(f"{field}: {text}" for field, text in violations)
+                + ". See the game's options_schema (GetGame).", "INVALID_OPTIONS", field_violations=violations)
+        return merged
+
+    async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
+                           before: tuple[float, str] | None, player: str | None = None,
+                           my_turn: bool = False) -> list[MatchRecord]:
+        if game_id:
+            self.game_entry(game_id)
+        return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before,
+                                             player=player, my_turn=my_turn)
+
+    async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
+                              before: tuple[float, str] | None, player: str | None = None,
+                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+        """(id, version, create_time) of what list_matches would return."""
+        if game_id:
+            self.game_entry(game_id)
+        return await self.store.list_match_keys(game_id=game_id, status=status, limit=limit, before=before,
+                                                player=player, my_turn=my_turn)
+
+    async def player_turns(self, subject: str, match_ids: list[str]) -> dict[str, float]:
+        """Of ``match_ids``, those where it is ``subject``'s turn, with the
+        time it became so: read from the store's turn index, no rules asked."""
+        return await self.store.player_turns(subject, match_ids)

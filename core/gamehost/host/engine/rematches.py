@@ -1,0 +1,62 @@
+"""Rematch: the same players again, each one seat on, from a finished match.
+
+A mixin of ``MatchEngine``. The rematch is an ordinary match created with
+its seats already held (signed-in players keep their identity, bots their
+strategy), so it starts at once when nobody is missing; each player then
+takes their seat's token with JoinMatch, or acts by identity alone.
+"""
+
+from __future__ import annotations
+
+from gamehost.host import errors
+from gamehost.host.auth import Principal
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.store.base import SeatRecord
+
+# The rematch of match M is created with this request id: every ask, on any
+# replica, finds the one rematch (the store keeps request ids unique).
+REMATCH_REQUEST_PREFIX = "rematch/"
+
+
+def rematch_request_id(match_id: str) -> str:
+    return REMATCH_REQUEST_PREFIX + match_id
+
+
+def rotated_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
+    """Seat i's holder moves to seat i+1, the last one to seat 0. A seat held
+    anonymously cannot be given back to the same person: it opens."""
+    count = len(seats)
+    moved = []
+    for old in seats:
+        index = (old.index + 1) % count
+        if old.kind == "bot":
+            moved.append(SeatRecord(index, "bot", f"bot {index}", bot=old.bot))
+        elif old.kind == "human" and old.subject:
+            moved.append(SeatRecord(index, "human", old.player_name, subject=old.subject))
+        else:
+            moved.append(SeatRecord(index))
+    return sorted(moved, key=lambda seat: seat.index)
+
+
+class Rematches:
+    async def rematch(self, match_id: str, caller: Principal) -> LiveMatch:
+        if caller.anonymous:
+            raise errors.Unauthenticated(
+                "Rematch is for the players of the match: sign in (authorization: Bearer ...).",
+                "SIGN_IN_REQUIRED")
+        live = await self.live_match(match_id)
+        record = live.record
+        if live.seat_of_subject(caller.subject) is None:
+            raise errors.PermissionDenied(
+                f"Only a player of matches/{match_id} may ask for its rematch; {caller.subject[:64]!r} holds "
+                "no seat in it.", "NOT_A_PLAYER", metadata=errors.metadata_of(match=f"matches/{match_id}"))
+        if record.status != "finished":
+            raise errors.FailedPrecondition(
+                f"matches/{match_id} is {record.status}: a rematch follows a finished match.",
+                "MATCH_NOT_FINISHED", metadata=errors.metadata_of(status=record.status))
+        rematch = await self.create_match(
+            record.game_id, seats=len(record.seats), options=record.options,
+            request_id=rematch_request_id(match_id), turn_timeout=record.turn_timeout, caller=caller,
+            seat_holders=rotated_seats(record.seats))
+        live.log.info("rematch", rematch_id=rematch.id, asked_by=caller.subject)
+        return rematch

@@ -1,0 +1,147 @@
+"""Seats: joining (and a signed-in user's rejoin), leaving, and which seat
+a token or a signed-in caller acts for.
+
+A mixin of ``MatchEngine``: each change is one step through ``_commit``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import time
+
+from gamehost.host import errors
+from gamehost.host.auth import Principal
+from gamehost.host.engine.live import LiveMatch, token_hash
+from gamehost.host.store.base import SeatRecord
+
+
+class MatchSeats:
+    async def join(self, match_id: str, seat: int | None, player_name: str,
+                   caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
+        live = await self.live_match(match_id)
+        return await self._locked(live, lambda: self._join(live, seat, player_name, caller))
+
+    async def _join(self, live: LiveMatch, seat: int | None, player_name: str,
+                    caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
+        match_id = live.id
+        record = live.record
+        held = live.seat_of_subject(caller.subject) if caller and caller.subject else None
+        if held is not None and not live.over:
+            return await self._rejoin(live, held)
+        if record.status != "open":
+            raise errors.FailedPrecondition(
+                f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
+                "MATCH_NOT_OPEN", metadata=errors.metadata_of(status=record.status))
+        open_seats = [s.index for s in record.seats if s.kind == "open"]
+        if seat is None:
+            seat = open_seats[0]
+        elif not 0 <= seat < len(record.seats):
+            raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
+        elif seat not in open_seats:
+            raise errors.FailedPrecondition(
+                f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
+                metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
+        token = secrets.token_urlsafe(24)
+        seats = list(record.seats)
+        if caller and caller.subject:  # the name comes from the identity, and the seat is bound to it
+            seats[seat] = SeatRecord(seat, "human", caller.display_name or caller.subject, token_hash(token),
+                                     subject=caller.subject)
+        else:
+            seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
+        now = time.time()
+        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
+        status = record.status
+        if all(s.kind != "open" for s in seats):
+            status = "active"
+            events.append(self._event(record.version + 2, "started", -1, now))
+        new_record = record.replace(seats=seats, status=status, version=events[-1]["version"], update_time=now)
+        await self._commit(live, new_record, events)
+        live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
+        return live, seat, token
+
+    async def _rejoin(self, live: LiveMatch, seat: int) -> tuple[LiveMatch, int, str]:
+        """A signed-in user back for the seat they hold (another device):
+        a fresh token replaces the old one, which stops working; the user
+        may also act by identity alone, without any token."""
+        record = live.record
+        token = secrets.token_urlsafe(24)
+        seats = list(record.seats)
+        away = seats[seat].away_until > 0
+        seats[seat] = dataclasses.replace(seats[seat], token_hash=token_hash(token))
+        if away:  # back from absence: the seat is theirs again, the bot stops
+            seats[seat] = dataclasses.replace(seats[seat], kind="human", bot="", away_until=0.0)
+        now = time.time()
+        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
+                              rejoined=True, **({"returned": True} if away else {}))]
+        # update_time stays: it is the turn clock, which a rejoin must not restart
+        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
+        live.log.info("seat taken again", seat=seat)
+        return live, seat, token
+
+    async def leave(self, match_id: str, token: str, caller: Principal | None = None) -> LiveMatch:
+        live = await self.live_match(match_id)
+        return await self._locked(live, lambda: self._leave(live, token, caller))
+
+    async def _leave(self, live: LiveMatch, token: str, caller: Principal | None = None) -> LiveMatch:
+        match_id = live.id
+        seat = self._seat_of(live, token, action="leave", caller=caller)
+        record = live.record
+        now = time.time()
+        if record.status == "open":
+            seats = list(record.seats)
+            seats[seat] = SeatRecord(seat)
+            events = [self._event(record.version + 1, "left", seat, now)]
+            new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
+        elif record.status == "active" and record.absent_grace is not None:
+            return await self._leave_to_bot(live, seat)
+        elif record.status == "active":
+            events = [self._event(record.version + 1, "left", seat, now),
+                      self._event(record.version + 2, "abandoned", seat, now)]
+            new_record = record.replace(status="abandoned", version=record.version + 2, update_time=now)
+        else:
+            raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
+                                            "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
+        snapshot_state = await self._final_state(live) if new_record.status == "abandoned" else None
+        await self._commit(live, new_record, events, snapshot_state=snapshot_state)
+        live.log.info("seat left", seat=seat, status=new_record.status)
+        if live.over:
+            self._remember_finished(live.id)
+        return live
+
+    async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch:
+        """Absent players (BGA's zombie mode): the seat goes to the random
+        bot, which waits the match's grace before its first move; the match
+        goes on, and a signed-in owner who joins again takes the seat back.
+        The old token stops working."""
+        record = live.record
+        now = time.time()
+        seats = list(record.seats)
+        seats[seat] = dataclasses.replace(seats[seat], kind="bot", bot="random", token_hash="",
+                                          away_until=now + record.absent_grace)
+        events = [self._event(record.version + 1, "left", seat, now, away=True,
+                              away_until=seats[seat].away_until)]
+        # update_time stays: it is the turn clock, which leaving must not restart
+        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
+        live.log.info("seat left; a bot plays for it after the grace", seat=seat, grace=record.absent_grace)
+        return live
+
+    def viewer_of(self, live: LiveMatch, token: str, caller: Principal | None = None) -> int | None:
+        """The seat a token acts for; without a token, the seat the signed-in
+        caller holds; None for a spectator."""
+        if not token:
+            return live.seat_of_subject(caller.subject) if caller and caller.subject else None
+        seat = live.seat_of_token(token)
+        if seat is None:
+            raise errors.Unauthenticated(
+                f"The player token does not belong to any seat of matches/{live.id}. Use the token "
+                "JoinMatch returned for this match, or no token to watch as a spectator.", "INVALID_TOKEN")
+        return seat
+
+    def _seat_of(self, live: LiveMatch, token: str, action: str, caller: Principal | None = None) -> int:
+        seat = self.viewer_of(live, token, caller)
+        if seat is None:
+            raise errors.PermissionDenied(
+                f"Spectators cannot {action}: join the match (JoinMatch) and send its player token.",
+                "SPECTATOR_FORBIDDEN", metadata=errors.metadata_of(action=action))
+        return seat

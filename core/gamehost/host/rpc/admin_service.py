@@ -1,0 +1,101 @@
+"""The GameHostAdmin servicer: operators' calls, protobuf in and out.
+
+Every method needs the admin role; the gate refuses other callers before
+the method runs (``gate.REQUIRED_ROLES``). The engine decides what each
+call may change (``engine_admin.py``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import structlog
+
+from gamehost.client.structs import to_struct
+from gamehost.host import errors
+from gamehost.host.rpc import page_tokens
+from gamehost.host.rpc.delivery_admin import DeliveryAdministration, time_and_key_position
+from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.rpc.gate import Gate
+from gamehost.host.rpc.service import TICKET_PAGE, GameHostService, page_size, resource_id, timestamp, unary
+from gamehost.host.store.base import DeliveryRecord
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+log = structlog.get_logger("gamehost.admin")
+
+MAX_REASON = 200  # characters of an abort's reason kept
+DELIVERY_PAGE = TICKET_PAGE  # 50 a page unless asked, at most 100
+DELIVERY_STATE_TO_PB = {"pending": pb.DELIVERY_STATE_PENDING, "delivered": pb.DELIVERY_STATE_DELIVERED,
+                        "failed": pb.DELIVERY_STATE_FAILED}
+DELIVERY_STATE_FROM_PB = {value: state for state, value in DELIVERY_STATE_TO_PB.items()}
+
+
+def delivery_pb(record: DeliveryRecord) -> pb.Delivery:
+    return pb.Delivery(
+        key=record.key, match=f"matches/{record.match_id}", state=DELIVERY_STATE_TO_PB[record.state],
+        create_time=timestamp(record.create_time),
+        next_attempt_time=None if record.next_attempt is None else timestamp(record.next_attempt),
+        attempts=[pb.DeliveryAttempt(attempt=attempt, time=timestamp(when), http_status=status, error=error)
+                  for attempt, when, status, error in record.attempts],
+        body=to_struct(json.loads(record.body)))
+
+
+class GameHostAdminService(pb_grpc.GameHostAdminServicer):
+    def __init__(self, engine: MatchEngine, gate: Gate, matches: GameHostService,
+                 deliveries: DeliveryAdministration | None = None) -> None:
+        self.engine = engine
+        self.gate = gate
+        self.matches = matches  # builds the Match messages, as GameHost answers them
+        self.deliveries = deliveries or DeliveryAdministration(engine.store)
+
+    @unary
+    async def AbortMatch(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        live = await self.engine.abort_match(match_id, "ADMIN_ABORT",
+                                             request.reason[:MAX_REASON] or f"aborted by {caller.subject}")
+        log.info("admin aborted a match", match_id=match_id, admin=caller.subject)
+        return await self.matches.match_message(live)
+
+    @unary
+    async def DeleteMatch(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        await self.engine.delete_match(match_id)
+        log.info("admin deleted a match", match_id=match_id, admin=caller.subject)
+        return pb.DeleteMatchResponse()
+
+    @unary
+    async def AssignBot(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        live = await self.engine.assign_bot(match_id, request.seat, request.bot)
+        log.info("admin gave a seat to a bot", match_id=match_id, seat=request.seat, admin=caller.subject)
+        return await self.matches.match_message(live)
+
+    @unary
+    async def ResumeMatch(self, request, context, caller):
+        match_id = resource_id(request.name, "matches")
+        live = await self.engine.resume_match(match_id)
+        log.info("admin resumed a match", match_id=match_id, admin=caller.subject)
+        return await self.matches.match_message(live)
+
+    @unary
+    async def ListDeliveries(self, request, context, caller):
+        size = page_size(request.page_size, DELIVERY_PAGE)
+        state = None
+        if request.state:
+            if request.state not in DELIVERY_STATE_FROM_PB:
+                raise errors.invalid_field("state", f"{request.state} is not a delivery state (DELIVERY_STATE_"
+                                                    "PENDING, _DELIVERED or _FAILED).")
+            state = DELIVERY_STATE_FROM_PB[request.state]
+        match_id = resource_id(request.match, "matches", "match") if request.match else None
+        query = {"deliveries": [state or "", match_id or ""]}
+        after = page_tokens.decode(request.page_token, query, time_and_key_position) if request.page_token else None
+        page, last = await self.deliveries.list(state, match_id, after, size)
+        return pb.ListDeliveriesResponse(deliveries=[delivery_pb(record) for record in page],
+                                         next_page_token=page_tokens.encode(query, list(last)) if last else "")
+
+    @unary
+    async def RetryDelivery(self, request, context, caller):
+        record = await self.deliveries.retry(request.key)
+        log.info("admin retried a delivery", match_id=record.match_id, notification=record.key, admin=caller.subject)
+        return delivery_pb(record)

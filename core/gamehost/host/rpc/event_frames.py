@@ -1,0 +1,109 @@
+"""Events as watchers receive them, encoded once and shared (issue 19).
+
+Every watcher of a match receives each of its events, the newest with the
+viewer's view. Watchers that see the same thing (every spectator; one seat
+followed from two devices; a seat's WatchMatch and its Session) receive the
+same bytes, so the message is built and serialized once per (event, viewer,
+renderings) and kept in the live match's per-version cache; each further
+watcher costs a cache hit and the socket write. The servicer hands grpcio
+the bytes (``grpc_handlers`` lets encoded messages through).
+
+The view an event carries is written as bytes too (``view_bytes``): from
+the fields the rules worker encoded, a View is its other fields' bytes
+followed by those (protobuf merges concatenated fields), so the worker's
+bytes are not parsed into a message, copied into the event and serialized
+again for each viewer (issue 19: the serving process's CPU per move).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from google.protobuf.message import DecodeError
+
+from gamehost.host.codec.length_delimited import field
+from gamehost.host.engine.live import LiveMatch
+from gamehost.v1 import gamehost_pb2 as pb
+
+if TYPE_CHECKING:
+    from gamehost.host.rpc.service import GameHostService
+
+# SessionEvent's fields, as protobuf encodes them (see gamehost.proto).
+_SESSION_MATCH = b"\x12"        # field 2, length-delimited: the match name
+_SESSION_MATCH_EVENT = b"\x1a"  # field 3, length-delimited: the MatchEvent
+_EVENT_VIEW = b"\x3a"           # MatchEvent.view: field 7, length-delimited
+
+
+def carries_view(live: LiveMatch, event: dict) -> bool:
+    """The newest event carries the viewer's view (a suspended match has none to show)."""
+    return event["version"] == live.version and live.record.status != "suspended"
+
+
+async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+                            text: bool, svg: bool) -> bytes:
+    """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
+    with_view = carries_view(live, event)
+    key = ("event_bytes", event["version"], seat, text, svg, with_view)
+    encoded = live.cached(key)
+    if encoded is not None:
+        return encoded
+    encoded = await _event_head(service, live, event, seat)
+    if with_view:
+        version, view = await view_bytes(service, live, seat, text, svg)
+        if version == event["version"]:  # else a later event brings the view
+            encoded += field(_EVENT_VIEW, view)
+    # No task to share the work in flight: the parts are cached already, and
+    # two watchers racing here build the same bytes. The key names the
+    # version it is of, so it may land in a newer version's cache unharmed.
+    if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
+        live.settle(key, encoded)
+    return encoded
+
+
+async def _event_head(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None) -> bytes:
+    """The MatchEvent without the view, serialized: once per event when the
+    viewer sees it as it is (every event but a move hidden from this
+    viewer), shared by every viewer then."""
+    shown = await service.engine.public_event(live, event, seat)
+    if shown is not event or event["version"] < live.version - 1:  # a viewer's own, or an old event
+        return service.shown_event_message(shown).SerializeToString()
+    return live.derived(("event_head", event["version"]),
+                        lambda: service.shown_event_message(event).SerializeToString())
+
+
+async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+                              text: bool, svg: bool) -> bytes:
+    """The same event as a Session stream sends it: a SessionEvent with the
+    match's name and the MatchEvent (tag 0: nobody asked for it)."""
+    key = ("session_event_bytes", event["version"], seat, text, svg, carries_view(live, event))
+    encoded = await match_event_bytes(service, live, event, seat, text, svg)
+    # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
+    return live.derived(key, lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode())
+                        + field(_SESSION_MATCH_EVENT, encoded))
+
+
+async def view_bytes(service: "GameHostService", live: LiveMatch, seat: int | None, text: bool,
+                     svg: bool) -> tuple[int, bytes]:
+    """``seat``'s View now, serialized, and the version it shows (once per
+    viewer and version: the event's bytes that carry it are cached)."""
+    if not text and not svg:  # renderings need the view as data: built by view_message
+        encoded = await service.engine.encoded_view(live, seat)
+        if encoded is not None and _parses(live, encoded.fields):
+            return encoded.version, service.view_header(live, encoded).SerializeToString() + encoded.fields
+    view = await service.view_message(live, seat, text, svg)  # it logs and rebuilds fields the parser refuses
+    return view.version, view.SerializeToString()
+
+
+def _parses(live: LiveMatch, fields: bytes) -> bool:
+    """Whether protobuf's C parser takes the worker's fields (it refuses a
+    state nested beyond its depth): a client must be able to read what it
+    is sent. Checked once per distinct fields and version; viewers who see
+    the same share one bytes object (view_bytes.decode_shared)."""
+    def check() -> bool:
+        try:
+            pb.View().MergeFromString(fields)
+        except DecodeError:
+            return False
+        return True
+
+    return live.derived(("fields_parse", fields), check)

@@ -1,0 +1,243 @@
+"""The Session stream (issue 19): a player's moves in, the events of the
+matches it follows out, on one bidirectional gRPC stream.
+
+It does what SubmitMove and WatchMatch (and the undo calls: AskUndo,
+AnswerUndo, WithdrawUndo) do, through the same engine calls,
+the same gate and the same event encodings; only the transport differs: a
+move costs one message each way on a stream already open instead of a call.
+
+- One reader takes the requests in order. Each passes the gate
+  (``Gate.admit_message``: the input limits, and one call of the caller's
+  budget, as SubmitMove or WatchMatch would spend), then is answered with a
+  SessionEvent carrying its tag. A refused request is answered with an error
+  (the google.rpc.Status a call would have ended with) and the stream goes on.
+- Each followed match has a task that puts its events in the outbox, from
+  ``MatchEngine.watch``: in order, with no gap and no repeat. A watch holds
+  one of the caller's WatchMatch streams (quotas) until it ends.
+- The writer (the servicer's generator) sends what the outbox holds, in
+  order; a full outbox holds the watch tasks back, so a slow client slows
+  only its own stream.
+
+The stream ends when the client has closed its side and no watch is left,
+when the client cancels, or when the host closes (after the request in hand
+is answered).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, AsyncIterator
+
+import structlog
+
+from gamehost.host import errors
+
+from gamehost.host.rpc import event_frames
+from gamehost.host.engine.renderings import asked_kinds
+from gamehost.host.rpc.grpc_handlers import Undecodable
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.rpc.status import to_rpc_status
+from gamehost.v1 import gamehost_pb2 as pb
+
+if TYPE_CHECKING:
+    from gamehost.host.rpc.service import GameHostService
+
+log = structlog.get_logger("gamehost.session")
+
+OUTBOX = 256  # messages waiting for the client before the watch tasks wait
+_WAKE = object()  # in the outbox: the writer looks again whether the stream is done
+
+# The call each kind of request is counted as, at the gate and in the quotas.
+METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
+             "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", None: "Session"}
+# Undo requests, each answered by the servicer's method of the same name (as the unary call is).
+UNDO_REQUESTS = ("ask_undo", "answer_undo", "withdraw_undo")
+
+
+class _Watch:
+    """One followed match: the task that sends its events, and the last version sent."""
+
+    def __init__(self, after_version: int, release) -> None:
+        self.sent = after_version
+        self.task: asyncio.Task | None = None
+        self.release = release  # gives the caller's watch stream back (idempotent)
+
+    def stop(self) -> None:
+        """End it now: its stream is given back at once, not when the task
+        gets round to its clean-up (a watch asked for next must not find
+        the caller's streams still taken)."""
+        self.release()
+        if self.task is not None:
+            self.task.cancel()
+
+
+class SessionStream:
+    def __init__(self, service: "GameHostService", caller) -> None:
+        self.service = service
+        self.engine = service.engine
+        self.gate = service.gate
+        self.caller = caller
+        self.outbox: asyncio.Queue = asyncio.Queue(OUTBOX)
+        self.watches: dict[str, _Watch] = {}
+        self.reading = True
+        self.busy = False  # the reader is answering a request
+        self.answered = 0
+
+    async def run(self, requests) -> AsyncIterator:
+        """What the stream sends: answers and events, as messages or bytes."""
+        reader = asyncio.ensure_future(self._read(requests))
+        closer = asyncio.ensure_future(self._end_with_host(reader))
+        sent = 0
+        try:
+            while True:
+                if self.outbox.empty() and self._done():
+                    return
+                item = await self.outbox.get()
+                if item is not _WAKE:
+                    yield item
+                    sent += 1
+        finally:
+            reader.cancel()
+            closer.cancel()
+            for watch in list(self.watches.values()):
+                watch.stop()
+            log.debug("session ended", subject=self.caller.subject, requests=self.answered, sent=sent)
+
+    def _done(self) -> bool:
+        if self.watches:
+            return False
+        return not self.reading or (self.engine.closed.is_set() and not self.busy)
+
+    def _wake(self) -> None:
+        try:
+            self.outbox.put_nowait(_WAKE)
+        except asyncio.QueueFull:  # the writer has messages to send and looks again once they are out
+            pass
+
+    async def _end_with_host(self, reader: asyncio.Task) -> None:
+        """When the host closes: stop reading (after the request in hand), so
+        the stream ends once its watches have (the engine ends them)."""
+        await self.engine.closed.wait()
+        if not self.busy:
+            reader.cancel()
+        self._wake()
+
+    # ------------------------------------------------------------ requests
+
+    async def _read(self, requests) -> None:
+        try:
+            async for request in requests:
+                self.busy = True
+                try:
+                    await self._answer(request)
+                finally:
+                    self.busy = False
+                    self.answered += 1
+                if self.engine.closed.is_set():
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # grpcio failed the call (e.g. a message past the size limit): it ends
+            log.debug("session stopped reading", error=f"{type(error).__name__}: {error}")
+        finally:
+            self.reading = False
+            self._wake()
+
+    async def _answer(self, request) -> None:
+        tag = 0 if isinstance(request, Undecodable) else request.tag
+        kind = None if isinstance(request, Undecodable) else request.WhichOneof("request")
+        method = METHOD_OF[kind]
+        match = ""
+        try:
+            self.gate.admit_message(method, request, self.caller)
+            if kind == "move":
+                match = request.move.name
+                answer = await self.service.submit_move(request.move, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, moved=answer))
+            elif kind == "watch":
+                match = request.watch.name
+                await self._watch(tag, request.watch)
+            elif kind == "unwatch":
+                match = request.unwatch
+                await self._unwatch(tag, request.unwatch)
+            elif kind in UNDO_REQUESTS:
+                undo_request = getattr(request, kind)
+                match = undo_request.name
+                answer = await getattr(self.service, kind)(undo_request, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, undo=answer))
+            else:
+                raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo or "
+                                           "withdraw_undo.", "REQUEST_MISSING")
+        except errors.HostError as error:
+            await self._refuse(tag, match, error)
+        except Exception as error:  # the host's own failure: logged, and answered as the calls answer it
+            log.exception("rpc failed", method=f"Session/{kind}", error=str(error))
+            await self._refuse(tag, match, errors.Internal(
+                f"The host failed on Session ({kind}): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
+
+    async def _refuse(self, tag: int, match: str, error: errors.HostError) -> None:
+        await self.outbox.put(self._error_event(tag, match, error))
+
+    @staticmethod
+    def _error_event(tag: int, match: str, error: errors.HostError) -> pb.SessionEvent:
+        status = to_rpc_status(error)
+        return pb.SessionEvent(tag=tag, match=match if len(match) <= 128 else "",  # not the client's megabyte back
+                               error=pb.SessionError(code=status.code, message=status.message, details=status.details))
+
+    # ------------------------------------------------------------ watches
+
+    async def _watch(self, tag: int, request: pb.WatchMatchRequest) -> None:
+        from gamehost.host.rpc.service import resource_id  # the servicer imports this module
+
+        live = await self.engine.read_match(resource_id(request.name, "matches"))
+        seat = self.engine.viewer_of(live, request.player_token, self.caller)
+        replaced = self.watches.pop(live.id, None)
+        if replaced is not None:  # a resume on the same stream: the new watch takes over
+            replaced.stop()
+        self.engine.check_watch(live, request.after_version)
+        watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
+        try:
+            await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name,
+                                                  watching=await self.service.match_message(live)))
+        except BaseException:
+            self.watches.pop(live.id, None)
+            watch.release()
+            raise
+        watch.task = asyncio.ensure_future(self._follow(live, seat, request, tag, watch))
+
+    async def _follow(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest, tag: int,
+                      watch: _Watch) -> None:
+        text, svg = request.render.text, request.render.svg
+        try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
+            try:
+                async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
+                    for event in batch:  # encoded once per viewer and shared (event_frames.py)
+                        await self.outbox.put(await event_frames.session_event_bytes(
+                            self.service, live, event, seat, text, svg))
+                        watch.sent = event["version"]
+                last = pb.SessionEvent(match=request.name, watch_ended=pb.WatchEnded(version=watch.sent))
+            except errors.HostError as error:  # e.g. the store failed to read a resuming watcher's events
+                last = self._error_event(tag, request.name, error)
+            except Exception as error:
+                live.log.exception("session watch failed", error=str(error))
+                last = self._error_event(tag, request.name, errors.Internal(
+                    f"The host failed on Session (watch): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
+            finally:
+                watch.release()
+            await self.outbox.put(last)
+        finally:  # the watch leaves the table only once its last message is queued: the writer ends after it
+            if self.watches.get(live.id) is watch:
+                del self.watches[live.id]
+            live.log.debug("watch ended", seat=seat, last_version=watch.sent, via="session")
+            self._wake()
+
+    async def _unwatch(self, tag: int, name: str) -> None:
+        from gamehost.host.rpc.service import resource_id
+
+        match_id = resource_id(name, "matches", "unwatch")
+        watch = self.watches.pop(match_id, None)
+        if watch is None:
+            raise errors.FailedPrecondition(f"This stream does not follow {name}.", "NOT_WATCHING",
+                                            resource=("gamehost.dev/Match", name))
+        watch.stop()
+        await self.outbox.put(pb.SessionEvent(tag=tag, match=name, watch_ended=pb.WatchEnded(version=watch.sent)))

@@ -1,0 +1,169 @@
+"""The code's layers and its import graph: no cycles anywhere, each layer of
+the host imports only the layers below it, and the SDK imports nothing of the
+host. Imports are read from the source (every ``import`` statement, at any
+depth, including those under ``if TYPE_CHECKING:``), so a lazy import is a
+dependency too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE_ROOTS = [REPO / "core", REPO / "clients" / "python",
+                *sorted(path.parent for path in (REPO / "plugins").glob("*/pyproject.toml"))]
+GENERATED = ("gamehost.v1.", "google.rpc.")
+
+# The host's layers, top first: a module may import its own layer and the ones below it.
+HOST_LAYERS = [
+    ["gamehost.host.ops"],
+    ["gamehost.host.web"],
+    ["gamehost.host.rpc"],
+    ["gamehost.host.engine"],
+    ["gamehost.host.workers"],
+    ["gamehost.host.codec", "gamehost.host.store", "gamehost.host.auth"],
+    ["gamehost.host.errors", "gamehost.host.plugins", "gamehost.host.bots", "gamehost.host.due_timers",
+     "gamehost.host.collector"],
+]
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def source_modules() -> dict[str, Path]:
+    modules = {}
+    for root in SOURCE_ROOTS:
+        for path in root.rglob("*.py"):
+            relative = path.relative_to(root).parts
+            if relative[0] in ("tests", "build") or "plugin_template" in relative or path.name.startswith("setup"):
+                continue
+            name = module_name(root, path)
+            if name and not name.startswith(GENERATED):
+                modules[name] = path
+    return modules
+
+
+def imported_names(path: Path, name: str) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = source_modules()
+    graph = {}
+    for name, path in modules.items():
+        targets = {target for target in imported_names(path, name) if target in modules and target != name}
+        graph[name] = targets
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def without_packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """A package's ``__init__`` importing its own modules is not a cycle of design: drop those edges."""
+    return {name: {target for target in targets if not target.startswith(name + ".")}
+            for name, targets in graph.items()}
+
+
+def layer_of(module: str) -> int | None:
+    for depth, layer in enumerate(HOST_LAYERS):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in layer):
+            return depth
+    return None
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return without_packages(import_graph())
+
+
+def test_no_module_of_the_host_the_clients_or_the_plugins_is_in_an_import_cycle(graph):
+    found = cycles(graph)
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(component) for component in found)
+
+
+def test_every_module_of_the_host_belongs_to_a_layer(graph):
+    unplaced = sorted(name for name in graph
+                      if name.startswith("gamehost.host.") and layer_of(name) is None)
+    assert not unplaced, f"modules of gamehost.host in no layer of HOST_LAYERS: {unplaced}"
+
+
+def test_each_layer_of_the_host_imports_only_the_layers_below_it(graph):
+    upward = [f"{name} ({layer_of(name)}) imports {target} ({layer_of(target)})"
+              for name, targets in sorted(graph.items()) if layer_of(name) is not None
+              for target in sorted(targets) if layer_of(target) is not None and layer_of(target) < layer_of(name)]
+    assert not upward, "imports up the layers:\n" + "\n".join(upward)
+
+
+def test_the_sdk_imports_nothing_of_the_host_nor_the_test_kit(graph):
+    reaching = [f"{name} imports {target}" for name, targets in sorted(graph.items())
+                if name.startswith("gamehost.sdk") for target in sorted(targets)
+                if target.startswith(("gamehost.host", "gamehost.testing", "gamehost.cli"))]
+    assert not reaching, "\n".join(reaching)
+
+
+def test_plugins_import_the_sdk_and_never_the_host(graph):
+    reaching = [f"{name} imports {target}" for name, targets in sorted(graph.items())
+                if name.startswith("gamehost_") for target in sorted(targets)
+                if target.startswith(("gamehost.host", "gamehost.cli"))]
+    assert not reaching, "\n".join(reaching)
+
+
+def test_the_graph_is_read_from_every_source_root():
+    # Guards the checks above against reading nothing: each root contributes modules.
+    modules = source_modules()
+    assert any(name.startswith("gamehost.host.engine.") for name in modules)
+    assert any(name.startswith("gamehost.client") for name in modules)
+    assert any(name.startswith("gamehost_tictactoe") for name in modules)
