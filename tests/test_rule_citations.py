@@ -128,9 +128,9 @@ def test_plugins_without_rules_in_docs_cite_no_section():
 
 
 def test_no_plugin_points_at_rules_outside_the_repository():
-    outside = [f"{path.relative_to(ROOT)}:{number}" for plugin in plugin_directories()
+    outside = [f"{path.relative_to(ROOT)}:{line_number}" for plugin in plugin_directories()
                for path in plugin_files(plugin)
-               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+               for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
                if "shared/rules/" in line]
     assert not outside, ("these lines point at shared/rules/, which is not in the repository; "
                          "the rules are docs/rules/<game>.md:\n" + "\n".join(outside))
