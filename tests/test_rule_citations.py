@@ -42,10 +42,12 @@ NUMBER = r"\d+(?:\.\d+)*(?!\.?\w)"
 """A section number; "§2.x" (a placeholder for a whole part) is no number."""
 LATER_NUMBER = r"\d+\.\d+(?:\.\d+)*(?!\.?\w)"
 """A further number of a list ("spec 1.7, 1.9"): dotted, so "rules 1-5" is no section."""
+ASIDE = r"(?:\s*\([^()\n]*\))?"
+"""What a list may say about a number, "(components)"."""
+JOINT = r"(?:\s*,\s*|,?\s+and\s+|\s+to\s+)"
 MARK = re.compile(
-    rf"(?:§\s?|\bspec\s+|\bsections?\s+)(?P<first>{NUMBER})"
-    # "3.1 (components), 3.2 (geometry) and 3.6", "3.3 to 3.7": each number of the list.
-    rf"(?P<rest>(?:\s*\([^()\n]*\))?(?:(?:\s*,\s*|\s+and\s+|\s+to\s+|,\s+and\s+){LATER_NUMBER}(?:\s*\([^()\n]*\))?)*)",
+    # "§2.5", "spec 1.7", "sections 3.1 (components), 3.2 (geometry) and 3.6", "sections 3.3 to 3.7".
+    rf"(?:§\s?|\bspec\s+|\bsections?\s+)(?P<first>{NUMBER})(?P<rest>{ASIDE}(?:{JOINT}{LATER_NUMBER}{ASIDE})*)",
     re.IGNORECASE,
 )
 HEADING = re.compile(r"^#{1,6}\s+(\d+(?:\.\d+)*)\.?(?:\s|$)")
@@ -70,7 +72,8 @@ def bare_marks_in(text: str, part: str, python: bool) -> list[tuple[int, str]]:
         prose = {tokenize.COMMENT, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
         pieces = [(token.start[0], token.string) for token in tokenize.generate_tokens(io.StringIO(text).readline)
                   if token.type in prose]
-    return [(line + piece.count("\n", 0, mark.start()), mark[1]) for line, piece in pieces for mark in bare.finditer(piece)]
+    return [(line + piece.count("\n", 0, mark.start()), mark[1])
+            for line, piece in pieces for mark in bare.finditer(piece)]
 
 
 def headings_in(markdown: str) -> set[str]:
