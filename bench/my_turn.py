@@ -16,7 +16,7 @@ interleaved ``--repeat`` times, keeping the median rate:
    anonymous (no index), the same caller, bearer token and player tokens
    in both.
 
-Run: . .venv/bin/activate && python bench/my_turn.py [--json bench/results/my_turn.json]
+Run: . .venv/bin/activate && python bench/my_turn.py [--json bench/results/2026-11-26/my_turn.json]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
    (refused once past its budget) and a connection flood of silent sockets
    hits the web port.
 
-Run: . .venv/bin/activate && python bench/quotas.py [--json bench/results/quotas.json]
+Run: . .venv/bin/activate && python bench/quotas.py [--json bench/results/2026-11-26/quotas.json]
 """
 
 from __future__ import annotations
