@@ -62,7 +62,7 @@ check-stubs: stubs
 		echo "generated stubs are stale or new: run 'make stubs' and commit" && exit 1)
 
 bench: $(STAMP)
-	$(PY) bench/moves.py
+	$(PY) -m bench.moves
 
 # Every Python distribution (host, client, plugins): sdist, then the wheel
 # built from it, into build/dist; twine checks their metadata. Then the npm

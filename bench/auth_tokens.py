@@ -3,7 +3,7 @@ the servicer runs, for an anonymous call, an API key, a JWT verified for the
 first time (signature, claims) and the same JWT again (the verified-token
 cache). Keys and JWKS are local (a file): no network in the figures.
 
-    python bench/auth_tokens.py [--calls N]
+    python -m bench.auth_tokens [--calls N]
 """
 
 from __future__ import annotations
@@ -12,18 +12,16 @@ import argparse
 import asyncio
 import json
 import platform
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from identities import SigningKey, write_api_keys  # noqa: E402
+from tests.identities import SigningKey, write_api_keys
 
-import jwt  # noqa: E402
+import jwt
 
-from gamehost.host.auth.authenticator import AuthSettings, Authenticator  # noqa: E402
+from gamehost.host.auth.authenticator import AuthSettings, Authenticator
 
 ISSUER, AUDIENCE = "https://idp.bench.invalid", "gamehost-bench"
 

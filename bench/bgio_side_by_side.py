@@ -1,4 +1,4 @@
-"""Benchmark: gamehost side by side with boardgame.io 0.50.2 (issue 19, item 1).
+"""Benchmark: gamehost side by side with boardgame.io 0.50.2.
 
 Tic-tac-toe, both players of each match following it live, the server pinned
 to core 0 (``taskset``) and the load to core 1:
@@ -21,7 +21,7 @@ children from /proc: gamehost's rules workers count), the load's CPU share of
 its core, and the per-core ratio (gamehost moves per server core-second over
 boardgame.io's, from the same repetition). Needs ``npm ci`` in bench/bgio.
 Usage:
-    python bench/bgio_side_by_side.py [--moves 1800] [--repeat 2] [--stores memory,sqlite] [--json FILE]
+    python -m bench.bgio_side_by_side [--moves 1800] [--repeat 2] [--stores memory,sqlite] [--json FILE]
 """
 
 from __future__ import annotations
@@ -33,13 +33,11 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import DRAW, machine  # noqa: E402  (sibling scripts)
-from session import HOST_CORE, LOAD_CORE, PinnedHost, median_run, play  # noqa: E402
+from bench.harness import DRAW, HOST_CORE, LOAD_CORE, PinnedHost, machine, median_run
+from bench.session import play
 
 BGIO_DIR = Path(__file__).parent / "bgio"
 WAYS = ["bgio", "gamehost a", "gamehost b"]

@@ -14,7 +14,7 @@ tree before this work: ``git archive main core | tar -x -C /tmp/bs_before``
 then ``--baseline /tmp/bs_before/core``); both hosts are up together and each
 K is measured on one, then the other, in turn. Run it under ``nice -n 19``.
 Usage:
-    python bench/bot_load.py [--workers 1,2] [--bots 0,2,8] [--seconds 20] [--baseline DIR] [--json FILE]
+    python -m bench.bot_load [--workers 1,2] [--bots 0,2,8] [--seconds 20] [--baseline DIR] [--json FILE]
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,9 +33,7 @@ import grpc
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import play_draw, machine  # noqa: E402  (sibling scripts)
-from session import PinnedHost  # noqa: E402
+from bench.harness import PinnedHost, machine, play_draw
 
 BOT_GAME = "kensington"
 

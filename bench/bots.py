@@ -16,9 +16,9 @@ gives the bots fewer iterations), and so is the share of a core the
 benchmark process got (``cpu_share``: its CPU time over the row's wall time). ``--games`` and ``--scale`` (the factor on
 every level's budgets, as ``gamehost serve --bot-think-scale``) trade time
 for precision; ``--jsonl`` appends each row as it is measured. Usage:
-    python bench/bots.py [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
+    python -m bench.bots [--games N] [--heavy-games N] [--scale F] [--only GAME ...] [--seats N ...]
                          [--against random|middle ...] [--first-seed N] [--json results.json] [--jsonl rows.jsonl]
-    python bench/bots.py --table rows.jsonl
+    python -m bench.bots --table rows.jsonl
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each playout runs setup, then legal_moves and apply with a uniformly random
 legal move until the game ends, then outcome: the cost a bot or the
 conformance kit pays per game, without the engine around it.
 
-    python bench/burgbaumeister_playouts.py [seconds per configuration]
+    python -m bench.burgbaumeister_playouts [seconds per configuration]
 """
 
 from __future__ import annotations

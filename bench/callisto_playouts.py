@@ -6,7 +6,7 @@ time of one ``legal_moves`` call, both over whole games and from the position
 right after the column rounds (where the most piece placements are open).
 Times are process CPU time, so that a busy shared machine skews them less.
 
-    python bench/callisto_playouts.py [--seconds 5]
+    python -m bench.callisto_playouts [--seconds 5]
 """
 
 from __future__ import annotations

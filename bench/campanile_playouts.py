@@ -3,7 +3,7 @@
 Each playout sets up a game and plays uniformly random legal moves (build,
 optional bet, draw) until a pile runs out. Run from the repository root:
 
-    python bench/campanile_playouts.py [seconds per player count]
+    python -m bench.campanile_playouts [seconds per player count]
 """
 
 from __future__ import annotations

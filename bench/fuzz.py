@@ -22,7 +22,7 @@ call has a deadline), the host still running and answering, no failure or
 traceback in its log, and the sentinel match (only refused calls reached it)
 exactly as it was. Exit status 0 only then. Usage:
 
-    python bench/fuzz.py [--requests 100000] [--workers 16] [--max-seconds 1200] [--seed 1] [--json out.json]
+    python -m bench.fuzz [--requests 100000] [--workers 16] [--max-seconds 1200] [--seed 1] [--json out.json]
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import threading
 import time
 from collections import Counter
 from datetime import datetime, timezone
-from pathlib import Path
 
 import aiohttp
 import grpc
@@ -55,8 +54,7 @@ from gamehost.sdk.conformance import mistyped_moves
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from hand_encoded import deep_struct_bytes, varint  # noqa: E402
+from tests.hand_encoded import deep_struct_bytes, varint
 
 SERVICES = [pb.DESCRIPTOR.services_by_name["GameHost"], pb.DESCRIPTOR.services_by_name["GameHostAdmin"]]
 GAMES = ["tictactoe", "campanile", "burgbaumeister", "kensington", "scalino", "callisto"]

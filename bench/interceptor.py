@@ -4,7 +4,7 @@ In one process, no sockets: a handler that returns at once is called
 through gRPC's handler object directly and through MetricsInterceptor (its
 intercept_service, the cached wrapper and the bookkeeping). gRPC's own
 per-call interceptor chain is not included; bench/moves.py --metrics-cost
-measures everything end to end. Usage: python bench/interceptor.py
+measures everything end to end. Usage: python -m bench.interceptor
 """
 
 from __future__ import annotations

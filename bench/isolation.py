@@ -14,7 +14,7 @@ In one run, on hosts up side by side (in-memory store):
   answer with JSON (the wire format), marshal and pickle, in-process; and
   the host's CPU per request to a worker, one at a time and 16 at once.
 
-Usage: python bench/isolation.py [--quick] [--json results.json]
+Usage: python -m bench.isolation [--quick] [--json results.json]
 """
 
 from __future__ import annotations
@@ -27,18 +27,16 @@ import os
 import pickle
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import grpc
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import DRAW, Host, empty_calls, host_cpu_seconds, machine, median_run, submit_moves  # noqa: E402
+from bench.harness import DRAW, Host, empty_calls, host_cpu_seconds, machine, median_run, submit_moves
 
-from gamehost.v1 import gamehost_pb2 as pb  # noqa: E402
-from gamehost.v1 import gamehost_pb2_grpc as pb_grpc  # noqa: E402
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
 HEAVY = [("scalino", 4), ("kensington", 4)]
 

@@ -7,7 +7,7 @@ conformance kit pays per game, without the engine around it. Every
 legal_moves call is timed; the table reports the slowest call and the
 position with the most legal moves.
 
-    python bench/kensington_playouts.py [seconds per configuration]
+    python -m bench.kensington_playouts [seconds per configuration]
 """
 
 from __future__ import annotations

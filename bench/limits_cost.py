@@ -2,7 +2,7 @@
 requests, in-process (the gate runs it before every call), and the engine's
 resolution of a structured move to the listed move it equals.
 
-    python bench/limits_cost.py
+    python -m bench.limits_cost
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ interleaved ``--repeat`` times, keeping the median rate:
    anonymous (no index), the same caller, bearer token and player tokens
    in both.
 
-Run: . .venv/bin/activate && python bench/my_turn.py [--json bench/results/my_turn.json]
+Run: . .venv/bin/activate && python -m bench.my_turn [--json bench/results/2026-11-26/my_turn.json]
 """
 
 from __future__ import annotations
@@ -27,18 +27,16 @@ import json
 import os
 import platform
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from gamehost.v1 import gamehost_pb2 as pb  # noqa: E402
-from hosts import HostProcess  # noqa: E402
-from identities import IdentityProvider  # noqa: E402
+from gamehost.v1 import gamehost_pb2 as pb
+from tests.hosts import HostProcess
+from tests.identities import IdentityProvider
 
 GAME = ["a1", "b1", "c1", "a2", "b2", "a3", "c2", "c3", "b3"]  # nine moves, a draw
 

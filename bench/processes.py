@@ -23,7 +23,7 @@ created on it. CPU per move is the serving processes' (from /proc; the
 supervisor sleeps), with the workers' beside it; the database's is not
 counted. The client is this process (grpc.aio); its CPU is shown too.
 Usage:
-    python bench/processes.py [--postgres URL] [--quick] [--json results.json]
+    python -m bench.processes [--postgres URL] [--quick] [--json results.json]
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ import grpc
 from gamehost.host.ops.serving_group import owner_index
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
-from moves import host_cpu_seconds, machine, median_run, play_draw
-from replicas import drop_database, fresh_database
+from bench.harness import drop_database, fresh_database, host_cpu_seconds, machine, median_run, play_draw
 
 CONNECTIONS = 8
 

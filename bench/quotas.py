@@ -8,7 +8,7 @@
    (refused once past its budget) and a connection flood of silent sockets
    hits the web port.
 
-Run: . .venv/bin/activate && python bench/quotas.py [--json bench/results/quotas.json]
+Run: . .venv/bin/activate && python -m bench.quotas [--json bench/results/2026-11-26/quotas.json]
 """
 
 from __future__ import annotations
@@ -21,22 +21,20 @@ import os
 import platform
 import socket
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
 
 import grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from gamehost.host.auth import anonymous  # noqa: E402
-from gamehost.host.errors import ResourceExhausted  # noqa: E402
-from gamehost.host.rpc.peers import PeerResolver  # noqa: E402
-from gamehost.host.rpc.quotas import QuotaLimits, Quotas  # noqa: E402
-from gamehost.v1 import gamehost_pb2 as pb  # noqa: E402
-from gamehost.v1 import gamehost_pb2_grpc as pb_grpc  # noqa: E402
-from hosts import HostProcess  # noqa: E402
+from gamehost.host.auth import anonymous
+from gamehost.host.errors import ResourceExhausted
+from gamehost.host.rpc.peers import PeerResolver
+from gamehost.host.rpc.quotas import QuotaLimits, Quotas
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+from tests.hosts import HostProcess
 
 
 class FakeMetadatum:

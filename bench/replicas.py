@@ -16,7 +16,7 @@ median run kept:
 
 Host CPU per move sums every host process (from /proc); the database's own
 CPU is not counted. Usage:
-    python bench/replicas.py [--postgres URL] [--quick] [--json results.json]
+    python -m bench.replicas [--postgres URL] [--quick] [--json results.json]
 The PostgreSQL server defaults to $GAMEHOST_TEST_POSTGRES (``make test``
 starts one: scripts/start-test-postgres); each run uses a fresh database.
 """
@@ -29,16 +29,13 @@ import json
 import os
 import tempfile
 import time
-import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import grpc
-import psycopg
 
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
-from moves import Host, machine, median_run, play_draw, summary
+from bench.harness import Host, drop_database, fresh_database, machine, median_run, play_draw, summary
 
 
 async def play_games(hosts: list[Host], concurrency: int, games_per_task: int, spread: bool) -> dict:
@@ -68,18 +65,6 @@ async def play_games(hosts: list[Host], concurrency: int, games_per_task: int, s
         for channel in channels:
             await channel.close()
     return summary(latencies, len(latencies), elapsed, cpu, client_cpu)
-
-
-def fresh_database(server: str) -> tuple[str, str]:
-    name = f"gamehost_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    return name, urlsplit(server)._replace(path=f"/{name}").geturl()
-
-
-def drop_database(server: str, name: str) -> None:
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 async def run(server: str, quick: bool, repeat: int, concurrency: int) -> dict:

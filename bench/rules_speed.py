@@ -10,7 +10,7 @@ to collect their positions; then, CPU time, best of three:
 A digest of every move list and of every final state is printed with the
 figures: a speed-up must leave both unchanged (same rules, same moves, in
 the same order). Usage:
-    python bench/rules_speed.py [--games N] [--only GAME ...]
+    python -m bench.rules_speed [--games N] [--only GAME ...]
 """
 
 from __future__ import annotations

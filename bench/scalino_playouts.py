@@ -3,7 +3,7 @@
 Plays complete games with uniformly random legal moves straight through the
 rules (no engine, no store): setup, legal_moves, apply and outcome each move.
 
-    python bench/scalino_playouts.py [seconds per configuration]
+    python -m bench.scalino_playouts [seconds per configuration]
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ rewards: a speed-up must leave it unchanged.
 Compare two trees by running this twice with ``PYTHONPATH`` pointing at each
 (``core`` and the plugin directory), in turn, on one machine.
 Usage:
-    python bench/search_iterations.py --only kensington [--seats 3] [--games 3] [--iterations 100]
+    python -m bench.search_iterations --only kensington [--seats 3] [--games 3] [--iterations 100]
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Benchmark: a move over SubmitMove + WatchMatch against a move over the
-Session stream (issue 19), both players following their match live.
+Session stream, both players following their match live.
 
 A host runs in its own process, pinned to core 0 with its rules workers
 (``taskset``); this process is the load, pinned to core 1. For 10 and 100
@@ -18,7 +18,7 @@ moves per second, the latency from a move's send until the opponent
 receives its event (p50/p99), the host's CPU per move (the host and its
 worker processes, from /proc) and the load's CPU per move (to show the
 load generator is not what limits), and the load average. Usage:
-    python bench/session.py [--quick] [--repeat 3] [--stores memory,sqlite] [--baseline DIR] [--json FILE]
+    python -m bench.session [--quick] [--repeat 3] [--stores memory,sqlite] [--baseline DIR] [--json FILE]
 
 ``--spectators N`` adds N spectators (WatchMatch, no token) per match in
 every way: the events they share are built once per viewer.
@@ -34,10 +34,7 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -46,73 +43,9 @@ import grpc
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import DRAW, host_cpu_seconds, machine  # noqa: E402  (a sibling script)
+from bench.harness import DRAW, LOAD_CORE, PinnedHost, machine, median_run
 
-HOST_CORE, LOAD_CORE = 0, 1
 FIRST_MOVE_VERSION = 3  # created, two joins: the match starts at version 3
-
-
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (the rules workers)."""
-    found, pending = [], [pid]
-    while pending:
-        current = pending.pop()
-        found.append(current)
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            try:
-                pending += [int(child) for child in (task / "children").read_text().split()]
-            except OSError:
-                pass
-    return found
-
-
-class PinnedHost:
-    def __init__(self, store: str, data_dir: str, source: str | None = None, extra_args: tuple[str, ...] = (),
-                 log_path: str | None = None, pinned: bool = True) -> None:
-        """``source``: another tree's ``core`` directory to run instead (e.g. the
-        commit before the session stream, from ``git archive``); ``extra_args``:
-        more ``gamehost serve`` flags; ``log_path``: a file to keep its log in;
-        ``pinned``: on core 0 with its workers (else wherever the OS puts them)."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
-        pinning = ["taskset", "-c", str(HOST_CORE)] if pinned else []
-        self.process = subprocess.Popen(
-            [*pinning, sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
-             "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
-             "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
-             *extra_args],
-            stderr=subprocess.PIPE, text=True, env=env)
-        for line in self.process.stderr:
-            if "host serving" in line:
-                serving = json.loads(line)
-                self.target = f"127.0.0.1:{serving['port']}"
-                self.event_loop = serving.get("event_loop", "asyncio")  # uvloop or asyncio (hosts before: asyncio)
-                break
-        else:
-            raise RuntimeError("host did not start")
-        # A full pipe would block it: read on, into ``log_path`` when given.
-        threading.Thread(target=self._drain, args=(log_path,), daemon=True).start()
-
-    def _drain(self, log_path: str | None) -> None:
-        if log_path is None:
-            self.process.stderr.read()
-            return
-        with open(log_path, "a") as log:
-            for line in self.process.stderr:
-                log.write(line)
-
-    def cpu(self) -> float:
-        total = 0.0
-        for pid in process_tree(self.process.pid):
-            try:
-                total += host_cpu_seconds(pid)
-            except OSError:  # a worker that ended meanwhile
-                pass
-        return total
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(30)
 
 
 class Game:
@@ -216,10 +149,6 @@ async def play(host: PinnedHost, way: str, concurrency: int, games_per_match_slo
             "p50_ms": 1000 * statistics.median(latencies), "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
             "host_cpu_us_per_move": 1e6 * cpu / moves, "load_cpu_us_per_move": 1e6 * load_cpu / moves,
             "load_cpu_share": load_cpu / elapsed, "loadavg": os.getloadavg()[0]}
-
-
-def median_run(runs: list[dict]) -> dict:
-    return sorted(runs, key=lambda run: run["rate"])[len(runs) // 2]
 
 
 async def run(quick: bool, repeat: int, stores: list[str], baseline: str | None, spectators: int) -> dict:

@@ -1,4 +1,4 @@
-"""The bounded soak (issue 19): many live matches of every catalog game,
+"""The bounded soak: many live matches of every catalog game,
 players who think, spectators, the SQLite store, for a fixed time.
 
 A host runs in its own process, pinned to core 0 with its rules workers
@@ -6,7 +6,7 @@ A host runs in its own process, pinned to core 0 with its rules workers
 split`` keeps the serving process alone on core 0 and moves its rules
 workers to core 1 with the load; ``--cores shared`` pins nothing: the OS
 places the serving process, its rules workers and the load on both cores,
-as the issue's first soak ran. ``--matches
+as the first soaks ran. ``--matches
 match slots are kept live for ``--duration`` seconds: each slot plays a match
 of a catalog game in turn (every game, player counts from its range), and
 starts the next when one ends. Per match, every seat follows it with a
@@ -36,9 +36,9 @@ matches. At the end every acknowledged move is looked up in its match's log
 (GetMatchLog with the mover's token): the check fails on a move missing.
 
 Usage:
-    python bench/soak.py [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
+    python -m bench.soak [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
                          [--cores pinned|split|shared] [--json FILE]
-    python bench/soak.py --short      # smoke run: 40 matches, 30 s
+    python -m bench.soak --short      # smoke run: 40 matches, 30 s
 """
 
 from __future__ import annotations
@@ -63,9 +63,7 @@ import grpc
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import host_cpu_seconds, machine  # noqa: E402  (a sibling script)
-from session import LOAD_CORE, PinnedHost, process_tree  # noqa: E402
+from bench.harness import LOAD_CORE, PinnedHost, host_cpu_seconds, machine, process_tree
 
 THINK_SECONDS = (0.5, 5.0)
 # Ends a client resumes from: the host cancelled, dropped or shed the stream, or it could not be reached.

@@ -2,7 +2,7 @@
 (``bench/soak.py --probe FILE``, bench/tail_probe/sitecustomize.py).
 
 Usage:
-    python bench/tail_report.py PROBE.json [--soak SOAK.json] [--markdown]
+    python -m bench.tail_report PROBE.json [--soak SOAK.json] [--markdown]
 
 Prints one row per source: how many, p50, p99, max (milliseconds), and the
 share of the run's wall time it took; then the slowest callbacks by name.

@@ -1,7 +1,7 @@
 """How early the loop's timers fire, on uvloop and on asyncio's loop: plain
 ``call_later`` against ``DueTimer`` (core/gamehost/host/due_timers.py).
 
-``python bench/timer_earliness.py [--timers 200]``: each timer is armed for
+``python -m bench.timer_earliness [--timers 200]``: each timer is armed for
 a random 1 to 20 ms, a random 0 to 2 ms after the one before, and its
 callback reads ``time.monotonic()`` against the time it was due. Results in
 bench/README.md ("uvloop").

@@ -1,4 +1,4 @@
-"""Benchmark: a rules worker's CPU per move, in one process (issue 19).
+"""Benchmark: a rules worker's CPU per move, in one process.
 
 Plays random two-player matches of each game through ``ResidentMatches``
 (the table a worker process holds) with the requests a watched match's move
@@ -10,7 +10,7 @@ worker's is), split into the rules (the plugin's hooks), the View
 encoding (view_bytes.py) and the wire (frames, base64), from a profile of
 one run. A digest of every answer is printed: a speed-up must leave the
 bytes the host receives unchanged. Usage:
-    python bench/worker_cost.py [--matches 6] [--only GAME ...] [--json FILE]
+    python -m bench.worker_cost [--matches 6] [--only GAME ...] [--json FILE]
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Benchmark: the serving process's CPU per move with views encoded in the
-rules workers (issue 19, step 1) against a host from another tree (the
+rules workers against a host from another tree (the
 commit before), both up at once and run in turn.
 
 Each host runs pinned to core 0 with its rules workers (``taskset``); this
@@ -16,7 +16,7 @@ workers"). The two hosts alternate ``--repeat`` times;
 per host the median run is kept. Reported per move: the serving process's
 CPU (from /proc/<pid>/stat), its rules workers' CPU, and the ratio
 after/before of the serving process's CPU in each pair of runs. Usage:
-    python bench/worker_views.py --baseline /tmp/before/core [--repeat 3] [--json FILE]
+    python -m bench.worker_views --baseline /tmp/before/core [--repeat 3] [--json FILE]
 (``git archive eae2c06 core | tar -x -C /tmp/before``: the tree before this work.)
 """
 
@@ -28,7 +28,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -38,9 +37,7 @@ import grpc
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-sys.path.insert(0, str(Path(__file__).parent))
-from moves import host_cpu_seconds, machine  # noqa: E402  (sibling scripts)
-from session import LOAD_CORE, PinnedHost, process_tree  # noqa: E402
+from bench.harness import LOAD_CORE, PinnedHost, host_cpu_seconds, machine, process_tree
 
 
 def cpu_split(host: PinnedHost) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""Calls the host has not taken up yet wait for it (issue 19).
+"""Calls the host has not taken up yet wait for it.
 
 grpcio's asyncio server takes up one call per turn of the event loop; calls
 that arrive faster wait in grpc's own queue. With grpc's defaults that queue

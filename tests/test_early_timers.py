@@ -1,4 +1,4 @@
-"""Timers that fire early (issue 19): uvloop's may wake up to about 1.2 ms
+"""Timers that fire early: uvloop's may wake up to about 1.2 ms
 before their time. A real host on a loop whose every timer fires 2 ms early
 (tests/fixtures/early_timers, put on the host's path by this module only)
 still lapses an undo ask, times a turn out, ends a match on the clock,

@@ -84,7 +84,7 @@ def test_malformed_move_is_invalid_argument(client, match):
     assert "cell" in error.message and error.field_violations
 
 
-MALFORMED_MOVES = {  # per game, a move without the game's move shape (issue 16: some games said FAILED_PRECONDITION)
+MALFORMED_MOVES = {  # per game, a move without the game's move shape: INVALID_ARGUMENT, never FAILED_PRECONDITION
     "burgbaumeister": {"action": "jump"},
     "callisto": {"piece": "pass", "x": 0, "y": 0},
     "campanile": {"action": 3},

@@ -10,14 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+ROOT = Path(__file__).resolve().parent.parent  # bench.fuzz runs as a module from here
 
 
 def test_a_short_fuzz_run_gets_no_internal_or_unknown_answer(tmp_path):
     report_file = tmp_path / "fuzz.json"
-    finished = subprocess.run([sys.executable, str(BENCH / "fuzz.py"), "--requests", "4000", "--workers", "8",
+    finished = subprocess.run([sys.executable, "-m", "bench.fuzz", "--requests", "4000", "--workers", "8",
                                "--max-seconds", "60", "--seed", "13", "--json", str(report_file)],
-                              capture_output=True, text=True, timeout=180)
+                              capture_output=True, text=True, timeout=180, cwd=ROOT)
     assert report_file.exists(), finished.stderr[-3000:]
     report = json.loads(report_file.read_text())
     statuses = report["statuses"]

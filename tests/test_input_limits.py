@@ -1,4 +1,4 @@
-"""Every input is bounded before the engine: each attack of issue 13 that
+"""Every input is bounded before the engine: each known attack that
 concerns input, replayed on a real host over real sockets (gRPC, Connect and
 gRPC-Web), refused with INVALID_ARGUMENT and a BadRequest naming the field,
 with the match and its log unchanged and the host still serving others."""
@@ -213,7 +213,7 @@ def x_to_move(client):
 
 
 @pytest.mark.parametrize("move", [
-    {"cell": 4, "unused": "u" * (MEGABYTE // 2)},    # the issue's "1 MB unused key", past the size limit
+    {"cell": 4, "unused": "u" * (MEGABYTE // 2)},    # a 1 MB unused key, past the size limit
     {"cell": 4, "unused": "u" * 8_000},            # within the size limit: not a listed move either
     {"cell": 4, "unused": float("inf")},
     {"cell": float("nan")},
@@ -229,7 +229,7 @@ def test_a_structured_move_beyond_the_listed_one_is_refused_and_not_recorded(cli
 
 def test_moves_are_recorded_as_listed_and_the_log_stays_readable(client, stub, x_to_move):
     name, x, o = x_to_move
-    for _ in range(17):  # the issue: 17 moves with a big unused key made GetMatchLog fail for good
+    for _ in range(17):  # 17 moves with a big unused key once made GetMatchLog fail for good
         assert_invalid(lambda: stub.SubmitMove(pb.SubmitMoveRequest(
             name=name, player_token=x, structured=to_struct({"cell": 4, "unused": "u" * 10_000}))),
             "structured", "UNLISTED_MOVE")

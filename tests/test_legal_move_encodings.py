@@ -1,4 +1,4 @@
-"""The lean move path (issue 19): legal moves encoded once and shared between
+"""The lean move path: legal moves encoded once and shared between
 views, and a watched match's views brought back with the move itself.
 
 The first tests check the shared encodings against the message built field

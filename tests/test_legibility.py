@@ -1,4 +1,4 @@
-"""Pictures legible at 720 px wide (issue 16): the kit measures text and move
+"""Pictures legible at 720 px wide: the kit measures text and move
 targets, reports them for every game and fails the games that opted in."""
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ from gamehost.sdk.legibility import target_problems, text_problems
 from gamehost_tictactoe import TicTacToe
 
 # The games whose pictures pass both checks, and the kit's flags they pass in
-# their own conformance tests. Callisto and Kensington are redrawn in the
-# "compose" part of issue 16: opt them in here and in their tests once merged.
-# Scalino's move targets are one small glyph per placement in a cell: they
-# need moves composed on the board (issue 16, item 1) to be tappable.
+# their own conformance tests: every game; a new game joins once it passes.
 LEGIBLE_TEXT = {"burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"}
 TAPPABLE_TARGETS = {"burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"}
 

@@ -1,4 +1,4 @@
-"""Matchmaking (issue 17, item 1): signed-in players queue with tickets and
+"""Matchmaking: signed-in players queue with tickets and
 are seated together in one match; tickets expire, can be cancelled, fill
 with bots after the wait their player chose, respect rating ranges and a
 per-player bound; anonymous callers are refused; a ticket queued on one

@@ -1,5 +1,4 @@
-"""Matchmaking a demanding player expects (part "mmextras", issue 17
-leftovers): a player lists their own tickets (queued first, then those over;
+"""Matchmaking a demanding player expects: a player lists their own tickets (queued first, then those over;
 paged; by state) and nobody else's; a rating range widens while its ticket
 waits, up to its most, held both ways as fixed ranges are, on every store;
 bad widenings are refused with the field named; the queue's figures are on

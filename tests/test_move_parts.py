@@ -1,4 +1,4 @@
-"""Moves in parts over real gRPC (issue 16): the legal moves of Callisto and
+"""Moves in parts over real gRPC: the legal moves of Callisto and
 Kensington carry paths of parts that narrow to each move, and the SVG of the
 same view marks a target for every part (docs/protocol.md, "Moves in parts")."""
 

@@ -1,5 +1,5 @@
 """ListMatches' my_turn: the signed-in player's open matches where it is
-their turn (issue 17, item 5), read from the store's turn index, marked in
+their turn, read from the store's turn index, marked in
 their own listing, and cheap to poll with an etag. One host per module, on
 SQLite; signed-in users act by identity, with no player token."""
 

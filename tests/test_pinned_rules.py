@@ -1,4 +1,4 @@
-"""Rules versions pinned per match (issue 18, item 6): a plugin upgraded
+"""Rules versions pinned per match: a plugin upgraded
 under a live match. The fixture plugin "pile" comes in three releases
 (tests/fixtures/site/gamehost_fixture_plugins/pile_releases.py): 1.0 plays
 rules "1" (take 1 or 2), 2.0 plays rules "2" (take 1 or 3) and still ships

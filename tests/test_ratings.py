@@ -1,4 +1,4 @@
-"""Ratings (issue 17, item 2): a rated match's result moves its players'
+"""Ratings: a rated match's result moves its players'
 ratings the right way, once; the leaderboard pages; a player's profile.
 One host for the module, players signed in with JWTs; the store's
 count-once key is checked on every backend."""

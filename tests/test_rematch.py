@@ -1,4 +1,4 @@
-"""Rematch (issue 17, item 3): the same players from a finished match, each
+"""Rematch: the same players from a finished match, each
 one seat on; asked only by a player, the same rematch for every ask. One
 host for the module, players signed in with JWTs."""
 

@@ -1,4 +1,4 @@
-"""Undo by agreement (issue 17): in a game that allows it, the player whose
+"""Undo by agreement: in a game that allows it, the player whose
 move was the last one asks to take it back, every other person seated
 accepts or refuses, and the log keeps the ask, the answers and the undo.
 The undo is a new version, never a rewrite: replaying the log from the seed

@@ -91,7 +91,7 @@ def test_a_match_against_a_bot_is_played_to_the_end_by_clicking(web_host, web_cl
 
 @pytest.mark.parametrize("game, seed", [("callisto", 16), ("kensington", 16)])
 def test_a_match_is_played_to_the_end_by_clicks_on_the_board_only(web_host, web_client, game, seed):
-    """Issue 16: moves offered in parts (a piece, how it lies, its cell; a
+    """Moves offered in parts (a piece, how it lies, its cell; a
     tile, its cell) are composed by clicks on the picture, on a 720 px page
     whose text reads at 10 px or more."""
     played = scenario("compose", web_host.web_url, game=game, seed=seed, choices=seed)

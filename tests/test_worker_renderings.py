@@ -1,5 +1,5 @@
-"""Renderings made in the rules workers (issue 19, after step 1;
-core/gamehost/host/engine/renderings.py): a worker renders each viewer's
+"""Renderings made in the rules workers
+(core/gamehost/host/engine/renderings.py): a worker renders each viewer's
 text and SVG from that viewer's view of the state it holds; they equal what
 a host running the rules itself renders from the view's data, a renderer
 that fails fails the pictures as before (never the move), and a rendering is

@@ -1,5 +1,5 @@
-"""Views encoded in the rules workers (issue 19, step 1;
-core/gamehost/host/workers/view_bytes.py): the View fields a worker encodes
+"""Views encoded in the rules workers
+(core/gamehost/host/workers/view_bytes.py): the View fields a worker encodes
 are the messages the host builds from the view's data, each viewer's from
 that viewer's view only; moves named by id are resolved in the worker."""
 

@@ -1,5 +1,5 @@
 """The conformance kit over every player count and variant: 500 random games
-for each (the issue's figure), in batches of BATCH games so that pytest's
+for each, in batches of BATCH games so that pytest's
 workers share them, plus a shorter run with the memory aid (its views carry
 more). BURGBAUMEISTER_PLAYOUTS=N plays N per configuration, for a quick
 local run.

@@ -1,7 +1,6 @@
 """Random playouts of Callisto through the conformance kit (the real match engine).
 
-The issue asks for at least 300 random games per player count: the standard game
-gets them. Those 900 games already take most of the ~90 s the plugin's tests may
+At least 300 random games per player count: the standard game gets them. Those 900 games already take most of the ~90 s the plugin's tests may
 use, so the variants, whose move generation is the same code, get a few each (a
 match plays one game per player).
 """

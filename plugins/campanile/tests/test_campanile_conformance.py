@@ -1,6 +1,6 @@
 """The conformance kit over Campanile, for every player count and variant.
 
-500 random games per player count (the issue's figure; 2000 games), split
+500 random games per player count (2000 games), split
 60/20/20 over the standard rules, the official variant and exact bets, in
 batches of at most BATCH games (one test each, so pytest's workers share
 them). CAMPANILE_CONFORMANCE_PLAYOUTS=N plays N per count, for a quick local run.

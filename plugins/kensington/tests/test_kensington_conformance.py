@@ -1,5 +1,5 @@
 """The conformance kit over every player count: 300 random games per player
-count with the standard rules (the issue's figure), in batches of BATCH games
+count with the standard rules, in batches of BATCH games
 so that pytest's workers share them, and fewer with the other option sets.
 KENSINGTON_PLAYOUTS=N plays N per configuration, for a quick local run.
 

@@ -40,7 +40,7 @@ def test_text_shows_the_pile_by_back_and_outline_only():
 
 
 def test_text_names_tiles_by_what_they_show_and_their_shape_not_their_table_id():
-    """Issue 16: "H2a lit" meant nothing to a player; the spec's shapes and faces do."""
+    """A label like "H2a lit" means nothing to a player; the spec's shapes and faces do."""
     names = {tile_name(tile) for tile in TILES.values()}
     assert "lit L of 4 #. / #. / ## window (diamond)" in names
     assert "dark single # window (cat)" in names

@@ -1,5 +1,5 @@
 """The host's conformance kit over both Scalino games: 500 random games per
-player count of each game (the issue's figure), fewer for the other rule
+player count of each game, fewer for the other rule
 readings. SCALINO_PLAYOUTS=N sets every count to N, for a quick local run.
 """
 

@@ -3,77 +3,20 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Sequence
 
 import grpc
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
+from gamehost.client.errors import GameHostError
+from gamehost.client.follower import MatchFollower, RetryPolicy
+from gamehost.client.move_requests import move_request
+from gamehost.client.names import game_name, match_name, ticket_name
+from gamehost.client.session import GameSession
 from gamehost.client.structs import to_struct
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
-
-def game_name(game: str) -> str:
-    """Accept "tictactoe" or "games/tictactoe"."""
-    return game if game.startswith("games/") else f"games/{game}"
-
-
-def match_name(match: str) -> str:
-    """Accept "abc123" or "matches/abc123"."""
-    return match if match.startswith("matches/") else f"matches/{match}"
-
-
-@dataclass
-class GameHostError(Exception):
-    """A failed call, with the host's structured details unpacked."""
-
-    code: grpc.StatusCode
-    message: str
-    reason: str = ""
-    metadata: dict[str, str] = field(default_factory=dict)
-    field_violations: list[tuple[str, str]] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return f"{self.code.name}: {self.message}"
-
-    @classmethod
-    def from_rpc_error(cls, error: grpc.RpcError) -> "GameHostError":
-        status = rpc_status.from_call(error)
-        return cls.from_details(error.code(), error.details() or "", status.details if status else ())
-
-    @classmethod
-    def from_details(cls, code: grpc.StatusCode, message: str, details) -> "GameHostError":
-        """The error of ``code`` with the google.rpc ``details`` (Any messages) unpacked."""
-        found = cls(code, message)
-        for detail in details:
-            info = error_details_pb2.ErrorInfo()
-            bad_request = error_details_pb2.BadRequest()
-            if detail.Unpack(info):
-                found.reason, found.metadata = info.reason, dict(info.metadata)
-            elif detail.Unpack(bad_request):
-                found.field_violations = [(v.field, v.description) for v in bad_request.field_violations]
-        return found
-
-
-def ticket_name(ticket: str) -> str:
-    return ticket if ticket.startswith("tickets/") else f"tickets/{ticket}"
-
-
-def move_request(match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
-                 expected_version: int | None = None, request_id: str | None = None) -> pb.SubmitMoveRequest:
-    """A SubmitMoveRequest by move id or structured move; a fresh request id
-    unless one is given (a retry sends the same one)."""
-    request = pb.SubmitMoveRequest(name=match_name(match), player_token=token,
-                                   request_id=request_id or uuid.uuid4().hex)
-    if move is not None:
-        request.structured.CopyFrom(to_struct(move))
-    else:
-        request.move_id = move_id
-    if expected_version is not None:
-        request.expected_version = expected_version
-    return request
+__all__ = ["GameHostClient", "GameHostError", "game_name", "match_name", "move_request", "ticket_name"]
 
 
 class GameHostClient:
@@ -301,16 +244,12 @@ class GameHostClient:
         events after ``after_version``, each once, in order, until the match
         ends, resuming after a dropped stream; ``retry``: a RetryPolicy;
         ``on_resume(Resume)``: told before each reopening."""
-        from gamehost.client.follower import MatchFollower, RetryPolicy  # it imports this module
-
         return MatchFollower(self, match, token, after_version=after_version, text=text, svg=svg,
                              retry=retry or RetryPolicy(), on_resume=on_resume)
 
     def session(self):
         """A Session stream (``gamehost.client.session.GameSession``): moves and
         watches of many matches on one stream, each move one message."""
-        from gamehost.client.session import GameSession  # it imports this module
-
         return GameSession(self.stub, self.metadata)
 
     def log(self, match: str, token: str = "") -> pb.MatchLog:

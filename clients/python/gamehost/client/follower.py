@@ -8,19 +8,26 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
 import grpc
 
-from gamehost.client.client import GameHostError, match_name
+from gamehost.client.errors import GameHostError
+from gamehost.client.names import match_name
 from gamehost.client.transient import is_transient
 from gamehost.v1 import gamehost_pb2 as pb
 
-if TYPE_CHECKING:
-    from gamehost.client.client import GameHostClient
-
 FINAL_KINDS = frozenset({pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABANDONED, pb.EVENT_KIND_ABORTED})
 OVER = frozenset({pb.MATCH_STATUS_FINISHED, pb.MATCH_STATUS_ABANDONED, pb.MATCH_STATUS_ABORTED})
+
+
+class MatchSource(Protocol):
+    """What the follower calls on its client (a GameHostClient)."""
+
+    def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
+                   render: pb.RenderOptions | None = None): ...
+
+    def match(self, match: str) -> pb.Match: ...
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ class MatchFollower:
     NOT_FOUND...) is raised as GameHostError at once; FollowGaveUp when
     the retries run out."""
 
-    def __init__(self, client: "GameHostClient", match: str, token: str = "", *, after_version: int = 0,
+    def __init__(self, client: MatchSource, match: str, token: str = "", *, after_version: int = 0,
                  text: bool = False, svg: bool = False, retry: RetryPolicy = RetryPolicy(),
                  on_resume: Callable[[Resume], None] | None = None) -> None:
         self.client, self.match, self.token = client, match_name(match), token

@@ -22,7 +22,9 @@ from typing import Any, Iterator, Mapping
 
 import grpc
 
-from gamehost.client.client import GameHostError, match_name, move_request
+from gamehost.client.errors import GameHostError
+from gamehost.client.move_requests import move_request
+from gamehost.client.names import match_name
 from gamehost.v1 import gamehost_pb2 as pb
 
 _END = object()  # the stream ended (cleanly, or with the error kept in ``failure``)

@@ -258,7 +258,7 @@ class GameHostServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Session(self, request_iterator, context):
-        """(Part "stream", issue 19.) One stream for a player's moves in and the
+        """One stream for a player's moves in and the
         events of the matches it follows out: what SubmitMove and WatchMatch do,
         with the same checks, answers and errors, at the cost of one stream
         message per move instead of a call. Each request is answered by a
@@ -271,7 +271,7 @@ class GameHostServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Rematch(self, request, context):
-        """--- Players: matchmaking, ratings, rematch (issue 17). ---
+        """--- Players: matchmaking, ratings, rematch. ---
         A new match of the same game, options and seat count with the same
         players, each moved one seat on (seat i's player takes seat i+1, the
         last takes seat 0), from a finished match. Only a signed-in player of
@@ -299,7 +299,7 @@ class GameHostServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateTicket(self, request, context):
-        """Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+        """Players: matchmaking. A signed-in player queues for a
         game with a ticket ("tickets/{ticket}"); the host matches tickets of the
         same game, player count and options (and rating ranges), creates the
         match with each player already in a seat, and marks every ticket
@@ -332,7 +332,7 @@ class GameHostServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTickets(self, request, context):
-        """Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+        """The signed-in caller's own
         tickets, queued ones first (newest first), then those over (matched,
         cancelled, expired; kept an hour), most recently closed first; paged.
         Nobody lists another player's tickets.
@@ -342,7 +342,7 @@ class GameHostServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AskUndo(self, request, context):
-        """Players: undo (part "undo", issue 17). Taking a move back by agreement,
+        """Players: undo. Taking a move back by agreement,
         in games that allow it (Game.undo): the player whose move was the last
         one asks, every other person seated accepts or refuses (bots accept),
         and the log keeps the ask, the answers and the undo. See
@@ -1231,7 +1231,7 @@ class GameHostAdminServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListDeliveries(self, request, context):
-        """Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+        """The turn notifications' webhook deliveries (docs/operations.md).
         The deliveries, newest first, with their attempts; paged.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

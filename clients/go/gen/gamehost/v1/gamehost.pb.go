@@ -174,11 +174,11 @@ const (
 	EventKind_EVENT_KIND_RESUMED   EventKind = 9
 	// An admin handed the seat to a bot.
 	EventKind_EVENT_KIND_BOT_ASSIGNED EventKind = 10
-	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Players: clocks, absent players, notifications, undo.
 	// A seat's chess clock ran out (seat: the first of them); a FINISHED
 	// event with the game's timeout ranking follows.
 	EventKind_EVENT_KIND_CLOCK_RAN_OUT EventKind = 40
-	// Players: undo (part "undo"). An ask is open from UNDO_ASKED until any
+	// Players: undo. An ask is open from UNDO_ASKED until any
 	// event other than UNDO_ACCEPTED, or until its undo_expire_time.
 	// The seat asked to take back its move at MatchEvent.undoes.
 	EventKind_EVENT_KIND_UNDO_ASKED EventKind = 50
@@ -191,7 +191,7 @@ const (
 	// The move at MatchEvent.undoes is taken back: the position is the one
 	// before it (seat: the asker).
 	EventKind_EVENT_KIND_UNDONE EventKind = 54
-	// Part "gaps2": the open ask lapsed at its undo_expire_time, unanswered
+	// The open ask lapsed at its undo_expire_time, unanswered
 	// by some (seat: the asker; undoes: its move, which stands).
 	EventKind_EVENT_KIND_UNDO_LAPSED EventKind = 55
 )
@@ -404,7 +404,7 @@ type Game struct {
 	Plugin string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
 	// The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
 	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
-	// Players: undo (part "undo"). Players may take some moves back by
+	// Players: undo. Players may take some moves back by
 	// agreement (AskUndo); which ones, the game's page says.
 	Undo          bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -838,7 +838,7 @@ type Seat struct {
 	Bot string `protobuf:"bytes,4,opt,name=bot,proto3" json:"bot,omitempty"`
 	// The seat belongs to a signed-in user, whose identity gave player_name.
 	Verified bool `protobuf:"varint,5,opt,name=verified,proto3" json:"verified,omitempty"`
-	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Players: clocks, absent players, notifications, undo.
 	// Set while the seat's player is away (left a match with absent_grace):
 	// the bot plays for it from this time on, until its signed-in owner
 	// joins again and takes it back.
@@ -1083,21 +1083,21 @@ type Match struct {
 	SeedChosen bool `protobuf:"varint,14,opt,name=seed_chosen,json=seedChosen,proto3" json:"seed_chosen,omitempty"`
 	// Set while the match is aborted or suspended.
 	StatusDetail *StatusDetail `protobuf:"bytes,15,opt,name=status_detail,json=statusDetail,proto3" json:"status_detail,omitempty"`
-	// --- Rules versions pinned per match (issue 18, item 6) ---
+	// --- Rules versions pinned per match ---
 	// True when this host lacks the rules version the match was created with
 	// (rules_version): the match is listed, but its other calls answer
 	// FAILED_PRECONDITION (reason RULES_VERSION_UNAVAILABLE) until a plugin
 	// release shipping that version is installed.
 	RulesUnavailable bool `protobuf:"varint,16,opt,name=rules_unavailable,json=rulesUnavailable,proto3" json:"rules_unavailable,omitempty"`
-	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Players: clocks, absent players, notifications, undo.
 	// Set in a match created with a chess clock.
 	Clock *ChessClock `protobuf:"bytes,40,opt,name=clock,proto3" json:"clock,omitempty"`
 	// Set in a match where a player who leaves is replaced by a bot after
 	// this grace (CreateMatchRequest.absent_grace).
 	AbsentGrace *durationpb.Duration `protobuf:"bytes,41,opt,name=absent_grace,json=absentGrace,proto3" json:"absent_grace,omitempty"`
-	// Players: undo (part "undo"). The open ask to take a move back, if any.
+	// Players: undo. The open ask to take a move back, if any.
 	UndoAsk *UndoAsk `protobuf:"bytes,50,opt,name=undo_ask,json=undoAsk,proto3" json:"undo_ask,omitempty"`
-	// Your turn: the matches a player must act in (part "turnlist", issue 17).
+	// Your turn: the matches a player must act in.
 	// Set by ListMatches when it lists one user's matches (mine, player or
 	// my_turn): when it became that user's turn, while a seat they hold (not
 	// away) is to move in this active match; unset when it is not their turn.
@@ -1286,7 +1286,7 @@ func (x *Match) GetUserSeats() []int32 {
 	return nil
 }
 
-// Players: clocks, absent players, notifications, undo (part "clocks").
+// Players: clocks, absent players, notifications, undo.
 // A chess-style clock: each seat's bank of time runs while it is to move;
 // the increment is added after each of its moves. When a person's bank
 // runs out the match ends by the game's timeout rule (a clock_ran_out
@@ -1415,7 +1415,7 @@ type CreateMatchRequest struct {
 	// plays a random legal move for that seat (the event says timed_out).
 	// Unset or zero: no limit. At most 30 days.
 	TurnTimeout *durationpb.Duration `protobuf:"bytes,9,opt,name=turn_timeout,json=turnTimeout,proto3" json:"turn_timeout,omitempty"`
-	// Players: clocks, absent players, notifications, undo (part "clocks").
+	// Players: clocks, absent players, notifications, undo.
 	// A chess clock: each seat's bank of time (more than 0, at most 30 days),
 	// and the time added after each of its moves (0 to 1 day). Not with
 	// turn_timeout (INVALID_ARGUMENT).
@@ -1570,7 +1570,7 @@ type ListMatchesRequest struct {
 	// Only matches where this user (an identity's subject) holds a seat;
 	// for admins.
 	Player string `protobuf:"bytes,6,opt,name=player,proto3" json:"player,omitempty"`
-	// Your turn (part "turnlist", issue 17).
+	// Your turn.
 	// Only the active matches where it is the listed user's turn: a seat they
 	// hold (not away) is to move. Lists the signed-in caller's matches unless
 	// `player` names another user (UNAUTHENTICATED for an anonymous caller);
@@ -1674,7 +1674,7 @@ type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
 	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
-	// Your turn (part "turnlist", issue 17).
+	// Your turn.
 	// Names this page's content (its matches and their versions, the user's
 	// turns): send it back as if_none_match to poll.
 	Etag string `protobuf:"bytes,70,opt,name=etag,proto3" json:"etag,omitempty"`
@@ -1975,7 +1975,7 @@ type LegalMove struct {
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// The structured form of the move.
 	Move *structpb.Struct `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
-	// --- Part "compose": moves composed on the board (issue 16). ---
+	// --- Moves composed on the board. ---
 	// The move as a path of choices, e.g. a piece, then its orientation, then
 	// its cell; empty for a move offered whole. A client narrows the legal
 	// moves part by part: the candidates after choosing parts p1..pk are the
@@ -2284,7 +2284,7 @@ type GetViewRequest struct {
 	// Empty for a spectator.
 	PlayerToken string         `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
 	Render      *RenderOptions `protobuf:"bytes,3,opt,name=render,proto3" json:"render,omitempty"`
-	// ---- part "feel" (the replay page): a past version.
+	// ---- The replay page: a past version.
 	// The view as it was at this version (0 to the match's version), replayed
 	// from the log, with no legal moves. Only for a match that is over
 	// (FAILED_PRECONDITION MATCH_NOT_OVER before: a past view of a live match
@@ -2576,7 +2576,7 @@ type MatchEvent struct {
 	TimedOut bool `protobuf:"varint,8,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
 	// For ABORTED and SUSPENDED: the StatusDetail reason.
 	Reason string `protobuf:"bytes,9,opt,name=reason,proto3" json:"reason,omitempty"`
-	// Players: undo (part "undo").
+	// Players: undo.
 	// For UNDO_ASKED and UNDONE: the version of the MOVED event taken back.
 	Undoes int64 `protobuf:"varint,50,opt,name=undoes,proto3" json:"undoes,omitempty"`
 	// For UNDO_ASKED: when the ask lapses if it is still open.
@@ -3749,7 +3749,7 @@ type SessionRequest_Unwatch struct {
 }
 
 type SessionRequest_AskUndo struct {
-	// --- Part "gaps": undo on the Session stream. As AskUndo, AnswerUndo
+	// --- Undo on the Session stream. As AskUndo, AnswerUndo
 	// and WithdrawUndo do (same checks, same errors); each is answered by
 	// `undo`. The undo_* events reach the followed match as match events.
 	AskUndo *AskUndoRequest `protobuf:"bytes,5,opt,name=ask_undo,json=askUndo,proto3,oneof"`
@@ -3760,7 +3760,7 @@ type SessionRequest_AnswerUndo struct {
 }
 
 type SessionRequest_WithdrawUndo struct {
-	WithdrawUndo *WithdrawUndoRequest `protobuf:"bytes,7,opt,name=withdraw_undo,json=withdrawUndo,proto3,oneof"` // --- end of part "gaps".
+	WithdrawUndo *WithdrawUndoRequest `protobuf:"bytes,7,opt,name=withdraw_undo,json=withdrawUndo,proto3,oneof"` // --- end of undo on the Session stream.
 }
 
 func (*SessionRequest_Watch) isSessionRequest_Request() {}
@@ -3997,9 +3997,9 @@ type SessionEvent_WatchEnded struct {
 }
 
 type SessionEvent_Undo struct {
-	// --- Part "gaps": an ask_undo, answer_undo or withdraw_undo was
+	// --- An ask_undo, answer_undo or withdraw_undo was
 	// answered: what AskUndo, AnswerUndo or WithdrawUndo would return.
-	Undo *UndoResponse `protobuf:"bytes,8,opt,name=undo,proto3,oneof"` // --- end of part "gaps".
+	Undo *UndoResponse `protobuf:"bytes,8,opt,name=undo,proto3,oneof"` // --- end of undo on the Session stream.
 }
 
 func (*SessionEvent_MatchEvent) isSessionEvent_Event() {}
@@ -4497,14 +4497,14 @@ type CreateTicketRequest struct {
 	// The bot that fills seats: a name of the game's catalog bots
 	// (Game.bots); empty: "random".
 	Bot string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
-	// Part "mmextras" (issue 17 leftovers): a rating range that widens while
+	// A rating range that widens while
 	// the ticket waits. Each bound set (min_rating, max_rating) moves outward
 	// by rating_widen_per_second points for every second waited (more than 0,
 	// at most 1000), and by rating_max_widening points at most (more than 0,
 	// at most 10000). Both or neither, and at least one bound to widen.
 	RatingWidenPerSecond *float64 `protobuf:"fixed64,10,opt,name=rating_widen_per_second,json=ratingWidenPerSecond,proto3,oneof" json:"rating_widen_per_second,omitempty"`
 	RatingMaxWidening    *float64 `protobuf:"fixed64,11,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
-	// Part "parties": friends queue together and are seated in one match.
+	// Friends queue together and are seated in one match.
 	// party_size (2 to the player count) starts a party of that many players
 	// with this ticket; its Ticket.party names the party: share it with the
 	// friends. party ("parties/{party}") joins a party another player started:
@@ -4666,7 +4666,7 @@ type Ticket struct {
 	Match      string                 `protobuf:"bytes,13,opt,name=match,proto3" json:"match,omitempty"`
 	Seat       int32                  `protobuf:"varint,14,opt,name=seat,proto3" json:"seat,omitempty"`
 	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
-	// Part "mmextras" (issue 17 leftovers): the widening asked for
+	// The widening asked for
 	// (CreateTicketRequest), and the range as widened by the time waited: now
 	// for a queued ticket, when it left the queue for the others. Unset
 	// bounds stay unset (no bound).
@@ -4674,7 +4674,7 @@ type Ticket struct {
 	RatingMaxWidening    *float64 `protobuf:"fixed64,17,opt,name=rating_max_widening,json=ratingMaxWidening,proto3,oneof" json:"rating_max_widening,omitempty"`
 	CurrentMinRating     *float64 `protobuf:"fixed64,18,opt,name=current_min_rating,json=currentMinRating,proto3,oneof" json:"current_min_rating,omitempty"`
 	CurrentMaxRating     *float64 `protobuf:"fixed64,19,opt,name=current_max_rating,json=currentMaxRating,proto3,oneof" json:"current_max_rating,omitempty"`
-	// Part "parties": the party the ticket queues with ("parties/{party}";
+	// The party the ticket queues with ("parties/{party}";
 	// empty: alone), its size, and how many of its players have a queued
 	// ticket now (the party is matched when that reaches party_size).
 	Party         string `protobuf:"bytes,20,opt,name=party,proto3" json:"party,omitempty"`

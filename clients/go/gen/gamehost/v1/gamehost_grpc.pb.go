@@ -94,7 +94,7 @@ type GameHostClient interface {
 	// Who the host takes the caller to be: the identity of the bearer token
 	// or API key sent as "authorization" metadata, or an anonymous caller.
 	GetIdentity(ctx context.Context, in *GetIdentityRequest, opts ...grpc.CallOption) (*Identity, error)
-	// (Part "stream", issue 19.) One stream for a player's moves in and the
+	// One stream for a player's moves in and the
 	// events of the matches it follows out: what SubmitMove and WatchMatch do,
 	// with the same checks, answers and errors, at the cost of one stream
 	// message per move instead of a call. Each request is answered by a
@@ -102,7 +102,7 @@ type GameHostClient interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error)
-	// --- Players: matchmaking, ratings, rematch (issue 17). ---
+	// --- Players: matchmaking, ratings, rematch. ---
 	// A new match of the same game, options and seat count with the same
 	// players, each moved one seat on (seat i's player takes seat i+1, the
 	// last takes seat 0), from a finished match. Only a signed-in player of
@@ -115,7 +115,7 @@ type GameHostClient interface {
 	// "players/me" for the signed-in caller). Their match history:
 	// ListMatches with `mine` (or `player`, for admins).
 	GetPlayerProfile(ctx context.Context, in *GetPlayerProfileRequest, opts ...grpc.CallOption) (*PlayerProfile, error)
-	// Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+	// Players: matchmaking. A signed-in player queues for a
 	// game with a ticket ("tickets/{ticket}"); the host matches tickets of the
 	// same game, player count and options (and rating ranges), creates the
 	// match with each player already in a seat, and marks every ticket
@@ -128,12 +128,12 @@ type GameHostClient interface {
 	WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error)
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(ctx context.Context, in *CancelTicketRequest, opts ...grpc.CallOption) (*Ticket, error)
-	// Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+	// The signed-in caller's own
 	// tickets, queued ones first (newest first), then those over (matched,
 	// cancelled, expired; kept an hour), most recently closed first; paged.
 	// Nobody lists another player's tickets.
 	ListTickets(ctx context.Context, in *ListTicketsRequest, opts ...grpc.CallOption) (*ListTicketsResponse, error)
-	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// Players: undo. Taking a move back by agreement,
 	// in games that allow it (Game.undo): the player whose move was the last
 	// one asks, every other person seated accepts or refuses (bots accept),
 	// and the log keeps the ask, the answers and the undo. See
@@ -454,7 +454,7 @@ type GameHostServer interface {
 	// Who the host takes the caller to be: the identity of the bearer token
 	// or API key sent as "authorization" metadata, or an anonymous caller.
 	GetIdentity(context.Context, *GetIdentityRequest) (*Identity, error)
-	// (Part "stream", issue 19.) One stream for a player's moves in and the
+	// One stream for a player's moves in and the
 	// events of the matches it follows out: what SubmitMove and WatchMatch do,
 	// with the same checks, answers and errors, at the cost of one stream
 	// message per move instead of a call. Each request is answered by a
@@ -462,7 +462,7 @@ type GameHostServer interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error
-	// --- Players: matchmaking, ratings, rematch (issue 17). ---
+	// --- Players: matchmaking, ratings, rematch. ---
 	// A new match of the same game, options and seat count with the same
 	// players, each moved one seat on (seat i's player takes seat i+1, the
 	// last takes seat 0), from a finished match. Only a signed-in player of
@@ -475,7 +475,7 @@ type GameHostServer interface {
 	// "players/me" for the signed-in caller). Their match history:
 	// ListMatches with `mine` (or `player`, for admins).
 	GetPlayerProfile(context.Context, *GetPlayerProfileRequest) (*PlayerProfile, error)
-	// Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+	// Players: matchmaking. A signed-in player queues for a
 	// game with a ticket ("tickets/{ticket}"); the host matches tickets of the
 	// same game, player count and options (and rating ranges), creates the
 	// match with each player already in a seat, and marks every ticket
@@ -488,12 +488,12 @@ type GameHostServer interface {
 	WatchTicket(*WatchTicketRequest, grpc.ServerStreamingServer[Ticket]) error
 	// Leaves the queue: FAILED_PRECONDITION once the ticket is matched.
 	CancelTicket(context.Context, *CancelTicketRequest) (*Ticket, error)
-	// Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+	// The signed-in caller's own
 	// tickets, queued ones first (newest first), then those over (matched,
 	// cancelled, expired; kept an hour), most recently closed first; paged.
 	// Nobody lists another player's tickets.
 	ListTickets(context.Context, *ListTicketsRequest) (*ListTicketsResponse, error)
-	// Players: undo (part "undo", issue 17). Taking a move back by agreement,
+	// Players: undo. Taking a move back by agreement,
 	// in games that allow it (Game.undo): the player whose move was the last
 	// one asks, every other person seated accepts or refuses (bots accept),
 	// and the log keeps the ask, the answers and the undo. See
@@ -1151,7 +1151,7 @@ type GameHostAdminClient interface {
 	AssignBot(ctx context.Context, in *AssignBotRequest, opts ...grpc.CallOption) (*Match, error)
 	// Takes a suspended match up again where it stopped.
 	ResumeMatch(ctx context.Context, in *ResumeMatchRequest, opts ...grpc.CallOption) (*Match, error)
-	// Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+	// The turn notifications' webhook deliveries (docs/operations.md).
 	// The deliveries, newest first, with their attempts; paged.
 	ListDeliveries(ctx context.Context, in *ListDeliveriesRequest, opts ...grpc.CallOption) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.
@@ -1241,7 +1241,7 @@ type GameHostAdminServer interface {
 	AssignBot(context.Context, *AssignBotRequest) (*Match, error)
 	// Takes a suspended match up again where it stopped.
 	ResumeMatch(context.Context, *ResumeMatchRequest) (*Match, error)
-	// Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+	// The turn notifications' webhook deliveries (docs/operations.md).
 	// The deliveries, newest first, with their attempts; paged.
 	ListDeliveries(context.Context, *ListDeliveriesRequest) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.

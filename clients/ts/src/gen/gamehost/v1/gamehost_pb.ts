@@ -113,7 +113,7 @@ export type Game = Message<"gamehost.v1.Game"> & {
   bots: GameBot[];
 
   /**
-   * Players: undo (part "undo"). Players may take some moves back by
+   * Players: undo. Players may take some moves back by
    * agreement (AskUndo); which ones, the game's page says.
    *
    * @generated from field: bool undo = 50;
@@ -296,7 +296,7 @@ export type Seat = Message<"gamehost.v1.Seat"> & {
   verified: boolean;
 
   /**
-   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Players: clocks, absent players, notifications, undo.
    * Set while the seat's player is away (left a match with absent_grace):
    * the bot plays for it from this time on, until its signed-in owner
    * joins again and takes it back.
@@ -486,7 +486,7 @@ export type Match = Message<"gamehost.v1.Match"> & {
   statusDetail?: StatusDetail | undefined;
 
   /**
-   * --- Rules versions pinned per match (issue 18, item 6) ---
+   * --- Rules versions pinned per match ---
    * True when this host lacks the rules version the match was created with
    * (rules_version): the match is listed, but its other calls answer
    * FAILED_PRECONDITION (reason RULES_VERSION_UNAVAILABLE) until a plugin
@@ -497,7 +497,7 @@ export type Match = Message<"gamehost.v1.Match"> & {
   rulesUnavailable: boolean;
 
   /**
-   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Players: clocks, absent players, notifications, undo.
    * Set in a match created with a chess clock.
    *
    * @generated from field: gamehost.v1.ChessClock clock = 40;
@@ -513,14 +513,14 @@ export type Match = Message<"gamehost.v1.Match"> & {
   absentGrace?: Duration | undefined;
 
   /**
-   * Players: undo (part "undo"). The open ask to take a move back, if any.
+   * Players: undo. The open ask to take a move back, if any.
    *
    * @generated from field: gamehost.v1.UndoAsk undo_ask = 50;
    */
   undoAsk?: UndoAsk | undefined;
 
   /**
-   * Your turn: the matches a player must act in (part "turnlist", issue 17).
+   * Your turn: the matches a player must act in.
    * Set by ListMatches when it lists one user's matches (mine, player or
    * my_turn): when it became that user's turn, while a seat they hold (not
    * away) is to move in this active match; unset when it is not their turn.
@@ -546,7 +546,7 @@ export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
   messageDesc(file_gamehost_v1_gamehost, 9);
 
 /**
- * Players: clocks, absent players, notifications, undo (part "clocks").
+ * Players: clocks, absent players, notifications, undo.
  * A chess-style clock: each seat's bank of time runs while it is to move;
  * the increment is added after each of its moves. When a person's bank
  * runs out the match ends by the game's timeout rule (a clock_ran_out
@@ -683,7 +683,7 @@ export type CreateMatchRequest = Message<"gamehost.v1.CreateMatchRequest"> & {
   turnTimeout?: Duration | undefined;
 
   /**
-   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Players: clocks, absent players, notifications, undo.
    * A chess clock: each seat's bank of time (more than 0, at most 30 days),
    * and the time added after each of its moves (0 to 1 day). Not with
    * turn_timeout (INVALID_ARGUMENT).
@@ -771,7 +771,7 @@ export type ListMatchesRequest = Message<"gamehost.v1.ListMatchesRequest"> & {
   player: string;
 
   /**
-   * Your turn (part "turnlist", issue 17).
+   * Your turn.
    * Only the active matches where it is the listed user's turn: a seat they
    * hold (not away) is to move. Lists the signed-in caller's matches unless
    * `player` names another user (UNAUTHENTICATED for an anonymous caller);
@@ -813,7 +813,7 @@ export type ListMatchesResponse = Message<"gamehost.v1.ListMatchesResponse"> & {
   nextPageToken: string;
 
   /**
-   * Your turn (part "turnlist", issue 17).
+   * Your turn.
    * Names this page's content (its matches and their versions, the user's
    * turns): send it back as if_none_match to poll.
    *
@@ -969,7 +969,7 @@ export type LegalMove = Message<"gamehost.v1.LegalMove"> & {
   move?: JsonObject | undefined;
 
   /**
-   * --- Part "compose": moves composed on the board (issue 16). ---
+   * --- Moves composed on the board. ---
    * The move as a path of choices, e.g. a piece, then its orientation, then
    * its cell; empty for a move offered whole. A client narrows the legal
    * moves part by part: the candidates after choosing parts p1..pk are the
@@ -1141,7 +1141,7 @@ export type GetViewRequest = Message<"gamehost.v1.GetViewRequest"> & {
   render?: RenderOptions | undefined;
 
   /**
-   * ---- part "feel" (the replay page): a past version.
+   * ---- The replay page: a past version.
    * The view as it was at this version (0 to the match's version), replayed
    * from the log, with no legal moves. Only for a match that is over
    * (FAILED_PRECONDITION MATCH_NOT_OVER before: a past view of a live match
@@ -1334,7 +1334,7 @@ export type MatchEvent = Message<"gamehost.v1.MatchEvent"> & {
   reason: string;
 
   /**
-   * Players: undo (part "undo").
+   * Players: undo.
    * For UNDO_ASKED and UNDONE: the version of the MOVED event taken back.
    *
    * @generated from field: int64 undoes = 50;
@@ -1864,7 +1864,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
     case: "unwatch";
   } | {
     /**
-     * --- Part "gaps": undo on the Session stream. As AskUndo, AnswerUndo
+     * --- Undo on the Session stream. As AskUndo, AnswerUndo
      * and WithdrawUndo do (same checks, same errors); each is answered by
      * `undo`. The undo_* events reach the followed match as match events.
      *
@@ -1880,7 +1880,7 @@ export type SessionRequest = Message<"gamehost.v1.SessionRequest"> & {
     case: "answerUndo";
   } | {
     /**
-     * --- end of part "gaps".
+     * --- end of undo on the Session stream.
      *
      * @generated from field: gamehost.v1.WithdrawUndoRequest withdraw_undo = 7;
      */
@@ -1996,10 +1996,10 @@ export type SessionEvent = Message<"gamehost.v1.SessionEvent"> & {
     case: "watchEnded";
   } | {
     /**
-     * --- Part "gaps": an ask_undo, answer_undo or withdraw_undo was
+     * --- An ask_undo, answer_undo or withdraw_undo was
      * answered: what AskUndo, AnswerUndo or WithdrawUndo would return.
      *
-     * --- end of part "gaps".
+     * --- end of undo on the Session stream.
      *
      * @generated from field: gamehost.v1.UndoResponse undo = 8;
      */
@@ -2317,7 +2317,7 @@ export type CreateTicketRequest = Message<"gamehost.v1.CreateTicketRequest"> & {
   bot: string;
 
   /**
-   * Part "mmextras" (issue 17 leftovers): a rating range that widens while
+   * A rating range that widens while
    * the ticket waits. Each bound set (min_rating, max_rating) moves outward
    * by rating_widen_per_second points for every second waited (more than 0,
    * at most 1000), and by rating_max_widening points at most (more than 0,
@@ -2333,7 +2333,7 @@ export type CreateTicketRequest = Message<"gamehost.v1.CreateTicketRequest"> & {
   ratingMaxWidening?: number | undefined;
 
   /**
-   * Part "parties": friends queue together and are seated in one match.
+   * Friends queue together and are seated in one match.
    * party_size (2 to the player count) starts a party of that many players
    * with this ticket; its Ticket.party names the party: share it with the
    * friends. party ("parties/{party}") joins a party another player started:
@@ -2455,7 +2455,7 @@ export type Ticket = Message<"gamehost.v1.Ticket"> & {
   updateTime?: Timestamp | undefined;
 
   /**
-   * Part "mmextras" (issue 17 leftovers): the widening asked for
+   * The widening asked for
    * (CreateTicketRequest), and the range as widened by the time waited: now
    * for a queued ticket, when it left the queue for the others. Unset
    * bounds stay unset (no bound).
@@ -2480,7 +2480,7 @@ export type Ticket = Message<"gamehost.v1.Ticket"> & {
   currentMaxRating?: number | undefined;
 
   /**
-   * Part "parties": the party the ticket queues with ("parties/{party}";
+   * The party the ticket queues with ("parties/{party}";
    * empty: alone), its size, and how many of its players have a queued
    * ticket now (the party is matched when that reaches party_size).
    *
@@ -2958,7 +2958,7 @@ export enum EventKind {
   BOT_ASSIGNED = 10,
 
   /**
-   * Players: clocks, absent players, notifications, undo (part "clocks").
+   * Players: clocks, absent players, notifications, undo.
    * A seat's chess clock ran out (seat: the first of them); a FINISHED
    * event with the game's timeout ranking follows.
    *
@@ -2967,7 +2967,7 @@ export enum EventKind {
   CLOCK_RAN_OUT = 40,
 
   /**
-   * Players: undo (part "undo"). An ask is open from UNDO_ASKED until any
+   * Players: undo. An ask is open from UNDO_ASKED until any
    * event other than UNDO_ACCEPTED, or until its undo_expire_time.
    * The seat asked to take back its move at MatchEvent.undoes.
    *
@@ -3005,7 +3005,7 @@ export enum EventKind {
   UNDONE = 54,
 
   /**
-   * Part "gaps2": the open ask lapsed at its undo_expire_time, unanswered
+   * The open ask lapsed at its undo_expire_time, unanswered
    * by some (seat: the asker; undoes: its move, which stands).
    *
    * @generated from enum value: EVENT_KIND_UNDO_LAPSED = 55;
@@ -3236,7 +3236,7 @@ export const GameHost: GenService<{
     output: typeof IdentitySchema;
   },
   /**
-   * (Part "stream", issue 19.) One stream for a player's moves in and the
+   * One stream for a player's moves in and the
    * events of the matches it follows out: what SubmitMove and WatchMatch do,
    * with the same checks, answers and errors, at the cost of one stream
    * message per move instead of a call. Each request is answered by a
@@ -3252,7 +3252,7 @@ export const GameHost: GenService<{
     output: typeof SessionEventSchema;
   },
   /**
-   * --- Players: matchmaking, ratings, rematch (issue 17). ---
+   * --- Players: matchmaking, ratings, rematch. ---
    * A new match of the same game, options and seat count with the same
    * players, each moved one seat on (seat i's player takes seat i+1, the
    * last takes seat 0), from a finished match. Only a signed-in player of
@@ -3289,7 +3289,7 @@ export const GameHost: GenService<{
     output: typeof PlayerProfileSchema;
   },
   /**
-   * Players: matchmaking (issue 17, item 1). A signed-in player queues for a
+   * Players: matchmaking. A signed-in player queues for a
    * game with a ticket ("tickets/{ticket}"); the host matches tickets of the
    * same game, player count and options (and rating ranges), creates the
    * match with each player already in a seat, and marks every ticket
@@ -3334,7 +3334,7 @@ export const GameHost: GenService<{
     output: typeof TicketSchema;
   },
   /**
-   * Part "mmextras" (issue 17 leftovers): the signed-in caller's own
+   * The signed-in caller's own
    * tickets, queued ones first (newest first), then those over (matched,
    * cancelled, expired; kept an hour), most recently closed first; paged.
    * Nobody lists another player's tickets.
@@ -3347,7 +3347,7 @@ export const GameHost: GenService<{
     output: typeof ListTicketsResponseSchema;
   },
   /**
-   * Players: undo (part "undo", issue 17). Taking a move back by agreement,
+   * Players: undo. Taking a move back by agreement,
    * in games that allow it (Game.undo): the player whose move was the last
    * one asks, every other person seated accepts or refuses (bots accept),
    * and the log keeps the ask, the answers and the undo. See
@@ -3432,7 +3432,7 @@ export const GameHostAdmin: GenService<{
     output: typeof MatchSchema;
   },
   /**
-   * Part "gaps2": the turn notifications' webhook deliveries (docs/operations.md).
+   * The turn notifications' webhook deliveries (docs/operations.md).
    * The deliveries, newest first, with their attempts; paged.
    *
    * @generated from rpc gamehost.v1.GameHostAdmin.ListDeliveries

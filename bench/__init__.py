@@ -1,0 +1,1 @@
+"""The benchmarks, run from the repository's root as modules: ``python -m bench.<script>``."""
