@@ -1,4 +1,6 @@
 """Rules, renderers and bots run apart from the host: supervised worker
 processes (``pool.py`` in the host, ``worker.py`` in each worker, ``wire.py``
-between them) or, for trusted plugins, in the host (``inprocess.py``). The
-engine sees one interface for both, ``RulesRunner`` (``runner.py``)."""
+between them) or, for trusted plugins, in the host. The engine sees one interface for
+both, ``RulesRunner`` (``runner.py``); what they say to each other is
+declared in ``messages.py``, and answered by ``ResidentMatches``
+(``resident.py``) on either side."""

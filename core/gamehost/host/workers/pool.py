@@ -27,11 +27,13 @@ import signal
 import sys
 import time
 from collections import deque
+from typing import Any, cast
 
 import structlog
 
 from gamehost.host.due_timers import DueTimer
-from gamehost.host.workers import wire
+from gamehost.host.workers import messages, wire
+from gamehost.host.workers.messages import Request
 
 log = structlog.get_logger("gamehost.workers")
 
@@ -54,7 +56,7 @@ class WorkerRestarted(Exception):
 class _Pending:
     __slots__ = ("id", "future", "timeout", "timer")
 
-    def __init__(self, request_id: int, future: asyncio.Future, timeout: float) -> None:
+    def __init__(self, request_id: int, future: asyncio.Future[dict[str, Any]], timeout: float) -> None:
         self.id = request_id
         self.future = future
         self.timeout = timeout
@@ -68,9 +70,9 @@ class _Pipes(asyncio.SubprocessProtocol):
     def __init__(self, worker: "Worker") -> None:
         self.worker = worker
         self.buffer = bytearray()
-        self.transport = None
+        self.transport: asyncio.BaseTransport | None = None
 
-    def connection_made(self, transport) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
 
     @property
@@ -116,11 +118,11 @@ class Worker:
         self.matches = 0  # matches placed here, for placement
         self.games: frozenset[str] = frozenset()
         self.transport: asyncio.SubprocessTransport | None = None
-        self._stdin = None
+        self._stdin: asyncio.WriteTransport | None = None
         self._queue: deque[_Pending] = deque()  # answered in order
         self._thinking: dict[int, _Pending] = {}  # thinks acknowledged, answered when they end
         self._ids = itertools.count(1)
-        self._starting: asyncio.Future | None = None
+        self._starting: asyncio.Future[None] | None = None
         self._stopping = False
         self._outbox: list[bytes] = []  # frames written together at the end of this loop turn
 
@@ -154,17 +156,18 @@ class Worker:
             "--memory-mb", str(self.memory_mb), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=None)
         self.generation += 1
-        self.transport, self._stdin = transport, transport.get_pipe_transport(0)
+        self.transport, self._stdin = transport, cast(asyncio.WriteTransport, transport.get_pipe_transport(0))
         if transport.get_returncode() is not None:  # died while starting, before anyone listened
             self.transport = None
             raise RuntimeError(f"worker {self.index} did not start: exit code {transport.get_returncode()}")
         try:
-            answer = await self.send({"op": "hello"}, START_TIMEOUT)
+            hello: messages.Hello = {"op": "hello"}
+            answer = cast(messages.Catalogue, await self.send(hello, START_TIMEOUT))
         except (WorkerTimeout, WorkerDied, WorkerRestarted) as error:
             raise RuntimeError(f"worker {self.index} did not start: {error}") from None
         self.games = frozenset(answer["games"])
 
-    def send(self, request: dict, timeout: float, *, think: bool = False) -> asyncio.Future:
+    def send(self, request: Request, timeout: float, *, think: bool = False) -> asyncio.Future[dict[str, Any]]:
         """Write one request; the future is its answer. A ``think`` (a bot's
         choice) has its deadline from now, any other call from when the
         worker starts on it."""
@@ -182,7 +185,7 @@ class Worker:
     def _flush(self) -> None:
         """One write (one wake-up of the worker) for every request of this loop turn."""
         frames, self._outbox = self._outbox, []
-        if self.transport is not None and frames:
+        if self.transport is not None and self._stdin is not None and frames:
             self._stdin.write(b"".join(frames))
 
     def _arm(self, pending: _Pending) -> None:
@@ -270,7 +273,7 @@ class Worker:
 
     def close(self) -> None:
         self._stopping = True
-        if self.transport is not None:
+        if self.transport is not None and self._stdin is not None:
             self._stdin.close()
 
     def kill(self) -> None:
@@ -299,9 +302,11 @@ class WorkerPool:
     def release(self, worker: Worker) -> None:
         worker.matches = max(0, worker.matches - 1)
 
-    async def call(self, worker: Worker, request: dict, timeout: float, *, think: bool = False) -> dict:
+    async def call(self, worker: Worker, request: Request, timeout: float, *, think: bool = False
+                   ) -> dict[str, Any]:
         """One request and its answer, within ``timeout`` seconds of the
-        worker starting on it (a ``think``: of sending it)."""
+        worker starting on it (a ``think``: of sending it). The answer is
+        the one the request's class names in messages.py, or a refusal."""
         if not worker.alive:
             if self._closing:
                 raise WorkerRestarted("the host is stopping")
@@ -332,7 +337,7 @@ class WorkerPool:
         for worker in running:
             worker.close()
         deadline = asyncio.get_running_loop().time() + grace
-        while any(w.alive and w.transport.get_returncode() is None for w in running):
+        while any(w.transport is not None and w.transport.get_returncode() is None for w in running):
             if asyncio.get_running_loop().time() > deadline:
                 break
             await asyncio.sleep(0.02)

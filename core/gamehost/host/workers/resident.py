@@ -2,7 +2,8 @@
 
 The same table serves a worker process (requests decoded from the wire) and
 the host itself for trusted plugins (requests passed as they are). Requests
-and answers are plain data: dicts, lists, strings and numbers.
+and answers are the messages of messages.py: plain data (dicts, lists,
+strings and numbers), each op answered by its handler in ``handle``'s table.
 
 A state is known by a *tag* the host chose. ``apply`` keeps its new state
 as *pending* under a new tag: the host commits the step to the store first,
@@ -17,129 +18,41 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from gamehost.host.workers import wire
-from gamehost.host.workers.choice_thread import ChoiceInThread
+from gamehost.host.workers import messages, wire
+from gamehost.host.workers.choosing import Choosing
+from gamehost.host.workers.history import MatchHistory
+from gamehost.host.workers.messages import Answer, Request
+from gamehost.host.workers.moves_on_wire import move_data, move_of, outcome_data
+from gamehost.host.workers.plugin_calls import PluginFailed, call_plugin
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
-from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
+from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move
 
 
 class Unloaded(Exception):
     """The match is not held here, or not at the tag asked for."""
 
 
-class PluginFailed(Exception):
-    def __init__(self, hook: str, error: BaseException, message: str = "") -> None:
-        super().__init__(message or f"{type(error).__name__}: {error}")
-        self.hook = hook
-
-
-def move_data(move: Move) -> list:
-    """A move on the wire: [id, label, args], and its parts as [[id, label], ...] when it has any."""
-    data = [move.id, move.label, dict(move.args)]
-    if move.parts:
-        data.append([[part.id, part.label] for part in move.parts])
-    return data
-
-
-MAX_PARTS_SHARED = 1 << 16  # distinct parts a table keeps; a plugin inventing endless parts only empties it
-
-
-def move_of(data: list, parts: dict[tuple[str, str], Part] | None = None) -> Move:
-    """The move ``move_data`` encoded. ``parts``: a table of parts already
-    built, shared between moves (a game's hundreds of moves name the same few
-    pieces and cells again and again; building each anew was most of a
-    Callisto listing's cost in the host)."""
-    if len(data) <= 3:
-        return Move(data[0], data[1], data[2])
-    if parts is None:
-        return Move(data[0], data[1], data[2], tuple([Part(i, label) for i, label in data[3]]))
-    built = []
-    for i, label in data[3]:
-        key = (i, label)
-        part = parts.get(key)
-        if part is None:
-            if len(parts) >= MAX_PARTS_SHARED:
-                parts.clear()
-            part = parts[key] = Part(i, label)
-        built.append(part)
-    return Move(data[0], data[1], data[2], tuple(built))
-
-
-def outcome_data(outcome) -> dict | None:
-    if outcome is None:
-        return None
-    return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
-            "winners": outcome.winners, "summary": outcome.summary}
-
-
 class HeldMatch:
     __slots__ = ("game", "seed", "state", "tag", "pending", "previous", "moves")
 
-    def __init__(self, game, seed: int, state: Any, tag: int) -> None:
+    def __init__(self, game: Any, seed: int, state: Any, tag: int) -> None:
         self.game = game
         self.seed = seed
         self.state = state
         self.tag = tag
-        self.pending: tuple[int, Any, dict] | None = None
+        self.pending: tuple[int, Any, dict[int, list[Move]]] | None = None
         self.previous: tuple[int, Any] | None = None
         self.moves: dict[int, list[Move]] = {}  # legal moves of the current state, by seat, once listed
 
 
-class Choosing:
-    """A bot's choice in progress. A bot with ``think`` (the SDK's search
-    bots) searches in slices, ``run(until)`` each, so the worker holding it
-    answers other calls in between. Any other bot's ``choose`` runs whole in
-    one ``run``, or, where the caller ``slices`` (a worker), in a thread of
-    its own that each ``run`` waits on. A bot that raises or offers a move
-    that is not legal is replaced by the random bot for this move."""
-
-    def __init__(self, held: HeldMatch, seat: int, moves: list[Move], rng, bot, fallback, *,
-                 slices: bool = False) -> None:
-        self.held, self.seat, self.moves, self.rng, self.bot, self.fallback = held, seat, moves, rng, bot, fallback
-        self.think = None
-        self.failure: str | None = None
-        if hasattr(bot, "think"):
-            try:
-                self.think = bot.think(held.game, held.state, seat, moves, rng)
-            except MemoryError:
-                raise
-            except Exception as error:
-                self.failure = f"{type(error).__name__}: {error}"
-        elif slices and bot is not fallback:  # the random bot chooses at once: no thread for it
-            self.think = ChoiceInThread(bot, held.game, held.state, seat, moves, rng)
-
-    @property
-    def sliced(self) -> bool:
-        return self.think is not None
-
-    def run(self, until: float) -> dict | None:
-        """Go on until the monotonic time ``until``; the answer once chosen, else None."""
-        held = self.held
-        choice = None
-        if self.failure is None:
-            try:
-                if self.think is None:
-                    choice = self.bot.choose(held.game, held.state, self.seat, self.moves, self.rng)
-                elif not self.think.run(until):
-                    return None
-                else:
-                    choice = self.think.choice()
-                if choice not in self.moves:
-                    raise ValueError(f"it chose {getattr(choice, 'id', choice)!r}, which is not a legal move")
-            except MemoryError:
-                raise
-            except Exception as error:
-                self.failure = f"{type(error).__name__}: {error}"
-        if self.failure is not None:
-            choice = self.fallback.choose(held.game, held.state, self.seat, self.moves, self.rng)
-        answer = {"move": move_data(choice), "bot_failed": self.failure}
-        if self.think is not None:
-            answer["iterations"] = getattr(self.think, "iterations", None)
-        return answer
+# A step from the held state: never of the state before it (a read may be).
+STEPS = frozenset(messages.op_of(request) for request in (messages.Apply, messages.Advance, messages.Rewind))
+# The plugin may have damaged the state in place: the match is let go.
+DAMAGING = frozenset(messages.op_of(request) for request in (messages.Apply, messages.Advance, messages.Load))
 
 
 class ResidentMatches:
@@ -153,14 +66,39 @@ class ResidentMatches:
         # In the host's own table the answers are never encoded: legal moves
         # go out as the plugin's Move objects, not rebuilt from lists.
         self.on_wire = on_wire
-        self.move_out = move_data if on_wire else (lambda move: move)
+        self.move_out: Callable[[Move], Any] = move_data if on_wire else (lambda move: move)
         self.encoder = ViewEncoder()  # views as the View's protobuf fields, when the host asks ("encode")
+        self.history = MatchHistory(games)
+        self._handlers: dict[str, Callable[[Any], Answer | Choosing]] = messages.handlers({
+            messages.Hello: self._hello,
+            messages.Setup: self._setup,
+            messages.Load: self._load,
+            messages.Advance: self._advance,
+            messages.Apply: self._apply,
+            messages.Rewind: self._rewind,
+            messages.CanUndo: self._can_undo,
+            messages.TimeoutRanking: self._timeout_ranking,
+            messages.ViewFields: self._view_fields,
+            messages.ViewsFields: self._views_fields,
+            messages.ToMove: self._seats_to_move,
+            messages.LegalMoves: self._legal_moves,
+            messages.View: self._view,
+            messages.State: self._state,
+            messages.Render: self._render,
+            messages.RenderText: self._render_text,
+            messages.RenderSvg: self._render_svg,
+            messages.PublicMove: self.history.public_move,
+            messages.PublicMoves: self.history.public_moves,
+            messages.Choose: self._choose,
+            messages.ReplayViews: self.history.replay_views,
+            messages.Drop: self._drop,
+        })
 
-    def handle(self, request: dict) -> dict:
+    def handle(self, request: Request) -> Answer | Choosing:
         """Answer one request; rules failures become error answers."""
         op = request["op"]
         try:
-            return getattr(self, f"_op_{op}")(request)
+            return self._handlers[op](request)
         except Unloaded:
             return {"error": "unloaded"}
         except InvalidOptions as refusal:
@@ -170,13 +108,13 @@ class ResidentMatches:
         except IllegalMove as refusal:
             return {"error": "illegal", "reason": refusal.reason, "rule": refusal.rule}
         except PluginFailed as failure:
-            if op in ("apply", "advance", "load"):  # the plugin may have damaged the state in place
-                self.held.pop(request["match"], None)
+            if op in DAMAGING:
+                self.held.pop(request["match"], None)  # each of them names its match
             return {"error": "plugin", "hook": failure.hook, "message": str(failure)}
 
     # ------------------------------------------------------------ helpers
 
-    def _match(self, request: dict) -> HeldMatch:
+    def _match(self, request: messages.HeldRequest) -> HeldMatch:
         held = self.held.get(request["match"])
         if held is None:
             raise Unloaded()
@@ -188,39 +126,27 @@ class ResidentMatches:
             held.tag, held.state, held.moves = held.pending
             held.pending = None
             return held
-        if (held.previous is not None and held.previous[0] == tag
-                and request["op"] not in ("apply", "advance", "rewind")):
+        if held.previous is not None and held.previous[0] == tag and request["op"] not in STEPS:
             return HeldMatch(held.game, held.seed, held.previous[1], tag)  # a read of the step before
         raise Unloaded()
 
-    @staticmethod
-    def _call(hook: str, function, *args):
-        try:
-            return function(*args)
-        except (IllegalMove, InvalidOptions):
-            raise
-        except MemoryError:
-            raise
-        except Exception as error:
-            raise PluginFailed(hook, error) from None
-
     def _to_move(self, held: HeldMatch) -> list[int]:
-        return [int(s) for s in self._call("to_move", held.game.to_move, held.state)]
+        return [int(s) for s in call_plugin("to_move", held.game.to_move, held.state)]
 
     def _moves(self, held: HeldMatch, seat: int) -> list[Move]:
         """The current state's legal moves for ``seat``, listed once: a bot's
         choice after a move needs the list the move's answer carried."""
         moves = held.moves.get(seat)
         if moves is None:
-            moves = held.moves[seat] = list(self._call("legal_moves", held.game.legal_moves, held.state, seat))
+            moves = held.moves[seat] = list(call_plugin("legal_moves", held.game.legal_moves, held.state, seat))
         return moves
 
     # ------------------------------------------------------------ operations
 
-    def _op_hello(self, request: dict) -> dict:
+    def _hello(self, request: messages.Hello) -> messages.Catalogue:
         return {"games": sorted(self.games), "bots": sorted(self.bots)}
 
-    def _op_setup(self, request: dict) -> dict:
+    def _setup(self, request: messages.Setup) -> messages.SetUp:
         game = self.games[request["game"]]
         try:
             state = game.setup(request["seats"], request["options"], rng_for(request["seed"], 0))
@@ -235,7 +161,7 @@ class ResidentMatches:
         self.held[request["match"]] = held
         return {"state": state, "to_move": to_move}
 
-    def _op_load(self, request: dict) -> dict:
+    def _load(self, request: messages.Load) -> messages.Loaded:
         game = self.games[request["game"]]
         moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
         try:
@@ -248,7 +174,7 @@ class ResidentMatches:
         self.held[request["match"]] = held
         return {"to_move": self._to_move(held) if request.get("active") else []}
 
-    def _op_advance(self, request: dict) -> dict:
+    def _advance(self, request: messages.Advance) -> messages.Done:
         held = self._match(request)
         moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
         try:
@@ -260,7 +186,7 @@ class ResidentMatches:
         held.tag, held.pending, held.previous, held.moves = request["new_tag"], None, None, {}
         return {}
 
-    def _op_apply(self, request: dict) -> dict:
+    def _apply(self, request: messages.Apply) -> messages.Stepped | messages.UnknownMove:
         held = self._match(request)
         game = held.game
         seat = request["seat"]
@@ -286,41 +212,42 @@ class ResidentMatches:
             answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
             answer["state"] = state
-        if request.get("views") and encode:
-            answer["encoded"] = self._encoded_after(game, state, request["views"], answer.get("to_move", ()), listed)
-        if request.get("views") and not encode:
-            answer["views"] = self._views_after(game, state, request["views"])
+        views = request.get("views")
+        if views and encode:
+            answer["encoded"] = self._encoded_after(game, state, views, answer.get("to_move", ()), listed)
+        if views and not encode:
+            answer["views"] = self._views_after(game, state, views)
         held.pending = (request["new_tag"], state, listed)
         return answer
-
-    def _position(self, game, state: Any, listing: bool = True) -> tuple[dict[str, Any], dict[int, list[Move]]]:
+    def _position(self, game: Any, state: Any, listing: bool = True) -> tuple[messages.Stepped, dict[int, list[Move]]]:
         """What a step's answer tells of a new state: its outcome, else the
         seats to move and their legal moves (kept, listed; in the answer
         unless ``listing`` is False: the host that asks for encoded views
         resolves moves by id here and lists them only when it needs them)."""
-        outcome = outcome_data(self._call("outcome", game.outcome, state))
-        answer: dict[str, Any] = {"outcome": outcome}
+        outcome = outcome_data(call_plugin("outcome", game.outcome, state))
+        answer: messages.Stepped = {"outcome": outcome}
         listed: dict[int, list[Move]] = {}
         if outcome is None:
-            to_move = [int(s) for s in self._call("to_move", game.to_move, state)]
+            to_move = [int(s) for s in call_plugin("to_move", game.to_move, state)]
             answer["to_move"] = to_move
-            answer["moves"] = moves = {}
+            moves: dict[str, list[Any]] = {}
+            answer["moves"] = moves
             for seat in to_move:
                 try:
-                    listed[seat] = list(self._call("legal_moves", game.legal_moves, state, seat))
+                    listed[seat] = list(call_plugin("legal_moves", game.legal_moves, state, seat))
                 except PluginFailed:  # the move stands; the error comes when the moves are asked for
                     continue
                 if listing:
                     moves[str(seat)] = [self.move_out(m) for m in listed[seat]]
         return answer, listed
 
-    def _op_can_undo(self, request: dict) -> dict:
+    def _can_undo(self, request: messages.CanUndo) -> messages.UndoAllowed:
         """Whether the game lets the last move (``seat`` played ``move``) be taken back."""
         held = self._match(request)
-        allowed = self._call("can_undo", held.game.can_undo, held.state, request["seat"], request["move"])
+        allowed = call_plugin("can_undo", held.game.can_undo, held.state, request["seat"], request["move"])
         return {"allowed": bool(allowed)}
 
-    def _op_timeout_ranking(self, request: dict) -> dict:
+    def _timeout_ranking(self, request: messages.TimeoutRanking) -> messages.Ranking:
         """The game's ranking when the clocks of ``ran_out`` run out now
         (``Game.timeout_ranking``, else a ``gamehost_clock_ran_out`` hook's),
         or None. The hook runs here too, under the same budget: it is
@@ -328,16 +255,16 @@ class ResidentMatches:
         held = self._match(request)
         ran_out = [int(seat) for seat in request["ran_out"]]
         hook = "timeout_ranking"
-        ranking = self._call(hook, held.game.timeout_ranking, held.state, ran_out)
+        ranking = call_plugin(hook, held.game.timeout_ranking, held.state, ran_out)
         if ranking is None and self.clock_rule is not None:
             hook = "gamehost_clock_ran_out"
-            ranking = self._call(hook, lambda: self.clock_rule(
+            ranking = call_plugin(hook, lambda: self.clock_rule(
                 game_id=held.game.id, seats=int(request["seats"]), ran_out=ran_out))
         if ranking is None:
             return {"ranking": None}
-        return {"ranking": self._call(hook, lambda: [int(place) for place in ranking])}
+        return {"ranking": call_plugin(hook, lambda: [int(place) for place in ranking])}
 
-    def _op_rewind(self, request: dict) -> dict:
+    def _rewind(self, request: messages.Rewind) -> messages.Stepped:
         """The position once a move is taken back: set up from the seed and
         the moves that still stand replayed, each with its own version's
         chance (so it is exactly the position before that move). Held as
@@ -356,57 +283,59 @@ class ResidentMatches:
         held.pending = (request["new_tag"], state, listed)
         return answer
 
-    def _views_after(self, game, state, viewers: list) -> list:
+    def _views_after(self, game: Any, state: Any, viewers: Iterable[int | None]) -> list[list[Any]]:
         """The new state as each of ``viewers`` (a seat, or None: a spectator)
         sees it, in the same answer as the move (one round trip for the step
         and its watchers' views). A failing view is left out: the move stands,
         and the error comes when that view is asked for."""
-        views = []
+        views: list[list[Any]] = []
         for viewer in viewers:
             try:
-                views.append([viewer, dict(self._call("view", game.view, state, viewer))])
+                views.append([viewer, dict(call_plugin("view", game.view, state, viewer))])
             except PluginFailed:
                 continue
         return views
 
-    def _encoded_after(self, game, state, viewers: list, to_move, listed: dict[int, list[Move]]) -> dict:
+    def _encoded_after(self, game: Any, state: Any, viewers: Iterable[int | None], to_move: Sequence[int],
+                       listed: dict[int, list[Move]]) -> messages.EncodedViews:
         """``_views_after`` encoded as each viewer's View fields
         (view_bytes.py): a seat to move gets its legal moves with its view.
         A view that fails, or a seat to move whose listing failed, is left
         out, as is one the encoding does not take: the move stands, and the
         host asks for that view when it needs it."""
-        encoded = []
+        encoded: list[tuple[int | None, bytes]] = []
         for viewer in viewers:
             if viewer in to_move and viewer not in listed:
                 continue
             try:
-                view = self._call("view", game.view, state, viewer)
+                view = call_plugin("view", game.view, state, viewer)
             except PluginFailed:
                 continue
-            fields = self.encoder.fields(view, listed.get(viewer, ()) if viewer in to_move else ())
+            moves = listed.get(viewer, ()) if viewer is not None and viewer in to_move else ()
+            fields = self.encoder.fields(view, moves)
             if fields is not None:
                 encoded.append((viewer, fields))
         return self.encoder.shared(encoded)
 
-    def _op_view_fields(self, request: dict) -> dict:
+    def _view_fields(self, request: messages.ViewFields) -> messages.EncodedViews:
         """The viewer's View fields (view_bytes.py), with the seat's legal
         moves when the host says it is to move (``listed``), as
         ``ViewEncoder.shared`` answers them: none when the encoding does not
         take this view."""
         held = self._match(request)
         seat = request["seat"]
-        view = self._call("view", held.game.view, held.state, seat)
+        view = call_plugin("view", held.game.view, held.state, seat)
         fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] else ())
         return self.encoder.shared([] if fields is None else [(seat, fields)])
 
-    def _op_views_fields(self, request: dict) -> dict:
+    def _views_fields(self, request: messages.ViewsFields) -> messages.EncodedViews:
         """``view_fields`` of several viewers at once (a watched match's
         every seat and its spectators, as a move's answer brings them):
         ``listed`` names the seats the host says are to move. What fails is
         left out, as after a move; the host asks for that view alone."""
         held = self._match(request)
         to_move = request["listed"]
-        listed = {}
+        listed: dict[int, list[Move]] = {}
         for seat in to_move:
             try:
                 listed[seat] = self._moves(held, seat)
@@ -414,34 +343,34 @@ class ResidentMatches:
                 continue
         return self._encoded_after(held.game, held.state, request["viewers"], to_move, listed)
 
-    def _op_to_move(self, request: dict) -> dict:
+    def _seats_to_move(self, request: messages.ToMove) -> messages.SeatsToMove:
         return {"to_move": self._to_move(self._match(request))}
 
-    def _op_legal_moves(self, request: dict) -> dict:
+    def _legal_moves(self, request: messages.LegalMoves) -> messages.Listing:
         held = self._match(request)
         return {"moves": [self.move_out(m) for m in self._moves(held, request["seat"])]}
 
-    def _op_view(self, request: dict) -> dict:
+    def _view(self, request: messages.View) -> messages.ViewOf:
         held = self._match(request)
-        return {"view": dict(self._call("view", held.game.view, held.state, request["seat"]))}
+        return {"view": dict(call_plugin("view", held.game.view, held.state, request["seat"]))}
 
-    def _op_state(self, request: dict) -> dict:
+    def _state(self, request: messages.State) -> messages.HeldState:
         return {"state": self._match(request).state}
 
-    def _op_render_text(self, request: dict) -> dict:
+    def _render_text(self, request: messages.RenderText) -> messages.Text:
         game = self.games[request["game"]]
-        return {"text": str(self._call("render_text", game.render_text, request["view"]))}
+        return {"text": str(call_plugin("render_text", game.render_text, request["view"]))}
 
-    def _op_render_svg(self, request: dict) -> dict:
+    def _render_svg(self, request: messages.RenderSvg) -> messages.Svg:
         game = self.games[request["game"]]
         moves = [move_of(data) for data in request["moves"]]
-        return {"svg": str(self._call("render_svg", game.render_svg, request["view"], moves))}
+        return {"svg": str(call_plugin("render_svg", game.render_svg, request["view"], moves))}
 
-    def view_as_sent(self, held: HeldMatch, viewer: int | None) -> dict:
+    def view_as_sent(self, held: HeldMatch, viewer: int | None) -> dict[str, Any]:
         """The viewer's view as a worker's answer brings it to the host (which
         renders from what it received): through JSON, refused as the worker
         refuses an answer that is not JSON-shaped."""
-        view = dict(self._call("view", held.game.view, held.state, viewer))
+        view = dict(call_plugin("view", held.game.view, held.state, viewer))
         if not self.on_wire:
             return view
         try:
@@ -451,8 +380,8 @@ class ResidentMatches:
 
     RENDERERS = {"text": "render_text", "svg": "render_svg"}
 
-    def _op_render(self, request: dict) -> dict:
-        """Renderings of the held state (issue 19, after step 1), each from
+    def _render(self, request: messages.Render) -> messages.Renderings:
+        """Renderings of the held state, each from
         its viewer's view only: ``renders`` lists [viewer, kind ("text" or
         "svg"), listed] (``listed``: the seat is to move, so its legal moves
         go to ``render_svg``). Each distinct text is answered once
@@ -463,8 +392,10 @@ class ResidentMatches:
         seconds]): one viewer's picture must not cost the others theirs."""
         held = self._match(request)
         index: dict[str, int] = {}
-        of, failed, overran = [], [], []
-        views: dict[Any, dict] = {}  # one view per viewer, whatever it renders
+        of: list[list[Any]] = []
+        failed: list[list[Any]] = []
+        overran: list[list[Any]] = []
+        views: dict[Any, dict[str, Any]] = {}  # one view per viewer, whatever it renders
         budget = request["budget"]
         for viewer, kind, listed in request["renders"]:
             hook = self.RENDERERS[kind]
@@ -473,10 +404,10 @@ class ResidentMatches:
                 if viewer not in views:
                     views[viewer] = self.view_as_sent(held, viewer)
                 if kind == "text":
-                    text = str(self._call(hook, held.game.render_text, views[viewer]))
+                    text = str(call_plugin(hook, held.game.render_text, views[viewer]))
                 else:
                     moves = self._moves(held, viewer) if listed else []
-                    text = str(self._call(hook, held.game.render_svg, views[viewer], list(moves)))
+                    text = str(call_plugin(hook, held.game.render_svg, views[viewer], list(moves)))
             except PluginFailed as failure:
                 failed.append([viewer, kind, failure.hook, str(failure)])
                 continue
@@ -487,17 +418,7 @@ class ResidentMatches:
             of.append([viewer, kind, index.setdefault(text, len(index))])
         return {"texts": list(index), "of": of, "failed": failed, "overran": overran}
 
-    def _op_public_move(self, request: dict) -> dict:
-        game = self.games[request["game"]]
-        shown = self._call("public_move", game.public_move, request["seat"], request["move"], request["viewer"])
-        return {"move": None if shown is None else dict(shown)}
-
-    def _op_public_moves(self, request: dict) -> dict:
-        game, viewer = self.games[request["game"]], request["viewer"]
-        shown = [self._call("public_move", game.public_move, seat, move, viewer) for seat, move in request["moves"]]
-        return {"moves": [None if move is None else dict(move) for move in shown]}
-
-    def _op_choose(self, request: dict) -> "dict | Choosing":
+    def _choose(self, request: messages.Choose) -> messages.Chosen | Choosing:
         """The bot's move for a seat, or the random bot's when the named one
         fails or offers a move that is not legal. A table that ``slices``
         answers a bot's choice as a ``Choosing`` for its caller to run in
@@ -510,43 +431,9 @@ class ResidentMatches:
             return {"move": None}
         rng = rng_for(held.seed, request["version"], request["stream"])
         bot = self.bots.get(request["bot"]) or self.bots["random"]
-        choosing = Choosing(held, seat, moves, rng, bot, self.bots["random"], slices=self.slices)
+        choosing = Choosing(held.game, held.state, seat, moves, rng, bot, self.bots["random"], slices=self.slices)
         return choosing if self.slices and choosing.sliced else choosing.run(math.inf)
 
-    def _op_replay_views(self, request: dict) -> dict:
-        """A finished match's views at past versions (the replay page): set
-        up from the seed, apply the recorded moves, and take the viewer's
-        view and the seats to move at each version asked for (ascending).
-        Nothing is held afterwards."""
-        game = self.games[request["game"]]
-        seed, viewer = request["seed"], request["seat"]
-        try:
-            state = game.setup(request["seats"], request["options"], rng_for(seed, 0))
-        except MemoryError:
-            raise
-        except Exception as error:
-            raise PluginFailed("setup (replaying the log)", error) from None
-        first = state
-        recorded = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
-        undone_at = {taken_back: at for at, taken_back in request.get("undos", ())}  # move version -> undo version
-        applied: list[RecordedMove] = []
-        views = []
-        for version in request["versions"]:
-            standing = [move for move in recorded if move.version <= version
-                        and undone_at.get(move.version, version + 1) > version]
-            if standing[:len(applied)] != applied:  # a move was taken back: replay from the start
-                state, applied = first, []
-            try:
-                state = replay(game, state, seed, standing[len(applied):])
-            except MemoryError:
-                raise
-            except Exception as error:
-                raise PluginFailed("apply (replaying the log)", error) from None
-            applied = standing
-            views.append({"version": version, "view": dict(self._call("view", game.view, state, viewer)),
-                          "to_move": [int(s) for s in self._call("to_move", game.to_move, state)]})
-        return {"views": views}
-
-    def _op_drop(self, request: dict) -> dict:
+    def _drop(self, request: messages.Drop) -> messages.Done:
         self.held.pop(request["match"], None)
         return {}

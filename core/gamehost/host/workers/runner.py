@@ -15,62 +15,29 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import structlog
 
 from gamehost.host import errors
-from gamehost.host.plugins import Catalog, GameEntry
-from gamehost.host.workers import wire
+from gamehost.host.plugins import Catalog
+from gamehost.host.workers import messages
+from gamehost.host.workers.applied import Applied, listed_moves, step_applied
+from gamehost.host.workers.budgets import RulesBudgets
+from gamehost.host.workers.moves_on_wire import move_data, move_of
 from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
-from gamehost.host.workers.resident import ResidentMatches, Unloaded, move_data, move_of
+from gamehost.host.workers.resident import ResidentMatches, Unloaded
+# The engine imports these from here: the runner is the workers' face to it.
+from gamehost.host.workers.rules_errors import (PLUGIN_ERROR, UnknownMoveId, refused, renderings_read,
+                                                 rules_failure)
 from gamehost.host.workers.view_bytes import decode_shared
 from gamehost.sdk.replay import recorded_moves
-from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove, Move, Part
+from gamehost.sdk.rules import Move, Part
+
+__all__ = ["PLUGIN_ERROR", "Applied", "RulesBudgets", "RulesRunner", "UnknownMoveId"]
 
 log = structlog.get_logger("gamehost.rules")
-
-
-@dataclass
-class RulesBudgets:
-    """Seconds a call may take: rules calls per game (``per_game`` overrides
-    ``rules``), a bot's choice, and loading a match (replaying its log)."""
-
-    rules: float = 2.0
-    bot: float = 5.0
-    load: float = 30.0
-    per_game: Mapping[str, float] = field(default_factory=dict)
-
-    def for_call(self, game_id: str, op: str) -> float:
-        if op == "choose":
-            return max(self.bot, self.per_game.get(game_id, 0.0))
-        if op in ("load", "replay_views", "rewind", "public_moves"):  # each goes over a whole log
-            return max(self.load, self.per_game.get(game_id, 0.0))
-        return self.per_game.get(game_id, self.rules)
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What one move brings back: all the engine needs for the step."""
-
-    result: dict | None  # the outcome, as the match row keeps it
-    to_move: tuple[int, ...]
-    moves: Mapping[int, tuple[Move, ...]]  # legal moves of each seat to move
-    state: Any  # the new state when asked for (a snapshot is due) or the match finished, else None
-    tag: int
-    version: int  # the step the move makes
-    views: Mapping[int | None, Mapping[str, Any]] = field(default_factory=dict)  # viewer -> view, when asked for
-    # Rules in a worker answer views encoded instead (view_bytes.py): viewer -> the View's fields
-    # (state, and a seat to move's legal moves), and no legal-move listing.
-    encoded: Mapping[int | None, bytes] = field(default_factory=dict)
-    played: Move | None = None  # the listed move a move id named
-
-
-class UnknownMoveId(Exception):
-    """The seat has no legal move with the id given (the rules resolved it)."""
-
-MAX_MESSAGE_SHOWN = 240  # characters of a plugin's error (it may quote the client's move) in an answer
 
 
 @dataclass
@@ -82,24 +49,6 @@ class _Residence:
     # The seats to move of the held state (the one ``tag`` names), when an answer told them: a step that
     # leaves the rules' state alone (a join, a seat change) needs no round trip to learn them again.
     to_move: tuple[int, ...] | None = None
-
-
-PLUGIN_ERROR = "PLUGIN_ERROR"  # the reason of an exception the plugin raised
-
-
-def plugin_error(entry: GameEntry, bound, hook: str, message: str) -> errors.Internal:
-    bound.error("plugin raised", plugin=entry.plugin, hook=hook, error=message)
-    shown = message if len(message) <= MAX_MESSAGE_SHOWN else message[:MAX_MESSAGE_SHOWN] + "..."
-    return errors.Internal(
-        f"The {entry.plugin!r} plugin failed in {hook}(): {shown}. "
-        "The match is unchanged; report this to the plugin's authors.", PLUGIN_ERROR,
-        metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
-
-
-def _moves(data, parts: dict[tuple[str, str], Part]) -> tuple[Move, ...]:
-    if data and isinstance(data[0], Move):  # from the host's own table: nothing to rebuild
-        return tuple(data)
-    return tuple([move_of(move, parts) for move in data])
 
 
 class RulesRunner:
@@ -115,9 +64,9 @@ class RulesRunner:
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
         self._where: dict[str, _Residence] = {}
-        self._loading: dict[str, asyncio.Future] = {}
+        self._loading: dict[str, asyncio.Future[_Residence]] = {}
         self._tags = itertools.count(1)
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self._parts: dict[tuple[str, str], Part] = {}  # moves' parts, shared by the moves that name them
 
     def use_bots(self, bots: Mapping[str, Any]) -> None:
@@ -147,7 +96,7 @@ class RulesRunner:
 
     # ------------------------------------------------------------ transport
 
-    async def _choose_in_host(self, request: dict) -> dict:
+    async def _choose_in_host(self, request: messages.Choose) -> Any:
         """A bot's choice for a match held in the host: a search bot thinks
         for up to a second, so it thinks in a thread, not on the event loop.
         The match's step is taken here first (the thread then only reads it),
@@ -158,7 +107,7 @@ class RulesRunner:
             return {"error": "unloaded"}
         return await asyncio.to_thread(self.table.handle, request)
 
-    async def _send(self, live, worker: Worker | None, request: dict) -> dict:
+    async def _send(self, live: Any, worker: Worker | None, request: messages.Request) -> Any:
         """The answer to ``request``. A worker that went away while the
         request waited behind another one's is not this match's fault: the
         request goes again (a match's state must then be loaded again, which
@@ -169,7 +118,9 @@ class RulesRunner:
             return self.table.handle(request)
         op = request["op"]
         # A call that renders has each rendering's budget too (``render``); failures go by the hooks it calls.
-        seconds = self.budgets.for_call(live.entry.game.id, op) * request.get("budgets", 1)
+        budgets, hook = (request["budgets"], request["hook"]) if request["op"] == "render" else (1, op)
+        seconds = self.budgets.for_call(live.entry.game.id, op) * budgets
+        assert self.pool is not None  # a worker is the pool's
         try:
             for attempt in (1, 2, 3):
                 try:
@@ -181,49 +132,31 @@ class RulesRunner:
                     if attempt == 3:
                         raise WorkerDied(str(restart)) from None
         except WorkerTimeout:
-            error = self._failure(live, "RULES_TIMEOUT", request.get("hook", op),
+            error = rules_failure(live, "RULES_TIMEOUT", hook,
                                   f"did not answer within {seconds:g} s")
         except WorkerDied as death:
-            error = self._failure(live, "RULES_CRASHED", request.get("hook", op), str(death))
+            error = rules_failure(live, "RULES_CRASHED", hook, str(death))
         else:
             if answer.get("error") != "memory":
                 return answer
-            error = self._failure(live, "RULES_CRASHED", request.get("hook", op),
+            error = rules_failure(live, "RULES_CRASHED", hook,
                                   f"ran out of memory (the limit is {self.pool.memory_mb} MB per worker)")
         self.on_failure(live, error)
         raise error
 
-    def _failure(self, live, reason: str, op: str, what: str) -> errors.HostError:
-        entry = live.entry
-        hook = "load" if op == "load" else op
-        live.log.error("rules failed", plugin=entry.plugin, hook=hook, reason=reason, error=what)
-        kind = errors.DeadlineExceeded if reason == "RULES_TIMEOUT" else errors.Internal
-        return kind(f"The {entry.plugin!r} plugin {what} in {hook}() for matches/{live.id}. "
-                    "The match is unchanged; a match whose rules keep failing is suspended.", reason,
-                    metadata=errors.metadata_of(plugin=entry.plugin, game=entry.game.id, hook=hook))
-
-    def _answer(self, live, answer: dict) -> dict:
-        problem = answer.get("error")
-        if problem is None:
+    def _answer(self, live: Any, answer: Any) -> Any:
+        """``answer``, the one its request's class names in messages.py,
+        unless it is a refusal or a failure: then its exception is raised."""
+        if "error" not in answer:
             return answer
-        if problem == "illegal":
-            raise IllegalMove(answer["reason"], answer["rule"])
-        if problem == "malformed":
-            raise MalformedMove(answer["reason"], answer["rule"])
-        if problem == "unknown_move":
-            raise UnknownMoveId()
-        if problem == "options":
-            raise InvalidOptions(answer["field"], answer["reason"])
-        if problem == "plugin":
-            if answer["hook"].startswith(("apply", "load")):
-                self._evict(live.id)  # the worker dropped it: its state may be damaged
-            raise plugin_error(live.entry, live.log, answer["hook"], answer["message"])
-        raise errors.Internal(f"The rules process answered {problem!r} for matches/{live.id}.", "HOST_ERROR")
+        if answer["error"] == "plugin" and answer["hook"].startswith(("apply", "load")):
+            self._evict(live.id)  # the worker dropped it: its state may be damaged
+        raise refused(live, answer)
 
     def _evict(self, match_id: str) -> _Residence | None:
         """Forget where the match is held (the worker no longer holds it)."""
         where = self._where.pop(match_id, None)
-        if where is not None and where.worker is not None:
+        if where is not None and where.worker is not None and self.pool is not None:
             self.pool.release(where.worker)
         return where
 
@@ -232,7 +165,7 @@ class RulesRunner:
 
     # ------------------------------------------------------------ residence
 
-    async def _resident(self, live) -> _Residence:
+    async def _resident(self, live: Any) -> _Residence:
         where = self._where.get(live.id)
         if where is not None and (where.worker is None or where.worker.generation == where.generation):
             return where
@@ -251,19 +184,20 @@ class RulesRunner:
         loading.set_result(where)
         return where
 
-    async def _load(self, live) -> _Residence:
+    async def _load(self, live: Any) -> _Residence:
         self._evict(live.id)  # a residence in a worker since replaced
+        assert self.loader is not None, "the engine sets the loader"
         state, events = await self.loader(live)
         version = live.version  # what the loader read up to (no await since)
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
         moves = [[move.version, move.seat, move.args] for move in recorded_moves(events)]
-        request = {"op": "load", "game": live.entry.rules_key, "match": live.id, "seed": live.record.seed,
-                   "state": state, "moves": moves, "new_tag": tag}
+        request: messages.Load = {"op": "load", "game": live.entry.rules_key, "match": live.id,
+                                  "seed": live.record.seed, "state": state, "moves": moves, "new_tag": tag}
         try:
             self._answer(live, await self._send(live, worker, request))
         except BaseException:
-            if worker is not None:
+            if worker is not None and self.pool is not None:
                 self.pool.release(worker)
             raise
         where = _Residence(worker, worker.generation if worker else 0, tag, version)
@@ -271,9 +205,10 @@ class RulesRunner:
         live.log.debug("match loaded", worker=worker.index if worker else None, moves=len(moves))
         return where
 
-    async def _call(self, live, request: dict) -> dict:
+    async def _call(self, live: Any, request: messages.HeldRequest) -> Any:
         """A request about a resident match; loaded first if need be, and
-        once more if its worker no longer holds it."""
+        once more if its worker no longer holds it. The answer is the one
+        the request's class names in messages.py."""
         for attempt in (1, 2):
             where = await self._resident(live)
             request["match"], request["tag"] = live.id, where.tag
@@ -285,13 +220,13 @@ class RulesRunner:
             return self._answer(live, answer)
         raise AssertionError("unreachable")
 
-    async def _stateless(self, live, request: dict) -> dict:
+    async def _stateless(self, live: Any, request: messages.GameRequest) -> Any:
         """A request that needs the game, not the match's state."""
         where = self._where.get(live.id)
         game_id = live.entry.game.id
         if where is not None:
             worker = where.worker
-        elif self.pool is not None and game_id in self.isolated_games:
+        elif self.pool is not None and game_id in self.isolated_games:  # any worker has the game
             worker = min(self.pool.workers, key=lambda w: w.matches)
         else:
             worker = None
@@ -306,18 +241,19 @@ class RulesRunner:
         if where.worker is None:
             self.table.held.pop(match_id, None)
             return
-        if where.worker.generation == where.generation:
-            task = asyncio.get_running_loop().create_task(self._drop(where.worker, match_id))
+        if where.worker.generation == where.generation and self.pool is not None:
+            task = asyncio.get_running_loop().create_task(self._drop(self.pool, where.worker, match_id))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
-    async def _drop(self, worker: Worker, match_id: str) -> None:
+    async def _drop(self, pool: WorkerPool, worker: Worker, match_id: str) -> None:
+        drop: messages.Drop = {"op": "drop", "match": match_id}
         try:
-            await self.pool.call(worker, {"op": "drop", "match": match_id}, self.budgets.rules)
+            await pool.call(worker, drop, self.budgets.rules)
         except (WorkerTimeout, WorkerDied):
             pass  # its matches are reloaded where they are next used
 
-    def committed(self, live, applied: Applied) -> None:
+    def committed(self, live: Any, applied: Applied) -> None:
         """The step ``applied`` came from is in the store: its state is current."""
         where = self._where.get(live.id)
         if where is not None:
@@ -325,16 +261,16 @@ class RulesRunner:
 
     # ------------------------------------------------------------ rules calls
 
-    async def setup(self, live, seats: int, options: Mapping[str, Any]) -> tuple[Any, tuple[int, ...]]:
+    async def setup(self, live: Any, seats: int, options: Mapping[str, Any]) -> tuple[Any, tuple[int, ...]]:
         """The first state of a new match, held from now on; its seats to move."""
         worker = self._place(live.entry.game.id)
         tag = next(self._tags)
-        request = {"op": "setup", "game": live.entry.rules_key, "match": live.id, "seats": seats,
-                   "options": dict(options), "seed": live.record.seed, "new_tag": tag}
+        request: messages.Setup = {"op": "setup", "game": live.entry.rules_key, "match": live.id, "seats": seats,
+                                   "options": dict(options), "seed": live.record.seed, "new_tag": tag}
         try:
-            answer = self._answer(live, await self._send(live, worker, request))
+            answer: messages.SetUp = self._answer(live, await self._send(live, worker, request))
         except BaseException:
-            if worker is not None:
+            if worker is not None and self.pool is not None:
                 self.pool.release(worker)
             raise
         to_move = tuple(answer["to_move"])
@@ -347,7 +283,7 @@ class RulesRunner:
         process nothing; the host's own table answers them as they are."""
         return game_id in self.isolated_games
 
-    async def apply(self, live, seat: int, move: Mapping[str, Any] | None, version: int, *, want_state: bool,
+    async def apply(self, live: Any, seat: int, move: Mapping[str, Any] | None, version: int, *, want_state: bool,
                     viewers: Sequence[int | None] = (), move_id: str = "") -> Applied:
         """``move``, or the legal move whose id is ``move_id`` (resolved where
         the rules hold the listing; UnknownMoveId if there is none).
@@ -356,29 +292,20 @@ class RulesRunner:
         in a worker encode them as View fields; renderings are asked for
         after the commit: ``render``)."""
         tag = next(self._tags)
-        request = {"op": "apply", "seat": seat, "version": version, "want_state": want_state, "new_tag": tag}
+        request: messages.Apply = {"op": "apply", "seat": seat, "version": version, "want_state": want_state,
+                                   "new_tag": tag}
         if move_id:
             request["move_id"] = move_id
         else:
-            request["move"] = dict(move)
+            request["move"] = dict(move or {})
         if self.encodes_views(live.entry.game.id):
             request["encode"] = True
         if viewers:
             request["views"] = list(viewers)
-        answer = await self._call(live, request)
-        moves = {int(seat): _moves(listed, self._parts) for seat, listed in answer.get("moves", {}).items()}
-        views = {viewer: view for viewer, view in answer.get("views", ()) if viewer in viewers}  # only those asked
-        encoded = {}
-        if "encoded" in answer:
-            encoded = {viewer: fields for viewer, fields
-                       in decode_shared(answer["encoded"], answer.get(wire.ATTACHED, ())).items() if viewer in viewers}
-        played = answer.get("played")
-        if played is not None and not isinstance(played, Move):
-            played = move_of(played, self._parts)
-        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version,
-                       views, encoded, played)
+        answer: messages.Stepped = await self._call(live, request)
+        return step_applied(answer, tag, version, viewers, self._parts)
 
-    async def advance(self, live, events: list[dict]) -> None:
+    async def advance(self, live: Any, events: list[dict[str, Any]]) -> None:
         """Catch the held state up with steps another replica committed."""
         loading = self._loading.get(live.id)
         if loading is not None:  # a load begun outside the match's lock: it may hold some of these steps
@@ -399,12 +326,13 @@ class RulesRunner:
             where.version = max(where.version, newest)
             return
         tag = next(self._tags)
-        await self._call(live, {"op": "advance", "moves": moves, "new_tag": tag})
+        advance: messages.Advance = {"op": "advance", "moves": moves, "new_tag": tag}
+        await self._call(live, advance)
         current = self._where.get(live.id)
         if current is not None:
             current.tag, current.version, current.to_move = tag, max(current.version, newest), None
 
-    def known_to_move(self, live) -> tuple[int, ...] | None:
+    def known_to_move(self, live: Any) -> tuple[int, ...] | None:
         """The seats to move of the state the rules hold for the match, if
         an answer that made or read that very state told them; else None."""
         where = self._where.get(live.id)
@@ -412,64 +340,74 @@ class RulesRunner:
             return None
         return where.to_move
 
-    async def to_move(self, live) -> tuple[int, ...]:
+    async def to_move(self, live: Any) -> tuple[int, ...]:
         known = self.known_to_move(live)
         if known is not None:
             return known
-        request = {"op": "to_move"}
-        to_move = tuple((await self._call(live, request))["to_move"])
+        request: messages.ToMove = {"op": "to_move"}
+        answer: messages.SeatsToMove = await self._call(live, request)
+        to_move = tuple(answer["to_move"])
         where = self._where.get(live.id)
         if where is not None and where.tag == request["tag"]:
             where.to_move = to_move
         return to_move
 
-    async def legal_moves(self, live, seat: int) -> tuple[Move, ...]:
-        return _moves((await self._call(live, {"op": "legal_moves", "seat": seat}))["moves"], self._parts)
+    async def legal_moves(self, live: Any, seat: int) -> tuple[Move, ...]:
+        request: messages.LegalMoves = {"op": "legal_moves", "seat": seat}
+        answer: messages.Listing = await self._call(live, request)
+        return listed_moves(answer["moves"], self._parts)
 
-    async def view(self, live, seat: int | None) -> dict:
-        return (await self._call(live, {"op": "view", "seat": seat}))["view"]
+    async def view(self, live: Any, seat: int | None) -> dict[str, Any]:
+        request: messages.View = {"op": "view", "seat": seat}
+        answer: messages.ViewOf = await self._call(live, request)
+        return answer["view"]
 
-    async def view_fields(self, live, seat: int | None, listed: bool) -> bytes | None:
+    async def view_fields(self, live: Any, seat: int | None, listed: bool) -> bytes | None:
         """``seat``'s View fields (view_bytes.py): its view's state and, if
         ``listed``, its legal moves; None when the encoding does not take
         them (the caller builds the View from ``view`` then)."""
-        answer = await self._call(live, {"op": "view_fields", "seat": seat, "listed": listed})
-        return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat)
+        return (await self.tagged_view_fields(live, seat, listed))[0]
 
-    async def views_fields(self, live, viewers: Sequence[int | None], to_move: Sequence[int]
+    async def views_fields(self, live: Any, viewers: Sequence[int | None], to_move: Sequence[int]
                            ) -> dict[int | None, bytes]:
         """``view_fields`` of each of ``viewers`` in one round trip (the seats
         in ``to_move`` with their legal moves); a viewer whose view failed or
         that the encoding does not take is left out."""
-        answer = await self._call(live, {"op": "views_fields", "viewers": list(viewers), "listed": list(to_move)})
-        return {viewer: fields for viewer, fields in decode_shared(answer, answer.get(wire.ATTACHED, ())).items()
+        request: messages.ViewsFields = {"op": "views_fields", "viewers": list(viewers), "listed": list(to_move)}
+        answer: messages.EncodedViews = await self._call(live, request)
+        return {viewer: fields for viewer, fields in decode_shared(answer, answer.get("attached", ())).items()
                 if viewer in viewers}
 
-    async def state(self, live) -> Any:
-        return (await self._call(live, {"op": "state"}))["state"]
+    async def state(self, live: Any) -> Any:
+        request: messages.State = {"op": "state"}
+        answer: messages.HeldState = await self._call(live, request)
+        return answer["state"]
 
-    async def choose(self, live, seat: int, bot: str, version: int, stream: str) -> tuple[Move | None, str | None]:
+    async def choose(self, live: Any, seat: int, bot: str, version: int, stream: str) -> tuple[Move | None, str | None]:
         """A bot's move for ``seat``; the second value says why the random
         bot chose instead, if it did."""
         live.log.debug("bot thinking", bot=bot, seat=seat)
-        answer = await self._call(live, {"op": "choose", "seat": seat, "bot": bot, "version": version,
-                                         "stream": stream})
+        request: messages.Choose = {"op": "choose", "seat": seat, "bot": bot, "version": version, "stream": stream}
+        answer: messages.Chosen = await self._call(live, request)
         if answer.get("iterations") is not None:  # a search bot's: fewer when thinks share a worker
             live.log.info("bot thought", bot=bot, seat=seat, iterations=answer["iterations"])
         move = answer["move"]
         return (None if move is None else move_of(move)), answer.get("bot_failed")
 
-    async def render_text(self, live, view: Mapping[str, Any]) -> str:
-        return (await self._stateless(live, {"op": "render_text", "view": dict(view)}))["text"]
+    async def render_text(self, live: Any, view: Mapping[str, Any]) -> str:
+        request: messages.RenderText = {"op": "render_text", "view": dict(view)}
+        answer: messages.Text = await self._stateless(live, request)
+        return answer["text"]
 
-    async def render_svg(self, live, view: Mapping[str, Any], moves) -> str:
-        return (await self._stateless(live, {"op": "render_svg", "view": dict(view),
-                                             "moves": [move_data(m) for m in moves]}))["svg"]
+    async def render_svg(self, live: Any, view: Mapping[str, Any], moves: Sequence[Move]) -> str:
+        request: messages.RenderSvg = {"op": "render_svg", "view": dict(view), "moves": [move_data(m) for m in moves]}
+        answer: messages.Svg = await self._stateless(live, request)
+        return answer["svg"]
 
-    async def render(self, live, renders: Sequence[tuple[int | None, str, bool]], at_tag: int | None = None
+    async def render(self, live: Any, renders: Sequence[tuple[int | None, str, bool]], at_tag: int | None = None
                      ) -> dict[tuple[int | None, str], str | errors.HostError] | None:
         """Renderings of the match's current state, made where the rules hold
-        it (issue 19, after step 1): ``renders`` lists (viewer, kind ("text"
+        it: ``renders`` lists (viewer, kind ("text"
         or "svg"), whether the viewer is a seat to move). Each rendering
         keeps a renderer's budget (the batch's deadline is the sum) and
         fails on its own: a failed one comes back as the error the host
@@ -480,77 +418,70 @@ class RulesRunner:
         steps later, or the worker was replaced)."""
         seconds = self.budgets.for_call(live.entry.game.id, "render")
         kinds = sorted({kind for _, kind, _ in renders})
-        request = {"op": "render", "renders": [list(entry) for entry in renders], "budget": seconds,
-                   "budgets": len(renders), "hook": " and ".join(f"render_{kind}" for kind in kinds)}
+        request: messages.Render = {"op": "render", "renders": [list(entry) for entry in renders], "budget": seconds,
+                                    "budgets": len(renders), "hook": " and ".join(f"render_{kind}" for kind in kinds)}
         if at_tag is None:
-            return self._renderings(live, await self._call(live, request), seconds)
+            return renderings_read(live, self.on_failure, await self._call(live, request), seconds)
         where = await self._resident(live)
         request["match"], request["tag"] = live.id, at_tag
         answer = await self._send(live, where.worker, request)
         if answer.get("error") == "unloaded":
             return None
-        return self._renderings(live, self._answer(live, answer), seconds)
+        return renderings_read(live, self.on_failure, self._answer(live, answer), seconds)
 
-    async def tagged_view_fields(self, live, seat: int | None, listed: bool) -> tuple[bytes | None, int]:
+    async def tagged_view_fields(self, live: Any, seat: int | None, listed: bool) -> tuple[bytes | None, int]:
         """``view_fields``, and the tag of the state they are of (``render``'s ``at_tag``)."""
-        request = {"op": "view_fields", "seat": seat, "listed": listed}
-        answer = await self._call(live, request)
-        return decode_shared(answer, answer.get(wire.ATTACHED, ())).get(seat), request["tag"]
+        request: messages.ViewFields = {"op": "view_fields", "seat": seat, "listed": listed}
+        answer: messages.EncodedViews = await self._call(live, request)
+        return decode_shared(answer, answer.get("attached", ())).get(seat), request["tag"]
 
-    def _renderings(self, live, answer: dict, seconds: float) -> dict[tuple[int | None, str], str | errors.HostError]:
-        """A worker's renderings read back (``ResidentMatches._op_render``):
-        (viewer, kind) -> the text, or the error the host raised when it
-        rendered from the view's data; one over its budget is a strike."""
-        texts = answer["texts"]
-        made: dict[tuple[int | None, str], str | errors.HostError] = {
-            (viewer, kind): texts[i] for viewer, kind, i in answer["of"]}
-        for viewer, kind, hook, message in answer["failed"]:
-            made[(viewer, kind)] = plugin_error(live.entry, live.log, hook, message)
-        for viewer, kind, hook, spent in answer["overran"]:
-            error = self._failure(live, "RULES_TIMEOUT", hook, f"did not answer within {seconds:g} s")
-            live.log.debug("rendering over its budget", viewer=viewer, kind=kind, seconds=round(spent, 3))
-            self.on_failure(live, error)  # a strike, as when the worker is stopped at the deadline
-            made[(viewer, kind)] = error
-        return made
-
-    async def replay_views(self, live, moves: list[list], versions: list[int], seat: int | None,
-                           undos: list[list] = ()) -> list[dict]:
+    async def replay_views(self, live: Any, moves: list[list[Any]], versions: list[int], seat: int | None,
+                           undos: Sequence[list[int]] = ()) -> list[messages.PastView]:
         """The views of an over match at ``versions`` (ascending), replayed
         from its first state in a worker; nothing stays held. ``undos``:
         [undo version, version of the move it took back]."""
         record = live.record
-        answer = await self._stateless(live, {"op": "replay_views", "seats": len(record.seats),
-                                              "options": dict(record.options), "seed": record.seed,
-                                              "moves": moves, "versions": versions, "seat": seat,
-                                              "undos": list(undos)})
+        request: messages.ReplayViews = {"op": "replay_views", "seats": len(record.seats),
+                                         "options": dict(record.options), "seed": record.seed, "moves": moves,
+                                         "versions": versions, "seat": seat, "undos": list(undos)}
+        answer: messages.PastViews = await self._stateless(live, request)
         return answer["views"]
 
-    async def can_undo(self, live, seat: int, move: Mapping[str, Any]) -> bool:
+    async def can_undo(self, live: Any, seat: int, move: Mapping[str, Any]) -> bool:
         """The game's word on taking back ``seat``'s ``move``, the last one played."""
-        return (await self._call(live, {"op": "can_undo", "seat": seat, "move": dict(move)}))["allowed"]
+        request: messages.CanUndo = {"op": "can_undo", "seat": seat, "move": dict(move)}
+        answer: messages.UndoAllowed = await self._call(live, request)
+        return answer["allowed"]
 
-    async def timeout_ranking(self, live, ran_out: Sequence[int]) -> list[int] | None:
+    async def timeout_ranking(self, live: Any, ran_out: Sequence[int]) -> list[int] | None:
         """The game's own timeout rule (``Game.timeout_ranking`` on the
         position, else a ``gamehost_clock_ran_out`` hook's), or None."""
-        request = {"op": "timeout_ranking", "ran_out": list(ran_out), "seats": len(live.record.seats)}
-        return (await self._call(live, request))["ranking"]
+        request: messages.TimeoutRanking = {"op": "timeout_ranking", "ran_out": list(ran_out),
+                                            "seats": len(live.record.seats)}
+        answer: messages.Ranking = await self._call(live, request)
+        return answer["ranking"]
 
-    async def rewind(self, live, moves: list[list], version: int) -> Applied:
+    async def rewind(self, live: Any, moves: list[list[Any]], version: int) -> Applied:
         """The position with a move taken back: the match set up again and
         ``moves`` ([version, seat, move], those that still stand) replayed;
         pending until committed, as an applied move is."""
         record = live.record
         tag = next(self._tags)
-        answer = await self._call(live, {"op": "rewind", "seats": len(record.seats), "options": dict(record.options),
-                                         "moves": moves, "new_tag": tag})
-        listed = {int(seat): _moves(legal, self._parts) for seat, legal in answer.get("moves", {}).items()}
-        return Applied(answer["outcome"], tuple(answer.get("to_move", ())), listed, answer["state"], tag, version)
+        request: messages.Rewind = {"op": "rewind", "seats": len(record.seats), "options": dict(record.options),
+                                    "moves": moves, "new_tag": tag}
+        answer: messages.Stepped = await self._call(live, request)
+        return step_applied(answer, tag, version, (), self._parts)
 
-    async def public_move(self, live, seat: int, move: Mapping[str, Any], viewer: int | None):
-        return (await self._stateless(live, {"op": "public_move", "seat": seat, "move": move,
-                                             "viewer": viewer}))["move"]
+    async def public_move(self, live: Any, seat: int, move: Mapping[str, Any], viewer: int | None
+                          ) -> dict[str, Any] | None:
+        request: messages.PublicMove = {"op": "public_move", "seat": seat, "move": move, "viewer": viewer}
+        answer: messages.ShownMove = await self._stateless(live, request)
+        return answer["move"]
 
-    async def public_moves(self, live, viewer: int | None, moves: list[tuple[int, Mapping[str, Any]]]) -> list:
+    async def public_moves(self, live: Any, viewer: int | None, moves: list[tuple[int, Mapping[str, Any]]]
+                           ) -> list[dict[str, Any] | None]:
         """``public_move`` of each (seat, move) of a log, in one call."""
-        return (await self._stateless(live, {"op": "public_moves", "moves": [[seat, move] for seat, move in moves],
-                                             "viewer": viewer}))["moves"]
+        request: messages.PublicMoves = {"op": "public_moves", "moves": [[seat, move] for seat, move in moves],
+                                         "viewer": viewer}
+        answer: messages.ShownMoves = await self._stateless(live, request)
+        return answer["moves"]

@@ -1,4 +1,4 @@
-"""A view's state as Struct bytes, written fast where the rules run (issue 19).
+"""A view's state as Struct bytes, written fast where the rules run.
 
 The same bytes ``struct_encoding.struct_field`` writes (that module stays
 the reference, and the tests compare the two), for a fraction of the CPU:
@@ -237,8 +237,9 @@ class MoveEncodings:
         seen = self._objects.get(id(move))
         if seen is not None and seen[0] is move and seen[1] == move.args:
             return seen[2]
+        args: Any = move.args  # a dict, as a rule; marshal refuses another Mapping (below)
         try:
-            key = marshal.dumps((move.id, move.label, move.args, tuple(map(_PART_FIELDS, move.parts))), 2)
+            key = marshal.dumps((move.id, move.label, args, tuple(map(_PART_FIELDS, move.parts))), 2)
         except ValueError:  # arguments of another type (a Mapping that is not a dict): encoded, not kept
             return self._encode(move)
         table = self._table
@@ -248,7 +249,7 @@ class MoveEncodings:
             table.keep(key, encoded, len(key) + len(encoded))
         if len(self._objects) >= MAX_MOVES_KEPT:
             self._objects.clear()
-        self._objects[id(move)] = (move, marshal.loads(marshal.dumps(move.args, 2)), encoded)
+        self._objects[id(move)] = (move, marshal.loads(marshal.dumps(args, 2)), encoded)
         return encoded
 
     def view_field(self, moves: Iterable[Move]) -> bytes:

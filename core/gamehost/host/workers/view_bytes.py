@@ -1,4 +1,4 @@
-"""A viewer's View, encoded where the rules run (issue 19, step 1).
+"""A viewer's View, encoded where the rules run.
 
 A worker holds each state and computes its views and legal moves; encoding
 them there as the View's protobuf fields (the state's Struct, the legal
@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from gamehost.host.codec.length_delimited import field
 from gamehost.host.codec.struct_encoding import struct_field
+from gamehost.host.workers.messages import EncodedViews
 from gamehost.host.workers.struct_writer import MoveEncodings, StructWriter
 from gamehost.host.workers.wire import Attached
 from gamehost.sdk.rules import Move
@@ -65,18 +66,18 @@ class ViewEncoder:
             return None
 
     @staticmethod
-    def shared(encoded: Iterable[tuple[int | None, bytes]]) -> dict[str, list]:
+    def shared(encoded: Iterable[tuple[int | None, bytes]]) -> EncodedViews:
         """Viewers' fields for an answer: each distinct encoding once
         (``fields``, attached beside the frame's JSON: wire.py), and ``of``:
         [viewer, its index in fields]."""
         index: dict[bytes, int] = {}
-        of = []
+        of: list[list[Any]] = []
         for viewer, fields in encoded:
             of.append([viewer, index.setdefault(fields, len(index))])
         return {"fields": [Attached(fields) for fields in index], "of": of}
 
 
-def decode_shared(answer: Mapping[str, list], attached: Sequence[bytes] = ()) -> dict[int | None, bytes]:
+def decode_shared(answer: EncodedViews, attached: Sequence[bytes] = ()) -> dict[int | None, bytes]:
     """``ViewEncoder.shared``'s answer read back: viewer -> fields (equal ones
     one object). ``attached``: the frame's attachments, which ``fields``
     index once the answer has crossed the wire (in the same process they are

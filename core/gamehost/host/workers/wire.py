@@ -7,7 +7,7 @@ must not run any (see docs/architecture.md for the measured cost).
 Attached bytes (``Attached``: the View fields a worker encodes) travel
 beside the document instead of in it as base64: a Callisto listing is tens
 of kilobytes, which the worker would otherwise encode to base64 and escape
-into JSON, and the host scan and decode back (issue 19). In the document an
+into JSON, and the host scan and decode back. In the document an
 attachment is its index; ``decode`` puts the list under ``ATTACHED``.
 """
 

@@ -17,10 +17,12 @@ import signal
 import sys
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import IO, Any, Callable, Mapping, cast
 
-from gamehost.host.workers import wire
-from gamehost.host.workers.resident import Choosing
+from gamehost.host.workers import messages, wire
+from gamehost.host.workers.choosing import Choosing
+from gamehost.host.workers.messages import Request
+from gamehost.host.workers.resident import ResidentMatches
 
 PR_SET_PDEATHSIG = 1
 SLICE = 0.002  # seconds of a think between looks at the pipe: the most a plain call waits for a think
@@ -42,7 +44,7 @@ def _limit_memory(megabytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _wire_streams():
+def _wire_streams() -> tuple[IO[bytes], IO[bytes]]:
     """Keep stdin and stdout for frames, and send what plugins print to
     stderr: a stray print must not corrupt the channel."""
     wire_in = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -58,7 +60,7 @@ class FrameReader:
     """Frames from the host, taken as they arrive: between slices of a bot's
     think the worker takes what has come without waiting for more."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self.fd = stream.fileno()
         self.buffer = bytearray()
         self.closed = False  # the host closed the pipe: no more requests
@@ -92,7 +94,7 @@ class OutOfMemory(Exception):
     """A request ran out of memory: the worker answers so and exits."""
 
 
-def _guarded(table, work: Callable[[], Any]) -> Any:
+def _guarded(table: ResidentMatches, work: Callable[[], Any]) -> Any:
     """``work()``; out of memory, the held matches are let go first."""
     try:
         return work()
@@ -101,9 +103,10 @@ def _guarded(table, work: Callable[[], Any]) -> Any:
         raise OutOfMemory() from None
 
 
-def _framed(table, request: dict, message: dict) -> bytes:
+def _framed(table: ResidentMatches, request: Mapping[str, Any], answer: Mapping[str, Any]) -> bytes:
     """The answer to ``request`` as a frame naming its id; an answer the wire
     does not take is the plugin's error."""
+    message = cast(dict[str, Any], answer)  # the message is the frame's document: the id joins it
     message["id"] = request.get("id")
     try:
         return _guarded(table, lambda: wire.frame(message))
@@ -112,29 +115,38 @@ def _framed(table, request: dict, message: dict) -> bytes:
     except (TypeError, ValueError) as error:  # not JSON-shaped: the plugin broke the contract
         table.held.pop(request.get("match", ""), None)
         refusal = f"answer is not JSON-shaped: {error}"
-    return wire.frame({"error": "plugin", "hook": request.get("op", ""), "message": refusal, "id": request.get("id")})
+    failure: messages.PluginError = {"error": "plugin", "hook": request.get("op", ""), "message": refusal}
+    return _framed_as_is(failure, request.get("id"))
 
 
-def serve(table, wire_in, wire_out) -> int:
+def _framed_as_is(answer: Mapping[str, Any], request_id: Any) -> bytes:
+    """A message of the worker's own (never the plugin's data) as a frame naming ``request_id``."""
+    return wire.frame({**answer, "id": request_id})
+
+
+def serve(table: ResidentMatches, wire_in: IO[bytes], wire_out: IO[bytes]) -> int:
     """Answer requests until the host closes the pipe. Plain calls are
     answered in the order they came; a search bot's think is acknowledged in
     that order (``thinking``), then runs in slices of ``SLICE`` seconds,
     round-robin with the other thinks, and is answered when it ends (at its
     own deadline); what arrived meanwhile is answered between slices."""
     reader = FrameReader(wire_in)
-    thinking: deque[tuple[dict, Choosing]] = deque()
-    request: dict = {}
+    thinking: deque[tuple[dict[str, Any], Choosing]] = deque()
+    request: dict[str, Any] = {}
     try:
         while True:
             for body in reader.frames(wait=not thinking):
                 request = wire.decode(body)
                 if thinking:  # the host starts this call's deadline now, not during a slice before
-                    wire_out.write(wire.frame({"started": True, "id": request.get("id")}))
-                answer = _guarded(table, lambda: table.handle(request))
+                    started: messages.Started = {"started": True}
+                    wire_out.write(_framed_as_is(started, request.get("id")))
+                answer = _guarded(table, lambda: table.handle(cast(Request, request)))
                 if isinstance(answer, Choosing):
                     thinking.append((request, answer))
-                    answer = {"thinking": True}
-                wire_out.write(_framed(table, request, answer))
+                    acknowledged: messages.Thinking = {"thinking": True}
+                    wire_out.write(_framed_as_is(acknowledged, request.get("id")))
+                else:
+                    wire_out.write(_framed(table, request, answer))
             if not thinking:
                 if reader.closed:
                     return 0
@@ -147,16 +159,17 @@ def serve(table, wire_in, wire_out) -> int:
             else:
                 wire_out.write(_framed(table, request, answer))
     except OutOfMemory:
-        wire_out.write(wire.frame({"error": "memory", "id": request.get("id")}))
+        out_of_memory: messages.OutOfMemory = {"error": "memory"}
+        wire_out.write(_framed_as_is(out_of_memory, request.get("id")))
         return 3  # the heap may be fragmented beyond use: the host starts a fresh worker
 
 
-def _load_rules():
+def _load_rules() -> tuple[Mapping[str, Any], dict[str, Any], Callable[..., Any] | None]:
     from gamehost.host.bots import BUILTIN_BOTS
     from gamehost.host.plugins import load_catalog
 
     catalog = load_catalog()
-    bots = {}
+    bots: dict[str, Any] = {}
     hook = catalog.plugin_manager.hook
     for impl in hook.gamehost_bots.get_hookimpls():
         try:
@@ -185,8 +198,6 @@ def main(argv: list[str] | None = None) -> int:
     # The host logs what the worker would (plugins skipped, ...): keep quiet.
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL),
                         logger_factory=structlog.PrintLoggerFactory(sys.stderr))
-    from gamehost.host.workers.resident import ResidentMatches
-
     from gamehost.host.collector import settle_after_start
 
     games, bots, clock_rule = _load_rules()

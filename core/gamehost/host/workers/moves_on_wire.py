@@ -1,0 +1,48 @@
+"""Moves and outcomes as plain data, as they cross the wire between a
+worker and the host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamehost.host.workers.messages import MoveData, Outcome
+from gamehost.sdk.rules import Move, Part
+
+
+def move_data(move: Move) -> MoveData:
+    """A move on the wire: [id, label, args], and its parts as [[id, label], ...] when it has any."""
+    data: MoveData = [move.id, move.label, dict(move.args)]
+    if move.parts:
+        data.append([[part.id, part.label] for part in move.parts])
+    return data
+
+
+MAX_PARTS_SHARED = 1 << 16  # distinct parts a table keeps; a plugin inventing endless parts only empties it
+
+
+def move_of(data: MoveData, parts: dict[tuple[str, str], Part] | None = None) -> Move:
+    """The move ``move_data`` encoded. ``parts``: a table of parts already
+    built, shared between moves (a game's hundreds of moves name the same few
+    pieces and cells again and again; building each anew was most of a
+    Callisto listing's cost in the host)."""
+    if len(data) <= 3:
+        return Move(data[0], data[1], data[2])
+    if parts is None:
+        return Move(data[0], data[1], data[2], tuple([Part(i, label) for i, label in data[3]]))
+    built = []
+    for i, label in data[3]:
+        key = (i, label)
+        part = parts.get(key)
+        if part is None:
+            if len(parts) >= MAX_PARTS_SHARED:
+                parts.clear()
+            part = parts[key] = Part(i, label)
+        built.append(part)
+    return Move(data[0], data[1], data[2], tuple(built))
+
+
+def outcome_data(outcome: Any) -> Outcome | None:
+    if outcome is None:
+        return None
+    return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
+            "winners": outcome.winners, "summary": outcome.summary}
