@@ -7,7 +7,7 @@ A part of ``MatchEngine`` (an ``EngineCore``); ``self._live`` is the directory i
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Iterable, TypeVar
+from typing import Any, Iterable
 
 import structlog
 

@@ -35,14 +35,14 @@ class LiveMatch:
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
         # Of them, those who asked for renderings: (viewer, "text" | "svg") -> watchers; after each step the
-        # worker renders those at once (engine_renderings.py), and ``render_batch`` holds that call.
+        # worker renders those at once (renderings.py), and ``render_batch`` holds that call.
         self.renderings_asked: dict[tuple[int | None, str], int] = {}
         self.render_batch: RenderBatch | None = None
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: DueTimer | None = None  # the turn timeout of the player to move
         self.undo_lapse: DueTimer | None = None  # when the open ask to take a move back lapses
-        self.strikes = 0  # rules failures this process saw (the store counts them all: engine_rules_failures.py)
+        self.strikes = 0  # rules failures this process saw (the store counts them all: rules_failures.py)
         self._seats_by_token = self._index_tokens()
         self.cache = MatchCache()  # what is derived from the current version
 

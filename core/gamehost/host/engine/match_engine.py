@@ -42,7 +42,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from typing import Any, AsyncIterator, Coroutine, Mapping, Sequence
+from typing import Any, AsyncIterator, Mapping, Sequence
 
 import structlog
 

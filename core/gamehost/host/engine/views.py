@@ -90,7 +90,7 @@ class MatchViews(EngineCore):
         """Batches of events after ``after_version``, in order, with no gap
         and no repeat, until the match is over or the host closes.
         ``renderings``: those ("text", "svg") the watcher, ``viewer``, asked
-        for (made by the worker after each step: engine_renderings.py)."""
+        for (made by the worker after each step: renderings.py)."""
         self.check_watch(live, after_version)
         live.watchers += 1
         asked = live.renderings_asked
