@@ -67,5 +67,5 @@ def test_viewers_share_the_encoding_of_a_state_only_when_its_json_text_is_the_sa
         message = pb.View(seat=1)
         view_state(message, state, live)
         assert message == pb.View(seat=1, state=to_struct(state)), viewer
-        assert live.cached(("view_state_field", _state_text(state))) is not None
-    assert "a secret card" not in str(live.cached(("view_state_field", _state_text(public))))
+        assert live.cache.kept_view_state_field(_state_text(state)) is not None
+    assert "a secret card" not in str(live.cache.kept_view_state_field(_state_text(public)))

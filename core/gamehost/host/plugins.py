@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterable
 
 import pluggy
 import structlog
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # jsonschema ships no type hints
+from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
 from gamehost.sdk import hookspecs
 from gamehost.sdk.rules import Game
@@ -174,7 +174,8 @@ def _add_games(catalog: Catalog, manager: pluggy.PluginManager, report: PluginRe
         log.error("plugin skipped", plugin=report.name, error=report.errors[-1])
     for impl in impls:
         try:
-            games = list(impl.function() or [])
+            offered: Any = impl.function()  # a plugin's answer: each game is validated below
+            games = list(offered or [])
         except Exception as error:
             report.errors.append(f"gamehost_games() raised {type(error).__name__}: {error}")
             log.error("plugin skipped", plugin=report.name, error=report.errors[-1])
@@ -199,7 +200,7 @@ def _add_earlier_versions(entry: GameEntry, report: PluginReport) -> None:
     """The older rules a game ships for the matches created under them; an
     invalid one is reported and skipped, the game itself is still served."""
     for earlier in getattr(entry.game, "earlier_versions", ()) or ():
-        version = getattr(earlier, "version", None)
+        version: Any = getattr(earlier, "version", None)  # validated with the rest of the game below
         problems = validation_errors(earlier)
         if not problems and earlier.id != entry.game.id:
             problems = [f"has id {earlier.id!r}, not {entry.game.id!r}"]

@@ -1,8 +1,8 @@
 """Operators' changes to a match: abort, delete, hand a seat to a bot,
 resume; and dropping matches the retention sweep pruned.
 
-A mixin of ``MatchEngine``: each change is one committed step made the
-engine's way (under the match's lock, through ``_commit``), so watchers,
+An object the engine holds (``engine.administration``): each change is
+one committed step made the engine's way (under the match's lock, through ``commit``), so watchers,
 bots, deadlines and replicas see it as they see any move. A match whose
 rules version this host lacks can still be aborted and deleted: neither
 needs its rules, and an operator who dropped a version must be able to
@@ -12,20 +12,22 @@ clear what it left.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Iterable
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Protocol, TypeVar
 
 import structlog
 
 from gamehost.host import errors
 from gamehost.host.engine.directory import RULES_VERSION_UNAVAILABLE
-from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, SeatRecord, VersionConflict
-
-if TYPE_CHECKING:
-    from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.bots import Bot
+from gamehost.host.store.base import OVER_STATUSES, Append, MatchRecord, SeatRecord, Store, VersionConflict
+from gamehost.host.engine.match_events import match_event
 
 log = structlog.get_logger("gamehost.engine")
 
 UNFINISHED = ("open", "active", "suspended")
+
+T = TypeVar("T")
 
 
 def _status_refused(record: MatchRecord, allowed: tuple[str, ...], action: str,
@@ -49,7 +51,34 @@ def _unplayable(error: errors.HostError) -> bool:
     return isinstance(error, errors.FailedPrecondition) and error.reason == RULES_VERSION_UNAVAILABLE
 
 
+class AdministeredMatches(Protocol):
+    """What operators' changes need of the engine's core: the match, its
+    lock, the step commit and the directory's bookkeeping."""
+
+    async def live_match(self, match_id: str) -> LiveMatch: ...
+
+    async def stored_match(self, match_id: str) -> MatchRecord: ...
+
+    async def locked(self, live: LiveMatch, attempt: Callable[[], Awaitable[T]]) -> T: ...
+
+    async def commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
+                     snapshot_state: Any = None) -> None: ...
+
+    async def final_state(self, live: LiveMatch) -> Any: ...
+
+    def remember_finished(self, match_id: str) -> None: ...
+
+    def forget(self, match_ids: Iterable[str]) -> None: ...
+
+    async def reset_rules_for_resume(self, live: LiveMatch) -> None: ...
+
+
 class MatchAdministration:
+    def __init__(self, matches: AdministeredMatches, store: Store, bots: Mapping[str, Bot]) -> None:
+        self.matches = matches
+        self.store = store
+        self.bots = bots  # the host's bots by name, the engine's own mapping
+
     async def abort_match(self, match_id: str, reason: str, message: str = "",
                           only: tuple[str, ...] = UNFINISHED) -> LiveMatch | MatchRecord:
         """End a match without a result: status aborted, an ABORTED event
@@ -57,7 +86,7 @@ class MatchAdministration:
         stop. ``only``: the statuses it may be aborted from. The aborted
         match, or its stored row if this host lacks its rules version."""
         try:
-            live = await self.live_match(match_id)
+            live = await self.matches.live_match(match_id)
         except errors.HostError as error:
             if not _unplayable(error):
                 raise
@@ -68,17 +97,17 @@ class MatchAdministration:
             if record.status not in only:
                 raise _status_refused(record, only, "aborted", "MATCH_NOT_OPEN")
             aborted, event = self._aborted(record, reason, message)
-            await self._commit(live, aborted, [event], snapshot_state=await self._final_state(live))
+            await self.matches.commit(live, aborted, [event], snapshot_state=await self.matches.final_state(live))
             live.log.info("match aborted", reason=reason, message=event["message"])
-            self._remember_finished(live.id)
+            self.matches.remember_finished(live.id)
             return live
 
-        return await self._locked(live, attempt)
+        return await self.matches.locked(live, attempt)
 
     def _aborted(self, record: MatchRecord, reason: str, message: str) -> tuple[MatchRecord, dict]:
         now = time.time()
         detail = {"reason": reason, "message": message[:200]}
-        event = self._event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
+        event = match_event(record.version + 1, "aborted", -1, now, reason=reason, message=detail["message"])
         return record.replace(status="aborted", status_detail=detail, version=record.version + 1,
                               update_time=now), event
 
@@ -88,7 +117,7 @@ class MatchAdministration:
         snapshot of the final state (the rules would make it), and no live
         match to advance; a replica that has the rules catches up on the
         step as it does on any other."""
-        record = await self.stored_match(match_id)
+        record = await self.matches.stored_match(match_id)
         if record.status not in only:
             raise _status_refused(record, only, "aborted", "MATCH_NOT_OPEN")
         aborted, event = self._aborted(record, reason, message)
@@ -105,11 +134,11 @@ class MatchAdministration:
         """Delete a match that is over: its row, events and snapshot (also
         one whose rules version this host lacks)."""
         try:
-            live = await self.live_match(match_id)
+            live = await self.matches.live_match(match_id)
         except errors.HostError as error:
             if not _unplayable(error):
                 raise
-            record = await self.stored_match(match_id)
+            record = await self.matches.stored_match(match_id)
             if record.status not in OVER_STATUSES:
                 raise _not_over(record) from None
             await self.store.delete_match(match_id)
@@ -119,17 +148,8 @@ class MatchAdministration:
             if not live.over:
                 raise _not_over(live.record)
             await self.store.delete_match(match_id)
-            self.forget([match_id])
+            self.matches.forget([match_id])
         live.log.info("match deleted")
-
-    def forget(self, match_ids: Iterable[str]) -> None:
-        """Drop deleted matches from memory."""
-        for match_id in match_ids:
-            live = self._live.get(match_id)
-            if live is not None and live.over:
-                del self._live[match_id]
-                if match_id in self._finished_order:
-                    self._finished_order.remove(match_id)
 
     async def assign_bot(self, match_id: str, seat: int, bot: str = "") -> LiveMatch:
         """Hand a human or open seat to a bot (a BOT_ASSIGNED event); the bot
@@ -139,7 +159,7 @@ class MatchAdministration:
         if bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {bot[:40]!r} on this host "
                                               f"(bots: {', '.join(sorted(self.bots))}).")
-        live = await self.live_match(match_id)
+        live = await self.matches.live_match(match_id)
 
         async def attempt() -> LiveMatch:
             record = live.record
@@ -154,36 +174,36 @@ class MatchAdministration:
             seats = list(record.seats)
             seats[seat] = SeatRecord(seat, "bot", f"bot {seat}", bot=bot)
             now = time.time()
-            events = [self._event(record.version + 1, "bot_assigned", seat, now, bot=bot)]
+            events = [match_event(record.version + 1, "bot_assigned", seat, now, bot=bot)]
             status = record.status
             if status == "open" and all(s.kind != "open" for s in seats):
                 status = "active"
-                events.append(self._event(record.version + 2, "started", -1, now))
-            await self._commit(live, record.replace(seats=seats, status=status, version=events[-1]["version"],
+                events.append(match_event(record.version + 2, "started", -1, now))
+            await self.matches.commit(live, record.replace(seats=seats, status=status, version=events[-1]["version"],
                                                     update_time=now), events)
             live.log.info("seat given to a bot", seat=seat, bot=bot)
             return live
 
-        return await self._locked(live, attempt)
+        return await self.matches.locked(live, attempt)
 
     async def resume_match(self, match_id: str) -> LiveMatch:
         """Take a suspended match back to active (a RESUMED event) and
         schedule its turns: bots and deadlines start again. Its rules are
         loaded afresh first, with no strikes; if that fails, it stays
         suspended and the rules' error is the answer."""
-        live = await self.live_match(match_id)
+        live = await self.matches.live_match(match_id)
 
         async def attempt() -> LiveMatch:
             record = live.record
             if record.status != "suspended":
                 raise _status_refused(record, ("suspended",), "resumed", "MATCH_NOT_SUSPENDED")
-            await self.reset_rules_for_resume(live)
+            await self.matches.reset_rules_for_resume(live)
             now = time.time()
-            event = self._event(record.version + 1, "resumed", -1, now)
+            event = match_event(record.version + 1, "resumed", -1, now)
             # update_time restarts a player's turn timeout: the suspension was not their time
-            await self._commit(live, record.replace(status="active", status_detail=None,
+            await self.matches.commit(live, record.replace(status="active", status_detail=None,
                                                     version=record.version + 1, update_time=now), [event])
             live.log.info("match resumed")
             return live
 
-        return await self._locked(live, attempt)
+        return await self.matches.locked(live, attempt)

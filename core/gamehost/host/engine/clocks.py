@@ -9,7 +9,7 @@ gives each move at most that long: the mover's bank is set back to it.
 ``remaining`` is each seat's bank at ``since`` (epoch seconds, the last
 time the clock was charged; None until the first move, when the match's
 start, its ``update_time``, stands for it). Pure functions: the engine
-(``engine_clocks.py``) decides when to call them.
+(``match_clocks.py``) decides when to call them.
 """
 
 from __future__ import annotations

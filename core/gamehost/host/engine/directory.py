@@ -2,17 +2,18 @@
 reading one (restoring it from the store), the cache of finished matches,
 and, with a shared store, catching up with and following other replicas.
 
-A mixin of ``MatchEngine`` (``self._live`` is the directory itself).
+A part of ``MatchEngine`` (an ``EngineCore``); ``self._live`` is the directory itself.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import structlog
 
 from gamehost.host import errors
 from gamehost.host.errors import shown
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import MatchRecord
@@ -24,7 +25,7 @@ FINISHED_CACHE = 256  # finished matches kept in memory after a read
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
 
 
-class MatchDirectory:
+class MatchDirectory(EngineCore):
     def held_matches(self) -> list[LiveMatch]:
         """Every match this host holds in memory now (for metrics)."""
         return list(self._live.values())
@@ -47,7 +48,7 @@ class MatchDirectory:
             live = await self._restore(record)
             self._live[match_id] = live
             if live.over:
-                self._remember_finished(match_id)
+                self.remember_finished(match_id)
             elif not self.shared:  # shared: the host acts where the turn is claimed
                 await self._schedule_turns(live)
         return live
@@ -62,7 +63,7 @@ class MatchDirectory:
                 await self._catch_up(live)
         return live
 
-    async def _locked(self, live: LiveMatch, attempt):
+    async def locked(self, live: LiveMatch, attempt):
         """Run ``attempt()`` under the match's lock. With a shared store a
         refusal may come from a stale copy (another replica moved): catch up
         and try again while the store has newer steps."""
@@ -86,7 +87,7 @@ class MatchDirectory:
         live.advance(record, events)
         live.log.debug("caught up", version=record.version, events=len(events))
         if live.over:
-            self._remember_finished(live.id)
+            self.remember_finished(live.id)
         return True
 
     def _on_store_change(self, match_id: str | None, version: int) -> None:
@@ -113,7 +114,7 @@ class MatchDirectory:
         except Exception as error:
             live.log.error("catch-up failed", error=str(error))
 
-    def _remember_finished(self, match_id: str) -> None:
+    def remember_finished(self, match_id: str) -> None:
         """Keep the latest finished matches in memory; forget the oldest
         ones nobody is watching."""
         self._finished_order.append(match_id)
@@ -126,6 +127,15 @@ class MatchDirectory:
                 del self._live[old]
                 self.rules.forget(old)
 
+    def forget(self, match_ids: Iterable[str]) -> None:
+        """Drop deleted matches from memory."""
+        for match_id in match_ids:
+            live = self._live.get(match_id)
+            if live is not None and live.over:
+                del self._live[match_id]
+                if match_id in self._finished_order:
+                    self._finished_order.remove(match_id)
+
     async def _restore(self, record: MatchRecord) -> LiveMatch:
         entry = self.pinned_entry(record)
         bound = log.bind(match_id=record.id, game=record.game_id)
@@ -137,7 +147,9 @@ class MatchDirectory:
         # cannot hold the host here.
         snapshot_version = (await self.store.latest_snapshot(record.id)).version
         if snapshot_version > record.version:  # another replica moved on since the row was read
-            record = await self.store.get_match(record.id)
+            newer = await self.store.get_match(record.id)
+            assert newer is not None  # a match with a snapshot has its row
+            record = newer
         tail = [e for e in await self.store.events(record.id, snapshot_version) if e["version"] <= record.version]
         live = LiveMatch(record, entry, None, snapshot_version, bound)
         live.recent.extend(tail)
@@ -183,6 +195,7 @@ class MatchDirectory:
         snapshot = await self.store.latest_snapshot(live.id)
         if snapshot.version > live.version:  # shared store: other replicas moved on; take their steps first
             record = await self.store.get_match(live.id)
+            assert record is not None  # a match with a snapshot has its row
             events = [e for e in await self.store.events(live.id, live.version) if e["version"] <= record.version]
             live.advance(record, events)
         tail = [e for e in await self.store.events(live.id, snapshot.version) if e["version"] <= live.version]

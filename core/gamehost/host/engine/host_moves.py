@@ -2,7 +2,7 @@
 player whose turn timed out, retried with backoff when they fail, and (with
 a shared store) the sweep for the due turns this replica claims.
 
-A mixin of ``MatchEngine``.
+A part of ``MatchEngine`` (an ``EngineCore``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.due_timers import DueTimer, sleep_until
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
 from gamehost.host.workers.runner import PLUGIN_ERROR
@@ -50,7 +51,7 @@ def _failed_in_apply(error: Exception) -> bool:
         error.metadata.get("hook") == "apply"
 
 
-class HostMoves:
+class HostMoves(EngineCore):
     async def _schedule_turns(self, live: LiveMatch) -> None:
         """Act where the host must: bot seats to move, and the deadline of a
         player to move in a match with a turn timeout."""
@@ -149,15 +150,15 @@ class HostMoves:
         retry = apply_failures = 0
         while not self._closing and live.record.status == "active":
             try:
-                await self._locked(live, lambda: attempt(retry))
+                await self.locked(live, lambda: attempt(retry))
                 return
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 failed(error)
                 apply_failures = apply_failures + 1 if _failed_in_apply(error) else 0
-                if _fails_whatever_the_choice(error) or \
-                        (apply_failures and apply_failures % APPLY_FAILURES_PER_STRIKE == 0):
+                if isinstance(error, errors.HostError) and (_fails_whatever_the_choice(error) or (
+                        apply_failures and apply_failures % APPLY_FAILURES_PER_STRIKE == 0)):
                     self._rules_failed(live, error)
                 delay = min(HOST_MOVE_RETRY_MAX, self.host_move_retry * 2 ** retry)
                 retry += 1
@@ -185,7 +186,7 @@ class HostMoves:
         claims, those whose replica died or failed before acting."""
         while not self._closing:
             try:
-                claimed = await self.store.claim_due()
+                claimed = await self.replicas.claim_due()
             except Exception as error:  # the database may be away: sweep again later
                 log.warning("sweep for due turns failed", error=str(error))
                 claimed = []

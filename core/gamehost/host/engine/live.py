@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from gamehost.host.due_timers import DueTimer
+from gamehost.host.engine.match_cache import MatchCache
+from gamehost.host.engine.view_data import RenderBatch
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import OVER_STATUSES, MatchRecord
 
@@ -33,16 +35,16 @@ class LiveMatch:
         self.requests: dict[tuple[int, str], int] = {}
         self.watchers = 0
         # Of them, those who asked for renderings: (viewer, "text" | "svg") -> watchers; after each step the
-        # worker renders those at once (engine_renderings.py), and ``render_batch`` holds that call.
+        # worker renders those at once (renderings.py), and ``render_batch`` holds that call.
         self.renderings_asked: dict[tuple[int | None, str], int] = {}
-        self.render_batch = None
+        self.render_batch: RenderBatch | None = None
         self.bot_pending: set[int] = set()
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: DueTimer | None = None  # the turn timeout of the player to move
         self.undo_lapse: DueTimer | None = None  # when the open ask to take a move back lapses
-        self.strikes = 0  # rules failures this process saw (the store counts them all: engine_rules_failures.py)
+        self.strikes = 0  # rules failures this process saw (the store counts them all: rules_failures.py)
         self._seats_by_token = self._index_tokens()
-        self._derived: dict[Any, Any] = {}
+        self.cache = MatchCache()  # what is derived from the current version
 
     @property
     def id(self) -> str:
@@ -66,58 +68,13 @@ class LiveMatch:
     def seat_of_token(self, token: str) -> int | None:
         return self._seats_by_token.get(token_hash(token))
 
-    def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """A value computed from the current version, computed once.
-
-        Views, legal moves and their protobuf forms are asked for by every
-        watcher and every call; they change only when the version does.
-        """
-        try:
-            return self._derived[key]
-        except KeyError:
-            value = self._derived[key] = compute()
-            return value
-
     def forget_derived(self) -> None:
         """Drop what is cached for the current version (its last watcher
         left): a match nobody follows need not hold its encoded views and
-        legal moves until its next move (issue 19: a host kept 283 MB after a
-        soak where a fresh one holding the same matches needed 115 MB).
-        Answers still being computed stay, for the callers waiting on them."""
-        self._derived = {key: value for key, value in self._derived.items() if isinstance(value, asyncio.Future)}
+        legal moves until its next move (a host kept 283 MB after a soak
+        where a fresh one holding the same matches needed 115 MB)."""
+        self.cache.drop_settled()
         self.render_batch = None
-
-    def cached(self, key: Any) -> Any:
-        """The value kept under ``key`` for the current version, or None."""
-        value = self._derived.get(key)
-        return None if isinstance(value, asyncio.Future) else value
-
-    def settle(self, key: Any, value: Any) -> None:
-        """Seed the cache with a value already known (e.g. from a move's answer)."""
-        self._derived[key] = value
-
-    async def derived_async(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
-        """``derived`` for a value the rules compute elsewhere: callers that
-        ask while it is being computed wait for the same answer, so it is
-        still computed once per version. A failure is not kept."""
-        try:
-            value = self._derived[key]
-        except KeyError:
-            task = self._derived[key] = asyncio.ensure_future(compute())
-            cache = self._derived
-
-            def settled(done: asyncio.Task) -> None:
-                if cache.get(key) is done:
-                    if done.cancelled() or done.exception() is not None:
-                        del cache[key]
-                    else:
-                        cache[key] = done.result()
-
-            task.add_done_callback(settled)
-            return await asyncio.shield(task)
-        if isinstance(value, asyncio.Future):
-            return await asyncio.shield(value)
-        return value
 
     def advance(self, record: MatchRecord, events: list[dict], state: Any = None, snapshot_version: int | None = None) -> None:
         """Take the committed ``record`` (and ``state``) as current and wake watchers."""
@@ -136,7 +93,7 @@ class LiveMatch:
         for event in events:
             if event.get("request_id"):
                 self.requests[(event["seat"], event["request_id"])] = event["version"]
-        self._derived = {}
+        self.cache.clear()
         self.wake_watchers()
 
     def disarm_deadline(self) -> None:

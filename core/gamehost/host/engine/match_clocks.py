@@ -3,7 +3,7 @@ move, the deadline of the first person to run out, and the end of a match
 by the game's timeout rule when a clock runs out (``clocks.py`` holds the
 arithmetic).
 
-A mixin of ``MatchEngine``.
+A part of ``MatchEngine`` (an ``EngineCore``).
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from gamehost.host.engine import clocks
 
 from gamehost.host import errors
 from gamehost.host.due_timers import DueTimer
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.store.base import MatchRecord
 from gamehost.sdk.rules import Game
+from gamehost.host.engine.match_events import match_event
 
 
-class MatchClocks:
+class MatchClocks(EngineCore):
     def _clock_after_move(self, record: MatchRecord, to_move: Sequence[int], mover: int, now: float) -> dict | None:
         if record.clock is None:
             return None
@@ -29,6 +31,7 @@ class MatchClocks:
     def _arm_clock(self, live: LiveMatch, to_move: Sequence[int]) -> None:
         """Arm the live match's deadline at the first person's running out."""
         record = live.record
+        assert record.clock is not None  # armed only for a match with clocks
         due = clocks.deadline(record.clock, record.update_time,
                               [seat for seat in to_move if record.seats[seat].kind == "human"])
         if due is not None:
@@ -54,6 +57,7 @@ class MatchClocks:
 
     async def _end_on_time(self, live: LiveMatch, to_move: Sequence[int], ran_out: list[int], now: float) -> None:
         record = live.record
+        assert record.clock is not None  # ended on time only when a clock ran out
         seats = len(record.seats)
         ranking = await self._timeout_ranking(live, seats, ran_out)
         clock = {**record.clock, "remaining": [
@@ -63,13 +67,13 @@ class MatchClocks:
                   "winners": [seat for seat, place in enumerate(ranking) if place == 1],
                   "summary": f"Time ran out for seat {', '.join(str(s + 1) for s in ran_out)}."}
         version = record.version + 1
-        events = [self._event(version, "clock_ran_out", ran_out[0], now, seats=ran_out),
-                  self._event(version + 1, "finished", -1, now, result=result)]
-        await self._commit(live, record.replace(status="finished", result=result, version=version + 1,
+        events = [match_event(version, "clock_ran_out", ran_out[0], now, seats=ran_out),
+                  match_event(version + 1, "finished", -1, now, result=result)]
+        await self.commit(live, record.replace(status="finished", result=result, version=version + 1,
                                                 update_time=now, clock=clock),
-                           events, snapshot_state=await self._final_state(live))
+                           events, snapshot_state=await self.final_state(live))
         live.log.info("clock ran out; match finished", seats=ran_out, result=result)
-        self._remember_finished(live.id)
+        self.remember_finished(live.id)
 
     async def _timeout_ranking(self, live: LiveMatch, seats: int, ran_out: list[int]) -> list[int]:
         """The game's timeout rule (``Game.timeout_ranking`` on the position,

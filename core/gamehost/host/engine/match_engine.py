@@ -1,20 +1,27 @@
-"""The match engine: lifecycle, the catalog and creating matches; the rest
-of a match's life is in the mixins ``MatchEngine`` is made of, one job each:
+"""The match engine: lifecycle, creating matches, and the parts a match's
+life goes through.
 
-- ``engine_directory``: the live matches this host holds, restore, the
-  finished cache, catching up with and following other replicas;
-- ``engine_seats``: join, rejoin, leave, the seat a token acts for;
-- ``engine_moves``: a seat's move, checked and applied by the rules;
-- ``engine_steps``: the step commit every change goes through;
-- ``engine_host_moves``: bots, turn deadlines, the sweep of due turns;
-- ``engine_rules_failures``: strikes and suspension;
-- ``engine_views``: to move, legal moves, views, renders, watching;
-- ``engine_renderings``: renderings made in the rules workers;
-- ``engine_admin``: operators' changes (abort, delete, bot, resume).
-- ``engine_rematch``: a finished match's rematch, seats rotated.
-- ``engine_ratings``: a rated result counted once, leaderboards, players' ratings.
-- ``engine_matchmaking``: players' tickets, matched into matches.
-- ``engine_undo``: taking a move back by agreement (ask, answer, withdraw).
+The core of a move is ``EngineCore`` (core.py), whose parts ``MatchEngine``
+is made of, one job each:
+
+- ``directory``: the live matches this host holds, restore, the finished
+  cache, catching up with and following other replicas;
+- ``seats``: join, rejoin, leave, the seat a token acts for;
+- ``moves``: a seat's move, checked and applied by the rules;
+- ``steps``: the step commit every change goes through;
+- ``host_moves``: bots, turn deadlines, the sweep of due turns;
+- ``rules_failures``: strikes and suspension;
+- ``views``: to move, legal moves, views, renders, watching;
+- ``match_clocks``: chess-style clocks;
+- ``undo``: taking a move back by agreement (ask, answer, withdraw).
+
+The parts that need little of the core are objects the engine holds, built
+with what they use: ``renderings`` (made in the rules workers),
+``administration`` (operators' changes: abort, delete, bot, resume),
+``rematches``, ``ratings`` (a rated result counted once, leaderboards),
+``replay`` (a finished match's past views) and ``matchmaking`` (players'
+tickets, matched into matches). The engine's public methods that callers
+use (the servicer, operations, tests) hand over to them.
 
 It knows games only through the rules interface and storage only through the
 store interface. Every change is one committed step (events + match row +
@@ -35,7 +42,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from typing import Any, Mapping, Sequence
+from typing import Any, AsyncIterator, Mapping, Sequence
 
 import structlog
 
@@ -43,11 +50,11 @@ from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.engine import clocks
-from gamehost.host.engine.administration import MatchAdministration
+from gamehost.host.engine.administration import UNFINISHED, MatchAdministration
 from gamehost.host.engine.match_clocks import MatchClocks
 from gamehost.host.engine.directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine.host_moves import HOST_MOVE_RETRY_MAX, HostMoves
-from gamehost.host.engine.matchmaking import Matchmaking
+from gamehost.host.engine.matchmaking import ListingKey, Matchmaking
 from gamehost.host.engine.moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
 from gamehost.host.engine.ratings import MatchRatings
 from gamehost.host.engine.rematches import Rematches
@@ -57,17 +64,19 @@ from gamehost.host.engine.rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine.seats import MatchSeats
 from gamehost.host.engine.steps import MatchSteps
 from gamehost.host.engine.undo import MatchUndo
-from gamehost.host.engine.views import MatchViews, ViewData
+from gamehost.host.engine.view_data import RenderedView, ViewData
+from gamehost.host.engine.views import MatchViews
 from gamehost.host.engine.fair_seed import check_chosen_seed
 from gamehost.host.errors import shown
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_quotas import MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
-from gamehost.host.store.base import MatchRecord, SeatRecord, Snapshot, Store, VersionConflict
+from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
 from gamehost.host.engine.ticket_stats import TicketStats
 from gamehost.host.engine.undo_asks import ASK_LIFETIME
 from gamehost.host.workers.runner import RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
+from gamehost.host.engine.match_events import match_event
 
 __all__ = ["FINISHED_CACHE", "HOST_MOVE_RETRY_MAX", "MAX_STRIKES", "MAX_TURN_TIMEOUT", "STALE_RETRIES",
            "MatchEngine", "MoveResult", "ViewData", "outcome_to_result"]
@@ -83,12 +92,11 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchRenderings, MatchAdministration, MatchReplay, Rematches, MatchRatings, MatchClocks, Matchmaking,
-                  MatchUndo):
-    """One host's matches. The mixins hold the parts a move flows through
-    (see the module's docstring); this class holds their shared state (the
-    settings, ``_live``, the background tasks, the rules runner), the
-    lifecycle, the catalog and creating matches."""
+                  MatchClocks, MatchUndo):
+    """One host's matches. The core's parts (see the module's docstring)
+    share the state this class sets (``EngineCore`` declares it); the
+    loosely tied parts are the objects it holds. It keeps the lifecycle
+    and creating matches."""
 
     def __init__(self, catalog: Catalog, store: Store, *, snapshot_every: int = 32,
                  bot_delay: float = 0.0, max_watchers_per_match: int = 256,
@@ -114,8 +122,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
-        self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # matchmaking: WatchTicket streams by ticket
-        self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics (part "mmextras")
+        self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         self._clock_rule = catalog.clock_rule()  # games' timeout rules, asked in their workers
@@ -129,6 +136,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.rules.loader = self._rules_source
         self.max_strikes = max_strikes
         self.undo_ask_lifetime = undo_ask_lifetime
+        self.ratings = MatchRatings(store, self.game_entry)
+        self.renderings = MatchRenderings(self.rules, self)
+        self.replay = MatchReplay(self.rules, store)
+        self.rematches = Rematches(self)
+        self.administration = MatchAdministration(self, store, self.bots)
+        self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, sweep_interval=sweep_interval,
+                                       closing=lambda: self._closing, spawn=self._spawn)
 
     def _add_plugin_bots(self, impl) -> None:
         try:
@@ -149,10 +163,10 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         store, follow other replicas' commits and sweep for due bot moves
         and deadlines."""
         await self.rules.start()
-        self._spawn(self._matchmaking_sweep())
+        self._spawn(self.matchmaking.sweep())
         if self.shared:
-            self.store.subscribe_tickets(self._tickets_changed)
-            self.store.subscribe(self._on_store_change)
+            self.replicas.subscribe_tickets(self.matchmaking.tickets_changed)
+            self.replicas.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
             log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)
             return
@@ -173,11 +187,6 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         """Run ``work`` (a coroutine) until it ends or the engine closes."""
         self._spawn(work)
 
-    def _spawn(self, work) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def close(self) -> None:
         """Stop bots and end every watch stream; in-flight moves finish first."""
         self._closing = True
@@ -196,16 +205,6 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         """Stop the rules workers, killing those still busy after ``grace``
         seconds: last, once no call needs them."""
         await self.rules.close(grace)
-
-    # ------------------------------------------------------------ catalog
-
-    def game_entry(self, game_id: str) -> GameEntry:
-        entry = self.catalog.get(game_id)
-        if entry is None:
-            known = ", ".join(sorted(self.catalog.games)) or "none"
-            raise errors.NotFound(f"No game {shown('games/' + game_id)} on this host. Games served: {known}.",
-                                  "GAME_NOT_FOUND", resource=("gamehost.dev/Game", f"games/{game_id}"))
-        return entry
 
     # ------------------------------------------------------------ matches
 
@@ -229,7 +228,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         seats = seats or game.min_players
         if seats not in game.allowed_player_counts():
             raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
-        merged = self._options(entry, variant, options or {})
+        merged = self.merged_options(entry, variant, options or {})
         if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
             raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
         if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
@@ -266,7 +265,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         events = []
         if all(seat.kind != "open" for seat in record.seats):
             record.status, record.version = "active", 1
-            events.append(self._event(1, "started", -1, now))
+            events.append(match_event(1, "started", -1, now))
         try:
             await self.store.create_match(record, Snapshot(0, state), events,
                                           due_in=self.bot_delay if self.shared and events else None,
@@ -283,14 +282,14 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             raise
         live.recent.extend(events)
         if record.status == "active":
-            live.settle("to_move", to_move)
+            live.cache.settle_to_move(to_move)
         self._live[record.id] = live
         bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live
 
-    def _options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
+    def merged_options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
         game = entry.game
         merged = game.default_options()
         if variant:
@@ -333,3 +332,62 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         """Of ``match_ids``, those where it is ``subject``'s turn, with the
         time it became so: read from the store's turn index, no rules asked."""
         return await self.store.player_turns(subject, match_ids)
+
+    # ------------------------------------------------------------ the parts the engine holds, by their old names
+
+    def renders_in_workers(self, live: LiveMatch) -> bool:
+        return self.renderings.renders_in_workers(live)
+
+    async def rendered_view(self, live: LiveMatch, seat: int | None, kinds: tuple[str, ...]) -> RenderedView | None:
+        return await self.renderings.rendered_view(live, seat, kinds)
+
+    async def view_at(self, live: LiveMatch, seat: int | None, version: int) -> ViewData:
+        return await self.replay.view_at(live, seat, version)
+
+    async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
+        return await self.replay.render_at(live, view, kind)
+
+    async def rematch(self, match_id: str, caller: Principal) -> LiveMatch:
+        return await self.rematches.rematch(match_id, caller)
+
+    async def leaderboard(self, game_id: str, limit: int, after: tuple[float, str] | None) -> list[PlayerRating]:
+        return await self.ratings.leaderboard(game_id, limit, after)
+
+    async def player_ratings(self, subject: str) -> list[PlayerRating]:
+        return await self.ratings.player_ratings(subject)
+
+    async def abort_match(self, match_id: str, reason: str, message: str = "",
+                          only: tuple[str, ...] = UNFINISHED) -> LiveMatch | MatchRecord:
+        return await self.administration.abort_match(match_id, reason, message, only)
+
+    async def delete_match(self, match_id: str) -> None:
+        await self.administration.delete_match(match_id)
+
+    async def assign_bot(self, match_id: str, seat: int, bot: str = "") -> LiveMatch:
+        return await self.administration.assign_bot(match_id, seat, bot)
+
+    async def resume_match(self, match_id: str) -> LiveMatch:
+        return await self.administration.resume_match(match_id)
+
+    async def create_ticket(self, caller: Principal, game_id: str, *, seats: int = 0, variant: str = "",
+                            options: Mapping[str, Any] | None = None, min_rating: float | None = None,
+                            max_rating: float | None = None, ttl: float | None = None,
+                            bot_wait: float | None = None, bot: str = "", widen_per_second: float | None = None,
+                            max_widening: float | None = None, party_size: int = 0, party: str = "") -> TicketRecord:
+        return await self.matchmaking.create_ticket(
+            caller, game_id, seats=seats, variant=variant, options=options, min_rating=min_rating,
+            max_rating=max_rating, ttl=ttl, bot_wait=bot_wait, bot=bot, widen_per_second=widen_per_second,
+            max_widening=max_widening, party_size=party_size, party=party)
+
+    async def ticket(self, ticket_id: str, caller: Principal, method: str = "GetTicket") -> TicketRecord:
+        return await self.matchmaking.ticket(ticket_id, caller, method)
+
+    async def cancel_ticket(self, ticket_id: str, caller: Principal) -> TicketRecord:
+        return await self.matchmaking.cancel_ticket(ticket_id, caller)
+
+    async def list_tickets(self, caller: Principal, states: frozenset[str], after: ListingKey | None,
+                           size: int) -> tuple[list[TicketRecord], ListingKey | None]:
+        return await self.matchmaking.list_tickets(caller, states, after, size)
+
+    def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:
+        return self.matchmaking.watch_ticket(ticket_id, caller)

@@ -1,7 +1,7 @@
 """Matchmaking: signed-in players queue with tickets; the host matches the
 tickets of a pool into a match with every player already seated.
 
-A mixin of ``MatchEngine``. A match forms inside ``store.form_match``: the
+An object the engine holds (``engine.matchmaking``). A match forms inside ``store.form_match``: the
 pool's queued tickets are held (one replica at a time on a shared store)
 while the match is created, then the tickets placed are marked matched in
 the same transaction, so a ticket is in one match at most and a cancel
@@ -27,7 +27,7 @@ import math
 import secrets
 import time
 import uuid
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Callable, Coroutine, Mapping, Protocol, Sequence
 
 import structlog
 
@@ -37,7 +37,11 @@ from gamehost.host.engine import ticket_matching as matchmaking
 from gamehost.host.errors import shown
 from gamehost.host.auth import Principal
 from gamehost.host.due_timers import sleep_until
-from gamehost.host.store.base import PartyFull, TicketRecord
+from gamehost.host.bots import Bot
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.ticket_stats import TicketStats
+from gamehost.host.plugins import GameEntry
+from gamehost.host.store.base import PartyFull, SeatRecord, Store, TicketRecord
 from gamehost.host.store.ticket_rows import FORGET_AFTER
 
 log = structlog.get_logger("gamehost.matchmaking")
@@ -95,7 +99,31 @@ def _party_full(party: str, size: int) -> errors.FailedPrecondition:
         "queue alone.", "PARTY_FULL", metadata=errors.metadata_of(party=f"parties/{party}", party_size=size))
 
 
+class MatchForming(Protocol):
+    """What matchmaking needs of the engine: the games and their options
+    checked as a match would check them, and the match made."""
+
+    def game_entry(self, game_id: str) -> GameEntry: ...
+
+    def merged_options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict: ...
+
+    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                           request_id: str = "", seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch: ...
+
+
 class Matchmaking:
+    def __init__(self, matches: MatchForming, store: Store, bots: Mapping[str, Bot], stats: TicketStats, *,
+                 sweep_interval: float, closing: Callable[[], bool],
+                 spawn: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
+        self.matches = matches
+        self.store = store
+        self.bots = bots  # the host's bots by name, the engine's own mapping
+        self.ticket_stats = stats  # matchmaking's figures, for the metrics
+        self.sweep_interval = sweep_interval
+        self._closing = closing  # whether the host is closing: loops and streams end
+        self._spawn = spawn  # run in the background until the engine closes
+        self._ticket_watchers: dict[str, set[asyncio.Event]] = {}  # WatchTicket streams by ticket
+
     # ------------------------------------------------------------ tickets
 
     async def create_ticket(self, caller: Principal, game_id: str, *, seats: int = 0, variant: str = "",
@@ -112,7 +140,7 @@ class Matchmaking:
                                        "PARTY_CONFLICT")
         if party:
             joined = await self._party_to_join(caller, party, game_id, seats, variant, options)
-            game, seats, merged = self.game_entry(joined.game_id).game, joined.seats, joined.options
+            game, seats, merged = self.matches.game_entry(joined.game_id).game, joined.seats, joined.options
             party_size = joined.party_size
         else:
             game, seats, merged = self._pool_terms(game_id, seats, variant, options)
@@ -146,21 +174,23 @@ class Matchmaking:
                  party=ticket.party or None, party_size=party_size or None)
         self.ticket_stats.queued(game.id)
         if party:  # the party's other players see one more of them queued
-            self._tickets_changed([t.id for t in await self.store.party_tickets(party)])
+            self.tickets_changed([t.id for t in await self.store.party_tickets(party)])
         await self._match_pool(ticket.pool)
         if bot_wait is not None:
             self._spawn(self._match_pool_later(ticket.pool, ticket.create_time + bot_wait))
-        return await self._with_party(await self.store.get_ticket(ticket.id))
+        queued = await self.store.get_ticket(ticket.id)
+        assert queued is not None  # a ticket just added is kept an hour after it ends
+        return await self._with_party(queued)
 
     def _pool_terms(self, game_id: str, seats: int, variant: str,
                     options: Mapping[str, Any] | None) -> tuple[Any, int, dict[str, Any]]:
         """The game, player count and merged options a ticket asks for, checked."""
-        entry = self.game_entry(game_id)
+        entry = self.matches.game_entry(game_id)
         game = entry.game
         seats = seats or game.min_players
         if seats not in game.allowed_player_counts():
             raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
-        return game, seats, self._options(entry, variant, options or {})
+        return game, seats, self.matches.merged_options(entry, variant, options or {})
 
     async def _party_to_join(self, caller: Principal, party: str, game_id: str, seats: int, variant: str,
                              options: Mapping[str, Any] | None) -> TicketRecord:
@@ -240,7 +270,7 @@ class Matchmaking:
             log.info("ticket cancelled", ticket_id=ticket_id, game=ticket.game_id)
             self.ticket_stats.ended(ticket.game_id, "cancelled")
             party = await self.store.party_tickets(ticket.party) if ticket.party else []
-            self._tickets_changed([ticket_id, *(t.id for t in party)])  # its friends see one fewer queued
+            self.tickets_changed([ticket_id, *(t.id for t in party)])  # its friends see one fewer queued
             ticket = await self._with_party(await self.store.get_ticket(ticket_id) or ticket)
         if ticket.state == "matched":
             raise errors.FailedPrecondition(
@@ -271,7 +301,7 @@ class Matchmaking:
 
     async def watch_ticket(self, ticket_id: str, caller: Principal) -> AsyncIterator[TicketRecord]:
         """The ticket now, then at each change, until it is over or the host
-        closes. It is read again when told it changed (``_tickets_changed``:
+        closes. It is read again when told it changed (``tickets_changed``:
         this replica's changes, other replicas' through the store's
         notifications) and at its expire time."""
         signal = asyncio.Event()
@@ -279,7 +309,7 @@ class Matchmaking:
         watchers.add(signal)
         try:
             sent = None
-            while not self._closing:
+            while not self._closing():
                 signal.clear()  # before the read: a change after it wakes us
                 ticket = await self.ticket(ticket_id, caller, "WatchTicket")
                 if ticket != sent:
@@ -298,7 +328,7 @@ class Matchmaking:
 
     # ------------------------------------------------------------ forming matches
 
-    def _tickets_changed(self, ticket_ids: list[str] | None) -> None:
+    def tickets_changed(self, ticket_ids: list[str] | None) -> None:
         """Wake this replica's WatchTicket streams of these tickets (None:
         all of them), which read their ticket again."""
         if ticket_ids is None:
@@ -312,7 +342,7 @@ class Matchmaking:
     async def _match_pool(self, pool: str) -> None:
         """Form every match the pool's queued tickets make now. A failure is
         logged and leaves the tickets queued: the sweep tries again."""
-        while not self._closing:
+        while not self._closing():
             grouped: list[TicketRecord] = []  # the group offered, counted once the store has marked it
             now = time.time()  # one moment: the ranges are judged at the time the tickets record
             try:
@@ -325,7 +355,7 @@ class Matchmaking:
             for ticket in grouped:
                 if ticket.id in placed:
                     self.ticket_stats.matched(ticket.game_id, now - ticket.create_time)
-            self._tickets_changed(list(placed))
+            self.tickets_changed(list(placed))
 
     async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord],
                           now: float) -> dict[str, tuple[str, int]]:
@@ -336,10 +366,14 @@ class Matchmaking:
         group, bots = chosen
         grouped[:] = group
         first = group[0]
-        live = await self.create_match(first.game_id, seats=first.seats, options=first.options,
+        live = await self.matches.create_match(first.game_id, seats=first.seats, options=first.options,
                                        request_id=matchmaking.group_request_id(group),
                                        seat_holders=matchmaking.seat_holders(group, first.seats))
-        placed = {ticket.id: (live.id, live.seat_of_subject(ticket.subject)) for ticket in group}
+        placed = {}
+        for ticket in group:
+            seat = live.seat_of_subject(ticket.subject)
+            assert seat is not None  # the match was made with the group's players seated
+            placed[ticket.id] = (live.id, seat)
         live.log.info("match made", tickets=sorted(placed), bots=bots)
         return placed
 
@@ -362,14 +396,14 @@ class Matchmaking:
             self.ticket_stats.ended(ticket.game_id, "expired")
         friends = [friend.id for party in sorted({ticket.party for ticket in expired if ticket.party})
                    for friend in await self.store.party_tickets(party)]
-        self._tickets_changed([ticket.id for ticket in expired] + friends)
+        self.tickets_changed([ticket.id for ticket in expired] + friends)
 
-    async def _matchmaking_sweep(self) -> None:
+    async def sweep(self) -> None:
         """Every replica, every sweep_interval: expire due tickets and form the
         matches that may have become possible (bot waits that ended, tickets
         another replica's forming did not see, a forming that failed)."""
         try:
-            while not self._closing:
+            while not self._closing():
                 await asyncio.sleep(self.sweep_interval)
                 try:
                     await self._expire_tickets()
@@ -380,4 +414,4 @@ class Matchmaking:
                 except Exception as error:  # the database may be away: sweep again later
                     log.warning("matchmaking sweep failed", error=str(error))
         finally:  # the host is closing: watch streams end
-            self._tickets_changed(None)
+            self.tickets_changed(None)

@@ -1,7 +1,7 @@
 """Moves a seat makes: a client's move (``submit``) checked against the
 turn and the legal moves, applied by the rules, and committed as one step.
 
-A mixin of ``MatchEngine``; the host's own moves (bots, deadlines) come
+A part of ``MatchEngine`` (an ``EngineCore``); the host's own moves (bots, deadlines) come
 here through ``_play`` too.
 """
 
@@ -14,9 +14,11 @@ from typing import Any, Mapping, NoReturn
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.errors import shown
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.workers.runner import Applied, UnknownMoveId
 from gamehost.sdk.rules import IllegalMove, MalformedMove, Move
+from gamehost.host.engine.match_events import match_event
 
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
 MAX_TEXT_SHOWN = 120  # characters of a schema message (which quotes the client's value) in an error
@@ -35,7 +37,7 @@ class MoveResult:
     replayed: bool
 
 
-class MatchMoves:
+class MatchMoves(EngineCore):
     async def submit(self, match_id: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
                      expected_version: int | None = None, request_id: str = "",
                      caller: Principal | None = None) -> MoveResult:
@@ -56,7 +58,7 @@ class MatchMoves:
             version = await self._play(live, seat, move_id, move, request_id)
             return MoveResult(version, seat, False)
 
-        return await self._locked(live, attempt)
+        return await self.locked(live, attempt)
 
     async def _play(self, live: LiveMatch, seat: int, move_id: str, move: Mapping[str, Any] | None,
                     request_id: str, timed_out: bool = False) -> int:
@@ -71,6 +73,7 @@ class MatchMoves:
                 f"It is not your turn: seat {', '.join(map(str, to_move))} is to move.", "NOT_YOUR_TURN",
                 metadata=errors.metadata_of(seat=seat, to_move=",".join(map(str, to_move))))
         if not move_id:
+            assert move is not None  # submit asks for a move id or a move
             listed = await self._listed_move(live, seat, move)
             move_id = listed.id
         version = record.version + 1
@@ -83,10 +86,11 @@ class MatchMoves:
                                         viewers=self._viewers(live))
         except UnknownMoveId:
             await self._unknown_move(live, seat, move_id)
+        assert applied.played is not None  # the rules name the listed move a move id played
         args, label = applied.played.args, applied.played.label
         result = applied.result
         now = time.time()
-        event = self._event(version, "moved", seat, now, move=dict(args), move_id=move_id,
+        event = match_event(version, "moved", seat, now, move=dict(args), move_id=move_id,
                             label=label or "a move")  # labels address nobody; clients name the mover
         if request_id:
             event["request_id"] = request_id
@@ -99,12 +103,12 @@ class MatchMoves:
             event["clock"] = changes["clock"]["remaining"]  # each seat's time left once this move is made
         if result is not None:
             changes.update(status="finished", result=result, version=version + 1)
-            events.append(self._event(version + 1, "finished", -1, now, result=result))
-        await self._commit(live, record.replace(**changes), events, applied=applied)
+            events.append(match_event(version + 1, "finished", -1, now, result=result))
+        await self.commit(live, record.replace(**changes), events, applied=applied)
         live.log.debug("move applied", seat=seat, move=move_id or args, version=version)
         if result is not None:
             live.log.info("match finished", result=changes["result"])
-            self._remember_finished(live.id)
+            self.remember_finished(live.id)
         return version
 
     async def _unknown_move(self, live: LiveMatch, seat: int, move_id: str) -> NoReturn:
@@ -128,15 +132,6 @@ class MatchMoves:
             "send one of the view's legal_moves exactly, or its id.", "UNLISTED_MOVE",
             field_violations=[("structured", "must equal the move of one of the seat's legal moves.")])
 
-    @staticmethod
-    def _viewers(live: LiveMatch) -> tuple[int | None, ...]:
-        """Whose views of the new state the move's answer should bring: a
-        watched match's every seat and its spectators, so waking the watchers
-        costs no further round trip to the rules (issue 19); none unwatched."""
-        if not live.watchers:
-            return ()
-        return (None, *range(len(live.record.seats)))
-
     async def _apply(self, live: LiveMatch, seat: int, args: Mapping[str, Any] | None, version: int, *,
                      want_state: bool, viewers: tuple[int | None, ...] = (), move_id: str = "") -> Applied:
         """What the rules make of ``seat`` playing ``args`` (or its legal
@@ -154,7 +149,7 @@ class MatchMoves:
             raise errors.FailedPrecondition(f"Illegal move: {_cut(refusal.reason)}", "ILLEGAL_MOVE",
                                             metadata=errors.metadata_of(rule=refusal.rule)) from None
 
-    async def _final_state(self, live: LiveMatch) -> Any:
+    async def final_state(self, live: LiveMatch) -> Any:
         """The state to snapshot when a match ends without a result, or None
         when its rules are failing (the log still holds every move)."""
         try:

@@ -31,7 +31,8 @@ def rate(record: MatchRecord, current: dict[str, PlayerRating]) -> list[PlayerRa
     holds the ratings they had (a missing one starts at the model's default).
     A seat is won alone at place 1, drawn at a shared place 1, lost otherwise."""
     subjects = rated_subjects(record)
-    places = [int(place) for place in record.result["ranking"]]
+    assert subjects is not None and record.result is not None  # rated: finished, every seat a signed-in player
+    places: list[float] = [int(place) for place in record.result["ranking"]]
     before = [current.get(s) or PlayerRating(s, record.game_id) for s in subjects]
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before], ranks=places)
     first = places.count(1)

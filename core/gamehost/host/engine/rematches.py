@@ -1,12 +1,14 @@
 """Rematch: the same players again, each one seat on, from a finished match.
 
-A mixin of ``MatchEngine``. The rematch is an ordinary match created with
+An object the engine holds (``engine.rematches``). The rematch is an ordinary match created with
 its seats already held (signed-in players keep their identity, bots their
 strategy), so it starts at once when nobody is missing; each player then
 takes their seat's token with JoinMatch, or acts by identity alone.
 """
 
 from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, Sequence
 
 from gamehost.host import errors
 from gamehost.host.auth import Principal
@@ -38,13 +40,26 @@ def rotated_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
     return sorted(moved, key=lambda seat: seat.index)
 
 
+class MatchMaker(Protocol):
+    """What a rematch needs of the engine: the finished match, and a new one made."""
+
+    async def live_match(self, match_id: str) -> LiveMatch: ...
+
+    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                           request_id: str = "", turn_timeout: float = 0.0, caller: Principal | None = None,
+                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch: ...
+
+
 class Rematches:
+    def __init__(self, matches: MatchMaker) -> None:
+        self.matches = matches
+
     async def rematch(self, match_id: str, caller: Principal) -> LiveMatch:
         if caller.anonymous:
             raise errors.Unauthenticated(
                 "Rematch is for the players of the match: sign in (authorization: Bearer ...).",
                 "SIGN_IN_REQUIRED")
-        live = await self.live_match(match_id)
+        live = await self.matches.live_match(match_id)
         record = live.record
         if live.seat_of_subject(caller.subject) is None:
             raise errors.PermissionDenied(
@@ -54,7 +69,7 @@ class Rematches:
             raise errors.FailedPrecondition(
                 f"matches/{match_id} is {record.status}: a rematch follows a finished match.",
                 "MATCH_NOT_FINISHED", metadata=errors.metadata_of(status=record.status))
-        rematch = await self.create_match(
+        rematch = await self.matches.create_match(
             record.game_id, seats=len(record.seats), options=record.options,
             request_id=rematch_request_id(match_id), turn_timeout=record.turn_timeout, caller=caller,
             seat_holders=rotated_seats(record.seats))

@@ -10,19 +10,19 @@ the match's watchers asked for are asked for at once, in one call that
 follows the commit (not in the move's answer: a slow renderer must fail the
 pictures, never the move, as when the host rendered from the view's data).
 
-A mixin of ``MatchEngine``; a viewer's fields and renderings are cached per
+An object the engine holds (``engine.renderings``); a viewer's fields and renderings are cached per
 version on the live match, as one value: they are of one state.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+from typing import Protocol
 
 from gamehost.host import errors
-from gamehost.host.engine.views import EncodedView
+from gamehost.host.engine.view_data import EncodedView, RenderBatch, RenderedView
 from gamehost.host.engine.live import LiveMatch
-from gamehost.host.workers.runner import Applied
+from gamehost.host.workers.runner import Applied, RulesRunner
 
 
 def asked_kinds(text: bool, svg: bool) -> tuple[str, ...]:
@@ -30,33 +30,17 @@ def asked_kinds(text: bool, svg: bool) -> tuple[str, ...]:
     return (("text",) if text else ()) + (("svg",) if svg else ())
 
 
-@dataclasses.dataclass(frozen=True)
-class RenderedView:
-    """A viewer's View fields and its renderings (kind -> text), of one state."""
-
-    encoded: EncodedView
-    texts: dict[str, str]
-
-
-@dataclasses.dataclass(frozen=True)
-class RenderBatch:
-    """The renderings asked for after the step to ``version``, in flight or
-    answered: (viewer, kind) -> the text, or the error to raise to whoever
-    takes it. Each entry is taken once (a failure is not kept)."""
-
-    version: int
-    task: asyncio.Future
-
-
 STEP_LANDED = "a step landed while the view was made: made again"  # logged (debug)
 
 
 def _texts(made: dict[str, str | errors.HostError]) -> dict[str, str]:
     """The renderings, or the first failure among them raised (as the host raised it)."""
-    for text in made.values():
+    texts = {}
+    for kind, text in made.items():
         if isinstance(text, errors.HostError):
             raise text
-    return made
+        texts[kind] = text
+    return texts
 
 
 def _retrieved(task: asyncio.Future) -> None:
@@ -64,7 +48,19 @@ def _retrieved(task: asyncio.Future) -> None:
         task.exception()  # a batch nobody waited for must not log "never retrieved"
 
 
+class ViewSource(Protocol):
+    """What renderings need of the engine's views."""
+
+    async def to_move(self, live: LiveMatch) -> tuple[int, ...]: ...
+
+    async def encoded_view(self, live: LiveMatch, seat: int | None) -> EncodedView | None: ...
+
+
 class MatchRenderings:
+    def __init__(self, rules: RulesRunner, views: ViewSource) -> None:
+        self.rules = rules
+        self.views = views
+
     def renders_in_workers(self, live: LiveMatch) -> bool:
         """Whether the game's renderings are made where its rules hold the
         state (a worker); rules run in the host render from the view's data."""
@@ -83,11 +79,11 @@ class MatchRenderings:
                 version, status, result = live.version, live.record.status, live.record.result
                 batched = await self._batched_renderings(live, seat, kinds, version)
                 if batched is not None:
-                    encoded = await self.encoded_view(live, seat)
+                    encoded = await self.views.encoded_view(live, seat)
                     if encoded is None or encoded.version == version:
                         return None if encoded is None else RenderedView(encoded, _texts(batched))
                     continue
-                to_move = await self.to_move(live)
+                to_move = await self.views.to_move(live)
                 listed = seat is not None and seat in to_move
                 fields, tag = await self.rules.tagged_view_fields(live, seat, listed)
                 if live.version != version:
@@ -101,7 +97,7 @@ class MatchRenderings:
                 encoded = EncodedView(version, status, seat, to_move, fields, result)
                 return RenderedView(encoded, _texts({kind: made[(seat, kind)] for kind in kinds}))
 
-        return await live.derived_async(("rendered_view", seat, kinds), compute)
+        return await live.cache.rendered_view(seat, kinds, compute)
 
     @staticmethod
     async def _batched_renderings(live: LiveMatch, seat: int | None, kinds: tuple[str, ...],
@@ -123,7 +119,7 @@ class MatchRenderings:
         return {kind: made.pop((seat, kind)) if isinstance(made[(seat, kind)], errors.HostError)
                 else made[(seat, kind)] for kind in kinds}
 
-    def _render_after_step(self, live: LiveMatch, applied: Applied) -> None:
+    def render_after_step(self, live: LiveMatch, applied: Applied) -> None:
         """Ask, in one call, for the renderings the match's watchers asked
         for, of the step just committed (the worker has made its state
         current): each viewer's from its own view, a seat to move's SVG with

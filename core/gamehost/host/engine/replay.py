@@ -1,7 +1,7 @@
 """A match that is over, as it was at a past version: what the replay page
 steps through (GetView with ``at_version``).
 
-A mixin of ``MatchEngine``. The rules replay the log from the first state in
+An object the engine holds (``engine.replay``). The rules replay the log from the first state in
 a worker, a chunk of versions per call, so stepping through a long match
 replays it a few times, not once per step; each chunk is cached on the live
 match (an over match never changes, and the directory keeps only the latest
@@ -11,8 +11,10 @@ few in memory).
 from __future__ import annotations
 
 from gamehost.host import errors
-from gamehost.host.engine.views import ViewData
+from gamehost.host.engine.view_data import ViewData
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.store.base import Store
+from gamehost.host.workers.runner import RulesRunner
 
 REPLAY_CHUNK = 32  # versions replayed per rules call
 OVER_EVENTS = {"finished": "finished", "abandoned": "abandoned", "aborted": "aborted"}
@@ -20,6 +22,10 @@ STATUS_EVENTS = {"started": "active", "suspended": "suspended", "resumed": "acti
 
 
 class MatchReplay:
+    def __init__(self, rules: RulesRunner, store: Store) -> None:
+        self.rules = rules
+        self.store = store
+
     async def view_at(self, live: LiveMatch, seat: int | None, version: int) -> ViewData:
         """The view ``seat`` (None: a spectator) had at ``version``, with no
         legal moves: a replay offers none."""
@@ -31,9 +37,9 @@ class MatchReplay:
         if not 0 <= version <= live.version:
             raise errors.invalid_field("at_version", f"must be 0 to the match's version ({live.version}), "
                                                      f"not {version}.", "VERSION_OUT_OF_RANGE")
-        events = await live.derived_async("replay_events", lambda: self.log_events(live))
+        events = await live.cache.replay_events(lambda: self.store.events(live.id, 0))
         chunk = version // REPLAY_CHUNK
-        views = await live.derived_async(("replay", seat, chunk), lambda: self._replay_chunk(live, events, seat, chunk))
+        views = await live.cache.replay_chunk(seat, chunk, lambda: self._replay_chunk(live, events, seat, chunk))
         replayed = views[version - chunk * REPLAY_CHUNK]
         status = "open"
         for event in events:
@@ -56,7 +62,7 @@ class MatchReplay:
     async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         """A past view's picture or text (cached apart from the current view's renderings)."""
         if kind == "text":
-            return await live.derived_async(("replay_text", view.seat, view.version),
+            return await live.cache.replay_rendering("text", view.seat, view.version,
                                             lambda: self.rules.render_text(live, view.state))
-        return await live.derived_async(("replay_svg", view.seat, view.version),
+        return await live.cache.replay_rendering("svg", view.seat, view.version,
                                         lambda: self.rules.render_svg(live, view.state, ()))

@@ -2,7 +2,7 @@
 counted in the store; at ``max_strikes`` the match is suspended, until an
 admin resumes it.
 
-A mixin of ``MatchEngine``; the rules runner reports failures to
+A part of ``MatchEngine`` (an ``EngineCore``); the rules runner reports failures to
 ``_rules_failed``.
 """
 
@@ -11,12 +11,14 @@ from __future__ import annotations
 import time
 
 from gamehost.host import errors
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_events import match_event
 
 MAX_STRIKES = 3  # rules failures (time-outs, crashes) before a match is suspended
 
 
-class RulesFailures:
+class RulesFailures(EngineCore):
     def _rules_failed(self, live: LiveMatch, error: errors.HostError) -> None:
         """The rules of ``live`` timed out or crashed (the runner calls this):
         a strike, counted in the store; at ``max_strikes`` the match is
@@ -48,11 +50,11 @@ class RulesFailures:
                 return
             detail = {"reason": error.reason, "message": error.message, "plugin": live.entry.plugin}
             now = time.time()
-            events = [self._event(record.version + 1, "suspended", -1, now, **detail)]
+            events = [match_event(record.version + 1, "suspended", -1, now, **detail)]
             new_record = record.replace(status="suspended", version=record.version + 1, update_time=now,
                                         status_detail=detail)
             try:
-                await self._commit(live, new_record, events)
+                await self.commit(live, new_record, events)
             except Exception as failure:  # the store is away: the next strike tries again
                 live.log.error("match not suspended", error=str(failure))
                 return

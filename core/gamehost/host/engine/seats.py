@@ -1,7 +1,7 @@
 """Seats: joining (and a signed-in user's rejoin), leaving, and which seat
 a token or a signed-in caller acts for.
 
-A mixin of ``MatchEngine``: each change is one step through ``_commit``.
+A part of ``MatchEngine`` (an ``EngineCore``): each change is one step through ``commit``.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ import time
 
 from gamehost.host import errors
 from gamehost.host.auth import Principal
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch, token_hash
 from gamehost.host.store.base import SeatRecord
+from gamehost.host.engine.match_events import match_event
 
 
-class MatchSeats:
+class MatchSeats(EngineCore):
     async def join(self, match_id: str, seat: int | None, player_name: str,
                    caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
         live = await self.live_match(match_id)
-        return await self._locked(live, lambda: self._join(live, seat, player_name, caller))
+        return await self.locked(live, lambda: self._join(live, seat, player_name, caller))
 
     async def _join(self, live: LiveMatch, seat: int | None, player_name: str,
                     caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
@@ -50,13 +52,13 @@ class MatchSeats:
         else:
             seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
         now = time.time()
-        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
+        events = [match_event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name)]
         status = record.status
         if all(s.kind != "open" for s in seats):
             status = "active"
-            events.append(self._event(record.version + 2, "started", -1, now))
+            events.append(match_event(record.version + 2, "started", -1, now))
         new_record = record.replace(seats=seats, status=status, version=events[-1]["version"], update_time=now)
-        await self._commit(live, new_record, events)
+        await self.commit(live, new_record, events)
         live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
         return live, seat, token
 
@@ -72,16 +74,16 @@ class MatchSeats:
         if away:  # back from absence: the seat is theirs again, the bot stops
             seats[seat] = dataclasses.replace(seats[seat], kind="human", bot="", away_until=0.0)
         now = time.time()
-        events = [self._event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
+        events = [match_event(record.version + 1, "joined", seat, now, player_name=seats[seat].player_name,
                               rejoined=True, **({"returned": True} if away else {}))]
         # update_time stays: it is the turn clock, which a rejoin must not restart
-        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
+        await self.commit(live, record.replace(seats=seats, version=record.version + 1), events)
         live.log.info("seat taken again", seat=seat)
         return live, seat, token
 
     async def leave(self, match_id: str, token: str, caller: Principal | None = None) -> LiveMatch:
         live = await self.live_match(match_id)
-        return await self._locked(live, lambda: self._leave(live, token, caller))
+        return await self.locked(live, lambda: self._leave(live, token, caller))
 
     async def _leave(self, live: LiveMatch, token: str, caller: Principal | None = None) -> LiveMatch:
         match_id = live.id
@@ -91,22 +93,22 @@ class MatchSeats:
         if record.status == "open":
             seats = list(record.seats)
             seats[seat] = SeatRecord(seat)
-            events = [self._event(record.version + 1, "left", seat, now)]
+            events = [match_event(record.version + 1, "left", seat, now)]
             new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
         elif record.status == "active" and record.absent_grace is not None:
             return await self._leave_to_bot(live, seat)
         elif record.status == "active":
-            events = [self._event(record.version + 1, "left", seat, now),
-                      self._event(record.version + 2, "abandoned", seat, now)]
+            events = [match_event(record.version + 1, "left", seat, now),
+                      match_event(record.version + 2, "abandoned", seat, now)]
             new_record = record.replace(status="abandoned", version=record.version + 2, update_time=now)
         else:
             raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
                                             "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
-        snapshot_state = await self._final_state(live) if new_record.status == "abandoned" else None
-        await self._commit(live, new_record, events, snapshot_state=snapshot_state)
+        snapshot_state = await self.final_state(live) if new_record.status == "abandoned" else None
+        await self.commit(live, new_record, events, snapshot_state=snapshot_state)
         live.log.info("seat left", seat=seat, status=new_record.status)
         if live.over:
-            self._remember_finished(live.id)
+            self.remember_finished(live.id)
         return live
 
     async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch:
@@ -115,14 +117,15 @@ class MatchSeats:
         goes on, and a signed-in owner who joins again takes the seat back.
         The old token stops working."""
         record = live.record
+        assert record.absent_grace is not None  # only a match with a grace hands an absent seat to a bot
         now = time.time()
         seats = list(record.seats)
         seats[seat] = dataclasses.replace(seats[seat], kind="bot", bot="random", token_hash="",
                                           away_until=now + record.absent_grace)
-        events = [self._event(record.version + 1, "left", seat, now, away=True,
+        events = [match_event(record.version + 1, "left", seat, now, away=True,
                               away_until=seats[seat].away_until)]
         # update_time stays: it is the turn clock, which leaving must not restart
-        await self._commit(live, record.replace(seats=seats, version=record.version + 1), events)
+        await self.commit(live, record.replace(seats=seats, version=record.version + 1), events)
         live.log.info("seat left; a bot plays for it after the grace", seat=seat, grace=record.absent_grace)
         return live
 

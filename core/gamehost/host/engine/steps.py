@@ -2,7 +2,7 @@
 sometimes a snapshot written as one step; the live match, the rules' cache
 and the observers take it only once it is committed.
 
-A mixin of ``MatchEngine``.
+A part of ``MatchEngine`` (an ``EngineCore``).
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ from typing import Any
 from gamehost.host.engine import clocks
 
 from gamehost.host import errors
-from gamehost.host.engine.views import EncodedView, ViewData
+from gamehost.host.engine.view_data import EncodedView, ViewData
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.store.base import Append, MatchRecord, Snapshot, VersionConflict
 from gamehost.host.store.records import tracks_turns
 from gamehost.host.workers.runner import Applied
 
 
-class MatchSteps:
-    async def _commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
+class MatchSteps(EngineCore):
+    async def commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
                       applied: Applied | None = None, snapshot_state: Any = None) -> None:
         """Write one step; only once it is committed does the live match take
         it (and the rules the state ``applied`` brought)."""
@@ -54,20 +55,20 @@ class MatchSteps:
         finishing = record.status == "finished" and live.record.status != "finished"
         live.advance(record, events, None, None if snapshot is None else snapshot.version)
         if finishing:
-            await self._count_result(live, record)  # engine_ratings
+            await self.ratings.count_result(live, record)
         if applied is not None:
             self.rules.committed(live, applied)
             to_move = applied.to_move
             for seat, moves in applied.moves.items():
-                live.settle(("moves", seat), moves)
+                live.cache.settle_legal_moves(seat, moves)
         if to_move is not None:
-            live.settle("to_move", to_move)
+            live.cache.settle_to_move(to_move)
         if applied is not None and live.record is record:  # not passed by a replica's later step
             if applied.views:
                 self._settle_views(live, applied)
             if applied.encoded:
                 self._settle_encoded_views(live, applied)
-            self._render_after_step(live, applied)  # engine_renderings
+            self.renderings.render_after_step(live, applied)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
 
@@ -83,7 +84,7 @@ class MatchSteps:
             if viewer in to_move and viewer not in applied.moves:
                 continue
             moves = applied.moves[viewer] if viewer in to_move else ()
-            live.settle(("view", viewer), ViewData(record.version, record.status, viewer, to_move, state, moves,
+            live.cache.settle_view(viewer, ViewData(record.version, record.status, viewer, to_move, state, moves,
                                                    record.result))
 
     @staticmethod
@@ -93,8 +94,7 @@ class MatchSteps:
         record = live.record
         to_move = applied.to_move if record.status == "active" else ()
         for viewer, fields in applied.encoded.items():
-            live.settle(("encoded_view", viewer),
-                        EncodedView(record.version, record.status, viewer, to_move, fields, record.result))
+            live.cache.settle_encoded_view(viewer, EncodedView(record.version, record.status, viewer, to_move, fields, record.result))
 
     def _due_in(self, record: MatchRecord, to_move: tuple[int, ...]) -> float | None:
         """Seconds until the host must act after this step: a bot's move or
@@ -105,14 +105,11 @@ class MatchSteps:
         if "human" in kinds and record.turn_timeout:  # from the turn's start: an undo's ask keeps update_time
             due.append(max(0.0, record.update_time + record.turn_timeout - time.time()))
         if "human" in kinds and record.clock is not None:
-            due.append(max(0.0, clocks.deadline(record.clock, record.update_time,
-                                                [s for s in to_move if record.seats[s].kind == "human"])
-                            - time.time()))
+            deadline = clocks.deadline(record.clock, record.update_time,
+                                       [s for s in to_move if record.seats[s].kind == "human"])
+            assert deadline is not None  # a person to move on a clock has a deadline
+            due.append(max(0.0, deadline - time.time()))
         return min(due, default=None)
-
-    @staticmethod
-    def _event(version: int, kind: str, seat: int, now: float, **fields: Any) -> dict:
-        return {"version": version, "kind": kind, "seat": seat, "time": now, **fields}
 
     def _notify_observers(self, live: LiveMatch, events: list[dict]) -> None:
         for impl in self._observers:

@@ -1,6 +1,6 @@
 """Matchmaking's rules (issue 17): which queued tickets play together, and
 how the match they make is seated. Pure functions over ticket records; the
-engine (engine_matchmaking.py) and the store do the rest.
+engine (matchmaking.py) and the store do the rest.
 
 - Tickets are matched only within one pool: the same game, player count and
   options (a variant is its options).

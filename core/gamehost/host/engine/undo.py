@@ -9,7 +9,7 @@ gives exactly the position before that move (``gamehost.sdk.replay``). The
 undo's step writes a snapshot of that position, so loading a match never
 replays across an undo.
 
-A mixin of ``MatchEngine``; the open ask is read from the log (``undo.py``).
+A part of ``MatchEngine`` (an ``EngineCore``); the open ask is read from the log (``undo.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from gamehost.host.engine import clocks
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.due_timers import DueTimer
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.undo_asks import UndoAsk, open_ask
 from gamehost.sdk.replay import RecordedMove, recorded_moves
 from gamehost.sdk.rules import offers_undo
+from gamehost.host.engine.match_events import match_event
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +37,7 @@ class UndoResult:
     undone: bool  # this call took the move back
 
 
-class MatchUndo:
+class MatchUndo(EngineCore):
     def undo_ask(self, live: LiveMatch) -> UndoAsk | None:
         """The match's open ask, if any."""
         if live.record.status != "active":
@@ -73,16 +75,16 @@ class MatchUndo:
             record = live.record
             version = record.version + 1
             ask = UndoAsk(seat, last.version, version, now + self.undo_ask_lifetime)
-            events = [self._event(version, "undo_asked", seat, now, undoes=last.version,
+            events = [match_event(version, "undo_asked", seat, now, undoes=last.version,
                                   expire_time=ask.expire_time)]
             if not ask.waiting(record.seats):  # nobody to ask: bots accept
                 return await self._take_back(live, ask, events, standing, now)
             # update_time stays: an ask is no move, and the turn's deadline keeps running
-            await self._commit(live, record.replace(version=version), events)
+            await self.commit(live, record.replace(version=version), events)
             live.log.info("undo asked", seat=seat, undoes=last.version)
             return UndoResult(version, ask, False)
 
-        return await self._locked(live, attempt)
+        return await self.locked(live, attempt)
 
     async def answer_undo(self, match_id: str, token: str, accept: bool, ask_version: int | None = None,
                           caller: Principal | None = None) -> UndoResult:
@@ -106,19 +108,19 @@ class MatchUndo:
                                                 "UNDO_ALREADY_ANSWERED", metadata=errors.metadata_of(seat=seat))
             version = record.version + 1
             if not accept:
-                await self._commit(live, record.replace(version=version),
-                                   [self._event(version, "undo_refused", seat, now)])
+                await self.commit(live, record.replace(version=version),
+                                   [match_event(version, "undo_refused", seat, now)])
                 live.log.info("undo refused", seat=seat, undoes=ask.undoes)
                 return UndoResult(version, None, False)
             ask = dataclasses.replace(ask, accepted=tuple(sorted((*ask.accepted, seat))))
-            events = [self._event(version, "undo_accepted", seat, now)]
+            events = [match_event(version, "undo_accepted", seat, now)]
             if not ask.waiting(record.seats):
                 return await self._take_back(live, ask, events, recorded_moves(await self._log_now(live)), now)
-            await self._commit(live, record.replace(version=version), events)
+            await self.commit(live, record.replace(version=version), events)
             live.log.info("undo accepted", seat=seat, undoes=ask.undoes)
             return UndoResult(version, ask, False)
 
-        return await self._locked(live, attempt)
+        return await self.locked(live, attempt)
 
     async def withdraw_undo(self, match_id: str, token: str, caller: Principal | None = None) -> UndoResult:
         live = await self.live_match(match_id)
@@ -133,12 +135,12 @@ class MatchUndo:
                                                 "UNDO_NOT_YOURS", metadata=errors.metadata_of(asker=ask.seat))
             record = live.record
             version = record.version + 1
-            await self._commit(live, record.replace(version=version),
-                               [self._event(version, "undo_withdrawn", seat, now)])
+            await self.commit(live, record.replace(version=version),
+                               [match_event(version, "undo_withdrawn", seat, now)])
             live.log.info("undo withdrawn", seat=seat, undoes=ask.undoes)
             return UndoResult(version, None, False)
 
-        return await self._locked(live, attempt)
+        return await self.locked(live, attempt)
 
     def _arm_undo_lapse(self, live: LiveMatch) -> None:
         """After each step: an open ask lapses at its ``expire_time`` with an
@@ -162,12 +164,12 @@ class MatchUndo:
                 return
             version = record.version + 1
             # update_time stays: the turn's deadline keeps running, as with the ask itself
-            await self._commit(live, record.replace(version=version),
-                               [self._event(version, "undo_lapsed", ask.seat, time.time(), undoes=ask.undoes)])
+            await self.commit(live, record.replace(version=version),
+                               [match_event(version, "undo_lapsed", ask.seat, time.time(), undoes=ask.undoes)])
             live.log.info("undo lapsed", seat=ask.seat, undoes=ask.undoes, waiting=ask.waiting(record.seats))
 
         try:
-            await self._locked(live, attempt)
+            await self.locked(live, attempt)
         except Exception as error:  # the store is away: the ask is closed anyway by its time
             live.log.warning("undo lapse not recorded", error=str(error))
 
@@ -206,7 +208,7 @@ class MatchUndo:
                                                            await self.to_move(live), now)
         kept = [[m.version, m.seat, dict(m.args)] for m in standing if m.version != ask.undoes]
         applied = await self.rules.rewind(live, kept, version)
-        events.append(self._event(version, "undone", ask.seat, now, undoes=ask.undoes))
-        await self._commit(live, record.replace(**changes), events, applied=applied, snapshot_state=applied.state)
+        events.append(match_event(version, "undone", ask.seat, now, undoes=ask.undoes))
+        await self.commit(live, record.replace(**changes), events, applied=applied, snapshot_state=applied.state)
         live.log.info("move taken back", seat=ask.seat, undoes=ask.undoes, version=version)
         return UndoResult(version, None, True)

@@ -1,6 +1,6 @@
 """Asks to take a move back, as the log records them: which ask is open
 and who must still answer it. Pure functions over log events; the engine's
-``engine_undo`` makes the changes.
+``undo.py`` makes the changes.
 
 An ask is open from its ``undo_asked`` event until any event other than an
 acceptance (a refusal, a withdrawal, the undo itself, a move, any change of

@@ -2,61 +2,38 @@
 view and its renderings, events as the viewer may see them, and watching
 (the stream of events after a version).
 
-A mixin of ``MatchEngine``; the answers are cached per version on the live
-match (``derived_async``).
+A part of ``MatchEngine`` (an ``EngineCore``); the answers are cached per version on the live
+match (``live.cache``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator
 
 from gamehost.host import errors
+from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.view_data import EncodedView, ViewData
 from gamehost.sdk.rules import Game, Move
 
-
-@dataclasses.dataclass(frozen=True)
-class ViewData:
-    """A match as one viewer sees it at one version."""
-
-    version: int
-    status: str
-    seat: int | None
-    to_move: tuple[int, ...]
-    state: Mapping[str, Any]
-    moves: tuple[Move, ...]
-    result: dict | None
+__all__ = ["EncodedView", "MatchViews", "ViewData"]
 
 
-@dataclasses.dataclass(frozen=True)
-class EncodedView:
-    """The same, with the state and legal moves as the View's protobuf
-    fields, encoded where the rules run (workers/view_bytes.py)."""
-
-    version: int
-    status: str
-    seat: int | None
-    to_move: tuple[int, ...]
-    fields: bytes
-    result: dict | None
-
-
-class MatchViews:
+class MatchViews(EngineCore):
     async def to_move(self, live: LiveMatch) -> tuple[int, ...]:
         if live.record.status != "active":
             return ()
-        known = live.cached("to_move")
+        known = live.cache.known_to_move()
         if known is None:  # a step that left the rules' state alone (a join) kept its seats to move
             known = self.rules.known_to_move(live)
         if known is not None:
             return known
-        return await live.derived_async("to_move", lambda: self.rules.to_move(live))
+        return await live.cache.to_move(lambda: self.rules.to_move(live))
 
     async def legal_moves(self, live: LiveMatch, seat: int | None) -> tuple[Move, ...]:
         if seat is None or seat not in await self.to_move(live):
             return ()
-        return await live.derived_async(("moves", seat), lambda: self.rules.legal_moves(live, seat))
+        return await live.cache.legal_moves(seat, lambda: self.rules.legal_moves(live, seat))
 
     async def view(self, live: LiveMatch, seat: int | None) -> ViewData:
         async def compute() -> ViewData:
@@ -67,7 +44,7 @@ class MatchViews:
                 if live.version == version:
                     return ViewData(version, status, seat, to_move, state, moves, result)
 
-        return await live.derived_async(("view", seat), compute)
+        return await live.cache.view(seat, compute)
 
     async def encoded_view(self, live: LiveMatch, seat: int | None) -> EncodedView | None:
         """``view`` with its state and legal moves as View fields, when the
@@ -86,15 +63,15 @@ class MatchViews:
                     # A watched match: its other viewers' streams ask too (each seat and the spectators open
                     # one when a match starts), so one round trip per version brings every view, as a move's
                     # answer does, and they all wait for that one.
-                    every = await live.derived_async(("every_view_fields", version),
-                                                     lambda: self.rules.views_fields(live, viewers, to_move))
+                    every = await live.cache.every_view_fields(
+                        version, lambda: self.rules.views_fields(live, viewers, to_move))
                     fields = every.get(seat)
                 if fields is None:  # alone, or left out of the batch: asked alone, to raise its own error
                     fields = await self.rules.view_fields(live, seat, listed=seat is not None and seat in to_move)
                 if live.version == version:
                     return None if fields is None else EncodedView(version, status, seat, to_move, fields, result)
 
-        return await live.derived_async(("encoded_view", seat), compute)
+        return await live.cache.encoded_view(seat, compute)
 
     async def state_of(self, live: LiveMatch) -> Any:
         """The match's current rules state, wherever the rules hold it (a
@@ -103,9 +80,9 @@ class MatchViews:
 
     async def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         if kind == "text":
-            return await live.derived_async(("text", view.seat, view.version),
+            return await live.cache.rendering("text", view.seat, view.version,
                                             lambda: self.rules.render_text(live, view.state))
-        return await live.derived_async(("svg", view.seat, view.version),
+        return await live.cache.rendering("svg", view.seat, view.version,
                                         lambda: self.rules.render_svg(live, view.state, view.moves))
 
     async def watch(self, live: LiveMatch, after_version: int, viewer: int | None = None,
@@ -113,7 +90,7 @@ class MatchViews:
         """Batches of events after ``after_version``, in order, with no gap
         and no repeat, until the match is over or the host closes.
         ``renderings``: those ("text", "svg") the watcher, ``viewer``, asked
-        for (made by the worker after each step: engine_renderings.py)."""
+        for (made by the worker after each step: renderings.py)."""
         self.check_watch(live, after_version)
         live.watchers += 1
         asked = live.renderings_asked
@@ -183,7 +160,7 @@ class MatchViews:
         if event["version"] < live.version - 1:  # an old event (a log read): not worth keeping
             return await compute()
         # The newest step's events go to every watcher: one rules call per viewer.
-        return await live.derived_async(("public_event", event["version"], viewer), compute)
+        return await live.cache.public_event(event["version"], viewer, compute)
 
     async def public_events(self, live: LiveMatch, events: list[dict], viewer: int | None) -> list[dict]:
         """A log's events as ``viewer`` may see them (GetMatchLog): the

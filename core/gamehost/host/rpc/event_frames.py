@@ -43,8 +43,7 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
                             text: bool, svg: bool) -> bytes:
     """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
     with_view = carries_view(live, event)
-    key = ("event_bytes", event["version"], seat, text, svg, with_view)
-    encoded = live.cached(key)
+    encoded = live.cache.kept_event_bytes(event["version"], seat, text, svg, with_view)
     if encoded is not None:
         return encoded
     encoded = await _event_head(service, live, event, seat)
@@ -56,7 +55,7 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
     # two watchers racing here build the same bytes. The key names the
     # version it is of, so it may land in a newer version's cache unharmed.
     if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
-        live.settle(key, encoded)
+        live.cache.keep_event_bytes(event["version"], seat, text, svg, with_view, encoded)
     return encoded
 
 
@@ -67,19 +66,19 @@ async def _event_head(service: "GameHostService", live: LiveMatch, event: dict, 
     shown = await service.engine.public_event(live, event, seat)
     if shown is not event or event["version"] < live.version - 1:  # a viewer's own, or an old event
         return service.shown_event_message(shown).SerializeToString()
-    return live.derived(("event_head", event["version"]),
-                        lambda: service.shown_event_message(event).SerializeToString())
+    return live.cache.event_head(event["version"],
+                                 lambda: service.shown_event_message(event).SerializeToString())
 
 
 async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
                               text: bool, svg: bool) -> bytes:
     """The same event as a Session stream sends it: a SessionEvent with the
     match's name and the MatchEvent (tag 0: nobody asked for it)."""
-    key = ("session_event_bytes", event["version"], seat, text, svg, carries_view(live, event))
     encoded = await match_event_bytes(service, live, event, seat, text, svg)
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
-    return live.derived(key, lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode())
-                        + field(_SESSION_MATCH_EVENT, encoded))
+    return live.cache.session_event_bytes(
+        event["version"], seat, text, svg, carries_view(live, event),
+        lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode()) + field(_SESSION_MATCH_EVENT, encoded))
 
 
 async def view_bytes(service: "GameHostService", live: LiveMatch, seat: int | None, text: bool,
@@ -106,4 +105,4 @@ def _parses(live: LiveMatch, fields: bytes) -> bool:
             return False
         return True
 
-    return live.derived(("fields_parse", fields), check)
+    return live.cache.fields_parse(fields, check)

@@ -216,8 +216,8 @@ def view_state(message: pb.View, state, live: LiveMatch | None = None) -> None:
         if live is None:
             field = struct_encoding.struct_field(VIEW_STATE_TAG, state)
         else:
-            field = live.derived(("view_state_field", _state_text(state)),
-                                 lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
+            field = live.cache.view_state_field(_state_text(state),
+                                               lambda: struct_encoding.struct_field(VIEW_STATE_TAG, state))
         message.MergeFromString(field)
     except (ValueError, TypeError, OverflowError, RecursionError, DecodeError, struct.error):
         # NotPlainJson is a ValueError; an int beyond a double is a struct.error
@@ -308,7 +308,7 @@ class GameHostService(pb_grpc.GameHostServicer):
                 message.undo_ask.CopyFrom(self._undo_ask_pb(live, ask))
             return message
 
-        return await live.derived_async("match_pb", build)
+        return await live.cache.match_message(build)
 
     async def match_message(self, match: LiveMatch | MatchRecord) -> pb.Match:
         """The Match message of ``match`` as GameHost answers it (for the admin
@@ -548,7 +548,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
             return message
 
-        return await live.derived_async(("view_pb", seat, text, svg), build)
+        return await live.cache.view_message(seat, text, svg, build)
 
     async def _encoded_view_message(self, live: LiveMatch, seat: int | None) -> pb.View | None:
         """The View from the fields the rules worker encoded (view_bytes.py),
