@@ -9,6 +9,8 @@ varint, the payload. The keys are read from the messages' descriptors
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from google.protobuf.descriptor import FieldDescriptor
 
 _SHORT = [bytes((size,)) for size in range(128)]  # a length under 128 is one varint byte
@@ -25,6 +27,19 @@ _WIRE_TYPE = {
 }  # every other type (integers, bool, enum) is a varint
 
 
+class FieldOfMessage(Protocol):
+    """A message field's descriptor, as protobuf's pure-Python or C layer gives it."""
+
+    @property
+    def full_name(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def type(self) -> int: ...
+    @property
+    def is_packed(self) -> bool: ...
+
+
 def length_prefix(size: int) -> bytes:
     """``size`` as protobuf's varint."""
     if size < 128:
@@ -37,7 +52,7 @@ def length_prefix(size: int) -> bytes:
     return bytes(out)
 
 
-def field_tag(descriptor: FieldDescriptor) -> bytes:
+def field_tag(descriptor: FieldOfMessage) -> bytes:
     """The key protobuf writes before one value of the field ``descriptor``:
     its number and wire type, as a varint. A packed field (a repeated
     number field, written as one length-delimited list) is refused: the

@@ -33,10 +33,9 @@ _TRUE, _FALSE = field_tag(_VALUE["bool_value"]) + b"\x01", field_tag(_VALUE["boo
 _STRUCT = field_tag(_VALUE["struct_value"])
 _LIST = field_tag(_VALUE["list_value"])
 # The containers' fields: a Struct's entries (a map: each entry a key and a value), a list's items.
-_STRUCT_FIELDS = struct_pb2.Struct.DESCRIPTOR.fields_by_name["fields"]
-_ENTRY = field_tag(_STRUCT_FIELDS)
-_ENTRY_KEY = field_tag(_STRUCT_FIELDS.message_type.fields_by_name["key"])
-_ENTRY_VALUE = field_tag(_STRUCT_FIELDS.message_type.fields_by_name["value"])
+_ENTRY = field_tag(struct_pb2.Struct.DESCRIPTOR.fields_by_name["fields"])
+_ENTRY_KEY = field_tag(struct_pb2.Struct.FieldsEntry.DESCRIPTOR.fields_by_name["key"])
+_ENTRY_VALUE = field_tag(struct_pb2.Struct.FieldsEntry.DESCRIPTOR.fields_by_name["value"])
 _ITEM = field_tag(struct_pb2.ListValue.DESCRIPTOR.fields_by_name["values"])
 
 

@@ -123,7 +123,8 @@ def check_struct(struct: struct_pb2.Struct, field: str, limits: InputLimits = DE
     if size > limits.struct_bytes:
         raise _refuse(field, f"at most {limits.struct_bytes} bytes encoded, not {size}.")
     # Iterative walk: (value, path, depth); depth counts objects and lists entered.
-    pending: list[tuple[object, str, int]] = [(struct, field, 1)]
+    pending: list[tuple[struct_pb2.Struct | struct_pb2.ListValue | struct_pb2.Value, str, int]] = [
+        (struct, field, 1)]
     while pending:
         item, path, depth = pending.pop()
         if depth > limits.struct_depth:

@@ -9,7 +9,7 @@ engine); a seated player's calls, shared with the Session stream, are in
 
 from __future__ import annotations
 
-from typing import AsyncIterable, AsyncIterator
+from typing import AsyncIterable, AsyncIterator, TypedDict
 
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors
@@ -34,6 +34,17 @@ from gamehost.host.rpc.session import SessionStream
 from gamehost.sdk.rules import offers_undo
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+
+class MatchListing(TypedDict):
+    """Which matches ListMatches reads (the engine's ``list_matches`` and ``list_match_keys``)."""
+
+    game_id: str | None
+    status: str | None
+    limit: int
+    before: tuple[float, str] | None
+    player: str | None
+    my_turn: bool
 
 
 class GameHostService(pb_grpc.GameHostServicer):
@@ -209,8 +220,8 @@ class GameHostService(pb_grpc.GameHostServicer):
                  **({"my_turn": True} if request.my_turn else {})}
         before = page_tokens.decode(request.page_token, query, page_tokens.time_and_id_position) \
             if request.page_token else None
-        listing = {"game_id": game_id, "status": status, "limit": size + 1, "before": before, "player": player,
-                   "my_turn": request.my_turn}
+        listing = MatchListing(game_id=game_id, status=status, limit=size + 1, before=before, player=player,
+                               my_turn=request.my_turn)
         if request.if_none_match:  # a poll: the page's keys name it; the rows are read only if it changed
             keys = await self.engine.list_match_keys(**listing)
             page = [(match_id, version) for match_id, version, _ in keys[:size]]

@@ -155,8 +155,11 @@ class SessionStream:
             self._wake()
 
     async def _answer(self, request: pb.SessionRequest | Undecodable) -> None:
-        tag = 0 if isinstance(request, Undecodable) else request.tag
-        kind = None if isinstance(request, Undecodable) else request.WhichOneof("request")
+        if isinstance(request, Undecodable):  # refused as the gate's input check refuses it (Gate.check_input)
+            await self._refuse(0, "", request.error())
+            return
+        tag = request.tag
+        kind = request.WhichOneof("request")
         method = METHOD_OF[kind]
         match = ""
         try:
