@@ -14,7 +14,7 @@ import random
 from gamehost.client import from_struct, to_struct
 from gamehost.host.codec.legal_move_encodings import LegalMoveEncodings
 from gamehost.host.plugins import load_catalog
-from gamehost.host.rpc.service import legal_move
+from gamehost.host.rpc.messages import legal_move
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
 

@@ -13,7 +13,7 @@ from google.protobuf.message import DecodeError
 from gamehost.client.structs import to_struct
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.plugins import load_catalog
-from gamehost.host.rpc.service import _state_text, view_state
+from gamehost.host.rpc.messages import _state_text, view_state
 from gamehost.host.store.base import MatchRecord
 from gamehost.v1 import gamehost_pb2 as pb
 from json_states import Colour, a_board, nested

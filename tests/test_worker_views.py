@@ -14,7 +14,7 @@ from google.protobuf import struct_pb2
 from gamehost.client import GameHostError
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host.plugins import load_catalog
-from gamehost.host.rpc.service import legal_move
+from gamehost.host.rpc.messages import legal_move
 from gamehost.host.workers import wire
 from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
 from gamehost.sdk.chance import rng_for

@@ -1,4 +1,4 @@
-"""Legal moves encoded once and shared by every view that lists them (issue 19).
+"""Legal moves encoded once and shared by every view that lists them.
 
 Building a LegalMove (its Struct of arguments, its parts) is Python work per
 value; a Callisto opening lists hundreds of moves, and the next position
@@ -10,13 +10,14 @@ soak's profile had a third of the serving process in building these.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from gamehost.host.codec.length_delimited import field
+from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.sdk.rules import Move
+from gamehost.v1 import gamehost_pb2 as pb
 
 MAX_MOVES_KEPT = 1 << 16  # distinct moves kept (a few MB); a flood of new ones only empties the table
-_VIEW_LEGAL_MOVES = b"\x3a"  # View.legal_moves (field 7, length-delimited), as protobuf encodes its key
+_VIEW_LEGAL_MOVES = field_tag(pb.View.DESCRIPTOR.fields_by_name["legal_moves"])
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -35,7 +36,7 @@ def _frozen(value: Any) -> Any:
 
 
 class LegalMoveEncodings:
-    def __init__(self, encode_legal_move) -> None:
+    def __init__(self, encode_legal_move: Callable[[Move], bytes]) -> None:
         """``encode_legal_move(move)``: the move's serialized LegalMove."""
         self._encode = encode_legal_move
         self._kept: dict[Any, bytes] = {}

@@ -2,7 +2,7 @@
 
 Every method needs the admin role; the gate refuses other callers before
 the method runs (``gate.REQUIRED_ROLES``). The engine decides what each
-call may change (``engine_admin.py``).
+call may change (``engine/administration.py``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ import structlog
 
 from gamehost.client.structs import to_struct
 from gamehost.host import errors
+from gamehost.host.auth.principal import Principal
 from gamehost.host.rpc import page_tokens
 from gamehost.host.rpc.delivery_admin import DeliveryAdministration, time_and_key_position
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.rpc.gate import Gate
-from gamehost.host.rpc.service import TICKET_PAGE, GameHostService, page_size, resource_id, timestamp, unary
+from gamehost.host.rpc.gated_methods import Context, unary
+from gamehost.host.rpc.messages import timestamp
+from gamehost.host.rpc.request_fields import TICKET_PAGE, page_size, resource_id
+from gamehost.host.rpc.service import GameHostService
 from gamehost.host.store.base import DeliveryRecord
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
@@ -46,40 +50,42 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
                  deliveries: DeliveryAdministration | None = None) -> None:
         self.engine = engine
         self.gate = gate
-        self.matches = matches  # builds the Match messages, as GameHost answers them
+        self.messages = matches.messages  # builds the Match messages, as GameHost answers them
         self.deliveries = deliveries or DeliveryAdministration(engine.store)
 
     @unary
-    async def AbortMatch(self, request, context, caller):
+    async def AbortMatch(self, request: pb.AbortMatchRequest, context: Context, caller: Principal) -> pb.Match:
         match_id = resource_id(request.name, "matches")
         live = await self.engine.abort_match(match_id, "ADMIN_ABORT",
                                              request.reason[:MAX_REASON] or f"aborted by {caller.subject}")
         log.info("admin aborted a match", match_id=match_id, admin=caller.subject)
-        return await self.matches.match_message(live)
+        return await self.messages.match_message(live)
 
     @unary
-    async def DeleteMatch(self, request, context, caller):
+    async def DeleteMatch(self, request: pb.DeleteMatchRequest, context: Context,
+                          caller: Principal) -> pb.DeleteMatchResponse:
         match_id = resource_id(request.name, "matches")
         await self.engine.delete_match(match_id)
         log.info("admin deleted a match", match_id=match_id, admin=caller.subject)
         return pb.DeleteMatchResponse()
 
     @unary
-    async def AssignBot(self, request, context, caller):
+    async def AssignBot(self, request: pb.AssignBotRequest, context: Context, caller: Principal) -> pb.Match:
         match_id = resource_id(request.name, "matches")
         live = await self.engine.assign_bot(match_id, request.seat, request.bot)
         log.info("admin gave a seat to a bot", match_id=match_id, seat=request.seat, admin=caller.subject)
-        return await self.matches.match_message(live)
+        return await self.messages.match_message(live)
 
     @unary
-    async def ResumeMatch(self, request, context, caller):
+    async def ResumeMatch(self, request: pb.ResumeMatchRequest, context: Context, caller: Principal) -> pb.Match:
         match_id = resource_id(request.name, "matches")
         live = await self.engine.resume_match(match_id)
         log.info("admin resumed a match", match_id=match_id, admin=caller.subject)
-        return await self.matches.match_message(live)
+        return await self.messages.match_message(live)
 
     @unary
-    async def ListDeliveries(self, request, context, caller):
+    async def ListDeliveries(self, request: pb.ListDeliveriesRequest, context: Context,
+                             caller: Principal) -> pb.ListDeliveriesResponse:
         size = page_size(request.page_size, DELIVERY_PAGE)
         state = None
         if request.state:
@@ -95,7 +101,7 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
                                          next_page_token=page_tokens.encode(query, list(last)) if last else "")
 
     @unary
-    async def RetryDelivery(self, request, context, caller):
+    async def RetryDelivery(self, request: pb.RetryDeliveryRequest, context: Context, caller: Principal) -> pb.Delivery:
         record = await self.deliveries.retry(request.key)
         log.info("admin retried a delivery", match_id=record.match_id, notification=record.key, admin=caller.subject)
         return delivery_pb(record)

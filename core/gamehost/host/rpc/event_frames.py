@@ -1,4 +1,4 @@
-"""Events as watchers receive them, encoded once and shared (issue 19).
+"""Events as watchers receive them, encoded once and shared.
 
 Every watcher of a match receives each of its events, the newest with the
 viewer's view. Watchers that see the same thing (every spectator; one seat
@@ -12,26 +12,23 @@ The view an event carries is written as bytes too (``view_bytes``): from
 the fields the rules worker encoded, a View is its other fields' bytes
 followed by those (protobuf merges concatenated fields), so the worker's
 bytes are not parsed into a message, copied into the event and serialized
-again for each viewer (issue 19: the serving process's CPU per move).
+again for each viewer: that would cost the serving process CPU on every move.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from google.protobuf.message import DecodeError
 
-from gamehost.host.codec.length_delimited import field
+from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.rpc.match_messages import MatchMessages
+from gamehost.host.rpc.messages import shown_event_message, view_header
 from gamehost.v1 import gamehost_pb2 as pb
 
-if TYPE_CHECKING:
-    from gamehost.host.rpc.service import GameHostService
-
-# SessionEvent's fields, as protobuf encodes them (see gamehost.proto).
-_SESSION_MATCH = b"\x12"        # field 2, length-delimited: the match name
-_SESSION_MATCH_EVENT = b"\x1a"  # field 3, length-delimited: the MatchEvent
-_EVENT_VIEW = b"\x3a"           # MatchEvent.view: field 7, length-delimited
+# The fields written here around bytes already encoded.
+_SESSION_MATCH = field_tag(pb.SessionEvent.DESCRIPTOR.fields_by_name["match"])  # the match name
+_SESSION_MATCH_EVENT = field_tag(pb.SessionEvent.DESCRIPTOR.fields_by_name["match_event"])
+_EVENT_VIEW = field_tag(pb.MatchEvent.DESCRIPTOR.fields_by_name["view"])
 
 
 def carries_view(live: LiveMatch, event: dict) -> bool:
@@ -39,16 +36,16 @@ def carries_view(live: LiveMatch, event: dict) -> bool:
     return event["version"] == live.version and live.record.status != "suspended"
 
 
-async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
                             text: bool, svg: bool) -> bytes:
     """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
     with_view = carries_view(live, event)
     encoded = live.cache.kept_event_bytes(event["version"], seat, text, svg, with_view)
     if encoded is not None:
         return encoded
-    encoded = await _event_head(service, live, event, seat)
+    encoded = await _event_head(messages, live, event, seat)
     if with_view:
-        version, view = await view_bytes(service, live, seat, text, svg)
+        version, view = await view_bytes(messages, live, seat, text, svg)
         if version == event["version"]:  # else a later event brings the view
             encoded += field(_EVENT_VIEW, view)
     # No task to share the work in flight: the parts are cached already, and
@@ -59,37 +56,36 @@ async def match_event_bytes(service: "GameHostService", live: LiveMatch, event: 
     return encoded
 
 
-async def _event_head(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None) -> bytes:
+async def _event_head(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None) -> bytes:
     """The MatchEvent without the view, serialized: once per event when the
     viewer sees it as it is (every event but a move hidden from this
     viewer), shared by every viewer then."""
-    shown = await service.engine.public_event(live, event, seat)
+    shown = await messages.engine.public_event(live, event, seat)
     if shown is not event or event["version"] < live.version - 1:  # a viewer's own, or an old event
-        return service.shown_event_message(shown).SerializeToString()
-    return live.cache.event_head(event["version"],
-                                 lambda: service.shown_event_message(event).SerializeToString())
+        return shown_event_message(shown).SerializeToString()
+    return live.cache.event_head(event["version"], lambda: shown_event_message(event).SerializeToString())
 
 
-async def session_event_bytes(service: "GameHostService", live: LiveMatch, event: dict, seat: int | None,
+async def session_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
                               text: bool, svg: bool) -> bytes:
     """The same event as a Session stream sends it: a SessionEvent with the
     match's name and the MatchEvent (tag 0: nobody asked for it)."""
-    encoded = await match_event_bytes(service, live, event, seat, text, svg)
+    encoded = await match_event_bytes(messages, live, event, seat, text, svg)
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
     return live.cache.session_event_bytes(
         event["version"], seat, text, svg, carries_view(live, event),
         lambda: field(_SESSION_MATCH, f"matches/{live.id}".encode()) + field(_SESSION_MATCH_EVENT, encoded))
 
 
-async def view_bytes(service: "GameHostService", live: LiveMatch, seat: int | None, text: bool,
+async def view_bytes(messages: MatchMessages, live: LiveMatch, seat: int | None, text: bool,
                      svg: bool) -> tuple[int, bytes]:
     """``seat``'s View now, serialized, and the version it shows (once per
     viewer and version: the event's bytes that carry it are cached)."""
     if not text and not svg:  # renderings need the view as data: built by view_message
-        encoded = await service.engine.encoded_view(live, seat)
+        encoded = await messages.engine.encoded_view(live, seat)
         if encoded is not None and _parses(live, encoded.fields):
-            return encoded.version, service.view_header(live, encoded).SerializeToString() + encoded.fields
-    view = await service.view_message(live, seat, text, svg)  # it logs and rebuilds fields the parser refuses
+            return encoded.version, view_header(live, encoded).SerializeToString() + encoded.fields
+    view = await messages.view_message(live, seat, text, svg)  # it logs and rebuilds fields the parser refuses
     return view.version, view.SerializeToString()
 
 

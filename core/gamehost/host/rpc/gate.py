@@ -1,8 +1,9 @@
 """What every call passes before the engine: who is calling, whether that
 caller may call now, and whether the request is within the host's limits.
 
-The servicer's decorators call ``Gate.admit`` first; a refusal there ends
-the call with its status and reaches neither the engine nor the store.
+The servicers' methods call ``Gate.admit`` first (gated_methods.py); a
+refusal there ends the call with its status and reaches neither the engine
+nor the store.
 """
 
 from __future__ import annotations

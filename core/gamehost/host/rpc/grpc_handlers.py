@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 import grpc
-from grpc._cython.cygrpc import ExecuteBatchError  # grpcio's error for a status sent to a call already gone
+# grpcio's error for a status sent to a call already gone (its stubs leave out this Cython layer)
+from grpc._cython.cygrpc import ExecuteBatchError  # type: ignore[import-not-found]
 
 from gamehost.host import errors
 from gamehost.host.rpc.status import to_grpc_status

@@ -38,7 +38,7 @@ class InputLimits:
     struct_keys: int = 64             # keys of one object inside a Struct
     struct_key_chars: int = 64        # length of one key inside a Struct
     struct_list_items: int = 256      # items of one list inside a Struct
-    # Part "mmextras": a ticket's widening rating range (CreateTicketRequest), rating points
+    # How far a matchmaking ticket's rating range may widen (CreateTicketRequest), in rating points
     rating_widen_per_second: float = 1000.0  # how fast each bound may move out
     rating_max_widening: float = 10000.0     # how far each bound may move out
 
@@ -49,7 +49,7 @@ _STRING_LIMIT = {  # field name -> the InputLimits attribute bounding it
     "player_name": "player_name_chars",
     "name": "name_chars", "game": "name_chars", "match": "name_chars", "player": "name_chars",
     "unwatch": "name_chars",  # SessionRequest: a match name
-    "party": "name_chars",  # CreateTicketRequest: a party's name (part "parties")
+    "party": "name_chars",  # CreateTicketRequest: the name of the party queuing together
     "request_id": "request_id_chars",
     "player_token": "token_chars", "page_token": "token_chars",
 }
@@ -123,7 +123,8 @@ def check_struct(struct: struct_pb2.Struct, field: str, limits: InputLimits = DE
     if size > limits.struct_bytes:
         raise _refuse(field, f"at most {limits.struct_bytes} bytes encoded, not {size}.")
     # Iterative walk: (value, path, depth); depth counts objects and lists entered.
-    pending: list[tuple[object, str, int]] = [(struct, field, 1)]
+    pending: list[tuple[struct_pb2.Struct | struct_pb2.ListValue | struct_pb2.Value, str, int]] = [
+        (struct, field, 1)]
     while pending:
         item, path, depth = pending.pop()
         if depth > limits.struct_depth:

@@ -1,9 +1,9 @@
-"""The Session stream (issue 19): a player's moves in, the events of the
-matches it follows out, on one bidirectional gRPC stream.
+"""The Session stream: a player's moves in, the events of the matches it
+follows out, on one bidirectional gRPC stream.
 
 It does what SubmitMove and WatchMatch (and the undo calls: AskUndo,
-AnswerUndo, WithdrawUndo) do, through the same engine calls,
-the same gate and the same event encodings; only the transport differs: a
+AnswerUndo, WithdrawUndo) do, through the same calls (``SeatCalls``),
+the same gate and the same event encodings (``event_frames``); only the transport differs: a
 move costs one message each way on a stream already open instead of a call.
 
 - One reader takes the requests in order. Each passes the gate
@@ -26,38 +26,46 @@ is answered).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, AsyncIterator
+from typing import AsyncIterable, AsyncIterator, Callable
 
 import structlog
 
 from gamehost.host import errors
-
-from gamehost.host.rpc import event_frames
-from gamehost.host.engine.renderings import asked_kinds
-from gamehost.host.rpc.grpc_handlers import Undecodable
+from gamehost.host.auth.principal import Principal
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.engine.renderings import asked_kinds
+from gamehost.host.rpc import event_frames
+from gamehost.host.rpc.gate import Gate
+from gamehost.host.rpc.grpc_handlers import Undecodable
+from gamehost.host.rpc.match_messages import MatchMessages
+from gamehost.host.rpc.request_fields import resource_id
+from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.rpc.status import to_rpc_status
 from gamehost.v1 import gamehost_pb2 as pb
-
-if TYPE_CHECKING:
-    from gamehost.host.rpc.service import GameHostService
 
 log = structlog.get_logger("gamehost.session")
 
 OUTBOX = 256  # messages waiting for the client before the watch tasks wait
-_WAKE = object()  # in the outbox: the writer looks again whether the stream is done
+
+
+class _Wake:
+    """In the outbox: the writer looks again whether the stream is done."""
+
+
+_WAKE = _Wake()
 
 # The call each kind of request is counted as, at the gate and in the quotas.
 METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
              "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", None: "Session"}
-# Undo requests, each answered by the servicer's method of the same name (as the unary call is).
+# Undo requests, each answered by SeatCalls' method of the same name (as the unary call is).
 UNDO_REQUESTS = ("ask_undo", "answer_undo", "withdraw_undo")
 
 
 class _Watch:
     """One followed match: the task that sends its events, and the last version sent."""
 
-    def __init__(self, after_version: int, release) -> None:
+    def __init__(self, after_version: int, release: Callable[[], None]) -> None:
         self.sent = after_version
         self.task: asyncio.Task | None = None
         self.release = release  # gives the caller's watch stream back (idempotent)
@@ -72,18 +80,21 @@ class _Watch:
 
 
 class SessionStream:
-    def __init__(self, service: "GameHostService", caller) -> None:
-        self.service = service
-        self.engine = service.engine
-        self.gate = service.gate
+    def __init__(self, engine: MatchEngine, gate: Gate, messages: MatchMessages, calls: SeatCalls,
+                 caller: Principal) -> None:
+        self.engine = engine
+        self.gate = gate
+        self.messages = messages
+        self.calls = calls
         self.caller = caller
-        self.outbox: asyncio.Queue = asyncio.Queue(OUTBOX)
+        self.outbox: asyncio.Queue[pb.SessionEvent | bytes | _Wake] = asyncio.Queue(OUTBOX)
         self.watches: dict[str, _Watch] = {}
         self.reading = True
         self.busy = False  # the reader is answering a request
         self.answered = 0
 
-    async def run(self, requests) -> AsyncIterator:
+    async def run(self, requests: AsyncIterable[pb.SessionRequest | Undecodable]
+                  ) -> AsyncIterator[pb.SessionEvent | bytes]:
         """What the stream sends: answers and events, as messages or bytes."""
         reader = asyncio.ensure_future(self._read(requests))
         closer = asyncio.ensure_future(self._end_with_host(reader))
@@ -93,7 +104,7 @@ class SessionStream:
                 if self.outbox.empty() and self._done():
                     return
                 item = await self.outbox.get()
-                if item is not _WAKE:
+                if not isinstance(item, _Wake):
                     yield item
                     sent += 1
         finally:
@@ -124,7 +135,7 @@ class SessionStream:
 
     # ------------------------------------------------------------ requests
 
-    async def _read(self, requests) -> None:
+    async def _read(self, requests: AsyncIterable[pb.SessionRequest | Undecodable]) -> None:
         try:
             async for request in requests:
                 self.busy = True
@@ -143,16 +154,19 @@ class SessionStream:
             self.reading = False
             self._wake()
 
-    async def _answer(self, request) -> None:
-        tag = 0 if isinstance(request, Undecodable) else request.tag
-        kind = None if isinstance(request, Undecodable) else request.WhichOneof("request")
+    async def _answer(self, request: pb.SessionRequest | Undecodable) -> None:
+        if isinstance(request, Undecodable):  # refused as the gate's input check refuses it (Gate.check_input)
+            await self._refuse(0, "", request.error())
+            return
+        tag = request.tag
+        kind = request.WhichOneof("request")
         method = METHOD_OF[kind]
         match = ""
         try:
             self.gate.admit_message(method, request, self.caller)
             if kind == "move":
                 match = request.move.name
-                answer = await self.service.submit_move(request.move, self.caller)
+                answer = await self.calls.submit_move(request.move, self.caller)
                 await self.outbox.put(pb.SessionEvent(tag=tag, match=match, moved=answer))
             elif kind == "watch":
                 match = request.watch.name
@@ -163,7 +177,7 @@ class SessionStream:
             elif kind in UNDO_REQUESTS:
                 undo_request = getattr(request, kind)
                 match = undo_request.name
-                answer = await getattr(self.service, kind)(undo_request, self.caller)
+                answer = await getattr(self.calls, kind)(undo_request, self.caller)
                 await self.outbox.put(pb.SessionEvent(tag=tag, match=match, undo=answer))
             else:
                 raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo or "
@@ -187,8 +201,6 @@ class SessionStream:
     # ------------------------------------------------------------ watches
 
     async def _watch(self, tag: int, request: pb.WatchMatchRequest) -> None:
-        from gamehost.host.rpc.service import resource_id  # the servicer imports this module
-
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, self.caller)
         replaced = self.watches.pop(live.id, None)
@@ -198,7 +210,7 @@ class SessionStream:
         watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
         try:
             await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name,
-                                                  watching=await self.service.match_message(live)))
+                                                  watching=await self.messages.match_message(live)))
         except BaseException:
             self.watches.pop(live.id, None)
             watch.release()
@@ -213,7 +225,7 @@ class SessionStream:
                 async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
-                            self.service, live, event, seat, text, svg))
+                            self.messages, live, event, seat, text, svg))
                         watch.sent = event["version"]
                 last = pb.SessionEvent(match=request.name, watch_ended=pb.WatchEnded(version=watch.sent))
             except errors.HostError as error:  # e.g. the store failed to read a resuming watcher's events
@@ -232,8 +244,6 @@ class SessionStream:
             self._wake()
 
     async def _unwatch(self, tag: int, name: str) -> None:
-        from gamehost.host.rpc.service import resource_id
-
         match_id = resource_id(name, "matches", "unwatch")
         watch = self.watches.pop(match_id, None)
         if watch is None:

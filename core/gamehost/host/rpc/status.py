@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -12,7 +13,7 @@ from gamehost.host.errors import FailedPrecondition, HostError
 DOMAIN = "gamehost.dev"
 
 
-def _packed(message) -> any_pb2.Any:
+def _packed(message: Message) -> any_pb2.Any:
     packed = any_pb2.Any()
     packed.Pack(message)
     return packed
@@ -24,7 +25,7 @@ def to_grpc_status(error: HostError) -> grpc.Status:
 
 def to_rpc_status(error: HostError) -> status_pb2.Status:
     """The google.rpc.Status for ``error``: its code, message and details."""
-    details = [error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)]
+    details: list[Message] = [error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)]
     if error.field_violations:
         details.append(error_details_pb2.BadRequest(field_violations=[
             error_details_pb2.BadRequest.FieldViolation(field=field, description=description)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import grpc
 from aiohttp import web
-from grpc_health.v1 import health_pb2
+from google.protobuf import descriptor_pool
+from grpc_health.v1 import health
 
 from gamehost.host.errors import shown
 from gamehost.host.web import connect, grpc_web
@@ -25,7 +26,9 @@ from gamehost.v1 import gamehost_pb2
 
 SERVICES = (gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"],
             gamehost_pb2.DESCRIPTOR.services_by_name["GameHostAdmin"],
-            health_pb2.DESCRIPTOR.services_by_name["Health"])
+            # the health module registers its service on import; found by name, the descriptor has the
+            # type of the others (the health stubs name protobuf's C classes instead)
+            descriptor_pool.Default().FindServiceByName(health.SERVICE_NAME))
 
 
 def _unsupported(method: Method) -> web.Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import grpc
 from google.protobuf import json_format
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 from gamehost.host.errors import shown
 from gamehost.host.web.upstream import Failure
@@ -13,7 +13,7 @@ from gamehost.host.web.upstream import Failure
 PROTO, JSON = "proto", "json"
 
 
-def request_bytes(codec: str, message_class: type, body: bytes) -> bytes:
+def request_bytes(codec: str, message_class: type[Message], body: bytes) -> bytes:
     """The serialized request the servicer receives."""
     if codec == PROTO:
         return body
@@ -28,7 +28,7 @@ def request_bytes(codec: str, message_class: type, body: bytes) -> bytes:
     return message.SerializeToString()
 
 
-def response_body(codec: str, message_class: type, data: bytes) -> bytes:
+def response_body(codec: str, message_class: type[Message], data: bytes) -> bytes:
     """The servicer's serialized response in the client's codec."""
     if codec == PROTO:
         return data

@@ -144,7 +144,8 @@ class ConnectionGuard:
         place is free before its connection_lost comes."""
         self._count(why, connection)
         self.forget(connection)
-        connection.transport.abort()
+        if connection.transport is not None:  # admitted connections have theirs
+            connection.transport.abort()
 
     def requested(self, connection: GuardedConnection) -> None:
         self.waiting.pop(connection, None)

@@ -46,7 +46,8 @@ def connect_error(failure: Failure) -> dict:
     details = []
     for packed in failure.status().details:
         type_name = packed.type_url.rsplit("/", 1)[-1]
-        detail = {"type": type_name, "value": base64.b64encode(packed.value).decode().rstrip("=")}
+        detail: dict[str, object] = {"type": type_name,
+                                     "value": base64.b64encode(packed.value).decode().rstrip("=")}
         debug = _debug_json(type_name, packed.value)
         if debug is not None:
             detail["debug"] = debug

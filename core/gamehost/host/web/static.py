@@ -82,12 +82,12 @@ class StaticRoot:
         self.rpc_paths = rpc_paths
         self.compressed = CompressedFiles()
 
-    def _file(self, url_path: str) -> Path | None:
-        """The file a URL path names, or None; symlinks leading out of the
-        root name nothing."""
+    def _file(self, root: Path, url_path: str) -> Path | None:
+        """The file a URL path names under ``root``, or None; symlinks leading
+        out of the root name nothing."""
         parts = PurePosixPath(url_path).parts[1:]
-        target = self.root.joinpath(*parts).resolve()
-        if not target.is_relative_to(self.root):
+        target = root.joinpath(*parts).resolve()
+        if not target.is_relative_to(root):
             return None
         if target.is_dir():
             target = target / "index.html"
@@ -98,14 +98,15 @@ class StaticRoot:
             return web.Response(status=405, headers={"Allow": "POST"},
                                 text="This RPC takes POST (Connect or gRPC-Web): only calls without side effects "
                                      "have Connect's GET form; see docs/protocol.md.\n")
-        if self.root is None:
+        root = self.root
+        if root is None:
             return web.Response(status=404, text="this host serves no web client: build clients/web "
                                                  "(npm run build) or pass --web-root.\n")
         if escapes(request.path):
             return web.Response(status=404, text=NOT_FOUND)
-        target = self._file(request.path)
+        target = self._file(root, request.path)
         if target is None and "." not in PurePosixPath(request.path).name:
-            target = self._file("/index.html")  # a client-side route: the app decides what to show
+            target = self._file(root, "/index.html")  # a client-side route: the app decides what to show
         if target is None:
             return web.Response(status=404, text=NOT_FOUND)
         headers = {"Content-Type": content_type(target), "X-Content-Type-Options": "nosniff"}

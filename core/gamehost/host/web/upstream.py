@@ -9,12 +9,13 @@ the framing. A call's status comes back as a ``Failure``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import AsyncIterator
+from typing import AsyncGenerator
 
 import grpc
 import structlog
 from google.protobuf import any_pb2, descriptor_pb2, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
 from gamehost.host.rpc.status import DOMAIN
@@ -27,8 +28,8 @@ log = structlog.get_logger("gamehost.web")
 @dataclass(frozen=True)
 class Method:
     path: str            # "/gamehost.v1.GameHost/GetGame", the URL path in both browser protocols
-    input: type          # request message class
-    output: type         # response message class
+    input: type[Message]   # request message class
+    output: type[Message]  # response message class
     server_streaming: bool
     no_side_effects: bool = False  # marked NO_SIDE_EFFECTS in the proto: Connect's GET form may call it
 
@@ -78,7 +79,7 @@ class Failure(Exception):
     def of(cls, error: grpc.aio.AioRpcError) -> "Failure":
         details = b""
         for key, value in error.trailing_metadata() or ():
-            if key == STATUS_DETAILS_KEY:
+            if key == STATUS_DETAILS_KEY and isinstance(value, bytes):  # a "-bin" key's value: bytes
                 details = value
         return cls(error.code(), error.details() or "", details)
 
@@ -110,17 +111,19 @@ class Upstream:
         ])
 
     async def unary(self, method: Method, request: bytes, timeout: float | None, metadata=()) -> bytes:
-        call = self.channel.unary_unary(method.path)(request, timeout=timeout, metadata=metadata)
+        invoke: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = self.channel.unary_unary(method.path)
+        call = invoke(request, timeout=timeout, metadata=metadata)
         try:
             return await call
         except grpc.aio.AioRpcError as error:
             raise Failure.of(error) from None
 
     async def stream(self, method: Method, request: bytes, timeout: float | None,
-                     metadata=()) -> AsyncIterator[bytes]:
+                     metadata=()) -> AsyncGenerator[bytes, None]:
         """The response messages as they come; a non-OK end raises Failure.
         Closing the iterator early (the browser went away) cancels the call."""
-        call = self.channel.unary_stream(method.path)(request, timeout=timeout, metadata=metadata)
+        invoke: grpc.aio.UnaryStreamMultiCallable[bytes, bytes] = self.channel.unary_stream(method.path)
+        call = invoke(request, timeout=timeout, metadata=metadata)
         try:
             async for message in call:
                 yield message

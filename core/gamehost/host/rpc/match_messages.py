@@ -1,0 +1,139 @@
+"""The messages GameHost answers about a match that take the engine to
+build: the Match with its seats to move, a viewer's View, a MatchEvent as a
+viewer sees it. Each is built once per version and viewer, in the live
+match's per-version cache, and shared: a message handed out must not be
+modified."""
+
+from __future__ import annotations
+
+from google.protobuf.message import DecodeError
+
+from gamehost.client.structs import to_struct
+from gamehost.host import errors
+from gamehost.host.codec.legal_move_encodings import LegalMoveEncodings
+from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_engine import MatchEngine, ViewData
+from gamehost.host.engine.renderings import asked_kinds
+from gamehost.host.engine.views import EncodedView
+from gamehost.host.rpc.messages import (
+    STATUS_TO_PB, legal_move, match_pb, result_pb, shown_event_message, undo_ask_pb, view_header, view_state)
+from gamehost.host.store.base import MatchRecord
+from gamehost.v1 import gamehost_pb2 as pb
+
+
+class MatchMessages:
+    def __init__(self, engine: MatchEngine) -> None:
+        self.engine = engine
+        self._legal_moves = LegalMoveEncodings(lambda move: legal_move(move).SerializeToString())
+
+    # ------------------------------------------------------------ matches
+
+    async def match_message(self, match: LiveMatch | MatchRecord) -> pb.Match:
+        """The Match message of ``match`` as GameHost answers it, built once
+        per version. A stored row is a match whose rules this host lacks,
+        shown as GetMatch shows it."""
+        if isinstance(match, MatchRecord):
+            return self.record_message(match)
+        return await self.live_match_message(match)
+
+    def record_message(self, record: MatchRecord) -> pb.Match:
+        """The Match of a stored row, without its seats to move (they take the rules)."""
+        return match_pb(record, (), self.engine.rules_available(record))
+
+    async def live_match_message(self, live: LiveMatch) -> pb.Match:
+        async def build() -> pb.Match:
+            record = live.record
+            message = match_pb(record, await self.engine.to_move(live), self.engine.rules_available(record))
+            ask = self.engine.undo_ask(live)  # kept with the version: clients also check its expire_time
+            if ask is not None:
+                message.undo_ask.CopyFrom(undo_ask_pb(record.seats, ask))
+            return message
+
+        return await live.cache.match_message(build)
+
+    async def listed_match_message(self, record: MatchRecord) -> pb.Match:
+        """A match as ListMatches lists it: from this process's live match
+        when it holds the version listed."""
+        live = self.engine.held(record.id)
+        if live is None or live.version < record.version:  # another replica moved it on
+            return self.record_message(record)
+        try:
+            return await self.live_match_message(live)
+        except errors.HostError:  # its rules are failing: list it without the seats to move
+            return self.record_message(live.record)
+
+    # ------------------------------------------------------------ views
+
+    async def view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool) -> pb.View:
+        """``seat``'s View now (None: a spectator's), built once per version."""
+        async def build() -> pb.View:
+            if not text and not svg:
+                message = await self._encoded_view_message(live, seat)
+            else:
+                message = await self._rendered_view_message(live, seat, text, svg)
+            if message is not None:
+                return message
+            view: ViewData = await self.engine.view(live, seat)
+            message = pb.View(
+                match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
+                seat=-1 if seat is None else seat, to_move=view.to_move,
+                result=result_pb(view.result),
+                text=await self.engine.render(live, view, "text") if text else "",
+                svg=await self.engine.render(live, view, "svg") if svg else "")
+            view_state(message, view.state, live)
+            message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
+            return message
+
+        return await live.cache.view_message(seat, text, svg, build)
+
+    async def _encoded_view_message(self, live: LiveMatch, seat: int | None) -> pb.View | None:
+        """The View from the fields the rules worker encoded (view_bytes.py),
+        merged by protobuf's C parser; None when there are none, or the
+        parser refuses them (nesting beyond its depth): the View is then
+        built from the view's data, which raises where it raised before."""
+        encoded: EncodedView | None = await self.engine.encoded_view(live, seat)
+        return None if encoded is None else self._encoded_view_pb(live, seat, encoded)
+
+    @staticmethod
+    def _encoded_view_pb(live: LiveMatch, seat: int | None, encoded: EncodedView) -> pb.View | None:
+        message = view_header(live, encoded)
+        try:
+            message.MergeFromString(encoded.fields)
+        except DecodeError:
+            live.log.warning("encoded view refused by protobuf's parser: built from the view", seat=seat)
+            return None
+        return message
+
+    async def _rendered_view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool
+                                     ) -> pb.View | None:
+        """The View from the worker's fields and its renderings, made in the
+        worker from the viewer's view of the same state
+        (engine/renderings.py); None where the View is built and rendered
+        from the view's data (rules run in the host, a view the encoding
+        does not take)."""
+        if not self.engine.renders_in_workers(live):
+            return None
+        made = await self.engine.rendered_view(live, seat, asked_kinds(text, svg))
+        if made is None:
+            return None
+        message = self._encoded_view_pb(live, seat, made.encoded)
+        if message is not None:
+            message.text, message.svg = made.texts.get("text", ""), made.texts.get("svg", "")
+        return message
+
+    async def past_view_message(self, live: LiveMatch, seat: int | None, version: int, text: bool,
+                                svg: bool) -> pb.View:
+        """``seat``'s View at an earlier ``version`` (replayed, not cached)."""
+        view: ViewData = await self.engine.view_at(live, seat, version)
+        return pb.View(
+            match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
+            seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
+            result=result_pb(view.result),
+            text=await self.engine.render_at(live, view, "text") if text else "",
+            svg=await self.engine.render_at(live, view, "svg") if svg else "")
+
+    # ------------------------------------------------------------ events
+
+    async def event_messages(self, live: LiveMatch, events: list[dict], viewer: int | None) -> list[pb.MatchEvent]:
+        """``events`` as ``viewer`` may see them."""
+        return [shown_event_message(shown) for shown in await self.engine.public_events(live, events, viewer)]
