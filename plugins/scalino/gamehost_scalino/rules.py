@@ -391,6 +391,7 @@ def play(state: dict, seat: int, move):
     if state["hands"][colour][len(bar) - 1] == 0:
         raise IllegalMove(f"You have no {colour} {len(bar)}-cell piece left.", "no-piece-left")
     building = current_level(state, pyr)
+    assert building is not None  # a complete pyramid has ended the game (state["over"])
     if level != building:
         if level > building:
             raise IllegalMove(f"Level {building} must be full before level {level} is started.", "levels-in-order")
