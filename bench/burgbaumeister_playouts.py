@@ -15,7 +15,7 @@ import sys
 import time
 from collections import Counter
 
-from gamehost_burgbaumeister.rules import Burgbaumeister
+from gamehost_burgbaumeister.game import Burgbaumeister
 
 GAME = Burgbaumeister()
 VARIANTS = {variant.id: dict(variant.options) for variant in GAME.variants}

@@ -16,7 +16,8 @@ import platform
 import random
 import time
 
-from gamehost_callisto import Callisto, rules
+from gamehost_callisto import rules
+from gamehost_callisto.game import Callisto
 
 
 def playouts(game: Callisto, players: int, seconds: float, options: dict) -> dict:

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 
-from gamehost_campanile.rules import Campanile
+from gamehost_campanile.game import Campanile
 
 
 def playout(game: Campanile, players: int, rng: random.Random) -> int:

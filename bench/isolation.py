@@ -160,7 +160,7 @@ async def round_trip() -> list[dict]:
 
 
 def wire_cost() -> list[dict]:
-    from gamehost_scalino.scalino import Scalino
+    from gamehost_scalino.game import Scalino
     from gamehost.sdk.chance import rng_for
 
     game = Scalino()

@@ -18,7 +18,7 @@ import sys
 import time
 from collections import Counter
 
-from gamehost_kensington.rules import Kensington
+from gamehost_kensington.game import Kensington
 
 GAME = Kensington()
 VARIANTS = {variant.id: dict(variant.options) for variant in GAME.variants}

@@ -13,8 +13,8 @@ import random
 import sys
 import time
 
-from gamehost_scalino.dismantle import ScalinoPyramid
-from gamehost_scalino.scalino import Scalino, current_level
+from gamehost_scalino.game import Scalino, ScalinoPyramid
+from gamehost_scalino.rules import current_level
 from gamehost_scalino.pyramid import pyramid
 
 CONFIGURATIONS = [

@@ -9,7 +9,8 @@ import pytest
 
 from gamehost.sdk import IllegalMove, Move, Part, Secret
 from gamehost.sdk.conformance import run_conformance
-from gamehost_tictactoe import TicTacToe, cell_of
+from gamehost_tictactoe.game import TicTacToe
+from gamehost_tictactoe.rules import cell_of
 
 
 class MutatesItsInput(TicTacToe):

@@ -10,7 +10,7 @@ import pytest
 from gamehost.host.plugins import load_catalog
 from gamehost.sdk.conformance import run_conformance
 from gamehost.sdk.legibility import target_problems, text_problems
-from gamehost_tictactoe import TicTacToe
+from gamehost_tictactoe.game import TicTacToe
 
 # The games whose pictures pass both checks, and the kit's flags they pass in
 # their own conformance tests: every game; a new game joins once it passes.

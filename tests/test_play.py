@@ -117,7 +117,7 @@ def test_bots_play_their_seats(client):
 
 def test_match_of_bots_only_plays_itself_and_replays_to_the_same_result(client):
     from gamehost.client import from_struct
-    from gamehost_tictactoe import TicTacToe
+    from gamehost_tictactoe.game import TicTacToe
     from gamehost.sdk.replay import RecordedMove, initial_state, replay
 
     match = client.create_match("tictactoe", bots=[0, 1], seed=11)

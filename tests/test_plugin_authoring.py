@@ -37,9 +37,9 @@ def test_a_new_plugin_installs_in_a_fresh_venv_and_passes_its_own_tests(tmp_path
                           capture_output=True, text=True, timeout=60, env=_env())
     assert made.returncode == 0, made.stderr
     assert {path.relative_to(package).as_posix() for path in package.rglob("*") if path.is_file()} == {
-        "pyproject.toml", "README.md", "gamehost_take_away/__init__.py", "gamehost_take_away/rules.py",
-        "gamehost_take_away/pictures.py", "gamehost_take_away/py.typed", "tests/test_rules.py",
-        "tests/test_conformance.py"}
+        "pyproject.toml", "README.md", "gamehost_take_away/__init__.py", "gamehost_take_away/game.py",
+        "gamehost_take_away/rules.py", "gamehost_take_away/render.py", "gamehost_take_away/py.typed",
+        "tests/test_rules.py", "tests/test_conformance.py"}
     python = _fresh_venv(tmp_path / "venv")
     # A real build of the package (a wheel through its pyproject), offline.
     installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",

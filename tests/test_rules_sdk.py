@@ -11,7 +11,7 @@ def test_places_rank_higher_keys_first_and_share_ties():
 
 def test_player_counts_name_the_allowed_seat_counts_and_must_include_the_minimum():
     from gamehost.host.plugins import validation_errors
-    from gamehost_tictactoe import TicTacToe
+    from gamehost_tictactoe.game import TicTacToe
 
     class Gapped(TicTacToe):
         id, min_players, max_players, player_counts = "gapped", 2, 6, (2, 4, 6)

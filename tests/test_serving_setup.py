@@ -40,7 +40,7 @@ def test_a_taken_port_is_one_clear_line_and_exit_code_1(taken_port, flags, named
 RELOAD_PLUGIN = '''
 """A game whose rules version the reload test edits."""
 from gamehost.sdk import hookimpl
-from gamehost_tictactoe import TicTacToe
+from gamehost_tictactoe.game import TicTacToe
 
 
 class Edited(TicTacToe):

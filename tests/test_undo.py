@@ -17,7 +17,7 @@ from gamehost.client.structs import from_struct
 from gamehost.host.engine.undo_asks import ASK_LIFETIME, open_ask
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.v1 import gamehost_pb2 as pb
-from gamehost_tictactoe import TicTacToe
+from gamehost_tictactoe.game import TicTacToe
 from call_errors import error_of
 
 pytestmark = pytest.mark.timeout(120)

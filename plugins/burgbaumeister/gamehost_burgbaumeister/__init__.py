@@ -1,8 +1,13 @@
-"""Der Wettkampf der Burgbaumeister for gamehost: the plugin entry point."""
+"""Der Wettkampf der Burgbaumeister for gamehost.
+
+``rules.py`` holds the rules (read it like the rulebook), ``render.py`` the
+text and SVG pictures, ``hints.py`` the search bots' hints, and ``game.py``
+the ``Game`` that declares the game to the host; this module only registers it.
+"""
 
 from gamehost.sdk import hookimpl
 
-from gamehost_burgbaumeister.rules import Burgbaumeister
+from gamehost_burgbaumeister.game import Burgbaumeister
 
 
 @hookimpl

@@ -8,7 +8,7 @@ first wall of 10 cards (the start card "1" included) ends the game. The points
 variant adds special cards: king, queen, princes and princesses, ravens,
 cannons, towers and the magician.
 
-Section numbers (§2.x) refer to the spec, shared/rules/burgbaumeister.md; [FR]
+Section numbers (§2.x) refer to the spec, docs/rules/burgbaumeister.md; [FR]
 is the French rules text it was written from. Choices the spec marks
 PROPOSED are data tables or named options where a real alternative exists,
 and say "PROPOSED" in their docstrings otherwise.
@@ -33,8 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, rank_shares, seat_name
-from gamehost_burgbaumeister import render
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, places, seat_name
 
 # --- Components (§2.1) ---------------------------------------------------
 
@@ -66,41 +65,6 @@ REVEAL, DECIDE, FIRE, OVER = "reveal", "decide", "fire", "over"
 END_WALL_COMPLETE = "wall-complete"
 END_NO_CARD_TAKEABLE = "no-card-takeable"
 END_STALLED = "stalled"
-
-OPTIONS_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "special_cards": {
-            "type": "boolean", "default": False,
-            "description": "Points variant (§2.5): king, queen, princes, princesses, ravens, cannons, towers, magician.",
-        },
-        "memory_aid": {
-            "type": "boolean", "default": False,
-            "description": "Views show the number of every face-down card that has been face up before.",
-        },
-        "start_card_is_tower": {
-            "type": "boolean", "default": False,
-            "description": "Ambiguity B1: the start card counts as a tower against cannons.",
-        },
-        "start_card_scores": {
-            "type": "boolean", "default": True,
-            "description": "Points variant: the start card 1 scores its 1 point like every wall card.",
-        },
-        "start_card_removable": {
-            "type": "boolean", "default": False,
-            "description": "A cannon may remove the start card 1.",
-        },
-        "cannon_hits_own_wall": {
-            "type": "boolean", "default": False,
-            "description": "A cannon may also target the shooter's own wall ([FR]: 'a player of your choice').",
-        },
-        "stall_turns_per_face_down_card": {
-            "type": "integer", "minimum": 1, "default": 2,
-            "description": "Termination guard: the game ends after this many turns per face-down card in a row without a take.",
-        },
-    },
-}
 
 
 # --- Places and cards ----------------------------------------------------
@@ -474,135 +438,89 @@ def summary(state: dict, scores: list[int], ranking: list[int]) -> str:
     return f"{reason} {names} {verb} with {best} {unit}."
 
 
-class Burgbaumeister(Game):
-    id = "burgbaumeister"
-    title = "Der Wettkampf der Burgbaumeister"
-    version = "1"
-    summary = "Turn face-down cards one at a time and build the first ascending wall of 10 cards."
-    min_players = 2
-    max_players = 4
-    options_schema = OPTIONS_SCHEMA
-    variants = (
-        Variant("basic", "Basic game", {}, "The first 10-card ascending wall wins."),
-        Variant("points", "Points variant", {"special_cards": True},
-                "Special cards score bonuses, cannons shoot, towers protect, the magician inserts a card."),
-    )
-    hidden_information = True
-    chance = True
+# --- The game as the host asks for it -------------------------------------
 
-    # --- rules -----------------------------------------------------------
+def to_move(state: dict) -> tuple[int, ...]:
+    return () if state["phase"] == OVER else (state["seat"],)
 
-    def setup(self, seats, options, rng):
-        return setup_state(seats, options, rng)
 
-    def to_move(self, state):
-        return () if state["phase"] == OVER else (state["seat"],)
+def legal_moves(state: dict, seat: int) -> list[Move]:
+    """The moves of the phase: turn a card up, fire the cannon, or take, insert or decline the face-up card."""
+    if state["phase"] == OVER or seat != state["seat"]:
+        return []
+    if state["phase"] == REVEAL:
+        return [Move(f"reveal:{place_name(place)}", f"Turn up the card at {place_name(place)}",
+                     {"action": "reveal", "place": place})
+                for place, token in enumerate(state["table"]) if token is not None]
+    if state["phase"] == FIRE:
+        return [Move(f"fire:{target}:{number}", f"Cannon: remove {number} from {player_name(target)}'s wall",
+                     {"action": "fire", "seat": target, "card": number})
+                for target, number in cannon_targets(state, seat)]
+    # Labels name the place, never the number: a label goes to the log,
+    # and the log must not keep a card that goes back face down (§2.6).
+    number = card_number(state["table"][state["revealed"]])
+    where = place_name(state["revealed"])
+    moves = []
+    if may_take(state["walls"][seat], number):
+        moves.append(Move("take", f"Take the card at {where} onto the right end of the wall", {"action": "take"}))
+    if may_use_magician(state, seat, number):
+        moves.append(Move("magician", f"Magician: insert the card at {where} at its place in the wall",
+                          {"action": "magician"}))
+    moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
+    return moves
 
-    def legal_moves(self, state, seat):
-        if state["phase"] == OVER or seat != state["seat"]:
-            return []
-        if state["phase"] == REVEAL:
-            return [Move(f"reveal:{place_name(place)}", f"Turn up the card at {place_name(place)}",
-                         {"action": "reveal", "place": place})
-                    for place, token in enumerate(state["table"]) if token is not None]
-        if state["phase"] == FIRE:
-            return [Move(f"fire:{target}:{number}", f"Cannon: remove {number} from {player_name(target)}'s wall",
-                         {"action": "fire", "seat": target, "card": number})
-                    for target, number in cannon_targets(state, seat)]
-        # Labels name the place, never the number: a label goes to the log,
-        # and the log must not keep a card that goes back face down (§2.6).
-        number = card_number(state["table"][state["revealed"]])
-        where = place_name(state["revealed"])
-        moves = []
-        if may_take(state["walls"][seat], number):
-            moves.append(Move("take", f"Take the card at {where} onto the right end of the wall", {"action": "take"}))
-        if may_use_magician(state, seat, number):
-            moves.append(Move("magician", f"Magician: insert the card at {where} at its place in the wall",
-                              {"action": "magician"}))
-        moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
-        return moves
 
-    def apply(self, state, seat, move, rng):
-        if state["phase"] == OVER:
-            raise IllegalMove("The game is over.", "game-over")
-        if seat != state["seat"]:
-            raise IllegalMove(f"It is {player_name(state['seat'])}'s turn.", "not-your-turn")
-        action = action_of(move)
-        phase = state["phase"]
-        if phase == REVEAL:
-            if action != "reveal":
-                raise IllegalMove("First turn a face-down card face up.", "reveal-first")
-            return reveal(state, int_arg(move, "place", '{"action": "reveal", "place": 0}'))
-        if phase == FIRE:
-            if action != "fire":
-                raise IllegalMove("Your cannon must fire first: remove a card from an opponent's wall.", "cannon-must-fire")
-            return fire(state, seat, int_arg(move, "seat", '{"action": "fire", "seat": 1, "card": 7}'),
-                        int_arg(move, "card", '{"action": "fire", "seat": 1, "card": 7}'))
-        if action == "reveal":
-            raise IllegalMove("You have already turned a card this turn: take it or turn it back.", "one-card-per-turn")
-        if action == "fire":
-            raise IllegalMove("Only a cannon you have just added to your wall fires.", "no-cannon-to-fire")
-        return {"take": take, "magician": use_magician, "decline": decline}[action](state, seat)
+def play(state: dict, seat: int, move: Any) -> dict:
+    """One step of the turn (§2.3), refused unless the phase allows it."""
+    if state["phase"] == OVER:
+        raise IllegalMove("The game is over.", "game-over")
+    if seat != state["seat"]:
+        raise IllegalMove(f"It is {player_name(state['seat'])}'s turn.", "not-your-turn")
+    action = action_of(move)
+    phase = state["phase"]
+    if phase == REVEAL:
+        if action != "reveal":
+            raise IllegalMove("First turn a face-down card face up.", "reveal-first")
+        return reveal(state, int_arg(move, "place", '{"action": "reveal", "place": 0}'))
+    if phase == FIRE:
+        if action != "fire":
+            raise IllegalMove("Your cannon must fire first: remove a card from an opponent's wall.", "cannon-must-fire")
+        return fire(state, seat, int_arg(move, "seat", '{"action": "fire", "seat": 1, "card": 7}'),
+                    int_arg(move, "card", '{"action": "fire", "seat": 1, "card": 7}'))
+    if action == "reveal":
+        raise IllegalMove("You have already turned a card this turn: take it or turn it back.", "one-card-per-turn")
+    if action == "fire":
+        raise IllegalMove("Only a cannon you have just added to your wall fires.", "no-cannon-to-fire")
+    return {"take": take, "magician": use_magician, "decline": decline}[action](state, seat)
 
-    def outcome(self, state):
-        if state["end"] is None:
-            return None
-        options = state["options"]
-        walls = state["walls"]
-        scores = [score(wall, options) for wall in walls]
-        ranking = places([(points, highest(wall)) for points, wall in zip(scores, walls)])
-        return Outcome(scores=scores, ranking=ranking, summary=summary(state, scores, ranking))
 
-    # --- information -------------------------------------------------------
+def outcome(state: dict) -> Outcome | None:
+    """Once the game has ended (§2.4): ranked by score, ties going to the higher top card."""
+    if state["end"] is None:
+        return None
+    options = state["options"]
+    walls = state["walls"]
+    scores = [score(wall, options) for wall in walls]
+    ranking = places([(points, highest(wall)) for points, wall in zip(scores, walls)])
+    return Outcome(scores=scores, ranking=ranking, summary=summary(state, scores, ranking))
 
-    def view(self, state, seat):
-        return public_view(state, seat)
 
-    def secrets(self, state):
-        """Every face-down card's token is a secret of nobody; the face-up card is public."""
-        return [Secret(None, token) for place, token in enumerate(state["table"])
-                if token is not None and place != state["revealed"]]
+def secrets(state: dict) -> list[Secret]:
+    """Every face-down card's token is a secret of nobody; the face-up card is public."""
+    return [Secret(None, token) for place, token in enumerate(state["table"])
+            if token is not None and place != state["revealed"]]
 
-    def rollout_move(self, state, seat, moves, rng):
-        """For search bots' playouts, a player who keeps room in the wall:
-        take a card only if it leaves, on average, enough higher cards for
-        the cards still to come (a random player takes 40 on its second
-        turn, and its playouts say little)."""
-        if state["phase"] != DECIDE:
-            return None
-        by_action = {move.args["action"]: move for move in moves}
-        if "take" not in by_action:
-            return by_action.get("decline")
-        if "decline" not in by_action:
-            return None  # a search bot may offer only the moves it has not tried yet
-        wall = state["walls"][seat]
-        number = card_number(state["table"][state["revealed"]])
-        step = (max(WALL_CARD_NUMBERS) - highest(wall)) / max(1, WALL_TO_WIN - len(wall))
-        return by_action["take"] if number <= highest(wall) + 1.5 * step else by_action["decline"]
 
-    def evaluate(self, state):
-        """For search bots cutting a playout short: the seats ranked as the
-        walls would score now; a lower top card, leaving more cards
-        takeable, breaks ties."""
-        options = state["options"]
-        return rank_shares(places([(score(wall, options), -highest(wall)) for wall in state["walls"]]))
-
-    def sample_state(self, state, seat, rng):
-        """Every seat knows the same: the face-up card, the walls, and each
-        card that has been face up before (players remember what they saw,
-        `memory_aid` or not). The cards never turned up are dealt afresh
-        among their places."""
-        unseen = [place for place, token in enumerate(state["table"])
-                  if token is not None and not state["seen"][place] and place != state["revealed"]]
-        tokens = sorted(state["table"][place] for place in unseen)  # the order must not tell where they lay
-        rng.shuffle(tokens)
-        table = list(state["table"])
-        for place, token in zip(unseen, tokens):
-            table[place] = token
-        return {**state, "table": table}
-
-    def render_text(self, view):
-        return render.render_text(view)
-
-    def render_svg(self, view, moves):
-        return render.render_svg(view, moves)
+def sample_state(state: dict, rng) -> dict:
+    """Every seat knows the same: the face-up card, the walls, and each
+    card that has been face up before (players remember what they saw,
+    `memory_aid` or not). The cards never turned up are dealt afresh
+    among their places."""
+    unseen = [place for place, token in enumerate(state["table"])
+              if token is not None and not state["seen"][place] and place != state["revealed"]]
+    tokens = sorted(state["table"][place] for place in unseen)  # the order must not tell where they lay
+    rng.shuffle(tokens)
+    table = list(state["table"])
+    for place, token in zip(unseen, tokens):
+        table[place] = token
+    return {**state, "table": table}

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from gamehost.sdk.conformance import run_conformance, sampled
-from gamehost_burgbaumeister.rules import Burgbaumeister
+from gamehost_burgbaumeister.game import Burgbaumeister
 
 GAME = Burgbaumeister()
 PLAYOUTS = os.environ.get("BURGBAUMEISTER_PLAYOUTS")

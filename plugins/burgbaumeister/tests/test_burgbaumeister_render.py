@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from gamehost_burgbaumeister.rules import Burgbaumeister
+from gamehost_burgbaumeister.game import Burgbaumeister
 
 GAME = Burgbaumeister()
 

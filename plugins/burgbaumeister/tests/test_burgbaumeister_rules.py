@@ -1,5 +1,5 @@
 """Rules tests for Der Wettkampf der Burgbaumeister, one per rule of
-shared/rules/burgbaumeister.md (section numbers in the docstrings)."""
+docs/rules/burgbaumeister.md (section numbers in the docstrings)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import re
 import pytest
 
 from gamehost.sdk import IllegalMove, MalformedMove, Secret
-from gamehost_burgbaumeister.rules import Burgbaumeister, card_number
+from gamehost_burgbaumeister.game import Burgbaumeister
+from gamehost_burgbaumeister.rules import card_number
 
 GAME = Burgbaumeister()
 POINTS = {"special_cards": True}

@@ -1,92 +1,13 @@
 """Callisto (Reiner Knizia) as a gamehost plugin.
 
-The rules live in ``rules.py`` (read it like the rulebook), the pictures in
-``render.py``, the search bots' hints in ``hints.py``; this module only
-declares the game to the host.
+``rules.py`` holds the rules (read it like the rulebook), ``render.py`` the
+text and SVG pictures, ``hints.py`` the search bots' hints, and ``game.py``
+the ``Game`` that declares the game to the host; this module only registers it.
 """
 
-from gamehost.sdk import Game, Variant, hookimpl
+from gamehost.sdk import hookimpl
 
-from gamehost_callisto import hints, render, rules
-
-OPTIONS_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "one_sided": {
-            "type": "boolean", "default": False,
-            "description": "Pieces may be turned but not flipped; the pairs of L and S/Z "
-                           "tetrominoes become L + J and S + Z (§2.4 flag).",
-        },
-        "start_seat": {
-            "enum": ["random", 0, 1, 2, 3], "default": "random",
-            "description": "Who starts the (first) game: a seat number, or drawn at random "
-                           "(PROPOSED for the rulebook's youngest player, §2.5).",
-        },
-        "match": {
-            "type": "boolean", "default": False,
-            "description": "Play one game per player, each started by the next player clockwise, "
-                           "and add up the penalties ([FR] Astuce).",
-        },
-    },
-    "additionalProperties": False,
-}
-
-
-class Callisto(Game):
-    id = "callisto"
-    title = "Callisto"
-    version = "1"
-    summary = ("Place your polyominoes on an octagonal board, each touching your own colour "
-               "by an edge; the fewest cells left over wins.")
-    min_players = 2
-    max_players = 4
-    options_schema = OPTIONS_SCHEMA
-    variants = (
-        Variant("standard", "Callisto", {}, "Pieces may be turned and flipped; one game."),
-        Variant("one-sided", "One-sided pieces", {"one_sided": True},
-                "Pieces may be turned but not flipped: L + J and S + Z instead of two of each."),
-        Variant("match", "Match", {"match": True},
-                "One game per player, rotating the start player; the lowest total penalty wins."),
-    )
-    hidden_information = False
-    chance = True  # only the start player may be drawn (§2.8)
-
-    def setup(self, seats, options, rng):
-        return rules.setup(seats, options, rng)
-
-    def to_move(self, state):
-        return () if state["to_move"] is None else (state["to_move"],)
-
-    def legal_moves(self, state, seat):
-        return rules.legal_moves(state, seat)
-
-    def apply(self, state, seat, move, rng):
-        return rules.play(state, seat, move)
-
-    def outcome(self, state):
-        return rules.outcome(state)
-
-    def can_undo(self, state, seat, move):
-        # Pieces are in plain sight and no move draws chance: any last move may be taken back.
-        return True
-
-    def order_moves(self, state, seat, moves, rng):
-        return hints.ordered(state, seat, moves)
-
-    def rollout_move(self, state, seat, moves, rng):
-        return hints.biggest_piece_move(state, seat, moves, rng)
-
-    def playout_move(self, state, seat, rng):
-        return hints.quick_biggest_piece_move(state, seat, rng)
-
-    def evaluate(self, state):
-        return hints.cells_in_hand_shares(state)
-
-    def render_text(self, view):
-        return render.render_text(view)
-
-    def render_svg(self, view, moves):
-        return render.render_svg(view, moves)
+from gamehost_callisto.game import Callisto
 
 
 @hookimpl

@@ -1,6 +1,6 @@
 """Callisto (Reiner Knizia, 2 to 4 players): the rules as gamehost plays them.
 
-Section marks (§2.3, ...) point into shared/rules/callisto.md; [FR] is the
+Section marks (§2.3, ...) point into docs/rules/callisto.md; [FR] is the
 French rulebook it comes from. Each player owns one colour: 18 polyominoes
 (68 cells) and 3 columns. Two rounds of columns open the game; then each turn
 a player places one piece touching their own colour by a full edge, or their

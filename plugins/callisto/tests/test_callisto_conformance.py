@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from gamehost.sdk.conformance import run_conformance, sampled
 
-from gamehost_callisto import Callisto
+from gamehost_callisto.game import Callisto
 
 CASES = [
     # (seats, options, playouts)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 import statistics
 
-from gamehost_callisto import Callisto, hints, rules
+from gamehost_callisto import hints, rules
+from gamehost_callisto.game import Callisto
 
 GAME = Callisto()
 BLUE, YELLOW = 0, 1

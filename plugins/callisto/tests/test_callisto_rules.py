@@ -1,4 +1,4 @@
-"""Callisto rules, one test per rule of shared/rules/callisto.md (sections §2.x)."""
+"""Callisto rules, one test per rule of docs/rules/callisto.md (sections §2.x)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from gamehost.client.composing import composed, path_problems
 from gamehost.sdk import IllegalMove
 from gamehost.sdk.part_targets import part_targets, target_problems
 
-from gamehost_callisto import Callisto, rules
+from gamehost_callisto import rules
+from gamehost_callisto.game import Callisto
 from gamehost_callisto.render import CELL_FILL
 
 GAME = Callisto()

@@ -1,13 +1,13 @@
 """Campanile (Hanno & Wilfried Kuhn, Blatz 1996) as a gamehost plugin.
 
-The rules live in ``rules.py``; the text and SVG pictures in ``render.py``.
+``rules.py`` holds the rules (read it like the rulebook), ``render.py`` the
+text and SVG pictures, ``hints.py`` the search bots' hints, and ``game.py``
+the ``Game`` that declares the game to the host; this module only registers it.
 """
-
-from __future__ import annotations
 
 from gamehost.sdk import hookimpl
 
-from gamehost_campanile.rules import Campanile
+from gamehost_campanile.game import Campanile
 
 
 @hookimpl

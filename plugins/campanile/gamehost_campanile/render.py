@@ -1,4 +1,4 @@
-"""Text and SVG pictures of a Campanile view (see rules.Campanile.view).
+"""Text and SVG pictures of a Campanile view (see rules.player_view).
 
 Both show the towers left to right with their heights and the chips beneath in
 bet order, the three piles with their tops and sizes, the viewer's own hand,

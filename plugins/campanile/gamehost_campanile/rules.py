@@ -1,4 +1,4 @@
-"""Campanile (Hanno & Wilfried Kuhn, Blatz 1996), as shared/rules/campanile.md specifies.
+"""Campanile (Hanno & Wilfried Kuhn, Blatz 1996), as docs/rules/campanile.md specifies.
 
 Five towers, one per architectural style, stand in a row. On a turn a player
 builds one tower 1, 2 or 3 storeys higher with a card of its style, may bet one
@@ -37,9 +37,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Secret, Variant, places, seat_name
-
-from gamehost_campanile import hints, render
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, places, seat_name
 
 # --- components (1.1) and setup tables (1.2) ----------------------------------
 
@@ -82,7 +80,6 @@ def storeys_text(storeys: int) -> str:
 
 # --- setup (1.2) -------------------------------------------------------------
 
-
 def tower_cards(players: int) -> list[str]:
     """The tower cards left after removing a fixed count of each style (1.2 step 2)."""
     kept = CARDS_PER_STYLE - REMOVED_PER_STYLE[players]
@@ -117,7 +114,6 @@ def start_player(players: int, options: Mapping[str, Any], rng) -> int:
 
 
 # --- what is visible on the table ----------------------------------------------
-
 
 def pile_top(state, pile: int) -> str | None:
     """The face-up top card of pile 1, 2 or 3 (1.2 step 5), None if empty."""
@@ -154,7 +150,6 @@ def is_over(state) -> bool:
 
 
 # --- the turn (1.3) --------------------------------------------------------------
-
 
 def check_build(state, seat: int, style: str, storeys: int) -> None:
     """Build (1.3 step 1): once per turn, with a hand card of the tower's style,
@@ -282,7 +277,6 @@ def draw(state, seat: int, pile: int):
 
 # --- scoring (1.5) ---------------------------------------------------------------
 
-
 def tower_ranking(state) -> list[str]:
     """Towers from highest to lowest; among equal heights the one further left
     (nearer the piles) ranks higher (1.5 step 1)."""
@@ -348,206 +342,153 @@ def int_field(move, action: str, name: str) -> int:
     return int(value)
 
 
-# --- the game -----------------------------------------------------------------------
+# --- the game (setup, turns, end) ------------------------------------------------------
 
-
-class Campanile(Game):
-    id = "campanile"
-    title = "Campanile"
-    version = "1"
-    summary = "Build five rival towers storey by storey and bet power chips on the ones that will stand tallest."
-    min_players = 2
-    max_players = 5
-    hidden_information = True
-    chance = True
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "bet_rule": {
-                "enum": list(BET_RULES), "default": "at_least",
-                "description": "A bet chip must be worth at least (French rules) or exactly "
-                               "(German reviews) the storeys built this turn.",
-            },
-            "bet_on_built_tower": {
-                "type": "boolean", "default": False,
-                "description": "Official variant: you may also bet on the tower you just built.",
-            },
-            "start_player": {
-                "enum": ["random", "first-seat"], "default": "random",
-                "description": "Who takes the first turn: a random player, or Player 1.",
-            },
-            "tower_order": {
-                "enum": ["random", "fixed"], "default": "random",
-                "description": "Left-to-right order of the towers: shuffled, or S1 to S5.",
-            },
-        },
-        "additionalProperties": False,
+def setup(seats: int, options: Mapping[str, Any], rng):
+    """1.2: the towers, the deal, the chips and the start player; `options` has every default filled in."""
+    row = tower_row(options, rng)
+    hands, piles, surplus = deal(seats, rng)
+    return {
+        "players": seats,
+        "options": options,
+        "row": row,
+        "heights": {style: START_HEIGHT for style in STYLES},
+        "bets": {style: [] for style in STYLES},
+        "chips": [dict(CHIP_SET) for _ in range(seats)],
+        "hands": hands,
+        "piles": piles,
+        "surplus": surplus,
+        "known": [[] for _ in range(seats)],
+        "turn": start_player(seats, options, rng),
+        "step": "build",
+        "built": None,
     }
-    variants = (
-        Variant("standard", "Standard", {}, "The 1996 rules as translated: a chip worth at least the storeys built."),
-        Variant("official-variant", "Official variant", {"bet_on_built_tower": True},
-                "You may also bet on the tower you have just built."),
-        Variant("exact-bets", "Exact bets", {"bet_rule": "exact"},
-                "As the German reviews read: a chip worth exactly the storeys built."),
-    )
 
-    def setup(self, seats, options, rng):
-        options = {**self.default_options(), **options}
-        row = tower_row(options, rng)
-        hands, piles, surplus = deal(seats, rng)
-        return {
-            "players": seats,
-            "options": options,
-            "row": row,
-            "heights": {style: START_HEIGHT for style in STYLES},
-            "bets": {style: [] for style in STYLES},
-            "chips": [dict(CHIP_SET) for _ in range(seats)],
-            "hands": hands,
-            "piles": piles,
-            "surplus": surplus,
-            "known": [[] for _ in range(seats)],
-            "turn": start_player(seats, options, rng),
-            "step": "build",
-            "built": None,
-        }
 
-    def to_move(self, state):
-        return () if is_over(state) else (state["turn"],)
+def to_move(state):
+    return () if is_over(state) else (state["turn"],)
 
-    def legal_moves(self, state, seat):
-        if is_over(state) or seat != state["turn"]:
-            return []
-        if state["step"] == "build":
-            held = {card_style(card) for card in state["hands"][seat]}
-            return [Move(f"build:{style}:{storeys}",
-                         f"Build tower {style} up {storeys_text(storeys)}, then draw from pile {storeys}",
-                         {"action": "build", "style": style, "storeys": storeys})
-                    for style in state["row"] if style in held for storeys in STOREY_CHOICES]
-        # The label names the pile, not its face-up card: once drawn the card is in a hidden
-        # hand, and the log must not keep what no view shows any more (docs/games/campanile.md).
-        pile = state["built"]["storeys"]
-        if state["step"] == "draw":
-            return [Move(f"draw:{pile}", f"Draw the top card of pile {pile}", {"action": "draw", "pile": pile})]
-        moves = [Move(f"draw:{pile}", f"Bet nothing; draw the top card of pile {pile}",
-                      {"action": "draw", "pile": pile})]
-        towers = betting_towers(state)
-        for tower in state["row"]:
-            if tower not in towers:
-                continue
-            for chip in STOREY_CHOICES:
-                if chip_fits(chip, pile, state["options"]["bet_rule"]) and state["chips"][seat][str(chip)]:
-                    moves.append(Move(f"bet:{tower}:{chip}", f"Bet a {chip}-chip on tower {tower}",
-                                      {"action": "bet", "tower": tower, "chip": chip}))
-        return moves
 
-    def apply(self, state, seat, move, rng):
-        if is_over(state):
-            raise IllegalMove("The game is over.", "game-over")
-        if seat != state["turn"]:
-            raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
-        action = move_action(move)
-        if action == "build":
-            style, storeys = text_field(move, action, "style"), int_field(move, action, "storeys")
-            check_build(state, seat, style, storeys)
-            return build(state, seat, style, storeys)
-        if action == "bet":
-            tower, chip = text_field(move, action, "tower"), int_field(move, action, "chip")
-            check_bet(state, seat, tower, chip)
-            return place_bet(state, seat, tower, chip)
-        pile = int_field(move, action, "pile")
-        check_draw(state, pile)
-        return draw(state, seat, pile)
+def legal_moves(state, seat: int):
+    if is_over(state) or seat != state["turn"]:
+        return []
+    if state["step"] == "build":
+        held = {card_style(card) for card in state["hands"][seat]}
+        return [Move(f"build:{style}:{storeys}",
+                     f"Build tower {style} up {storeys_text(storeys)}, then draw from pile {storeys}",
+                     {"action": "build", "style": style, "storeys": storeys})
+                for style in state["row"] if style in held for storeys in STOREY_CHOICES]
+    # The label names the pile, not its face-up card: once drawn the card is in a hidden
+    # hand, and the log must not keep what no view shows any more (docs/games/campanile.md).
+    pile = state["built"]["storeys"]
+    if state["step"] == "draw":
+        return [Move(f"draw:{pile}", f"Draw the top card of pile {pile}", {"action": "draw", "pile": pile})]
+    moves = [Move(f"draw:{pile}", f"Bet nothing; draw the top card of pile {pile}",
+                  {"action": "draw", "pile": pile})]
+    towers = betting_towers(state)
+    for tower in state["row"]:
+        if tower not in towers:
+            continue
+        for chip in STOREY_CHOICES:
+            if chip_fits(chip, pile, state["options"]["bet_rule"]) and state["chips"][seat][str(chip)]:
+                moves.append(Move(f"bet:{tower}:{chip}", f"Bet a {chip}-chip on tower {tower}",
+                                  {"action": "bet", "tower": tower, "chip": chip}))
+    return moves
 
-    def outcome(self, state):
-        if not is_over(state):
-            return None
-        scores = final_scores(state)["scores"]
-        ranking = places(scores)
-        best = max(scores)
-        winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
-        if len(winners) == 1:
-            summary = f"{winners[0]} wins with {best} points."
-        else:
-            summary = f"{', '.join(winners)} share the win with {best} points."
-        return Outcome(scores=[float(score) for score in scores], ranking=ranking, summary=summary)
 
-    # --- hidden information (1.6) ---
+def play(state, seat: int, move):
+    if is_over(state):
+        raise IllegalMove("The game is over.", "game-over")
+    if seat != state["turn"]:
+        raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
+    action = move_action(move)
+    if action == "build":
+        style, storeys = text_field(move, action, "style"), int_field(move, action, "storeys")
+        check_build(state, seat, style, storeys)
+        return build(state, seat, style, storeys)
+    if action == "bet":
+        tower, chip = text_field(move, action, "tower"), int_field(move, action, "chip")
+        check_bet(state, seat, tower, chip)
+        return place_bet(state, seat, tower, chip)
+    pile = int_field(move, action, "pile")
+    check_draw(state, pile)
+    return draw(state, seat, pile)
 
-    def view(self, state, seat):
-        """Everything public, plus the viewer's own hand. Pile tops show as
-        styles; face-down pile cards and the surplus are only counted."""
-        view = {
-            "viewer": seat,
-            "players": state["players"],
-            "options": state["options"],
-            "row": state["row"],
-            "heights": state["heights"],
-            "bets": state["bets"],
-            "chips": state["chips"],
-            "hand_sizes": [len(hand) for hand in state["hands"]],
-            "known_in_hands": [held_known(state, seat) for seat in range(state["players"])],
-            "piles": [{"number": pile, "size": len(state["piles"][pile - 1]),
-                       "top": card_style(top) if (top := pile_top(state, pile)) else None}
-                      for pile in PILE_NUMBERS],
-            "removed_per_style": REMOVED_PER_STYLE[state["players"]],
-            "surplus_size": len(state["surplus"]),
-            "turn": state["turn"],
-            "step": state["step"],
-            "built": state["built"],
-            "result": final_scores(state) if is_over(state) else None,
-        }
-        if seat is not None:
-            view["hand"] = state["hands"][seat]
-        return view
 
-    def secrets(self, state):
-        for seat, hand in enumerate(state["hands"]):
-            for card in hand:
-                yield Secret(seat, card)
-        for cards in state["piles"]:
-            for card in cards[:-1]:  # the top card lies face up
-                yield Secret(None, card)
-        for card in state["surplus"]:
+def outcome(state):
+    if not is_over(state):
+        return None
+    scores = final_scores(state)["scores"]
+    ranking = places(scores)
+    best = max(scores)
+    winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
+    if len(winners) == 1:
+        summary = f"{winners[0]} wins with {best} points."
+    else:
+        summary = f"{', '.join(winners)} share the win with {best} points."
+    return Outcome(scores=[float(score) for score in scores], ranking=ranking, summary=summary)
+
+
+# --- hidden information (1.6) ------------------------------------------------------------
+
+def player_view(state, seat: int | None):
+    """Everything public, plus the viewer's own hand. Pile tops show as
+    styles; face-down pile cards and the surplus are only counted."""
+    view = {
+        "viewer": seat,
+        "players": state["players"],
+        "options": state["options"],
+        "row": state["row"],
+        "heights": state["heights"],
+        "bets": state["bets"],
+        "chips": state["chips"],
+        "hand_sizes": [len(hand) for hand in state["hands"]],
+        "known_in_hands": [held_known(state, seat) for seat in range(state["players"])],
+        "piles": [{"number": pile, "size": len(state["piles"][pile - 1]),
+                   "top": card_style(top) if (top := pile_top(state, pile)) else None}
+                  for pile in PILE_NUMBERS],
+        "removed_per_style": REMOVED_PER_STYLE[state["players"]],
+        "surplus_size": len(state["surplus"]),
+        "turn": state["turn"],
+        "step": state["step"],
+        "built": state["built"],
+        "result": final_scores(state) if is_over(state) else None,
+    }
+    if seat is not None:
+        view["hand"] = state["hands"][seat]
+    return view
+
+
+def secrets(state):
+    for seat, hand in enumerate(state["hands"]):
+        for card in hand:
+            yield Secret(seat, card)
+    for cards in state["piles"]:
+        for card in cards[:-1]:  # the top card lies face up
             yield Secret(None, card)
+    for card in state["surplus"]:
+        yield Secret(None, card)
 
-    def sample_state(self, state, seat, rng):
-        """The viewer's own hand, the face-up pile tops and the cards each
-        opponent drew face up and still holds (everyone saw them taken)
-        stay; the rest of the other hands, the face-down pile cards and the
-        surplus are dealt afresh from the cards among them, each place
-        keeping its count."""
-        hands = [list(hand) if owner == seat else [] for owner, hand in enumerate(state["hands"])]
-        unknown = []
-        for owner, hand in enumerate(state["hands"]):
-            if owner != seat:
-                hands[owner], rest = split_known(hand, known_styles(state)[owner])
-                unknown += rest
-        unknown += [card for cards in state["piles"] for card in cards[:-1]] + list(state["surplus"])
-        unknown.sort()  # the order must not tell where the cards lay
-        rng.shuffle(unknown)
-        deal_from = iter(unknown)
-        for owner, hand in enumerate(state["hands"]):
-            if owner != seat:
-                hands[owner] += [next(deal_from) for _ in range(len(hand) - len(hands[owner]))]
-        piles = [[next(deal_from) for _ in cards[:-1]] + cards[-1:] for cards in state["piles"]]
-        surplus = [next(deal_from) for _ in state["surplus"]]
-        return {**state, "hands": hands, "piles": piles, "surplus": surplus}
 
-    # --- hints for search bots (hints.py: a bot's guesses, no rule) ---
-
-    def order_moves(self, state, seat, moves, rng):
-        return hints.ordered(state, seat, moves)
-
-    def rollout_move(self, state, seat, moves, rng):
-        return hints.playout_choice(state, seat, moves, rng)
-
-    def evaluate(self, state):
-        return hints.points_now_shares(state)
-
-    # --- renderers ---
-
-    def render_text(self, view):
-        return render.text(view)
-
-    def render_svg(self, view, moves):
-        return render.svg(view, moves)
+def sample_state(state, seat: int | None, rng):
+    """The viewer's own hand, the face-up pile tops and the cards each
+    opponent drew face up and still holds (everyone saw them taken)
+    stay; the rest of the other hands, the face-down pile cards and the
+    surplus are dealt afresh from the cards among them, each place
+    keeping its count."""
+    hands = [list(hand) if owner == seat else [] for owner, hand in enumerate(state["hands"])]
+    unknown = []
+    for owner, hand in enumerate(state["hands"]):
+        if owner != seat:
+            hands[owner], rest = split_known(hand, known_styles(state)[owner])
+            unknown += rest
+    unknown += [card for cards in state["piles"] for card in cards[:-1]] + list(state["surplus"])
+    unknown.sort()  # the order must not tell where the cards lay
+    rng.shuffle(unknown)
+    deal_from = iter(unknown)
+    for owner, hand in enumerate(state["hands"]):
+        if owner != seat:
+            hands[owner] += [next(deal_from) for _ in range(len(hand) - len(hands[owner]))]
+    piles = [[next(deal_from) for _ in cards[:-1]] + cards[-1:] for cards in state["piles"]]
+    surplus = [next(deal_from) for _ in state["surplus"]]
+    return {**state, "hands": hands, "piles": piles, "surplus": surplus}

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from gamehost.sdk.conformance import run_conformance, sampled
-from gamehost_campanile.rules import Campanile
+from gamehost_campanile.game import Campanile
 
 PLAYOUTS_PER_COUNT = int(os.environ.get("CAMPANILE_CONFORMANCE_PLAYOUTS") or sampled(500))
 SHARE = {"standard": 0.6, "official-variant": 0.2, "exact-bets": 0.2}

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from gamehost_campanile import hints, rules
-from gamehost_campanile.rules import STYLES, Campanile
+from gamehost_campanile.game import Campanile
+from gamehost_campanile.rules import STYLES
 
 GAME = Campanile()
 ALL_CHIPS = {"1": 5, "2": 3, "3": 1}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ElementTree
 
-from gamehost_campanile.rules import STYLES, Campanile
+from gamehost_campanile.game import Campanile
+from gamehost_campanile.rules import STYLES
 
 GAME = Campanile()
 

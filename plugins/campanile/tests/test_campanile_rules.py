@@ -1,4 +1,4 @@
-"""Campanile rules, one test per rule of shared/rules/campanile.md (section numbers cited)."""
+"""Campanile rules, one test per rule of docs/rules/campanile.md (section numbers cited)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 
 from gamehost.host.plugins import validation_errors
 from gamehost.sdk import IllegalMove, MalformedMove
-from gamehost_campanile.rules import STYLES, Campanile
+from gamehost_campanile.game import Campanile
+from gamehost_campanile.rules import STYLES
 
 GAME = Campanile()
 OPTIONS = GAME.default_options()

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from gamehost.sdk.conformance import run_conformance
-from gamehost_campanile.rules import Campanile, card_style
+from gamehost_campanile.game import Campanile
+from gamehost_campanile.rules import card_style
 
 GAME = Campanile()
 

@@ -1,10 +1,14 @@
-"""Kensington (Piatnik 2019) for gamehost: the plugin entry point."""
+"""Kensington (Piatnik 2019) as a gamehost plugin.
+
+``rules.py`` holds the rules (read it like the rulebook) and ``tiles.py``
+every tile as data; ``render.py`` draws the text and SVG pictures,
+``hints.py`` gives the search bots' hints, and ``game.py`` holds the
+``Game`` that declares the game to the host; this module only registers it.
+"""
 
 from gamehost.sdk import hookimpl
 
-from gamehost_kensington.rules import Kensington
-
-__all__ = ["Kensington"]
+from gamehost_kensington.game import Kensington
 
 
 @hookimpl

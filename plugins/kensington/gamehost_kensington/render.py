@@ -6,8 +6,9 @@ from __future__ import annotations
 from html import escape
 from typing import Mapping, Sequence
 
-from gamehost_kensington.rules import score
 from gamehost.sdk import seat_name
+
+from gamehost_kensington.rules import score
 from gamehost_kensington.tiles import PLAYER_COLOURS, SILHOUETTES, back_and_outline, cells_of, tile_name
 
 CELL_TEXT = {"lit": "L", "dark": "D", "lit-cat": "l", "dark-cat": "d", "wall": "#", "roof": "^", "door-red": "R"}

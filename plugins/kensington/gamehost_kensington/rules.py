@@ -1,4 +1,4 @@
-"""Kensington (Piatnik 2019), as specified in shared/rules/kensington.md.
+"""Kensington (Piatnik 2019), as specified in docs/rules/kensington.md.
 
 Each player builds the front of a house on a grid, starting from their door at
 (0, 0). On a turn you take one tile (a free beige draw, a brown draw paid with
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Variant, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Secret, places, seat_name
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -53,26 +53,6 @@ FOUR_CHIP_LIMIT = 4
 BIRDS_TO_END = 7
 IDLE_ROUNDS_TO_END = 3
 WAREHOUSE_SPOTS = 2
-
-OPTIONS_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "strict_lighting": {
-            "type": "boolean", "default": False,
-            "description": "Variant (spec 1.8): a window tile may never touch a window of the other lighting.",
-        },
-        "roof_on_ground": {
-            "type": "boolean", "default": False,
-            "description": "PROPOSED off (spec 1.8): allow roof cells on the ground floor.",
-        },
-        "store_when_free": {
-            "type": "boolean", "default": True,
-            "description": "PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
-                           "rather than back to the pile.",
-        },
-    },
-}
 
 
 def clone(state: dict) -> dict:
@@ -500,167 +480,121 @@ def _str_arg(move: Mapping, name: str) -> str:
 ACTIONS = ("draw", "steal", "place", "done", "return")
 
 
-class Kensington(Game):
-    id = "kensington"
-    title = "Kensington"
-    version = "1"
-    summary = ("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
-               "varied roof heights and cats score.")
-    min_players = 2
-    max_players = 5
-    options_schema = OPTIONS_SCHEMA
-    variants = (
-        Variant("standard", "Standard", {}, "The rules as specified, with every PROPOSED default."),
-        Variant("strict-lighting", "Strict lighting", {"strict_lighting": True},
-                "Lit and dark windows may never touch."),
-    )
-    hidden_information = True
-    chance = True
-    # Search bots (hints.py): a playout of 4 rounds or so, then the buildings' value; games last 200+ moves.
-    playout_horizon = 40
+# --- The game (spec 1.7 to 1.10) ------------------------------------------------------------
 
-    def setup(self, seats, options, rng):
-        """Spec 1.6: doors, warehouses, one chip each; the start player is random (PROPOSED)."""
-        return initial_state(seats, {**self.default_options(), **options}, rng.randrange(seats))
+def to_move(state: dict):
+    return () if state["phase"] == "over" else (state["turn"],)
 
-    def to_move(self, state):
-        return () if state["phase"] == "over" else (state["turn"],)
 
-    def legal_moves(self, state, seat):
-        if state["phase"] == "over" or seat != state["turn"]:
-            return []
-        if state["phase"] == "take":
-            return self._take_moves(state, seat)
-        return self._build_moves(state, seat)
+def legal_moves(state: dict, seat: int):
+    if state["phase"] == "over" or seat != state["turn"]:
+        return []
+    if state["phase"] == "take":
+        return take_moves(state, seat)
+    return build_moves(state, seat)
 
-    def _take_moves(self, state, seat):
-        moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back_and_outline(f'{back}:{shape}')}"
-                      + (" (pay 1 chip)" if back in BROWN_BACKS else ""),
-                      {"action": "draw", "back": back, "shape": shape})
-                 for back, shape in draw_options(state, seat)]
-        moves += [Move(f"steal:{other}:{spot}",
-                       f"Steal the {describe(TILES[token])} from {player_name(other)}'s warehouse (paying them 1 chip)",
-                       {"action": "steal", "from": other, "spot": spot})
-                  for other, spot, token in stealable(state, seat)]
+
+def take_moves(state: dict, seat: int):
+    """Step 1 of a turn: draw a face-down tile by its back and outline, or steal one."""
+    moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back_and_outline(f'{back}:{shape}')}"
+                  + (" (pay 1 chip)" if back in BROWN_BACKS else ""),
+                  {"action": "draw", "back": back, "shape": shape})
+             for back, shape in draw_options(state, seat)]
+    moves += [Move(f"steal:{other}:{spot}",
+                   f"Steal the {describe(TILES[token])} from {player_name(other)}'s warehouse (paying them 1 chip)",
+                   {"action": "steal", "from": other, "spot": spot})
+              for other, spot, token in stealable(state, seat)]
+    return moves
+
+
+def build_moves(state: dict, seat: int):
+    """Step 2: place a tile of your own where it fits, or end the turn."""
+    building = state["buildings"][seat]
+    moves = []
+    for token in own_tiles(state, seat):
+        tile = TILES[token]
+        # In parts: the tile, then the cell its lowest-left cell takes (part of the tile, unlike (x, y)).
+        tile_part = Part(f"tile:{token}", describe(tile))
+        rest_x, rest_y = resting_cell(tile)
+        for x, y in placements(building, tile, state["options"]):
+            cell = (x + rest_x, y + rest_y)
+            moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
+                              {"action": "place", "tile": token, "x": x, "y": y},
+                              (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", f"({cell[0]}, {cell[1]})"))))
+    if state["stolen"]:
         return moves
+    hand = state["hand"]
+    free = None in state["warehouses"][seat]
+    if hand is None:
+        moves.append(Move("done", "End the turn", {"action": "done"}))
+    else:
+        where = "store the tile in the warehouse" if free else "send the tile back to the pile"
+        moves.append(Move("done", f"End the turn and {where}", {"action": "done"}))
+        if free and not state["options"].get("store_when_free", True):
+            moves.append(Move("return", "End the turn and send the tile back to the pile",
+                              {"action": "return"}))
+    return moves
 
-    def _build_moves(self, state, seat):
-        building = state["buildings"][seat]
-        moves = []
-        for token in own_tiles(state, seat):
-            tile = TILES[token]
-            # In parts: the tile, then the cell its lowest-left cell takes (part of the tile, unlike (x, y)).
-            tile_part = Part(f"tile:{token}", describe(tile))
-            rest_x, rest_y = resting_cell(tile)
-            for x, y in placements(building, tile, state["options"]):
-                cell = (x + rest_x, y + rest_y)
-                moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
-                                  {"action": "place", "tile": token, "x": x, "y": y},
-                                  (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", f"({cell[0]}, {cell[1]})"))))
-        if state["stolen"]:
-            return moves
-        hand = state["hand"]
-        free = None in state["warehouses"][seat]
-        if hand is None:
-            moves.append(Move("done", "End the turn", {"action": "done"}))
-        else:
-            where = "store the tile in the warehouse" if free else "send the tile back to the pile"
-            moves.append(Move("done", f"End the turn and {where}", {"action": "done"}))
-            if free and not state["options"].get("store_when_free", True):
-                moves.append(Move("return", "End the turn and send the tile back to the pile",
-                                  {"action": "return"}))
-        return moves
 
-    def apply(self, state, seat, move, rng):
-        if not isinstance(move, Mapping) or move.get("action") not in ACTIONS:
-            raise MalformedMove(f"A move is an object with an action among {', '.join(ACTIONS)}.")
-        if state["phase"] == "over":
-            raise IllegalMove("The game is over.", "game-over")
-        if seat != state["turn"]:
-            raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
-        action = move["action"]
-        if action in ("draw", "steal"):
-            if state["phase"] == "final-build":
-                raise IllegalMove("The final round is build-only: place tiles from your warehouse or end.",
-                                  "final-round-build-only")
-            if state["phase"] != "take":
-                raise IllegalMove("You have already taken a tile this turn.", "one-take-per-turn")
-            if action == "draw":
-                return take_draw(state, seat, _str_arg(move, "back"), _str_arg(move, "shape"), rng)
-            return take_steal(state, seat, _int_arg(move, "from"), _int_arg(move, "spot"))
-        if state["phase"] == "take":
-            raise IllegalMove("Take a tile first: draw from the pile or steal from a warehouse.", "take-first")
-        if action == "place":
-            token = _str_arg(move, "tile")
-            x, y = _int_arg(move, "x"), _int_arg(move, "y")
-            if token not in TILES:
-                raise IllegalMove(f"There is no tile {token!r}.", "not-your-tile")
-            return build_tile(state, seat, token, x, y)
-        return finish_build(state, seat, send_back=action == "return")
+def play(state: dict, seat: int, move, rng):
+    if not isinstance(move, Mapping) or move.get("action") not in ACTIONS:
+        raise MalformedMove(f"A move is an object with an action among {', '.join(ACTIONS)}.")
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over.", "game-over")
+    if seat != state["turn"]:
+        raise IllegalMove(f"It is {player_name(state['turn'])}'s turn.", "not-your-turn")
+    action = move["action"]
+    if action in ("draw", "steal"):
+        if state["phase"] == "final-build":
+            raise IllegalMove("The final round is build-only: place tiles from your warehouse or end.",
+                              "final-round-build-only")
+        if state["phase"] != "take":
+            raise IllegalMove("You have already taken a tile this turn.", "one-take-per-turn")
+        if action == "draw":
+            return take_draw(state, seat, _str_arg(move, "back"), _str_arg(move, "shape"), rng)
+        return take_steal(state, seat, _int_arg(move, "from"), _int_arg(move, "spot"))
+    if state["phase"] == "take":
+        raise IllegalMove("Take a tile first: draw from the pile or steal from a warehouse.", "take-first")
+    if action == "place":
+        token = _str_arg(move, "tile")
+        x, y = _int_arg(move, "x"), _int_arg(move, "y")
+        if token not in TILES:
+            raise IllegalMove(f"There is no tile {token!r}.", "not-your-tile")
+        return build_tile(state, seat, token, x, y)
+    return finish_build(state, seat, send_back=action == "return")
 
-    def outcome(self, state):
-        if state["phase"] != "over":
-            return None
-        sheets = [score(building) for building in state["buildings"]]
-        keys = [(sheet["total"], sheet["birds"]) for sheet in sheets]
-        ranking = places(keys)
-        winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
-        best = max(sheet["total"] for sheet in sheets)
-        reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",
-                  "idle-rounds": "three rounds passed without a tile placed"}[state["end"]]
-        return Outcome([sheet["total"] for sheet in sheets], ranking,
-                       f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best} points "
-                       f"(the game ended because {reason}).")
 
-    def view(self, state, seat):
-        view = {key: value for key, value in state.items() if key != "pile"}
-        # The pile as its backs show it: "back:outline" -> how many.
-        groups = sorted(pile_groups(state["pile"]).items())
-        view["pile"] = {f"{back}:{shape}": len(tokens) for (back, shape), tokens in groups}
-        view["pile_size"] = len(state["pile"])
-        view["birds_out"] = birds_out_of_pile(state)
-        # Faces of the loose face-up tiles; placed tiles show in the building columns.
-        loose = [token for spots in state["warehouses"] for token in spots if token is not None]
-        loose += [state["hand"]] if state["hand"] else []
-        view["tiles"] = {token: face_of(TILES[token]) for token in loose}
-        return view
+def outcome(state: dict):
+    if state["phase"] != "over":
+        return None
+    sheets = [score(building) for building in state["buildings"]]
+    keys = [(sheet["total"], sheet["birds"]) for sheet in sheets]
+    ranking = places(keys)
+    winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
+    best = max(sheet["total"] for sheet in sheets)
+    reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",
+              "idle-rounds": "three rounds passed without a tile placed"}[state["end"]]
+    return Outcome([sheet["total"] for sheet in sheets], ranking,
+                   f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best} points "
+                   f"(the game ended because {reason}).")
 
-    def secrets(self, state):
-        return [Secret(None, token) for token in state["pile"]]
 
-    # Search bots' hints (hints.py): a bot's guesses, no rule of the game.
-    def order_moves(self, state, seat, moves, rng):
-        from gamehost_kensington import hints
-        return hints.ordered(state, seat, moves)
+def player_view(state: dict, seat: int | None):
+    view = {key: value for key, value in state.items() if key != "pile"}
+    # The pile as its backs show it: "back:outline" -> how many.
+    groups = sorted(pile_groups(state["pile"]).items())
+    view["pile"] = {f"{back}:{shape}": len(tokens) for (back, shape), tokens in groups}
+    view["pile_size"] = len(state["pile"])
+    view["birds_out"] = birds_out_of_pile(state)
+    # Faces of the loose face-up tiles; placed tiles show in the building columns.
+    loose = [token for spots in state["warehouses"] for token in spots if token is not None]
+    loose += [state["hand"]] if state["hand"] else []
+    view["tiles"] = {token: face_of(TILES[token]) for token in loose}
+    return view
 
-    def rollout_move(self, state, seat, moves, rng):
-        from gamehost_kensington import hints
-        return hints.listed(hints.playout_choice(state, seat, rng), moves)
 
-    def playout_move(self, state, seat, rng):
-        from gamehost_kensington import hints
-        return hints.playout_choice(state, seat, rng)
-
-    def evaluate(self, state):
-        """For search bots cutting a playout short: the seats ranked by what
-        their buildings score now plus half the points waiting under no roof."""
-        from gamehost_kensington import hints
-        return hints.value_shares(state)
-
-    def sample_state(self, state, seat, rng):
-        """Nothing to draw afresh: the pile is an unordered set whose tiles
-        follow from the public history (every tile shows its face once
-        taken), and which tile a draw yields is chosen by the rng at
-        ``apply``."""
-        return state
-
-    def render_text(self, view):
-        from gamehost_kensington.render import render_text
-        return render_text(view)
-
-    def render_svg(self, view, moves):
-        from gamehost_kensington.render import render_svg
-        return render_svg(view, moves)
+def secrets(state: dict):
+    return [Secret(None, token) for token in state["pile"]]
 
 
 def face_of(tile: dict) -> dict:

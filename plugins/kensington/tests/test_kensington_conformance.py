@@ -11,7 +11,7 @@ import os
 import pytest
 
 from gamehost.sdk.conformance import run_conformance, sampled
-from gamehost_kensington.rules import Kensington
+from gamehost_kensington.game import Kensington
 
 GAME = Kensington()
 PLAYOUTS = os.environ.get("KENSINGTON_PLAYOUTS")

@@ -8,7 +8,8 @@ import json
 import random
 
 from gamehost_kensington import hints, rules
-from gamehost_kensington.rules import Kensington, built, clone, score
+from gamehost_kensington.game import Kensington
+from gamehost_kensington.rules import built, clone, score
 from gamehost_kensington.tiles import BROWN_BACKS, TILES
 
 GAME = Kensington()

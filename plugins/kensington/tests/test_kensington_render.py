@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ElementTree
 from gamehost.client.composing import composed, path_problems
 from gamehost.sdk.part_targets import target_problems
 
-from gamehost_kensington.rules import Kensington, clone, placement_label, resting_cell
+from gamehost_kensington.game import Kensington
+from gamehost_kensington.rules import clone, placement_label, resting_cell
 from gamehost_kensington.tiles import TILES, tile_name
 
 GAME = Kensington()

@@ -1,4 +1,4 @@
-"""Every rule of shared/rules/kensington.md, one test each (positions built as state dicts)."""
+"""Every rule of docs/rules/kensington.md, one test each (positions built as state dicts)."""
 
 import json
 import random
@@ -7,7 +7,8 @@ import pytest
 
 from gamehost.sdk import IllegalMove
 from gamehost_kensington import rules
-from gamehost_kensington.rules import Kensington, begin_turn, built, clone, placement_problem, score
+from gamehost_kensington.game import Kensington
+from gamehost_kensington.rules import begin_turn, built, clone, placement_problem, score
 from gamehost_kensington.tiles import TILES
 
 GAME = Kensington()

@@ -2,7 +2,7 @@
 
 The complete pyramid stands on the board; in turn each player takes one
 uncovered piece with a free side, and the collected cells are the score.
-Spec: shared/rules/scalino.md section 3.8 (French original:
+Spec: docs/rules/scalino.md section 3.8 (French original:
 shared/seeds/002_61a8e91d03a4ca12.txt, "VARIANTE DU JEU").
 
 State (plain JSON): ``grid[level - 1][cell]`` is the index in ``pieces`` of
@@ -13,13 +13,10 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, places
 
-from gamehost_scalino import render
 from gamehost_scalino.pyramid import (
     COLOURS,
-    DIAMONDS_VARIANT,
-    GEOMETRY_OPTION,
     PIECE_SIZES,
     PIECES_PER_COLOUR,
     Pyramid,
@@ -196,96 +193,70 @@ def collected_points(state: dict) -> list[int]:
     return points
 
 
-class ScalinoPyramid(Game):
-    id = "scalino-pyramid"
-    title = "Scalino: Démonte la pyramide"
-    version = "1"
-    summary = "Take apart a finished Scalino pyramid piece by piece; bigger pieces score more."
-    min_players = 2
-    max_players = 6
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "geometry": GEOMETRY_OPTION,
-            "free_side": {"enum": list(FREE_SIDE_RULES), "default": "whole-side",
-                          "description": "A piece is free when a whole side is clear, or when any single face is."},
-            "start_player": {"enum": list(START_PLAYERS), "default": "random",
-                             "description": "Who takes the first piece."},
-        },
-        "additionalProperties": False,
-    }
-    variants = (DIAMONDS_VARIANT,)
-    hidden_information = False
-    chance = True  # the starting pyramid and the start player
+# --- the game (spec 3.8) -------------------------------------------------------------------
 
-    def setup(self, seats, options, rng):
-        if not 2 <= seats <= 6:
-            raise ValueError("Démonte la pyramide is played by 2 to 6 players.")
-        options = {**self.default_options(), **options}
-        pyr = pyramid(options["geometry"])
-        grid, pieces = build_pyramid(pyr, rng)
-        start = rng.randrange(seats) if options["start_player"] == "random" else 0
-        return {"options": options, "seats": seats, "grid": grid, "pieces": pieces,
-                "turn": start, "chain": None, "over": False}
+def setup(seats: int, options: dict, rng):
+    """The complete pyramid built at random, every piece on it; `options` has every default filled in."""
+    if not 2 <= seats <= 6:
+        raise ValueError("Démonte la pyramide is played by 2 to 6 players.")
+    pyr = pyramid(options["geometry"])
+    grid, pieces = build_pyramid(pyr, rng)
+    start = rng.randrange(seats) if options["start_player"] == "random" else 0
+    return {"options": options, "seats": seats, "grid": grid, "pieces": pieces,
+            "turn": start, "chain": None, "over": False}
 
-    def to_move(self, state):
-        return () if state["over"] else (state["turn"],)
 
-    def legal_moves(self, state, seat):
-        if state["over"] or seat != state["turn"]:
-            return []
-        pyr = pyramid(state["options"]["geometry"])
-        moves = []
-        for index, piece in enumerate(state["pieces"]):
-            if removal_problem(state, pyr, piece) is None:
-                span = pyr.span(piece_cells(pyr, piece))
-                kind = "single" if piece["size"] == 1 else f"{piece['size']}-cell bar"
-                moves.append(Move(id=f"take:{piece['level']}:{span}",
-                                  label=f"Take the {piece['colour']} {kind} on {span} (level {piece['level']})",
-                                  args={"piece": index}))
-        return moves
+def to_move(state: dict):
+    return () if state["over"] else (state["turn"],)
 
-    def apply(self, state, seat, move, rng):
-        if state["over"]:
-            raise IllegalMove("The game is over.", "game-over")
-        if seat != state["turn"]:
-            raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
-        index = move.get("piece") if hasattr(move, "get") else None
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise MalformedMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.')
-        if not 0 <= index < len(state["pieces"]):
-            raise IllegalMove(f'There is no piece {index}: pieces are 0 to {len(state["pieces"]) - 1}.',
-                              "no-such-piece")
-        pyr = pyramid(state["options"]["geometry"])
-        piece = state["pieces"][index]
-        problem = removal_problem(state, pyr, piece)
-        if problem:
-            raise IllegalMove(problem[1], problem[0])
-        level = piece["level"]
-        grid = list(state["grid"])
-        grid[level - 1] = list(grid[level - 1])
-        for cell in piece_cells(pyr, piece):
-            grid[level - 1][cell] = None
-        pieces = list(state["pieces"])
-        pieces[index] = {**piece, "taken_by": seat}
-        return after_taking({**state, "grid": grid, "pieces": pieces}, seat, level)
 
-    def outcome(self, state):
-        if not state["over"]:
-            return None
-        points = collected_points(state)
-        ranking = places(points)
-        winners = [f"Player {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
-        return Outcome(scores=[float(p) for p in points], ranking=ranking,
-                       summary=f"The pyramid is taken apart. {' and '.join(winners)} "
-                               f"{'wins' if len(winners) == 1 else 'share the win'} with {max(points)} points.")
+def legal_moves(state: dict, seat: int):
+    if state["over"] or seat != state["turn"]:
+        return []
+    pyr = pyramid(state["options"]["geometry"])
+    moves = []
+    for index, piece in enumerate(state["pieces"]):
+        if removal_problem(state, pyr, piece) is None:
+            span = pyr.span(piece_cells(pyr, piece))
+            kind = "single" if piece["size"] == 1 else f"{piece['size']}-cell bar"
+            moves.append(Move(id=f"take:{piece['level']}:{span}",
+                              label=f"Take the {piece['colour']} {kind} on {span} (level {piece['level']})",
+                              args={"piece": index}))
+    return moves
 
-    def can_undo(self, state, seat, move):
-        # Every piece is in plain sight and moves draw no chance: any last move may be taken back.
-        return True
 
-    def render_text(self, view):
-        return render.pyramid_text(view, collected_points(view))
+def play(state: dict, seat: int, move):
+    if state["over"]:
+        raise IllegalMove("The game is over.", "game-over")
+    if seat != state["turn"]:
+        raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
+    index = move.get("piece") if hasattr(move, "get") else None
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise MalformedMove(f'A move takes one piece: {{"piece": 0..{len(state["pieces"]) - 1}}}.')
+    if not 0 <= index < len(state["pieces"]):
+        raise IllegalMove(f'There is no piece {index}: pieces are 0 to {len(state["pieces"]) - 1}.',
+                          "no-such-piece")
+    pyr = pyramid(state["options"]["geometry"])
+    piece = state["pieces"][index]
+    problem = removal_problem(state, pyr, piece)
+    if problem:
+        raise IllegalMove(problem[1], problem[0])
+    level = piece["level"]
+    grid = list(state["grid"])
+    grid[level - 1] = list(grid[level - 1])
+    for cell in piece_cells(pyr, piece):
+        grid[level - 1][cell] = None
+    pieces = list(state["pieces"])
+    pieces[index] = {**piece, "taken_by": seat}
+    return after_taking({**state, "grid": grid, "pieces": pieces}, seat, level)
 
-    def render_svg(self, view, moves):
-        return render.pyramid_svg(view, collected_points(view), moves)
+
+def outcome(state: dict):
+    if not state["over"]:
+        return None
+    points = collected_points(state)
+    ranking = places(points)
+    winners = [f"Player {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
+    return Outcome(scores=[float(p) for p in points], ranking=ranking,
+                   summary=f"The pyramid is taken apart. {' and '.join(winners)} "
+                           f"{'wins' if len(winners) == 1 else 'share the win'} with {max(points)} points.")

@@ -1,6 +1,6 @@
 """Hints for search bots: which Scalino placements to try first, cheaply.
 
-No rule of the game lives here (``scalino.py`` decides what is legal and who
+No rule of the game lives here (``rules.py`` decides what is legal and who
 wins); this is a bot's guess. Points come from staircases of counted cells
 (spec 3.6): a cell counts once a piece lies on it at the cell's highest
 level, seen from above, and a staircase of n steps scores 1 + 2 + ... + n.
@@ -10,7 +10,7 @@ then its **size** (an unplaced piece costs its size if the pyramid stays
 incomplete, and a long bar is the first that no longer fits).
 
 The search adds a position's moves in that order (``ordered``) and judges
-them by playing on; the game's ``evaluate`` (the staircases as they stand)
+them by playing on; ``staircase_shares`` (the staircases as they stand)
 scores playouts cut short.
 """
 
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from gamehost.sdk import Move
+from gamehost.sdk import Move, places, rank_shares
 
 from gamehost_scalino.pyramid import best_staircases, counted_cells, pyramid, staircase_graph, triangular
+from gamehost_scalino.rules import colour_scores
 
 
 def staircase_points(pyr, counted: dict[int, str], colour: str, steps: str) -> int:
@@ -52,3 +53,11 @@ class PlacementScore:
 def ordered(state: Any, moves: Sequence[Move]) -> list[Move]:
     """``moves`` best scored first (ties keep their order)."""
     return sorted(moves, key=PlacementScore(state), reverse=True)
+
+
+def staircase_shares(state: Any) -> list[float]:
+    """For search bots cutting a playout short: the seats ranked by the
+    staircase points their colours hold now (unplaced pieces are not
+    charged mid-game: every seat still has some)."""
+    scores = colour_scores(state)
+    return rank_shares(places([sum(scores[c]["points"] for c in colours) for colours in state["colours"]]))

@@ -1,6 +1,6 @@
 """The Scalino pyramid shared by both games: board geometry, pieces and staircases.
 
-Spec: shared/rules/scalino.md sections 3.1 (components), 3.2 (geometry) and
+Spec: docs/rules/scalino.md sections 3.1 (components), 3.2 (geometry) and
 3.6 (scoring). The geometry is data: a top-view map of each cell's final
 height, so a better source can change the board without touching the rules.
 """
@@ -8,8 +8,6 @@ height, so a better source can change the board without touching the rules.
 from __future__ import annotations
 
 from functools import lru_cache
-
-from gamehost.sdk import Variant
 
 COLOURS = ("red", "blue", "yellow", "green")
 """The four piece colours (spec 3.1). The French example's player is green."""
@@ -42,14 +40,6 @@ GEOMETRIES = {
         "....1....",
     ),
 }
-
-GEOMETRY_OPTION = {"enum": sorted(GEOMETRIES), "default": "squares",
-                   "description": "Board: concentric squares 7x7/5x5/3x3/1x1 or diamonds 41/25/13/5 cells."}
-"""The board option of both games (its JSON Schema)."""
-
-DIAMONDS_VARIANT = Variant("diamonds", "Diamond pyramid", {"geometry": "diamonds"},
-                           "The alternative board of concentric diamonds (41, 25, 13 and 5 cells).")
-"""Both games offer the alternative board as a catalog variant."""
 """Top-view height maps: each digit is the highest level that cell reaches when
 the pyramid is complete (h* in spec 3.6); '.' is off the board. Level k's
 region is every cell whose digit is at least k. The cross is the centre cell."""

@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 import pytest
 
-from gamehost_scalino.dismantle import ScalinoPyramid
+from gamehost_scalino.game import Scalino, ScalinoPyramid
 from gamehost_scalino.pyramid import COLOURS, PIECE_SIZES, PIECES_PER_COLOUR, pyramid
-from gamehost_scalino.scalino import Scalino, seat_colours
+from gamehost_scalino.rules import seat_colours
 
 LETTER_COLOURS = {colour[0].upper(): colour for colour in COLOURS}
 

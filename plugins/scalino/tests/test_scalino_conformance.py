@@ -10,8 +10,7 @@ import os
 import pytest
 
 from gamehost.sdk.conformance import run_conformance, sampled
-from gamehost_scalino.dismantle import ScalinoPyramid
-from gamehost_scalino.scalino import Scalino
+from gamehost_scalino.game import Scalino, ScalinoPyramid
 
 PLAYOUTS = os.environ.get("SCALINO_PLAYOUTS")
 

@@ -7,7 +7,8 @@ import copy
 import random
 
 from gamehost_scalino import hints
-from gamehost_scalino.scalino import Scalino, colour_scores
+from gamehost_scalino.game import Scalino
+from gamehost_scalino.rules import colour_scores
 
 GAME = Scalino()
 

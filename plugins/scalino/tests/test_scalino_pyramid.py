@@ -1,4 +1,4 @@
-"""Démonte la pyramide, the dismantling variant (spec shared/rules/scalino.md 3.8)."""
+"""Démonte la pyramide, the dismantling variant (spec docs/rules/scalino.md 3.8)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gamehost.sdk import IllegalMove
-from gamehost_scalino.dismantle import ScalinoPyramid
+from gamehost_scalino.game import ScalinoPyramid
 from gamehost_scalino.pyramid import COLOURS, pyramid
 
 GAME = ScalinoPyramid()

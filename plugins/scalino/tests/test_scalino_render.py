@@ -8,8 +8,8 @@ import re
 from gamehost.client.composing import composed, path_problems
 from gamehost.sdk.part_targets import target_problems
 
-from gamehost_scalino.dismantle import ScalinoPyramid
-from gamehost_scalino.scalino import Scalino, colour_scores
+from gamehost_scalino.game import Scalino, ScalinoPyramid
+from gamehost_scalino.rules import colour_scores
 
 SCALINO = Scalino()
 PYRAMID = ScalinoPyramid()

@@ -1,4 +1,4 @@
-"""Scalino placement, turn and end rules (spec shared/rules/scalino.md 3.1-3.5)."""
+"""Scalino placement, turn and end rules (spec docs/rules/scalino.md 3.1-3.5)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from gamehost.sdk import IllegalMove, MalformedMove
 from gamehost_scalino.pyramid import pyramid
-from gamehost_scalino.scalino import Scalino, colour_scores, current_level
+from gamehost_scalino.game import Scalino
+from gamehost_scalino.rules import colour_scores, current_level
 
 GAME = Scalino()
 

@@ -1,4 +1,4 @@
-"""Scalino scoring (spec shared/rules/scalino.md 3.6) and the French worked example."""
+"""Scalino scoring (spec docs/rules/scalino.md 3.6) and the French worked example."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from gamehost_scalino.pyramid import (
     staircase_graph,
     triangular,
 )
-from gamehost_scalino.scalino import Scalino, colour_scores
+from gamehost_scalino.game import Scalino
+from gamehost_scalino.rules import colour_scores
 
 GAME = Scalino()
 

@@ -8,7 +8,7 @@ import pytest
 
 from gamehost.sdk import IllegalMove, MalformedMove
 from gamehost.sdk.conformance import run_conformance
-from gamehost_tictactoe import TicTacToe
+from gamehost_tictactoe.game import TicTacToe
 
 GAME = TicTacToe()
 RNG = random.Random(0)

@@ -2,7 +2,7 @@
 
 Players build a four-level pyramid of straight wooden bars together, each
 trying to form long staircases of their own colour as seen from above.
-Spec: shared/rules/scalino.md sections 3.3 to 3.7 (French original:
+Spec: docs/rules/scalino.md sections 3.3 to 3.7 (French original:
 shared/seeds/002_61a8e91d03a4ca12.txt).
 
 State (plain JSON): ``grid[level - 1][cell]`` is the index in ``pieces`` of
@@ -15,13 +15,10 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, IllegalMove, MalformedMove, Move, Outcome, Part, places, rank_shares
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, places
 
-from gamehost_scalino import hints, render
 from gamehost_scalino.pyramid import (
     COLOURS,
-    DIAMONDS_VARIANT,
-    GEOMETRY_OPTION,
     PIECE_SIZES,
     PIECES_PER_COLOUR,
     Pyramid,
@@ -339,137 +336,98 @@ def parse_placement(pyr: Pyramid, move) -> tuple[str, int, tuple]:
     return colour, level, bar
 
 
-class Scalino(Game):
-    id = "scalino"
-    title = "Scalino"
-    version = "1"
-    summary = "Build a four-level pyramid of wooden bars together, each making long staircases in your colour."
-    min_players = 2
-    max_players = 4
-    player_counts = (2, 4)  # spec 3.3: one colour each for 4, two each for 2; 3 would split the colours unevenly
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "geometry": GEOMETRY_OPTION,
-            "pocket_rule": {"enum": list(POCKET_RULES), "default": "rectangle",
-                            "description": "Reading of the no-pocket rule."},
-            "staircase_steps": {"enum": list(STAIRCASE_STEPS), "default": "adjacent",
-                                "description": "Whether flat neighbours continue a staircase or a level change is needed."},
-            "start_player": {"enum": list(START_PLAYERS), "default": "random",
-                             "description": "Who places the first piece."},
-        },
-        "additionalProperties": False,
+# --- the game (spec 3.3 to 3.7) ---------------------------------------------------------
+
+def setup(seats: int, options: dict, rng):
+    """Spec 3.3: 4 players one colour each, 2 players two colours each; all pieces in hand.
+    `options` has every default filled in."""
+    if seats not in (2, 4):
+        raise ValueError("Scalino is played by 2 or 4 players.")
+    pyr = pyramid(options["geometry"])
+    start = rng.randrange(seats) if options["start_player"] == "random" else 0
+    return {
+        "options": options,
+        "seats": seats,
+        "colours": seat_colours(seats),
+        "hands": {colour: [PIECES_PER_COLOUR[size] for size in PIECE_SIZES] for colour in COLOURS},
+        "grid": [[None] * len(pyr.cells) for _ in range(pyr.levels)],
+        "pieces": [],
+        "turn": start,
+        "bonus": False,
+        "skipped": [],
+        "over": False,
     }
-    variants = (DIAMONDS_VARIANT,)
-    hidden_information = False
-    chance = True  # only the start player (spec 3.7)
 
-    def setup(self, seats, options, rng):
-        """Spec 3.3: 4 players one colour each, 2 players two colours each; all pieces in hand."""
-        if seats not in (2, 4):
-            raise ValueError("Scalino is played by 2 or 4 players.")
-        options = {**self.default_options(), **options}
-        pyr = pyramid(options["geometry"])
-        start = rng.randrange(seats) if options["start_player"] == "random" else 0
-        return {
-            "options": options,
-            "seats": seats,
-            "colours": seat_colours(seats),
-            "hands": {colour: [PIECES_PER_COLOUR[size] for size in PIECE_SIZES] for colour in COLOURS},
-            "grid": [[None] * len(pyr.cells) for _ in range(pyr.levels)],
-            "pieces": [],
-            "turn": start,
-            "bonus": False,
-            "skipped": [],
-            "over": False,
-        }
 
-    def to_move(self, state):
-        return () if state["over"] else (state["turn"],)
+def to_move(state: dict):
+    return () if state["over"] else (state["turn"],)
 
-    def legal_moves(self, state, seat):
-        if state["over"] or seat != state["turn"]:
-            return []
-        pyr = pyramid(state["options"]["geometry"])
-        level = current_level(state, pyr)
-        moves = []
-        for colour, bar in legal_placements(state, seat):
-            span = pyr.span(bar)
-            kind = "single" if len(bar) == 1 else f"{len(bar)}-cell bar"
-            moves.append(Move(id=f"{colour}:{span}",
-                              label=f"{colour.capitalize()} {kind} on {span} (level {level})",
-                              args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
-                              parts=placement_parts(pyr, colour, bar)))
-        return moves
 
-    def apply(self, state, seat, move, rng):
-        if state["over"]:
-            raise IllegalMove("The game is over.", "game-over")
-        if seat != state["turn"]:
-            raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
-        pyr = pyramid(state["options"]["geometry"])
-        colour, level, bar = parse_placement(pyr, move)
-        if colour not in state["colours"][seat]:
-            raise IllegalMove(f"You play {' and '.join(state['colours'][seat])}, not {colour}.", "not-your-colour")
-        if state["hands"][colour][len(bar) - 1] == 0:
-            raise IllegalMove(f"You have no {colour} {len(bar)}-cell piece left.", "no-piece-left")
-        building = current_level(state, pyr)
-        if level != building:
-            if level > building:
-                raise IllegalMove(f"Level {building} must be full before level {level} is started.", "levels-in-order")
-            raise IllegalMove(f"Level {level} is full: pieces now go on level {building}.", "levels-in-order")
-        outside = [cell for cell in bar if cell not in pyr.regions[level - 1]]
-        if outside:
-            raise IllegalMove(f"{pyr.names[outside[0]]} is not part of level {level}.", "outside-level")
-        problem = placement_problem(Site(state, pyr, level), colour, bar)
-        if problem:
-            raise IllegalMove(problem[1], problem[0])
+def legal_moves(state: dict, seat: int):
+    if state["over"] or seat != state["turn"]:
+        return []
+    pyr = pyramid(state["options"]["geometry"])
+    level = current_level(state, pyr)
+    moves = []
+    for colour, bar in legal_placements(state, seat):
+        span = pyr.span(bar)
+        kind = "single" if len(bar) == 1 else f"{len(bar)}-cell bar"
+        moves.append(Move(id=f"{colour}:{span}",
+                          label=f"{colour.capitalize()} {kind} on {span} (level {level})",
+                          args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
+                          parts=placement_parts(pyr, colour, bar)))
+    return moves
 
-        grid = list(state["grid"])
-        grid[level - 1] = list(grid[level - 1])
-        for cell in bar:
-            grid[level - 1][cell] = len(state["pieces"])
-        hand = list(state["hands"][colour])
-        hand[len(bar) - 1] -= 1
-        placed = {
-            **state,
-            "grid": grid,
-            "pieces": state["pieces"] + [{"colour": colour, "size": len(bar), "level": level,
-                                          "cells": [pyr.names[c] for c in bar]}],
-            "hands": {**state["hands"], colour: hand},
-        }
-        return after_placement(placed, seat, pyr, level)
 
-    def outcome(self, state):
-        if not state["over"]:
-            return None
-        totals = seat_totals(state)
-        ranking = places(totals)
-        winners = [f"Player {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
-                   if ranking[seat] == 1]
-        complete = current_level(state, pyramid(state["options"]["geometry"])) is None
-        how = "The pyramid is complete." if complete else "Nobody can place: unplaced pieces cost their size."
-        return Outcome(scores=[float(t) for t in totals], ranking=ranking,
-                       summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
-                               f"with {max(totals)} points.")
+def play(state: dict, seat: int, move):
+    if state["over"]:
+        raise IllegalMove("The game is over.", "game-over")
+    if seat != state["turn"]:
+        raise IllegalMove(f"It is Player {state['turn'] + 1}'s turn.", "not-your-turn")
+    pyr = pyramid(state["options"]["geometry"])
+    colour, level, bar = parse_placement(pyr, move)
+    if colour not in state["colours"][seat]:
+        raise IllegalMove(f"You play {' and '.join(state['colours'][seat])}, not {colour}.", "not-your-colour")
+    if state["hands"][colour][len(bar) - 1] == 0:
+        raise IllegalMove(f"You have no {colour} {len(bar)}-cell piece left.", "no-piece-left")
+    building = current_level(state, pyr)
+    assert building is not None  # a complete pyramid has ended the game (state["over"])
+    if level != building:
+        if level > building:
+            raise IllegalMove(f"Level {building} must be full before level {level} is started.", "levels-in-order")
+        raise IllegalMove(f"Level {level} is full: pieces now go on level {building}.", "levels-in-order")
+    outside = [cell for cell in bar if cell not in pyr.regions[level - 1]]
+    if outside:
+        raise IllegalMove(f"{pyr.names[outside[0]]} is not part of level {level}.", "outside-level")
+    problem = placement_problem(Site(state, pyr, level), colour, bar)
+    if problem:
+        raise IllegalMove(problem[1], problem[0])
 
-    def can_undo(self, state, seat, move):
-        # Every piece is in plain sight and moves draw no chance: any last move may be taken back.
-        return True
+    grid = list(state["grid"])
+    grid[level - 1] = list(grid[level - 1])
+    for cell in bar:
+        grid[level - 1][cell] = len(state["pieces"])
+    hand = list(state["hands"][colour])
+    hand[len(bar) - 1] -= 1
+    placed = {
+        **state,
+        "grid": grid,
+        "pieces": state["pieces"] + [{"colour": colour, "size": len(bar), "level": level,
+                                      "cells": [pyr.names[c] for c in bar]}],
+        "hands": {**state["hands"], colour: hand},
+    }
+    return after_placement(placed, seat, pyr, level)
 
-    def order_moves(self, state, seat, moves, rng):
-        """For search bots: placements by the staircase points they gain, then size (hints.py)."""
-        return hints.ordered(state, moves)
 
-    def evaluate(self, state):
-        """For search bots cutting a playout short: the seats ranked by the
-        staircase points their colours hold now (unplaced pieces are not
-        charged mid-game: every seat still has some)."""
-        scores = colour_scores(state)
-        return rank_shares(places([sum(scores[c]["points"] for c in colours) for colours in state["colours"]]))
-
-    def render_text(self, view):
-        return render.scalino_text(view, colour_scores(view))
-
-    def render_svg(self, view, moves):
-        return render.scalino_svg(view, colour_scores(view), moves)
+def outcome(state: dict):
+    if not state["over"]:
+        return None
+    totals = seat_totals(state)
+    ranking = places(totals)
+    winners = [f"Player {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
+               if ranking[seat] == 1]
+    complete = current_level(state, pyramid(state["options"]["geometry"])) is None
+    how = "The pyramid is complete." if complete else "Nobody can place: unplaced pieces cost their size."
+    return Outcome(scores=[float(t) for t in totals], ranking=ranking,
+                   summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
+                           f"with {max(totals)} points.")

@@ -1,0 +1,102 @@
+"""Der Wettkampf der Burgbaumeister declared to the host: its options, its
+variants, and each hook handed to the rules, the pictures or the hints."""
+
+from __future__ import annotations
+
+from gamehost.sdk import Game, Variant
+
+from gamehost_burgbaumeister import hints, render, rules
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "special_cards": {
+            "type": "boolean", "default": False,
+            "description": "Points variant (§2.5): king, queen, princes, princesses, ravens, cannons, towers, magician.",
+        },
+        "memory_aid": {
+            "type": "boolean", "default": False,
+            "description": "Views show the number of every face-down card that has been face up before.",
+        },
+        "start_card_is_tower": {
+            "type": "boolean", "default": False,
+            "description": "Ambiguity B1: the start card counts as a tower against cannons.",
+        },
+        "start_card_scores": {
+            "type": "boolean", "default": True,
+            "description": "Points variant: the start card 1 scores its 1 point like every wall card.",
+        },
+        "start_card_removable": {
+            "type": "boolean", "default": False,
+            "description": "A cannon may remove the start card 1.",
+        },
+        "cannon_hits_own_wall": {
+            "type": "boolean", "default": False,
+            "description": "A cannon may also target the shooter's own wall ([FR]: 'a player of your choice').",
+        },
+        "stall_turns_per_face_down_card": {
+            "type": "integer", "minimum": 1, "default": 2,
+            "description": "Termination guard: the game ends after this many turns per face-down card in a row without a take.",
+        },
+    },
+}
+
+
+class Burgbaumeister(Game):
+    id = "burgbaumeister"
+    title = "Der Wettkampf der Burgbaumeister"
+    version = "1"
+    summary = "Turn face-down cards one at a time and build the first ascending wall of 10 cards."
+    min_players = 2
+    max_players = 4
+    options_schema = OPTIONS_SCHEMA
+    variants = (
+        Variant("basic", "Basic game", {}, "The first 10-card ascending wall wins."),
+        Variant("points", "Points variant", {"special_cards": True},
+                "Special cards score bonuses, cannons shoot, towers protect, the magician inserts a card."),
+    )
+    hidden_information = True
+    chance = True
+
+    # --- rules -----------------------------------------------------------
+
+    def setup(self, seats, options, rng):
+        return rules.setup_state(seats, options, rng)
+
+    def to_move(self, state):
+        return rules.to_move(state)
+
+    def legal_moves(self, state, seat):
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state, seat, move, rng):
+        return rules.play(state, seat, move)
+
+    def outcome(self, state):
+        return rules.outcome(state)
+
+    # --- information -------------------------------------------------------
+
+    def view(self, state, seat):
+        return rules.public_view(state, seat)
+
+    def secrets(self, state):
+        return rules.secrets(state)
+
+    def sample_state(self, state, seat, rng):
+        return rules.sample_state(state, rng)
+
+    # --- search bots and pictures -----------------------------------------
+
+    def rollout_move(self, state, seat, moves, rng):
+        return hints.room_keeping_move(state, seat, moves)
+
+    def evaluate(self, state):
+        return hints.wall_shares(state)
+
+    def render_text(self, view):
+        return render.render_text(view)
+
+    def render_svg(self, view, moves):
+        return render.render_svg(view, moves)

@@ -1,0 +1,94 @@
+"""Campanile declared to the host: its options, its variants, and each hook
+handed to the rules, the pictures or the search bots' hints."""
+
+from __future__ import annotations
+
+from gamehost.sdk import Game, Variant
+
+from gamehost_campanile import hints, render, rules
+
+
+class Campanile(Game):
+    id = "campanile"
+    title = "Campanile"
+    version = "1"
+    summary = "Build five rival towers storey by storey and bet power chips on the ones that will stand tallest."
+    min_players = 2
+    max_players = 5
+    hidden_information = True
+    chance = True
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "bet_rule": {
+                "enum": list(rules.BET_RULES), "default": "at_least",
+                "description": "A bet chip must be worth at least (French rules) or exactly "
+                               "(German reviews) the storeys built this turn.",
+            },
+            "bet_on_built_tower": {
+                "type": "boolean", "default": False,
+                "description": "Official variant: you may also bet on the tower you just built.",
+            },
+            "start_player": {
+                "enum": ["random", "first-seat"], "default": "random",
+                "description": "Who takes the first turn: a random player, or Player 1.",
+            },
+            "tower_order": {
+                "enum": ["random", "fixed"], "default": "random",
+                "description": "Left-to-right order of the towers: shuffled, or S1 to S5.",
+            },
+        },
+        "additionalProperties": False,
+    }
+    variants = (
+        Variant("standard", "Standard", {}, "The 1996 rules as translated: a chip worth at least the storeys built."),
+        Variant("official-variant", "Official variant", {"bet_on_built_tower": True},
+                "You may also bet on the tower you have just built."),
+        Variant("exact-bets", "Exact bets", {"bet_rule": "exact"},
+                "As the German reviews read: a chip worth exactly the storeys built."),
+    )
+
+    def setup(self, seats, options, rng):
+        return rules.setup(seats, {**self.default_options(), **options}, rng)
+
+    def to_move(self, state):
+        return rules.to_move(state)
+
+    def legal_moves(self, state, seat):
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state, seat, move, rng):
+        return rules.play(state, seat, move)
+
+    def outcome(self, state):
+        return rules.outcome(state)
+
+    # --- hidden information (1.6) ---
+
+    def view(self, state, seat):
+        return rules.player_view(state, seat)
+
+    def secrets(self, state):
+        return rules.secrets(state)
+
+    def sample_state(self, state, seat, rng):
+        return rules.sample_state(state, seat, rng)
+
+    # --- hints for search bots (hints.py: a bot's guesses, no rule) ---
+
+    def order_moves(self, state, seat, moves, rng):
+        return hints.ordered(state, seat, moves)
+
+    def rollout_move(self, state, seat, moves, rng):
+        return hints.playout_choice(state, seat, moves, rng)
+
+    def evaluate(self, state):
+        return hints.points_now_shares(state)
+
+    # --- renderers ---
+
+    def render_text(self, view):
+        return render.text(view)
+
+    def render_svg(self, view, moves):
+        return render.svg(view, moves)

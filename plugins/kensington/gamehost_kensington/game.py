@@ -1,0 +1,98 @@
+"""Kensington declared to the host: its options, its variants, and each hook
+handed to the rules, the pictures or the search bots' hints."""
+
+from __future__ import annotations
+
+from gamehost.sdk import Game, Variant
+
+from gamehost_kensington import hints, render, rules
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "strict_lighting": {
+            "type": "boolean", "default": False,
+            "description": "Variant (spec 1.8): a window tile may never touch a window of the other lighting.",
+        },
+        "roof_on_ground": {
+            "type": "boolean", "default": False,
+            "description": "PROPOSED off (spec 1.8): allow roof cells on the ground floor.",
+        },
+        "store_when_free": {
+            "type": "boolean", "default": True,
+            "description": "PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
+                           "rather than back to the pile.",
+        },
+    },
+}
+
+
+class Kensington(Game):
+    id = "kensington"
+    title = "Kensington"
+    version = "1"
+    summary = ("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
+               "varied roof heights and cats score.")
+    min_players = 2
+    max_players = 5
+    options_schema = OPTIONS_SCHEMA
+    variants = (
+        Variant("standard", "Standard", {}, "The rules as specified, with every PROPOSED default."),
+        Variant("strict-lighting", "Strict lighting", {"strict_lighting": True},
+                "Lit and dark windows may never touch."),
+    )
+    hidden_information = True
+    chance = True
+    # Search bots (hints.py): a playout of 4 rounds or so, then the buildings' value; games last 200+ moves.
+    playout_horizon = 40
+
+    def setup(self, seats, options, rng):
+        """Spec 1.6: doors, warehouses, one chip each; the start player is random (PROPOSED)."""
+        return rules.initial_state(seats, {**self.default_options(), **options}, rng.randrange(seats))
+
+    def to_move(self, state):
+        return rules.to_move(state)
+
+    def legal_moves(self, state, seat):
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state, seat, move, rng):
+        return rules.play(state, seat, move, rng)
+
+    def outcome(self, state):
+        return rules.outcome(state)
+
+    def view(self, state, seat):
+        return rules.player_view(state, seat)
+
+    def secrets(self, state):
+        return rules.secrets(state)
+
+    def sample_state(self, state, seat, rng):
+        """Nothing to draw afresh: the pile is an unordered set whose tiles
+        follow from the public history (every tile shows its face once
+        taken), and which tile a draw yields is chosen by the rng at
+        ``apply``."""
+        return state
+
+    # Search bots' hints (hints.py): a bot's guesses, no rule of the game.
+    def order_moves(self, state, seat, moves, rng):
+        return hints.ordered(state, seat, moves)
+
+    def rollout_move(self, state, seat, moves, rng):
+        return hints.listed(hints.playout_choice(state, seat, rng), moves)
+
+    def playout_move(self, state, seat, rng):
+        return hints.playout_choice(state, seat, rng)
+
+    def evaluate(self, state):
+        """For search bots cutting a playout short: the seats ranked by what
+        their buildings score now plus half the points waiting under no roof."""
+        return hints.value_shares(state)
+
+    def render_text(self, view):
+        return render.render_text(view)
+
+    def render_svg(self, view, moves):
+        return render.render_svg(view, moves)
