@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import psycopg
 import structlog
@@ -28,7 +28,8 @@ from psycopg_pool import AsyncConnectionPool
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
                                       PartyFull, TicketRecord, VersionConflict, delivery_state)
-from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
+                                               row_to_delivery)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -47,7 +48,7 @@ log = structlog.get_logger("gamehost.store.postgres")
 MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
-# Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
+# Matchmaking: (TICKET_LOCK, hashtext(pool)) is held by the one
 # replica forming a match in that pool; (TICKET_LOCK + 1, hashtext(subject))
 # while a player's open tickets are counted and one added; (TICKET_LOCK + 2,
 # hashtext(party)) while a party's queued tickets are counted and one added.
@@ -55,6 +56,14 @@ TICKET_LOCK = 0x7469636B  # "tick"
 VERSION_CHECK_FAILED = "GH409"
 
 _NOW = "extract(epoch from clock_timestamp())"
+
+
+async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """The one value of a query that always returns one row (an aggregate, a lock function's answer)."""
+    row = await (await conn.execute(sql, params)).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row from {sql!r}")
+    return row[0]
 
 
 class PostgresStore:
@@ -88,8 +97,7 @@ class PostgresStore:
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                                "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")).fetchone()
-            current = row[0]
+            current = await _value(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations")
             if current > len(MIGRATIONS):
                 raise RuntimeError(f"{self!r} has schema version {current}, newer than this host "
                                    f"({len(MIGRATIONS)}): upgrade gamehost")
@@ -215,7 +223,7 @@ class PostgresStore:
         async with self._pool.connection() as conn:
             return await (await conn.execute(sql, params)).fetchall()
 
-    # ------------------------------------------------------------ ratings (issue 17)
+    # ------------------------------------------------------------ ratings
 
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
         """One transaction: the match's row in rated_matches (a replica that
@@ -242,15 +250,14 @@ class PostgresStore:
         return [row_to_rating(row) for row in await self._all(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
 
-    # ------------------------------------------------------------ matchmaking (issue 17)
+    # ------------------------------------------------------------ matchmaking
 
     async def add_ticket(self, ticket, max_open: int) -> bool:
         """Two replicas adding tickets of one player at once take turns on
         the player's advisory lock, so the count they check is the real one."""
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK + 1, ticket.subject))
-            row = await (await conn.execute(open_count_sql("%s"), (ticket.subject,))).fetchone()
-            if row[0] >= max_open:
+            if await _value(conn, open_count_sql("%s"), (ticket.subject,)) >= max_open:
                 return False
             party = []
             if ticket.party:
@@ -311,9 +318,7 @@ class PostgresStore:
         them waits and then finds it matched; SKIP LOCKED passes over a row
         being cancelled right now."""
         async with self._forming, self._pool.connection() as conn, conn.transaction():
-            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
-                                               (TICKET_LOCK, pool))).fetchone()
-            if not locked[0]:
+            if not await _value(conn, "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK, pool)):
                 return {}
             rows = await (await conn.execute(queued_sql("%s") + " FOR UPDATE SKIP LOCKED", (pool, now))).fetchall()
             placed = await form([row_to_ticket(row) for row in rows]) if rows else {}
@@ -381,8 +386,7 @@ class PostgresStore:
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         """The replica that gets the advisory lock prunes; the others skip this round."""
         async with self._pool.connection() as conn, conn.transaction():
-            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (PRUNE_LOCK,))).fetchone()
-            if not locked[0]:
+            if not await _value(conn, "SELECT pg_try_advisory_xact_lock(%s)", (PRUNE_LOCK,)):
                 return []
             rows = await (await conn.execute(
                 "SELECT id FROM matches WHERE status = ANY(%s) AND update_time < %s LIMIT %s",
@@ -460,11 +464,11 @@ class PostgresStore:
                 "SELECT key, attempt, time, status, error FROM notification_attempts WHERE key = ANY(%s) "
                 "ORDER BY key, attempt", (list(attempts),)):
             attempts[key].append(tuple(attempt))
-        return [DeliveryRecord(*row, attempts=tuple(attempts[row[0]])) for row in rows]
+        return [row_to_delivery(row, attempts[row[0]]) for row in rows]
 
     async def delivery(self, key: str) -> DeliveryRecord | None:
         row = await self._one(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=%s", (key,))
-        return None if row is None else DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(key)))
+        return None if row is None else row_to_delivery(row, await self.delivery_attempts(key))
 
     async def retry_delivery(self, key: str, now: float) -> str | None:
         """Due by the database's clock, as every attempt is."""

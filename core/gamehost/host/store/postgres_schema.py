@@ -87,7 +87,7 @@ MIGRATIONS = [
     );
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
-    # Players: ratings (issue 17).
+    # Players' ratings: one row per player and game, one per match counted.
     """
     CREATE TABLE rated_matches (match_id text PRIMARY KEY);
     CREATE TABLE ratings (
@@ -105,7 +105,7 @@ MIGRATIONS = [
     );
     CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
-    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    # The chess clock of a clocked match; absent players' grace before a bot plays for them
     "ALTER TABLE matches ADD COLUMN clock text, ADD COLUMN absent_grace double precision;",
     # Turn notifications (webhooks.py): the key is what keeps replicas from both sending one.
     """
@@ -124,7 +124,7 @@ MIGRATIONS = [
         PRIMARY KEY (key, attempt)
     );
     """,
-    # Players: matchmaking (issue 17): the tickets table.
+    # Matchmaking: the tickets table.
     """
     CREATE TABLE tickets (
         id text PRIMARY KEY,
@@ -150,11 +150,11 @@ MIGRATIONS = [
     CREATE INDEX tickets_by_subject ON tickets (subject, state);
     CREATE INDEX tickets_by_state ON tickets (state, expire_time);
     """,
-    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
+    # Since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
     "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
-    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
+    # Rating ranges that widen while a ticket waits
     "ALTER TABLE tickets ADD COLUMN widen_per_second double precision, ADD COLUMN max_widening double precision;",
-    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
+    # The pending turn notifications are a queue that outlives the host (delivery_rows.py)
     f"""
     ALTER TABLE notifications ADD COLUMN state text NOT NULL DEFAULT 'pending',
         ADD COLUMN attempts integer NOT NULL DEFAULT 0, ADD COLUMN next_attempt double precision,
@@ -162,11 +162,11 @@ MIGRATIONS = [
     {LEGACY_STATES}
     {DUE_INDEX}
     """,
-    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
+    # Operators list the deliveries and retry a failed one (delivery_rows.py)
     RETRY_ROUNDS,
-    # Part "gaps2": rules strikes outlive a restart and add up over replicas (engine_rules_failures.py)
+    # Rules strikes outlive a restart and add up over replicas (engine_rules_failures.py)
     "CREATE TABLE rules_strikes (match_id text PRIMARY KEY, strikes integer NOT NULL);",
-    # Part "parties": friends queue together (ticket_rows.py)
+    # Friends queue together as a party (ticket_rows.py)
     """
     ALTER TABLE tickets ADD COLUMN party text NOT NULL DEFAULT '', ADD COLUMN party_size integer NOT NULL DEFAULT 0;
     CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';

@@ -15,11 +15,12 @@ import asyncio
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
                                       StoreUnusable, PartyFull, TicketRecord, VersionConflict, delivery_state)
-from gamehost.host.store.delivery_rows import CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
+                                               row_to_delivery)
 from gamehost.host.store.file_lock import DatabaseLock
 from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
@@ -46,7 +47,7 @@ class SQLiteStore:
     def __init__(self, path: Path, durability: str = "normal") -> None:
         self.path = Path(path)
         self._durability = durability
-        self._db: sqlite3.Connection | None = None
+        self._open_db: sqlite3.Connection | None = None  # while open; read through _db
         self._lock = DatabaseLock(self.path)
         # Held while a match forms from a pool (form_match awaits the engine
         # between reading the tickets and marking them): cancel and expiry wait.
@@ -56,6 +57,13 @@ class SQLiteStore:
         # host that stopped, and free.
         self._claimer = uuid.uuid4().hex
         self._checkpointer: WalCheckpointer | None = None
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The open connection; a call on a closed store fails here, saying so."""
+        if self._open_db is None:
+            raise ConnectionError(f"{self.path} is not open")
+        return self._open_db
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -92,7 +100,7 @@ class SQLiteStore:
         db.execute("PRAGMA busy_timeout=5000")
         # Checkpoints are made off the loop (wal_checkpoints.py); commits here only past the backstop.
         db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
-        self._db = db
+        self._open_db = db
         self._migrate()
         self._checkpointer = WalCheckpointer(self.path)
         self._checkpointer.start()
@@ -109,14 +117,12 @@ class SQLiteStore:
         if self._checkpointer is not None:  # before the last connection closes (and checkpoints)
             self._checkpointer.stop()
             self._checkpointer = None
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        if self._open_db is not None:
+            self._open_db.close()
+            self._open_db = None
         self._lock.release()
 
     async def ping(self) -> None:
-        if self._db is None:
-            raise ConnectionError(f"{self.path} is not open")
         self._db.execute("SELECT 1").fetchone()
 
     async def probe_write(self) -> None:
@@ -124,8 +130,6 @@ class SQLiteStore:
         full or the file cannot be written. A database held at its
         max_page_count fails only writes that need a new page, so the room
         left there is checked too."""
-        if self._db is None:
-            raise ConnectionError(f"{self.path} is not open")
         db = self._db
         room = (db.execute("PRAGMA max_page_count").fetchone()[0] - db.execute("PRAGMA page_count").fetchone()[0]
                 + db.execute("PRAGMA freelist_count").fetchone()[0])
@@ -141,7 +145,7 @@ class SQLiteStore:
                 db.execute("ROLLBACK")
             raise
 
-    def _transaction(self, work) -> None:
+    def _transaction(self, work: Callable[[sqlite3.Connection], object]) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -156,7 +160,8 @@ class SQLiteStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        self._checkpointer.committed()
+        if self._checkpointer is not None:  # None only while the store opens or closes
+            self._checkpointer.committed()
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
@@ -207,7 +212,7 @@ class SQLiteStore:
 
         self._transaction(work)
 
-    # ------------------------------------------------------------ ratings (issue 17)
+    # ------------------------------------------------------------ ratings
 
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
         counted = []
@@ -234,7 +239,7 @@ class SQLiteStore:
                                 (subject,))
         return [row_to_rating(row) for row in rows]
 
-    # ------------------------------------------------------------ matchmaking (issue 17)
+    # ------------------------------------------------------------ matchmaking
 
     async def add_ticket(self, ticket, max_open: int) -> bool:
         added = []
@@ -442,8 +447,8 @@ class SQLiteStore:
         row = self._db.execute(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=?", (key,)).fetchone()
         return None if row is None else await self._with_attempts(row)
 
-    async def _with_attempts(self, row) -> DeliveryRecord:
-        return DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(row[0])))
+    async def _with_attempts(self, row: tuple[Any, ...]) -> DeliveryRecord:
+        return row_to_delivery(row, await self.delivery_attempts(row[0]))
 
     async def retry_delivery(self, key: str, now: float) -> str | None:
         before: list[str | None] = [None]

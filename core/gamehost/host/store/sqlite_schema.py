@@ -53,7 +53,7 @@ MIGRATIONS = [
     ) WITHOUT ROWID;
     CREATE INDEX match_players_by_match ON match_players (match_id);
     """,
-    # Players: ratings (issue 17).
+    # Players' ratings: one row per player and game, one per match counted.
     """
     CREATE TABLE rated_matches (match_id TEXT PRIMARY KEY) WITHOUT ROWID;
     CREATE TABLE ratings (
@@ -71,7 +71,7 @@ MIGRATIONS = [
     ) WITHOUT ROWID;
     CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
     """,
-    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
+    # The chess clock of a clocked match; absent players' grace before a bot plays for them
     "ALTER TABLE matches ADD COLUMN clock TEXT; ALTER TABLE matches ADD COLUMN absent_grace REAL;",
     # Turn notifications (webhooks.py); no foreign key: a deleted match keeps its delivery record.
     """
@@ -90,7 +90,7 @@ MIGRATIONS = [
         PRIMARY KEY (key, attempt)
     ) WITHOUT ROWID;
     """,
-    # Players: matchmaking (issue 17): the tickets table.
+    # Matchmaking: the tickets table.
     """
     CREATE TABLE tickets (
         id TEXT PRIMARY KEY,
@@ -116,11 +116,11 @@ MIGRATIONS = [
     CREATE INDEX tickets_by_subject ON tickets (subject, state);
     CREATE INDEX tickets_by_state ON tickets (state, expire_time);
     """,
-    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
+    # Since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
     "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
-    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
+    # Rating ranges that widen while a ticket waits
     "ALTER TABLE tickets ADD COLUMN widen_per_second REAL; ALTER TABLE tickets ADD COLUMN max_widening REAL;",
-    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
+    # The pending turn notifications are a queue that outlives the host (delivery_rows.py)
     f"""
     ALTER TABLE notifications ADD COLUMN state TEXT NOT NULL DEFAULT 'pending';
     ALTER TABLE notifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
@@ -130,11 +130,11 @@ MIGRATIONS = [
     {LEGACY_STATES}
     {DUE_INDEX}
     """,
-    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
+    # Operators list the deliveries and retry a failed one (delivery_rows.py)
     RETRY_ROUNDS,
-    # Part "gaps2": rules strikes outlive a restart (engine_rules_failures.py)
+    # Rules strikes outlive a restart (engine_rules_failures.py)
     "CREATE TABLE rules_strikes (match_id TEXT PRIMARY KEY, strikes INTEGER NOT NULL) WITHOUT ROWID;",
-    # Part "parties": friends queue together (ticket_rows.py)
+    # Friends queue together as a party (ticket_rows.py)
     """
     ALTER TABLE tickets ADD COLUMN party TEXT NOT NULL DEFAULT '';
     ALTER TABLE tickets ADD COLUMN party_size INTEGER NOT NULL DEFAULT 0;
