@@ -10,6 +10,7 @@ for clock skew). Verified tokens are cached until they expire.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import jwt
 
@@ -95,12 +96,12 @@ class JwtVerifier:
         return frozenset()
 
     @staticmethod
-    def _claim(claims: dict, path: str):
+    def _claim(claims: dict, path: str) -> Any:
         """A claim by name, or by dotted path into nested objects (e.g.
         Keycloak's "realm_access.roles"); a name with dots is tried whole first."""
         if path in claims:
             return claims[path]
-        value = claims
+        value: Any = claims
         for part in path.split("."):
             if not isinstance(value, dict):
                 return None

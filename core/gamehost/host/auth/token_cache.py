@@ -24,21 +24,21 @@ class VerifiedTokens:
         self._entries: OrderedDict[bytes, tuple[Principal, float]] = OrderedDict()
 
     def get(self, token: str) -> Principal | None:
-        token = _key(token)
-        entry = self._entries.get(token)
+        key = _key(token)
+        entry = self._entries.get(key)
         if entry is None:
             return None
         principal, expires = entry
         if time.time() >= expires:
-            del self._entries[token]
+            del self._entries[key]
             return None
-        self._entries.move_to_end(token)
+        self._entries.move_to_end(key)
         return principal
 
     def put(self, token: str, principal: Principal, expires: float) -> None:
-        token = _key(token)
-        self._entries[token] = (principal, expires)
-        self._entries.move_to_end(token)
+        key = _key(token)
+        self._entries[key] = (principal, expires)
+        self._entries.move_to_end(key)
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)
 

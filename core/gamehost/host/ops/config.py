@@ -10,6 +10,7 @@ import socket
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic.json_schema import JsonDict
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -182,7 +183,7 @@ def setting(default: Any = None, help: str = "", *, group: str = "", metavar: st
             factory: Any = None) -> Any:
     """A field with what its flag needs: help, its --help group, a metavar, and
     ``shown``: the default as --help says it, where its value does not."""
-    extra = {key: value for key, value in (("group", group), ("metavar", metavar), ("shown", shown)) if value}
+    extra: JsonDict = {key: value for key, value in (("group", group), ("metavar", metavar), ("shown", shown)) if value}
     if factory is not None:
         return Field(default_factory=factory, description=help, json_schema_extra=extra)
     return Field(default, description=help, json_schema_extra=extra)

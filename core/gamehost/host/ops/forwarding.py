@@ -57,12 +57,12 @@ class Routed:
 
 
 @dataclass(frozen=True)
-class _PassedStatus:
+class _PassedStatus(grpc.Status):
     """The owner's status as a grpc.Status, to end this call with it."""
 
     code: grpc.StatusCode
     details: str
-    trailing_metadata: tuple
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
 
 
 def _names_a_match(request_class) -> bool:
@@ -155,8 +155,8 @@ class Forwarder:
         metadata = await self._admitted_metadata(method, routed, context)
         if metadata is None:
             return None
-        call = self.channel(owner).unary_unary(path)(routed.raw, metadata=metadata,
-                                                      timeout=context.time_remaining())
+        forward: grpc.aio.UnaryUnaryMultiCallable[bytes, bytes] = self.channel(owner).unary_unary(path)
+        call = forward(routed.raw, metadata=metadata, timeout=context.time_remaining())
         try:
             answer = await call
         except grpc.aio.AioRpcError as error:
@@ -173,8 +173,8 @@ class Forwarder:
         metadata = await self._admitted_metadata(method, routed, context)
         if metadata is None:
             return
-        call = self.channel(owner).unary_stream(path)(routed.raw, metadata=metadata,
-                                                       timeout=context.time_remaining())
+        forward: grpc.aio.UnaryStreamMultiCallable[bytes, bytes] = self.channel(owner).unary_stream(path)
+        call = forward(routed.raw, metadata=metadata, timeout=context.time_remaining())
         received = False
         try:
             async for message in call:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO, cast
 
 import structlog
 
@@ -50,6 +51,7 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
         # Filtering by level in the bound logger makes a debug line on the
         # move path cost one method call when debug is off.
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level]),
-        logger_factory=structlog.PrintLoggerFactory(_CurrentStderr()),
+        # A file as far as PrintLogger goes: it calls only write and flush.
+        logger_factory=structlog.PrintLoggerFactory(cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )

@@ -16,7 +16,7 @@ import inspect
 import platform
 import time
 from importlib import metadata
-from typing import Callable
+from typing import Any, Callable
 
 import grpc
 import pluggy
@@ -30,7 +30,7 @@ from gamehost.host.engine.ticket_stats import CLOSED_STATES, WAIT_BUCKETS
 # Seconds. Moves take about a millisecond; WatchMatch streams last minutes.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
                    30.0, 60.0, 300.0)
-_CODE_NAMES = {code: code.name for code in grpc.StatusCode}
+_CODE_NAMES: dict[grpc.StatusCode | None, str] = {None: "OK", **{code: code.name for code in grpc.StatusCode}}
 
 
 class RpcStats:
@@ -69,14 +69,18 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
 
     def _wrap(self, method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         service, _, name = method.lstrip("/").rpartition("/")
+        behavior: Callable[..., Any]
+        factory: Callable[..., grpc.RpcMethodHandler]
         if handler.unary_unary:
             kind, behavior, factory = "unary", handler.unary_unary, grpc.unary_unary_rpc_method_handler
         elif handler.unary_stream:
             kind, behavior, factory = "server_stream", handler.unary_stream, grpc.unary_stream_rpc_method_handler
         elif handler.stream_unary:
             kind, behavior, factory = "client_stream", handler.stream_unary, grpc.stream_unary_rpc_method_handler
-        else:
+        elif handler.stream_stream:
             kind, behavior, factory = "bidi_stream", handler.stream_stream, grpc.stream_stream_rpc_method_handler
+        else:  # no behaviour to time (gRPC makes no such handler)
+            return handler
         timed = self._timed_stream if inspect.isasyncgenfunction(behavior) else self._timed_call
         return factory(timed((service, name, kind), behavior), request_deserializer=handler.request_deserializer,
                        response_serializer=handler.response_serializer)
@@ -210,7 +214,7 @@ class HostCollector(Collector):
         yield games
 
     def _queue(self):
-        """Matchmaking's figures (part "mmextras"): ticket_stats.py says whose counts they are."""
+        """Matchmaking's figures (tickets queued and closed, waits): ticket_stats.py says whose counts they are."""
         stats = self.engine.ticket_stats
         games = sorted(self.engine.catalog.games)
         open_now = dict(stats.open_by_game)

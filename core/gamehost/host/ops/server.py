@@ -52,6 +52,9 @@ log = structlog.get_logger("gamehost.server")
 SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHost"].full_name
 ADMIN_SERVICE_NAME = gamehost_pb2.DESCRIPTOR.services_by_name["GameHostAdmin"].full_name
 
+# The servicers of the public port and of the web gateway's: the game's, the administration's, health.
+Services = tuple[GameHostService, GameHostAdminService, health.aio.HealthServicer]
+
 
 @dataclass
 class RunningHost:
@@ -127,7 +130,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
     interceptors, metrics_server = [], None
-    if moves is not None:
+    if moves is not None and config.metrics_port is not None:  # metrics on: moves are counted
         stats = metrics.RpcStats()
         interceptors.append(metrics.MetricsInterceptor(stats))
         collector = metrics.HostCollector(engine, stats, moves, lambda: readiness.reachable)
@@ -142,8 +145,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
                 Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
     matches = GameHostService(engine, gate)
-    services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
-                health_servicer)
+    services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
+                          health_servicer)
     forwarder = Forwarder(member, gate, config.max_message_bytes) if member is not None else None
     _add_services(server, *services, router=forwarder)
     reflection.enable_server_reflection(
@@ -168,7 +171,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if config.web_port is not None:
         gateway_server, gateway_port = await _start_gateway_server(config, interceptors, services, forwarder)
         try:
-            web = await start_web(config, gateway_port, gateway_key, reuse_port=member is not None)
+            web = await start_web(config, config.web_port, gateway_port, gateway_key, reuse_port=member is not None)
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
                               gateway_server=gateway_server, sibling_server=sibling_server,
@@ -191,7 +194,7 @@ def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: Game
     grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
 
 
-async def _start_gateway_server(config: HostConfig, interceptors, services,
+async def _start_gateway_server(config: HostConfig, interceptors, services: Services,
                                 forwarder: Forwarder | None) -> tuple[grpc.aio.Server, int]:
     """The same servicer on a plaintext port of 127.0.0.1, for the web
     gateway alone. Its one connection carries every browser's calls, so the
@@ -199,7 +202,8 @@ async def _start_gateway_server(config: HostConfig, interceptors, services,
     to it; and it stays plaintext with TLS on: it never leaves this machine,
     and the browser's own connection is the one TLS protects."""
     server = grpc.aio.server(interceptors=interceptors or None, options=gateway_server_options(config))
-    _add_services(server, *services, router=forwarder)
+    matches, admin, health_servicer = services
+    _add_services(server, matches, admin, health_servicer, router=forwarder)
     port = server.add_insecure_port("127.0.0.1:0")
     if port == 0:
         raise ListenError("cannot listen on 127.0.0.1 for the web gateway")

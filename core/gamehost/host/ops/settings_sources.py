@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, EnvSettingsSource, TomlConfigSettingsSource
 
 from gamehost.host.ops.config import SettingsConflict
@@ -77,7 +78,7 @@ def _conflict_origin(settings_cls: type[BaseSettings], name: str, layers) -> str
     return f"{flag_of(settings_cls, name)} from {where}"
 
 
-def _complaint(settings_cls: type[BaseSettings], error: dict[str, Any], layers) -> str:
+def _complaint(settings_cls: type[BaseSettings], error: ErrorDetails, layers) -> str:
     location = error["loc"]
     if error["type"] == "extra_forbidden":
         source = next(source for source, given in layers if location[0] in given)
@@ -95,7 +96,7 @@ TYPE_PROBLEMS = {"int": "must be a whole number", "float": "must be a number", "
                  "(1/0, yes/no, on/off)", "string": "must be text"}
 
 
-def _type_problem(error: dict[str, Any]) -> str:
+def _type_problem(error: ErrorDetails) -> str:
     kind = error["type"].split("_")[0]
     if error["type"] == "literal_error":
         problem = f"must be one of {error['ctx']['expected'].replace(' or ', ', ')}"

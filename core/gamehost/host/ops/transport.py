@@ -29,7 +29,7 @@ MAX_PING_STRIKES = 2             # pings more often than that, this many times: 
 # falls behind). grpc's defaults cancel a waiting call, with a bare CANCELLED
 # the host never sees, at random beyond 1,000 waiting, always beyond 3,000,
 # and after 30 s: 1,000 matches created at once cut 80 to 140 WatchMatch
-# streams so (issue 19). A call now waits until it is taken up or its
+# streams so in a load test. A call now waits until it is taken up or its
 # client's deadline passes; these bounds are for a host gone wrong.
 PENDING_CALLS_LIMIT = 100_000    # beyond this many calls waiting, grpc cancels new ones (CANCELLED)
 PENDING_CALL_SECONDS = 600       # a call waiting longer than this is cancelled by grpc (CANCELLED)

@@ -45,10 +45,10 @@ class WebServer:
         await self.gateway.upstream.close()
 
 
-async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "", *,
+async def start_web(config: HostConfig, web_port: int, grpc_port: int, gateway_key: str = "", *,
                     reuse_port: bool = False) -> WebServer:
-    """Listen on the host part of ``config.address`` and ``config.web_port``
-    (0: a free one), forwarding to the gateway's gRPC server on 127.0.0.1:
+    """Listen on the host part of ``config.address`` and ``web_port``
+    (0: a free one; --web-port), forwarding to the gateway's gRPC server on 127.0.0.1:
     ``grpc_port`` and naming each browser to it with ``gateway_key``.
     ``reuse_port``: share the port with the other processes of a serving
     group (SO_REUSEPORT)."""
@@ -73,13 +73,13 @@ async def start_web(config: HostConfig, grpc_port: int, gateway_key: str = "", *
         # asyncio accepts up to `backlog` connections per loop turn before the guard sees any of
         # them: a small one bounds the files a flood can take beyond the caps.
         listener = await asyncio.get_running_loop().create_server(
-            guard, host or None, config.web_port, ssl=tls, backlog=ACCEPT_BATCH, reuse_address=True,
+            guard, host or None, web_port, ssl=tls, backlog=ACCEPT_BATCH, reuse_address=True,
             reuse_port=reuse_port or None,
             ssl_handshake_timeout=HANDSHAKE_TIMEOUT_MS / 1000 if tls else None)
     except OSError as error:
         await runner.cleanup()
         await gateway.upstream.close()
-        raise ListenError(f"cannot listen on {host}:{config.web_port} for browsers (--web-port): "
+        raise ListenError(f"cannot listen on {host}:{web_port} for browsers (--web-port): "
                           f"{error.strerror or error}") from None
     port = listener.sockets[0].getsockname()[1]
     log.info("web serving", web_port=port, web_root=str(web_root) if web_root else None,

@@ -74,7 +74,7 @@ class MatchRecord:
 
 @dataclass
 class PlayerRating:
-    """One player's standing in one game (issue 17: ratings). mu and sigma
+    """One player's standing in one game . mu and sigma
     start at openskill's defaults; ratings.py moves them."""
 
     subject: str
@@ -95,7 +95,7 @@ class PlayerRating:
 
 @dataclass
 class TicketRecord:
-    """A player queuing for a match (issue 17: matchmaking). Tickets of one
+    """A player queuing for a match (matchmaking). Tickets of one
     ``pool`` (game, player count, options) may be matched together."""
 
     id: str
@@ -116,10 +116,10 @@ class TicketRecord:
     match_id: str = ""
     seat: int = -1
     update_time: float = 0.0
-    # Part "mmextras": the range widens while the ticket waits (matchmaking.rating_range).
+    # The rating range widens while the ticket waits (matchmaking.rating_range).
     widen_per_second: float | None = None  # rating points each bound moves out per second waited; None: fixed
     max_widening: float | None = None  # the most each bound moves
-    # Part "parties": friends matched together (matchmaking.py).
+    # A party: friends matched together (matchmaking.py).
     party: str = ""  # the party's id ("" queues alone): the tickets with this id are seated in one match
     party_size: int = 0  # how many players the party has (0 alone)
     party_queued: int = 0  # not stored: how many of its tickets are queued, read with the ticket (engine)
@@ -269,7 +269,7 @@ class Store(Protocol):
 
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]: ...
 
-    # Players: ratings (issue 17).
+    # Players' ratings.
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str,
                          compute: Callable[[dict[str, PlayerRating]], list[PlayerRating]]) -> bool:
         """Count a finished match's result once: in one transaction, mark the
@@ -326,7 +326,7 @@ class Store(Protocol):
     async def clear_strikes(self, match_id: str) -> None:
         """Forget a match's strikes (an admin resumed it)."""
 
-    # Players: matchmaking (issue 17).
+    # Matchmaking: the tickets queued for a match.
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         """Queue ``ticket``; False, writing nothing, when its player already
         has ``max_open`` queued tickets (counted in the same transaction).
@@ -336,7 +336,7 @@ class Store(Protocol):
         place)."""
 
     async def party_tickets(self, party: str) -> list[TicketRecord]:
-        """The party's queued tickets, oldest first (part "parties")."""
+        """The party's queued tickets, oldest first."""
 
     async def get_ticket(self, ticket_id: str) -> TicketRecord | None: ...
 
@@ -355,7 +355,7 @@ class Store(Protocol):
         widening at ``queued_since``: where a match may have become possible
         (nothing else makes one possible)."""
 
-    # Part "mmextras" (issue 17 leftovers).
+    # A player's tickets, and the queue's size for the metrics.
     async def player_tickets(self, subject: str) -> list[TicketRecord]:
         """Every ticket of the player the store holds: queued, and over
         but not forgotten yet (ListTickets orders and pages them)."""

@@ -12,6 +12,10 @@ the number of attempts made, when the next one is due and who holds it.
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
+from gamehost.host.store.base import DeliveryRecord
+
 NOTIFICATION_COLUMNS = "key, match_id, body, create_time, state, attempts, next_attempt"
 CLAIMED_COLUMNS = "key, match_id, body, attempts, round_start"
 LISTED_COLUMNS = "key, match_id, body, create_time, state, next_attempt"
@@ -26,8 +30,8 @@ LEGACY_STATES = """
 """
 # The sweep's look-up: pending rows by when they are due.
 DUE_INDEX = "CREATE INDEX notifications_due ON notifications (next_attempt) WHERE next_attempt IS NOT NULL;"
-# Part "gaps2": operators retry a failed delivery (round_start), and list the
-# deliveries newest first, of every match or of one.
+# Operators retry a failed delivery (round_start), and list the deliveries
+# newest first, of every match or of one.
 RETRY_ROUNDS = """
     ALTER TABLE notifications ADD COLUMN round_start INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX notifications_by_time ON notifications (create_time, key);
@@ -39,7 +43,8 @@ def listing_query(state: str | None, match_id: str | None, after: tuple[float, s
                   mark: str) -> tuple[str, list]:
     """ListDeliveries' SELECT and its parameters, newest first; ``mark`` is
     the driver's placeholder ("?" for sqlite3, "%s" for psycopg)."""
-    where, params = [], []
+    where: list[str] = []
+    params: list[Any] = []
     if state is not None:
         where.append(f"state = {mark}")
         params.append(state)
@@ -52,3 +57,10 @@ def listing_query(state: str | None, match_id: str | None, after: tuple[float, s
     condition = f"WHERE {' AND '.join(where)} " if where else ""
     return (f"SELECT {LISTED_COLUMNS} FROM notifications {condition}ORDER BY create_time DESC, key DESC "
             f"LIMIT {mark}", [*params, limit])
+
+
+def row_to_delivery(row: Sequence[Any], attempts: Sequence[tuple[int, float, int, str]]) -> DeliveryRecord:
+    """A row of LISTED_COLUMNS and its attempts, in order."""
+    key, match_id, body, create_time, state, next_attempt = row
+    return DeliveryRecord(key=key, match_id=match_id, body=body, create_time=create_time, state=state,
+                          next_attempt=next_attempt, attempts=tuple(attempts))

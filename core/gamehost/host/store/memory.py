@@ -40,11 +40,11 @@ class MemoryStore:
         self._events: dict[str, list[str]] = {}
         self._snapshots: dict[str, tuple[int, str]] = {}
         self._requests: dict[str, dict[tuple[int, str], int]] = {}
-        self._rated: set[str] = set()  # matches whose result counted (issue 17)
+        self._rated: set[str] = set()  # matches whose result counted in the ratings
         self._ratings: dict[tuple[str, str], PlayerRating] = {}  # (subject, game) -> rating
         self._notifications: dict[str, _QueuedNotification] = {}  # key -> its row (delivery_rows.py)
         self._attempts: dict[str, list[tuple[int, float, int, str]]] = {}
-        self._tickets: dict[str, TicketRecord] = {}  # matchmaking (issue 17)
+        self._tickets: dict[str, TicketRecord] = {}  # matchmaking's queue
         self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
         self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
         self._strikes: dict[str, int] = {}  # match -> rules failures counted
@@ -171,7 +171,7 @@ class MemoryStore:
     async def request_versions(self, match_id: str) -> dict[tuple[int, str], int]:
         return dict(self._requests.get(match_id, {}))
 
-    # ------------------------------------------------------------ ratings (issue 17)
+    # ------------------------------------------------------------ ratings
 
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
         if match_id in self._rated:
@@ -256,7 +256,7 @@ class MemoryStore:
             row.state, row.next_attempt, row.round_start, row.claim_until = "pending", now, row.attempts, None
         return before
 
-    # ------------------------------------------------------------ matchmaking (issue 17)
+    # ------------------------------------------------------------ matchmaking
 
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         if sum(t.subject == ticket.subject and t.state == "queued" for t in self._tickets.values()) >= max_open:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import psycopg
 import structlog
@@ -28,8 +28,8 @@ from psycopg_pool import AsyncConnectionPool
 from gamehost.host.store import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
                                       PartyFull, TicketRecord, VersionConflict, delivery_state)
-from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
-                                               NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
+                                               row_to_delivery)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -40,180 +40,15 @@ from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, 
                                              insert_sql, matched_sql, open_count_sql, party_full, party_sql,
                                              player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
 
+from gamehost.host.store.postgres_notifications import TICKET_CHANNEL, ChangeNotifications
+from gamehost.host.store.postgres_schema import MIGRATIONS
+
 log = structlog.get_logger("gamehost.store.postgres")
 
-CHANNEL = "gamehost_matches"
-TICKET_CHANNEL = "gamehost_tickets"  # matchmaking: '<ticket> <ticket> ...' whose state changed
 MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
-# Versioned schema: entry i brings the database from version i to i + 1.
-MIGRATIONS = [
-    """
-    CREATE TABLE matches (
-        id text PRIMARY KEY,
-        game_id text NOT NULL,
-        rules_version text NOT NULL,
-        options text NOT NULL,
-        seed text NOT NULL,
-        seats text NOT NULL,
-        status text NOT NULL,
-        version bigint NOT NULL,
-        create_time double precision NOT NULL,
-        update_time double precision NOT NULL,
-        result text,
-        create_request_id text UNIQUE,
-        turn_timeout double precision NOT NULL DEFAULT 0,
-        due_time double precision,
-        claimed_by text,
-        claim_until double precision
-    );
-    CREATE INDEX matches_by_status ON matches (status, create_time);
-    CREATE INDEX matches_by_game ON matches (game_id, create_time);
-    CREATE INDEX matches_due ON matches (due_time) WHERE due_time IS NOT NULL;
-    CREATE TABLE events (
-        match_id text NOT NULL REFERENCES matches (id),
-        version bigint NOT NULL,
-        seat integer NOT NULL,
-        request_id text,
-        body text NOT NULL,
-        PRIMARY KEY (match_id, version)
-    );
-    CREATE UNIQUE INDEX events_by_request ON events (match_id, seat, request_id)
-        WHERE request_id IS NOT NULL;
-    CREATE TABLE snapshots (
-        match_id text PRIMARY KEY REFERENCES matches (id),
-        version bigint NOT NULL,
-        state text NOT NULL
-    );
-    -- One step in one statement, so one round trip per move. The row must
-    -- still be at the version before the events: the check that keeps two
-    -- replicas from both moving (SQLSTATE GH409 when it fails).
-    CREATE FUNCTION gamehost_append(
-        p_match text, p_previous bigint, p_version bigint, p_status text, p_update_time double precision,
-        p_result text, p_seats text, p_due_in double precision, p_owner text, p_lease double precision,
-        p_versions bigint[], p_event_seats integer[], p_requests text[], p_bodies text[],
-        p_snapshot_version bigint, p_snapshot_state text
-    ) RETURNS void LANGUAGE plpgsql AS $$
-    DECLARE
-        now_epoch double precision := extract(epoch from clock_timestamp());
-    BEGIN
-        UPDATE matches SET seats = coalesce(p_seats, seats), status = p_status, version = p_version,
-               update_time = p_update_time, result = p_result, due_time = now_epoch + p_due_in,
-               claimed_by = CASE WHEN p_due_in IS NULL THEN NULL ELSE p_owner END,
-               claim_until = now_epoch + p_due_in + p_lease
-         WHERE id = p_match AND version = p_previous;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'match % is not at version %', p_match, p_previous USING ERRCODE = 'GH409';
-        END IF;
-        INSERT INTO events SELECT p_match, v, s, r, b FROM unnest(p_versions, p_event_seats, p_requests, p_bodies)
-            AS step(v, s, r, b);
-        IF p_snapshot_state IS NOT NULL THEN
-            INSERT INTO snapshots VALUES (p_match, p_snapshot_version, p_snapshot_state)
-                ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, state = excluded.state;
-        END IF;
-        PERFORM pg_notify('gamehost_matches', p_match || ' ' || p_version);
-    END;
-    $$;
-    """,
-    """
-    ALTER TABLE matches ADD COLUMN creator text NOT NULL DEFAULT '',
-                        ADD COLUMN seed_chosen boolean NOT NULL DEFAULT false,
-                        ADD COLUMN status_detail text;
-    CREATE INDEX matches_by_update ON matches (status, update_time);
-    CREATE TABLE match_players (
-        subject text NOT NULL,
-        match_id text NOT NULL REFERENCES matches (id),
-        PRIMARY KEY (subject, match_id)
-    );
-    CREATE INDEX match_players_by_match ON match_players (match_id);
-    """,
-    # Players: ratings (issue 17).
-    """
-    CREATE TABLE rated_matches (match_id text PRIMARY KEY);
-    CREATE TABLE ratings (
-        subject text NOT NULL,
-        game_id text NOT NULL,
-        player_name text NOT NULL,
-        mu double precision NOT NULL,
-        sigma double precision NOT NULL,
-        games integer NOT NULL,
-        wins integer NOT NULL,
-        losses integer NOT NULL,
-        draws integer NOT NULL,
-        rating double precision NOT NULL,
-        PRIMARY KEY (subject, game_id)
-    );
-    CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
-    """,
-    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
-    "ALTER TABLE matches ADD COLUMN clock text, ADD COLUMN absent_grace double precision;",
-    # Turn notifications (webhooks.py): the key is what keeps replicas from both sending one.
-    """
-    CREATE TABLE notifications (
-        key text PRIMARY KEY,
-        match_id text NOT NULL,
-        body text NOT NULL,
-        create_time double precision NOT NULL
-    );
-    CREATE TABLE notification_attempts (
-        key text NOT NULL,
-        attempt integer NOT NULL,
-        time double precision NOT NULL,
-        status integer NOT NULL,
-        error text NOT NULL,
-        PRIMARY KEY (key, attempt)
-    );
-    """,
-    # Players: matchmaking (issue 17): the tickets table.
-    """
-    CREATE TABLE tickets (
-        id text PRIMARY KEY,
-        subject text NOT NULL,
-        player_name text NOT NULL,
-        game_id text NOT NULL,
-        seats integer NOT NULL,
-        options text NOT NULL,
-        pool text NOT NULL,
-        rating double precision NOT NULL,
-        min_rating double precision,
-        max_rating double precision,
-        bot text NOT NULL,
-        bot_wait double precision,
-        create_time double precision NOT NULL,
-        expire_time double precision NOT NULL,
-        state text NOT NULL,
-        match_id text NOT NULL,
-        seat integer NOT NULL,
-        update_time double precision NOT NULL
-    );
-    CREATE INDEX tickets_by_pool ON tickets (pool, state, create_time);
-    CREATE INDEX tickets_by_subject ON tickets (subject, state);
-    CREATE INDEX tickets_by_state ON tickets (state, expire_time);
-    """,
-    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
-    "ALTER TABLE match_players ADD COLUMN turn_since double precision;",
-    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
-    "ALTER TABLE tickets ADD COLUMN widen_per_second double precision, ADD COLUMN max_widening double precision;",
-    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
-    f"""
-    ALTER TABLE notifications ADD COLUMN state text NOT NULL DEFAULT 'pending',
-        ADD COLUMN attempts integer NOT NULL DEFAULT 0, ADD COLUMN next_attempt double precision,
-        ADD COLUMN claimed_by text, ADD COLUMN claim_until double precision;
-    {LEGACY_STATES}
-    {DUE_INDEX}
-    """,
-    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
-    RETRY_ROUNDS,
-    # Part "gaps2": rules strikes outlive a restart and add up over replicas (engine_rules_failures.py)
-    "CREATE TABLE rules_strikes (match_id text PRIMARY KEY, strikes integer NOT NULL);",
-    # Part "parties": friends queue together (ticket_rows.py)
-    """
-    ALTER TABLE tickets ADD COLUMN party text NOT NULL DEFAULT '', ADD COLUMN party_size integer NOT NULL DEFAULT 0;
-    CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
-    """,
-]
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
-# Matchmaking (issue 17): (TICKET_LOCK, hashtext(pool)) is held by the one
+# Matchmaking: (TICKET_LOCK, hashtext(pool)) is held by the one
 # replica forming a match in that pool; (TICKET_LOCK + 1, hashtext(subject))
 # while a player's open tickets are counted and one added; (TICKET_LOCK + 2,
 # hashtext(party)) while a party's queued tickets are counted and one added.
@@ -221,6 +56,14 @@ TICKET_LOCK = 0x7469636B  # "tick"
 VERSION_CHECK_FAILED = "GH409"
 
 _NOW = "extract(epoch from clock_timestamp())"
+
+
+async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """The one value of a query that always returns one row (an aggregate, a lock function's answer)."""
+    row = await (await conn.execute(sql, params)).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row from {sql!r}")
+    return row[0]
 
 
 class PostgresStore:
@@ -234,8 +77,7 @@ class PostgresStore:
         self.open_timeout = open_timeout  # how long open() waits for the database to accept connections
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
-        self._listener: asyncio.Task | None = None
-        self._on_tickets: Callable[[list[str] | None], None] | None = None
+        self._notifications = ChangeNotifications(url)
         # A forming transaction holds a connection while the match is created
         # on others: at most half the pool forms at once, so creating never
         # waits for a connection only a forming transaction could give back.
@@ -255,8 +97,7 @@ class PostgresStore:
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                                "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")).fetchone()
-            current = row[0]
+            current = await _value(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations")
             if current > len(MIGRATIONS):
                 raise RuntimeError(f"{self!r} has schema version {current}, newer than this host "
                                    f"({len(MIGRATIONS)}): upgrade gamehost")
@@ -267,10 +108,7 @@ class PostgresStore:
             return len(MIGRATIONS) - current
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            await asyncio.gather(self._listener, return_exceptions=True)
-            self._listener = None
+        await self._notifications.stop()
         await self._pool.close()
 
     async def ping(self) -> None:
@@ -385,7 +223,7 @@ class PostgresStore:
         async with self._pool.connection() as conn:
             return await (await conn.execute(sql, params)).fetchall()
 
-    # ------------------------------------------------------------ ratings (issue 17)
+    # ------------------------------------------------------------ ratings
 
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
         """One transaction: the match's row in rated_matches (a replica that
@@ -412,15 +250,14 @@ class PostgresStore:
         return [row_to_rating(row) for row in await self._all(
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
 
-    # ------------------------------------------------------------ matchmaking (issue 17)
+    # ------------------------------------------------------------ matchmaking
 
     async def add_ticket(self, ticket, max_open: int) -> bool:
         """Two replicas adding tickets of one player at once take turns on
         the player's advisory lock, so the count they check is the real one."""
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK + 1, ticket.subject))
-            row = await (await conn.execute(open_count_sql("%s"), (ticket.subject,))).fetchone()
-            if row[0] >= max_open:
+            if await _value(conn, open_count_sql("%s"), (ticket.subject,)) >= max_open:
                 return False
             party = []
             if ticket.party:
@@ -481,9 +318,7 @@ class PostgresStore:
         them waits and then finds it matched; SKIP LOCKED passes over a row
         being cancelled right now."""
         async with self._forming, self._pool.connection() as conn, conn.transaction():
-            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
-                                               (TICKET_LOCK, pool))).fetchone()
-            if not locked[0]:
+            if not await _value(conn, "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (TICKET_LOCK, pool)):
                 return {}
             rows = await (await conn.execute(queued_sql("%s") + " FOR UPDATE SKIP LOCKED", (pool, now))).fetchall()
             placed = await form([row_to_ticket(row) for row in rows]) if rows else {}
@@ -551,8 +386,7 @@ class PostgresStore:
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         """The replica that gets the advisory lock prunes; the others skip this round."""
         async with self._pool.connection() as conn, conn.transaction():
-            locked = await (await conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (PRUNE_LOCK,))).fetchone()
-            if not locked[0]:
+            if not await _value(conn, "SELECT pg_try_advisory_xact_lock(%s)", (PRUNE_LOCK,)):
                 return []
             rows = await (await conn.execute(
                 "SELECT id FROM matches WHERE status = ANY(%s) AND update_time < %s LIMIT %s",
@@ -630,11 +464,11 @@ class PostgresStore:
                 "SELECT key, attempt, time, status, error FROM notification_attempts WHERE key = ANY(%s) "
                 "ORDER BY key, attempt", (list(attempts),)):
             attempts[key].append(tuple(attempt))
-        return [DeliveryRecord(*row, attempts=tuple(attempts[row[0]])) for row in rows]
+        return [row_to_delivery(row, attempts[row[0]]) for row in rows]
 
     async def delivery(self, key: str) -> DeliveryRecord | None:
         row = await self._one(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=%s", (key,))
-        return None if row is None else DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(key)))
+        return None if row is None else row_to_delivery(row, await self.delivery_attempts(key))
 
     async def retry_delivery(self, key: str, now: float) -> str | None:
         """Due by the database's clock, as every attempt is."""
@@ -654,44 +488,10 @@ class PostgresStore:
         """Call ``on_change(match_id, version)`` for every step any replica
         commits, and ``on_change(None, 0)`` after a lost connection came back
         (notifications sent meanwhile are lost: the engine catches up)."""
-        self._listener = asyncio.get_running_loop().create_task(self._listen(on_change))
+        self._notifications.start(on_change)
 
     def subscribe_tickets(self, on_tickets: Callable[[list[str] | None], None]) -> None:
         """Call ``on_tickets(ids)`` for the tickets whose state any replica
         changed, ``on_tickets(None)`` after a lost connection came back.
         Before ``subscribe``, whose connection carries both channels."""
-        self._on_tickets = on_tickets
-
-    async def _listen(self, on_change) -> None:
-        delay, reconnected = 0.1, False
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    if self._on_tickets is not None:
-                        await conn.execute(f"LISTEN {TICKET_CHANNEL}")
-                    delay = 0.1
-                    if reconnected:
-                        log.info("notifications resumed")
-                        await _call(on_change, None, 0)
-                        if self._on_tickets is not None:
-                            self._on_tickets(None)
-                    async for note in conn.notifies():
-                        if note.channel == TICKET_CHANNEL:
-                            self._on_tickets(note.payload.split())
-                            continue
-                        match_id, _, version = note.payload.partition(" ")
-                        await _call(on_change, match_id, int(version))
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the database went away: retry, never give up
-                log.warning("notifications lost; reconnecting", error=str(error), retry_in=delay)
-                reconnected = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
-
-
-async def _call(function, *args) -> None:
-    result = function(*args)
-    if asyncio.iscoroutine(result):
-        await result
+        self._notifications.on_tickets = on_tickets

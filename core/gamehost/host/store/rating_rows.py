@@ -1,5 +1,5 @@
-"""The ratings tables' rows, shared by the database backends (issue 17:
-players' ratings). ``rated_matches`` holds one row per match whose result
+"""The ratings tables' rows, shared by the database backends: players'
+ratings. ``rated_matches`` holds one row per match whose result
 is counted: its primary key is what makes a result count once, whichever
 replica finishes the match and however often it is retried."""
 

@@ -127,7 +127,8 @@ def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
     keeps the matches where that user holds a seat (match_players' index),
     ``my_turn`` those where it is also their turn; ``columns``: the
     matches columns selected (MATCH_COLUMNS, or PAGE_KEY_COLUMNS)."""
-    clauses, params = [], []
+    clauses: list[str] = []
+    params: list[Any] = []
     if player:
         turn = " AND turn_since IS NOT NULL" if my_turn else ""
         clauses.append(f"id IN (SELECT match_id FROM match_players WHERE subject = {mark}{turn})")

@@ -15,13 +15,14 @@ import asyncio
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
                                       StoreUnusable, PartyFull, TicketRecord, VersionConflict, delivery_state)
-from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, DUE_INDEX, LEGACY_STATES, LISTED_COLUMNS,
-                                               NOTIFICATION_COLUMNS, RETRY_ROUNDS, listing_query)
+from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
+                                               row_to_delivery)
 from gamehost.host.store.file_lock import DatabaseLock
+from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -35,143 +36,6 @@ from gamehost.host.store.wal_checkpoints import BACKSTOP_PAGES, WalCheckpointer
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
-# Versioned schema: entry i brings the database from user_version i to i + 1.
-MIGRATIONS = [
-    """
-    CREATE TABLE matches (
-        id TEXT PRIMARY KEY,
-        game_id TEXT NOT NULL,
-        rules_version TEXT NOT NULL,
-        options TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        status TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        create_time REAL NOT NULL,
-        update_time REAL NOT NULL,
-        result TEXT,
-        create_request_id TEXT UNIQUE
-    );
-    CREATE INDEX matches_by_status ON matches (status, create_time);
-    CREATE INDEX matches_by_game ON matches (game_id, create_time);
-    CREATE TABLE events (
-        match_id TEXT NOT NULL REFERENCES matches (id),
-        version INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        request_id TEXT,
-        body TEXT NOT NULL,
-        PRIMARY KEY (match_id, version)
-    ) WITHOUT ROWID;
-    CREATE UNIQUE INDEX events_by_request ON events (match_id, seat, request_id)
-        WHERE request_id IS NOT NULL;
-    CREATE TABLE snapshots (
-        match_id TEXT PRIMARY KEY REFERENCES matches (id),
-        version INTEGER NOT NULL,
-        state TEXT NOT NULL
-    );
-    """,
-    "ALTER TABLE matches ADD COLUMN turn_timeout REAL NOT NULL DEFAULT 0;",
-    """
-    ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
-    ALTER TABLE matches ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE matches ADD COLUMN status_detail TEXT;
-    CREATE INDEX matches_by_update ON matches (status, update_time);
-    CREATE TABLE match_players (
-        subject TEXT NOT NULL,
-        match_id TEXT NOT NULL REFERENCES matches (id),
-        PRIMARY KEY (subject, match_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX match_players_by_match ON match_players (match_id);
-    """,
-    # Players: ratings (issue 17).
-    """
-    CREATE TABLE rated_matches (match_id TEXT PRIMARY KEY) WITHOUT ROWID;
-    CREATE TABLE ratings (
-        subject TEXT NOT NULL,
-        game_id TEXT NOT NULL,
-        player_name TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        losses INTEGER NOT NULL,
-        draws INTEGER NOT NULL,
-        rating REAL NOT NULL,
-        PRIMARY KEY (subject, game_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX ratings_by_game ON ratings (game_id, rating DESC, subject);
-    """,
-    # clocks: the chess clock of a clocked match; absent players' grace before a bot plays for them
-    "ALTER TABLE matches ADD COLUMN clock TEXT; ALTER TABLE matches ADD COLUMN absent_grace REAL;",
-    # Turn notifications (webhooks.py); no foreign key: a deleted match keeps its delivery record.
-    """
-    CREATE TABLE notifications (
-        key TEXT PRIMARY KEY,
-        match_id TEXT NOT NULL,
-        body TEXT NOT NULL,
-        create_time REAL NOT NULL
-    ) WITHOUT ROWID;
-    CREATE TABLE notification_attempts (
-        key TEXT NOT NULL,
-        attempt INTEGER NOT NULL,
-        time REAL NOT NULL,
-        status INTEGER NOT NULL,
-        error TEXT NOT NULL,
-        PRIMARY KEY (key, attempt)
-    ) WITHOUT ROWID;
-    """,
-    # Players: matchmaking (issue 17): the tickets table.
-    """
-    CREATE TABLE tickets (
-        id TEXT PRIMARY KEY,
-        subject TEXT NOT NULL,
-        player_name TEXT NOT NULL,
-        game_id TEXT NOT NULL,
-        seats integer NOT NULL,
-        options TEXT NOT NULL,
-        pool TEXT NOT NULL,
-        rating REAL NOT NULL,
-        min_rating REAL,
-        max_rating REAL,
-        bot TEXT NOT NULL,
-        bot_wait REAL,
-        create_time REAL NOT NULL,
-        expire_time REAL NOT NULL,
-        state TEXT NOT NULL,
-        match_id TEXT NOT NULL,
-        seat integer NOT NULL,
-        update_time REAL NOT NULL
-    );
-    CREATE INDEX tickets_by_pool ON tickets (pool, state, create_time);
-    CREATE INDEX tickets_by_subject ON tickets (subject, state);
-    CREATE INDEX tickets_by_state ON tickets (state, expire_time);
-    """,
-    # turnlist: since when it is each signed-in player's turn (NULL: not their turn), for ListMatches' my_turn
-    "ALTER TABLE match_players ADD COLUMN turn_since REAL;",
-    # Part "mmextras" (issue 17 leftovers): rating ranges that widen while a ticket waits
-    "ALTER TABLE tickets ADD COLUMN widen_per_second REAL; ALTER TABLE tickets ADD COLUMN max_widening REAL;",
-    # gaps: the pending turn notifications are a queue that outlives the host (delivery_rows.py)
-    f"""
-    ALTER TABLE notifications ADD COLUMN state TEXT NOT NULL DEFAULT 'pending';
-    ALTER TABLE notifications ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE notifications ADD COLUMN next_attempt REAL;
-    ALTER TABLE notifications ADD COLUMN claimed_by TEXT;
-    ALTER TABLE notifications ADD COLUMN claim_until REAL;
-    {LEGACY_STATES}
-    {DUE_INDEX}
-    """,
-    # Part "gaps2": operators list the deliveries and retry a failed one (delivery_rows.py)
-    RETRY_ROUNDS,
-    # Part "gaps2": rules strikes outlive a restart (engine_rules_failures.py)
-    "CREATE TABLE rules_strikes (match_id TEXT PRIMARY KEY, strikes INTEGER NOT NULL) WITHOUT ROWID;",
-    # Part "parties": friends queue together (ticket_rows.py)
-    """
-    ALTER TABLE tickets ADD COLUMN party TEXT NOT NULL DEFAULT '';
-    ALTER TABLE tickets ADD COLUMN party_size INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
-    """,
-]
-
 SQLITE_HEADER = b"SQLite format 3\x00"
 PROBE_TABLE = "gamehost_write_probe"  # one row, rewritten by each readiness check
 MIN_FREE_PAGES = 16  # fewer pages left than a few moves need: as good as full
@@ -183,7 +47,7 @@ class SQLiteStore:
     def __init__(self, path: Path, durability: str = "normal") -> None:
         self.path = Path(path)
         self._durability = durability
-        self._db: sqlite3.Connection | None = None
+        self._open_db: sqlite3.Connection | None = None  # while open; read through _db
         self._lock = DatabaseLock(self.path)
         # Held while a match forms from a pool (form_match awaits the engine
         # between reading the tickets and marking them): cancel and expiry wait.
@@ -193,6 +57,13 @@ class SQLiteStore:
         # host that stopped, and free.
         self._claimer = uuid.uuid4().hex
         self._checkpointer: WalCheckpointer | None = None
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The open connection; a call on a closed store fails here, saying so."""
+        if self._open_db is None:
+            raise ConnectionError(f"{self.path} is not open")
+        return self._open_db
 
     def _check_file(self) -> None:
         """SQLite takes an empty file for a new database and would start an
@@ -229,7 +100,7 @@ class SQLiteStore:
         db.execute("PRAGMA busy_timeout=5000")
         # Checkpoints are made off the loop (wal_checkpoints.py); commits here only past the backstop.
         db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
-        self._db = db
+        self._open_db = db
         self._migrate()
         self._checkpointer = WalCheckpointer(self.path)
         self._checkpointer.start()
@@ -246,14 +117,12 @@ class SQLiteStore:
         if self._checkpointer is not None:  # before the last connection closes (and checkpoints)
             self._checkpointer.stop()
             self._checkpointer = None
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        if self._open_db is not None:
+            self._open_db.close()
+            self._open_db = None
         self._lock.release()
 
     async def ping(self) -> None:
-        if self._db is None:
-            raise ConnectionError(f"{self.path} is not open")
         self._db.execute("SELECT 1").fetchone()
 
     async def probe_write(self) -> None:
@@ -261,8 +130,6 @@ class SQLiteStore:
         full or the file cannot be written. A database held at its
         max_page_count fails only writes that need a new page, so the room
         left there is checked too."""
-        if self._db is None:
-            raise ConnectionError(f"{self.path} is not open")
         db = self._db
         room = (db.execute("PRAGMA max_page_count").fetchone()[0] - db.execute("PRAGMA page_count").fetchone()[0]
                 + db.execute("PRAGMA freelist_count").fetchone()[0])
@@ -278,7 +145,7 @@ class SQLiteStore:
                 db.execute("ROLLBACK")
             raise
 
-    def _transaction(self, work) -> None:
+    def _transaction(self, work: Callable[[sqlite3.Connection], object]) -> None:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -293,7 +160,8 @@ class SQLiteStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        self._checkpointer.committed()
+        if self._checkpointer is not None:  # None only while the store opens or closes
+            self._checkpointer.committed()
 
     async def create_match(self, record: MatchRecord, snapshot: Snapshot, events: Sequence[dict] = (),
                            due_in: float | None = None, to_move: Sequence[int] | None = None) -> None:
@@ -344,7 +212,7 @@ class SQLiteStore:
 
         self._transaction(work)
 
-    # ------------------------------------------------------------ ratings (issue 17)
+    # ------------------------------------------------------------ ratings
 
     async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
         counted = []
@@ -371,7 +239,7 @@ class SQLiteStore:
                                 (subject,))
         return [row_to_rating(row) for row in rows]
 
-    # ------------------------------------------------------------ matchmaking (issue 17)
+    # ------------------------------------------------------------ matchmaking
 
     async def add_ticket(self, ticket, max_open: int) -> bool:
         added = []
@@ -579,8 +447,8 @@ class SQLiteStore:
         row = self._db.execute(f"SELECT {LISTED_COLUMNS} FROM notifications WHERE key=?", (key,)).fetchone()
         return None if row is None else await self._with_attempts(row)
 
-    async def _with_attempts(self, row) -> DeliveryRecord:
-        return DeliveryRecord(*row, attempts=tuple(await self.delivery_attempts(row[0])))
+    async def _with_attempts(self, row: tuple[Any, ...]) -> DeliveryRecord:
+        return row_to_delivery(row, await self.delivery_attempts(row[0]))
 
     async def retry_delivery(self, key: str, now: float) -> str | None:
         before: list[str | None] = [None]

@@ -1,5 +1,5 @@
-"""The tickets table's rows, shared by the database backends (issue 17:
-matchmaking). One row per ticket; a match forms from a pool's queued rows
+"""The tickets table's rows, shared by the database backends: matchmaking's
+queue. One row per ticket; a match forms from a pool's queued rows
 held in one transaction, so a ticket is placed in at most one match."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from gamehost.host.store.records import dumps, loads
 
 TICKET_COLUMNS = ("id, subject, player_name, game_id, seats, options, pool, rating, min_rating, max_rating, bot, "
                   "bot_wait, create_time, expire_time, state, match_id, seat, update_time, "
-                  "widen_per_second, max_widening, "  # part "mmextras"
-                  "party, party_size")  # part "parties"
+                  "widen_per_second, max_widening, "  # a rating range that widens
+                  "party, party_size")  # friends queued together
 TICKET_COLUMN_COUNT = TICKET_COLUMNS.count(",") + 1
 
 # Tickets over (matched, cancelled, expired) are kept this long for their
@@ -74,7 +74,7 @@ def pools_sql(mark: str) -> str:
 
 
 def party_sql(mark: str) -> str:
-    """A party's queued tickets, oldest first (part "parties")."""
+    """A party's queued tickets, oldest first."""
     return (f"SELECT {TICKET_COLUMNS} FROM tickets WHERE party = {mark} AND state = 'queued' "
             f"ORDER BY create_time, id")
 
