@@ -13,6 +13,7 @@ import asyncio
 from typing import Any, Awaitable, Callable, Hashable, TypeVar
 
 from gamehost.host.engine.view_data import EncodedView, RenderedView, ViewData
+from gamehost.host.workers.messages import PastView
 from gamehost.sdk.rules import Move
 
 T = TypeVar("T")
@@ -127,7 +128,7 @@ class MatchCache:
         return await self._once_async("replay_events", compute)
 
     async def replay_chunk(self, seat: int | None, chunk: int,
-                           compute: Callable[[], Awaitable[list[dict]]]) -> list[dict]:
+                           compute: Callable[[], Awaitable[list[PastView]]]) -> list[PastView]:
         return await self._once_async(("replay", seat, chunk), compute)
 
     async def replay_rendering(self, kind: str, seat: int | None, version: int,

@@ -14,6 +14,7 @@ from gamehost.host import errors
 from gamehost.host.engine.view_data import ViewData
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.store.base import Store
+from gamehost.host.workers.messages import PastView
 from gamehost.host.workers.runner import RulesRunner
 
 REPLAY_CHUNK = 32  # versions replayed per rules call
@@ -49,7 +50,7 @@ class MatchReplay:
         return ViewData(version, status, seat, tuple(replayed["to_move"]) if status == "active" else (),
                         replayed["view"], (), live.record.result if status == "finished" else None)
 
-    async def _replay_chunk(self, live: LiveMatch, events: list[dict], seat: int | None, chunk: int) -> list[dict]:
+    async def _replay_chunk(self, live: LiveMatch, events: list[dict], seat: int | None, chunk: int) -> list[PastView]:
         first = chunk * REPLAY_CHUNK
         versions = list(range(first, min(first + REPLAY_CHUNK, live.version + 1)))
         moves = [[e["version"], e["seat"], e["move"]] for e in events

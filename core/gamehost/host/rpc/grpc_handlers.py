@@ -21,7 +21,7 @@ from typing import Callable
 
 import grpc
 # grpcio's error for a status sent to a call already gone (its stubs leave out this Cython layer)
-from grpc._cython.cygrpc import ExecuteBatchError  # type: ignore[import-not-found]
+from grpc._cython.cygrpc import ExecuteBatchError
 
 from gamehost.host import errors
 from gamehost.host.rpc.status import to_grpc_status

@@ -40,7 +40,7 @@ class Choosing:
 
     def run(self, until: float) -> Chosen | None:
         """Go on until the monotonic time ``until``; the answer once chosen, else None."""
-        choice = None
+        choice: Any = None
         if self.failure is None:
             try:
                 if self.think is None:

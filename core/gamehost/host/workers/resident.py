@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from gamehost.host.workers import messages, wire
 from gamehost.host.workers.choosing import Choosing
@@ -109,7 +109,7 @@ class ResidentMatches:
             return {"error": "illegal", "reason": refusal.reason, "rule": refusal.rule}
         except PluginFailed as failure:
             if op in DAMAGING:
-                self.held.pop(request["match"], None)  # each of them names its match
+                self.held.pop(cast(Mapping[str, Any], request)["match"], None)  # each of them names its match
             return {"error": "plugin", "hook": failure.hook, "message": str(failure)}
 
     # ------------------------------------------------------------ helpers
@@ -256,9 +256,10 @@ class ResidentMatches:
         ran_out = [int(seat) for seat in request["ran_out"]]
         hook = "timeout_ranking"
         ranking = call_plugin(hook, held.game.timeout_ranking, held.state, ran_out)
-        if ranking is None and self.clock_rule is not None:
+        clock_rule = self.clock_rule
+        if ranking is None and clock_rule is not None:
             hook = "gamehost_clock_ran_out"
-            ranking = call_plugin(hook, lambda: self.clock_rule(
+            ranking = call_plugin(hook, lambda: clock_rule(
                 game_id=held.game.id, seats=int(request["seats"]), ran_out=ran_out))
         if ranking is None:
             return {"ranking": None}
@@ -325,7 +326,7 @@ class ResidentMatches:
         held = self._match(request)
         seat = request["seat"]
         view = call_plugin("view", held.game.view, held.state, seat)
-        fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] else ())
+        fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] and seat is not None else ())
         return self.encoder.shared([] if fields is None else [(seat, fields)])
 
     def _views_fields(self, request: messages.ViewsFields) -> messages.EncodedViews:
@@ -432,7 +433,11 @@ class ResidentMatches:
         rng = rng_for(held.seed, request["version"], request["stream"])
         bot = self.bots.get(request["bot"]) or self.bots["random"]
         choosing = Choosing(held.game, held.state, seat, moves, rng, bot, self.bots["random"], slices=self.slices)
-        return choosing if self.slices and choosing.sliced else choosing.run(math.inf)
+        if self.slices and choosing.sliced:
+            return choosing
+        chosen = choosing.run(math.inf)
+        assert chosen is not None  # without a deadline the choice is made
+        return chosen
 
     def _drop(self, request: messages.Drop) -> messages.Done:
         self.held.pop(request["match"], None)

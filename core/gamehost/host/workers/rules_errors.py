@@ -44,9 +44,9 @@ def rules_failure(live: Any, reason: str, op: str, what: str) -> errors.HostErro
 def refused(live: Any, answer: messages.Refusal) -> Exception:
     """The exception a refusal or a plugin's failure answers for."""
     if answer["error"] == "illegal":
-        return IllegalMove(answer["reason"], answer["rule"])
+        return IllegalMove(answer["reason"], answer["rule"] or "illegal-move")
     if answer["error"] == "malformed":
-        return MalformedMove(answer["reason"], answer["rule"])
+        return MalformedMove(answer["reason"], answer["rule"] or "malformed-move")
     if answer["error"] == "unknown_move":
         return UnknownMoveId()
     if answer["error"] == "options":

@@ -170,10 +170,11 @@ def _load_rules() -> tuple[Mapping[str, Any], dict[str, Any], Callable[..., Any]
 
     catalog = load_catalog()
     bots: dict[str, Any] = {}
+    assert catalog.plugin_manager is not None  # load_catalog always makes one
     hook = catalog.plugin_manager.hook
     for impl in hook.gamehost_bots.get_hookimpls():
         try:
-            offered = dict(impl.function() or {})
+            offered = dict(cast(Mapping[str, Any], impl.function() or {}))
         except Exception:  # the host logs it when it collects the same bots
             continue
         for name, bot in offered.items():
