@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance
+from gamehost.testing.conformance import run_conformance
 from gamehost_campanile.rules import Campanile, card_style
 
 GAME = Campanile()
