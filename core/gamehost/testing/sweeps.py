@@ -32,8 +32,9 @@ class SeedBatch:
 
     @property
     def id(self) -> str:
-        """The seeds it plays, for a test id: ``seeds4020-4029``."""
-        return f"seeds{self.seed}-{self.seed + self.playouts - 1}"
+        """The seeds it plays, for a test id: ``seeds4020-4029`` (``seed4000`` alone)."""
+        last = self.seed + self.playouts - 1
+        return f"seed{self.seed}" if last == self.seed else f"seeds{self.seed}-{last}"
 
 
 def seed_batches(games: int, *, seed: int, size: int) -> list[SeedBatch]:

@@ -16,7 +16,7 @@ from gamehost_kensington.rules import Kensington
 
 GAME = Kensington()
 PLAYOUTS = os.environ.get("KENSINGTON_PLAYOUTS")
-BATCH = 50
+BATCH = 5  # at 5 seats about 3 s of CPU a game (400 moves): a batch takes some 15 s idle
 CONFIGURATIONS = {variant.id: (dict(variant.options), 300 if variant.id == "standard" else 10)
                   for variant in GAME.variants} | {
     "permissive-store-ground-roofs": ({"store_when_free": False, "roof_on_ground": True}, 10),
