@@ -97,17 +97,17 @@ def conformance_test(game: Game, *, playouts: int = 100, max_moves: int = 10_000
     ``batch``, at most that many per test (ids ending ``-seeds2000-2009``),
     so that pytest-xdist's workers share a slow game's sweep."""
     games = sampled(playouts)
-    cases = [pytest.param(*case.values, part, id=case.id if batch is None else f"{case.id}-{part.id}")
+    cases = [pytest.param(*case.values, seeds, id=case.id if batch is None else f"{case.id}-{seeds.id}")
              for case in conformance_cases(game)
-             for part in seed_batches(games, seed=1000 * case.values[1], size=batch or games)]
+             for seeds in seed_batches(games, seed=1000 * case.values[1], size=batch or games)]
 
-    @pytest.mark.parametrize(("rules", "seats", "options", "part"), cases)
-    def test_conformance(rules: Game, seats: int, options: dict[str, Any], part: SeedBatch) -> None:
+    @pytest.mark.parametrize(("rules", "seats", "options", "seeds"), cases)
+    def test_conformance(rules: Game, seats: int, options: dict[str, Any], seeds: SeedBatch) -> None:
         from gamehost.testing.conformance import run_conformance
 
-        report = run_conformance(rules, seats=seats, options=options, playouts=part.playouts, seed=part.seed,
+        report = run_conformance(rules, seats=seats, options=options, playouts=seeds.playouts, seed=seeds.seed,
                                  max_moves=max_moves)
-        assert report.playouts == part.playouts and report.moves >= report.playouts
+        assert report.playouts == seeds.playouts and report.moves >= report.playouts
 
     test_conformance.__doc__ = f"{game.title or game.id} passes the conformance kit."
     return test_conformance
