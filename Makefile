@@ -45,10 +45,10 @@ test: $(STAMP)
 	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
 		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
-# The SDK and the shipped plugins' packages under mypy (settings in pyproject.toml).
+# The SDK, the test kit and the shipped plugins' packages under mypy (settings in pyproject.toml).
 PLUGIN_PACKAGES := $(filter-out %.egg-info,$(notdir $(wildcard plugins/*/gamehost_*)))
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy -p gamehost.sdk $(addprefix -p ,$(PLUGIN_PACKAGES))
+	$(VENV)/bin/mypy -p gamehost.sdk -p gamehost.testing $(addprefix -p ,$(PLUGIN_PACKAGES))
 test: typecheck
 
 conformance: $(STAMP)

@@ -50,7 +50,7 @@ from google.protobuf import json_format, message_factory, struct_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
 from gamehost.client.structs import from_struct
-from gamehost.sdk.conformance import mistyped_moves
+from gamehost.testing.conformance import mistyped_moves
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gamehost.sdk import IllegalMove, Move, Part, Secret
-from gamehost.sdk.conformance import run_conformance
+from gamehost.testing.conformance import run_conformance
 from gamehost_tictactoe.game import TicTacToe
 from gamehost_tictactoe.rules import cell_of
 
@@ -255,7 +255,7 @@ def test_twins_catch_a_log_label_that_keeps_a_re_hidden_number(monkeypatch):
 
 def test_the_label_fixture_passes_the_check_of_one_moment(monkeypatch):
     """Without the twins the kit passes it: the twins are what catch it."""
-    from gamehost.sdk import conformance
+    from gamehost.testing import conformance
 
     monkeypatch.syspath_prepend(str(Path(__file__).parent / "fixtures" / "site"))
     from gamehost_fixture_plugins.number_in_label import NumberInLabel

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from gamehost.host.plugins import load_catalog
-from gamehost.sdk.conformance import run_conformance
-from gamehost.sdk.legibility import target_problems, text_problems
+from gamehost.testing.conformance import run_conformance
+from gamehost.testing.legibility import target_problems, text_problems
 from gamehost_tictactoe.game import TicTacToe
 
 # The games whose pictures pass both checks, and the kit's flags they pass in

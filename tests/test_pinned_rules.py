@@ -167,7 +167,7 @@ def test_gamehost_plugins_names_every_rules_version_a_release_ships():
 
 def test_the_conformance_test_covers_every_rules_version_a_game_ships(monkeypatch):
     monkeypatch.syspath_prepend(str(FIXTURE_SITE))
-    from gamehost.sdk.pytest_plugin import conformance_cases
+    from gamehost.testing.pytest_plugin import conformance_cases
     from gamehost_fixture_plugins.pile_releases import PileRules2Shipping1
 
     cases = {case.id: case.values[0].version for case in conformance_cases(PileRules2Shipping1())}

@@ -12,12 +12,13 @@ import os
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance, sampled
+from gamehost.testing.conformance import run_conformance
+from gamehost.testing.sweeps import sampled, seed_batches
 from gamehost_campanile.game import Campanile
 
 PLAYOUTS_PER_COUNT = int(os.environ.get("CAMPANILE_CONFORMANCE_PLAYOUTS") or sampled(500))
 SHARE = {"standard": 0.6, "official-variant": 0.2, "exact-bets": 0.2}
-BATCH = 50
+BATCH = 30  # at 5 seats about 0.5 s of CPU a game: a batch takes some 15 s idle
 VARIANTS = {variant.id: variant for variant in Campanile.variants}
 
 
@@ -28,16 +29,16 @@ def playouts(variant: str) -> int:
 
 
 def batches():
-    """(seats, variant, first game, games) for every batch of the run."""
-    return [pytest.param(seats, variant, first, min(BATCH, playouts(variant) - first),
-                         id=f"{seats}p-{variant}-{first}")
-            for seats in (2, 3, 4, 5) for variant in SHARE for first in range(0, playouts(variant), BATCH)]
+    """(seats, variant, seeds) for every batch of the run."""
+    return [pytest.param(seats, variant, batch, id=f"{seats}p-{variant}-{batch.id}")
+            for seats in (2, 3, 4, 5) for variant in SHARE
+            for batch in seed_batches(playouts(variant), seed=10_000 * seats + 1_000 * list(SHARE).index(variant),
+                                      size=BATCH)]
 
 
-@pytest.mark.parametrize("seats, variant, first, games", batches())
-def test_campanile_conformance(seats, variant, first, games):
-    seed = 10_000 * seats + 1_000 * list(SHARE).index(variant) + first
+@pytest.mark.parametrize("seats, variant, batch", batches())
+def test_campanile_conformance(seats, variant, batch):
     report = run_conformance(Campanile(), seats=seats, options=dict(VARIANTS[variant].options),
-                             playouts=games, seed=seed, legible_text=True, tappable_targets=True)
-    assert report.playouts == games
-    assert sum(report.wins) >= games
+                             playouts=batch.playouts, seed=batch.seed, legible_text=True, tappable_targets=True)
+    assert report.playouts == batch.playouts
+    assert sum(report.wins) >= batch.playouts

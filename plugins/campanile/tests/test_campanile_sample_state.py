@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance
+from gamehost.testing.conformance import run_conformance
 from gamehost_campanile.game import Campanile
 from gamehost_campanile.rules import card_style
 

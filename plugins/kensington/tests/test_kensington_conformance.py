@@ -1,5 +1,5 @@
 """The conformance kit over every player count: 300 random games per player
-count with the standard rules, in batches of BATCH games
+count with the standard rules, in batches of BATCH seeds
 so that pytest's workers share them, and fewer with the other option sets.
 KENSINGTON_PLAYOUTS=N plays N per configuration, for a quick local run.
 
@@ -10,12 +10,13 @@ import os
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance, sampled
+from gamehost.testing.conformance import run_conformance
+from gamehost.testing.sweeps import sampled, seed_batches
 from gamehost_kensington.game import Kensington
 
 GAME = Kensington()
 PLAYOUTS = os.environ.get("KENSINGTON_PLAYOUTS")
-BATCH = 50
+BATCH = 5  # at 5 seats about 3 s of CPU a game (400 moves): a batch takes some 15 s idle
 CONFIGURATIONS = {variant.id: (dict(variant.options), 300 if variant.id == "standard" else 10)
                   for variant in GAME.variants} | {
     "permissive-store-ground-roofs": ({"store_when_free": False, "roof_on_ground": True}, 10),
@@ -23,18 +24,17 @@ CONFIGURATIONS = {variant.id: (dict(variant.options), 300 if variant.id == "stan
 
 
 def batches():
-    """(seats, options, first game, games) for every batch of the run."""
+    """(seats, options, seeds) for every batch of the run."""
     cases = []
     for name, (options, games) in CONFIGURATIONS.items():
         games = int(PLAYOUTS) if PLAYOUTS else sampled(games)
         for seats in (2, 3, 4, 5):
-            for first in range(0, games, BATCH):
-                cases.append(pytest.param(seats, options, first, min(BATCH, games - first),
-                                          id=f"{seats}p-{name}-{first}"))
+            for batch in seed_batches(games, seed=seats * 1000, size=BATCH):
+                cases.append(pytest.param(seats, options, batch, id=f"{seats}p-{name}-{batch.id}"))
     return cases
 
 
-@pytest.mark.parametrize(("seats", "options", "first", "games"), batches())
-def test_conformance(seats, options, first, games):
-    report = run_conformance(GAME, seats=seats, options=options, playouts=games, seed=seats * 1000 + first)
-    assert report.playouts == games
+@pytest.mark.parametrize(("seats", "options", "batch"), batches())
+def test_conformance(seats, options, batch):
+    report = run_conformance(GAME, seats=seats, options=options, playouts=batch.playouts, seed=batch.seed)
+    assert report.playouts == batch.playouts

@@ -1,6 +1,7 @@
 """The host's conformance kit over both Scalino games: 500 random games per
 player count of each game, fewer for the other rule
-readings. SCALINO_PLAYOUTS=N sets every count to N, for a quick local run.
+readings. The long sweeps run in batches of BATCH seeds, so that pytest's
+workers share them. SCALINO_PLAYOUTS=N sets every count to N, for a quick local run.
 """
 
 from __future__ import annotations
@@ -9,21 +10,29 @@ import os
 
 import pytest
 
-from gamehost.sdk.conformance import run_conformance, sampled
+from gamehost.testing.conformance import run_conformance
+from gamehost.testing.sweeps import sampled, seed_batches
 from gamehost_scalino.game import Scalino, ScalinoPyramid
 
 PLAYOUTS = os.environ.get("SCALINO_PLAYOUTS")
+BATCH = 60  # about 0.25 s of CPU a game: a batch takes some 15 s idle
 
 
 def playouts(default: int) -> int:
     return int(PLAYOUTS) if PLAYOUTS else sampled(default)
 
 
-@pytest.mark.parametrize("seats", [2, 4])
-def test_scalino_conformance(seats):
+def batches(seat_counts, games: int, seed_per_seat: int):
+    """(seats, seeds) for every batch of the sweeps."""
+    return [pytest.param(seats, batch, id=f"{seats}p-{batch.id}") for seats in seat_counts
+            for batch in seed_batches(playouts(games), seed=seed_per_seat * seats, size=BATCH)]
+
+
+@pytest.mark.parametrize("seats, batch", batches([2, 4], 500, 1000))
+def test_scalino_conformance(seats, batch):
     # Text only: a placement's target is one glyph in a cell, too small to tap until moves are composed.
-    report = run_conformance(Scalino(), seats=seats, playouts=playouts(500), seed=1000 * seats, legible_text=True)
-    assert report.playouts == playouts(500)
+    report = run_conformance(Scalino(), seats=seats, playouts=batch.playouts, seed=batch.seed, legible_text=True)
+    assert report.playouts == batch.playouts
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -43,11 +52,11 @@ def test_scalino_other_readings_conformance(options):
     assert report.playouts == playouts(6)
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
-def test_scalino_pyramid_conformance(seats):
-    report = run_conformance(ScalinoPyramid(), seats=seats, playouts=playouts(500), seed=2000 * seats,
+@pytest.mark.parametrize("seats, batch", batches([2, 3, 4, 5, 6], 500, 2000))
+def test_scalino_pyramid_conformance(seats, batch):
+    report = run_conformance(ScalinoPyramid(), seats=seats, playouts=batch.playouts, seed=batch.seed,
                              legible_text=True, tappable_targets=True)
-    assert report.playouts == playouts(500)
+    assert report.playouts == batch.playouts
 
 
 def test_scalino_pyramid_diamonds_any_face_conformance():

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from gamehost.sdk import IllegalMove, MalformedMove
-from gamehost.sdk.conformance import run_conformance
+from gamehost.testing.conformance import run_conformance
 from gamehost_tictactoe.game import TicTacToe
 
 GAME = TicTacToe()

@@ -53,6 +53,16 @@ class MatchDirectory(EngineCore):
                 await self._schedule_turns(live)
         return live
 
+    async def restored_copy(self, match_id: str) -> LiveMatch:
+        """The match as a host started afresh would restore it from the
+        store, for checking that what is stored gives back what is held. The
+        held match stays the one this host plays; the rules let go of the
+        state they hold, so the copy's state (and the held match's next
+        one) is loaded from the store: the same state when the store is sound."""
+        copy = await self._restore(await self.stored_match(match_id))
+        self.rules.forget(match_id)
+        return copy
+
     async def read_match(self, match_id: str) -> LiveMatch:
         """The match for a read: with a shared store, first brought up to
         what other replicas committed, so a client reads its own moves

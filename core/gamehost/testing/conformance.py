@@ -1,5 +1,8 @@
 """The ruleset conformance kit: random playouts through the real engine.
 
+Plugins' tests use it; plugins themselves depend on the SDK only. The kit sits
+above the host and drives its ``MatchEngine`` through public methods.
+
 Every plugin's tests call ``run_conformance`` for each player count and
 variant. Each playout creates a match on a real ``MatchEngine`` over the
 in-memory store (which keeps JSON text, as the databases do), joins every
@@ -51,7 +54,7 @@ target (shown once the move's earlier parts are chosen); less often, and at the
 end, that the SVG is well-formed XML (browsers parse it as such) and that its
 shapes lie on its canvas (a web page shows the SVG at its size: anything
 beyond is cut off). Then too it measures the picture drawn 720 px wide
-(``gamehost.sdk.legibility``): text under 10 px and move targets under 24 px
+(``gamehost.testing.legibility``): text under 10 px and move targets under 24 px
 are listed in the report's ``legibility``, and fail the run for a game that
 opts in (``legible_text=True``, ``tappable_targets=True``).
 """
@@ -61,7 +64,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -76,9 +78,10 @@ from gamehost.host.plugins import load_catalog
 from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
-from gamehost.sdk import legibility, part_targets
+from gamehost.sdk import part_targets
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, State, offers_undo
+from gamehost.testing import legibility
 
 MOVES_CHECKED_PER_STEP = 3
 BOT_HINTS_EVERY = 5  # (g): a search bot calls them thousands of times a move, a sample shows they are sound
@@ -108,16 +111,6 @@ class ConformanceReport:
     """Text under 10 px and targets under 24 px at 720 px wide, each once (the first few)."""
     strict: dict[str, bool] = field(default_factory=lambda: {"text": False, "target": False})
     """Which of those fail the run: the checks the game opted into."""
-
-
-def sampled(games: int) -> int:
-    """How many of a sweep's ``games`` to play: all of them, or the share
-    GAMEHOST_CONFORMANCE_SHARE names (0 to 1; ``make test`` plays a sample,
-    ``make conformance`` every game), at least one."""
-    share = float(os.environ.get("GAMEHOST_CONFORMANCE_SHARE", "1"))
-    if not 0 < share <= 1:
-        raise ValueError(f"GAMEHOST_CONFORMANCE_SHARE must be in (0, 1], not {share}")
-    return max(1, round(games * share))
 
 
 def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
@@ -666,14 +659,10 @@ async def _check_undo(engine: MatchEngine, game: Game, live: LiveMatch, tokens: 
 
 
 async def _check_restore(engine: MatchEngine, match_id: str, step: str) -> None:
-    held = engine._live.pop(match_id)
+    held = await engine.live_match(match_id)
     held_state = await engine.state_of(held)
-    try:
-        restored = await engine.live_match(match_id)
-        engine.rules.forget(match_id)  # the rules load it afresh from the store
-        restored_state = await engine.state_of(restored)
-    finally:
-        engine._live[match_id] = held
+    restored = await engine.restored_copy(match_id)
+    restored_state = await engine.state_of(restored)
     assert _dump(restored_state) == _dump(held_state), (
         f"(d) state restored from the store (snapshot plus replayed moves) differs at {step}: "
         "is every chance drawn from the rng the engine passes?")

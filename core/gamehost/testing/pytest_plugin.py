@@ -3,9 +3,10 @@
 Installed with gamehost, so any project with gamehost on its path gets:
 
 - ``conformance_test(game)``: a one-line conformance test, parametrized over
-  every player count and every variant of ``game``::
+  every player count and every variant of ``game`` (and, with ``batch=``,
+  over batches of each sweep's seeds)::
 
-      from gamehost.sdk.pytest_plugin import conformance_test
+      from gamehost.testing.pytest_plugin import conformance_test
       test_conformance = conformance_test(MyGame())
 
 - the ``conformance`` fixture: ``conformance(game, seats=2, ...)`` runs the
@@ -25,9 +26,11 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import pytest
 
+from gamehost.testing.sweeps import SeedBatch, sampled, seed_batches
+
 if TYPE_CHECKING:  # the kit imports the engine: loaded only when a test uses it
-    from gamehost.sdk.conformance import ConformanceReport
     from gamehost.sdk.rules import Game
+    from gamehost.testing.conformance import ConformanceReport
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 _UNSET_LOOP_SCOPE = 'The configuration option "asyncio_default_fixture_loop_scope" is unset'
@@ -60,7 +63,7 @@ def conformance() -> Conformance:
     """``conformance(game, seats=..., options=..., playouts=100, seed=0,
     max_moves=10_000)``: the kit's ``run_conformance`` with ``playouts``
     sampled by GAMEHOST_CONFORMANCE_SHARE."""
-    from gamehost.sdk.conformance import run_conformance, sampled
+    from gamehost.testing.conformance import run_conformance
 
     def check(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
               seed: int = 0, max_moves: int = 10_000) -> ConformanceReport:
@@ -85,16 +88,26 @@ def conformance_cases(game: Game) -> list[Any]:
     return cases
 
 
-def conformance_test(game: Game, *, playouts: int = 100, max_moves: int = 10_000) -> Callable[..., None]:
+def conformance_test(game: Game, *, playouts: int = 100, max_moves: int = 10_000,
+                     batch: int | None = None) -> Callable[..., None]:
     """A test function that runs the kit over every player count and every
     variant of ``game`` and of its earlier rules versions; assign it to a
-    ``test_`` name in a test module."""
+    ``test_`` name in a test module. Each case plays ``playouts`` games
+    (sampled by GAMEHOST_CONFORMANCE_SHARE) from seed 1000 * seats on; with
+    ``batch``, at most that many per test (ids ending ``-seeds2000-2009``),
+    so that pytest-xdist's workers share a slow game's sweep."""
+    games = sampled(playouts)
+    cases = [pytest.param(*case.values, seeds, id=case.id if batch is None else f"{case.id}-{seeds.id}")
+             for case in conformance_cases(game)
+             for seeds in seed_batches(games, seed=1000 * case.values[1], size=batch or games)]
 
-    @pytest.mark.parametrize(("rules", "seats", "options"), conformance_cases(game))
-    def test_conformance(conformance: Conformance, rules: Game, seats: int, options: dict[str, Any]) -> None:
-        report = conformance(rules, seats=seats, options=options, playouts=playouts, seed=1000 * seats,
-                             max_moves=max_moves)
-        assert report.playouts >= 1 and report.moves >= report.playouts
+    @pytest.mark.parametrize(("rules", "seats", "options", "seeds"), cases)
+    def test_conformance(rules: Game, seats: int, options: dict[str, Any], seeds: SeedBatch) -> None:
+        from gamehost.testing.conformance import run_conformance
+
+        report = run_conformance(rules, seats=seats, options=options, playouts=seeds.playouts, seed=seeds.seed,
+                                 max_moves=max_moves)
+        assert report.playouts == seeds.playouts and report.moves >= report.playouts
 
     test_conformance.__doc__ = f"{game.title or game.id} passes the conformance kit."
     return test_conformance
