@@ -45,10 +45,13 @@ test: $(STAMP)
 	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
 		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
 
-# The SDK, the test kit and the shipped plugins' packages under mypy (settings in pyproject.toml).
+# The SDK, the test kit, the host and the shipped plugins' packages under
+# mypy (settings in pyproject.toml). MYPYPATH reads the host and the client
+# from the source: the host ships no py.typed, being no library.
 PLUGIN_PACKAGES := $(filter-out %.egg-info,$(notdir $(wildcard plugins/*/gamehost_*)))
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy -p gamehost.sdk -p gamehost.testing $(addprefix -p ,$(PLUGIN_PACKAGES))
+	MYPYPATH=core:clients/python $(VENV)/bin/mypy -p gamehost.sdk -p gamehost.testing -p gamehost.host \
+		$(addprefix -p ,$(PLUGIN_PACKAGES))
 test: typecheck
 
 conformance: $(STAMP)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 from xml.etree import ElementTree
 
-from gamehost.client.composing import path_problems  # type: ignore[import-untyped]
+from gamehost.client.composing import path_problems
 from gamehost.sdk.rules import Move
 
 __all__ = ["part_targets", "target_problems", "path_problems"]
