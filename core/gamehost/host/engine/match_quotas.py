@@ -98,9 +98,14 @@ class HeldMatches(dict[str, LiveMatch]):
         return found
 
 
+# What each quota counts, as its QuotaFailure describes it.
+COUNTED = {"open_matches": "open matches", "unfinished_matches": "unfinished matches",
+           "bot_matches": "matches the host plays alone", "player_matches": "unfinished matches played in"}
+
+
 def _refused(what: str, message: str, key: str, limit: int, retry: float | None = None) -> errors.ResourceExhausted:
     return errors.ResourceExhausted(message, "MATCH_QUOTA_EXCEEDED", metadata=errors.metadata_of(quota=what, limit=limit),
-                                    quota_violations=[(key, f"at most {limit} {what.replace('_', ' ')}")],
+                                    quota_violations=[(key, f"at most {limit} {COUNTED[what]}")],
                                     retry_after=retry)
 
 
