@@ -24,6 +24,7 @@ UNLIMITED = {"GAMEHOST_CALL_RATE": "0", "GAMEHOST_CREATE_RATE": "0", "GAMEHOST_M
 # chance: no match quotas, and anyone may choose a seed. The tests of those
 # rules (test_match_limits.py) start hosts with the production defaults.
 TEST_HOST_ENV = {"GAMEHOST_MAX_OPEN_MATCHES": "0", "GAMEHOST_MAX_BOT_MATCHES": "0", "GAMEHOST_CHOSEN_SEEDS": "anyone",
+                 "GAMEHOST_MAX_UNFINISHED_MATCHES": "0", "GAMEHOST_MAX_PLAYER_MATCHES": "0",
                  "GAMEHOST_BOT_DELAY_WITH_HUMANS": "0"}
 
 

@@ -94,7 +94,8 @@ def test_running_all_bot_matches_per_caller_are_limited(host, keys):
         code, details = quota_details(host, ben, pb.CreateMatchRequest(game="games/tictactoe", seats=2,
                                                                        bot_seats=[0, 1]))
         assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert [v.description for v in details["QuotaFailure"].violations] == ["at most 1 running all-bot matches"]
+        assert [v.description for v in details["QuotaFailure"].violations] == [
+            "at most 1 matches the host plays alone"]
         assert details["RetryInfo"].retry_delay.seconds == 30
 
 
@@ -168,3 +169,102 @@ def test_browsers_have_their_own_address_budget_through_the_web_port(start_host)
     assert create_over_web("127.0.0.1") == 429  # the same address as the gRPC caller: the same budget
     assert create_over_web("127.0.0.2") == 200  # another browser: its own
     assert create_over_web("127.0.0.2") == 429
+
+
+def wait_for_status(client, match: str, status: int, timeout: float = 30.0) -> pb.Match:
+    deadline = time.monotonic() + timeout
+    while (found := client.match(match)).status != status:
+        assert time.monotonic() < deadline, f"{match} stayed {pb.MatchStatus.Name(found.status)}"
+        time.sleep(0.05)
+    return found
+
+
+@pytest.fixture()
+def bot_limited_host(start_host, keys):
+    return start_host("--api-keys", str(keys[0]), "--max-bot-matches", "1", "--bot-delay", "0.2")
+
+
+def test_leaving_for_the_host_to_play_counts_against_the_bot_match_limit(bot_limited_host, keys):
+    """absent_grace 0 and leaving turns a match with a bot into one the host
+    plays alone: over the creator's limit, leaving ends it instead."""
+    with bot_limited_host.client(keys[1]["ann"]) as ann:
+        running = ann.create_match("kensington", bots=[0, 1])  # the one host-played match allowed
+        assert running.status == pb.MATCH_STATUS_ACTIVE
+        left = ann.create_match("kensington", bots=[1], bot="mcts-hard", absent_grace=0.0)
+        token = ann.join(left.name, seat=0).player_token
+        ann.leave(left.name, token)
+        ended = wait_for_status(ann, left.name, pb.MATCH_STATUS_ABANDONED)
+        assert [s.kind for s in ended.seats] == [pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_BOT]
+        assert ann.match(running.name).status == pb.MATCH_STATUS_ACTIVE
+
+
+def test_turns_timing_out_for_the_host_to_play_count_against_the_bot_match_limit(bot_limited_host, keys):
+    """A tiny turn timeout with players who never move is a match the host
+    plays alone: over the creator's limit it ends instead of playing on."""
+    with bot_limited_host.client(keys[1]["ann"]) as ann, bot_limited_host.client() as anonymous:
+        running = ann.create_match("kensington", bots=[0, 1])
+        timed = ann.create_match("kensington", turn_timeout=0.01)
+        ann.join(timed.name, seat=0)
+        anonymous.join(timed.name, seat=1)
+        wait_for_status(ann, timed.name, pb.MATCH_STATUS_ABANDONED)
+        assert ann.match(running.name).status == pb.MATCH_STATUS_ACTIVE
+
+
+def test_unfinished_matches_per_creator_and_per_player_are_limited(start_host, keys):
+    host = start_host("--api-keys", str(keys[0]), "--max-open-matches", "0", "--max-unfinished-matches", "2",
+                      "--max-player-matches", "2")
+    with host.client(keys[1]["ann"]) as ann, host.client(keys[1]["ben"]) as ben, \
+            host.client(keys[1]["cy"]) as cy:
+        first, second = ann.create_match("tictactoe"), ann.create_match("tictactoe", bots=[1])
+        assert second.status == pb.MATCH_STATUS_OPEN
+        code, details = quota_details(host, keys[1]["ann"], pb.CreateMatchRequest(game="games/tictactoe"))
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert [(v.subject, v.description) for v in details["QuotaFailure"].violations] == [
+            ("user:ann", "at most 2 unfinished matches")]
+        # Active ones count too: ann plays her first match, still one too many.
+        ann.join(first.name, seat=0)
+        ben.join(first.name, seat=1)
+        assert ann.match(first.name).status == pb.MATCH_STATUS_ACTIVE
+        assert error_of(ann.create_match, "tictactoe").reason == "MATCH_QUOTA_EXCEEDED"
+
+        # Ben sits in two unfinished matches: a third seat is refused, and so is a ticket.
+        ben.join(second.name, seat=0)
+        third = cy.create_match("tictactoe")
+        refused = error_of(ben.join, third.name)
+        assert (refused.code, refused.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "MATCH_QUOTA_EXCEEDED")
+        assert cy.match(third.name).seats[0].kind == pb.SEAT_KIND_OPEN  # nothing taken
+        refused = error_of(ben.create_ticket, "tictactoe", ttl=60, bot_wait=0.1)
+        assert refused.reason == "MATCH_QUOTA_EXCEEDED"
+
+
+def test_matches_made_from_tickets_count_for_their_players(start_host, keys):
+    host = start_host("--api-keys", str(keys[0]), "--max-player-matches", "2")
+    with host.client(keys[1]["dee"]) as dee:
+        for _ in range(2):
+            ticket = dee.create_ticket("tictactoe", ttl=60, bot_wait=0.1)
+            deadline = time.monotonic() + 30
+            while dee.ticket(ticket.name).state != pb.TICKET_STATE_MATCHED:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert len(dee.matches(mine=True, status=pb.MATCH_STATUS_ACTIVE)) == 2
+        assert error_of(dee.create_ticket, "tictactoe", ttl=60, bot_wait=0.1).reason == "MATCH_QUOTA_EXCEEDED"
+
+
+def test_active_matches_nobody_plays_expire(start_host, keys):
+    host = start_host("--idle-match-ttl", "1", "--retention-interval", "0.2")
+    with host.client() as one, host.client() as two:
+        idle = one.create_match("tictactoe")
+        one.join(idle.name, seat=0)
+        two.join(idle.name, seat=1)
+        ended = wait_for_status(one, idle.name, pb.MATCH_STATUS_ABORTED)
+        assert ended.status_detail.reason == "IDLE_EXPIRED"
+
+
+def test_request_ids_are_each_callers_own(start_host, keys):
+    host = start_host("--api-keys", str(keys[0]))
+    with host.client(keys[1]["ann"]) as ann, host.client(keys[1]["ben"]) as ben:
+        mine = ann.create_match("tictactoe", request_id="same-id")
+        assert ann.create_match("tictactoe", request_id="same-id").name == mine.name  # a repeat: the same match
+        theirs = ben.create_match("tictactoe", request_id="same-id")
+        assert theirs.name != mine.name  # another caller's id: its own match
+        assert ben.create_match("tictactoe", request_id="same-id").name == theirs.name

@@ -230,10 +230,42 @@ def test_x_forwarded_for_is_believed_from_listed_proxies_only(proxy_host):
         stub = pb_grpc.GameHostStub(channel)
         metadata = [("x-forwarded-for", "2001:db8::1")]
         stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
-        stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
+        # Another address of the same IPv6 /64 is the same subscriber: the same budget.
+        stub.ListGames(pb.ListGamesRequest(), metadata=[("x-forwarded-for", "2001:db8::ffff:2")], timeout=5)
         with pytest.raises(grpc.RpcError) as refused:
             stub.ListGames(pb.ListGamesRequest(), metadata=metadata, timeout=5)
-        assert quota_refusal(refused.value)[0].violations[0].subject == "peer:ipv6:[2001:db8::1]"
+        assert quota_refusal(refused.value)[0].violations[0].subject == "peer:ipv6:[2001:db8::]/64"
+
+
+def test_ipv4_callers_share_a_budget_by_a_configured_prefix(start_host):
+    """Twenty loopback addresses are one caller when the IPv4 prefix says /8."""
+    host = start_host("--quota-ipv4-prefix", "8", "--max-open-matches", "3")
+    statuses = [browser_call(host, f"127.0.0.{n}", CREATE, {"game": "games/tictactoe"})[0] for n in range(2, 22)]
+    assert statuses[:3] == [200, 200, 200] and set(statuses[3:]) == {429}, statuses
+    status, error = browser_call(host, "127.0.0.30", CREATE, {"game": "games/tictactoe"})
+    failure = error_details_pb2.QuotaFailure.FromString(connect_details(error)["google.rpc.QuotaFailure"])
+    assert (status, failure.violations[0].subject) == (429, "peer:ipv4:127.0.0.0/8")
+
+
+def test_refused_input_and_credentials_spend_the_callers_budget(start_host):
+    """Bad input and bad credentials are charged to the address: once its
+    budget is spent, even a good call from it waits."""
+    host = start_host(env={"GAMEHOST_CALL_RATE": "0.1", "GAMEHOST_CALL_BURST": "10"})
+    with grpc.insecure_channel(host.target) as channel:
+        stub = pb_grpc.GameHostStub(channel)
+        codes = []
+        for n in range(14):
+            try:
+                if n % 2:
+                    stub.GetMatch(pb.GetMatchRequest(name="x" * 100_000), timeout=5)
+                else:
+                    stub.ListGames(pb.ListGamesRequest(), timeout=5, metadata=[("authorization", "Bearer nonsense")])
+            except grpc.RpcError as refusal:
+                codes.append(refusal.code())
+        assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, codes
+        with pytest.raises(grpc.RpcError) as spent:
+            stub.ListGames(pb.ListGamesRequest(), timeout=5)
+        assert spent.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 # ------------------------------------------------------------------ the buckets themselves

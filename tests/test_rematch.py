@@ -45,19 +45,24 @@ def finished_match(host, alice, bob) -> str:
         return match.name
 
 
-def test_a_rematch_starts_at_once_with_the_seats_rotated_and_every_ask_gets_it(host, user):
+def test_a_rematch_starts_once_every_player_asked_with_the_seats_rotated(host, user):
     (_, alice), (_, bob) = user("alice"), user("bob")
     old = finished_match(host, alice, bob)
     with host.client(alice) as a, host.client(bob) as b:
         before = a.match(old)
         rematch = a.rematch(old)
         assert rematch.name != old and rematch.game == before.game
-        assert rematch.status == pb.MATCH_STATUS_ACTIVE  # everyone is seated already
         # Seat i's player takes seat i+1, the last one seat 0.
         assert [s.player_name for s in rematch.seats] == [before.seats[1].player_name,
                                                           before.seats[0].player_name]
         assert all(s.verified for s in rematch.seats)
-        assert b.rematch(old).name == rematch.name  # idempotent: the other player gets the same one
+        # Alice asked, so took her seat; bob's is held for him and the match waits.
+        assert rematch.status == pb.MATCH_STATUS_OPEN
+        assert [s.kind for s in rematch.seats] == [pb.SEAT_KIND_OPEN, pb.SEAT_KIND_HUMAN]
+        assert a.rematch(old).status == pb.MATCH_STATUS_OPEN  # asking again changes nothing
+        agreed = b.rematch(old)
+        assert agreed.name == rematch.name  # the other player gets the same one, and it starts
+        assert agreed.status == pb.MATCH_STATUS_ACTIVE
         assert a.rematch(f"matches/{old.split('/')[-1]}").name == rematch.name
         # Each player plays the new seat by identity, or takes its token.
         assert b.view(rematch.name).seat == 0 and a.view(rematch.name).seat == 1
@@ -123,3 +128,34 @@ class _TokenPlayer:
 
     def move(self, match, _token, move_id):
         return self.client.move(match, self.token, move_id=move_id)
+
+
+def test_one_player_alone_cannot_start_a_rated_rematch_against_an_absent_opponent(host, user):
+    """Farming a rating: the winner asks for rematches of a timed match
+    whose loser made no call. The rematch waits for the loser, nobody can
+    take the loser's seat, and no rating moves."""
+    (alice_subject, alice), (bob_subject, bob), (_, carol) = user("alice"), user("bob"), user("carol")
+    with host.client(alice) as a, host.client(bob) as b, host.client(carol) as c:
+        match = a.create_match("tictactoe", turn_timeout=0.3)
+        a.join(match.name, seat=0)
+        b.join(match.name, seat=1)
+        play_out(match.name, {0: a, 1: b})
+        before = [(p.games, [r.rating for r in p.ratings]) for p in (a.profile(), b.profile())]
+        assert before[0][0] == before[1][0] == 1  # the first match was rated
+
+        rematch = a.rematch(match.name)
+        assert rematch.status == pb.MATCH_STATUS_OPEN
+        assert a.rematch(match.name).status == pb.MATCH_STATUS_OPEN
+        held = next(s for s in rematch.seats if s.kind == pb.SEAT_KIND_OPEN)
+        assert held.verified and held.player_name == "Bob"
+        # Bob's seat is his alone: another player cannot fill it to start the match.
+        refused = error_of(c.join, rematch.name)
+        assert (refused.code, refused.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SEAT_TAKEN")
+        refused = error_of(c.join, rematch.name, seat=held.index)
+        assert refused.code == grpc.StatusCode.FAILED_PRECONDITION
+        assert [m.name for m in a.matches(mine=True, status=pb.MATCH_STATUS_ACTIVE)] == []
+        assert a.match(rematch.name).status == pb.MATCH_STATUS_OPEN
+        assert [(p.games, [r.rating for r in p.ratings]) for p in (a.profile(), b.profile())] == before
+        # Bob joining is bob agreeing: now it starts, and he plays it.
+        assert b.join(rematch.name).seat == held.index
+        assert a.match(rematch.name).status == pb.MATCH_STATUS_ACTIVE

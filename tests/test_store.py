@@ -229,6 +229,14 @@ async def test_only_matches_over_are_deleted_and_pruned(store):
     assert await store.delete_match("new") is True and await store.get_match("new") is None
 
 
+async def test_active_matches_idle_longest_are_found_first(store):
+    for match_id, updated, status in [("busy", 90.0, "active"), ("idle", 5.0, "active"), ("older", 2.0, "active"),
+                                      ("waiting", 1.0, "open"), ("over", 1.0, "finished")]:
+        await store.create_match(record(match_id, created=updated, status=status), Snapshot(0, {}))
+    assert await store.idle_active_matches(10.0, 10) == ["older", "idle"]
+    assert await store.idle_active_matches(10.0, 1) == ["older"]
+
+
 async def test_a_notification_is_claimed_once_and_its_attempts_are_kept_in_order(store):
     # The unique key is what keeps two replicas from both sending one turn's notification.
     assert await store.claim_notification("turn:m1:3:0", "m1", '{"seat":0}', 1.0)

@@ -21,6 +21,7 @@ from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import Bot
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.engine.ratings import MatchRatings
 from gamehost.host.engine.renderings import MatchRenderings
 from gamehost.host.errors import shown
@@ -66,7 +67,8 @@ class EngineCore(abc.ABC):
     max_watchers_per_match: int
     max_strikes: int
     undo_ask_lifetime: float
-    _live: dict[str, LiveMatch]  # the directory: the matches this host holds in memory
+    quotas: MatchQuotas
+    _live: HeldMatches  # the directory: the matches this host holds in memory, indexed for the quotas
     _finished_order: list[str]
     _tasks: set[asyncio.Task[Any]]
     _closing: bool
@@ -114,6 +116,9 @@ class EngineCore(abc.ABC):
 
     @abc.abstractmethod
     async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch: ...
+
+    @abc.abstractmethod
+    async def _abandon(self, live: LiveMatch, seat: int) -> LiveMatch: ...
 
     # ------------------------------------------------------------ moves.py
 

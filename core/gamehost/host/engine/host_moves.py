@@ -17,13 +17,13 @@ from gamehost.host import errors
 from gamehost.host.due_timers import DueTimer, sleep_until
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_quotas import host_played, kept_timing_out
 from gamehost.host.store.base import MatchRecord
 from gamehost.host.workers.runner import PLUGIN_ERROR
 
 log = structlog.get_logger("gamehost.engine")
 
 HOST_MOVE_RETRY_MAX = 30.0  # seconds between tries of a bot or timed-out move that keeps failing
-ABSENT_AFTER_TIMEOUTS = 3  # a seat's moves timed out in a row after which its player counts as absent
 # Choices in a row whose ``apply`` raised after which that is a strike: the
 # plugin's apply fails whatever is drawn, and would be retried for ever.
 APPLY_FAILURES_PER_STRIKE = 3
@@ -125,17 +125,15 @@ class HostMoves(EngineCore):
                 live.log.info("turn timed out", seat=late[0], timeout=record.turn_timeout)
                 await self._play_for(live, late[0], "random", timed_out=True, retry=retry)
                 if live.record.absent_grace is not None and live.record.status == "active" \
-                        and self._kept_timing_out(live, late[0]):
+                        and kept_timing_out(live, late[0]):
                     await self._leave_to_bot(live, late[0])
+                elif host_played(live) and self.quotas.host_plays_too_many(
+                        live.record.creator, live, self._live.created_by(live.record.creator)):
+                    # Nobody plays it any more and its creator already has the host playing
+                    # as many matches as allowed: it ends instead of playing on alone.
+                    await self._abandon(live, late[0])
 
         await self._host_move(live, attempt, lambda error: None, timed_out=True)
-
-    @staticmethod
-    def _kept_timing_out(live: LiveMatch, seat: int) -> bool:
-        """The seat's last ABSENT_AFTER_TIMEOUTS moves all timed out (from
-        the recent log, so a restart counts on from the stored events)."""
-        moves = [e for e in live.recent if e["kind"] == "moved" and e["seat"] == seat][-ABSENT_AFTER_TIMEOUTS:]
-        return len(moves) == ABSENT_AFTER_TIMEOUTS and all(e.get("timed_out") for e in moves)
 
     async def _host_move(self, live: LiveMatch, attempt, failed, **fields: Any) -> None:
         """Run a move the host makes for a seat (``attempt(retry)``, under the

@@ -69,7 +69,7 @@ from gamehost.host.engine.views import MatchViews
 from gamehost.host.engine.fair_seed import check_chosen_seed
 from gamehost.host.errors import shown
 from gamehost.host.engine.live import LiveMatch
-from gamehost.host.engine.match_quotas import MatchQuotas
+from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
 from gamehost.host.engine.ticket_stats import TicketStats
@@ -78,12 +78,24 @@ from gamehost.host.workers.runner import RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 from gamehost.host.engine.match_events import match_event
 
-__all__ = ["FINISHED_CACHE", "HOST_MOVE_RETRY_MAX", "MAX_STRIKES", "MAX_TURN_TIMEOUT", "STALE_RETRIES",
+__all__ = ["FINISHED_CACHE", "caller_request_id", "HOST_MOVE_RETRY_MAX", "MAX_STRIKES", "MAX_TURN_TIMEOUT", "STALE_RETRIES",
            "MatchEngine", "MoveResult", "ViewData", "outcome_to_result"]
 
 log = structlog.get_logger("gamehost.engine")
 
 MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
+
+
+def caller_request_id(caller: Principal, request_id: str) -> str:
+    """The stored key of a caller's CreateMatch request id: request ids are
+    the caller's own (AIP-155), so another caller's repeat of the same id
+    makes its own match instead of answering with this one. The key's
+    length prefix keeps every caller's keys apart, and apart from the host's
+    own ids (rematches, matches made from tickets)."""
+    if not request_id:
+        return ""
+    key = caller.quota_key
+    return f"{len(key)}:{key}/{request_id}"
 
 
 def outcome_to_result(outcome: Outcome) -> dict:
@@ -117,7 +129,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.host_move_retry = host_move_retry
         self.max_watchers_per_match = max_watchers_per_match
         self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
-        self._live: dict[str, LiveMatch] = {}
+        self._live = HeldMatches()
         self._finished_order: list[str] = []
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
@@ -246,7 +258,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             check_chosen_seed(game, caller, self.chosen_seeds)
         if seat_holders is not None:
             bot_seats = tuple(s.index for s in seat_holders if s.kind == "bot")
-        self.quotas.check(caller, len(bot_seats) == seats, self._live.values())
+        self.quotas.check(caller, len(bot_seats) == seats, self._live)
         seed = secrets.randbits(63) if seed is None else seed
         now = time.time()
         record = MatchRecord(
@@ -288,6 +300,10 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live
+
+    def check_player_quota(self, caller: Principal) -> None:
+        """Refuse ``caller`` one more seat (a ticket) over the per-player limit."""
+        self.quotas.check_player(caller, self._live)
 
     def merged_options(self, entry: GameEntry, variant: str, options: Mapping[str, Any]) -> dict:
         game = entry.game

@@ -110,6 +110,8 @@ class MatchForming(Protocol):
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            request_id: str = "", seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch: ...
 
+    def check_player_quota(self, caller: Principal) -> None: ...
+
 
 class Matchmaking:
     def __init__(self, matches: MatchForming, store: Store, bots: Mapping[str, Bot], stats: TicketStats, *,
@@ -135,6 +137,8 @@ class Matchmaking:
         ``party`` (an id) joins one, whose game, player count and options the
         ticket takes (part "parties")."""
         _signed_in(caller, "CreateTicket")
+        # A ticket becomes a match this player sits in: it counts against the same limit as a seat taken.
+        self.matches.check_player_quota(caller)
         if party and party_size:
             raise errors.invalid_field("party_size", "start a party (party_size) or join one (party), not both.",
                                        "PARTY_CONFLICT")

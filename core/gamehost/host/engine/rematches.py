@@ -1,9 +1,13 @@
 """Rematch: the same players again, each one seat on, from a finished match.
 
-An object the engine holds (``engine.rematches``). The rematch is an ordinary match created with
-its seats already held (signed-in players keep their identity, bots their
-strategy), so it starts at once when nobody is missing; each player then
-takes their seat's token with JoinMatch, or acts by identity alone.
+An object the engine holds (``engine.rematches``). The rematch is an
+ordinary open match whose seats are held for the old match's players:
+bots keep their strategy and take their seat at once, and each signed-in
+player's seat waits for that player, who takes it by calling Rematch too
+(or JoinMatch). It starts only when every player has agreed so, never with
+a seat its player did not take: one player alone cannot start a rated
+match against someone who made no call. A seat held anonymously cannot be
+given back to the same person: it opens to anyone.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ def rematch_request_id(match_id: str) -> str:
 
 
 def rotated_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
-    """Seat i's holder moves to seat i+1, the last one to seat 0. A seat held
-    anonymously cannot be given back to the same person: it opens."""
+    """Seat i's holder moves to seat i+1, the last one to seat 0. A signed-in
+    player's seat is held for them, open until they take it; a seat held
+    anonymously opens to anyone."""
     count = len(seats)
     moved = []
     for old in seats:
@@ -34,16 +39,20 @@ def rotated_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
         if old.kind == "bot":
             moved.append(SeatRecord(index, "bot", f"bot {index}", bot=old.bot))
         elif old.kind == "human" and old.subject:
-            moved.append(SeatRecord(index, "human", old.player_name, subject=old.subject))
+            moved.append(SeatRecord(index, "open", old.player_name, subject=old.subject))
         else:
             moved.append(SeatRecord(index))
     return sorted(moved, key=lambda seat: seat.index)
 
 
 class MatchMaker(Protocol):
-    """What a rematch needs of the engine: the finished match, and a new one made."""
+    """What a rematch needs of the engine: the finished match, a new one
+    made, and a player's held seat taken."""
 
     async def live_match(self, match_id: str) -> LiveMatch: ...
+
+    async def join(self, match_id: str, seat: int | None, player_name: str,
+                   caller: Principal | None = None) -> tuple[LiveMatch, int, str]: ...
 
     async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
                            request_id: str = "", turn_timeout: float = 0.0, caller: Principal | None = None,
@@ -73,5 +82,9 @@ class Rematches:
             record.game_id, seats=len(record.seats), options=record.options,
             request_id=rematch_request_id(match_id), turn_timeout=record.turn_timeout, caller=caller,
             seat_holders=rotated_seats(record.seats))
+        seat = rematch.seat_of_subject(caller.subject)
+        if seat is not None and rematch.record.seats[seat].kind == "open" and rematch.record.status == "open":
+            # Asking is agreeing: the caller takes the seat held for them.
+            await self.matches.join(rematch.id, seat, "", caller)
         live.log.info("rematch", rematch_id=rematch.id, asked_by=caller.subject)
         return rematch

@@ -29,14 +29,21 @@ class MatchSeats(EngineCore):
         match_id = live.id
         record = live.record
         held = live.seat_of_subject(caller.subject) if caller and caller.subject else None
-        if held is not None and not live.over:
+        if held is not None and not live.over and record.seats[held].kind != "open":
             return await self._rejoin(live, held)
         if record.status != "open":
             raise errors.FailedPrecondition(
                 f"matches/{match_id} is {record.status}: seats can only be taken while it is open.",
                 "MATCH_NOT_OPEN", metadata=errors.metadata_of(status=record.status))
-        open_seats = [s.index for s in record.seats if s.kind == "open"]
-        if seat is None:
+        # A seat held for a signed-in player (a rematch's) is theirs alone, whatever seat they name.
+        open_seats = [s.index for s in record.seats if s.kind == "open" and not s.subject]
+        if held is not None:
+            seat = held
+        elif not open_seats:
+            raise errors.FailedPrecondition(
+                f"Every open seat of matches/{match_id} is held for a player of the match it follows.",
+                "SEAT_TAKEN", metadata=errors.metadata_of(open_seats=""))
+        elif seat is None:
             seat = open_seats[0]
         elif not 0 <= seat < len(record.seats):
             raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
@@ -44,6 +51,8 @@ class MatchSeats(EngineCore):
             raise errors.FailedPrecondition(
                 f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
                 metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
+        if held is None:  # a seat held for the caller counted already
+            self.quotas.check_player(caller, self._live)
         token = secrets.token_urlsafe(24)
         seats = list(record.seats)
         if caller and caller.subject:  # the name comes from the identity, and the seat is bound to it
@@ -59,6 +68,8 @@ class MatchSeats(EngineCore):
             events.append(match_event(record.version + 2, "started", -1, now))
         new_record = record.replace(seats=seats, status=status, version=events[-1]["version"], update_time=now)
         await self.commit(live, new_record, events)
+        if caller is not None:
+            self._live.seated(live, caller.quota_key)
         live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
         return live, seat, token
 
@@ -98,17 +109,24 @@ class MatchSeats(EngineCore):
         elif record.status == "active" and record.absent_grace is not None:
             return await self._leave_to_bot(live, seat)
         elif record.status == "active":
-            events = [match_event(record.version + 1, "left", seat, now),
-                      match_event(record.version + 2, "abandoned", seat, now)]
-            new_record = record.replace(status="abandoned", version=record.version + 2, update_time=now)
+            return await self._abandon(live, seat)
         else:
             raise errors.FailedPrecondition(f"matches/{match_id} is already {record.status}.",
                                             "MATCH_OVER", metadata=errors.metadata_of(status=record.status))
-        snapshot_state = await self.final_state(live) if new_record.status == "abandoned" else None
-        await self.commit(live, new_record, events, snapshot_state=snapshot_state)
+        await self.commit(live, new_record, events)
         live.log.info("seat left", seat=seat, status=new_record.status)
-        if live.over:
-            self.remember_finished(live.id)
+        return live
+
+    async def _abandon(self, live: LiveMatch, seat: int) -> LiveMatch:
+        """``seat`` leaves the running match for good: it ends, abandoned."""
+        record = live.record
+        now = time.time()
+        events = [match_event(record.version + 1, "left", seat, now),
+                  match_event(record.version + 2, "abandoned", seat, now)]
+        new_record = record.replace(status="abandoned", version=record.version + 2, update_time=now)
+        await self.commit(live, new_record, events, snapshot_state=await self.final_state(live))
+        live.log.info("seat left", seat=seat, status=new_record.status)
+        self.remember_finished(live.id)
         return live
 
     async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch:
@@ -118,6 +136,12 @@ class MatchSeats(EngineCore):
         The old token stops working."""
         record = live.record
         assert record.absent_grace is not None  # only a match with a grace hands an absent seat to a bot
+        others_host_played = all(s.kind == "bot" for s in record.seats if s.index != seat)
+        if others_host_played and self.quotas.host_plays_too_many(
+                record.creator, live, self._live.created_by(record.creator)):
+            # The host would play every seat, and its creator already has as many such matches as
+            # allowed: leaving ends the match, as it does in a match without a grace.
+            return await self._abandon(live, seat)
         now = time.time()
         seats = list(record.seats)
         seats[seat] = dataclasses.replace(seats[seat], kind="bot", bot="random", token_hash="",

@@ -273,8 +273,17 @@ class HostConfig(BaseSettings):
                                            metavar="SECONDS")
     max_open_matches: NonNegativeCount = setting(20, "open matches one caller may have created at once; "
                                                      "0: no limit", group=RETENTION)
-    max_bot_matches: NonNegativeCount = setting(2, "running all-bot matches one caller may have created at "
-                                                   "once; 0: no limit", group=RETENTION)
+    max_bot_matches: NonNegativeCount = setting(2, "running matches the host plays alone (bots, absent players, "
+                                                   "players whose turns keep timing out) one caller may have "
+                                                   "created at once; 0: no limit", group=RETENTION)
+    max_unfinished_matches: NonNegativeCount = setting(50, "open and active matches one caller may have created "
+                                                           "at once; 0: no limit", group=RETENTION)
+    max_player_matches: NonNegativeCount = setting(50, "open and active matches one player (user, else address) "
+                                                       "may sit in at once, tickets' matches included; 0: no limit",
+                                                   group=RETENTION)
+    idle_match_ttl: NonNegative = setting(31 * 24 * 3600.0, "abort active matches without a move for this long "
+                                                            "(longer than any turn timeout); 0: never",
+                                          group=RETENTION, metavar="SECONDS")
     chosen_seeds: Literal["admins", "anyone"] = setting(
         "admins", "who may choose the seed of a game with chance or hidden information: 'admins', or 'anyone' "
                   "on development and test hosts", group=RETENTION)
@@ -291,6 +300,12 @@ class HostConfig(BaseSettings):
                                                         group=LIMITS)
     max_watchers: NonNegativeCount = setting(10_000, "open WatchMatch streams on this host; 0: no limit",
                                              group=LIMITS)
+    quota_ipv4_prefix: Annotated[int, AfterValidator(_from(8, 32))] = setting(
+        32, "IPv4 callers share one budget per network of this prefix length (loopback: one for all)",
+        group=LIMITS)
+    quota_ipv6_prefix: Annotated[int, AfterValidator(_from(16, 128))] = setting(
+        64, "IPv6 callers share one budget per network of this prefix length: a /64 is one subscriber",
+        group=LIMITS)
     trusted_proxies: Annotated[CommaList, AfterValidator(_networks)] = setting(
         "", "comma-separated addresses or networks of reverse proxies whose X-Forwarded-For names the caller",
         group=LIMITS)

@@ -25,7 +25,7 @@ from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.collector import settle_after_start
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
-from gamehost.host.rpc.peers import PeerResolver, new_gateway_key, parse_networks
+from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.ops.ports import ensure_ports_free
 from gamehost.host.rpc.quotas import Quotas
@@ -114,7 +114,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
-                         quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl),
+                         quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl,
+                                            max_unfinished=config.max_unfinished_matches,
+                                            max_playing=config.max_player_matches),
                          rules=rules_runner(config, catalog), max_strikes=config.max_strikes,
                          undo_ask_lifetime=config.undo_ask_lifetime)
     if notifier is not None:
@@ -123,9 +125,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if own_process:
         settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
     engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
-    if config.open_match_ttl or config.prune_finished_after:
+    if config.open_match_ttl or config.prune_finished_after or config.idle_match_ttl:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
-                                    config.retention_interval).run())
+                                    config.retention_interval, config.idle_match_ttl).run())
     health_servicer = health.aio.HealthServicer()
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
@@ -143,7 +145,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gateway_key = new_gateway_key()
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
-                Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies)))
+                Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
+                                                               QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix)))
     matches = GameHostService(engine, gate)
     services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                           health_servicer)

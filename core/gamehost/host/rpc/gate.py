@@ -9,7 +9,7 @@ nor the store.
 from __future__ import annotations
 
 from gamehost.host import errors
-from gamehost.host.auth import ADMIN, Principal
+from gamehost.host.auth import ADMIN, Principal, anonymous
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
 from gamehost.host.rpc.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.rpc.peers import PeerResolver
@@ -36,10 +36,17 @@ class Gate:
         self.limits = limits
 
     async def admit(self, method: str, request, context) -> Principal:
-        """The caller of ``method``, once it may go on; raises a HostError otherwise."""
-        self.check_input(request)
-        metadata = call_metadata(context)
-        caller = await self.authenticator.authenticate(metadata, self.peers.address(context))
+        """The caller of ``method``, once it may go on; raises a HostError
+        otherwise. A call refused for its input or its credentials spends
+        its address's budget too, so refusals cannot be sent for free; an
+        empty budget then answers RESOURCE_EXHAUSTED instead."""
+        address = self.peers.address(context)
+        try:
+            self.check_input(request)
+            caller = await self.authenticator.authenticate(call_metadata(context), address)
+        except errors.HostError:
+            self.quotas.charge(method, anonymous(address))
+            raise
         self.authorize(method, caller)
         self.limit(method, caller, context)
         return caller

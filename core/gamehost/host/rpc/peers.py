@@ -1,4 +1,5 @@
-"""Which network address a call comes from, for its quotas.
+"""Which network address a call comes from, and the network whose budget
+it spends (QuotaNetworks), for its quotas.
 
 Three cases. A direct gRPC client: the socket's peer. A browser: the host's
 own gateway forwards every call over loopback, so the socket's peer is the
@@ -80,13 +81,50 @@ def behind_proxies(direct_ip: str, forwarded_for: str | None, proxies: tuple[Net
     return direct_ip
 
 
+class QuotaNetworks:
+    """Which callers share a budget: those in one network of ``ipv4_prefix``
+    (IPv4) or ``ipv6_prefix`` (IPv6) bits. One subscriber gets a whole IPv6
+    /64, so counting each IPv6 address apart would give one person 2^64
+    budgets; IPv4 addresses are scarce, so /32 by default."""
+
+    def __init__(self, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> None:
+        self.ipv4_prefix = ipv4_prefix
+        self.ipv6_prefix = ipv6_prefix
+
+    def of(self, name: str) -> str:
+        """The budget's name for a caller's address ("ipv4:1.2.3.4",
+        "ipv6:[2001:db8::1]"): the address itself, or its network written
+        with the prefix length ("ipv6:[2001:db8::]/64"); other names as they are."""
+        kind, _, rest = name.partition(":")
+        if kind == "ipv4" and self.ipv4_prefix == 32 or kind not in ("ipv4", "ipv6"):
+            return name  # most calls: the address is the budget's name
+        try:
+            address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(rest.strip("[]"))
+        except ValueError:
+            return name
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+            address = address.ipv4_mapped  # an IPv4 client of a dual-stack socket
+        prefix = self.ipv4_prefix if address.version == 4 else self.ipv6_prefix
+        if prefix >= address.max_prefixlen:
+            return peer_name(str(address))
+        network = ipaddress.ip_network(f"{address}/{prefix}", strict=False)
+        return f"{peer_name(str(network.network_address))}/{prefix}"
+
+
 class PeerResolver:
-    def __init__(self, gateway_key: str = "", trusted_proxies: tuple[Network, ...] = ()) -> None:
+    def __init__(self, gateway_key: str = "", trusted_proxies: tuple[Network, ...] = (),
+                 networks: QuotaNetworks | None = None) -> None:
         self.gateway_key = gateway_key.encode()
         self.trusted_proxies = trusted_proxies
+        self.networks = networks or QuotaNetworks()
 
     def address(self, context) -> str:
-        """The caller's address without its port, e.g. "ipv4:127.0.0.1"."""
+        """Whose budget the caller spends: its address without the port,
+        e.g. "ipv4:127.0.0.1", or the network it shares a budget with,
+        e.g. "ipv6:[2001:db8::]/64"."""
+        return self.networks.of(self._address(context))
+
+    def _address(self, context) -> str:
         peer = context.peer() or ""
         forwarded = key = forwarded_for = None
         for item in context.invocation_metadata() or ():

@@ -16,7 +16,7 @@ from gamehost.host import errors
 from gamehost.host.auth.principal import Principal
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine.directory import RULES_VERSION_UNAVAILABLE
-from gamehost.host.engine.match_engine import MatchEngine
+from gamehost.host.engine.match_engine import MatchEngine, caller_request_id
 from gamehost.host.engine.rematches import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
@@ -110,7 +110,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         live = await self.engine.create_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
-            request_id=request.request_id, variant=request.variant, bot=request.bot,
+            request_id=caller_request_id(caller, request.request_id), variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
             clock_initial=request.clock_initial.ToNanoseconds() / 1e9,
             clock_increment=request.clock_increment.ToNanoseconds() / 1e9,

@@ -257,6 +257,10 @@ class Store(Protocol):
     async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:
         """Ids of open matches created before ``created_before`` (epoch seconds)."""
 
+    async def idle_active_matches(self, updated_before: float, limit: int) -> list[str]:
+        """Ids of active matches whose last change (a move, a join) is before
+        ``updated_before`` (epoch seconds), the longest idle first."""
+
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         """Delete up to ``limit`` matches over since before ``updated_before``;
         their ids. With replicas, one prunes at a time; the others get []."""

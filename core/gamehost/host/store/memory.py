@@ -148,6 +148,11 @@ class MemoryStore:
                        if r.status == "open" and r.create_time < created_before)
         return [match_id for _, match_id in stale[:limit]]
 
+    async def idle_active_matches(self, updated_before: float, limit: int) -> list[str]:
+        idle = sorted((r.update_time, r.id) for r in self._matches.values()
+                      if r.status == "active" and r.update_time < updated_before)
+        return [match_id for _, match_id in idle[:limit]]
+
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         old = [r.id for r in self._matches.values() if r.status in OVER_STATUSES and r.update_time < updated_before]
         for match_id in old[:limit]:

@@ -383,6 +383,11 @@ class PostgresStore:
                                "ORDER BY create_time LIMIT %s", (created_before, limit))
         return [row[0] for row in rows]
 
+    async def idle_active_matches(self, updated_before: float, limit: int) -> list[str]:
+        rows = await self._all("SELECT id FROM matches WHERE status = 'active' AND update_time < %s "
+                               "ORDER BY update_time LIMIT %s", (updated_before, limit))
+        return [row[0] for row in rows]
+
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         """The replica that gets the advisory lock prunes; the others skip this round."""
         async with self._pool.connection() as conn, conn.transaction():

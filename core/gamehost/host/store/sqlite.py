@@ -350,6 +350,11 @@ class SQLiteStore:
                                 "ORDER BY create_time LIMIT ?", (created_before, limit)).fetchall()
         return [row[0] for row in rows]
 
+    async def idle_active_matches(self, updated_before: float, limit: int) -> list[str]:
+        rows = self._db.execute("SELECT id FROM matches WHERE status = 'active' AND update_time < ? "
+                                "ORDER BY update_time LIMIT ?", (updated_before, limit)).fetchall()
+        return [row[0] for row in rows]
+
     async def prune_over_matches(self, updated_before: float, limit: int) -> list[str]:
         pruned = []
 
