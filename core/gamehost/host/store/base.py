@@ -326,6 +326,9 @@ class Store(Protocol):
     async def clear_strikes(self, match_id: str) -> None:
         """Forget a match's strikes (an admin resumed it)."""
 
+    async def strikes(self, match_id: str) -> int:
+        """A match's rules failures counted so far."""
+
     # Players: matchmaking (issue 17).
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         """Queue ``ticket``; False, writing nothing, when its player already
