@@ -571,6 +571,7 @@ class SQLiteStore:
         self._transaction(lambda db: db.execute("DELETE FROM rules_strikes WHERE match_id=?", (match_id,)))
 
     async def strikes(self, match_id: str) -> int:
+        assert self._db is not None  # open
         row = self._db.execute("SELECT strikes FROM rules_strikes WHERE match_id=?", (match_id,)).fetchone()
         return row[0] if row else 0
 
