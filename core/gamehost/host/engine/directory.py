@@ -164,6 +164,10 @@ class MatchDirectory(EngineCore):
         live = LiveMatch(record, entry, None, snapshot_version, bound)
         live.recent.extend(tail)
         live.requests = await self.store.request_versions(record.id)
+        if record.status in ("open", "active") and await self.store.strikes(record.id):
+            # Its rules failed before (a restart forgives nothing): held apart
+            # from its first load on, so its next failure hurts no other match.
+            self.rules.suspect(record.id)
         return live
 
     def pinned_entry(self, record: MatchRecord) -> GameEntry:

@@ -330,6 +330,9 @@ class Store(Protocol):
     async def clear_strikes(self, match_id: str) -> None:
         """Forget a match's strikes (an admin resumed it)."""
 
+    async def strikes(self, match_id: str) -> int:
+        """A match's rules failures counted so far."""
+
     # Matchmaking: the tickets queued for a match.
     async def add_ticket(self, ticket: TicketRecord, max_open: int) -> bool:
         """Queue ``ticket``; False, writing nothing, when its player already

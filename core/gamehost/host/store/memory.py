@@ -237,6 +237,9 @@ class MemoryStore:
     async def clear_strikes(self, match_id: str) -> None:
         self._strikes.pop(match_id, None)
 
+    async def strikes(self, match_id: str) -> int:
+        return self._strikes.get(match_id, 0)
+
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:
         listed = sorted(((row.create_time, key) for key, row in self._notifications.items()

@@ -460,6 +460,10 @@ class PostgresStore:
         async with self._pool.connection() as conn:
             await conn.execute("DELETE FROM rules_strikes WHERE match_id=%s", (match_id,))
 
+    async def strikes(self, match_id: str) -> int:
+        row = await self._one("SELECT strikes FROM rules_strikes WHERE match_id=%s", (match_id,))
+        return row[0] if row else 0
+
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:
         sql, params = listing_query(state, match_id, after, limit, "%s")

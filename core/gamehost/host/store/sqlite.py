@@ -443,6 +443,11 @@ class SQLiteStore:
     async def clear_strikes(self, match_id: str) -> None:
         self._transaction(lambda db: db.execute("DELETE FROM rules_strikes WHERE match_id=?", (match_id,)))
 
+    async def strikes(self, match_id: str) -> int:
+        assert self._db is not None  # open
+        row = self._db.execute("SELECT strikes FROM rules_strikes WHERE match_id=?", (match_id,)).fetchone()
+        return row[0] if row else 0
+
     async def list_deliveries(self, state: str | None, match_id: str | None, after: tuple[float, str] | None,
                               limit: int) -> list[DeliveryRecord]:
         sql, params = listing_query(state, match_id, after, limit, "?")

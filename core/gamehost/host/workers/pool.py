@@ -38,6 +38,7 @@ from gamehost.host.workers.messages import Request
 log = structlog.get_logger("gamehost.workers")
 
 START_TIMEOUT = 60.0  # seconds a new worker may take to import the plugins
+START_ATTEMPTS = 3  # tries to start a replacement before the call that needs it fails
 
 
 class WorkerTimeout(Exception):
@@ -49,8 +50,13 @@ class WorkerDied(Exception):
 
 
 class WorkerRestarted(Exception):
-    """The worker went away while this request waited behind another one:
-    not this request's fault; its match must be loaded again."""
+    """The worker went away for a reason that is not this request's fault
+    (it waited behind another one, or the process was killed from outside):
+    the request may go again; its match must be loaded again."""
+
+
+class WorkerDidNotStart(Exception):
+    """No worker process could be started for the slot: no request ran."""
 
 
 class _Pending:
@@ -233,6 +239,12 @@ class Worker:
         if self.transport is None:
             return
         code = self.transport.get_returncode()
+        if code == -signal.SIGKILL:
+            # The host kills a worker only after taking it out of service
+            # (``_end``), so this SIGKILL came from outside (the OOM killer,
+            # an operator): no request of it is at fault; each may go again.
+            self._end(WorkerRestarted("the worker was killed from outside (SIGKILL)"), "killed from outside")
+            return
         started = bool(self._queue) and self._queue[0].timer is not None
         if started or (self._queue and not self._thinking):
             culprits = [self._queue[0]]
@@ -284,7 +296,16 @@ class WorkerPool:
     def __init__(self, size: int, *, memory_mb: int = 0) -> None:
         self.memory_mb = memory_mb
         self.workers = [Worker(i, memory_mb) for i in range(max(1, size))]
+        # Matches whose rules already hung or crashed are held apart from the
+        # others, in a slot of their own started when one first needs it:
+        # each time they fail again, the worker they take down holds no
+        # other plugin's match, and no other match waits behind their calls.
+        self.quarantine = Worker(len(self.workers), memory_mb)
         self._closing = False
+
+    @property
+    def slots(self) -> list[Worker]:
+        return [*self.workers, self.quarantine]
 
     async def start(self) -> frozenset[str]:
         """Start every worker; the games all of them serve."""
@@ -293,9 +314,10 @@ class WorkerPool:
                  pids=[w.pid for w in self.workers])
         return frozenset.intersection(*(w.games for w in self.workers))
 
-    def assign(self) -> Worker:
-        """The worker a newly loaded match goes to: the one holding fewest."""
-        worker = min(self.workers, key=lambda w: w.matches)
+    def assign(self, suspect: bool = False) -> Worker:
+        """The worker a newly loaded match goes to: the one holding fewest,
+        or the quarantine for a ``suspect`` match (its rules failed before)."""
+        worker = self.quarantine if suspect else min(self.workers, key=lambda w: w.matches)
         worker.matches += 1
         return worker
 
@@ -310,17 +332,34 @@ class WorkerPool:
         if not worker.alive:
             if self._closing:
                 raise WorkerRestarted("the host is stopping")
-            await worker.start()
-            log.info("worker replaced", worker=worker.index, pid=worker.pid, generation=worker.generation)
+            await self._replace(worker)
         answer = await worker.send(request, timeout, think=think)
         if answer.get("error") == "memory":
             worker.retire()
         return answer
 
+    async def _replace(self, worker: Worker) -> None:
+        """Start a process in ``worker``'s slot, trying again if it dies
+        while starting: no request has run in it, so none is at fault."""
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                await worker.start()
+            except RuntimeError as error:
+                log.error("worker did not start", worker=worker.index, attempt=attempt, error=str(error))
+                if attempt == START_ATTEMPTS or self._closing:
+                    raise WorkerDidNotStart(str(error)) from None
+                continue
+            if worker.alive:  # else it died at once, after answering: start another
+                log.info("worker replaced", worker=worker.index, pid=worker.pid, generation=worker.generation)
+                return
+        raise WorkerDidNotStart(f"worker {worker.index} kept dying as it started")
+
     def rss_bytes(self) -> int:
         """The workers' resident memory, from /proc."""
         total = 0
-        for worker in self.workers:
+        for worker in self.slots:
+            if worker.pid is None:
+                continue
             try:
                 with open(f"/proc/{worker.pid}/statm") as statm:
                     total += int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -333,7 +372,7 @@ class WorkerPool:
         still running after ``grace`` seconds: a hung plugin does not hold
         the host's exit."""
         self._closing = True
-        running = [w for w in self.workers if w.alive]
+        running = [w for w in self.slots if w.alive]
         for worker in running:
             worker.close()
         deadline = asyncio.get_running_loop().time() + grace

@@ -8,7 +8,12 @@ worker was replaced, or that was never loaded, is loaded again from the
 store (snapshot and log, under its own deadline) on its next call. A call
 that overruns its deadline or whose worker dies fails with
 DEADLINE_EXCEEDED / RULES_TIMEOUT or INTERNAL / RULES_CRASHED; the engine
-hears of each such failure through ``on_failure`` and counts strikes.
+hears of each such failure through ``on_failure`` and counts strikes. A
+worker that went away for a reason that is not the call's (it waited behind
+another match's call, the process was killed from outside, a replacement
+died as it started) is no strike: the call goes again, on a fresh worker.
+A match whose rules failed is a suspect from then on, held in the pool's
+quarantine worker, apart from the matches of sound rules.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from gamehost.host.workers import messages
 from gamehost.host.workers.applied import Applied, listed_moves, step_applied
 from gamehost.host.workers.budgets import RulesBudgets
 from gamehost.host.workers.moves_on_wire import move_data, move_of
-from gamehost.host.workers.pool import Worker, WorkerDied, WorkerPool, WorkerRestarted, WorkerTimeout
+from gamehost.host.workers.pool import (Worker, WorkerDidNotStart, WorkerDied, WorkerPool, WorkerRestarted,
+                                        WorkerTimeout)
 from gamehost.host.workers.resident import ResidentMatches, Unloaded
 # The engine imports these from here: the runner is the workers' face to it.
 from gamehost.host.workers.rules_errors import (PLUGIN_ERROR, UnknownMoveId, refused, renderings_read,
@@ -38,6 +44,11 @@ from gamehost.sdk.rules import Move, Part
 __all__ = ["PLUGIN_ERROR", "Applied", "RulesBudgets", "RulesRunner", "UnknownMoveId"]
 
 log = structlog.get_logger("gamehost.rules")
+
+# Loads in a row a call may need because the worker holding its match went
+# away for reasons not its own; beyond that the match itself is the likely
+# cause (a plugin that has its own worker killed), and it is a failure.
+RELOADS = 4
 
 
 @dataclass
@@ -68,6 +79,7 @@ class RulesRunner:
         self._tags = itertools.count(1)
         self._background: set[asyncio.Task[None]] = set()
         self._parts: dict[tuple[str, str], Part] = {}  # moves' parts, shared by the moves that name them
+        self._suspects: set[str] = set()  # matches whose rules timed out or crashed: held in the quarantine
 
     def use_bots(self, bots: Mapping[str, Any]) -> None:
         """The bots rules run in the host choose with (workers load their own)."""
@@ -136,13 +148,25 @@ class RulesRunner:
                                   f"did not answer within {seconds:g} s")
         except WorkerDied as death:
             error = rules_failure(live, "RULES_CRASHED", hook, str(death))
+        except WorkerDidNotStart as failed:  # no rules ran: not the match's failure, no strike
+            live.log.error("no rules worker", hook=hook, error=str(failed))
+            raise errors.Internal(
+                f"No rules worker could be started for matches/{live.id} ({failed}); the match is unchanged. "
+                "The host's log says why; try again.", "RULES_WORKER_UNAVAILABLE",
+                metadata=errors.metadata_of(plugin=live.entry.plugin, game=live.entry.game.id, hook=hook)) from None
         else:
             if answer.get("error") != "memory":
                 return answer
             error = rules_failure(live, "RULES_CRASHED", hook,
                                   f"ran out of memory (the limit is {self.pool.memory_mb} MB per worker)")
+        self.suspect(live.id)
         self.on_failure(live, error)
         raise error
+
+    def suspect(self, match_id: str) -> None:
+        """The match's rules failed (here, or before a restart: a strike is
+        stored): from its next load on it is held in the quarantine worker."""
+        self._suspects.add(match_id)
 
     def _answer(self, live: Any, answer: Any) -> Any:
         """``answer``, the one its request's class names in messages.py,
@@ -160,8 +184,10 @@ class RulesRunner:
             self.pool.release(where.worker)
         return where
 
-    def _place(self, game_id: str) -> Worker | None:
-        return self.pool.assign() if self.pool is not None and game_id in self.isolated_games else None
+    def _place(self, live: Any) -> Worker | None:
+        if self.pool is None or live.entry.game.id not in self.isolated_games:
+            return None
+        return self.pool.assign(suspect=live.id in self._suspects)
 
     # ------------------------------------------------------------ residence
 
@@ -189,7 +215,7 @@ class RulesRunner:
         assert self.loader is not None, "the engine sets the loader"
         state, events = await self.loader(live)
         version = live.version  # what the loader read up to (no await since)
-        worker = self._place(live.entry.game.id)
+        worker = self._place(live)
         tag = next(self._tags)
         moves = [[move.version, move.seat, move.args] for move in recorded_moves(events)]
         request: messages.Load = {"op": "load", "game": live.entry.rules_key, "match": live.id,
@@ -207,18 +233,22 @@ class RulesRunner:
 
     async def _call(self, live: Any, request: messages.HeldRequest) -> Any:
         """A request about a resident match; loaded first if need be, and
-        once more if its worker no longer holds it. The answer is the one
-        the request's class names in messages.py."""
-        for attempt in (1, 2):
+        again each time its worker no longer holds it (replaced meanwhile),
+        up to ``RELOADS`` times. The answer is the one the request's class
+        names in messages.py."""
+        for _ in range(RELOADS):
             where = await self._resident(live)
             request["match"], request["tag"] = live.id, where.tag
             answer = await self._send(live, where.worker, request)
-            if answer.get("error") == "unloaded" and attempt == 1:
-                if self._where.get(live.id) is where:
-                    self._evict(live.id)
-                continue
-            return self._answer(live, answer)
-        raise AssertionError("unreachable")
+            if answer.get("error") != "unloaded":
+                return self._answer(live, answer)
+            if self._where.get(live.id) is where:
+                self._evict(live.id)
+        error = rules_failure(live, "RULES_CRASHED", request["op"],
+                              f"lost its worker {RELOADS} times in a row")
+        self.suspect(live.id)
+        self.on_failure(live, error)
+        raise error
 
     async def _stateless(self, live: Any, request: messages.GameRequest) -> Any:
         """A request that needs the game, not the match's state."""
@@ -263,7 +293,7 @@ class RulesRunner:
 
     async def setup(self, live: Any, seats: int, options: Mapping[str, Any]) -> tuple[Any, tuple[int, ...]]:
         """The first state of a new match, held from now on; its seats to move."""
-        worker = self._place(live.entry.game.id)
+        worker = self._place(live)
         tag = next(self._tags)
         request: messages.Setup = {"op": "setup", "game": live.entry.rules_key, "match": live.id, "seats": seats,
                                    "options": dict(options), "seed": live.record.seed, "new_tag": tag}
