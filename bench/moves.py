@@ -80,13 +80,19 @@ async def run(quick: bool, repeat: int) -> dict:
     return results
 
 
-async def compare_metrics(quick: bool, repeat: int) -> dict:
-    """SubmitMove on a host without metrics against one with --metrics-port
-    (the interceptor on every call), both up at once, runs interleaved."""
+# A host whose gRPC port is grpc's own listener: no connection guard in front (grpc_front.py).
+UNGUARDED = ("--max-connections", "0", "--max-connections-per-peer", "0", "--first-call-timeout", "0")
+
+
+async def compare_metrics(quick: bool, repeat: int, off: tuple[str, ...] = (),
+                          on: tuple[str, ...] = ("--metrics-port", "0")) -> dict:
+    """SubmitMove on a host started with ``off`` against one with ``on``
+    (by default: without and with --metrics-port, the interceptor on every
+    call), both up at once, runs interleaved."""
     total_moves = 1800 if quick else 9000
-    results = {"machine": machine(), "repeat": repeat, "metrics_cost": []}
+    results = {"machine": machine(), "repeat": repeat, "off": list(off), "on": list(on), "metrics_cost": []}
     with tempfile.TemporaryDirectory() as data_dir:
-        plain, measured = Host("memory", data_dir), Host("memory", data_dir, "--metrics-port", "0")
+        plain, measured = Host("memory", data_dir, *off), Host("memory", data_dir, *on)
         try:
             for concurrency in (1, 16, 128):
                 matches_per_task = max(1, total_moves // len(DRAW) // concurrency)
@@ -115,10 +121,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer calls, for a smoke run")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved runs per figure; the median is kept")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--guard-cost", action="store_true",
+                        help="instead: SubmitMove with the gRPC port's connection guard off and on, interleaved")
     parser.add_argument("--metrics-cost", action="store_true",
                         help="instead: SubmitMove with and without --metrics-port, interleaved")
     args = parser.parse_args()
-    results = asyncio.run((compare_metrics if args.metrics_cost else run)(args.quick, args.repeat))
+    if args.guard_cost:
+        results = asyncio.run(compare_metrics(args.quick, args.repeat, off=UNGUARDED, on=()))
+    else:
+        results = asyncio.run((compare_metrics if args.metrics_cost else run)(args.quick, args.repeat))
     print(json.dumps(results["machine"]))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

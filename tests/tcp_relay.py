@@ -24,8 +24,11 @@ def _reset(sock: socket.socket) -> None:
 
 
 class TcpRelay:
-    def __init__(self, target_port: int) -> None:
+    def __init__(self, target_port: int, source: str = "") -> None:
+        """``source``: the loopback address its connections to the host come
+        from (127.0.0.2, ...), so the host sees another client."""
         self.target_port = target_port
+        self.source = source
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.target = f"127.0.0.1:{self.listener.getsockname()[1]}"
         self.open = True
@@ -42,7 +45,12 @@ class TcpRelay:
             if not self.open:
                 _reset(client)
                 continue
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port),
+                                                    source_address=(self.source, 0) if self.source else None)
+            except OSError:
+                _reset(client)
+                continue
             with self.lock:
                 self.sockets |= {client, upstream}
             for source, sink in ((client, upstream), (upstream, client)):

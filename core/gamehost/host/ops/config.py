@@ -306,12 +306,30 @@ class HostConfig(BaseSettings):
     quota_ipv6_prefix: Annotated[int, AfterValidator(_from(16, 128))] = setting(
         64, "IPv6 callers share one budget per network of this prefix length: a /64 is one subscriber",
         group=LIMITS)
+    max_sessions_per_caller: NonNegativeCount = setting(16, "open Session streams per caller; 0: no limit",
+                                                        group=LIMITS)
+    max_sessions: NonNegativeCount = setting(10_000, "open Session streams on this host; 0: no limit", group=LIMITS)
+    session_idle_timeout: NonNegative = setting(30.0, "seconds a Session stream may stay open with no request and "
+                                                      "no match followed; 0: no limit", group=LIMITS,
+                                                metavar="SECONDS")
+    max_probe_streams_per_caller: NonNegativeCount = setting(
+        4, "open health Watch streams, and reflection streams, per address; 0: no limit", group=LIMITS)
+    max_probe_streams: NonNegativeCount = setting(
+        1000, "open health Watch streams, and reflection streams, on this host; 0: no limit", group=LIMITS)
     trusted_proxies: Annotated[CommaList, AfterValidator(_networks)] = setting(
         "", "comma-separated addresses or networks of reverse proxies whose X-Forwarded-For names the caller",
         group=LIMITS)
     # Transport limits (transport.py).
     max_streams_per_connection: NonNegativeCount = setting(1000, "concurrent calls on one gRPC connection",
                                                            group=LIMITS)
+    max_connections: NonNegativeCount = setting(
+        10_000, "open connections on the gRPC port; the oldest that has made no call makes room, else a new one is "
+                "closed", group=LIMITS)
+    max_connections_per_peer: NonNegativeCount = setting(
+        64, "open connections on the gRPC port per client address (an IPv6 /64); with --max-connections and "
+            "--first-call-timeout all 0, grpc listens on the port itself", group=LIMITS)
+    first_call_timeout: NonNegative = setting(20.0, "seconds a new gRPC connection has to make its first call",
+                                              group=LIMITS, metavar="SECONDS")
     max_connection_idle: NonNegative = setting(300.0, "seconds before a gRPC connection without calls is "
                                                       "closed; 0: never", group=LIMITS)
     max_connection_age: NonNegative = setting(0.0, "seconds before a gRPC connection is asked to reconnect; "
@@ -385,7 +403,10 @@ class HostConfig(BaseSettings):
 
         return QuotaLimits(call_rate=self.call_rate, call_burst=self.call_burst, create_rate=self.create_rate,
                            create_burst=self.create_burst, watchers_per_caller=self.max_watchers_per_caller,
-                           watchers=self.max_watchers)
+                           watchers=self.max_watchers, sessions_per_caller=self.max_sessions_per_caller,
+                           sessions=self.max_sessions, session_idle=self.session_idle_timeout,
+                           probe_streams_per_caller=self.max_probe_streams_per_caller,
+                           probe_streams=self.max_probe_streams)
 
     def auth_settings(self):
         from gamehost.host.auth.authenticator import AuthSettings

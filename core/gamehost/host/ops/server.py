@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from gamehost.host.rpc import grpc_handlers
 from gamehost.host.rpc.admin_service import GameHostAdminService
@@ -21,6 +21,7 @@ from gamehost.host.rpc.delivery_admin import DeliveryAdministration
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.rpc.forwarded_caller import SiblingGate
 from gamehost.host.ops.forwarding import Forwarder
+from gamehost.host.ops.grpc_front import FrontLimits, GrpcFront
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.collector import settle_after_start
 from gamehost.host.rpc.gate import Gate
@@ -68,6 +69,7 @@ class RunningHost:
     gateway_server: grpc.aio.Server | None = None  # the web gateway's own loopback gRPC server
     sibling_server: grpc.aio.Server | None = None  # a serving group's: calls forwarded by the other processes
     forwarder: Forwarder | None = None
+    front: GrpcFront | None = None  # the public gRPC listener, in front of grpc's loopback one
 
     async def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: probes see NOT_SERVING, in-flight calls finish,
@@ -76,9 +78,13 @@ class RunningHost:
             await self.readiness.stop()
         await self.health.enter_graceful_shutdown()
         await self.engine.close()
+        if self.front:
+            self.front.stop_accepting()
         await asyncio.gather(self.server.stop(grace), *([self.web.stop()] if self.web else []),
                              *([self.gateway_server.stop(grace)] if self.gateway_server else []),
                              *([self.sibling_server.stop(grace)] if self.sibling_server else []))
+        if self.front:
+            self.front.close()
         if self.forwarder:
             await self.forwarder.close()
         await self.engine.close_rules()
@@ -144,29 +150,38 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     server = grpc.aio.server(interceptors=interceptors or None, options=options)
     gateway_key = new_gateway_key()
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
+    front = GrpcFront(FrontLimits(config.max_connections, config.max_connections_per_peer,
+                                  config.first_call_timeout)) \
+        if config.max_connections or config.max_connections_per_peer or config.first_call_timeout else None
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
                 Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
-                                                               QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix)))
+                                                            QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
+                                                            front.client_of if front else None))
     matches = GameHostService(engine, gate)
     services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                           health_servicer)
     forwarder = Forwarder(member, gate, config.max_message_bytes) if member is not None else None
     _add_services(server, *services, router=forwarder)
-    reflection.enable_server_reflection(
-        [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME], server)
     tls = tls_enabled(config)
+    listen = "127.0.0.1:0" if front else config.address  # the front listens on the address, grpc behind it
     try:
-        port = server.add_secure_port(config.address, grpc_credentials(config)) if tls else \
-            server.add_insecure_port(config.address)
+        port = server.add_secure_port(listen, grpc_credentials(config)) if tls else server.add_insecure_port(listen)
     except RuntimeError:  # taken since ensure_ports_free looked
         port = 0
     if port == 0:
-        await RunningHost(server, engine, health_servicer, 0, forwarder=forwarder).stop(0)
+        await RunningHost(server, engine, health_servicer, 0, forwarder=forwarder, front=front).stop(0)
         raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
                           "address is not this machine's")
     sibling_server = await _start_sibling_server(config, member, engine) if member else None
     await server.start()
+    if front:
+        try:
+            port = await front.start(config.address, port, reuse_port=member is not None)
+        except OSError:
+            await RunningHost(server, engine, health_servicer, 0, sibling_server=sibling_server, forwarder=forwarder,
+                              front=front).stop(0)
+            raise ListenError(f"cannot listen on {config.address} (--port/--address): the port is taken or the "
+                              "address is not this machine's") from None
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     readiness.start()
@@ -178,7 +193,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         except ListenError:
             await RunningHost(server, engine, health_servicer, port, readiness, metrics_server,
                               gateway_server=gateway_server, sibling_server=sibling_server,
-                              forwarder=forwarder).stop(0)
+                              forwarder=forwarder, front=front).stop(0)
             raise
     # A group's supervisor says "host serving" once every process is ready.
     log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
@@ -187,14 +202,25 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
              metrics_port=metrics_server.port if metrics_server else None, tls=tls,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio or uvloop (--event-loop)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
-                       sibling_server, forwarder)
+                       sibling_server, forwarder, front)
+
+
+REFLECTED = [SERVICE_NAME, ADMIN_SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+             reflection.SERVICE_NAME]
 
 
 def _add_services(server: grpc.aio.Server, matches: GameHostService, admin: GameHostAdminService,
                   health_servicer, router: Forwarder | None = None) -> None:
+    """The host's services on ``server``. Health and reflection take no
+    credentials: their calls spend their address's budget and their streams
+    are capped per address (``Gate.admit_probe``)."""
     grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostServicer_to_server, matches, server, router=router)
     grpc_handlers.add_servicer(gamehost_pb2_grpc.add_GameHostAdminServicer_to_server, admin, server, router=router)
-    grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False)
+    admit = matches.gate.admit_probe
+    grpc_handlers.add_servicer(health_pb2_grpc.add_HealthServicer_to_server, health_servicer, server, gated=False,
+                               admit=admit)
+    grpc_handlers.add_servicer(reflection_pb2_grpc.add_ServerReflectionServicer_to_server,
+                               reflection.aio.ReflectionServicer(REFLECTED), server, gated=False, admit=admit)
 
 
 async def _start_gateway_server(config: HostConfig, interceptors, services: Services,

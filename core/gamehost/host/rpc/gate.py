@@ -13,7 +13,7 @@ from gamehost.host.auth import ADMIN, Principal, anonymous
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
 from gamehost.host.rpc.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.rpc.peers import PeerResolver
-from gamehost.host.rpc.quotas import WATCHING, QuotaLimits, Quotas
+from gamehost.host.rpc.quotas import STREAM_KINDS, QuotaLimits, Quotas
 from gamehost.host.rpc.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service).
@@ -31,7 +31,9 @@ class Gate:
     def __init__(self, authenticator: Authenticator | None = None, quotas: Quotas | None = None,
                  peers: PeerResolver | None = None, limits: InputLimits = DEFAULT_LIMITS) -> None:
         self.authenticator = authenticator or Authenticator(AuthSettings())
-        self.quotas = quotas or Quotas(QuotaLimits(call_rate=0, create_rate=0, watchers_per_caller=0, watchers=0))
+        self.quotas = quotas or Quotas(QuotaLimits(call_rate=0, create_rate=0, watchers_per_caller=0, watchers=0,
+                                                   sessions_per_caller=0, sessions=0, session_idle=0,
+                                                   probe_streams_per_caller=0, probe_streams=0))
         self.peers = peers or PeerResolver()
         self.limits = limits
 
@@ -50,6 +52,12 @@ class Gate:
         self.authorize(method, caller)
         self.limit(method, caller, context)
         return caller
+
+    def admit_probe(self, method: str, context) -> None:
+        """A call of the standard services (health, reflection), which take
+        no credentials: known by its address alone, it spends that address's
+        budget, and a stream holds one of its streams of that kind."""
+        self.limit(method, anonymous(self.peers.address(context)), context)
 
     def admit_message(self, method: str, request, caller: Principal) -> None:
         """One request on a stream whose caller was admitted when it opened
@@ -79,8 +87,9 @@ class Gate:
                                       "ROLE_REQUIRED", metadata=errors.metadata_of(role=role, method=method))
 
     def limit(self, method: str, caller: Principal, context) -> None:
-        """The quota step: spend the caller's budget; a watch stream also
-        holds one of the caller's streams until it ends, however it ends."""
+        """The quota step: spend the caller's budget; a stream also holds one
+        of the caller's streams of its kind until it ends, however it ends."""
         self.quotas.charge(method, caller)
-        if method in WATCHING:
-            context.add_done_callback(self.quotas.watch(caller))
+        kind = STREAM_KINDS.get(method)
+        if kind is not None:
+            context.add_done_callback(self.quotas.hold(kind, caller))

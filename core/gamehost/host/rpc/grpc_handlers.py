@@ -79,13 +79,39 @@ def _unimplemented(path: str):
     return answer
 
 
-def _refusing(behavior, streaming: bool):
+Admit = Callable[[str, object], None]  # (method name, context): raises a HostError to refuse the call
+
+
+def _admitted(name: str, admit: Admit | None, context) -> grpc.Status | None:
+    """The status refusing the call, or None once ``admit`` let it in."""
+    if admit is None:
+        return None
+    try:
+        admit(name, context)
+    except errors.HostError as error:
+        return to_grpc_status(error)
+    return None
+
+
+def _refusing(name: str, behavior, kind: str, admit: Admit | None):
     """``behavior`` (a servicer's method that does not pass our gate) with an
-    Undecodable request refused before it runs."""
-    if streaming and inspect.isasyncgenfunction(behavior):
+    Undecodable request refused before it runs, and the call admitted by
+    ``admit`` (the quotas of callers known by their address alone)."""
+    if kind == "stream_stream":  # the request stream is the servicer's to read
+        async def streams(requests, context):
+            refusal = _admitted(name, admit, context)
+            if refusal is not None:
+                await send_status(context, refusal)
+                return
+            async for message in behavior(requests, context):
+                yield message
+        return streams
+    if kind == "unary_stream" and inspect.isasyncgenfunction(behavior):
         async def stream(request, context):
-            if isinstance(request, Undecodable):
-                await send_status(context, to_grpc_status(request.error()))
+            refusal = request.error() if isinstance(request, Undecodable) else None
+            status = to_grpc_status(refusal) if refusal is not None else _admitted(name, admit, context)
+            if status is not None:
+                await send_status(context, status)
                 return
             async for message in behavior(request, context):
                 yield message
@@ -95,6 +121,9 @@ def _refusing(behavior, streaming: bool):
     async def unary(request, context):
         if isinstance(request, Undecodable):
             await send_status(context, to_grpc_status(request.error()))
+        refusal = _admitted(name, admit, context)
+        if refusal is not None:
+            await send_status(context, refusal)
         return await behavior(request, context)
     return unary
 
@@ -108,11 +137,13 @@ def passing_bytes(serializer: Callable[[object], bytes]) -> Callable[[object], b
     return serialize
 
 
-def _checked(service: str, name: str, handler, gated: bool):
+def _checked(service: str, name: str, handler, gated: bool, admit: Admit | None = None):
     kind = "unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream else \
-        "stream_stream" if handler.stream_stream and gated else None
-    if kind is None:  # other request streams: none of ours
+        "stream_stream" if handler.stream_stream else None
+    if kind is None:  # client streams: none of ours
         return handler
+    if kind == "stream_stream" and not gated:  # reflection: its own messages, admitted when it opens
+        return handler._replace(stream_stream=_refusing(name, handler.stream_stream, kind, admit))
     if kind == "stream_stream":  # the deserializer runs per message: the servicer answers an Undecodable one
         return handler._replace(request_deserializer=tolerant(handler.request_deserializer),
                                 response_serializer=passing_bytes(handler.response_serializer))
@@ -121,7 +152,7 @@ def _checked(service: str, name: str, handler, gated: bool):
         # the generated base class's method: the servicer does not implement it
         handler = handler._replace(**{kind: _unimplemented(f"/{service}/{name}")})
     elif not gated:
-        handler = handler._replace(**{kind: _refusing(behavior, kind == "unary_stream")})
+        handler = handler._replace(**{kind: _refusing(name, behavior, kind, admit)})
     return handler._replace(request_deserializer=tolerant(handler.request_deserializer),
                             response_serializer=passing_bytes(handler.response_serializer) if gated
                             else handler.response_serializer)
@@ -131,16 +162,17 @@ class _Registrar:
     """Stands in for the server while a generated ``add_*_to_server`` runs,
     then registers its handlers with tolerant deserializers."""
 
-    def __init__(self, server: grpc.aio.Server, gated: bool, router=None) -> None:
+    def __init__(self, server: grpc.aio.Server, gated: bool, router=None, admit: Admit | None = None) -> None:
         self.server = server
         self.gated = gated
+        self.admit = admit
         self.router = router  # a serving group's Forwarder (forwarding.py), or None
 
     def add_generic_rpc_handlers(self, handlers) -> None:
         pass  # the registered handlers below serve every method of the service
 
     def add_registered_method_handlers(self, service: str, handlers: dict) -> None:
-        checked = {name: _checked(service, name, handler, self.gated) for name, handler in handlers.items()}
+        checked = {name: _checked(service, name, handler, self.gated, self.admit) for name, handler in handlers.items()}
         if self.router is not None:
             checked = {name: self.router.route(service, name, handlers[name], handler)
                        for name, handler in checked.items()}
@@ -149,10 +181,11 @@ class _Registrar:
 
 
 def add_servicer(add_to_server: Callable, servicer, server: grpc.aio.Server, *, gated: bool = True,
-                 router=None) -> None:
+                 router=None, admit: Admit | None = None) -> None:
     """``add_to_server(servicer, server)`` (a generated function), with
     requests that do not decode handed to the servicer as Undecodable when
     its methods pass the gate (``gated``), refused here otherwise (e.g. the
-    standard health service). ``router``: calls about a match another
-    process of the group owns go there (forwarding.py)."""
-    add_to_server(servicer, _Registrar(server, gated, router))
+    standard health service), and admitted by ``admit`` (its caller's
+    quotas). ``router``: calls about a match another process of the group
+    owns go there (forwarding.py)."""
+    add_to_server(servicer, _Registrar(server, gated, router, admit))

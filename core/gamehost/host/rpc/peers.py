@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+from typing import Callable
 
 FORWARDED_PEER = "x-gamehost-peer"
 GATEWAY_KEY = "x-gamehost-gateway-key"
@@ -35,6 +36,24 @@ def parse_networks(text: str) -> tuple[Network, ...]:
         except ValueError:
             raise ValueError(f"{item[:60]!r} is not an IP address or network") from None
     return tuple(networks)
+
+
+IPV6_CALLER_PREFIX = 64  # one IPv6 subscriber is usually given a whole /64: it counts as one caller
+
+
+def caller_network(ip: str) -> str:
+    """The network one caller's connections are counted under: an IPv4
+    address itself (an IPv4-mapped IPv6 one as IPv4), an IPv6 address's /64
+    ("2001:db8:1:2::/64"); anything else (a Unix socket's "") as it is."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if address.version == 6 and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_CALLER_PREFIX}", strict=False))
+    return str(address)
 
 
 def peer_name(ip: str) -> str:
@@ -112,11 +131,18 @@ class QuotaNetworks:
 
 
 class PeerResolver:
+    """Which address a call comes from, and the budget it spends.
+    ``networks``: how addresses group into one caller's network;
+    ``spliced``: the client behind a peer of grpc's that is the host's own
+    connection guard splicing a client's connection (ops/grpc_front.py), else None."""
+
     def __init__(self, gateway_key: str = "", trusted_proxies: tuple[Network, ...] = (),
-                 networks: QuotaNetworks | None = None) -> None:
+                 networks: QuotaNetworks | None = None,
+                 spliced: Callable[[str], str | None] | None = None) -> None:
         self.gateway_key = gateway_key.encode()
         self.trusted_proxies = trusted_proxies
         self.networks = networks or QuotaNetworks()
+        self.spliced = spliced
 
     def address(self, context) -> str:
         """Whose budget the caller spends: its address without the port,
@@ -126,6 +152,10 @@ class PeerResolver:
 
     def _address(self, context) -> str:
         peer = context.peer() or ""
+        if self.spliced is not None:
+            client = self.spliced(peer)
+            if client is not None:
+                peer = client
         forwarded = key = forwarded_for = None
         for item in context.invocation_metadata() or ():
             if item.key == FORWARDED_PEER:

@@ -1,5 +1,8 @@
-"""Per-caller budgets: token buckets for calls, and caps on open WatchMatch
-streams, keyed by ``Principal.quota_key`` (the user, else the address).
+"""Per-caller budgets: token buckets for calls, and caps on the streams a
+caller holds open, of every kind (watches, Session streams, health watches,
+reflection streams), keyed by ``Principal.quota_key`` (the user, else the
+address). A stream costs the host memory for as long as it is open, however
+little it sends, so each kind is capped per caller and on the host.
 
 Budgets live in this process: replicas behind one load balancer each keep
 their own, so a caller spread over N replicas gets up to N times the rate.
@@ -18,8 +21,12 @@ from gamehost.host.errors import ResourceExhausted, metadata_of
 # Calls that make something new (a match, a seat) spend the stricter budget.
 CREATING = frozenset({"CreateMatch", "JoinMatch", "Rematch", "CreateTicket"})
 WATCH = "WatchMatch"
-# Streams that hold one of the caller's watch streams while open.
-WATCHING = frozenset({WATCH, "WatchTicket"})
+# The kinds of stream a caller may hold open, each under its own caps.
+WATCHES, SESSIONS, HEALTH_WATCHES, REFLECTION = "watch", "session", "health_watch", "reflection"
+# The stream methods and the kind of stream each holds while open (Session's
+# watches each hold a watch as well).
+STREAM_KINDS = {WATCH: WATCHES, "WatchTicket": WATCHES, "Session": SESSIONS, "Watch": HEALTH_WATCHES,
+                "ServerReflectionInfo": REFLECTION}
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,11 @@ class QuotaLimits:
     create_burst: float = 40.0
     watchers_per_caller: int = 64  # open WatchMatch streams per caller; 0: no limit
     watchers: int = 10_000         # open WatchMatch streams on this host; 0: no limit
+    sessions_per_caller: int = 16  # open Session streams per caller; 0: no limit
+    sessions: int = 10_000         # open Session streams on this host; 0: no limit
+    session_idle: float = 30.0     # seconds a Session stream may stay open with no request and no watch; 0: ever
+    probe_streams_per_caller: int = 4  # open health Watch streams, and reflection streams, per caller; 0: no limit
+    probe_streams: int = 1_000     # open health Watch streams, and reflection streams, on this host; 0: no limit
     tracked_callers: int = 100_000  # buckets kept; the least recently used go first
     admins_exempt: bool = True     # admins skip the per-caller budgets, not the host's watcher cap
 
@@ -65,6 +77,31 @@ class TokenBuckets:
             bucket[0] -= 1.0
             return 0.0
         return (1.0 - bucket[0]) / self.rate
+
+
+@dataclass(frozen=True)
+class StreamCap:
+    """How many streams of one kind a caller, and the host, may hold open;
+    ``caller_limit`` and ``host_limit`` name the caps in refusals' metadata."""
+
+    label: str
+    per_caller: int
+    host: int
+    caller_limit: str
+    host_limit: str
+
+
+def stream_caps(limits: QuotaLimits) -> dict[str, StreamCap]:
+    return {
+        WATCHES: StreamCap("WatchMatch streams", limits.watchers_per_caller, limits.watchers,
+                           "watchers_per_caller", "watchers"),
+        SESSIONS: StreamCap("Session streams", limits.sessions_per_caller, limits.sessions,
+                            "sessions_per_caller", "sessions"),
+        HEALTH_WATCHES: StreamCap("health Watch streams", limits.probe_streams_per_caller, limits.probe_streams,
+                                  "probe_streams_per_caller", "probe_streams"),
+        REFLECTION: StreamCap("reflection streams", limits.probe_streams_per_caller, limits.probe_streams,
+                              "probe_streams_per_caller", "probe_streams"),
+    }
 
 
 class WatcherCount:
@@ -107,7 +144,8 @@ class Quotas:
             if limits.call_rate > 0 else None
         self.creates = TokenBuckets(limits.create_rate, limits.create_burst, limits.tracked_callers, clock) \
             if limits.create_rate > 0 else None
-        self.watching = WatcherCount()
+        self.caps = stream_caps(limits)
+        self.streams = {kind: WatcherCount() for kind in self.caps}
 
     def exempt(self, caller: Principal) -> bool:
         return self.limits.admins_exempt and caller.admin
@@ -130,24 +168,29 @@ class Quotas:
                                  limit="creates")
 
     def watch(self, caller: Principal):
-        """Count one more open stream of ``caller``; returns the release.
-        ResourceExhausted when the caller or the host has no stream left."""
+        """Count one more open watch of ``caller``; returns the release."""
+        return self.hold(WATCHES, caller)
+
+    def hold(self, kind: str, caller: Principal):
+        """Count one more open stream of ``kind`` held by ``caller``; returns
+        the release (idempotent). ResourceExhausted when the caller or the
+        host has no stream of that kind left."""
         key = caller.quota_key
-        cap = self.limits.watchers
-        if cap and self.watching.total >= cap:
-            raise _exhausted("host", f"This host already serves {cap} WatchMatch streams", 5.0, limit="watchers")
-        per_caller = self.limits.watchers_per_caller
-        if per_caller and not self.exempt(caller) and self.watching.of(key) >= per_caller:
-            raise _exhausted(key, f"At most {per_caller} open WatchMatch streams per caller; close one first",
-                             None, limit="watchers_per_caller")
-        self.watching.add(key)
+        cap, count = self.caps[kind], self.streams[kind]
+        if cap.host and count.total >= cap.host:
+            raise _exhausted("host", f"This host already serves {cap.host} {cap.label}", 5.0,
+                             limit=cap.host_limit)
+        if cap.per_caller and not self.exempt(caller) and count.of(key) >= cap.per_caller:
+            raise _exhausted(key, f"At most {cap.per_caller} open {cap.label} per caller; close one first",
+                             None, limit=cap.caller_limit)
+        count.add(key)
         released = False
 
         def release(*_) -> None:
             nonlocal released
             if not released:
                 released = True
-                self.watching.remove(key)
+                count.remove(key)
         return release
 
 

@@ -20,7 +20,9 @@ move costs one message each way on a stream already open instead of a call.
 
 The stream ends when the client has closed its side and no watch is left,
 when the client cancels, or when the host closes (after the request in hand
-is answered).
+is answered). A stream that follows no match and sends no request for the
+quotas' ``session_idle`` seconds is closed with DEADLINE_EXCEEDED: an open
+stream holds the host's memory and one of its caller's Session streams.
 """
 
 from __future__ import annotations
@@ -92,16 +94,21 @@ class SessionStream:
         self.reading = True
         self.busy = False  # the reader is answering a request
         self.answered = 0
+        self.idle_since = asyncio.get_running_loop().time()  # the last request, or the last watch's end
+        self.ended_by: errors.HostError | None = None  # why the host closed the stream, sent as its status
 
     async def run(self, requests: AsyncIterable[pb.SessionRequest | Undecodable]
                   ) -> AsyncIterator[pb.SessionEvent | bytes]:
         """What the stream sends: answers and events, as messages or bytes."""
         reader = asyncio.ensure_future(self._read(requests))
         closer = asyncio.ensure_future(self._end_with_host(reader))
+        idler = asyncio.ensure_future(self._end_when_idle(reader, self.gate.quotas.limits.session_idle))
         sent = 0
         try:
             while True:
                 if self.outbox.empty() and self._done():
+                    if self.ended_by is not None:
+                        raise self.ended_by
                     return
                 item = await self.outbox.get()
                 if not isinstance(item, _Wake):
@@ -110,6 +117,7 @@ class SessionStream:
         finally:
             reader.cancel()
             closer.cancel()
+            idler.cancel()
             for watch in list(self.watches.values()):
                 watch.stop()
             log.debug("session ended", subject=self.caller.subject, requests=self.answered, sent=sent)
@@ -133,17 +141,38 @@ class SessionStream:
             reader.cancel()
         self._wake()
 
+    async def _end_when_idle(self, reader: asyncio.Task, idle: float) -> None:
+        """Stop reading once the stream has followed no match and sent no
+        request for ``idle`` seconds (0: never)."""
+        if idle <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        while True:
+            left = self.idle_since + idle - loop.time()
+            if left > 0 or self.watches or self.busy:
+                await asyncio.sleep(max(left, idle if self.watches or self.busy else 0))
+                continue
+            self.ended_by = errors.DeadlineExceeded(
+                f"This Session stream sent no request and followed no match for {idle:g} s, so the host closed "
+                "it; open a new one when you need it.", "SESSION_IDLE",
+                metadata=errors.metadata_of(idle_seconds=f"{idle:g}"))
+            reader.cancel()
+            self._wake()
+            return
+
     # ------------------------------------------------------------ requests
 
     async def _read(self, requests: AsyncIterable[pb.SessionRequest | Undecodable]) -> None:
         try:
             async for request in requests:
+                self.idle_since = asyncio.get_running_loop().time()
                 self.busy = True
                 try:
                     await self._answer(request)
                 finally:
                     self.busy = False
                     self.answered += 1
+                    self.idle_since = asyncio.get_running_loop().time()
                 if self.engine.closed.is_set():
                     return
         except asyncio.CancelledError:
@@ -240,6 +269,7 @@ class SessionStream:
         finally:  # the watch leaves the table only once its last message is queued: the writer ends after it
             if self.watches.get(live.id) is watch:
                 del self.watches[live.id]
+            self.idle_since = asyncio.get_running_loop().time()
             live.log.debug("watch ended", seat=seat, last_version=watch.sent, via="session")
             self._wake()
 

@@ -5,7 +5,7 @@ that are opened and left silent (or trickle their headers) each keep a file
 descriptor until the process has none left for either port. This guard
 wraps aiohttp's protocol factory and gives each connection a deadline for
 its first request's headers, and caps open connections in all and per
-client address. At a cap, the oldest connection still waiting for its first
+client network (an address; for IPv6 its /64, peers.caller_network). At a cap, the oldest connection still waiting for its first
 request is closed to make room (a flood of silent connections cannot lock
 out a client that sends a request at once); when there is none, the new
 connection is closed at once.
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import structlog
 
 from gamehost.host.due_timers import DueTimer
+from gamehost.host.rpc.peers import caller_network
 
 log = structlog.get_logger("gamehost.web")
 
@@ -51,7 +52,7 @@ class GuardedConnection(asyncio.Protocol):
     def connection_made(self, transport) -> None:
         self.transport = transport
         peer = transport.get_extra_info("peername")
-        self.ip = peer[0] if isinstance(peer, tuple) and peer else ""
+        self.ip = caller_network(peer[0]) if isinstance(peer, tuple) and peer else ""
         if not self.guard.admit(self):
             transport.abort()
             return
@@ -104,8 +105,9 @@ class GuardedConnection(asyncio.Protocol):
 class ConnectionGuard:
     """A protocol factory for ``loop.create_server`` around aiohttp's."""
 
-    def __init__(self, factory, limits: ConnectionLimits) -> None:
+    def __init__(self, factory, limits: ConnectionLimits, port_name: str = "web") -> None:
         self.factory = factory
+        self.port_name = port_name  # in its log lines
         self.limits = limits
         self.open = 0
         self.by_peer: dict[str, int] = {}
@@ -167,5 +169,5 @@ class ConnectionGuard:
         now = time.monotonic()
         if now - self._last_warning >= WARN_EVERY:
             self._last_warning = now
-            log.warning("web connections shed", reason=why, peer=connection.ip, open=self.open,
+            log.warning(f"{self.port_name} connections shed", reason=why, peer=connection.ip, open=self.open,
                         **{f"total_{key}": value for key, value in self.shed_counts.items()})
