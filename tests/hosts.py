@@ -39,6 +39,7 @@ class HostProcess:
         self.command = command
         self.cwd = cwd
         self.logs: list[dict] = []
+        self.stdout: list[str] = []  # what the host printed to stdout (it logs to stderr, so nothing, normally)
         self.port = 0
         self.metrics_port: int | None = None  # with --metrics-port
         self.web_port = 0
@@ -52,9 +53,9 @@ class HostProcess:
         command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
                                    *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),
                                    *self.args]
-        self.logs, self.port = [], 0
+        self.logs, self.stdout, self.port = [], [], 0
         ready = threading.Event()
-        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        self.process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, start_new_session=True, cwd=self.cwd)
 
         def collect(stream):
@@ -71,6 +72,11 @@ class HostProcess:
                     ready.set()
 
         threading.Thread(target=collect, args=(self.process.stderr,), daemon=True).start()
+        def keep(stream):
+            for line in stream:
+                self.stdout.append(line)
+
+        threading.Thread(target=keep, args=(self.process.stdout,), daemon=True).start()
         deadline = time.monotonic() + timeout
         while not ready.wait(0.05):
             if self.process.poll() is not None or time.monotonic() > deadline:

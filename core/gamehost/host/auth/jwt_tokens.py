@@ -21,6 +21,7 @@ from gamehost.host.auth.token_cache import VerifiedTokens
 
 ASYMMETRIC_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
 LEEWAY = 30.0  # seconds of clock skew tolerated on exp, nbf and iat
+LATEST_EXPIRY = 253402300799  # 9999-12-31T23:59:59Z, the last time datetime and every clock library can hold
 
 
 def invalid_token(why: str, problem: str) -> errors.Unauthenticated:
@@ -78,13 +79,18 @@ class JwtVerifier:
             raise invalid_token(f"it lacks the {error.claim!r} claim", "claims") from None
         except jwt.PyJWTError as error:
             raise invalid_token(type(error).__name__, "invalid") from None
+        # PyJWT checked that exp reads as an integer, of any size (JSON has no limit); the cache keeps it as
+        # a float, which an integer past a float's range does not convert to.
+        expires = int(claims["exp"])
+        if expires > LATEST_EXPIRY:
+            raise invalid_token("its expiry time ('exp') is past the year 9999", "claims")
         subject = str(claims["sub"])
         if not subject or len(subject) > 256:
             raise invalid_token("its subject is empty or too long", "claims")
         principal = Principal(subject=subject, display_name=str(self._claim(claims, self.settings.name_claim)
                                                                 or subject)[:64],
                               roles=self._roles(claims), method="jwt", peer=peer)
-        self.cache.put(token, principal, float(claims["exp"]))
+        self.cache.put(token, principal, float(expires))
         return principal
 
     def _roles(self, claims: dict) -> frozenset[str]:

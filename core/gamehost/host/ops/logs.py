@@ -1,4 +1,11 @@
-"""structlog set-up: console lines for a person at a terminal, JSON otherwise."""
+"""structlog set-up: console lines for a person at a terminal, JSON otherwise.
+
+The libraries under the host log through the standard library (aiohttp,
+asyncio, grpc's Python side): their records go through the same renderer, so
+in JSON mode every line the host process writes is one JSON object, their
+tracebacks inside it. grpc's C core writes its own lines to stderr, outside
+any Python logging; docs/operations.md says how to silence them.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,10 @@ import sys
 from typing import TextIO, cast
 
 import structlog
+from aiohttp.http_exceptions import HttpProcessingError
+from structlog.typing import EventDict, Processor, WrappedLogger
+
+from gamehost.host.errors import shown
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
@@ -34,18 +45,63 @@ class _CurrentStderr:
         sys.stderr.flush()
 
 
+def _malformed_http_in_one_line(logger: WrappedLogger, method_name: str, event_dict: EventDict) -> EventDict:
+    """aiohttp's server logs every request it cannot parse (a line past
+    --max-line-size, a control byte in a header...) as an error with its
+    traceback; it has already answered 400, and anyone can send such bytes,
+    so it is one warning line naming what was wrong."""
+    record = event_dict.get("_record")
+    exc_info = event_dict.get("exc_info")
+    error = exc_info[1] if isinstance(exc_info, tuple) else exc_info
+    if record is None or not record.name.startswith("aiohttp.server") or not isinstance(error, HttpProcessingError):
+        return event_dict
+    del event_dict["exc_info"]
+    peer = event_dict.get("positional_args") or ("",)
+    return {**event_dict, "event": "malformed HTTP request refused", "level": "warning", "status": error.code,
+            "error": type(error).__name__, "detail": shown(error.message.strip().split("\n")[0], 80),
+            "peer": str(peer[0])}
+
+
+def _drop_format_args(logger: WrappedLogger, method_name: str, event_dict: EventDict) -> EventDict:
+    event_dict.pop("positional_args", None)  # already in the message
+    return event_dict
+
+
+class _LibraryRecords(logging.StreamHandler):
+    """The handler ``configure`` installs on the root logger; configuring again replaces it."""
+
+
+def _route_library_logs(timestamper: Processor, exc_processor: Processor, renderer: Processor, level: str) -> None:
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, timestamper,
+                           _malformed_http_in_one_line, _drop_format_args],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, exc_processor, renderer],
+        pass_foreign_args=True)
+    handler = _LibraryRecords(_CurrentStderr())
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _LibraryRecords)]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    # The libraries' debug and info lines are about their internals (which selector asyncio chose...).
+    root.setLevel(max(LEVELS[level], logging.WARNING))
+
+
 def configure(log_format: str = "auto", level: str = "info") -> None:
     """``log_format``: "console", "json" or "auto" (console on a terminal)."""
     if log_format == "auto":
         log_format = "console" if sys.stderr.isatty() else "json"
     renderer = (structlog.dev.ConsoleRenderer() if log_format == "console"
                 else structlog.processors.JSONRenderer())
+    timestamper = structlog.processors.TimeStamper(fmt="iso", utc=True)
+    exc_processor = structlog.processors.format_exc_info if log_format == "json" else structlog.dev.set_exc_info
+    _route_library_logs(timestamper, exc_processor, renderer, level)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info if log_format == "json" else structlog.dev.set_exc_info,
+            timestamper,
+            exc_processor,
             renderer,
         ],
         # Filtering by level in the bound logger makes a debug line on the

@@ -14,11 +14,13 @@ import base64
 import binascii
 import json
 import math
+import sys
 from typing import Any, Callable
 
 from gamehost.host import errors
 
 MAX_TOKEN_CHARS = 512
+MAX_TIME = 1e12  # epoch seconds (year 33658): past any create_time a listing holds
 
 
 def _refuse(description: str) -> errors.InvalidArgument:
@@ -50,6 +52,18 @@ def decode(token: str, query: dict, position: Callable[[Any], Any]) -> Any:
     return at
 
 
+def _number_within(value: Any, low: float, high: float) -> float | None:
+    """``value`` as a float when it is a JSON number from ``low`` to
+    ``high`` (both inclusive), else None. An int is compared as it is, never
+    converted first: one past a float's range (JSON has no such limit) would
+    raise OverflowError in ``float`` or ``math.isfinite``."""
+    if type(value) is int:
+        return float(value) if low <= value <= high else None
+    if type(value) is float:
+        return value if math.isfinite(value) and low <= value <= high else None
+    return None
+
+
 def offset_position(limit: int) -> Callable[[Any], int | None]:
     """An offset into a list of ``limit`` items."""
     def check(value: Any) -> int | None:
@@ -63,12 +77,12 @@ def time_and_text_position(max_chars: int) -> Callable[[Any], tuple[float, str] 
     def check(value: Any) -> tuple[float, str] | None:
         if not (isinstance(value, list) and len(value) == 2):
             return None
-        stamp, text = value
-        if type(stamp) not in (int, float) or not math.isfinite(stamp) or not 0 <= stamp < 1e12:
+        stamp, text = _number_within(value[0], 0, MAX_TIME), value[1]
+        if stamp is None or stamp == MAX_TIME:
             return None
         if type(text) is not str or len(text) > max_chars:
             return None
-        return float(stamp), text
+        return stamp, text
     return check
 
 
@@ -79,12 +93,12 @@ def rating_and_subject_position(value: Any) -> tuple[float, str] | None:
     """(rating, subject) of the last player of a leaderboard page."""
     if not (isinstance(value, list) and len(value) == 2):
         return None
-    rating, subject = value
-    if type(rating) not in (int, float) or not math.isfinite(rating):
+    rating, subject = _number_within(value[0], -sys.float_info.max, sys.float_info.max), value[1]
+    if rating is None:
         return None
     if type(subject) is not str or len(subject) > 256:
         return None
-    return float(rating), subject
+    return rating, subject
 
 
 def rank_time_and_id_position(value: Any) -> tuple[int, float, str] | None:
@@ -92,12 +106,12 @@ def rank_time_and_id_position(value: Any) -> tuple[int, float, str] | None:
     queued, 1: over; the time negated, newest first)."""
     if not (isinstance(value, list) and len(value) == 3):
         return None
-    rank, stamp, ticket_id = value
+    rank, stamp, ticket_id = value[0], _number_within(value[1], -MAX_TIME, 0), value[2]
     if rank not in (0, 1) or type(rank) is not int:
         return None
-    if type(stamp) not in (int, float) or not math.isfinite(stamp) or not -1e12 < stamp <= 0:
+    if stamp is None or stamp == -MAX_TIME:
         return None
     if type(ticket_id) is not str or len(ticket_id) > 64:
         return None
-    return rank, float(stamp), ticket_id
+    return rank, stamp, ticket_id
 

@@ -10,6 +10,13 @@ from gamehost.host.errors import shown
 from gamehost.host.web.upstream import Failure
 
 GRPC_TIMEOUT_UNITS = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
+# grpc holds a deadline only so far ahead: 2**31 s from now works, 10**10 s expires at once (measured with
+# grpcio 1.85), and the headers allow up to 11,400 years. A timeout past a year is no deadline at all.
+LONGEST_TIMEOUT = 365 * 24 * 3600.0
+
+
+def _no_longer_than_grpc_keeps(seconds: float) -> float | None:
+    return seconds if seconds <= LONGEST_TIMEOUT else None
 
 
 def _invalid(header: str, text: str) -> Failure:
@@ -23,7 +30,7 @@ def connect_timeout(text: str | None) -> float | None:
         return None
     if not re.fullmatch(r"[0-9]{1,10}", text):
         raise _invalid("Connect-Timeout-Ms", text)
-    return int(text) / 1000
+    return _no_longer_than_grpc_keeps(int(text) / 1000)
 
 
 def grpc_timeout(text: str | None) -> float | None:
@@ -33,4 +40,4 @@ def grpc_timeout(text: str | None) -> float | None:
     found = re.fullmatch(r"([0-9]{1,8})([HMSmun])", text)
     if not found:
         raise _invalid("grpc-timeout", text)
-    return int(found.group(1)) * GRPC_TIMEOUT_UNITS[found.group(2)]
+    return _no_longer_than_grpc_keeps(int(found.group(1)) * GRPC_TIMEOUT_UNITS[found.group(2)])

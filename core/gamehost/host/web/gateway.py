@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import grpc
 from aiohttp import web
 
 from gamehost.host.rpc.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind_proxies, peer_name
 from gamehost.host.web.codec import JSON
-from gamehost.host.web.upstream import Upstream
+from gamehost.host.web.upstream import Failure, Upstream
 
 JSON_EXPANSION = 4  # JSON spells a message in up to ~4 times its protobuf bytes (names, quotes, base64)
+
+
+def _is_metadata_value(text: str) -> bool:
+    """Whether gRPC carries ``text`` as a metadata value: printable ASCII and
+    spaces only. The gRPC port never sees anything else (its clients cannot
+    send it); forwarded, it would fail inside grpc, not as the caller's error."""
+    return text.isascii() and text.isprintable()
 
 
 @dataclass
@@ -26,6 +34,10 @@ class Gateway:
         (the Authorization header) and its address (or, from a listed proxy,
         the X-Forwarded-For client), with the key."""
         credential = request.headers.get("Authorization")
+        if credential and not _is_metadata_value(credential):
+            raise Failure.local(grpc.StatusCode.UNAUTHENTICATED,
+                                "The Authorization header must be 'Bearer <token>', in printable ASCII (no tabs, "
+                                "control characters or non-ASCII bytes).", "INVALID_AUTHORIZATION")
         forwarded = (("authorization", credential),) if credential else ()
         if not self.key:
             return forwarded
