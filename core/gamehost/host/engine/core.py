@@ -66,6 +66,8 @@ class EngineCore(abc.ABC):
     max_watchers_per_match: int
     max_strikes: int
     undo_ask_lifetime: float
+    max_asks_per_move: int  # asks to take one move back
+    max_match_events: int  # a match's log length past which no undo is asked
     _live: dict[str, LiveMatch]  # the directory: the matches this host holds in memory
     _finished_order: list[str]
     _tasks: set[asyncio.Task[Any]]
