@@ -93,3 +93,30 @@ def test_past_views_of_a_running_match_or_outside_its_versions_are_refused(clien
     assert caught.value.field_violations == [("at_version", f"must be 0 to the match's version ({over.version}), "
                                                             f"not {over.version + 1}.")]
     assert client.match(match.name) == over and over.version == running.version + 2  # left, abandoned
+
+
+def test_walking_every_past_view_keeps_the_hosts_replay_cache_within_its_budget(start_host):
+    """Past views and their pictures are kept for readers stepping through a
+    replay, but within --replay-cache-mb host-wide, whoever reads: one reader
+    walking every version of many finished matches holds no more."""
+    from test_metrics import scrape, value
+
+    host = start_host("--metrics-port", "0", env={"GAMEHOST_REPLAY_CACHE_MB": "1"})
+    budget = 1024 * 1024
+    read = 0  # bytes of pictures the reader was sent
+    peak = 0.0
+    with host.client() as client:
+        while read < 3 * budget:
+            match = client.create_match("tictactoe")
+            tokens = [client.join(match.name).player_token for _ in range(2)]
+            for turn, move_id in enumerate(["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1"]):
+                client.move(match.name, tokens[turn % 2], move_id=move_id)
+            final = client.match(match.name).version
+            for token in ["", *tokens]:
+                for version in range(final + 1):
+                    view = past_view(client, match.name, version, token)
+                    read += len(view.svg) + len(view.text)
+            kept = value(scrape(host), "gamehost_replay_cache_bytes")
+            assert 0 < kept <= budget
+            peak = max(peak, kept)
+    assert peak > budget / 2  # the cache was used up to its budget, and held there

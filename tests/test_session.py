@@ -189,6 +189,21 @@ def test_resume_after_a_dropped_stream_misses_nothing_and_repeats_nothing(client
     assert received == list(range(1, 9)) == [e.version for e in client.log(name).events]
 
 
+def test_a_refused_watch_of_a_followed_match_leaves_its_watch_going(client):
+    name, x, o = new_match(client)
+    with client.session() as session:
+        session.watch(name, o)
+        assert [e.version for e in match_events(session, name, 3)] == [1, 2, 3]
+        for refused in (dict(after_version=99), dict(player_token="nope")):
+            tag = session.send(watch=pb.WatchMatchRequest(name=name, **refused))
+            answer = session.next_event(30)
+            assert answer.tag == tag and answer.HasField("error")
+        client.move(name, x, move_id="b2")  # the watch in place still follows the match
+        following = session.next_event(30)
+        assert following.match == name and following.match_event.version == 4
+        assert session.unwatch(name) == 4
+
+
 def test_unwatch_ends_the_watch_at_the_last_version_sent(client):
     name, x, o = new_match(client)
     with client.session() as session:

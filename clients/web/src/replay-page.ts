@@ -99,11 +99,23 @@ class ReplayPage {
   /** GetMatchLog as this browser's seat; a token the host no longer knows is dropped (the public log then). */
   private async fetchLog(): Promise<MatchLog> {
     try {
-      return await gamehost.getMatchLog({ name: this.name, playerToken: this.token });
+      return await this.everyPage();
     } catch (error) {
       if (!this.token || problemOf(error).reason !== "INVALID_TOKEN") throw error;
       this.token = "";
-      return gamehost.getMatchLog({ name: this.name });
+      return this.everyPage();
+    }
+  }
+
+  /** The whole log: every page's events, in order, in the last page's MatchLog. */
+  private async everyPage(): Promise<MatchLog> {
+    const events: MatchEvent[] = [];
+    let pageToken = "";
+    for (;;) {
+      const page = await gamehost.getMatchLog({ name: this.name, playerToken: this.token, pageToken });
+      events.push(...page.events);
+      pageToken = page.nextPageToken;
+      if (!pageToken) return { ...page, events };
     }
   }
 

@@ -73,7 +73,7 @@ func runScript(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	log, err := unary(ctx, func(ctx context.Context) (*gamehostv1.MatchLog, error) {
-		return host.GetMatchLog(ctx, &gamehostv1.GetMatchLogRequest{Name: match.GetName()})
+		return host.Log(ctx, match.GetName(), "")
 	})
 	if err != nil {
 		return err

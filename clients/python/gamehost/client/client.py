@@ -252,8 +252,26 @@ class GameHostClient:
         watches of many matches on one stream, each move one message."""
         return GameSession(self.stub, self.metadata)
 
-    def log(self, match: str, token: str = "") -> pb.MatchLog:
-        return self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(name=match_name(match), player_token=token))
+    def log(self, match: str, token: str = "", *, page_size: int = 0) -> pb.MatchLog:
+        """The match's whole log: every page of GetMatchLog, its events in
+        one message (the other fields as the last page has them)."""
+        pages = list(self.log_pages(match, token, page_size=page_size))
+        whole = pages[-1]
+        events = [event for page in pages for event in page.events]
+        del whole.events[:]
+        whole.events.extend(events)
+        return whole
+
+    def log_pages(self, match: str, token: str = "", *, page_size: int = 0) -> Iterator[pb.MatchLog]:
+        """GetMatchLog page by page (``page_size`` events each; 0: the host's default), oldest first."""
+        page_token = ""
+        while True:
+            page = self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(
+                name=match_name(match), player_token=token, page_size=page_size, page_token=page_token))
+            yield page
+            page_token = page.next_page_token
+            if not page_token:
+                return
 
     # ------------------------------------------------------------ undo by agreement
 

@@ -513,15 +513,19 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
-    __slots__ = ("name", "player_token")
+    __slots__ = ("name", "player_token", "page_size", "page_token")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class MatchLog(_message.Message):
-    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result")
+    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -531,6 +535,7 @@ class MatchLog(_message.Message):
     COMPLETE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match: str
     game: str
     rules_version: str
@@ -540,7 +545,8 @@ class MatchLog(_message.Message):
     complete: bool
     events: _containers.RepeatedCompositeFieldContainer[MatchEvent]
     result: Result
-    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class AskUndoRequest(_message.Message):
     __slots__ = ("name", "player_token")

@@ -68,6 +68,8 @@ class EngineCore(abc.ABC):
     max_strikes: int
     undo_ask_lifetime: float
     quotas: MatchQuotas
+    max_asks_per_move: int  # asks to take one move back
+    max_match_events: int  # a match's log length past which no undo is asked
     _live: HeldMatches  # the directory: the matches this host holds in memory, indexed for the quotas
     _finished_order: list[str]
     _tasks: set[asyncio.Task[Any]]

@@ -122,20 +122,6 @@ class MatchCache:
         """The newest step's event as ``viewer`` may see it."""
         return await self._once_async(("public_event", version, viewer), compute)
 
-    # ------------------------------------------------------------ a finished match's replay
-
-    async def replay_events(self, compute: Callable[[], Awaitable[list[dict]]]) -> list[dict]:
-        return await self._once_async("replay_events", compute)
-
-    async def replay_chunk(self, seat: int | None, chunk: int,
-                           compute: Callable[[], Awaitable[list[PastView]]]) -> list[PastView]:
-        return await self._once_async(("replay", seat, chunk), compute)
-
-    async def replay_rendering(self, kind: str, seat: int | None, version: int,
-                               compute: Callable[[], Awaitable[str]]) -> str:
-        """A past view's text or SVG, kept apart from the current view's."""
-        return await self._once_async(("replay_" + kind, seat, version), compute)
-
     # ------------------------------------------------------------ what the servicer sends
 
     def view_state_field(self, state_text: str, compute: Callable[[], bytes]) -> bytes:

@@ -60,6 +60,7 @@ from gamehost.host.engine.ratings import MatchRatings
 from gamehost.host.engine.rematches import Rematches
 from gamehost.host.engine.renderings import MatchRenderings
 from gamehost.host.engine.replay import MatchReplay
+from gamehost.host.engine.replay_cache import DEFAULT_BUDGET as REPLAY_CACHE_BUDGET, ReplayCache
 from gamehost.host.engine.rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine.seats import MatchSeats
 from gamehost.host.engine.steps import MatchSteps
@@ -73,7 +74,7 @@ from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
 from gamehost.host.engine.ticket_stats import TicketStats
-from gamehost.host.engine.undo_asks import ASK_LIFETIME
+from gamehost.host.engine.undo_asks import ASK_LIFETIME, MAX_ASKS_PER_MOVE, MAX_MATCH_EVENTS
 from gamehost.host.workers.runner import RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 from gamehost.host.engine.match_events import match_event
@@ -116,7 +117,9 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
                  chosen_seeds: str = "admins", rules: RulesRunner | None = None,
-                 max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME) -> None:
+                 max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME,
+                 max_asks_per_move: int = MAX_ASKS_PER_MOVE, max_match_events: int = MAX_MATCH_EVENTS,
+                 replay_cache_bytes: int = REPLAY_CACHE_BUDGET) -> None:
         self.catalog = catalog
         self.quotas = quotas or MatchQuotas(0, 0)
         self.chosen_seeds = chosen_seeds
@@ -148,9 +151,11 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.rules.loader = self._rules_source
         self.max_strikes = max_strikes
         self.undo_ask_lifetime = undo_ask_lifetime
+        self.max_asks_per_move = max_asks_per_move
+        self.max_match_events = max_match_events
         self.ratings = MatchRatings(store, self.game_entry)
         self.renderings = MatchRenderings(self.rules, self)
-        self.replay = MatchReplay(self.rules, store)
+        self.replay = MatchReplay(self.rules, store, ReplayCache(replay_cache_bytes))
         self.rematches = Rematches(self)
         self.administration = MatchAdministration(self, store, self.bots)
         self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, sweep_interval=sweep_interval,

@@ -3,9 +3,9 @@ steps through (GetView with ``at_version``).
 
 An object the engine holds (``engine.replay``). The rules replay the log from the first state in
 a worker, a chunk of versions per call, so stepping through a long match
-replays it a few times, not once per step; each chunk is cached on the live
-match (an over match never changes, and the directory keeps only the latest
-few in memory).
+replays it a few times, not once per step; each chunk, the log and the
+pictures are kept in the host's replay cache (replay_cache.py: an over
+match never changes), within its budget of bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 from gamehost.host import errors
 from gamehost.host.engine.view_data import ViewData
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.log_pages import whole_log
+from gamehost.host.engine.replay_cache import ReplayCache
 from gamehost.host.store.base import Store
 from gamehost.host.workers.messages import PastView
 from gamehost.host.workers.runner import RulesRunner
@@ -23,9 +25,10 @@ STATUS_EVENTS = {"started": "active", "suspended": "suspended", "resumed": "acti
 
 
 class MatchReplay:
-    def __init__(self, rules: RulesRunner, store: Store) -> None:
+    def __init__(self, rules: RulesRunner, store: Store, cache: ReplayCache) -> None:
         self.rules = rules
         self.store = store
+        self.cache = cache
 
     async def view_at(self, live: LiveMatch, seat: int | None, version: int) -> ViewData:
         """The view ``seat`` (None: a spectator) had at ``version``, with no
@@ -38,9 +41,9 @@ class MatchReplay:
         if not 0 <= version <= live.version:
             raise errors.invalid_field("at_version", f"must be 0 to the match's version ({live.version}), "
                                                      f"not {version}.", "VERSION_OUT_OF_RANGE")
-        events = await live.cache.replay_events(lambda: self.store.events(live.id, 0))
+        events = await self.cache.events(live.id, lambda: whole_log(self.store, live.id, live.version))
         chunk = version // REPLAY_CHUNK
-        views = await live.cache.replay_chunk(seat, chunk, lambda: self._replay_chunk(live, events, seat, chunk))
+        views = await self.cache.chunk(live.id, seat, chunk, lambda: self._replay_chunk(live, events, seat, chunk))
         replayed = views[version - chunk * REPLAY_CHUNK]
         status = "open"
         for event in events:
@@ -63,7 +66,7 @@ class MatchReplay:
     async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
         """A past view's picture or text (cached apart from the current view's renderings)."""
         if kind == "text":
-            return await live.cache.replay_rendering("text", view.seat, view.version,
-                                            lambda: self.rules.render_text(live, view.state))
-        return await live.cache.replay_rendering("svg", view.seat, view.version,
-                                        lambda: self.rules.render_svg(live, view.state, ()))
+            return await self.cache.rendering(live.id, "text", view.seat, view.version,
+                                              lambda: self.rules.render_text(live, view.state))
+        return await self.cache.rendering(live.id, "svg", view.seat, view.version,
+                                          lambda: self.rules.render_svg(live, view.state, ()))

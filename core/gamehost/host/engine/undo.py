@@ -9,6 +9,13 @@ gives exactly the position before that move (``gamehost.sdk.replay``). The
 undo's step writes a snapshot of that position, so loading a match never
 replays across an undo.
 
+Asks are what a seat can repeat without advancing the game, so they are
+bounded: a move may be asked back at most ``max_asks_per_move`` times,
+and once a match's log holds ``max_match_events`` events no new ask is
+taken (moves, answers and withdrawals still are, so the game and an open
+ask can always end). An ask reads the log from its end, a page at a time,
+only back to the last move still standing.
+
 A part of ``MatchEngine`` (an ``EngineCore``); the open ask is read from the log (``undo.py``).
 """
 
@@ -24,6 +31,7 @@ from gamehost.host.auth import Principal
 from gamehost.host.due_timers import DueTimer
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.log_pages import LOG_PAGE, whole_log
 from gamehost.host.engine.undo_asks import UndoAsk, open_ask
 from gamehost.sdk.replay import RecordedMove, recorded_moves
 from gamehost.sdk.rules import offers_undo
@@ -57,16 +65,25 @@ class MatchUndo(EngineCore):
                     f"Seat {ask.seat} has already asked to take back the move at version {ask.undoes}: "
                     "that ask must be answered or withdrawn first.", "UNDO_ALREADY_ASKED",
                     metadata=errors.metadata_of(asker=ask.seat, ask_version=ask.version))
-            standing = recorded_moves(await self._log_now(live))
-            if not standing:
+            if live.version >= self.max_match_events:
+                raise errors.ResourceExhausted(
+                    f"matches/{live.id} has {live.version} events, the most this host keeps for asks: "
+                    "no more moves may be asked back in it; play on.", "MATCH_LOG_FULL",
+                    metadata=errors.metadata_of(limit=self.max_match_events, version=live.version))
+            last, asked = await self._last_standing(live)
+            if last is None:
                 raise errors.FailedPrecondition("No move has been played: there is nothing to take back.",
                                                 "NOTHING_TO_UNDO")
-            last = standing[-1]
             if last.seat != seat:
                 raise errors.FailedPrecondition(
                     f"The last move (version {last.version}) is seat {last.seat}'s: only the player who made it "
                     "may ask to take it back.", "UNDO_NOT_YOURS",
                     metadata=errors.metadata_of(seat=seat, last_mover=last.seat, undoes=last.version))
+            if asked >= self.max_asks_per_move:
+                raise errors.FailedPrecondition(
+                    f"The move at version {last.version} has been asked back {asked} times, the most allowed: "
+                    "play on.", "UNDO_ASKS_EXHAUSTED",
+                    metadata=errors.metadata_of(undoes=last.version, asks=asked, limit=self.max_asks_per_move))
             if not await self.rules.can_undo(live, seat, last.args):
                 raise errors.FailedPrecondition(
                     f"{live.game.title} does not let this move be taken back (it drew chance or showed what the "
@@ -78,7 +95,7 @@ class MatchUndo(EngineCore):
             events = [match_event(version, "undo_asked", seat, now, undoes=last.version,
                                   expire_time=ask.expire_time)]
             if not ask.waiting(record.seats):  # nobody to ask: bots accept
-                return await self._take_back(live, ask, events, standing, now)
+                return await self._take_back(live, ask, events, recorded_moves(await self._log_now(live)), now)
             # update_time stays: an ask is no move, and the turn's deadline keeps running
             await self.commit(live, record.replace(version=version), events)
             live.log.info("undo asked", seat=seat, undoes=last.version)
@@ -193,8 +210,34 @@ class MatchUndo(EngineCore):
         return ask
 
     async def _log_now(self, live: LiveMatch) -> list[dict]:
-        """The match's log up to the live version (a replica's store may be ahead: its commit would fail)."""
-        return [e for e in await self.store.events(live.id, 0) if e["version"] <= live.version]
+        """The match's log up to the live version (a replica's store may be
+        ahead: its commit would fail), read a page at a time. Only an undo
+        that is taken back reads it whole: the rules replay every move
+        still standing."""
+        return await whole_log(self.store, live.id, live.version)
+
+    async def _last_standing(self, live: LiveMatch) -> tuple[RecordedMove | None, int]:
+        """The last move still standing and how often it has been asked
+        back: the log read from its end, a page at a time, to that move."""
+        taken_back: set[int] = set()
+        asks: dict[int, int] = {}
+        before = live.version + 1
+        size = 16  # the last move is nearly always among the last few events: read more only if not
+        while before > 1:
+            page = [e for e in await self.store.events_before(live.id, before, size) if e["version"] <= live.version]
+            size = min(size * 4, LOG_PAGE)
+            if not page:
+                break
+            for event in reversed(page):
+                kind = event["kind"]
+                if kind == "undone":
+                    taken_back.add(event["undoes"])
+                elif kind == "undo_asked":
+                    asks[event["undoes"]] = asks.get(event["undoes"], 0) + 1
+                elif kind == "moved" and event["version"] not in taken_back:
+                    return RecordedMove(event["version"], event["seat"], event["move"]), asks.get(event["version"], 0)
+            before = page[0]["version"]
+        return None, 0
 
     async def _take_back(self, live: LiveMatch, ask: UndoAsk, events: list[dict], standing: list[RecordedMove],
                          now: float) -> UndoResult:

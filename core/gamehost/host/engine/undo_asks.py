@@ -19,6 +19,8 @@ from typing import Iterable, Sequence
 from gamehost.host.store.base import SeatRecord
 
 ASK_LIFETIME = 300.0  # seconds an unanswered ask stays open
+MAX_ASKS_PER_MOVE = 3  # a player asks a move back at most this often: each ask and its answer grow the log
+MAX_MATCH_EVENTS = 10_000  # past this many events in a match, no more asks
 # The ask and its answers: the position and the turn stay as they were.
 ASK_EVENTS = frozenset({"undo_asked", "undo_accepted", "undo_refused", "undo_withdrawn", "undo_lapsed"})
 

@@ -132,8 +132,9 @@ class MatchViews(EngineCore):
                 f"matches/{live.id} already has {live.watchers} watchers, the most this host allows; retry later.",
                 "TOO_MANY_WATCHERS", metadata=errors.metadata_of(limit=self.max_watchers_per_match))
 
-    async def log_events(self, live: LiveMatch) -> list[dict]:
-        return await self.store.events(live.id, 0)
+    async def log_events(self, live: LiveMatch, after_version: int, limit: int) -> list[dict]:
+        """A page of the match's log: at most ``limit`` events after ``after_version``."""
+        return await self.store.events(live.id, after_version, limit)
 
     @staticmethod
     def _hides(live: LiveMatch, event: dict, viewer: int | None) -> bool:

@@ -237,6 +237,13 @@ class HostConfig(BaseSettings):
     undo_ask_lifetime: Positive = setting(
         300.0, "seconds an ask to take a move back stays open unanswered; then it lapses, with an event",
         metavar="SECONDS")
+    max_undo_asks: Annotated[int, AfterValidator(_from(1, 1_000_000))] = setting(
+        3, "times a player may ask to take back the same move (each ask and its answer are events in the log)")
+    max_match_events: Annotated[int, AfterValidator(_from(10, 10_000_000))] = setting(
+        10_000, "events a match's log may hold before no more undo asks are taken (moves still are)")
+    replay_cache_mb: Annotated[int, AfterValidator(_from(0, 65_536))] = setting(
+        32, "megabytes of finished matches' replays (past views, their pictures, logs) kept in memory for "
+            "readers stepping through them; the least recently read go first", metavar="MB")
     webhook_url: str = setting("", "POST a signed turn notification here when it becomes a player's turn and "
                                    "when a match ends; '' sends none", metavar="URL")
     webhook_secret: str = setting("", "the HMAC-SHA256 key of the notifications' Gamehost-Signature; required "

@@ -193,6 +193,8 @@ class HostCollector(Collector):
         yield matches
         yield watchers
         yield from self._queue()
+        yield GaugeMetricFamily("gamehost_replay_cache_bytes", "Bytes (approximate) of finished matches' replays "
+                                "kept in memory, at most --replay-cache-mb.", value=self.engine.replay.cache.used)
 
         yield GaugeMetricFamily("gamehost_store_up", "1 while the last store check succeeded, else 0.",
                                 value=1 if self.store_reachable() else 0)

@@ -124,7 +124,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                                             max_unfinished=config.max_unfinished_matches,
                                             max_playing=config.max_player_matches),
                          rules=rules_runner(config, catalog), max_strikes=config.max_strikes,
-                         undo_ask_lifetime=config.undo_ask_lifetime)
+                         undo_ask_lifetime=config.undo_ask_lifetime, max_asks_per_move=config.max_undo_asks,
+                         max_match_events=config.max_match_events,
+                         replay_cache_bytes=config.replay_cache_mb * 1024 * 1024)
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()

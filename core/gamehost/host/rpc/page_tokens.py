@@ -1,4 +1,5 @@
-"""Page tokens of the listings (ListGames, ListMatches, ListLeaderboard, ListTickets): opaque to clients, checked here.
+"""Page tokens of the listings (ListGames, ListMatches, ListLeaderboard,
+ListTickets) and of match logs (GetMatchLog): opaque to clients, checked here.
 
 A token is URL-safe base64 of compact JSON: the listing's filters ("q") and
 where the next page starts ("at"). It carries no secret, so every replica on
@@ -87,6 +88,14 @@ def time_and_text_position(max_chars: int) -> Callable[[Any], tuple[float, str] 
 
 
 time_and_id_position = time_and_text_position(64)  # (create_time, id) of the last match listed
+
+
+def version_position(version: int) -> Callable[[Any], int | None]:
+    """The version of the last event of a match log page: a whole number
+    from 1 to the match's ``version``."""
+    def check(value: Any) -> int | None:
+        return value if type(value) is int and 1 <= value <= version else None
+    return check
 
 
 def rating_and_subject_position(value: Any) -> tuple[float, str] | None:

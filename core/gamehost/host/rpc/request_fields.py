@@ -10,6 +10,7 @@ from gamehost.host import errors
 
 GAME_PAGE = (100, 1000)    # default and maximum page sizes
 MATCH_PAGE = (50, 500)
+LOG_PAGE = (500, 1000)  # events of a match log
 TICKET_PAGE = (50, 100)
 
 

@@ -28,7 +28,7 @@ from gamehost.host.rpc.match_messages import MatchMessages
 from gamehost.host.rpc.messages import (
     STATUS_FROM_PB, TICKET_STATE_FROM_PB, player_rating_pb, result_pb, ticket_pb, user_match_pb)
 from gamehost.host.rpc.request_fields import (
-    GAME_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
+    GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.rpc.session import SessionStream
 from gamehost.sdk.rules import offers_undo
@@ -334,13 +334,20 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def GetMatchLog(self, request: pb.GetMatchLogRequest, context: Context, caller: Principal) -> pb.MatchLog:
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, caller)
-        events = await self.engine.log_events(live)
+        size = page_size(request.page_size, LOG_PAGE)
+        query = {"log": live.id}
+        after = page_tokens.decode(request.page_token, query, page_tokens.version_position(live.version)) \
+            if request.page_token else 0
+        # One page more than asked shows whether another follows; the live
+        # version bounds it (a replica's store may be ahead of this host).
+        events = [e for e in await self.engine.log_events(live, after, size + 1) if e["version"] <= live.version]
+        token = page_tokens.encode(query, events[size - 1]["version"]) if len(events) > size else ""
         record = live.record
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=await self.messages.event_messages(live, events, seat),
-                              result=result_pb(record.result))
+                              events=await self.messages.event_messages(live, events[:size], seat),
+                              result=result_pb(record.result), next_page_token=token)
         if live.over:
             message.seed = record.seed
         return message

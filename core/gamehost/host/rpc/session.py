@@ -232,10 +232,11 @@ class SessionStream:
     async def _watch(self, tag: int, request: pb.WatchMatchRequest) -> None:
         live = await self.engine.read_match(resource_id(request.name, "matches"))
         seat = self.engine.viewer_of(live, request.player_token, self.caller)
+        # Checked before the watch it would replace stops: a refused watch changes nothing.
+        self.engine.check_watch(live, request.after_version)
         replaced = self.watches.pop(live.id, None)
         if replaced is not None:  # a resume on the same stream: the new watch takes over
             replaced.stop()
-        self.engine.check_watch(live, request.after_version)
         watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
         try:
             await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name,

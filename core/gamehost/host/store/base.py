@@ -267,7 +267,13 @@ class Store(Protocol):
 
     async def unfinished_matches(self) -> list[MatchRecord]: ...
 
-    async def events(self, match_id: str, after_version: int = 0) -> list[dict]: ...
+    async def events(self, match_id: str, after_version: int = 0, limit: int | None = None) -> list[dict]:
+        """The match's events after ``after_version``, oldest first; at most
+        ``limit`` of them (None: all, for callers whose logs are bounded)."""
+
+    async def events_before(self, match_id: str, before_version: int, limit: int) -> list[dict]:
+        """The newest ``limit`` events before ``before_version``, oldest
+        first: the log read from its end a page at a time."""
 
     async def latest_snapshot(self, match_id: str) -> Snapshot: ...
 

@@ -162,8 +162,13 @@ class MemoryStore:
     async def unfinished_matches(self) -> list[MatchRecord]:
         return [copy_record(r) for r in self._matches.values() if r.status in ("open", "active")]
 
-    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
-        return [loads(text) for text in self._events.get(match_id, [])[after_version:]]
+    async def events(self, match_id: str, after_version: int = 0, limit: int | None = None) -> list[dict]:
+        texts = self._events.get(match_id, [])[after_version:]
+        return [loads(text) for text in (texts if limit is None else texts[:limit])]
+
+    async def events_before(self, match_id: str, before_version: int, limit: int) -> list[dict]:
+        end = max(before_version - 1, 0)  # versions start at 1: version v is at index v - 1
+        return [loads(text) for text in self._events.get(match_id, [])[max(end - limit, 0):end]]
 
     def log_length(self, match_id: str) -> int:
         """Events committed for a match (for the conformance kit's checks)."""

@@ -402,10 +402,15 @@ class PostgresStore:
         rows = await self._all(f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')", ())
         return [row_to_record(row) for row in rows]
 
-    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
-        rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version>%s ORDER BY version",
-                               (match_id, after_version))
+    async def events(self, match_id: str, after_version: int = 0, limit: int | None = None) -> list[dict]:
+        rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version>%s ORDER BY version LIMIT %s",
+                               (match_id, after_version, limit))
         return [loads(row[0]) for row in rows]
+
+    async def events_before(self, match_id: str, before_version: int, limit: int) -> list[dict]:
+        rows = await self._all("SELECT body FROM events WHERE match_id=%s AND version<%s ORDER BY version DESC "
+                               "LIMIT %s", (match_id, before_version, limit))
+        return [loads(row[0]) for row in reversed(rows)]
 
     async def latest_snapshot(self, match_id: str) -> Snapshot:
         row = await self._one("SELECT version, state FROM snapshots WHERE match_id=%s", (match_id,))

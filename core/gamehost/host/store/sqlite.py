@@ -373,10 +373,15 @@ class SQLiteStore:
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ('open', 'active')").fetchall()
         return [row_to_record(row) for row in rows]
 
-    async def events(self, match_id: str, after_version: int = 0) -> list[dict]:
-        rows = self._db.execute("SELECT body FROM events WHERE match_id=? AND version>? ORDER BY version",
-                                (match_id, after_version)).fetchall()
+    async def events(self, match_id: str, after_version: int = 0, limit: int | None = None) -> list[dict]:
+        rows = self._db.execute("SELECT body FROM events WHERE match_id=? AND version>? ORDER BY version LIMIT ?",
+                                (match_id, after_version, -1 if limit is None else limit)).fetchall()
         return [loads(row[0]) for row in rows]
+
+    async def events_before(self, match_id: str, before_version: int, limit: int) -> list[dict]:
+        rows = self._db.execute("SELECT body FROM events WHERE match_id=? AND version<? ORDER BY version DESC "
+                                "LIMIT ?", (match_id, before_version, limit)).fetchall()
+        return [loads(row[0]) for row in reversed(rows)]
 
     async def latest_snapshot(self, match_id: str) -> Snapshot:
         row = self._db.execute("SELECT version, state FROM snapshots WHERE match_id=?", (match_id,)).fetchone()

@@ -2768,7 +2768,12 @@ type GetMatchLogRequest struct {
 	// "matches/{match}".
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// Moves hidden from others are shown to their own seat.
-	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	// At most this many events (default 500, at most 1000).
+	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of a previous call for the same match: the page
+	// after it.
+	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2817,6 +2822,20 @@ func (x *GetMatchLogRequest) GetPlayerToken() string {
 	return ""
 }
 
+func (x *GetMatchLogRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *GetMatchLogRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 type MatchLog struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2828,9 +2847,14 @@ type MatchLog struct {
 	// The seed: set only once the match is over.
 	Seed *uint64 `protobuf:"varint,6,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// True once the match is over and the log is the full record.
-	Complete      bool          `protobuf:"varint,7,opt,name=complete,proto3" json:"complete,omitempty"`
-	Events        []*MatchEvent `protobuf:"bytes,8,rep,name=events,proto3" json:"events,omitempty"`
-	Result        *Result       `protobuf:"bytes,9,opt,name=result,proto3" json:"result,omitempty"`
+	Complete bool `protobuf:"varint,7,opt,name=complete,proto3" json:"complete,omitempty"`
+	// This page's events, oldest first; the log is every page's events in
+	// order.
+	Events []*MatchEvent `protobuf:"bytes,8,rep,name=events,proto3" json:"events,omitempty"`
+	Result *Result       `protobuf:"bytes,9,opt,name=result,proto3" json:"result,omitempty"`
+	// Send it back as page_token for the next page; empty on the last page
+	// (the events up to the match's version when it was read).
+	NextPageToken string `protobuf:"bytes,10,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2926,6 +2950,13 @@ func (x *MatchLog) GetResult() *Result {
 		return x.Result
 	}
 	return nil
+}
+
+func (x *MatchLog) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 type AskUndoRequest struct {
@@ -5668,10 +5699,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
-	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\"K\n" +
+	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\"\x87\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
-	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\xbe\x02\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
+	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\"\xe6\x02\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5681,7 +5715,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seed\x18\x06 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12\x1a\n" +
 	"\bcomplete\x18\a \x01(\bR\bcomplete\x12/\n" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
-	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06resultB\a\n" +
+	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12&\n" +
+	"\x0fnext_page_token\x18\n" +
+	" \x01(\tR\rnextPageTokenB\a\n" +
 	"\x05_seed\"G\n" +
 	"\x0eAskUndoRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
