@@ -13,7 +13,6 @@ import asyncio
 from typing import Any, Awaitable, Callable, Hashable, TypeVar
 
 from gamehost.host.engine.view_data import EncodedView, RenderedView, ViewData
-from gamehost.host.workers.messages import PastView
 from gamehost.sdk.rules import Move
 
 T = TypeVar("T")

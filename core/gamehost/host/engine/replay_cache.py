@@ -19,6 +19,8 @@ import json
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Hashable, TypeVar
 
+from gamehost.host.workers.messages import PastView
+
 T = TypeVar("T")
 
 DEFAULT_BUDGET = 32 * 1024 * 1024  # bytes
@@ -82,7 +84,7 @@ class ReplayCache:
         return await self._once((match_id, "events"), compute)
 
     async def chunk(self, match_id: str, seat: int | None, chunk: int,
-                    compute: Callable[[], Awaitable[list[dict]]]) -> list[dict]:
+                    compute: Callable[[], Awaitable[list[PastView]]]) -> list[PastView]:
         """The views ``seat`` had over one chunk of versions."""
         return await self._once((match_id, "chunk", seat, chunk), compute)
 

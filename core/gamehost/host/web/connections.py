@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 import structlog
 
@@ -33,6 +34,15 @@ class ConnectionLimits:
     max_connections: int = 1000   # 0: no cap
     per_peer: int = 64            # 0: no cap
     header_timeout: float = 10.0  # 0: no deadline
+
+
+class Guarded(Protocol):
+    """What the guard reads and sets on a connection it counts: a web
+    connection here, or a spliced gRPC one (ops/grpc_front.py)."""
+
+    ip: str
+    counted: bool
+    transport: asyncio.Transport | None
 
 
 class GuardedConnection(asyncio.Protocol):
@@ -111,14 +121,14 @@ class ConnectionGuard:
         self.limits = limits
         self.open = 0
         self.by_peer: dict[str, int] = {}
-        self.waiting: dict[GuardedConnection, None] = {}  # oldest first
+        self.waiting: dict[Guarded, None] = {}  # oldest first
         self.shed_counts = {"refused": 0, "evicted": 0, "header_timeout": 0}
         self._last_warning = 0.0
 
     def __call__(self) -> GuardedConnection:
         return GuardedConnection(self, self.factory())
 
-    def admit(self, connection: GuardedConnection) -> bool:
+    def admit(self, connection: Guarded) -> bool:
         limits = self.limits
         if limits.per_peer and self.by_peer.get(connection.ip, 0) >= limits.per_peer:
             if not self._evict_oldest_waiting(connection.ip):
@@ -141,7 +151,7 @@ class ConnectionGuard:
                 return True
         return False
 
-    def shed(self, why: str, connection: GuardedConnection) -> None:
+    def shed(self, why: str, connection: Guarded) -> None:
         """Close an admitted connection now, and count it out at once so its
         place is free before its connection_lost comes."""
         self._count(why, connection)
@@ -149,10 +159,10 @@ class ConnectionGuard:
         if connection.transport is not None:  # admitted connections have theirs
             connection.transport.abort()
 
-    def requested(self, connection: GuardedConnection) -> None:
+    def requested(self, connection: Guarded) -> None:
         self.waiting.pop(connection, None)
 
-    def forget(self, connection: GuardedConnection) -> None:
+    def forget(self, connection: Guarded) -> None:
         if not connection.counted:
             return
         connection.counted = False
@@ -164,7 +174,7 @@ class ConnectionGuard:
         else:
             self.by_peer.pop(connection.ip, None)
 
-    def _count(self, why: str, connection: GuardedConnection) -> None:
+    def _count(self, why: str, connection: Guarded) -> None:
         self.shed_counts[why] += 1
         now = time.monotonic()
         if now - self._last_warning >= WARN_EVERY:
