@@ -28,7 +28,7 @@ PER_PEER = 3
 FIRST_CALL = 2.0
 PROBES = 2
 SESSIONS = 2
-SESSION_IDLE = 4.0
+SESSION_IDLE = 15.0  # long enough that opening the capped sessions on a busy machine stays within it
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,8 @@ import psycopg
 import pytest
 
 from gamehost.host.store.base import Append, Snapshot, VersionConflict
-from gamehost.host.store.postgres import MIGRATIONS, PostgresStore
+from gamehost.host.store.postgres import PostgresStore
+from gamehost.host.store.postgres_schema import MIGRATIONS
 from test_store import moved, record
 
 

@@ -36,16 +36,15 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
-                                             insert_sql, matched_sql, open_count_sql, party_full, party_sql,
-                                             player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_IN_PARTIES_SQL, TICKET_COLUMNS, cancel_sql,
+                                             expire_sql, forget_sql, insert_sql, matched_sql, open_count_sql,
+                                             party_friends_sql, party_full, party_sql, player_tickets_sql, pools_sql,
+                                             queued_sql, row_to_ticket, ticket_values)
 
-from gamehost.host.store.postgres_notifications import TICKET_CHANNEL, ChangeNotifications
-from gamehost.host.store.postgres_schema import MIGRATIONS
+from gamehost.host.store.postgres_notifications import ChangeNotifications, notify_tickets
+from gamehost.host.store.postgres_schema import migrate
 
 log = structlog.get_logger("gamehost.store.postgres")
-
-MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
 PRUNE_LOCK = 0x7072756E  # "prun": one replica prunes at a time
 # Matchmaking: (TICKET_LOCK, hashtext(pool)) is held by the one
@@ -91,21 +90,9 @@ class PostgresStore:
         await self.migrate()
 
     async def migrate(self) -> int:
-        """Bring the schema up to date; returns how many migrations ran.
-        Replicas starting together take turns on an advisory lock."""
+        """Bring the schema up to date; returns how many migrations ran."""
         async with self._pool.connection() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                               "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            current = await _value(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations")
-            if current > len(MIGRATIONS):
-                raise RuntimeError(f"{self!r} has schema version {current}, newer than this host "
-                                   f"({len(MIGRATIONS)}): upgrade gamehost")
-            for version in range(current, len(MIGRATIONS)):
-                await conn.execute(MIGRATIONS[version])
-                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version + 1,))
-                log.info("schema migrated", version=version + 1)
-            return len(MIGRATIONS) - current
+            return await migrate(conn, repr(self))
 
     async def close(self) -> None:
         await self._notifications.stop()
@@ -267,7 +254,7 @@ class PostgresStore:
                     raise PartyFull(ticket.party)
             await conn.execute(insert_sql("%s"), ticket_values(ticket))
             if party:  # the party's other players see one more queued (on every replica)
-                await self._notify_tickets(conn, party)
+                await notify_tickets(conn, party)
             return True
 
     async def get_ticket(self, ticket_id: str):
@@ -280,10 +267,8 @@ class PostgresStore:
         async with self._pool.connection() as conn, conn.transaction():
             cancelled = (await conn.execute(cancel_sql("%s"), (now, ticket_id))).rowcount == 1
             if cancelled:  # with its party's queued tickets, whose players see one fewer queued
-                friends = await (await conn.execute(
-                    "SELECT id FROM tickets WHERE state = 'queued' AND party <> '' "
-                    "AND party = (SELECT party FROM tickets WHERE id = %s)", (ticket_id,))).fetchall()
-                await self._notify_tickets(conn, [ticket_id, *(row[0] for row in friends)])
+                friends = await (await conn.execute(party_friends_sql("%s"), (ticket_id,))).fetchall()
+                await notify_tickets(conn, [ticket_id, *(row[0] for row in friends)])
             return cancelled
 
     async def expire_tickets(self, now: float, forget_before: float) -> list[TicketRecord]:
@@ -293,9 +278,8 @@ class PostgresStore:
             await conn.execute(forget_sql("%s"), (forget_before,))
             if expired:  # with their parties' queued tickets, whose players see one fewer queued
                 parties = sorted({ticket.party for ticket in expired if ticket.party})
-                friends = await (await conn.execute(
-                    "SELECT id FROM tickets WHERE state = 'queued' AND party = ANY(%s)", (parties,))).fetchall()
-                await self._notify_tickets(conn, [ticket.id for ticket in expired] + [row[0] for row in friends])
+                friends = await (await conn.execute(QUEUED_IN_PARTIES_SQL, (parties,))).fetchall()
+                await notify_tickets(conn, [ticket.id for ticket in expired] + [row[0] for row in friends])
             return expired
 
     async def pools_to_match(self, now: float, queued_since: float) -> list[str]:
@@ -326,14 +310,8 @@ class PostgresStore:
                 async with conn.cursor() as cursor:
                     await cursor.executemany(matched_sql("%s"), [
                         (match_id, seat, now, ticket_id) for ticket_id, (match_id, seat) in placed.items()])
-                await self._notify_tickets(conn, list(placed))
+                await notify_tickets(conn, list(placed))
             return placed
-
-    @staticmethod
-    async def _notify_tickets(conn, ticket_ids: list[str]) -> None:
-        """Tell every replica (delivered at commit) which tickets changed: their watchers read them again."""
-        for start in range(0, len(ticket_ids), 256):  # a NOTIFY payload is at most 8000 bytes
-            await conn.execute("SELECT pg_notify(%s, %s)", (TICKET_CHANNEL, " ".join(ticket_ids[start:start + 256])))
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id=%s", (match_id,))

@@ -7,7 +7,7 @@ told so (``None``), since notifications sent meanwhile are lost."""
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 import psycopg
 import structlog
@@ -19,6 +19,12 @@ TICKET_CHANNEL = "gamehost_tickets"
 
 OnChange = Callable[[str | None, int], Awaitable[None] | None]
 OnTickets = Callable[[list[str] | None], None]
+
+
+async def notify_tickets(conn: psycopg.AsyncConnection[Any], ticket_ids: list[str]) -> None:
+    """Tell every replica (delivered at commit) which tickets changed: their watchers read them again."""
+    for start in range(0, len(ticket_ids), 256):  # a NOTIFY payload is at most 8000 bytes
+        await conn.execute("SELECT pg_notify(%s, %s)", (TICKET_CHANNEL, " ".join(ticket_ids[start:start + 256])))
 
 
 class ChangeNotifications:

@@ -1,10 +1,19 @@
 """The PostgreSQL store's schema, as versioned migrations: entry i brings a
 database from version i to i + 1. Replicas starting together apply them in
-turn (``PostgresStore.migrate``)."""
+turn (``migrate``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import psycopg
+import structlog
+
 from gamehost.host.store.delivery_rows import DUE_INDEX, LEGACY_STATES, RETRY_ROUNDS
+
+log = structlog.get_logger("gamehost.store.postgres")
+
+MIGRATION_LOCK = 0x67616D65  # any constant shared by every replica: "game"
 
 # Versioned schema: entry i brings the database from version i to i + 1.
 MIGRATIONS = [
@@ -172,3 +181,23 @@ MIGRATIONS = [
     CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
     """,
 ]
+
+
+async def migrate(conn: psycopg.AsyncConnection[Any], database: str) -> int:
+    """Bring the schema up to date in the transaction ``conn`` is in; returns
+    how many migrations ran. Replicas starting together take turns on an
+    advisory lock. ``database`` names the store in the refusal of a schema
+    newer than this host."""
+    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+    await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                       "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+    row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")).fetchone()
+    current = row[0] if row else 0
+    if current > len(MIGRATIONS):
+        raise RuntimeError(f"{database} has schema version {current}, newer than this host "
+                           f"({len(MIGRATIONS)}): upgrade gamehost")
+    for version in range(current, len(MIGRATIONS)):
+        await conn.execute(MIGRATIONS[version])
+        await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version + 1,))
+        log.info("schema migrated", version=version + 1)
+    return len(MIGRATIONS) - current

@@ -79,6 +79,15 @@ def party_sql(mark: str) -> str:
             f"ORDER BY create_time, id")
 
 
+def party_friends_sql(mark: str) -> str:
+    """The queued tickets of the party a ticket belongs to."""
+    return ("SELECT id FROM tickets WHERE state = 'queued' AND party <> '' "
+            f"AND party = (SELECT party FROM tickets WHERE id = {mark})")
+
+
+QUEUED_IN_PARTIES_SQL = "SELECT id FROM tickets WHERE state = 'queued' AND party = ANY(%s)"  # PostgreSQL's arrays
+
+
 def party_full(ticket: TicketRecord, queued: int) -> bool:
     """Whether ``ticket`` joins a party that has all its players queued."""
     return bool(ticket.party) and queued >= ticket.party_size

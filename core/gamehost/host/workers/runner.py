@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import structlog
@@ -33,6 +32,7 @@ from gamehost.host.workers.budgets import RulesBudgets
 from gamehost.host.workers.moves_on_wire import move_data, move_of
 from gamehost.host.workers.pool import (Worker, WorkerDidNotStart, WorkerDied, WorkerPool, WorkerRestarted,
                                         WorkerTimeout)
+from gamehost.host.workers.residence import RELOADS, Residence
 from gamehost.host.workers.resident import ResidentMatches, Unloaded
 # The engine imports these from here: the runner is the workers' face to it.
 from gamehost.host.workers.rules_errors import (PLUGIN_ERROR, UnknownMoveId, refused, renderings_read,
@@ -44,23 +44,6 @@ from gamehost.sdk.rules import Move, Part
 __all__ = ["PLUGIN_ERROR", "Applied", "RulesBudgets", "RulesRunner", "UnknownMoveId"]
 
 log = structlog.get_logger("gamehost.rules")
-
-# Loads in a row a call may need because the worker holding its match went
-# away for reasons not its own; beyond that the match itself is the likely
-# cause (a plugin that has its own worker killed), and it is a failure.
-RELOADS = 4
-
-
-@dataclass
-class _Residence:
-    worker: Worker | None  # None: the host's own table
-    generation: int
-    tag: int
-    version: int  # the match version the held state is at: catching up skips steps it already has
-    # The seats to move of the held state (the one ``tag`` names), when an answer told them: a step that
-    # leaves the rules' state alone (a join, a seat change) needs no round trip to learn them again.
-    to_move: tuple[int, ...] | None = None
-
 
 class RulesRunner:
     def __init__(self, catalog: Catalog, bots: Mapping[str, Any] | None = None, *, pool: WorkerPool | None = None,
@@ -74,8 +57,8 @@ class RulesRunner:
         self.isolated_games: frozenset[str] = frozenset()
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
-        self._where: dict[str, _Residence] = {}
-        self._loading: dict[str, asyncio.Future[_Residence]] = {}
+        self._where: dict[str, Residence] = {}
+        self._loading: dict[str, asyncio.Future[Residence]] = {}
         self._tags = itertools.count(1)
         self._background: set[asyncio.Task[None]] = set()
         self._parts: dict[tuple[str, str], Part] = {}  # moves' parts, shared by the moves that name them
@@ -177,7 +160,7 @@ class RulesRunner:
             self._evict(live.id)  # the worker dropped it: its state may be damaged
         raise refused(live, answer)
 
-    def _evict(self, match_id: str) -> _Residence | None:
+    def _evict(self, match_id: str) -> Residence | None:
         """Forget where the match is held (the worker no longer holds it)."""
         where = self._where.pop(match_id, None)
         if where is not None and where.worker is not None and self.pool is not None:
@@ -191,7 +174,7 @@ class RulesRunner:
 
     # ------------------------------------------------------------ residence
 
-    async def _resident(self, live: Any) -> _Residence:
+    async def _resident(self, live: Any) -> Residence:
         where = self._where.get(live.id)
         if where is not None and (where.worker is None or where.worker.generation == where.generation):
             return where
@@ -210,7 +193,7 @@ class RulesRunner:
         loading.set_result(where)
         return where
 
-    async def _load(self, live: Any) -> _Residence:
+    async def _load(self, live: Any) -> Residence:
         self._evict(live.id)  # a residence in a worker since replaced
         assert self.loader is not None, "the engine sets the loader"
         state, events = await self.loader(live)
@@ -226,7 +209,7 @@ class RulesRunner:
             if worker is not None and self.pool is not None:
                 self.pool.release(worker)
             raise
-        where = _Residence(worker, worker.generation if worker else 0, tag, version)
+        where = Residence(worker, worker.generation if worker else 0, tag, version)
         self._where[live.id] = where
         live.log.debug("match loaded", worker=worker.index if worker else None, moves=len(moves))
         return where
@@ -304,7 +287,7 @@ class RulesRunner:
                 self.pool.release(worker)
             raise
         to_move = tuple(answer["to_move"])
-        self._where[live.id] = _Residence(worker, worker.generation if worker else 0, tag, live.version, to_move)
+        self._where[live.id] = Residence(worker, worker.generation if worker else 0, tag, live.version, to_move)
         return answer["state"], to_move
 
     def encodes_views(self, game_id: str) -> bool:
