@@ -8,6 +8,7 @@ real socket, by gRPC and by the ``gamehost health`` command.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
 
@@ -118,6 +119,33 @@ def test_an_empty_or_damaged_database_file_is_refused_at_start(tmp_path, content
     assert refused.returncode == 1, refused.stderr[-2000:]
     assert complaint in refused.stderr and "Traceback" not in refused.stderr, refused.stderr[-2000:]
     assert (tmp_path / "gamehost.db").read_bytes() == content, "the file is left as it was"
+
+
+def test_a_database_damaged_past_its_header_is_refused_at_start(tmp_path):
+    """The header and the schema read fine; pages in the middle (matches,
+    events) are junk. The start check reads every page and refuses it."""
+    host = HostProcess("--max-open-matches", "0", "--create-rate", "0", data_dir=tmp_path).start()
+    with host.client() as client:
+        for _ in range(60):
+            client.join(client.create_match("tictactoe").name, player_name="x" * 60)
+    assert host.stop() == 0
+    path = tmp_path / "gamehost.db"
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:  # the schema's own pages stay intact
+        leaves = [number for (number,) in db.execute(
+            "SELECT pageno FROM dbstat WHERE name IN ('matches', 'events') AND pagetype = 'leaf'")]
+    content = bytearray(path.read_bytes())
+    page = int.from_bytes(content[16:18], "big")
+    assert len(leaves) > 2, leaves
+    for number in leaves[1:]:  # pages are numbered from 1
+        content[(number - 1) * page:number * page] = bytes(range(256)) * (page // 256)
+    path.write_bytes(bytes(content))
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--data-dir", str(tmp_path),
+                              "--port", "0", "--web-port", "off"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1, refused.stderr[-2000:]
+    assert "Traceback" not in refused.stderr, refused.stderr[-2000:]
+    complaint = [line for line in refused.stderr.splitlines() if "is damaged" in line]
+    assert len(complaint) == 1 and "Restore it from a backup" in complaint[0], refused.stderr[-2000:]
+    assert path.read_bytes() == bytes(content), "the file is left as it was"
 
 
 def test_a_second_host_on_the_same_sqlite_file_is_refused_while_the_first_runs(tmp_path):

@@ -38,6 +38,7 @@ _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 PROBE_TABLE = "gamehost_write_probe"  # one row, rewritten by each readiness check
+QUICK_CHECK_PROBLEMS = 3  # the damage a refusal names at most
 MIN_FREE_PAGES = 16  # fewer pages left than a few moves need: as good as full
 
 
@@ -79,6 +80,15 @@ class SQLiteStore:
             raise StoreUnusable(f"{self.path} is not an SQLite database (it starts with {header[:8]!r}). "
                                 "Restore it from a backup or point --data-dir/--store elsewhere.")
 
+    @staticmethod
+    def _check_pages(db: sqlite3.Connection) -> None:
+        """Every page of the file read once (SQLite's quick_check): a file
+        damaged past its header would otherwise start, and fail the first
+        call, or the start-up, that reads the damaged page."""
+        problems = [row[0] for row in db.execute(f"PRAGMA quick_check({QUICK_CHECK_PROBLEMS})").fetchall()]
+        if problems != ["ok"]:
+            raise sqlite3.DatabaseError("; ".join(" ".join(problem.split()) for problem in problems)[:400])
+
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
@@ -91,6 +101,7 @@ class SQLiteStore:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+            self._check_pages(db)
         except sqlite3.DatabaseError as error:
             db.close()
             self._lock.release()
