@@ -107,6 +107,63 @@ async def test_not_ready_while_writes_fail_and_ready_again_when_they_succeed(tmp
         await host.stop(1)
 
 
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A filesystem of 8 MiB (a tmpfs mounted for the test; needs root)."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount_point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {mounted.stderr.strip()}")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+def fill(path) -> None:
+    """Write ``path`` until the disk it is on has no room left."""
+    with open(path, "wb", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 65536)
+        except OSError:
+            pass
+        try:
+            while True:
+                filler.write(b"\0")
+        except OSError:
+            pass
+
+
+async def test_not_ready_while_the_disk_is_full_and_ready_again_once_there_is_room(small_disk):
+    """A real full disk (where max_page_count only plays one): the probe's
+    own commit may still fit, so the disk's free room decides."""
+    store = SQLiteStore(small_disk / "gamehost.db")
+    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None,
+                                       max_open_matches=0, create_rate=0), store=store)
+    target = f"127.0.0.1:{host.port}"
+    try:
+        async with grpc.aio.insecure_channel(target) as channel:
+            stub = gamehost_pb2_grpc.GameHostStub(channel)
+            # A host that has run a while: its log has grown and been copied back (checkpointed), and the
+            # next commits write over its start, which needs no new room: a small commit still succeeds
+            # on a full disk while a checkpoint, and the commits after it, fail.
+            for _ in range(150):
+                await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+            busy, logged, copied = store._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            assert logged > 0 and copied == logged, "the log was copied back whole"
+            await becomes(target, SERVICE_NAME, SERVING)
+            fill(small_disk / "filler")
+            await becomes(target, SERVICE_NAME, NOT_SERVING)
+            assert await status(target, "") == SERVING, "alive: restarting would not free the disk"
+
+            (small_disk / "filler").unlink()
+            await becomes(target, SERVICE_NAME, SERVING)
+            await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+    finally:
+        await host.stop(1)
+
+
 @pytest.mark.parametrize("content, complaint", [
     (b"", "is empty (0 bytes), not a gamehost database"),
     (b"this is not a database, just some bytes " * 200, "is not an SQLite database"),
