@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 from datetime import datetime, timezone
 
 import aiohttp
@@ -54,10 +55,17 @@ from gamehost.testing.conformance import mistyped_moves
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
+from bench.fuzz_checks import check_matches, leaked_tokens
+from bench.fuzz_credentials import Credentials
 from tests.hand_encoded import deep_struct_bytes, varint
 
 SERVICES = [pb.DESCRIPTOR.services_by_name["GameHost"], pb.DESCRIPTOR.services_by_name["GameHostAdmin"]]
 GAMES = ["tictactoe", "campanile", "burgbaumeister", "kensington", "scalino", "callisto"]
+# One client sends everything from 127.0.0.1 at full speed: the per-caller
+# budgets (their defaults stay as they are for every other host; tested in
+# tests/test_quotas.py and test_match_limits.py) would refuse most of it.
+QUOTAS_LIFTED = ["--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
+                 "--max-open-matches", "0", "--max-bot-matches", "0"]
 CALL_TIMEOUT = 10.0  # seconds: an answer later than this counts as a hang
 WATCH_TIMEOUT = 0.3  # watch streams of live matches never end by themselves
 BAD = {"INTERNAL", "UNKNOWN", "HANG"}
@@ -81,14 +89,11 @@ METHODS = [Method(service, method) for service in SERVICES for method in service
 class Host:
     """``gamehost serve`` on loopback in a child process; its log is kept."""
 
-    def __init__(self, data_dir: str) -> None:
+    def __init__(self, data_dir: str, *extra: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--address", "127.0.0.1:0", "--web-port", "0",
              "--data-dir", data_dir, "--log-format", "json", "--log-level", "info", "--web-root", "off",
-             # One client sends everything from 127.0.0.1 at full speed: the per-caller budgets
-             # (tested in tests/test_quotas.py and test_match_limits.py) would refuse most of it.
-             "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
-             "--max-open-matches", "0", "--max-bot-matches", "0"],
+             *QUOTAS_LIFTED, *extra],
             stderr=subprocess.PIPE, text=True)
         self.log: list[str] = []
         for line in self.process.stderr:
@@ -250,21 +255,28 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
 
 
 class Fuzzer:
-    def __init__(self, host: Host, seed: int) -> None:
+    def __init__(self, host: Host, seed: int, credentials: Credentials) -> None:
         self.host = host
-        self.rng = random.Random(seed)
+        self.rng = credentials.rng
         self.values = Values(self.rng)
+        self.credentials = credentials
         self.counts: Counter = Counter()  # (port, status) -> answers
         self.by_method: Counter = Counter()
+        self.by_method_status: Counter = Counter()  # (method, status) -> answers
+        self.by_credential: Counter = Counter()  # (credential kind, status) -> answers
+        self.views_checked = 0
+        self.leaks: list[str] = []
         self.bad: list[str] = []
         self.seats: list[tuple[str, str]] = []  # (match name, token) of the prepared matches
         self.channel = grpc.aio.insecure_channel(host.target, options=[("grpc.max_send_message_length", 8 << 20)])
         self.stub = pb_grpc.GameHostStub(self.channel)
         self.http: aiohttp.ClientSession | None = None
 
-    def count(self, port: str, status: str, method: str, detail: str = "") -> None:
+    def count(self, port: str, status: str, method: str, detail: str = "", credential: str = "none") -> None:
         self.counts[(port, status)] += 1
         self.by_method[method] += 1
+        self.by_method_status[(method, status)] += 1
+        self.by_credential[(credential, status)] += 1
         if status in BAD and len(self.bad) < 50:
             self.bad.append(f"{port} {method} {status}: {detail[:300]}")
 
@@ -306,6 +318,10 @@ class Fuzzer:
             self.count("grpc", error.code().name, "GetView", error.details() or "")
             return
         self.count("grpc", "OK", "GetView")
+        self.views_checked += 1
+        for leaked in leaked_tokens(view.SerializeToString(), token, self.values.tokens):
+            if len(self.leaks) < 20:
+                self.leaks.append(f"{name}: the view of {token[:6]}... holds the token {leaked[:6]}...")
         if not view.legal_moves:
             return
         legal = from_struct(self.rng.choice(view.legal_moves).move)
@@ -315,26 +331,37 @@ class Fuzzer:
             request.structured.update(move if isinstance(move, dict) else {"move": move})
         except (ValueError, TypeError):
             return
-        await self.grpc_call(METHODS_BY_NAME["SubmitMove"], request.SerializeToString())
+        await self.grpc_call(METHODS_BY_NAME["SubmitMove"], request.SerializeToString(), signed=False)
 
-    async def grpc_call(self, method: Method, data: bytes) -> None:
+    def session_messages(self, data: bytes) -> list[bytes]:
+        """A Session stream's requests: one fuzzed message, or a sequence
+        of structured ones (watch, move, re-watch, unwatch... at random)."""
+        if self.rng.random() < 0.5:
+            return [data]
+        session_request = SESSION.input
+        return [self.values.fill(session_request()).SerializeToString() for _ in range(self.rng.randrange(2, 7))]
+
+    async def grpc_call(self, method: Method, data: bytes, signed: bool = True) -> None:
+        credential, header = self.credentials.header(browser=False) if signed else ("none", "")
+        metadata = (("authorization", header),) if header else None
         try:
-            if method.client_streaming:  # one fuzzed message on the stream; its watches never end by themselves
-                call = self.channel.stream_stream(method.path)(iter([data]), timeout=WATCH_TIMEOUT)
+            if method.client_streaming:  # its watches never end by themselves: the deadline ends the stream
+                call = self.channel.stream_stream(method.path)(iter(self.session_messages(data)),
+                                                               timeout=WATCH_TIMEOUT, metadata=metadata)
                 async for _ in call:
                     pass
             elif method.streaming:
-                call = self.channel.unary_stream(method.path)(data, timeout=WATCH_TIMEOUT)
+                call = self.channel.unary_stream(method.path)(data, timeout=WATCH_TIMEOUT, metadata=metadata)
                 async for _ in call:
                     pass
             else:
-                await self.channel.unary_unary(method.path)(data, timeout=CALL_TIMEOUT)
-            self.count("grpc", "OK", method.name)
+                await self.channel.unary_unary(method.path)(data, timeout=CALL_TIMEOUT, metadata=metadata)
+            self.count("grpc", "OK", method.name, credential=credential)
         except grpc.aio.AioRpcError as error:
             status = error.code().name
             if status == "DEADLINE_EXCEEDED" and not (method.streaming or method.client_streaming):
                 status = "HANG"
-            self.count("grpc", status, method.name, error.details() or "")
+            self.count("grpc", status, method.name, error.details() or "", credential)
 
     async def browser_call(self, method: Method, request) -> None:
         r = self.rng
@@ -342,6 +369,9 @@ class Fuzzer:
         # gRPC-Web for every method; Connect streaming for streams, Connect unary for the rest.
         kind = r.choice([0, 1, 2] if method.streaming else [0, 1, 3, 4, 5])
         headers: dict[str, str] = {}
+        credential, header = self.credentials.header(browser=True)
+        if header:
+            headers["Authorization"] = header
         if kind == 0:  # gRPC-Web binary
             body = struct.pack(">BI", 0, len(data)) + data
             if r.random() < 0.3:
@@ -382,9 +412,9 @@ class Fuzzer:
                                                                     else timeout + CALL_TIMEOUT)) as response:
                 answer = await response.read()
                 self.count(port, browser_status(port, response.status, answer), method.name, answer[:300].decode(
-                    "utf-8", "replace"))
+                    "utf-8", "replace"), credential)
         except asyncio.TimeoutError:
-            self.count(port, "client went away" if gives_up else "HANG", method.name)
+            self.count(port, "client went away" if gives_up else "HANG", method.name, credential=credential)
 
     async def one(self) -> None:
         r = self.rng
@@ -410,6 +440,7 @@ class Fuzzer:
 
 
 METHODS_BY_NAME = {method.name: method for method in METHODS if method.path.startswith("/gamehost.v1.GameHost/")}
+SESSION = METHODS_BY_NAME["Session"]
 
 
 def browser_status(port: str, http_status: int, body: bytes) -> str:
@@ -464,9 +495,11 @@ async def live_traffic(stub, stop: asyncio.Event, played: Counter) -> None:
 
 
 async def run(requests: int, workers: int, max_seconds: float, seed: int) -> dict:
-    with tempfile.TemporaryDirectory(prefix="gamehost-fuzz-") as data_dir:
-        host = Host(data_dir)
-        fuzzer = Fuzzer(host, seed)
+    with tempfile.TemporaryDirectory(prefix="gamehost-fuzz-") as data_dir, \
+            tempfile.TemporaryDirectory(prefix="gamehost-fuzz-keys-") as keys_dir:
+        credentials = Credentials(Path(keys_dir), random.Random(seed))
+        host = Host(data_dir, *credentials.host_args())
+        fuzzer = Fuzzer(host, seed, credentials)
         try:
             sentinel = await fuzzer.prepare()
             before = await fuzzer.snapshot(sentinel)
@@ -488,6 +521,7 @@ async def run(requests: int, workers: int, max_seconds: float, seed: int) -> dic
             await live
             await fuzzer.http.close()
             after = await fuzzer.snapshot(sentinel)
+            invariants = await check_matches(fuzzer.stub)
             still_serving = bool((await fuzzer.stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT)).games)
             alive = host.process.poll() is None
             await fuzzer.channel.close()
@@ -503,12 +537,20 @@ async def run(requests: int, workers: int, max_seconds: float, seed: int) -> dic
             "by_port": {port: dict(Counter({s: c for (p, s), c in fuzzer.counts.items() if p == port})
                                    .most_common()) for port in sorted({p for p, _ in fuzzer.counts})},
             "methods": dict(sorted(fuzzer.by_method.items())),
+            "by_method": {method: dict(Counter({s: c for (m, s), c in fuzzer.by_method_status.items() if m == method})
+                                       .most_common()) for method in sorted(fuzzer.by_method)},
+            "by_credential": {kind: dict(Counter({s: c for (k, s), c in fuzzer.by_credential.items() if k == kind})
+                                         .most_common()) for kind in sorted({k for k, _ in fuzzer.by_credential})},
+            "unreached_methods": sorted({m.name for m in METHODS} - set(fuzzer.by_method)),
+            "invariants": {**invariants, "views_checked": fuzzer.views_checked, "leaked_tokens": fuzzer.leaks},
             "live_traffic": dict(played), "sentinel_unchanged": before == after, "host_alive": alive,
             "still_serving": still_serving, "host_log_failures": host.failures()[:10], "bad_answers": fuzzer.bad,
         }
         report["passed"] = (not any(statuses.get(name) for name in BAD) and report["sentinel_unchanged"] and alive
                             and still_serving and not report["host_log_failures"] and played["matches"] > 0
-                            and answered >= requests)
+                            and answered >= requests and not report["unreached_methods"]
+                            and not invariants["version_gaps"] and not invariants["replay_mismatches"]
+                            and invariants["finished_replayed"] > 0 and not fuzzer.leaks)
         return report
 
 
@@ -524,8 +566,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=16)
     parser.add_argument("--max-seconds", type=float, default=1200.0, help="stop sending after this long")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", help="write the report here too")
+    parser.add_argument("--json", help="write the report here (default: bench/results/<UTC date>/fuzz-<requests>.json)")
     args = parser.parse_args()
+    if args.json is None:
+        args.json = str(Path(__file__).parent / "results" / datetime.now(timezone.utc).strftime("%Y-%m-%d")
+                        / f"fuzz-{args.requests}.json")
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": machine(), **asyncio.run(run(args.requests, args.workers, args.max_seconds, args.seed))}
     text = json.dumps(report, indent=2)
     print(text)

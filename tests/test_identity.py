@@ -3,6 +3,9 @@ anonymous callers, and the errors each gets. One host per module."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import socketserver
+import threading
 import time
 
 import grpc
@@ -201,3 +204,56 @@ def test_cross_origin_pages_may_send_the_authorization_header(start_host):
     with urllib.request.urlopen(preflight, timeout=10) as answer:
         allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "content-type"} <= allowed
+
+
+class SilentProvider(socketserver.ThreadingTCPServer):
+    """An identity provider that takes connections and never answers: each
+    fetch holds its connection until the provider hangs up ``hold`` seconds
+    later. Counts the fetches it got."""
+
+    daemon_threads = True
+
+    def __init__(self, hold: float) -> None:
+        provider = self
+        self.hold, self.fetches, self.counted = hold, 0, threading.Lock()
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self):
+                with provider.counted:
+                    provider.fetches += 1
+                time.sleep(provider.hold)  # reads nothing, answers nothing: a provider that hangs
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
+def test_concurrent_callers_share_one_key_fetch_while_the_provider_does_not_answer(start_host, idp):
+    silent = SilentProvider(hold=1.0)
+    threading.Thread(target=silent.serve_forever, daemon=True).start()
+    try:
+        host = start_host("--jwks", f"http://127.0.0.1:{silent.server_address[1]}/jwks", "--jwt-issuer",
+                          idp.issuer, "--jwt-audience", idp.audience, "--jwks-min-refresh", "30")
+        for _ in range(2):  # the second wave comes within the refresh interval: no fetch at all
+            with concurrent.futures.ThreadPoolExecutor(10) as pool:
+                refusals = list(pool.map(lambda _: refusal(host, idp.token("alice")), range(10)))
+            assert {(error.code, error.reason) for error in refusals} == \
+                {(grpc.StatusCode.UNAUTHENTICATED, "JWKS_UNAVAILABLE")}
+            assert silent.fetches == 1
+    finally:
+        silent.shutdown()
+        silent.server_close()
+
+
+@pytest.mark.parametrize("length, problem", [(8_000, "api-key"), (9_000, "length")])
+def test_a_long_credential_is_answered_by_the_hosts_own_limit(signed_host, length, problem):
+    """grpc's own header limit must not answer first: up to the documented
+    8,192 characters a credential is read, past it the host says why."""
+    with grpc.insecure_channel(signed_host.target) as channel:
+        whoami = channel.unary_unary("/gamehost.v1.GameHost/GetIdentity")
+        for _ in range(30):  # grpc's default refuses headers past 8 KiB at random, more often the longer they are
+            with pytest.raises(grpc.RpcError) as caught:
+                whoami(b"", metadata=(("authorization", "Bearer " + "k" * length),), timeout=10)
+            error = GameHostError.from_rpc_error(caught.value)
+            assert (error.code, error.reason, error.metadata.get("problem")) == \
+                (grpc.StatusCode.UNAUTHENTICATED, "INVALID_BEARER_TOKEN", problem), error
+    if problem == "length":
+        assert "longer than 8192 characters" in error.message

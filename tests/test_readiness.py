@@ -8,6 +8,7 @@ real socket, by gRPC and by the ``gamehost health`` command.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
 
@@ -106,6 +107,63 @@ async def test_not_ready_while_writes_fail_and_ready_again_when_they_succeed(tmp
         await host.stop(1)
 
 
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A filesystem of 8 MiB (a tmpfs mounted for the test; needs root)."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount_point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {mounted.stderr.strip()}")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+def fill(path) -> None:
+    """Write ``path`` until the disk it is on has no room left."""
+    with open(path, "wb", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 65536)
+        except OSError:
+            pass
+        try:
+            while True:
+                filler.write(b"\0")
+        except OSError:
+            pass
+
+
+async def test_not_ready_while_the_disk_is_full_and_ready_again_once_there_is_room(small_disk):
+    """A real full disk (where max_page_count only plays one): the probe's
+    own commit may still fit, so the disk's free room decides."""
+    store = SQLiteStore(small_disk / "gamehost.db")
+    host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None,
+                                       max_open_matches=0, create_rate=0), store=store)
+    target = f"127.0.0.1:{host.port}"
+    try:
+        async with grpc.aio.insecure_channel(target) as channel:
+            stub = gamehost_pb2_grpc.GameHostStub(channel)
+            # A host that has run a while: its log has grown and been copied back (checkpointed), and the
+            # next commits write over its start, which needs no new room: a small commit still succeeds
+            # on a full disk while a checkpoint, and the commits after it, fail.
+            for _ in range(150):
+                await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+            busy, logged, copied = store._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            assert logged > 0 and copied == logged, "the log was copied back whole"
+            await becomes(target, SERVICE_NAME, SERVING)
+            fill(small_disk / "filler")
+            await becomes(target, SERVICE_NAME, NOT_SERVING)
+            assert await status(target, "") == SERVING, "alive: restarting would not free the disk"
+
+            (small_disk / "filler").unlink()
+            await becomes(target, SERVICE_NAME, SERVING)
+            await stub.CreateMatch(gamehost_pb2.CreateMatchRequest(game="games/tictactoe"), timeout=5)
+    finally:
+        await host.stop(1)
+
+
 @pytest.mark.parametrize("content, complaint", [
     (b"", "is empty (0 bytes), not a gamehost database"),
     (b"this is not a database, just some bytes " * 200, "is not an SQLite database"),
@@ -118,6 +176,33 @@ def test_an_empty_or_damaged_database_file_is_refused_at_start(tmp_path, content
     assert refused.returncode == 1, refused.stderr[-2000:]
     assert complaint in refused.stderr and "Traceback" not in refused.stderr, refused.stderr[-2000:]
     assert (tmp_path / "gamehost.db").read_bytes() == content, "the file is left as it was"
+
+
+def test_a_database_damaged_past_its_header_is_refused_at_start(tmp_path):
+    """The header and the schema read fine; pages in the middle (matches,
+    events) are junk. The start check reads every page and refuses it."""
+    host = HostProcess("--max-open-matches", "0", "--create-rate", "0", data_dir=tmp_path).start()
+    with host.client() as client:
+        for _ in range(60):
+            client.join(client.create_match("tictactoe").name, player_name="x" * 60)
+    assert host.stop() == 0
+    path = tmp_path / "gamehost.db"
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:  # the schema's own pages stay intact
+        leaves = [number for (number,) in db.execute(
+            "SELECT pageno FROM dbstat WHERE name IN ('matches', 'events') AND pagetype = 'leaf'")]
+    content = bytearray(path.read_bytes())
+    page = int.from_bytes(content[16:18], "big")
+    assert len(leaves) > 2, leaves
+    for number in leaves[1:]:  # pages are numbered from 1
+        content[(number - 1) * page:number * page] = bytes(range(256)) * (page // 256)
+    path.write_bytes(bytes(content))
+    refused = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "serve", "--data-dir", str(tmp_path),
+                              "--port", "0", "--web-port", "off"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1, refused.stderr[-2000:]
+    assert "Traceback" not in refused.stderr, refused.stderr[-2000:]
+    complaint = [line for line in refused.stderr.splitlines() if "is damaged" in line]
+    assert len(complaint) == 1 and "Restore it from a backup" in complaint[0], refused.stderr[-2000:]
+    assert path.read_bytes() == bytes(content), "the file is left as it was"
 
 
 def test_a_second_host_on_the_same_sqlite_file_is_refused_while_the_first_runs(tmp_path):

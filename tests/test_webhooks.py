@@ -1,7 +1,9 @@
 """Turn notifications by webhook: signed (HMAC-SHA256 over timestamp and
 body), retried with backoff when the receiver fails, every attempt
-recorded in the store, sent once per turn, and resumed from the store's
-queue by the next host (or another replica) when the host stops."""
+recorded in the store, sent once per turn to signed-in players only, and
+resumed from the store's queue by the next host (or another replica) when
+the host stops. Players here sign in with an API key: anonymous seats are
+not notified (a receiver could not reach them)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import pytest
 from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
+from identities import write_api_keys
 
 SECRET = "test-webhook-secret"
 
@@ -34,6 +37,7 @@ class Receiver(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), ReceiverHandler)
         self.deliveries: list[tuple[dict, bytes, dict]] = []
         self.failures: dict[str, int] = {}
+        self.delay = 0.0  # seconds each answer takes (a slow receiver)
         self.arrived = threading.Condition()
 
     def wait_for(self, predicate, timeout: float = 30.0) -> list:
@@ -47,6 +51,7 @@ class ReceiverHandler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         payload = json.loads(body)
         receiver = self.server
+        time.sleep(receiver.delay)
         with receiver.arrived:
             failing = receiver.failures.get(payload["key"], 0) > 0
             if failing:
@@ -71,8 +76,39 @@ def receiver():
 
 
 @pytest.fixture(scope="module")
-def notifying_host(receiver, tmp_path_factory):
-    host = HostProcess(data_dir=tmp_path_factory.mktemp("webhooks"), env={
+def api_keys(tmp_path_factory):
+    """An operator's key and a player's, in one file every host here reads."""
+    path = tmp_path_factory.mktemp("keys") / "api-keys.json"
+    return path, write_api_keys(path, ("ops", ["admin"]), ("ada", []), ("bo", []))
+
+
+@pytest.fixture(scope="module")
+def admin_key(api_keys):
+    """conftest's fixture of that name, from this module's key file."""
+    return api_keys[0], api_keys[1]["ops"]
+
+
+@pytest.fixture(scope="module")
+def player(api_keys):
+    """A signed-in player's API key: the seats it takes are notified."""
+    return api_keys[1]["ada"]
+
+
+@pytest.fixture(scope="module")
+def opponent(api_keys):
+    """Another player's key (a player joining again gets their own seat back, not a second one)."""
+    return api_keys[1]["bo"]
+
+
+def join_as(host, key: str | None, match: str) -> pb.JoinMatchResponse:
+    with host.client(key) as client:
+        return client.join(match)
+
+
+@pytest.fixture(scope="module")
+def notifying_host(receiver, api_keys, tmp_path_factory):
+    host = HostProcess("--api-keys", str(api_keys[0]), "--create-rate", "0",  # matches made quickly, one address
+                       data_dir=tmp_path_factory.mktemp("webhooks"), env={
         "GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
         "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.2"}).start()
     yield host
@@ -90,25 +126,26 @@ def attempts_in_store(host, key) -> list[tuple]:
                           (key,)).fetchall()
 
 
-def test_a_turn_notification_arrives_signed_with_a_timestamp(notifying_host, receiver):
-    with notifying_host.client() as client:
+def test_a_turn_notification_arrives_signed_with_a_timestamp(notifying_host, receiver, player, opponent):
+    with notifying_host.client(player) as client:
         match = client.create_match("tictactoe", seed=1).name
-        client.join(match, player_name="Ada")
-        client.join(match, player_name="Bo")
+        client.join(match)
+    join_as(notifying_host, opponent, match)
     payload, body, headers = turns(match, 0)(receiver.wait_for(turns(match, 0)))[0]
     stamp = int(headers["Gamehost-Timestamp"])
     assert abs(stamp - time.time()) < 60
     expected = hmac.new(SECRET.encode(), f"{stamp}.".encode() + body, hashlib.sha256).hexdigest()
     assert hmac.compare_digest(headers["Gamehost-Signature"], f"sha256={expected}")
-    assert (payload["type"], payload["seat"], payload["player_name"]) == ("your_turn", 0, "Ada")
+    assert (payload["type"], payload["seat"], payload["player_name"], payload["subject"]) == \
+        ("your_turn", 0, "Ada (key)", "ada")
     assert headers["Gamehost-Delivery"] == payload["key"]
 
 
-def test_a_failed_delivery_is_retried_and_every_attempt_is_recorded(notifying_host, receiver):
-    with notifying_host.client() as client:
+def test_a_failed_delivery_is_retried_and_every_attempt_is_recorded(notifying_host, receiver, player, opponent):
+    with notifying_host.client(player) as client:
         match = client.create_match("tictactoe", seed=2).name
         x = client.join(match).player_token
-        started = client.join(match).match
+        started = join_as(notifying_host, opponent, match).match
         key = f"turn:{match.split('/')[1]}:{started.version + 1}:1"  # O's turn, once X has moved
         with receiver.arrived:
             receiver.failures[key] = 2
@@ -125,8 +162,8 @@ def test_a_failed_delivery_is_retried_and_every_attempt_is_recorded(notifying_ho
     assert recorded[0][2] == "HTTP 500"
 
 
-def test_each_turn_is_notified_once_and_the_end_of_the_match_too(notifying_host, receiver):
-    with notifying_host.client() as client:
+def test_each_turn_is_notified_once_and_the_end_of_the_match_too(notifying_host, receiver, player):
+    with notifying_host.client(player) as client:
         match = client.create_match("tictactoe", seed=3, bots=[1]).name
         x = client.join(match).player_token
         for event in client.watch(match):
@@ -145,10 +182,11 @@ def test_each_turn_is_notified_once_and_the_end_of_the_match_too(notifying_host,
     assert [p["type"] for p in ours].count("match_finished") == 1
 
 
-def test_an_undo_ask_and_its_answers_notify_nobody_and_the_undo_notifies_the_turn(notifying_host, receiver):
-    with notifying_host.client() as client:
+def test_an_undo_ask_and_its_answers_notify_nobody_and_the_undo_notifies_the_turn(notifying_host, receiver, player,
+                                                                                   opponent):
+    with notifying_host.client(player) as client:
         match = client.create_match("tictactoe", seed=4).name
-        x, o = client.join(match).player_token, client.join(match).player_token
+        x, o = client.join(match).player_token, join_as(notifying_host, opponent, match).player_token
         moved = client.move(match, x, move_id=client.view(match, x).legal_moves[0].id).version
         client.ask_undo(match, x)
         client.answer_undo(match, o, False)
@@ -162,14 +200,51 @@ def test_an_undo_ask_and_its_answers_notify_nobody_and_the_undo_notifies_the_tur
     assert moved in versions and not set(range(moved + 1, undone.version)) & set(versions)  # asks and answers: none
 
 
+def queued_keys(host, match: str) -> list[str]:
+    with sqlite3.connect(f"file:{host.data_dir / 'gamehost.db'}?mode=ro", uri=True) as db:
+        return [key for (key,) in db.execute("SELECT key FROM notifications WHERE match_id=?",
+                                             (match.split("/")[1],))]
+
+
+def test_anonymous_seats_queue_no_notification_and_a_slow_receiver_does_not_hold_up_a_players(
+        notifying_host, receiver, player):
+    """Anonymous players' turns once filled the queue ahead of signed-in
+    ones: with a receiver taking 1 s an answer, 24 anonymous matches would
+    hold a player's notification back by 3 s (8 attempts at once)."""
+    receiver.delay = 1.0
+    try:
+        with notifying_host.client() as anonymous:
+            strangers = []
+            for _ in range(24):
+                match = anonymous.create_match("tictactoe").name
+                x = anonymous.join(match).player_token
+                anonymous.join(match)
+                anonymous.move(match, x, move_id=anonymous.view(match, x).legal_moves[0].id)
+                strangers.append(match)
+            theirs = anonymous.create_match("tictactoe").name
+            mine_first = anonymous.join(theirs).player_token
+        started = time.monotonic()
+        join_as(notifying_host, player, theirs)  # seat 1, signed in: told once X has moved
+        with notifying_host.client() as anonymous:
+            anonymous.move(theirs, mine_first, move_id=anonymous.view(theirs, mine_first).legal_moves[0].id)
+        receiver.wait_for(turns(theirs, 1))
+        took = time.monotonic() - started
+    finally:
+        receiver.delay = 0.0
+    assert took < 2.5, f"the signed-in player's notification took {took:.1f} s"
+    assert all(not queued_keys(notifying_host, match) for match in strangers)
+    assert [key.split(":")[0] for key in queued_keys(notifying_host, theirs)] == ["turn"]  # seat 1's only
+
+
 # ---------------------------------------------------------------- the queue outlives the host (part "gaps")
 
-def o_to_move_after_x(client, receiver) -> tuple[str, str]:
+def o_to_move_after_x(client, receiver, host, opponent: str) -> tuple[str, str]:
     """A tictactoe match where X has moved while the receiver answers 500 to
-    the notification of O's turn (as a receiver that is down): its name and the key."""
+    the notification of O's turn (as a receiver that is down): its name and
+    the key. O is ``opponent``, signed in: the seat a notification is for."""
     match = client.create_match("tictactoe").name
     x = client.join(match).player_token
-    started = client.join(match).match
+    started = join_as(host, opponent, match).match
     key = f"turn:{match.split('/')[1]}:{started.version + 1}:1"
     with receiver.arrived:
         receiver.failures[key] = 1000
@@ -216,19 +291,20 @@ def check_delivered_once(receiver, key: str, refused: int, attempts: list[tuple]
     assert [status for _, status in attempts] == [500] * (len(attempts) - 1) + [204]
 
 
-def test_a_delivery_pending_when_the_host_stops_is_made_once_by_the_next_host(receiver, start_host, tmp_path):
+def test_a_delivery_pending_when_the_host_stops_is_made_once_by_the_next_host(receiver, start_host, tmp_path,
+                                                                              api_keys, opponent):
     env = {"GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
            "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.5"}  # 6 attempts over 15 s
-    first = start_host(data_dir=tmp_path, env=env)
+    first = start_host("--api-keys", str(api_keys[0]), data_dir=tmp_path, env=env)
     with first.client() as client:
-        match, key = o_to_move_after_x(client, receiver)
+        match, key = o_to_move_after_x(client, receiver, first, opponent)
     wait_until(lambda: attempts_in_store(first, key))  # refused, recorded, pending
     assert first.stop() == 0
     with sqlite3.connect(f"file:{tmp_path / 'gamehost.db'}?mode=ro", uri=True) as db:
         state, claimed = db.execute("SELECT state, claimed_by FROM notifications WHERE key=?", (key,)).fetchone()
     assert state == "pending" and claimed is None
     refused = receiver_up(receiver, key)
-    second = start_host(data_dir=tmp_path, env=env)
+    second = start_host("--api-keys", str(api_keys[0]), data_dir=tmp_path, env=env)
     wait_until(lambda: second.wait_for_log("notification delivered", match, notification=key, timeout=0))
     stop_once_serving(second)  # nothing more can come
     attempts = [(attempt, status) for attempt, status, _ in attempts_in_store(second, key)]
@@ -237,12 +313,13 @@ def test_a_delivery_pending_when_the_host_stops_is_made_once_by_the_next_host(re
 
 
 def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(receiver, start_host,
-                                                                                 postgres_url):
+                                                                                 postgres_url, api_keys, opponent):
     import psycopg
 
     env = {"GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
            "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.5"}
-    a, b = (start_host("--store", postgres_url, "--replica-id", name, env=env) for name in "ab")
+    a, b = (start_host("--store", postgres_url, "--replica-id", name, "--api-keys", str(api_keys[0]), env=env)
+            for name in "ab")
 
     def attempts() -> list[tuple]:
         with psycopg.connect(postgres_url) as conn:
@@ -250,7 +327,7 @@ def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(
                                 (key,)).fetchall()
 
     with a.client() as client:
-        match, key = o_to_move_after_x(client, receiver)
+        match, key = o_to_move_after_x(client, receiver, a, opponent)
     wait_until(attempts)
     assert a.stop() == 0  # the replica that queued it is gone; b sweeps the same queue
     refused = receiver_up(receiver, key)
@@ -263,9 +340,9 @@ def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(
 # ---------------------------------------------------------------- operators list and retry (part "gaps2")
 
 @pytest.fixture(scope="module")
-def quickly_failing_host(receiver, admin_key, tmp_path_factory):
+def quickly_failing_host(receiver, api_keys, tmp_path_factory):
     """Retries 0.05 s apart: a delivery is given up after its 6 attempts in about 2 s."""
-    host = HostProcess("--api-keys", str(admin_key[0]), data_dir=tmp_path_factory.mktemp("give-up"), env={
+    host = HostProcess("--api-keys", str(api_keys[0]), data_dir=tmp_path_factory.mktemp("give-up"), env={
         "GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{receiver.server_port}/hook",
         "GAMEHOST_WEBHOOK_SECRET": SECRET, "GAMEHOST_WEBHOOK_RETRY": "0.05"}).start()
     yield host
@@ -284,10 +361,11 @@ def delivery_of(admin, match: str, key: str):
     return found[0] if found else None
 
 
-def test_an_operator_lists_a_given_up_delivery_and_sends_it_again(quickly_failing_host, receiver, admin_key):
+def test_an_operator_lists_a_given_up_delivery_and_sends_it_again(quickly_failing_host, receiver, admin_key,
+                                                                  opponent):
     host = quickly_failing_host
     with host.client() as client, host.client(admin_key[1]) as admin:
-        match, key = o_to_move_after_x(client, receiver)
+        match, key = o_to_move_after_x(client, receiver, host, opponent)
         failed = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED
                             and d)
         assert [a.attempt for a in failed.attempts] == [1, 2, 3, 4, 5, 6]
@@ -309,11 +387,12 @@ def test_an_operator_lists_a_given_up_delivery_and_sends_it_again(quickly_failin
     check_delivered_once(receiver, key, refused, [(a.attempt, a.http_status) for a in delivered.attempts])
 
 
-def test_a_new_round_after_a_retry_has_its_full_attempts(quickly_failing_host, receiver, admin_key):
+def test_a_new_round_after_a_retry_has_its_full_attempts(quickly_failing_host, receiver, admin_key,
+                                                         opponent):
     """The receiver still down: the retried delivery is attempted 6 more
     times, its backoff starting again, then given up again."""
     with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
-        match, key = o_to_move_after_x(client, receiver)
+        match, key = o_to_move_after_x(client, receiver, quickly_failing_host, opponent)
         wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED)
         admin.retry_delivery(key)
         again = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_FAILED
@@ -324,11 +403,12 @@ def test_a_new_round_after_a_retry_has_its_full_attempts(quickly_failing_host, r
     assert gaps[10] >= 0.8 and gaps[4] >= 0.8 and gaps[6] < gaps[10]
 
 
-def test_retrying_what_cannot_be_retried_is_refused_with_the_reason(quickly_failing_host, receiver, admin_key):
-    with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
+def test_retrying_what_cannot_be_retried_is_refused_with_the_reason(quickly_failing_host, receiver, admin_key,
+                                                                    player, opponent):
+    with quickly_failing_host.client(player) as client, quickly_failing_host.client(admin_key[1]) as admin:
         match = client.create_match("tictactoe", seed=7).name
         client.join(match)
-        started = client.join(match).match
+        started = join_as(quickly_failing_host, opponent, match).match
         key = f"turn:{match.split('/')[1]}:{started.version}:0"  # X's first turn
         delivered = wait_until(lambda: (d := delivery_of(admin, match, key)) and d.state == pb.DELIVERY_STATE_DELIVERED
                                and d)
@@ -341,15 +421,17 @@ def test_retrying_what_cannot_be_retried_is_refused_with_the_reason(quickly_fail
                 admin.retry_delivery(bad)
             assert (refused.value.code, refused.value.reason) == (code, reason), bad
         assert delivery_of(admin, match, key) == delivered  # nothing changed
-        for call in (lambda: client.retry_delivery(key), client.deliveries):
+    with quickly_failing_host.client() as anonymous:
+        for call in (lambda: anonymous.retry_delivery(key), anonymous.deliveries):
             with pytest.raises(GameHostError) as refused:
                 call()
             assert (refused.value.code, refused.value.reason) == (grpc.StatusCode.UNAUTHENTICATED,
                                                                    "AUTHENTICATION_REQUIRED")
 
 
-def test_deliveries_are_listed_newest_first_in_pages(quickly_failing_host, receiver, admin_key):
-    with quickly_failing_host.client() as client, quickly_failing_host.client(admin_key[1]) as admin:
+def test_deliveries_are_listed_newest_first_in_pages(quickly_failing_host, receiver, admin_key,
+                                                     player):
+    with quickly_failing_host.client(player) as client, quickly_failing_host.client(admin_key[1]) as admin:
         match = client.create_match("tictactoe", bots=[1]).name
         x = client.join(match).player_token
         for _ in range(3):

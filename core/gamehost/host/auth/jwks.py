@@ -32,11 +32,13 @@ class JwksUnavailable(Exception):
 class KeySet:
     def __init__(self, source: str, *, min_refresh: float = 10.0, max_age: float = 3600.0) -> None:
         self.source = source
-        self.min_refresh = min_refresh
+        self.min_refresh = min_refresh  # seconds between two fetches at least, whatever they found
         self.max_age = max_age  # seconds before a cached set is fetched again anyway
         self._keys: dict[str, jwt.PyJWK] = {}
-        self._fetched = float("-inf")
-        self._lock = asyncio.Lock()
+        self._fetched = float("-inf")  # when a fetch last succeeded
+        self._attempted = float("-inf")  # when a fetch last ended, succeeded or not
+        self._error = "the key set was not read yet"
+        self._fetching: asyncio.Task | None = None  # the one fetch under way, shared by every caller
         self._aging: asyncio.Task | None = None  # a background refresh of a set older than max_age
 
     @property
@@ -49,35 +51,38 @@ class KeySet:
             if not self._keys:
                 await self.refresh()
             elif self._aging is None or self._aging.done():  # old keys serve while new ones are fetched
-                self._aging = asyncio.get_running_loop().create_task(self._refresh_quietly())
+                self._aging = asyncio.get_running_loop().create_task(self.refresh())
         key = self._keys.get(kid)
-        if key is None and time.monotonic() - self._fetched >= self.min_refresh:
+        if key is None:
             await self.refresh()
             key = self._keys.get(kid)
-        if not self._keys:  # the last fetch failed and none succeeded before
-            raise JwksUnavailable(self.source)
+        if not self._keys:  # no fetch succeeded yet
+            raise JwksUnavailable(self._error)
         return key
 
-    async def _refresh_quietly(self) -> None:
-        try:
-            await self.refresh()
-        except JwksUnavailable:
-            pass  # logged by refresh; the cached keys stay
-
     async def refresh(self) -> None:
-        async with self._lock:  # concurrent callers share one fetch
-            if time.monotonic() - self._fetched < self.min_refresh and self._keys:
+        """Fetch the set again, unless a fetch ended less than ``min_refresh``
+        ago: an identity provider that does not answer is asked once per
+        interval, not once per caller. Callers arriving while a fetch is
+        under way wait for that one; a caller that gives up does not stop it."""
+        if self._fetching is None:
+            if time.monotonic() - self._attempted < self.min_refresh:
                 return
-            try:
-                text = await asyncio.to_thread(self._read)
-                self._keys = self._parse(text)
-                log.info("signing keys loaded", source=self.source, kids=sorted(self._keys))
-            except Exception as error:  # keep the keys we have; callers see unknown kids refused
-                log.error("signing keys not loaded", source=self.source, error=str(error))
-                if not self._keys:
-                    self._fetched = time.monotonic()
-                    raise JwksUnavailable(str(error)) from None
+            self._fetching = asyncio.get_running_loop().create_task(self._fetch())
+        await asyncio.shield(self._fetching)
+
+    async def _fetch(self) -> None:
+        try:
+            text = await asyncio.to_thread(self._read)
+            self._keys = self._parse(text)
             self._fetched = time.monotonic()
+            log.info("signing keys loaded", source=self.source, kids=sorted(self._keys))
+        except Exception as error:  # keep the keys we have; callers see unknown kids refused
+            self._error = str(error) or type(error).__name__
+            log.error("signing keys not loaded", source=self.source, error=self._error)
+        finally:
+            self._attempted = time.monotonic()
+            self._fetching = None
 
     def _read(self) -> str:
         if self.is_url:

@@ -33,6 +33,11 @@ MAX_PING_STRIKES = 2             # pings more often than that, this many times: 
 # client's deadline passes; these bounds are for a host gone wrong.
 PENDING_CALLS_LIMIT = 100_000    # beyond this many calls waiting, grpc cancels new ones (CANCELLED)
 PENDING_CALL_SECONDS = 600       # a call waiting longer than this is cancelled by grpc (CANCELLED)
+# A call's headers together: grpc's default (8 KiB, with random refusals up
+# to 16 KiB) would refuse a bearer credential within the host's own limit
+# (auth/authenticator.py, 8,192 characters) with a bare RESOURCE_EXHAUSTED
+# before the host reads it. Soft and hard limit alike: no random band.
+MAX_METADATA_BYTES = 32 * 1024
 
 
 def gateway_server_options(config: HostConfig) -> list[tuple[str, int]]:
@@ -44,6 +49,8 @@ def gateway_server_options(config: HostConfig) -> list[tuple[str, int]]:
         ("grpc.server.max_pending_requests", PENDING_CALLS_LIMIT),
         ("grpc.server.max_pending_requests_hard_limit", PENDING_CALLS_LIMIT),
         ("grpc.server_max_unrequested_time_in_server", PENDING_CALL_SECONDS),
+        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+        ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
     ]
 
 

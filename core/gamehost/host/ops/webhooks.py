@@ -1,7 +1,8 @@
 """Turn notifications by webhook: a plugin of the ``gamehost_match_event``
 hook, shipped with the host, that POSTs a signed JSON body when it becomes
-a person's turn and when a match ends, for a frontend to turn into email
-or push.
+a signed-in person's turn and when a match ends, for a frontend to turn
+into email or push. Anonymous seats are not told: a receiver has no one to
+reach for them, and their turns would only queue ahead of those it has.
 
 Signature: ``Gamehost-Signature: sha256=<hex>``, the HMAC-SHA256 with the
 host's secret of ``"<timestamp>." + body``, where ``<timestamp>`` is the
@@ -109,8 +110,8 @@ class TurnNotifier:
             return  # moved on meanwhile: the next step notifies
         for seat in to_move:
             holder = record.seats[seat]
-            if holder.kind != "human":
-                continue
+            if holder.kind != "human" or not holder.subject:
+                continue  # a bot, or an anonymous seat: no one a receiver could reach
             body = {"type": "your_turn", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": version, "seat": seat, "player_name": holder.player_name, "subject": holder.subject}
             await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body)

@@ -12,6 +12,7 @@ loss, at the price of a disk flush per move.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import uuid
 from pathlib import Path
@@ -38,7 +39,16 @@ _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 PROBE_TABLE = "gamehost_write_probe"  # one row, rewritten by each readiness check
-MIN_FREE_PAGES = 16  # fewer pages left than a few moves need: as good as full
+QUICK_CHECK_PROBLEMS = 3  # the damage a refusal names at most
+MIN_FREE_PAGES = 16
+MIN_FREE_BYTES = 1 << 20  # less room left on the disk than this: as good as full  # fewer pages left than a few moves need: as good as full
+
+
+def free_bytes(directory: Path) -> int:
+    """Room left on the disk holding ``directory`` for this process: root
+    may also use the blocks the filesystem reserves for it."""
+    stats = os.statvfs(directory)
+    return stats.f_frsize * (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail)
 
 
 class SQLiteStore:
@@ -79,6 +89,15 @@ class SQLiteStore:
             raise StoreUnusable(f"{self.path} is not an SQLite database (it starts with {header[:8]!r}). "
                                 "Restore it from a backup or point --data-dir/--store elsewhere.")
 
+    @staticmethod
+    def _check_pages(db: sqlite3.Connection) -> None:
+        """Every page of the file read once (SQLite's quick_check): a file
+        damaged past its header would otherwise start, and fail the first
+        call, or the start-up, that reads the damaged page."""
+        problems = [row[0] for row in db.execute(f"PRAGMA quick_check({QUICK_CHECK_PROBLEMS})").fetchall()]
+        if problems != ["ok"]:
+            raise sqlite3.DatabaseError("; ".join(" ".join(problem.split()) for problem in problems)[:400])
+
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
@@ -91,6 +110,7 @@ class SQLiteStore:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+            self._check_pages(db)
         except sqlite3.DatabaseError as error:
             db.close()
             self._lock.release()
@@ -127,10 +147,17 @@ class SQLiteStore:
 
     async def probe_write(self) -> None:
         """Commit a tiny write, as every move does: fails while the disk is
-        full or the file cannot be written. A database held at its
+        full or the file cannot be written. A tiny commit can still succeed
+        on a full disk (the log is written over from its start once it was
+        copied back, needing no new room) while the next copy into the
+        database file fails and moves after it: the disk's free room is
+        checked first. A database held at its
         max_page_count fails only writes that need a new page, so the room
         left there is checked too."""
         db = self._db
+        free = free_bytes(self.path.parent)
+        if free < MIN_FREE_BYTES:  # the probe alone may still commit: it writes over the start of a copied log
+            raise sqlite3.OperationalError(f"database or disk is full: {free} bytes free on the disk of {self.path}")
         room = (db.execute("PRAGMA max_page_count").fetchone()[0] - db.execute("PRAGMA page_count").fetchone()[0]
                 + db.execute("PRAGMA freelist_count").fetchone()[0])
         if room < MIN_FREE_PAGES:
