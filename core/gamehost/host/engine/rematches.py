@@ -13,6 +13,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_access import Access
 from gamehost.host.store.base import SeatRecord
 
 # The rematch of match M is created with this request id: every ask, on any
@@ -43,11 +44,9 @@ def rotated_seats(seats: list[SeatRecord]) -> list[SeatRecord]:
 class MatchMaker(Protocol):
     """What a rematch needs of the engine: the finished match, and a new one made."""
 
-    async def live_match(self, match_id: str) -> LiveMatch: ...
+    async def live_match(self, match_id: str, access: Access | None = None) -> LiveMatch: ...
 
-    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
-                           request_id: str = "", turn_timeout: float = 0.0, caller: Principal | None = None,
-                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch: ...
+    async def create_match(self, game_id: str, **settings: Any) -> LiveMatch: ...
 
 
 class Rematches:
@@ -59,7 +58,7 @@ class Rematches:
             raise errors.Unauthenticated(
                 "Rematch is for the players of the match: sign in (authorization: Bearer ...).",
                 "SIGN_IN_REQUIRED")
-        live = await self.matches.live_match(match_id)
+        live = await self.matches.live_match(match_id, Access(caller))
         record = live.record
         if live.seat_of_subject(caller.subject) is None:
             raise errors.PermissionDenied(
@@ -72,6 +71,7 @@ class Rematches:
         rematch = await self.matches.create_match(
             record.game_id, seats=len(record.seats), options=record.options,
             request_id=rematch_request_id(match_id), turn_timeout=record.turn_timeout, caller=caller,
-            seat_holders=rotated_seats(record.seats))
+            seat_holders=rotated_seats(record.seats), visibility=record.visibility, spectators=record.spectators,
+            rated=record.rated)
         live.log.info("rematch", rematch_id=rematch.id, asked_by=caller.subject)
         return rematch

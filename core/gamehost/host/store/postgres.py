@@ -343,15 +343,17 @@ class PostgresStore:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False, public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
-                                   player=player, my_turn=my_turn)
+                                   player=player, my_turn=my_turn, public_only=public_only)
         rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
 
-    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False,
+                              public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
-                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS,
+                                   public_only=public_only)
         return [tuple(row) for row in await self._all(*query)]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
@@ -373,7 +375,7 @@ class PostgresStore:
             (match_ids, list(OVER_STATUSES)))).fetchall()
         over = [row[0] for row in rows]
         if over:
-            for table in ("events", "snapshots", "match_players", "rules_strikes"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations"):
                 await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY(%s)", (over,))
             await conn.execute("DELETE FROM matches WHERE id = ANY(%s)", (over,))
         return over
@@ -445,6 +447,20 @@ class PostgresStore:
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in await self._all(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
+
+    async def set_invitation(self, match_id: str, code_hash: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute("INSERT INTO match_invitations VALUES (%s, %s) ON CONFLICT (match_id) DO UPDATE "
+                               "SET code_hash = excluded.code_hash", (match_id, code_hash))
+
+    async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
+        return await self._one("SELECT 1 FROM match_invitations WHERE match_id=%s AND code_hash=%s",
+                               (match_id, code_hash)) is not None
+
+    async def revoke_invitation(self, match_id: str) -> bool:
+        async with self._pool.connection() as conn:
+            deleted = await conn.execute("DELETE FROM match_invitations WHERE match_id=%s", (match_id,))
+            return deleted.rowcount > 0
 
     async def add_strike(self, match_id: str) -> int:
         row = await self._one("INSERT INTO rules_strikes VALUES (%s, 1) ON CONFLICT (match_id) DO UPDATE "
