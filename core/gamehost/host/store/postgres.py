@@ -32,6 +32,7 @@ from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, 
                                                row_to_delivery)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
+from gamehost.host.store.invitation_rows import PostgresInvitations
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -66,7 +67,7 @@ async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any
     return row[0]
 
 
-class PostgresStore:
+class PostgresStore(PostgresInvitations):
     shared = True  # other replicas write too: the engine must catch up and claim
 
     def __init__(self, url: str, *, owner: str = "", lease: float = 10.0, pool_size: int = 10,
@@ -447,20 +448,6 @@ class PostgresStore:
     async def delivery_attempts(self, key: str) -> list[tuple[int, float, int, str]]:
         return [tuple(row) for row in await self._all(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=%s ORDER BY attempt", (key,))]
-
-    async def set_invitation(self, match_id: str, code_hash: str) -> None:
-        async with self._pool.connection() as conn:
-            await conn.execute("INSERT INTO match_invitations VALUES (%s, %s) ON CONFLICT (match_id) DO UPDATE "
-                               "SET code_hash = excluded.code_hash", (match_id, code_hash))
-
-    async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
-        return await self._one("SELECT 1 FROM match_invitations WHERE match_id=%s AND code_hash=%s",
-                               (match_id, code_hash)) is not None
-
-    async def revoke_invitation(self, match_id: str) -> bool:
-        async with self._pool.connection() as conn:
-            deleted = await conn.execute("DELETE FROM match_invitations WHERE match_id=%s", (match_id,))
-            return deleted.rowcount > 0
 
     async def add_strike(self, match_id: str) -> int:
         row = await self._one("INSERT INTO rules_strikes VALUES (%s, 1) ON CONFLICT (match_id) DO UPDATE "

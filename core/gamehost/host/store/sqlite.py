@@ -25,6 +25,7 @@ from gamehost.host.store.file_lock import DatabaseLock
 from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
+from gamehost.host.store import invitation_rows
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -428,18 +429,14 @@ class SQLiteStore:
             (key,)).fetchall()]
 
     async def set_invitation(self, match_id: str, code_hash: str) -> None:
-        self._transaction(lambda db: db.execute(
-            "INSERT INTO match_invitations VALUES (?, ?) ON CONFLICT (match_id) DO UPDATE SET code_hash = "
-            "excluded.code_hash", (match_id, code_hash)))
+        self._transaction(lambda db: db.execute(invitation_rows.upsert_sql("?"), (match_id, code_hash)).fetchall())
 
     async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
-        return self._db.execute("SELECT 1 FROM match_invitations WHERE match_id=? AND code_hash=?",
-                                (match_id, code_hash)).fetchone() is not None
+        return self._db.execute(invitation_rows.admits_sql("?"), (match_id, code_hash)).fetchone() is not None
 
     async def revoke_invitation(self, match_id: str) -> bool:
-        revoked: list[int] = []
-        self._transaction(lambda db: revoked.append(
-            db.execute("DELETE FROM match_invitations WHERE match_id=?", (match_id,)).rowcount))
+        revoked: list[list] = []
+        self._transaction(lambda db: revoked.append(db.execute(invitation_rows.revoke_sql("?"), (match_id,)).fetchall()))
         return bool(revoked[0])
 
     async def add_strike(self, match_id: str) -> int:
