@@ -52,7 +52,7 @@ class MatchDirectory(EngineCore):
         live = self._live.get(match_id)
         if live is not None:
             if access is not None and not await self.sees(live.record, access):
-                await self.store.get_match(match_id)  # the row read a missing match costs
+                await self.store.get_match("")  # the read a missing match costs: a lookup that finds no row
                 raise match_not_found(match_id)
             return live
         record = await self.store.get_match(match_id) if match_id else None
