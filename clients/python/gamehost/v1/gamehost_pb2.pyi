@@ -30,6 +30,20 @@ class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_KIND_HUMAN: _ClassVar[SeatKind]
     SEAT_KIND_BOT: _ClassVar[SeatKind]
 
+class Visibility(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VISIBILITY_UNSPECIFIED: _ClassVar[Visibility]
+    VISIBILITY_PUBLIC: _ClassVar[Visibility]
+    VISIBILITY_UNLISTED: _ClassVar[Visibility]
+    VISIBILITY_PRIVATE: _ClassVar[Visibility]
+
+class Spectators(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SPECTATORS_UNSPECIFIED: _ClassVar[Spectators]
+    SPECTATORS_ANYONE: _ClassVar[Spectators]
+    SPECTATORS_PLAYERS: _ClassVar[Spectators]
+    SPECTATORS_NONE: _ClassVar[Spectators]
+
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     EVENT_KIND_UNSPECIFIED: _ClassVar[EventKind]
@@ -76,6 +90,14 @@ SEAT_KIND_UNSPECIFIED: SeatKind
 SEAT_KIND_OPEN: SeatKind
 SEAT_KIND_HUMAN: SeatKind
 SEAT_KIND_BOT: SeatKind
+VISIBILITY_UNSPECIFIED: Visibility
+VISIBILITY_PUBLIC: Visibility
+VISIBILITY_UNLISTED: Visibility
+VISIBILITY_PRIVATE: Visibility
+SPECTATORS_UNSPECIFIED: Spectators
+SPECTATORS_ANYONE: Spectators
+SPECTATORS_PLAYERS: Spectators
+SPECTATORS_NONE: Spectators
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_JOINED: EventKind
 EVENT_KIND_LEFT: EventKind
@@ -183,20 +205,22 @@ class GetGameRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until")
+    __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until", "reserved_for")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     VERIFIED_FIELD_NUMBER: _ClassVar[int]
     AWAY_UNTIL_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_FOR_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: SeatKind
     player_name: str
     bot: str
     verified: bool
     away_until: _timestamp_pb2.Timestamp
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ..., away_until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    reserved_for: str
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ..., away_until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reserved_for: _Optional[str] = ...) -> None: ...
 
 class StatusDetail(_message.Message):
     __slots__ = ("reason", "message", "plugin")
@@ -221,7 +245,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats", "visibility", "spectators", "rated", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -243,6 +267,10 @@ class Match(_message.Message):
     UNDO_ASK_FIELD_NUMBER: _ClassVar[int]
     USER_TURN_SINCE_FIELD_NUMBER: _ClassVar[int]
     USER_SEATS_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     rules_version: str
@@ -264,7 +292,19 @@ class Match(_message.Message):
     undo_ask: UndoAsk
     user_turn_since: _timestamp_pb2.Timestamp
     user_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    visibility: Visibility
+    spectators: Spectators
+    rated: bool
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+
+class SeatReservation(_message.Message):
+    __slots__ = ("seat", "subject")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    subject: str
+    def __init__(self, seat: _Optional[int] = ..., subject: _Optional[str] = ...) -> None: ...
 
 class ChessClock(_message.Message):
     __slots__ = ("initial", "increment", "remaining", "since", "running", "deadline", "per_move")
@@ -285,7 +325,7 @@ class ChessClock(_message.Message):
     def __init__(self, initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., running: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout", "clock_initial", "clock_increment", "correspondence_move_time", "absent_grace")
+    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout", "clock_initial", "clock_increment", "correspondence_move_time", "absent_grace", "visibility", "reserved_seats", "spectators", "rated")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -299,6 +339,10 @@ class CreateMatchRequest(_message.Message):
     CLOCK_INCREMENT_FIELD_NUMBER: _ClassVar[int]
     CORRESPONDENCE_MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
     ABSENT_GRACE_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    RESERVED_SEATS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _struct_pb2.Struct
@@ -312,7 +356,11 @@ class CreateMatchRequest(_message.Message):
     clock_increment: _duration_pb2.Duration
     correspondence_move_time: _duration_pb2.Duration
     absent_grace: _duration_pb2.Duration
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    visibility: Visibility
+    reserved_seats: _containers.RepeatedCompositeFieldContainer[SeatReservation]
+    spectators: Spectators
+    rated: bool
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., reserved_seats: _Optional[_Iterable[_Union[SeatReservation, _Mapping]]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "game", "status", "mine", "player", "my_turn", "if_none_match")
@@ -347,20 +395,24 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., etag: _Optional[str] = ..., not_modified: _Optional[bool] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("name",)
+    __slots__ = ("name", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
-    def __init__(self, name: _Optional[str] = ...) -> None: ...
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("name", "seat", "player_name")
+    __slots__ = ("name", "seat", "player_name", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     seat: int
     player_name: str
-    def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ...) -> None: ...
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[int] = ..., player_name: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
     __slots__ = ("match", "seat", "player_token")
@@ -433,16 +485,18 @@ class RenderOptions(_message.Message):
     def __init__(self, text: _Optional[bool] = ..., svg: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("name", "player_token", "render", "at_version")
+    __slots__ = ("name", "player_token", "render", "at_version", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     render: RenderOptions
     at_version: int
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., at_version: _Optional[int] = ...) -> None: ...
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., at_version: _Optional[int] = ..., invitation_code: _Optional[str] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
     __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render", "include_view")
@@ -501,28 +555,32 @@ class MatchEvent(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("name", "player_token", "after_version", "render")
+    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     after_version: int
     render: RenderOptions
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ...) -> None: ...
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
-    __slots__ = ("name", "player_token", "page_size", "page_token")
+    __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     page_size: int
     page_token: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
 
 class MatchLog(_message.Message):
     __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token")
@@ -601,6 +659,12 @@ class UndoAsk(_message.Message):
     accepted: _containers.RepeatedScalarFieldContainer[int]
     waiting: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, seat: _Optional[int] = ..., undoes: _Optional[int] = ..., ask_version: _Optional[int] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., accepted: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class RevokeInvitationRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class GetIdentityRequest(_message.Message):
     __slots__ = ()

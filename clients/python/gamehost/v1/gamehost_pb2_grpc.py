@@ -158,6 +158,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
                 _registered_method=True)
+        self.RevokeInvitation = channel.unary_unary(
+                '/gamehost.v1.GameHost/RevokeInvitation',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -367,6 +372,18 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RevokeInvitation(self, request, context):
+        """Private matches, reserved seats and invitations. See docs/protocol.md,
+        "Private matches, reserved seats and invitations".
+        Ends the match's invitation: its code admits nobody from now on, on
+        every replica (players already seated keep their seats and tokens).
+        Only the match's signed-in creator or an admin may call it; to anyone
+        who may not see the match it answers NOT_FOUND, as for a missing match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -489,6 +506,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.WithdrawUndo,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.SerializeToString,
+            ),
+            'RevokeInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeInvitation,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1143,6 +1165,33 @@ class GameHost:
             '/gamehost.v1.GameHost/WithdrawUndo',
             gamehost_dot_v1_dot_gamehost__pb2.WithdrawUndoRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.UndoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/RevokeInvitation',
+            gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
             options,
             channel_credentials,
             insecure,

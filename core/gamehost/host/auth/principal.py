@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ADMIN = "admin"
+# A backend that seats its own users: it may create matches reserving seats for any users (match_access.py).
+MATCHMAKER = "matchmaker"
 
 
 @dataclass(frozen=True)

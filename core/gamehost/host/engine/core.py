@@ -21,6 +21,7 @@ from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import Bot
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.engine.ratings import MatchRatings
 from gamehost.host.engine.renderings import MatchRenderings
@@ -100,7 +101,7 @@ class EngineCore(abc.ABC):
     # ------------------------------------------------------------ directory.py
 
     @abc.abstractmethod
-    async def live_match(self, match_id: str) -> LiveMatch: ...
+    async def live_match(self, match_id: str, access: "Access | None" = None) -> LiveMatch: ...
 
     @abc.abstractmethod
     async def locked(self, live: LiveMatch, attempt: Callable[[], Awaitable[T]]) -> T: ...
@@ -115,6 +116,9 @@ class EngineCore(abc.ABC):
 
     @abc.abstractmethod
     def _seat_of(self, live: LiveMatch, token: str, action: str, caller: Principal | None = None) -> int: ...
+
+    @abc.abstractmethod
+    def viewer_of(self, live: LiveMatch, token: str, caller: Principal | None = None) -> int | None: ...
 
     @abc.abstractmethod
     async def _leave_to_bot(self, live: LiveMatch, seat: int) -> LiveMatch: ...

@@ -15,6 +15,7 @@ from gamehost.host import errors
 from gamehost.host.errors import shown
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_access import Access, check_spectator, invitation_hash, sees_without_invitation
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import MatchRecord
 
@@ -23,6 +24,15 @@ log = structlog.get_logger("gamehost.engine")
 RULES_VERSION_UNAVAILABLE = "RULES_VERSION_UNAVAILABLE"  # the ErrorInfo reason of a match this host cannot play
 FINISHED_CACHE = 256  # finished matches kept in memory after a read
 STALE_RETRIES = 5  # catch-ups a call may need when other replicas keep moving the match
+
+
+def match_not_found(match_id: str) -> errors.NotFound:
+    """The one answer for a match that does not exist, or that the caller
+    may not know exists (a private match): the same status, reason and
+    message either way."""
+    return errors.NotFound(
+        f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this host.",
+        "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
 
 
 class MatchDirectory(EngineCore):
@@ -34,15 +44,24 @@ class MatchDirectory(EngineCore):
         """The match if this host holds it in memory now, without a store read."""
         return self._live.get(match_id)
 
-    async def live_match(self, match_id: str) -> LiveMatch:
+    async def live_match(self, match_id: str, access: Access | None = None) -> LiveMatch:
+        """The match, restored from the store if this host does not hold it.
+        With ``access``, a caller who may not see it gets the answer a
+        missing match gets, after the same store reads (the row, and the
+        invitation when one is sent), so neither tells a private match apart."""
         live = self._live.get(match_id)
         if live is not None:
+            if access is not None and not await self.sees(live.record, access):
+                await self.store.get_match("")  # the read a missing match costs: a lookup that finds no row
+                raise match_not_found(match_id)
             return live
         record = await self.store.get_match(match_id) if match_id else None
         if record is None:
-            raise errors.NotFound(
-                f"No match {shown('matches/' + match_id)}. ListMatches shows the matches on this host.",
-                "MATCH_NOT_FOUND", resource=("gamehost.dev/Match", f"matches/{match_id}"))
+            if access is not None and access.invitation_code:
+                await self.store.invitation_admits(match_id, invitation_hash(access.invitation_code))
+            raise match_not_found(match_id)
+        if access is not None and not await self.sees(record, access):
+            raise match_not_found(match_id)
         live = self._live.get(match_id)  # restored by a concurrent call meanwhile
         if live is None:
             live = await self._restore(record)
@@ -63,11 +82,29 @@ class MatchDirectory(EngineCore):
         self.rules.forget(match_id)
         return copy
 
-    async def read_match(self, match_id: str) -> LiveMatch:
+    async def sees(self, record: MatchRecord, access: Access) -> bool:
+        """Whether the call may see the match: the invitation is read from
+        the store each time, so a revoked one admits nobody on any replica."""
+        if sees_without_invitation(record, access):
+            return True
+        return bool(access.invitation_code) and \
+            await self.store.invitation_admits(record.id, invitation_hash(access.invitation_code))
+
+    async def watched_match(self, match_id: str, access: Access) -> tuple[LiveMatch, int | None]:
+        """The match for a read of its view, events or log, and the seat the
+        caller reads it as (None: a spectator, whom the match's spectator
+        policy must admit)."""
+        live = await self.read_match(match_id, access)
+        seat = self.viewer_of(live, access.player_token, access.caller)
+        if seat is None:
+            check_spectator(live.record, access.caller)
+        return live, seat
+
+    async def read_match(self, match_id: str, access: Access | None = None) -> LiveMatch:
         """The match for a read: with a shared store, first brought up to
         what other replicas committed, so a client reads its own moves
         whichever replica it asks."""
-        live = await self.live_match(match_id)
+        live = await self.live_match(match_id, access)
         if self.shared and not live.over:
             async with live.lock:
                 await self._catch_up(live)
@@ -195,12 +232,11 @@ class MatchDirectory(EngineCore):
         entry = self.catalog.get(record.game_id)
         return entry is not None and (not record.rules_version or entry.at_version(record.rules_version) is not None)
 
-    async def stored_match(self, match_id: str) -> MatchRecord:
+    async def stored_match(self, match_id: str, access: Access | None = None) -> MatchRecord:
         """The match as stored, for listing one this host cannot play."""
         record = await self.store.get_match(match_id)
-        if record is None:
-            raise errors.NotFound(f"No match {shown('matches/' + match_id)}.", "MATCH_NOT_FOUND",
-                                  resource=("gamehost.dev/Match", f"matches/{match_id}"))
+        if record is None or (access is not None and not await self.sees(record, access)):
+            raise match_not_found(match_id)
         return record
 
     async def _rules_source(self, live: LiveMatch) -> tuple[Any, list[dict]]:

@@ -70,6 +70,8 @@ from gamehost.host.engine.views import MatchViews
 from gamehost.host.engine.fair_seed import check_chosen_seed
 from gamehost.host.errors import shown
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_access import (SPECTATOR_POLICIES, VISIBILITIES, Access, invitation_hash,
+                                               new_invitation_code, reserved_seats)
 from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
@@ -225,23 +227,33 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
 
     # ------------------------------------------------------------ matches
 
-    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
-                           seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
-                           variant: str = "", bot: str = "", turn_timeout: float = 0.0,
-                           clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
-                           absent_grace: float | None = None,
-                           caller: Principal | None = None,
-                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch:
-        """``caller``: who creates it (None: the host itself), for the seed
-        rule and the quotas, and as the match's creator. ``seat_holders``:
-        the seats as they start (a rematch's players), instead of open and
-        bot seats; the match starts at once when none is open."""
+    async def create_match(self, game_id: str, **settings: Any) -> LiveMatch:
+        """A new match (or the one ``request_id`` created before): ``open_match``'s settings."""
+        live, _ = await self.open_match(game_id, **settings)
+        return live
+
+    async def open_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
+                         seed: int | None = None, bot_seats: tuple[int, ...] = (), request_id: str = "",
+                         variant: str = "", bot: str = "", turn_timeout: float = 0.0,
+                         clock_initial: float = 0.0, clock_increment: float = 0.0, clock_per_move: float = 0.0,
+                         absent_grace: float | None = None, visibility: str = "public", spectators: str = "anyone",
+                         rated: bool | None = None, reservations: Sequence[tuple[int, str]] = (),
+                         caller: Principal | None = None,
+                         seat_holders: Sequence[SeatRecord] | None = None) -> tuple[LiveMatch, str]:
+        """A new match and, for a private or unlisted one created by this
+        call, its invitation code (the store keeps only its hash; "" for a
+        public match, or one an earlier call with ``request_id`` created).
+        ``caller``: who creates it (None: the host itself), for the seed
+        rule, the quotas and the reservations, and as the match's creator.
+        ``seat_holders``: the seats as they start (a rematch's players),
+        instead of open and bot seats; the match starts at once when none is
+        open. ``reservations``: (seat, subject) held for signed-in users."""
         entry = self.game_entry(game_id)
         game = entry.game
         if request_id:
             existing = await self.store.find_match_by_request(request_id)
             if existing is not None:
-                return await self.live_match(existing.id)
+                return await self.live_match(existing.id), ""
         seats = seats or game.min_players
         if seats not in game.allowed_player_counts():
             raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
@@ -258,6 +270,14 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if bot not in self.bots:
             raise errors.invalid_field("bot",
                                        f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
+        if visibility not in VISIBILITIES:
+            raise errors.invalid_field("visibility", f"a match is public, unlisted or private, not {visibility!r}.")
+        if spectators not in SPECTATOR_POLICIES:
+            raise errors.invalid_field("spectators", f"spectators are anyone, players or none, not {spectators!r}.")
+        if rated and bot_seats:
+            raise errors.invalid_field("rated", "a match with bot seats is never rated: leave rated unset "
+                                                "or false, or seat no bots.")
+        held = reserved_seats(reservations, seats, bot_seats, caller)
         seed_chosen = seed is not None
         if seed_chosen:
             check_chosen_seed(game, caller, self.chosen_seeds)
@@ -269,10 +289,11 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
             seats=list(seat_holders) if seat_holders is not None else
-            [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else SeatRecord(i) for i in range(seats)],
+            [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else
+             SeatRecord(i, reserved_for=held.get(i, "")) for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
             creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
-            absent_grace=absent_grace)
+            absent_grace=absent_grace, visibility=visibility, spectators=spectators, rated=rated)
         bound = log.bind(match_id=record.id, game=game.id)
         live = LiveMatch(record, entry, None, 0, bound)
         try:
@@ -293,10 +314,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             existing = await self.store.find_match_by_request(request_id)
             if existing is None:
                 raise
-            return await self.live_match(existing.id)
+            return await self.live_match(existing.id), ""
         except BaseException:
             self.rules.forget(record.id)
             raise
+        invitation = new_invitation_code() if visibility != "public" else ""
+        if invitation:
+            await self.store.set_invitation(record.id, invitation_hash(invitation))
         live.recent.extend(events)
         if record.status == "active":
             live.cache.settle_to_move(to_move)
@@ -304,7 +328,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
         self._notify_observers(live, events)
         await self._schedule_turns(live)
-        return live
+        return live, invitation
 
     def check_player_quota(self, caller: Principal) -> None:
         """Refuse ``caller`` one more seat (a ticket) over the per-player limit."""
@@ -334,20 +358,34 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
                            before: tuple[float, str] | None, player: str | None = None,
-                           my_turn: bool = False) -> list[MatchRecord]:
+                           my_turn: bool = False, public_only: bool = False) -> list[MatchRecord]:
+        """``public_only``: leave out unlisted and private matches (a listing
+        of every match, for a caller other than an admin)."""
         if game_id:
             self.game_entry(game_id)
         return await self.store.list_matches(game_id=game_id, status=status, limit=limit, before=before,
-                                             player=player, my_turn=my_turn)
+                                             player=player, my_turn=my_turn, public_only=public_only)
 
     async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
                               before: tuple[float, str] | None, player: str | None = None,
-                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+                              my_turn: bool = False, public_only: bool = False) -> list[tuple[str, int, float]]:
         """(id, version, create_time) of what list_matches would return."""
         if game_id:
             self.game_entry(game_id)
         return await self.store.list_match_keys(game_id=game_id, status=status, limit=limit, before=before,
-                                                player=player, my_turn=my_turn)
+                                                player=player, my_turn=my_turn, public_only=public_only)
+
+    async def revoke_invitation(self, match_id: str, caller: Principal) -> LiveMatch:
+        """End the match's invitation: its signed-in creator or an admin.
+        Anyone who may not see the match gets NOT_FOUND, as for a missing one."""
+        live = await self.live_match(match_id, Access(caller))
+        if not (caller.admin or (caller.subject and live.record.creator == caller.quota_key)):
+            raise (errors.Unauthenticated if caller.anonymous else errors.PermissionDenied)(
+                f"Only the signed-in creator of matches/{match_id} or an admin may revoke its invitation.",
+                "NOT_THE_CREATOR", metadata=errors.metadata_of(match=f"matches/{match_id}"))
+        revoked = await self.store.revoke_invitation(match_id)
+        live.log.info("invitation revoked", by=caller.subject, had_one=revoked)
+        return live
 
     async def player_turns(self, subject: str, match_ids: list[str]) -> dict[str, float]:
         """Of ``match_ids``, those where it is ``subject``'s turn, with the

@@ -4,7 +4,8 @@ players, ties by shared places).
 
 A match is rated when every seat is held by a signed-in player (two or
 more): a bot or an anonymous seat makes it unrated, so nobody's rating
-moves against an opponent the host cannot tell apart from another.
+moves against an opponent the host cannot tell apart from another. A match
+its creator made casual (``rated`` False) is never rated.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ MODEL = PlackettLuce(mu=PlayerRating.mu, sigma=PlayerRating.sigma)
 
 def rated_subjects(record: MatchRecord) -> list[str] | None:
     """The subjects of seats 0..n-1 when the finished match is rated, else None."""
-    if record.status != "finished" or not record.result or len(record.seats) < 2:
+    if record.status != "finished" or not record.result or len(record.seats) < 2 or record.rated is False:
         return None
     subjects = [seat.subject if seat.kind == "human" else "" for seat in record.seats]
     if not all(subjects) or len(set(subjects)) != len(subjects):

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.match_access import Access
 from gamehost.host.store.base import SeatRecord
 
 # The rematch of match M is created with this request id: every ask, on any
@@ -49,14 +50,12 @@ class MatchMaker(Protocol):
     """What a rematch needs of the engine: the finished match, a new one
     made, and a player's held seat taken."""
 
-    async def live_match(self, match_id: str) -> LiveMatch: ...
+    async def live_match(self, match_id: str, access: Access | None = None) -> LiveMatch: ...
 
     async def join(self, match_id: str, seat: int | None, player_name: str,
-                   caller: Principal | None = None) -> tuple[LiveMatch, int, str]: ...
+                   caller: Principal | None = None, invitation_code: str = "") -> tuple[LiveMatch, int, str]: ...
 
-    async def create_match(self, game_id: str, *, seats: int = 0, options: Mapping[str, Any] | None = None,
-                           request_id: str = "", turn_timeout: float = 0.0, caller: Principal | None = None,
-                           seat_holders: Sequence[SeatRecord] | None = None) -> LiveMatch: ...
+    async def create_match(self, game_id: str, **settings: Any) -> LiveMatch: ...
 
 
 class Rematches:
@@ -68,7 +67,7 @@ class Rematches:
             raise errors.Unauthenticated(
                 "Rematch is for the players of the match: sign in (authorization: Bearer ...).",
                 "SIGN_IN_REQUIRED")
-        live = await self.matches.live_match(match_id)
+        live = await self.matches.live_match(match_id, Access(caller))
         record = live.record
         if live.seat_of_subject(caller.subject) is None:
             raise errors.PermissionDenied(
@@ -81,7 +80,8 @@ class Rematches:
         rematch = await self.matches.create_match(
             record.game_id, seats=len(record.seats), options=record.options,
             request_id=rematch_request_id(match_id), turn_timeout=record.turn_timeout, caller=caller,
-            seat_holders=rotated_seats(record.seats))
+            seat_holders=rotated_seats(record.seats), visibility=record.visibility, spectators=record.spectators,
+            rated=record.rated)
         seat = rematch.seat_of_subject(caller.subject)
         if seat is not None and rematch.record.seats[seat].kind == "open" and rematch.record.status == "open":
             # Asking is agreeing: the caller takes the seat held for them.

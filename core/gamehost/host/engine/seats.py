@@ -14,14 +14,15 @@ from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch, token_hash
+from gamehost.host.engine.match_access import Access, check_reserved_seat
 from gamehost.host.store.base import SeatRecord
 from gamehost.host.engine.match_events import match_event
 
 
 class MatchSeats(EngineCore):
     async def join(self, match_id: str, seat: int | None, player_name: str,
-                   caller: Principal | None = None) -> tuple[LiveMatch, int, str]:
-        live = await self.live_match(match_id)
+                   caller: Principal | None = None, invitation_code: str = "") -> tuple[LiveMatch, int, str]:
+        live = await self.live_match(match_id, Access(caller, "", invitation_code))
         return await self.locked(live, lambda: self._join(live, seat, player_name, caller))
 
     async def _join(self, live: LiveMatch, seat: int | None, player_name: str,
@@ -44,20 +45,22 @@ class MatchSeats(EngineCore):
                 f"Every open seat of matches/{match_id} is held for a player of the match it follows.",
                 "SEAT_TAKEN", metadata=errors.metadata_of(open_seats=""))
         elif seat is None:
-            seat = open_seats[0]
+            seat = self._seat_for(live, open_seats, caller)
         elif not 0 <= seat < len(record.seats):
             raise errors.invalid_field("seat", f"seat must be 0 to {len(record.seats) - 1}, not {seat}.")
         elif seat not in open_seats:
             raise errors.FailedPrecondition(
                 f"Seat {seat} is taken. Open seats: {', '.join(map(str, open_seats))}.", "SEAT_TAKEN",
                 metadata=errors.metadata_of(seat=seat, open_seats=",".join(map(str, open_seats))))
-        if held is None:  # a seat held for the caller counted already
+        if held is None:  # a seat held for the caller is theirs, and counted already
+            check_reserved_seat(record, seat, caller)
             self.quotas.check_player(caller, self._live)
         token = secrets.token_urlsafe(24)
         seats = list(record.seats)
+        reserved_for = seats[seat].reserved_for
         if caller and caller.subject:  # the name comes from the identity, and the seat is bound to it
             seats[seat] = SeatRecord(seat, "human", caller.display_name or caller.subject, token_hash(token),
-                                     subject=caller.subject)
+                                     subject=caller.subject, reserved_for=reserved_for)
         else:
             seats[seat] = SeatRecord(seat, "human", player_name or f"player {seat}", token_hash(token))
         now = time.time()
@@ -72,6 +75,22 @@ class MatchSeats(EngineCore):
             self._live.seated(live, caller.quota_key)
         live.log.info("seat taken", seat=seat, player=seats[seat].player_name)
         return live, seat, token
+
+    @staticmethod
+    def _seat_for(live: LiveMatch, open_seats: list[int], caller: Principal | None) -> int:
+        """The seat JoinMatch gives a caller who names none: the one reserved
+        for it, else the lowest seat neither taken nor reserved."""
+        seats = live.record.seats
+        if caller and caller.subject:
+            mine = next((i for i in open_seats if seats[i].reserved_for == caller.subject), None)
+            if mine is not None:
+                return mine
+        free = [i for i in open_seats if not seats[i].reserved_for]
+        if not free:
+            raise errors.FailedPrecondition(
+                f"Every open seat of matches/{live.id} is reserved for other users.", "SEATS_RESERVED",
+                metadata=errors.metadata_of(open_seats=",".join(map(str, open_seats))))
+        return free[0]
 
     async def _rejoin(self, live: LiveMatch, seat: int) -> tuple[LiveMatch, int, str]:
         """A signed-in user back for the seat they hold (another device):
@@ -103,7 +122,7 @@ class MatchSeats(EngineCore):
         now = time.time()
         if record.status == "open":
             seats = list(record.seats)
-            seats[seat] = SeatRecord(seat)
+            seats[seat] = SeatRecord(seat, reserved_for=seats[seat].reserved_for)  # held for its user still
             events = [match_event(record.version + 1, "left", seat, now)]
             new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
         elif record.status == "active" and record.absent_grace is not None:

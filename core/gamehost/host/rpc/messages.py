@@ -39,6 +39,11 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
 TICKET_STATE_FROM_PB = {value: key for key, value in TICKET_STATE_TO_PB.items()}
+VISIBILITY_TO_PB = {"public": pb.VISIBILITY_PUBLIC, "unlisted": pb.VISIBILITY_UNLISTED,
+                    "private": pb.VISIBILITY_PRIVATE}
+VISIBILITY_FROM_PB = {pb.VISIBILITY_UNSPECIFIED: "public", **{v: k for k, v in VISIBILITY_TO_PB.items()}}
+SPECTATORS_TO_PB = {"anyone": pb.SPECTATORS_ANYONE, "players": pb.SPECTATORS_PLAYERS, "none": pb.SPECTATORS_NONE}
+SPECTATORS_FROM_PB = {pb.SPECTATORS_UNSPECIFIED: "anyone", **{v: k for k, v in SPECTATORS_TO_PB.items()}}
 VIEW_STATE_TAG = field_tag(pb.View.DESCRIPTOR.fields_by_name["state"])
 _state_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 
@@ -85,7 +90,8 @@ def match_pb(record: MatchRecord, to_move: Sequence[int], rules_available: bool)
         name=f"matches/{record.id}", game=f"games/{record.game_id}", rules_version=record.rules_version,
         status=STATUS_TO_PB[record.status], version=record.version,
         seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot,
-                       verified=bool(s.subject), away_until=timestamp(s.away_until) if s.away_until else None)
+                       verified=bool(s.subject), away_until=timestamp(s.away_until) if s.away_until else None,
+                       reserved_for=s.reserved_for)
                for s in record.seats],
         options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
         create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
@@ -95,7 +101,16 @@ def match_pb(record: MatchRecord, to_move: Sequence[int], rules_available: bool)
         status_detail=pb.StatusDetail(**record.status_detail) if record.status_detail else None,
         rules_unavailable=not rules_available,
         clock=clock_pb(record, to_move),
-        absent_grace=None if record.absent_grace is None else duration(record.absent_grace))
+        absent_grace=None if record.absent_grace is None else duration(record.absent_grace),
+        visibility=VISIBILITY_TO_PB[record.visibility], spectators=SPECTATORS_TO_PB[record.spectators],
+        rated=may_be_rated(record))
+
+
+def may_be_rated(record: MatchRecord) -> bool:
+    """Match.rated: not casual, and no seat that can never count (a bot's,
+    an anonymous player's); open seats may still be taken by signed-in users."""
+    return record.rated is not False and len(record.seats) >= 2 and \
+        all(seat.subject or seat.kind == "open" for seat in record.seats)
 
 
 def user_match_pb(shared: pb.Match, record: MatchRecord, user: str, turn_since: float | None) -> pb.Match:

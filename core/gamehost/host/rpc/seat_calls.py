@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from gamehost.client.structs import from_struct
 from gamehost.host.auth.principal import Principal
+from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.engine.undo import UndoResult
 from gamehost.host.rpc.match_messages import MatchMessages
@@ -19,8 +20,16 @@ class SeatCalls:
         self.engine = engine
         self.messages = messages
 
+    async def seen_match(self, name: str, token: str, caller: Principal) -> str:
+        """The match id of ``name`` once the caller may see the match: to a
+        stranger a private match answers NOT_FOUND, as a missing one does,
+        before any check of its seats or moves could tell it exists."""
+        match_id = resource_id(name, "matches")
+        await self.engine.live_match(match_id, Access(caller, token))
+        return match_id
+
     async def submit_move(self, request: pb.SubmitMoveRequest, caller: Principal) -> pb.SubmitMoveResponse:
-        match_id = resource_id(request.name, "matches")
+        match_id = await self.seen_match(request.name, request.player_token, caller)
         which = request.WhichOneof("move")
         result = await self.engine.submit(
             match_id, request.player_token,
@@ -36,18 +45,18 @@ class SeatCalls:
         return answer
 
     async def ask_undo(self, request: pb.AskUndoRequest, caller: Principal) -> pb.UndoResponse:
-        match_id = resource_id(request.name, "matches")
+        match_id = await self.seen_match(request.name, request.player_token, caller)
         return await self._undo_response(match_id, await self.engine.ask_undo(match_id, request.player_token, caller))
 
     async def answer_undo(self, request: pb.AnswerUndoRequest, caller: Principal) -> pb.UndoResponse:
-        match_id = resource_id(request.name, "matches")
+        match_id = await self.seen_match(request.name, request.player_token, caller)
         result = await self.engine.answer_undo(
             match_id, request.player_token, request.accept,
             request.ask_version if request.HasField("ask_version") else None, caller)
         return await self._undo_response(match_id, result)
 
     async def withdraw_undo(self, request: pb.WithdrawUndoRequest, caller: Principal) -> pb.UndoResponse:
-        match_id = resource_id(request.name, "matches")
+        match_id = await self.seen_match(request.name, request.player_token, caller)
         return await self._undo_response(
             match_id, await self.engine.withdraw_undo(match_id, request.player_token, caller))
 

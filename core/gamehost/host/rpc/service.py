@@ -16,6 +16,7 @@ from gamehost.host import errors
 from gamehost.host.auth.principal import Principal
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine.directory import RULES_VERSION_UNAVAILABLE
+from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine, caller_request_id
 from gamehost.host.engine.rematches import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine.renderings import asked_kinds
@@ -26,7 +27,8 @@ from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, u
 from gamehost.host.rpc.grpc_handlers import Undecodable
 from gamehost.host.rpc.match_messages import MatchMessages
 from gamehost.host.rpc.messages import (
-    STATUS_FROM_PB, TICKET_STATE_FROM_PB, player_rating_pb, result_pb, ticket_pb, user_match_pb)
+    SPECTATORS_FROM_PB, STATUS_FROM_PB, TICKET_STATE_FROM_PB, VISIBILITY_FROM_PB, player_rating_pb, result_pb,
+    ticket_pb, user_match_pb)
 from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
@@ -45,6 +47,7 @@ class MatchListing(TypedDict):
     before: tuple[float, str] | None
     player: str | None
     my_turn: bool
+    public_only: bool
 
 
 class GameHostService(pb_grpc.GameHostServicer):
@@ -107,7 +110,13 @@ class GameHostService(pb_grpc.GameHostServicer):
         if request.request_id.startswith(MATCHMAKING_REQUEST_PREFIX):
             raise errors.invalid_field("request_id", f"request ids starting {MATCHMAKING_REQUEST_PREFIX!r} name "
                                                      "matches made from tickets (CreateTicket): choose another.")
-        live = await self.engine.create_match(
+        if request.visibility not in VISIBILITY_FROM_PB:
+            raise errors.invalid_field("visibility", f"unknown visibility {request.visibility}: send "
+                                                     "VISIBILITY_PUBLIC, _UNLISTED or _PRIVATE.")
+        if request.spectators not in SPECTATORS_FROM_PB:
+            raise errors.invalid_field("spectators", f"unknown spectator policy {request.spectators}: send "
+                                                     "SPECTATORS_ANYONE, _PLAYERS or _NONE.")
+        live, invitation = await self.engine.open_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
             request_id=caller_request_id(caller, request.request_id), variant=request.variant, bot=request.bot,
@@ -116,8 +125,16 @@ class GameHostService(pb_grpc.GameHostServicer):
             clock_increment=request.clock_increment.ToNanoseconds() / 1e9,
             clock_per_move=request.correspondence_move_time.ToNanoseconds() / 1e9,
             absent_grace=request.absent_grace.ToNanoseconds() / 1e9 if request.HasField("absent_grace") else None,
-            caller=caller)
-        return await self.messages.live_match_message(live)
+            visibility=VISIBILITY_FROM_PB[request.visibility], spectators=SPECTATORS_FROM_PB[request.spectators],
+            rated=request.rated if request.HasField("rated") else None,
+            reservations=[(held.seat, held.subject) for held in request.reserved_seats], caller=caller)
+        message = await self.messages.live_match_message(live)
+        if not invitation:
+            return message
+        shown = pb.Match()  # the cached message is every caller's: the code goes on a copy for this answer only
+        shown.CopyFrom(message)
+        shown.invitation_code = invitation
+        return shown
 
     @unary
     async def Rematch(self, request: pb.RematchRequest, context: Context, caller: Principal) -> pb.Match:
@@ -208,6 +225,7 @@ class GameHostService(pb_grpc.GameHostServicer):
             raise errors.invalid_field("status", f"unknown match status {request.status}.")
         status = STATUS_FROM_PB.get(request.status)
         player = self._player_filter(request, caller)
+        public_only = player is None and not caller.admin  # a user's own listing shows its unlisted and private ones
         if request.my_turn:
             if status not in (None, "active"):
                 raise errors.invalid_field("status", "my_turn lists active matches only: leave status unset "
@@ -217,11 +235,11 @@ class GameHostService(pb_grpc.GameHostServicer):
             raise errors.invalid_field("if_none_match", "is not an etag this host issued; send the etag of an "
                                                         "earlier answer unchanged, or nothing.")
         query = {"game": game_id, "status": status, **({"player": player} if player else {}),
-                 **({"my_turn": True} if request.my_turn else {})}
+                 **({"my_turn": True} if request.my_turn else {}), **({} if public_only else {"every": True})}
         before = page_tokens.decode(request.page_token, query, page_tokens.time_and_id_position) \
             if request.page_token else None
         listing = MatchListing(game_id=game_id, status=status, limit=size + 1, before=before, player=player,
-                               my_turn=request.my_turn)
+                               my_turn=request.my_turn, public_only=public_only)
         if request.if_none_match:  # a poll: the page's keys name it; the rows are read only if it changed
             keys = await self.engine.list_match_keys(**listing)
             page = [(match_id, version) for match_id, version, _ in keys[:size]]
@@ -267,13 +285,14 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context, caller: Principal) -> pb.Match:
         match_id = resource_id(request.name, "matches")
+        access = Access(caller, "", request.invitation_code)
         try:
-            live = await self.engine.read_match(match_id)
+            live = await self.engine.read_match(match_id, access)
         except errors.FailedPrecondition as error:
             if error.reason != RULES_VERSION_UNAVAILABLE:
                 raise
             # shown, marked rules_unavailable
-            return self.messages.record_message(await self.engine.stored_match(match_id))
+            return self.messages.record_message(await self.engine.stored_match(match_id, access))
         return await self.messages.live_match_message(live)
 
     @unary
@@ -281,21 +300,23 @@ class GameHostService(pb_grpc.GameHostServicer):
                         caller: Principal) -> pb.JoinMatchResponse:
         match_id = resource_id(request.name, "matches")
         live, seat, token = await self.engine.join(
-            match_id, request.seat if request.HasField("seat") else None, request.player_name, caller)
+            match_id, request.seat if request.HasField("seat") else None, request.player_name, caller,
+            request.invitation_code)
         return pb.JoinMatchResponse(match=await self.messages.live_match_message(live), seat=seat,
                                     player_token=token)
 
     @unary
     async def LeaveMatch(self, request: pb.LeaveMatchRequest, context: Context, caller: Principal) -> pb.Match:
-        live = await self.engine.leave(resource_id(request.name, "matches"), request.player_token, caller)
+        match_id = await self.seat_calls.seen_match(request.name, request.player_token, caller)
+        live = await self.engine.leave(match_id, request.player_token, caller)
         return await self.messages.live_match_message(live)
 
     # ------------------------------------------------------------ views and moves
 
     @unary
     async def GetView(self, request: pb.GetViewRequest, context: Context, caller: Principal) -> pb.View:
-        live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token, caller)
+        live, seat = await self.engine.watched_match(
+            resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
         if request.HasField("at_version"):
             return await self.messages.past_view_message(live, seat, request.at_version, text, svg)
@@ -311,8 +332,8 @@ class GameHostService(pb_grpc.GameHostServicer):
     @streaming
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context,
                          caller: Principal) -> AsyncIterator[bytes]:
-        live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token, caller)
+        live, seat = await self.engine.watched_match(
+            resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
         sent = 0
         try:
@@ -332,8 +353,8 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetMatchLog(self, request: pb.GetMatchLogRequest, context: Context, caller: Principal) -> pb.MatchLog:
-        live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token, caller)
+        live, seat = await self.engine.watched_match(
+            resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         size = page_size(request.page_size, LOG_PAGE)
         query = {"log": live.id}
         after = page_tokens.decode(request.page_token, query, page_tokens.version_position(live.version)) \
@@ -367,6 +388,14 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def WithdrawUndo(self, request: pb.WithdrawUndoRequest, context: Context,
                            caller: Principal) -> pb.UndoResponse:
         return await self.seat_calls.withdraw_undo(request, caller)
+
+    # ------------------------------------------------------------ private matches
+
+    @unary
+    async def RevokeInvitation(self, request: pb.RevokeInvitationRequest, context: Context,
+                               caller: Principal) -> pb.Match:
+        live = await self.engine.revoke_invitation(resource_id(request.name, "matches"), caller)
+        return await self.messages.live_match_message(live)
 
     # ------------------------------------------------------------ identity
 

@@ -43,6 +43,7 @@ from gamehost.host.rpc.grpc_handlers import Undecodable
 from gamehost.host.rpc.match_messages import MatchMessages
 from gamehost.host.rpc.request_fields import resource_id
 from gamehost.host.rpc.seat_calls import SeatCalls
+from gamehost.host.engine.match_access import Access
 from gamehost.host.rpc.status import to_rpc_status
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -230,8 +231,8 @@ class SessionStream:
     # ------------------------------------------------------------ watches
 
     async def _watch(self, tag: int, request: pb.WatchMatchRequest) -> None:
-        live = await self.engine.read_match(resource_id(request.name, "matches"))
-        seat = self.engine.viewer_of(live, request.player_token, self.caller)
+        live, seat = await self.engine.watched_match(
+            resource_id(request.name, "matches"), Access(self.caller, request.player_token, request.invitation_code))
         # Checked before the watch it would replace stops: a refused watch changes nothing.
         self.engine.check_watch(live, request.after_version)
         replaced = self.watches.pop(live.id, None)

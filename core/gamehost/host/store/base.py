@@ -25,6 +25,7 @@ class SeatRecord:
     bot: str = ""
     subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
     away_until: float = 0.0  # a bot plays for the absent player after this time (epoch s); 0: not away
+    reserved_for: str = ""  # the signed-in user (subject) the seat is held for; "": anyone may take it
 
     def to_json(self) -> dict:
         data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
@@ -33,6 +34,8 @@ class SeatRecord:
             data["subject"] = self.subject
         if self.away_until:
             data["away_until"] = self.away_until
+        if self.reserved_for:
+            data["reserved_for"] = self.reserved_for
         return data
 
     @classmethod
@@ -62,6 +65,9 @@ class MatchRecord:
     status_detail: dict[str, str] | None = None  # why it is aborted or suspended: reason, message, plugin
     clock: dict | None = None  # a chess-style clock (clocks.py); None: untimed or a turn timeout
     absent_grace: float | None = None  # seconds before a bot plays for a player who left; None: leaving abandons
+    visibility: str = "public"  # "public" | "unlisted" | "private" (match_access.py)
+    spectators: str = "anyone"  # who may watch without a seat: "anyone" | "players" | "none"
+    rated: bool | None = None  # False: casual, whatever the seats; None: rated by the rule (rating_rules.py)
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row
@@ -237,13 +243,14 @@ class Store(Protocol):
 
     async def list_matches(self, *, game_id: str | None, status: str | None, limit: int,
                            before: tuple[float, str] | None, player: str | None = None,
-                           my_turn: bool = False) -> list[MatchRecord]:
+                           my_turn: bool = False, public_only: bool = False) -> list[MatchRecord]:
         """Newest first; ``player``: only matches where that user holds a
-        seat; with ``my_turn``, only those where it is that user's turn."""
+        seat; with ``my_turn``, only those where it is that user's turn;
+        ``public_only``: no unlisted nor private match."""
 
     async def list_match_keys(self, *, game_id: str | None, status: str | None, limit: int,
                               before: tuple[float, str] | None, player: str | None = None,
-                              my_turn: bool = False) -> list[tuple[str, int, float]]:
+                              my_turn: bool = False, public_only: bool = False) -> list[tuple[str, int, float]]:
         """(id, version, create_time) of the matches ``list_matches`` would
         return: a poll's etag without decoding every row."""
 
@@ -330,6 +337,20 @@ class Store(Protocol):
 
     # Rules strikes (engine_rules_failures.py): counted in the store, so a
     # restart does not forgive them and replicas add up to one count.
+    # Private matches' invitations: only a hash of each code is kept.
+    async def set_invitation(self, match_id: str, code_hash: str) -> None:
+        """Give the match the invitation whose code hashes to ``code_hash``
+        (replacing any it had)."""
+        ...
+
+    async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
+        """Whether the match has an invitation whose code hashes to ``code_hash``."""
+        ...
+
+    async def revoke_invitation(self, match_id: str) -> bool:
+        """End the match's invitation; False when it had none."""
+        ...
+
     async def add_strike(self, match_id: str) -> int:
         """Count one more rules failure of a match; returns its strikes now."""
 

@@ -48,6 +48,7 @@ class MemoryStore:
         self._tickets_lock = asyncio.Lock()  # held while a match forms from a pool, as in sqlite.py
         self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
         self._strikes: dict[str, int] = {}  # match -> rules failures counted
+        self._invitations: dict[str, str] = {}  # match -> the hash of its invitation code
 
     async def open(self) -> None:
         pass
@@ -108,10 +109,12 @@ class MemoryStore:
                 return copy_record(record)
         return None
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False, public_only=False):
         rows = sorted(self._matches.values(), key=lambda r: (r.create_time, r.id), reverse=True)
         selected = []
         for record in rows:
+            if public_only and record.visibility != "public":
+                continue
             if player and all(seat.subject != player for seat in record.seats):
                 continue
             if player and my_turn and self._turns[record.id].get(player) is None:
@@ -127,9 +130,11 @@ class MemoryStore:
                 break
         return selected
 
-    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False,
+                              public_only=False):
         return [(r.id, r.version, r.create_time) for r in await self.list_matches(
-            game_id=game_id, status=status, limit=limit, before=before, player=player, my_turn=my_turn)]
+            game_id=game_id, status=status, limit=limit, before=before, player=player, my_turn=my_turn,
+            public_only=public_only)]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
         since = {match_id: self._turns.get(match_id, {}).get(subject) for match_id in match_ids}
@@ -139,7 +144,8 @@ class MemoryStore:
         record = self._matches.get(match_id)
         if record is None or record.status not in OVER_STATUSES:
             return False
-        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns, self._strikes):
+        for table in (self._matches, self._events, self._snapshots, self._requests, self._turns, self._strikes,
+                      self._invitations):
             table.pop(match_id, None)
         return True
 
@@ -238,6 +244,15 @@ class MemoryStore:
     async def add_strike(self, match_id: str) -> int:
         self._strikes[match_id] = self._strikes.get(match_id, 0) + 1
         return self._strikes[match_id]
+
+    async def set_invitation(self, match_id: str, code_hash: str) -> None:
+        self._invitations[match_id] = code_hash
+
+    async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
+        return self._invitations.get(match_id) == code_hash
+
+    async def revoke_invitation(self, match_id: str) -> bool:
+        return self._invitations.pop(match_id, None) is not None
 
     async def clear_strikes(self, match_id: str) -> None:
         self._strikes.pop(match_id, None)

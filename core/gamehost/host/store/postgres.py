@@ -32,6 +32,7 @@ from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, 
                                                row_to_delivery)
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
+from gamehost.host.store.invitation_rows import PostgresInvitations
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -65,7 +66,7 @@ async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any
     return row[0]
 
 
-class PostgresStore:
+class PostgresStore(PostgresInvitations):
     shared = True  # other replicas write too: the engine must catch up and claim
 
     def __init__(self, url: str, *, owner: str = "", lease: float = 10.0, pool_size: int = 10,
@@ -321,15 +322,17 @@ class PostgresStore:
         row = await self._one(f"SELECT {MATCH_COLUMNS} FROM matches WHERE create_request_id=%s", (request_id,))
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False, public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
-                                   player=player, my_turn=my_turn)
+                                   player=player, my_turn=my_turn, public_only=public_only)
         rows = await self._all(*query)
         return [row_to_record(row) for row in rows]
 
-    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False,
+                              public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="%s",
-                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS,
+                                   public_only=public_only)
         return [tuple(row) for row in await self._all(*query)]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
@@ -351,7 +354,7 @@ class PostgresStore:
             (match_ids, list(OVER_STATUSES)))).fetchall()
         over = [row[0] for row in rows]
         if over:
-            for table in ("events", "snapshots", "match_players", "rules_strikes"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations"):
                 await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY(%s)", (over,))
             await conn.execute("DELETE FROM matches WHERE id = ANY(%s)", (over,))
         return over

@@ -180,6 +180,13 @@ MIGRATIONS = [
     ALTER TABLE tickets ADD COLUMN party text NOT NULL DEFAULT '', ADD COLUMN party_size integer NOT NULL DEFAULT 0;
     CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
     """,
+    # Private matches, reserved seats and invitations (engine/match_access.py): who may see and watch a match,
+    # a casual match, and the hash of its invitation code.
+    """
+    ALTER TABLE matches ADD COLUMN visibility text NOT NULL DEFAULT 'public',
+        ADD COLUMN spectators text NOT NULL DEFAULT 'anyone', ADD COLUMN rated boolean;
+    CREATE TABLE match_invitations (match_id text PRIMARY KEY REFERENCES matches (id), code_hash text NOT NULL);
+    """,
 ]
 
 

@@ -35,7 +35,7 @@ def copy_record(record: MatchRecord) -> MatchRecord:
 # The matches columns in the order of match_values and row_to_record.
 MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
                  "create_time, update_time, result, create_request_id, turn_timeout, creator, seed_chosen, "
-                 "status_detail, clock, absent_grace")
+                 "status_detail, clock, absent_grace, visibility, spectators, rated")
 MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
@@ -51,7 +51,8 @@ def row_to_record(row) -> MatchRecord:
         create_request_id=row[11] or "", turn_timeout=row[12], creator=row[13] or "", seed_chosen=bool(row[14]),
         status_detail=None if row[15] is None else loads(row[15]),
         clock=None if row[16] is None else loads(row[16]),
-        absent_grace=row[17],
+        absent_grace=row[17], visibility=row[18], spectators=row[19],
+        rated=None if row[20] is None else bool(row[20]),
     )
 
 
@@ -60,7 +61,8 @@ def match_values(record: MatchRecord) -> tuple:
             seats_json(record.seats), record.status, record.version, record.create_time,
             record.update_time, None if record.result is None else dumps(record.result),
             record.create_request_id or None, record.turn_timeout, record.creator, bool(record.seed_chosen),
-            detail_json(record), clock_json(record), record.absent_grace)
+            detail_json(record), clock_json(record), record.absent_grace, record.visibility, record.spectators,
+            record.rated)
 
 
 def detail_json(record: MatchRecord) -> str | None:
@@ -120,15 +122,19 @@ def event_rows(match_id: str, events: Sequence[dict]) -> list[tuple]:
 
 def list_matches_query(*, game_id: str | None, status: str | None, limit: int,
                        before: tuple[float, str] | None, mark: str, player: str | None = None,
-                       my_turn: bool = False, columns: str = MATCH_COLUMNS) -> tuple[str, tuple]:
+                       my_turn: bool = False, columns: str = MATCH_COLUMNS,
+                       public_only: bool = False) -> tuple[str, tuple]:
     """The ListMatches page query, newest first, and its parameters, with
     ``mark`` the driver's placeholder (``?`` or ``%s``). ``before`` is the
     (create_time, id) of the last match of the previous page; ``player``
     keeps the matches where that user holds a seat (match_players' index),
     ``my_turn`` those where it is also their turn; ``columns``: the
-    matches columns selected (MATCH_COLUMNS, or PAGE_KEY_COLUMNS)."""
+    matches columns selected (MATCH_COLUMNS, or PAGE_KEY_COLUMNS);
+    ``public_only`` leaves unlisted and private matches out."""
     clauses: list[str] = []
     params: list[Any] = []
+    if public_only:
+        clauses.append("visibility = 'public'")
     if player:
         turn = " AND turn_since IS NOT NULL" if my_turn else ""
         clauses.append(f"id IN (SELECT match_id FROM match_players WHERE subject = {mark}{turn})")

@@ -26,6 +26,7 @@ from gamehost.host.store.file_lock import DatabaseLock
 from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
+from gamehost.host.store import invitation_rows
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -331,15 +332,17 @@ class SQLiteStore:
                                (request_id,)).fetchone()
         return None if row is None else row_to_record(row)
 
-    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_matches(self, *, game_id, status, limit, before, player=None, my_turn=False, public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
-                                   player=player, my_turn=my_turn)
+                                   player=player, my_turn=my_turn, public_only=public_only)
         rows = self._db.execute(*query).fetchall()
         return [row_to_record(row) for row in rows]
 
-    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False):
+    async def list_match_keys(self, *, game_id, status, limit, before, player=None, my_turn=False,
+                              public_only=False):
         query = list_matches_query(game_id=game_id, status=status, limit=limit, before=before, mark="?",
-                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS)
+                                   player=player, my_turn=my_turn, columns=PAGE_KEY_COLUMNS,
+                                   public_only=public_only)
         return [tuple(row) for row in self._db.execute(*query).fetchall()]
 
     async def player_turns(self, subject: str, match_ids: Sequence[str]) -> dict[str, float]:
@@ -367,7 +370,7 @@ class SQLiteStore:
             f"SELECT id FROM matches WHERE id IN ({marks}) AND status IN ({_OVER})", match_ids).fetchall()]
         if over:
             marks = ",".join("?" * len(over))
-            for table in ("events", "snapshots", "match_players", "rules_strikes"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations"):
                 db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", over)
             db.execute(f"DELETE FROM matches WHERE id IN ({marks})", over)
         return over
@@ -461,6 +464,17 @@ class SQLiteStore:
         return [tuple(row) for row in self._db.execute(
             "SELECT attempt, time, status, error FROM notification_attempts WHERE key=? ORDER BY attempt",
             (key,)).fetchall()]
+
+    async def set_invitation(self, match_id: str, code_hash: str) -> None:
+        self._transaction(lambda db: db.execute(invitation_rows.upsert_sql("?"), (match_id, code_hash)).fetchall())
+
+    async def invitation_admits(self, match_id: str, code_hash: str) -> bool:
+        return self._db.execute(invitation_rows.admits_sql("?"), (match_id, code_hash)).fetchone() is not None
+
+    async def revoke_invitation(self, match_id: str) -> bool:
+        revoked: list[list] = []
+        self._transaction(lambda db: revoked.append(db.execute(invitation_rows.revoke_sql("?"), (match_id,)).fetchall()))
+        return bool(revoked[0])
 
     async def add_strike(self, match_id: str) -> int:
         counted: list[int] = []

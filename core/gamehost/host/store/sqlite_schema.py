@@ -140,4 +140,13 @@ MIGRATIONS = [
     ALTER TABLE tickets ADD COLUMN party_size INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX tickets_by_party ON tickets (party, state) WHERE party <> '';
     """,
+    # Private matches, reserved seats and invitations (engine/match_access.py): who may see and watch a match,
+    # a casual match, and the hash of its invitation code.
+    """
+    ALTER TABLE matches ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public';
+    ALTER TABLE matches ADD COLUMN spectators TEXT NOT NULL DEFAULT 'anyone';
+    ALTER TABLE matches ADD COLUMN rated INTEGER;
+    CREATE TABLE match_invitations (match_id TEXT PRIMARY KEY REFERENCES matches (id), code_hash TEXT NOT NULL)
+        WITHOUT ROWID;
+    """,
 ]

@@ -158,6 +158,130 @@ func (SeatKind) EnumDescriptor() ([]byte, []int) {
 	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{1}
 }
 
+// Private matches, reserved seats and invitations.
+// Who may find, see and join a match.
+type Visibility int32
+
+const (
+	// Treated as VISIBILITY_PUBLIC.
+	Visibility_VISIBILITY_UNSPECIFIED Visibility = 0
+	// Listed to everyone; anyone may see it, join an open seat and watch.
+	Visibility_VISIBILITY_PUBLIC Visibility = 1
+	// Left out of ListMatches for everyone but its own players (mine,
+	// my_turn) and admins; anyone who has its name may see, join and watch it.
+	Visibility_VISIBILITY_UNLISTED Visibility = 2
+	// Exists only for its players, the users it reserves seats for, its
+	// signed-in creator, holders of its invitation code and admins. To
+	// anyone else every call naming it answers NOT_FOUND with the same
+	// status, reason and message as a match that never existed.
+	Visibility_VISIBILITY_PRIVATE Visibility = 3
+)
+
+// Enum value maps for Visibility.
+var (
+	Visibility_name = map[int32]string{
+		0: "VISIBILITY_UNSPECIFIED",
+		1: "VISIBILITY_PUBLIC",
+		2: "VISIBILITY_UNLISTED",
+		3: "VISIBILITY_PRIVATE",
+	}
+	Visibility_value = map[string]int32{
+		"VISIBILITY_UNSPECIFIED": 0,
+		"VISIBILITY_PUBLIC":      1,
+		"VISIBILITY_UNLISTED":    2,
+		"VISIBILITY_PRIVATE":     3,
+	}
+)
+
+func (x Visibility) Enum() *Visibility {
+	p := new(Visibility)
+	*p = x
+	return p
+}
+
+func (x Visibility) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Visibility) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[2].Descriptor()
+}
+
+func (Visibility) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[2]
+}
+
+func (x Visibility) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Visibility.Descriptor instead.
+func (Visibility) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
+}
+
+// Private matches, reserved seats and invitations.
+// Who may watch a match (WatchMatch, GetView, GetMatchLog, the Session's
+// watch) without acting for one of its seats. A caller who may see the
+// match but not watch it gets PERMISSION_DENIED, reason SPECTATORS_CLOSED.
+type Spectators int32
+
+const (
+	// Treated as SPECTATORS_ANYONE.
+	Spectators_SPECTATORS_UNSPECIFIED Spectators = 0
+	// Anyone who may see the match may watch it.
+	Spectators_SPECTATORS_ANYONE Spectators = 1
+	// Only the match's own users (signed-in players, the users it reserves
+	// seats for, its signed-in creator) and admins; everyone else must
+	// act for a seat (its player token) to read the match's view and log.
+	Spectators_SPECTATORS_PLAYERS Spectators = 2
+	// Only admins watch without a seat; each player sees its own seat only.
+	Spectators_SPECTATORS_NONE Spectators = 3
+)
+
+// Enum value maps for Spectators.
+var (
+	Spectators_name = map[int32]string{
+		0: "SPECTATORS_UNSPECIFIED",
+		1: "SPECTATORS_ANYONE",
+		2: "SPECTATORS_PLAYERS",
+		3: "SPECTATORS_NONE",
+	}
+	Spectators_value = map[string]int32{
+		"SPECTATORS_UNSPECIFIED": 0,
+		"SPECTATORS_ANYONE":      1,
+		"SPECTATORS_PLAYERS":     2,
+		"SPECTATORS_NONE":        3,
+	}
+)
+
+func (x Spectators) Enum() *Spectators {
+	p := new(Spectators)
+	*p = x
+	return p
+}
+
+func (x Spectators) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Spectators) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[3].Descriptor()
+}
+
+func (Spectators) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[3]
+}
+
+func (x Spectators) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Spectators.Descriptor instead.
+func (Spectators) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
+}
+
 type EventKind int32
 
 const (
@@ -251,11 +375,11 @@ func (x EventKind) String() string {
 }
 
 func (EventKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamehost_v1_gamehost_proto_enumTypes[2].Descriptor()
+	return file_gamehost_v1_gamehost_proto_enumTypes[4].Descriptor()
 }
 
 func (EventKind) Type() protoreflect.EnumType {
-	return &file_gamehost_v1_gamehost_proto_enumTypes[2]
+	return &file_gamehost_v1_gamehost_proto_enumTypes[4]
 }
 
 func (x EventKind) Number() protoreflect.EnumNumber {
@@ -264,7 +388,7 @@ func (x EventKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EventKind.Descriptor instead.
 func (EventKind) EnumDescriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
 }
 
 type TicketState int32
@@ -310,11 +434,11 @@ func (x TicketState) String() string {
 }
 
 func (TicketState) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamehost_v1_gamehost_proto_enumTypes[3].Descriptor()
+	return file_gamehost_v1_gamehost_proto_enumTypes[5].Descriptor()
 }
 
 func (TicketState) Type() protoreflect.EnumType {
-	return &file_gamehost_v1_gamehost_proto_enumTypes[3]
+	return &file_gamehost_v1_gamehost_proto_enumTypes[5]
 }
 
 func (x TicketState) Number() protoreflect.EnumNumber {
@@ -323,7 +447,7 @@ func (x TicketState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TicketState.Descriptor instead.
 func (TicketState) EnumDescriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{5}
 }
 
 type DeliveryState int32
@@ -365,11 +489,11 @@ func (x DeliveryState) String() string {
 }
 
 func (DeliveryState) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamehost_v1_gamehost_proto_enumTypes[4].Descriptor()
+	return file_gamehost_v1_gamehost_proto_enumTypes[6].Descriptor()
 }
 
 func (DeliveryState) Type() protoreflect.EnumType {
-	return &file_gamehost_v1_gamehost_proto_enumTypes[4]
+	return &file_gamehost_v1_gamehost_proto_enumTypes[6]
 }
 
 func (x DeliveryState) Number() protoreflect.EnumNumber {
@@ -378,7 +502,7 @@ func (x DeliveryState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DeliveryState.Descriptor instead.
 func (DeliveryState) EnumDescriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
 }
 
 type Game struct {
@@ -842,7 +966,13 @@ type Seat struct {
 	// Set while the seat's player is away (left a match with absent_grace):
 	// the bot plays for it from this time on, until its signed-in owner
 	// joins again and takes it back.
-	AwayUntil     *timestamppb.Timestamp `protobuf:"bytes,40,opt,name=away_until,json=awayUntil,proto3" json:"away_until,omitempty"`
+	AwayUntil *timestamppb.Timestamp `protobuf:"bytes,40,opt,name=away_until,json=awayUntil,proto3" json:"away_until,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The signed-in user (subject) this seat is held for: only they may take
+	// it (CreateMatchRequest.reserved_seats). Stays set once they hold it.
+	// Shown to whoever may see the match: in a private match, only its own
+	// users, invitation holders and admins.
+	ReservedFor   string `protobuf:"bytes,80,opt,name=reserved_for,json=reservedFor,proto3" json:"reserved_for,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +1047,13 @@ func (x *Seat) GetAwayUntil() *timestamppb.Timestamp {
 		return x.AwayUntil
 	}
 	return nil
+}
+
+func (x *Seat) GetReservedFor() string {
+	if x != nil {
+		return x.ReservedFor
+	}
+	return ""
 }
 
 // Why a match is aborted or suspended.
@@ -1104,9 +1241,28 @@ type Match struct {
 	UserTurnSince *timestamppb.Timestamp `protobuf:"bytes,70,opt,name=user_turn_since,json=userTurnSince,proto3" json:"user_turn_since,omitempty"`
 	// Set by ListMatches when it lists one user's matches: the seats that
 	// user holds in this match.
-	UserSeats     []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UserSeats []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// Who may see and join the match (CreateMatchRequest.visibility);
+	// VISIBILITY_PUBLIC for a match created without one.
+	Visibility Visibility `protobuf:"varint,80,opt,name=visibility,proto3,enum=gamehost.v1.Visibility" json:"visibility,omitempty"`
+	// Who may watch it without a seat (CreateMatchRequest.spectators);
+	// SPECTATORS_ANYONE for a match created without a policy.
+	Spectators Spectators `protobuf:"varint,81,opt,name=spectators,proto3,enum=gamehost.v1.Spectators" json:"spectators,omitempty"`
+	// False when the creator made the match casual (CreateMatchRequest.rated)
+	// or a seat can never count for ratings (a bot's, or an anonymous
+	// player's): its result moves nobody's rating. True while every seat is
+	// open or held by a signed-in player, who are rated once it finishes.
+	Rated bool `protobuf:"varint,82,opt,name=rated,proto3" json:"rated,omitempty"`
+	// The secret that admits its holder to a private or unlisted match
+	// (JoinMatchRequest.invitation_code and the read calls'). Set only in
+	// the answer to the CreateMatch call that created the match: the host
+	// keeps a hash of it, never the code, so no later call (nor a retry of
+	// CreateMatch with the same request_id) shows it again.
+	// RevokeInvitation ends it.
+	InvitationCode string `protobuf:"bytes,83,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
@@ -1286,6 +1442,91 @@ func (x *Match) GetUserSeats() []int32 {
 	return nil
 }
 
+func (x *Match) GetVisibility() Visibility {
+	if x != nil {
+		return x.Visibility
+	}
+	return Visibility_VISIBILITY_UNSPECIFIED
+}
+
+func (x *Match) GetSpectators() Spectators {
+	if x != nil {
+		return x.Spectators
+	}
+	return Spectators_SPECTATORS_UNSPECIFIED
+}
+
+func (x *Match) GetRated() bool {
+	if x != nil {
+		return x.Rated
+	}
+	return false
+}
+
+func (x *Match) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
+// Private matches, reserved seats and invitations.
+// A seat held for one signed-in user.
+type SeatReservation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seat, 0 to seats - 1; not a bot seat.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The user it is held for: the subject of their identity (a JWT's "sub",
+	// an API key's name), at most 256 characters.
+	Subject       string `protobuf:"bytes,2,opt,name=subject,proto3" json:"subject,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SeatReservation) Reset() {
+	*x = SeatReservation{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SeatReservation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SeatReservation) ProtoMessage() {}
+
+func (x *SeatReservation) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SeatReservation.ProtoReflect.Descriptor instead.
+func (*SeatReservation) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SeatReservation) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *SeatReservation) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
 // Players: clocks, absent players, notifications, undo.
 // A chess-style clock: each seat's bank of time runs while it is to move;
 // the increment is added after each of its moves. When a person's bank
@@ -1313,7 +1554,7 @@ type ChessClock struct {
 
 func (x *ChessClock) Reset() {
 	*x = ChessClock{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1566,7 @@ func (x *ChessClock) String() string {
 func (*ChessClock) ProtoMessage() {}
 
 func (x *ChessClock) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1579,7 @@ func (x *ChessClock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChessClock.ProtoReflect.Descriptor instead.
 func (*ChessClock) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ChessClock) GetInitial() *durationpb.Duration {
@@ -1429,14 +1670,32 @@ type CreateMatchRequest struct {
 	// active match does not abandon it; the random bot plays for the seat
 	// after this grace (0 to 30 days; 0: at once), and the seat's signed-in
 	// owner takes it back by joining again. Unset: leaving abandons the match.
-	AbsentGrace   *durationpb.Duration `protobuf:"bytes,43,opt,name=absent_grace,json=absentGrace,proto3,oneof" json:"absent_grace,omitempty"`
+	AbsentGrace *durationpb.Duration `protobuf:"bytes,43,opt,name=absent_grace,json=absentGrace,proto3,oneof" json:"absent_grace,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// Who may find, see and join the match; unspecified: public. A private
+	// or unlisted match's creator gets its invitation code in the answer
+	// (Match.invitation_code).
+	Visibility Visibility `protobuf:"varint,80,opt,name=visibility,proto3,enum=gamehost.v1.Visibility" json:"visibility,omitempty"`
+	// Seats held for signed-in users: only that user may take the seat, and
+	// JoinMatch without a seat skips them. A caller with the "matchmaker" or
+	// "admin" role may reserve any seats for any users; another signed-in
+	// caller may reserve seats only if one of them is for itself (a player
+	// challenging friends); anonymous callers none (UNAUTHENTICATED).
+	// Distinct seats, none a bot seat, each user once.
+	ReservedSeats []*SeatReservation `protobuf:"bytes,81,rep,name=reserved_seats,json=reservedSeats,proto3" json:"reserved_seats,omitempty"`
+	// Who may watch without a seat; unspecified: anyone who may see the match.
+	Spectators Spectators `protobuf:"varint,82,opt,name=spectators,proto3,enum=gamehost.v1.Spectators" json:"spectators,omitempty"`
+	// False: a casual match, whose result moves no rating. Unset or true:
+	// rated when every seat is a distinct signed-in player (a match with bot
+	// seats is never rated: true with bot_seats is INVALID_ARGUMENT).
+	Rated         *bool `protobuf:"varint,83,opt,name=rated,proto3,oneof" json:"rated,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1707,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1720,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -1555,6 +1814,34 @@ func (x *CreateMatchRequest) GetAbsentGrace() *durationpb.Duration {
 	return nil
 }
 
+func (x *CreateMatchRequest) GetVisibility() Visibility {
+	if x != nil {
+		return x.Visibility
+	}
+	return Visibility_VISIBILITY_UNSPECIFIED
+}
+
+func (x *CreateMatchRequest) GetReservedSeats() []*SeatReservation {
+	if x != nil {
+		return x.ReservedSeats
+	}
+	return nil
+}
+
+func (x *CreateMatchRequest) GetSpectators() Spectators {
+	if x != nil {
+		return x.Spectators
+	}
+	return Spectators_SPECTATORS_UNSPECIFIED
+}
+
+func (x *CreateMatchRequest) GetRated() bool {
+	if x != nil && x.Rated != nil {
+		return *x.Rated
+	}
+	return false
+}
+
 type ListMatchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// At most this many matches (default 50, at most 500).
@@ -1586,7 +1873,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1598,7 +1885,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1611,7 +1898,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -1687,7 +1974,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1699,7 +1986,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1712,7 +1999,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -1746,14 +2033,18 @@ func (x *ListMatchesResponse) GetNotModified() bool {
 type GetMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
-	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The match's invitation code (Match.invitation_code): admits its holder
+	// to a private match it could not see otherwise, until it is revoked.
+	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +2056,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +2069,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -1788,23 +2079,37 @@ func (x *GetMatchRequest) GetName() string {
 	return ""
 }
 
+func (x *GetMatchRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
 type JoinMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// The seat wanted; when unset, the lowest open seat.
+	// The seat wanted; when unset, the seat reserved for the signed-in
+	// caller if there is one, else the lowest seat neither taken nor
+	// reserved. A seat reserved for another user: PERMISSION_DENIED,
+	// reason SEAT_RESERVED.
 	Seat *int32 `protobuf:"varint,2,opt,name=seat,proto3,oneof" json:"seat,omitempty"`
 	// Shown to the other players; a signed-in caller's name comes from its
 	// identity instead. A signed-in caller who holds a seat of the match
 	// already gets that seat back, with a new token, from any device.
-	PlayerName    string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PlayerName string `protobuf:"bytes,3,opt,name=player_name,json=playerName,proto3" json:"player_name,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The match's invitation code (Match.invitation_code): admits its holder
+	// to a private match it could not see otherwise, until it is revoked.
+	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1816,7 +2121,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1829,7 +2134,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -1853,6 +2158,13 @@ func (x *JoinMatchRequest) GetPlayerName() string {
 	return ""
 }
 
+func (x *JoinMatchRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
 type JoinMatchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Match *Match                 `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
@@ -1866,7 +2178,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +2190,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +2203,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -1925,7 +2237,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1937,7 +2249,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1950,7 +2262,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -1990,7 +2302,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2314,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2327,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LegalMove) GetId() string {
@@ -2060,7 +2372,7 @@ type MovePart struct {
 
 func (x *MovePart) Reset() {
 	*x = MovePart{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2072,7 +2384,7 @@ func (x *MovePart) String() string {
 func (*MovePart) ProtoMessage() {}
 
 func (x *MovePart) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2085,7 +2397,7 @@ func (x *MovePart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
 func (*MovePart) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *MovePart) GetId() string {
@@ -2126,7 +2438,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2138,7 +2450,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2151,7 +2463,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *View) GetMatch() string {
@@ -2235,7 +2547,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2247,7 +2559,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2260,7 +2572,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -2290,14 +2602,18 @@ type GetViewRequest struct {
 	// (FAILED_PRECONDITION MATCH_NOT_OVER before: a past view of a live match
 	// could show what the game hides again, e.g. a card turned back). Unset:
 	// the view now.
-	AtVersion     *int64 `protobuf:"varint,10,opt,name=at_version,json=atVersion,proto3,oneof" json:"at_version,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	AtVersion *int64 `protobuf:"varint,10,opt,name=at_version,json=atVersion,proto3,oneof" json:"at_version,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The match's invitation code (Match.invitation_code): admits its holder
+	// to a private match it could not see otherwise, until it is revoked.
+	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2309,7 +2625,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2322,7 +2638,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -2353,6 +2669,13 @@ func (x *GetViewRequest) GetAtVersion() int64 {
 	return 0
 }
 
+func (x *GetViewRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
 type SubmitMoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2381,7 +2704,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2393,7 +2716,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2406,7 +2729,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -2509,7 +2832,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2521,7 +2844,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2534,7 +2857,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -2587,7 +2910,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2599,7 +2922,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2612,7 +2935,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -2699,15 +3022,19 @@ type WatchMatchRequest struct {
 	// Empty to watch as a spectator.
 	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
 	// Send the events after this version (0: from the start).
-	AfterVersion  int64          `protobuf:"varint,3,opt,name=after_version,json=afterVersion,proto3" json:"after_version,omitempty"`
-	Render        *RenderOptions `protobuf:"bytes,4,opt,name=render,proto3" json:"render,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	AfterVersion int64          `protobuf:"varint,3,opt,name=after_version,json=afterVersion,proto3" json:"after_version,omitempty"`
+	Render       *RenderOptions `protobuf:"bytes,4,opt,name=render,proto3" json:"render,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The match's invitation code (Match.invitation_code): admits its holder
+	// to a private match it could not see otherwise, until it is revoked.
+	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2719,7 +3046,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2732,7 +3059,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -2763,6 +3090,13 @@ func (x *WatchMatchRequest) GetRender() *RenderOptions {
 	return nil
 }
 
+func (x *WatchMatchRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
 type GetMatchLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2773,14 +3107,18 @@ type GetMatchLogRequest struct {
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The next_page_token of a previous call for the same match: the page
 	// after it.
-	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Private matches, reserved seats and invitations.
+	// The match's invitation code (Match.invitation_code): admits its holder
+	// to a private match it could not see otherwise, until it is revoked.
+	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2792,7 +3130,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2805,7 +3143,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -2836,6 +3174,13 @@ func (x *GetMatchLogRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *GetMatchLogRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
 type MatchLog struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2861,7 +3206,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2873,7 +3218,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2886,7 +3231,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -2971,7 +3316,7 @@ type AskUndoRequest struct {
 
 func (x *AskUndoRequest) Reset() {
 	*x = AskUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2983,7 +3328,7 @@ func (x *AskUndoRequest) String() string {
 func (*AskUndoRequest) ProtoMessage() {}
 
 func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2996,7 +3341,7 @@ func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
 func (*AskUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *AskUndoRequest) GetName() string {
@@ -3029,7 +3374,7 @@ type AnswerUndoRequest struct {
 
 func (x *AnswerUndoRequest) Reset() {
 	*x = AnswerUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3041,7 +3386,7 @@ func (x *AnswerUndoRequest) String() string {
 func (*AnswerUndoRequest) ProtoMessage() {}
 
 func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3054,7 +3399,7 @@ func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
 func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AnswerUndoRequest) GetName() string {
@@ -3097,7 +3442,7 @@ type WithdrawUndoRequest struct {
 
 func (x *WithdrawUndoRequest) Reset() {
 	*x = WithdrawUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3109,7 +3454,7 @@ func (x *WithdrawUndoRequest) String() string {
 func (*WithdrawUndoRequest) ProtoMessage() {}
 
 func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3122,7 +3467,7 @@ func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WithdrawUndoRequest) GetName() string {
@@ -3154,7 +3499,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3166,7 +3511,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3179,7 +3524,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *UndoResponse) GetVersion() int64 {
@@ -3223,7 +3568,7 @@ type UndoAsk struct {
 
 func (x *UndoAsk) Reset() {
 	*x = UndoAsk{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3235,7 +3580,7 @@ func (x *UndoAsk) String() string {
 func (*UndoAsk) ProtoMessage() {}
 
 func (x *UndoAsk) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3248,7 +3593,7 @@ func (x *UndoAsk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
 func (*UndoAsk) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UndoAsk) GetSeat() int32 {
@@ -3293,6 +3638,51 @@ func (x *UndoAsk) GetWaiting() []int32 {
 	return nil
 }
 
+type RevokeInvitationRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeInvitationRequest) Reset() {
+	*x = RevokeInvitationRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeInvitationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeInvitationRequest) ProtoMessage() {}
+
+func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
+func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *RevokeInvitationRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 type GetIdentityRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -3301,7 +3691,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3703,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3716,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 type Identity struct {
@@ -3344,7 +3734,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3356,7 +3746,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3369,7 +3759,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Identity) GetSubject() string {
@@ -3412,7 +3802,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3424,7 +3814,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3437,7 +3827,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -3464,7 +3854,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3476,7 +3866,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3489,7 +3879,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -3507,7 +3897,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3519,7 +3909,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3532,7 +3922,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 type AssignBotRequest struct {
@@ -3548,7 +3938,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3560,7 +3950,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3573,7 +3963,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -3607,7 +3997,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3619,7 +4009,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3632,7 +4022,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -3662,7 +4052,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3674,7 +4064,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3687,7 +4077,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -3822,7 +4212,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3834,7 +4224,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3847,7 +4237,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -3893,7 +4283,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3905,7 +4295,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3918,7 +4308,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -4055,7 +4445,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4067,7 +4457,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4080,7 +4470,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -4100,7 +4490,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4112,7 +4502,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4125,7 +4515,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -4159,7 +4549,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4171,7 +4561,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4184,7 +4574,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -4270,7 +4660,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4282,7 +4672,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4295,7 +4685,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -4329,7 +4719,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4341,7 +4731,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4354,7 +4744,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -4381,7 +4771,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4393,7 +4783,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4406,7 +4796,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -4433,7 +4823,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4445,7 +4835,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4458,7 +4848,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -4551,7 +4941,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4563,7 +4953,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4576,7 +4966,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -4717,7 +5107,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4729,7 +5119,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4742,7 +5132,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Ticket) GetName() string {
@@ -4909,7 +5299,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4921,7 +5311,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4934,7 +5324,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -4954,7 +5344,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4966,7 +5356,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4979,7 +5369,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -4999,7 +5389,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5011,7 +5401,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5024,7 +5414,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -5048,7 +5438,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5060,7 +5450,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5073,7 +5463,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -5108,7 +5498,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5120,7 +5510,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5133,7 +5523,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -5165,7 +5555,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5177,7 +5567,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5190,7 +5580,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -5242,7 +5632,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5254,7 +5644,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5267,7 +5657,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *Delivery) GetKey() string {
@@ -5335,7 +5725,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5347,7 +5737,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5360,7 +5750,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -5402,7 +5792,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5414,7 +5804,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5427,7 +5817,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -5454,7 +5844,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5466,7 +5856,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5479,7 +5869,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -5530,7 +5920,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xd1\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xf4\x01\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -5539,7 +5929,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x03bot\x18\x04 \x01(\tR\x03bot\x12\x1a\n" +
 	"\bverified\x18\x05 \x01(\bR\bverified\x129\n" +
 	"\n" +
-	"away_until\x18( \x01(\v2\x1a.google.protobuf.TimestampR\tawayUntil\"X\n" +
+	"away_until\x18( \x01(\v2\x1a.google.protobuf.TimestampR\tawayUntil\x12!\n" +
+	"\freserved_for\x18P \x01(\tR\vreservedFor\"X\n" +
 	"\fStatusDetail\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
@@ -5548,7 +5939,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xca\a\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xfb\b\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5575,7 +5966,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bundo_ask\x182 \x01(\v2\x14.gamehost.v1.UndoAskR\aundoAsk\x12B\n" +
 	"\x0fuser_turn_since\x18F \x01(\v2\x1a.google.protobuf.TimestampR\ruserTurnSince\x12\x1d\n" +
 	"\n" +
-	"user_seats\x18G \x03(\x05R\tuserSeats\"\xed\x02\n" +
+	"user_seats\x18G \x03(\x05R\tuserSeats\x127\n" +
+	"\n" +
+	"visibility\x18P \x01(\x0e2\x17.gamehost.v1.VisibilityR\n" +
+	"visibility\x127\n" +
+	"\n" +
+	"spectators\x18Q \x01(\x0e2\x17.gamehost.v1.SpectatorsR\n" +
+	"spectators\x12\x14\n" +
+	"\x05rated\x18R \x01(\bR\x05rated\x12'\n" +
+	"\x0finvitation_code\x18S \x01(\tR\x0einvitationCode\"?\n" +
+	"\x0fSeatReservation\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -5584,7 +5986,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
 	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
 	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x124\n" +
-	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xe6\x04\n" +
+	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xc2\x06\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -5599,9 +6001,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rclock_initial\x18( \x01(\v2\x19.google.protobuf.DurationR\fclockInitial\x12B\n" +
 	"\x0fclock_increment\x18) \x01(\v2\x19.google.protobuf.DurationR\x0eclockIncrement\x12S\n" +
 	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
-	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
+	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01\x127\n" +
+	"\n" +
+	"visibility\x18P \x01(\x0e2\x17.gamehost.v1.VisibilityR\n" +
+	"visibility\x12C\n" +
+	"\x0ereserved_seats\x18Q \x03(\v2\x1c.gamehost.v1.SeatReservationR\rreservedSeats\x127\n" +
+	"\n" +
+	"spectators\x18R \x01(\x0e2\x17.gamehost.v1.SpectatorsR\n" +
+	"spectators\x12\x19\n" +
+	"\x05rated\x18S \x01(\bH\x02R\x05rated\x88\x01\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
-	"\r_absent_grace\"\xff\x01\n" +
+	"\r_absent_graceB\b\n" +
+	"\x06_rated\"\xff\x01\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -5616,14 +6027,16 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x12\n" +
 	"\x04etag\x18F \x01(\tR\x04etag\x12!\n" +
-	"\fnot_modified\x18G \x01(\bR\vnotModified\"%\n" +
+	"\fnot_modified\x18G \x01(\bR\vnotModified\"N\n" +
 	"\x0fGetMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"i\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12'\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\x92\x01\n" +
 	"\x10JoinMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
 	"\vplayer_name\x18\x03 \x01(\tR\n" +
-	"playerNameB\a\n" +
+	"playerName\x12'\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCodeB\a\n" +
 	"\x05_seat\"t\n" +
 	"\x11JoinMatchResponse\x12(\n" +
 	"\x05match\x18\x01 \x01(\v2\x12.gamehost.v1.MatchR\x05match\x12\x12\n" +
@@ -5655,14 +6068,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	" \x01(\tR\x03svg\"5\n" +
 	"\rRenderOptions\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x10\n" +
-	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xae\x01\n" +
+	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xd7\x01\n" +
 	"\x0eGetViewRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x122\n" +
 	"\x06render\x18\x03 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12\"\n" +
 	"\n" +
 	"at_version\x18\n" +
-	" \x01(\x03H\x00R\tatVersion\x88\x01\x01B\r\n" +
+	" \x01(\x03H\x00R\tatVersion\x88\x01\x01\x12'\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCodeB\r\n" +
 	"\v_at_version\"\xe3\x02\n" +
 	"\x11SubmitMoveRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
@@ -5694,18 +6108,20 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x12\x16\n" +
 	"\x06undoes\x182 \x01(\x03R\x06undoes\x12D\n" +
-	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xa3\x01\n" +
+	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xcc\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
-	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\"\x87\x01\n" +
+	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12'\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\xb0\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"\xe6\x02\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\x12'\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\xe6\x02\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5744,7 +6160,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vexpire_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"expireTime\x12\x1a\n" +
 	"\baccepted\x18\x05 \x03(\x05R\baccepted\x12\x18\n" +
-	"\awaiting\x18\x06 \x03(\x05R\awaiting\"\x14\n" +
+	"\awaiting\x18\x06 \x03(\x05R\awaiting\"-\n" +
+	"\x17RevokeInvitationRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x14\n" +
 	"\x12GetIdentityRequest\"u\n" +
 	"\bIdentity\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
@@ -5936,7 +6354,19 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEAT_KIND_OPEN\x10\x01\x12\x13\n" +
 	"\x0fSEAT_KIND_HUMAN\x10\x02\x12\x11\n" +
-	"\rSEAT_KIND_BOT\x10\x03*\xe1\x03\n" +
+	"\rSEAT_KIND_BOT\x10\x03*p\n" +
+	"\n" +
+	"Visibility\x12\x1a\n" +
+	"\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11VISIBILITY_PUBLIC\x10\x01\x12\x17\n" +
+	"\x13VISIBILITY_UNLISTED\x10\x02\x12\x16\n" +
+	"\x12VISIBILITY_PRIVATE\x10\x03*l\n" +
+	"\n" +
+	"Spectators\x12\x1a\n" +
+	"\x16SPECTATORS_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11SPECTATORS_ANYONE\x10\x01\x12\x16\n" +
+	"\x12SPECTATORS_PLAYERS\x10\x02\x12\x13\n" +
+	"\x0fSPECTATORS_NONE\x10\x03*\xe1\x03\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -5967,7 +6397,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
 	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
-	"\x15DELIVERY_STATE_FAILED\x10\x032\xf9\r\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x032\xc7\x0e\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -5996,7 +6426,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\aAskUndo\x12\x1b.gamehost.v1.AskUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12G\n" +
 	"\n" +
 	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
-	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse2\xd2\x03\n" +
+	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12L\n" +
+	"\x10RevokeInvitation\x12$.gamehost.v1.RevokeInvitationRequest\x1a\x12.gamehost.v1.Match2\xd2\x03\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -6018,238 +6449,249 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 	return file_gamehost_v1_gamehost_proto_rawDescData
 }
 
-var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
+var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
-	(EventKind)(0),                  // 2: gamehost.v1.EventKind
-	(TicketState)(0),                // 3: gamehost.v1.TicketState
-	(DeliveryState)(0),              // 4: gamehost.v1.DeliveryState
-	(*Game)(nil),                    // 5: gamehost.v1.Game
-	(*GameBot)(nil),                 // 6: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 7: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 8: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 9: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 10: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 11: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 12: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 13: gamehost.v1.Result
-	(*Match)(nil),                   // 14: gamehost.v1.Match
-	(*ChessClock)(nil),              // 15: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 16: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 17: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 18: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 19: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 20: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 21: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 22: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 23: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 24: gamehost.v1.MovePart
-	(*View)(nil),                    // 25: gamehost.v1.View
-	(*RenderOptions)(nil),           // 26: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 27: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 28: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 29: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 30: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 31: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 32: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 33: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 34: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 35: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 36: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 37: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 38: gamehost.v1.UndoAsk
-	(*GetIdentityRequest)(nil),      // 39: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 40: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 41: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 42: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 43: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 44: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 45: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 46: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 47: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 48: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 49: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 50: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 51: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 52: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 53: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 54: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 55: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 56: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 57: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 58: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 59: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 60: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 61: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 62: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 63: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 64: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 65: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 66: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 67: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 68: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 69: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 70: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 71: google.protobuf.Any
+	(Visibility)(0),                 // 2: gamehost.v1.Visibility
+	(Spectators)(0),                 // 3: gamehost.v1.Spectators
+	(EventKind)(0),                  // 4: gamehost.v1.EventKind
+	(TicketState)(0),                // 5: gamehost.v1.TicketState
+	(DeliveryState)(0),              // 6: gamehost.v1.DeliveryState
+	(*Game)(nil),                    // 7: gamehost.v1.Game
+	(*GameBot)(nil),                 // 8: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 9: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 10: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 11: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 12: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 13: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 14: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 15: gamehost.v1.Result
+	(*Match)(nil),                   // 16: gamehost.v1.Match
+	(*SeatReservation)(nil),         // 17: gamehost.v1.SeatReservation
+	(*ChessClock)(nil),              // 18: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 19: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 20: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 21: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 22: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 23: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 24: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 25: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 26: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 27: gamehost.v1.MovePart
+	(*View)(nil),                    // 28: gamehost.v1.View
+	(*RenderOptions)(nil),           // 29: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 30: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 31: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 32: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 33: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 34: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 35: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 36: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 37: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 38: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 39: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 40: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 41: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 42: gamehost.v1.RevokeInvitationRequest
+	(*GetIdentityRequest)(nil),      // 43: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 44: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 45: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 46: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 47: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 48: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 49: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 50: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 51: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 52: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 53: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 54: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 55: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 56: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 57: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 58: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 59: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 60: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 61: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 62: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 63: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 64: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 65: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 66: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 67: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 68: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 69: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 70: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 71: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 72: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 73: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 74: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 75: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	68,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	68,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	7,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	6,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	68,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	5,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	72,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	72,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	72,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	69,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	73,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	11,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	68,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	13,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	69,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	69,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	70,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	69,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	12,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	15,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	70,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	38,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	69,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
-	70,  // 21: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	70,  // 22: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	70,  // 23: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	69,  // 24: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	69,  // 25: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	70,  // 26: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	68,  // 27: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	70,  // 28: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	70,  // 29: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	70,  // 30: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	70,  // 31: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	70,  // 32: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	0,   // 33: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	14,  // 34: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	14,  // 35: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	68,  // 36: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	24,  // 37: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,   // 38: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	68,  // 39: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	23,  // 40: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	13,  // 41: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	26,  // 42: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	68,  // 43: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	26,  // 44: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	25,  // 45: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	2,   // 46: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	69,  // 47: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	68,  // 48: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	25,  // 49: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	69,  // 50: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	26,  // 51: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	68,  // 52: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	30,  // 53: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	13,  // 54: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	38,  // 55: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	69,  // 56: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	31,  // 57: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	28,  // 58: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	34,  // 59: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	35,  // 60: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	36,  // 61: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	71,  // 62: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	30,  // 63: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	29,  // 64: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	14,  // 65: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	47,  // 66: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	49,  // 67: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	37,  // 68: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	51,  // 69: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	51,  // 70: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	68,  // 71: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	70,  // 72: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	70,  // 73: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	68,  // 74: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	3,   // 75: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	70,  // 76: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	69,  // 77: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	69,  // 78: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	69,  // 79: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	3,   // 80: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	57,  // 81: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	69,  // 82: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	4,   // 83: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	69,  // 84: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	69,  // 85: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	63,  // 86: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	68,  // 87: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	4,   // 88: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	64,  // 89: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	8,   // 90: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	10,  // 91: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	16,  // 92: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	17,  // 93: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	19,  // 94: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	20,  // 95: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	22,  // 96: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	27,  // 97: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	28,  // 98: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	31,  // 99: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	32,  // 100: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	39,  // 101: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	46,  // 102: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	50,  // 103: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	52,  // 104: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	54,  // 105: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	56,  // 106: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	58,  // 107: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	59,  // 108: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	60,  // 109: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	61,  // 110: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	34,  // 111: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	35,  // 112: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	36,  // 113: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	41,  // 114: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	42,  // 115: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	44,  // 116: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	45,  // 117: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	65,  // 118: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	67,  // 119: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	9,   // 120: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	5,   // 121: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	14,  // 122: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	18,  // 123: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	14,  // 124: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	21,  // 125: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	14,  // 126: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	25,  // 127: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	29,  // 128: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	30,  // 129: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	33,  // 130: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	40,  // 131: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	48,  // 132: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	14,  // 133: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	53,  // 134: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	55,  // 135: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	57,  // 136: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	57,  // 137: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	57,  // 138: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	57,  // 139: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	62,  // 140: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	37,  // 141: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	37,  // 142: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	37,  // 143: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	14,  // 144: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	43,  // 145: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	14,  // 146: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	14,  // 147: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	66,  // 148: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	64,  // 149: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	120, // [120:150] is the sub-list for method output_type
-	90,  // [90:120] is the sub-list for method input_type
-	90,  // [90:90] is the sub-list for extension type_name
-	90,  // [90:90] is the sub-list for extension extendee
-	0,   // [0:90] is the sub-list for field type_name
+	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	72,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	73,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	73,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	74,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	73,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	74,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	73,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
+	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
+	74,  // 23: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	74,  // 24: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	74,  // 25: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	73,  // 26: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	73,  // 27: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	74,  // 28: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	72,  // 29: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	74,  // 30: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	74,  // 31: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	74,  // 32: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	74,  // 33: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	74,  // 34: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	2,   // 35: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
+	17,  // 36: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
+	3,   // 37: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
+	0,   // 38: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	16,  // 39: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	16,  // 40: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	72,  // 41: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	27,  // 42: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,   // 43: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	72,  // 44: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	26,  // 45: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	15,  // 46: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	29,  // 47: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	72,  // 48: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	29,  // 49: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	28,  // 50: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	4,   // 51: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	73,  // 52: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	72,  // 53: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	28,  // 54: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	73,  // 55: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	29,  // 56: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	72,  // 57: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	33,  // 58: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	15,  // 59: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	41,  // 60: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	73,  // 61: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	34,  // 62: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	31,  // 63: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	37,  // 64: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	38,  // 65: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	39,  // 66: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	75,  // 67: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	33,  // 68: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	32,  // 69: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	16,  // 70: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	51,  // 71: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	53,  // 72: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	40,  // 73: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	55,  // 74: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	55,  // 75: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	72,  // 76: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	74,  // 77: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	74,  // 78: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	72,  // 79: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 80: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	74,  // 81: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	73,  // 82: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	73,  // 83: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	73,  // 84: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 85: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	61,  // 86: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	73,  // 87: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 88: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	73,  // 89: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	73,  // 90: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	67,  // 91: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	72,  // 92: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 93: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	68,  // 94: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	10,  // 95: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 96: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 97: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 98: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 99: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 100: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 101: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	30,  // 102: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	31,  // 103: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	34,  // 104: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	35,  // 105: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	43,  // 106: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	50,  // 107: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	54,  // 108: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	56,  // 109: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	58,  // 110: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	60,  // 111: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	62,  // 112: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	63,  // 113: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	64,  // 114: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	65,  // 115: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	37,  // 116: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	38,  // 117: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	39,  // 118: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	42,  // 119: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	45,  // 120: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	46,  // 121: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	48,  // 122: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	49,  // 123: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	69,  // 124: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	71,  // 125: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	11,  // 126: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 127: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 128: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 129: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 130: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 131: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 132: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 133: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	32,  // 134: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	33,  // 135: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	36,  // 136: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	44,  // 137: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	52,  // 138: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 139: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	57,  // 140: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	59,  // 141: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	61,  // 142: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	61,  // 143: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	61,  // 144: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	61,  // 145: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	66,  // 146: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	40,  // 147: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 148: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 149: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 150: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 151: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	47,  // 152: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 153: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 154: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	70,  // 155: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	68,  // 156: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	126, // [126:157] is the sub-list for method output_type
+	95,  // [95:126] is the sub-list for method input_type
+	95,  // [95:95] is the sub-list for extension type_name
+	95,  // [95:95] is the sub-list for extension extendee
+	0,   // [0:95] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -6257,16 +6699,16 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[11].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[15].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[22].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[23].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[12].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[16].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[23].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[24].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[30].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[41].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[29].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[31].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -6274,7 +6716,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_AnswerUndo)(nil),
 		(*SessionRequest_WithdrawUndo)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[45].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -6282,15 +6724,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_WatchEnded)(nil),
 		(*SessionEvent_Undo)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[51].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[53].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[54].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   63,
+			NumEnums:      7,
+			NumMessages:   65,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -53,6 +53,7 @@ const (
 	GameHost_AskUndo_FullMethodName          = "/gamehost.v1.GameHost/AskUndo"
 	GameHost_AnswerUndo_FullMethodName       = "/gamehost.v1.GameHost/AnswerUndo"
 	GameHost_WithdrawUndo_FullMethodName     = "/gamehost.v1.GameHost/WithdrawUndo"
+	GameHost_RevokeInvitation_FullMethodName = "/gamehost.v1.GameHost/RevokeInvitation"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -144,6 +145,13 @@ type GameHostClient interface {
 	AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
 	// The asker takes the ask back.
 	WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// Private matches, reserved seats and invitations. See docs/protocol.md,
+	// "Private matches, reserved seats and invitations".
+	// Ends the match's invitation: its code admits nobody from now on, on
+	// every replica (players already seated keep their seats and tokens).
+	// Only the match's signed-in creator or an admin may call it; to anyone
+	// who may not see the match it answers NOT_FOUND, as for a missing match.
+	RevokeInvitation(ctx context.Context, in *RevokeInvitationRequest, opts ...grpc.CallOption) (*Match, error)
 }
 
 type gameHostClient struct {
@@ -415,6 +423,16 @@ func (c *gameHostClient) WithdrawUndo(ctx context.Context, in *WithdrawUndoReque
 	return out, nil
 }
 
+func (c *gameHostClient) RevokeInvitation(ctx context.Context, in *RevokeInvitationRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_RevokeInvitation_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -504,6 +522,13 @@ type GameHostServer interface {
 	AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error)
 	// The asker takes the ask back.
 	WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error)
+	// Private matches, reserved seats and invitations. See docs/protocol.md,
+	// "Private matches, reserved seats and invitations".
+	// Ends the match's invitation: its code admits nobody from now on, on
+	// every replica (players already seated keep their seats and tokens).
+	// Only the match's signed-in creator or an admin may call it; to anyone
+	// who may not see the match it answers NOT_FOUND, as for a missing match.
+	RevokeInvitation(context.Context, *RevokeInvitationRequest) (*Match, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -585,6 +610,9 @@ func (UnimplementedGameHostServer) AnswerUndo(context.Context, *AnswerUndoReques
 }
 func (UnimplementedGameHostServer) WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method WithdrawUndo not implemented")
+}
+func (UnimplementedGameHostServer) RevokeInvitation(context.Context, *RevokeInvitationRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method RevokeInvitation not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1014,6 +1042,24 @@ func _GameHost_WithdrawUndo_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_RevokeInvitation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RevokeInvitationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).RevokeInvitation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_RevokeInvitation_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).RevokeInvitation(ctx, req.(*RevokeInvitationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1104,6 +1150,10 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "WithdrawUndo",
 			Handler:    _GameHost_WithdrawUndo_Handler,
+		},
+		{
+			MethodName: "RevokeInvitation",
+			Handler:    _GameHost_RevokeInvitation_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
