@@ -25,6 +25,7 @@ class SeatRecord:
     bot: str = ""
     subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
     away_until: float = 0.0  # a bot plays for the absent player after this time (epoch s); 0: not away
+    resigned: int = 0  # 0: in play; n: the n-th seat to resign (the bot plays it to the end, ranked last)
 
     def to_json(self) -> dict:
         data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
@@ -33,6 +34,8 @@ class SeatRecord:
             data["subject"] = self.subject
         if self.away_until:
             data["away_until"] = self.away_until
+        if self.resigned:
+            data["resigned"] = self.resigned
         return data
 
     @classmethod
