@@ -69,7 +69,8 @@ class GameHostService(pb_grpc.GameHostServicer):
                 variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
                                      options=to_struct(dict(v.options))) for v in game.variants],
                 hidden_information=game.hidden_information, chance=game.chance, plugin=plugin,
-                bots=self._bots_pb(), undo=offers_undo(game)))
+                bots=self._bots_pb(), undo=offers_undo(game),
+                draw_by_agreement=game.can_draw_by_agreement))
         return messages
 
     def _bots_pb(self) -> list[pb.GameBot]:
@@ -360,6 +361,30 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def WithdrawUndo(self, request: pb.WithdrawUndoRequest, context: Context,
                            caller: Principal) -> pb.UndoResponse:
         return await self.seat_calls.withdraw_undo(request, caller)
+
+    # ------------------------------------------------------------ endings
+
+    @unary
+    async def Resign(self, request: pb.ResignRequest, context: Context, caller: Principal) -> pb.Match:
+        return await self.seat_calls.resign(request, caller)
+
+    @unary
+    async def OfferDraw(self, request: pb.OfferDrawRequest, context: Context, caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.offer_draw(request, caller)
+
+    @unary
+    async def AnswerDraw(self, request: pb.AnswerDrawRequest, context: Context,
+                         caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.answer_draw(request, caller)
+
+    @unary
+    async def WithdrawDraw(self, request: pb.WithdrawDrawRequest, context: Context,
+                           caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.withdraw_draw(request, caller)
+
+    @unary
+    async def ClaimVictory(self, request: pb.ClaimVictoryRequest, context: Context, caller: Principal) -> pb.Match:
+        return await self.seat_calls.claim_victory(request, caller)
 
     # ------------------------------------------------------------ identity
 

@@ -53,6 +53,11 @@ const (
 	GameHost_AskUndo_FullMethodName          = "/gamehost.v1.GameHost/AskUndo"
 	GameHost_AnswerUndo_FullMethodName       = "/gamehost.v1.GameHost/AnswerUndo"
 	GameHost_WithdrawUndo_FullMethodName     = "/gamehost.v1.GameHost/WithdrawUndo"
+	GameHost_Resign_FullMethodName           = "/gamehost.v1.GameHost/Resign"
+	GameHost_OfferDraw_FullMethodName        = "/gamehost.v1.GameHost/OfferDraw"
+	GameHost_AnswerDraw_FullMethodName       = "/gamehost.v1.GameHost/AnswerDraw"
+	GameHost_WithdrawDraw_FullMethodName     = "/gamehost.v1.GameHost/WithdrawDraw"
+	GameHost_ClaimVictory_FullMethodName     = "/gamehost.v1.GameHost/ClaimVictory"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -144,6 +149,24 @@ type GameHostClient interface {
 	AnswerUndo(ctx context.Context, in *AnswerUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
 	// The asker takes the ask back.
 	WithdrawUndo(ctx context.Context, in *WithdrawUndoRequest, opts ...grpc.CallOption) (*UndoResponse, error)
+	// Players: endings. Ending a match by the players' decision; see
+	// docs/protocol.md, "Resigning, draws and claims".
+	// The caller's seat resigns: with one seat left in play it wins; with
+	// more, the random bot plays the resigned seat to the end and it ranks
+	// last (or the game's own rule decides). Returns the match after it.
+	Resign(ctx context.Context, in *ResignRequest, opts ...grpc.CallOption) (*Match, error)
+	// Offers a draw, in games that allow one (Game.draw_by_agreement): every
+	// other person seated must accept (bots accept). The offer lapses after a
+	// while and closes at any other event (a move, ...).
+	OfferDraw(ctx context.Context, in *OfferDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// Accepts or declines the open offer; the last acceptance draws the match.
+	AnswerDraw(ctx context.Context, in *AnswerDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// The offerer takes the offer back.
+	WithdrawDraw(ctx context.Context, in *WithdrawDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// Ends the match when every opponent still in play has been absent past
+	// the match's grace (absent_grace, else the host's 120 s): the absent rank
+	// last, the seats present share first place. Returns the match after it.
+	ClaimVictory(ctx context.Context, in *ClaimVictoryRequest, opts ...grpc.CallOption) (*Match, error)
 }
 
 type gameHostClient struct {
@@ -415,6 +438,56 @@ func (c *gameHostClient) WithdrawUndo(ctx context.Context, in *WithdrawUndoReque
 	return out, nil
 }
 
+func (c *gameHostClient) Resign(ctx context.Context, in *ResignRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_Resign_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) OfferDraw(ctx context.Context, in *OfferDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_OfferDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) AnswerDraw(ctx context.Context, in *AnswerDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_AnswerDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) WithdrawDraw(ctx context.Context, in *WithdrawDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_WithdrawDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) ClaimVictory(ctx context.Context, in *ClaimVictoryRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_ClaimVictory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -504,6 +577,24 @@ type GameHostServer interface {
 	AnswerUndo(context.Context, *AnswerUndoRequest) (*UndoResponse, error)
 	// The asker takes the ask back.
 	WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error)
+	// Players: endings. Ending a match by the players' decision; see
+	// docs/protocol.md, "Resigning, draws and claims".
+	// The caller's seat resigns: with one seat left in play it wins; with
+	// more, the random bot plays the resigned seat to the end and it ranks
+	// last (or the game's own rule decides). Returns the match after it.
+	Resign(context.Context, *ResignRequest) (*Match, error)
+	// Offers a draw, in games that allow one (Game.draw_by_agreement): every
+	// other person seated must accept (bots accept). The offer lapses after a
+	// while and closes at any other event (a move, ...).
+	OfferDraw(context.Context, *OfferDrawRequest) (*DrawResponse, error)
+	// Accepts or declines the open offer; the last acceptance draws the match.
+	AnswerDraw(context.Context, *AnswerDrawRequest) (*DrawResponse, error)
+	// The offerer takes the offer back.
+	WithdrawDraw(context.Context, *WithdrawDrawRequest) (*DrawResponse, error)
+	// Ends the match when every opponent still in play has been absent past
+	// the match's grace (absent_grace, else the host's 120 s): the absent rank
+	// last, the seats present share first place. Returns the match after it.
+	ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -585,6 +676,21 @@ func (UnimplementedGameHostServer) AnswerUndo(context.Context, *AnswerUndoReques
 }
 func (UnimplementedGameHostServer) WithdrawUndo(context.Context, *WithdrawUndoRequest) (*UndoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method WithdrawUndo not implemented")
+}
+func (UnimplementedGameHostServer) Resign(context.Context, *ResignRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method Resign not implemented")
+}
+func (UnimplementedGameHostServer) OfferDraw(context.Context, *OfferDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method OfferDraw not implemented")
+}
+func (UnimplementedGameHostServer) AnswerDraw(context.Context, *AnswerDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AnswerDraw not implemented")
+}
+func (UnimplementedGameHostServer) WithdrawDraw(context.Context, *WithdrawDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WithdrawDraw not implemented")
+}
+func (UnimplementedGameHostServer) ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method ClaimVictory not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1014,6 +1120,96 @@ func _GameHost_WithdrawUndo_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_Resign_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResignRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).Resign(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_Resign_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).Resign(ctx, req.(*ResignRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_OfferDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OfferDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).OfferDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_OfferDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).OfferDraw(ctx, req.(*OfferDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_AnswerDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnswerDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AnswerDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AnswerDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AnswerDraw(ctx, req.(*AnswerDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_WithdrawDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WithdrawDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).WithdrawDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_WithdrawDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).WithdrawDraw(ctx, req.(*WithdrawDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_ClaimVictory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ClaimVictoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ClaimVictory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ClaimVictory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ClaimVictory(ctx, req.(*ClaimVictoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1104,6 +1300,26 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "WithdrawUndo",
 			Handler:    _GameHost_WithdrawUndo_Handler,
+		},
+		{
+			MethodName: "Resign",
+			Handler:    _GameHost_Resign_Handler,
+		},
+		{
+			MethodName: "OfferDraw",
+			Handler:    _GameHost_OfferDraw_Handler,
+		},
+		{
+			MethodName: "AnswerDraw",
+			Handler:    _GameHost_AnswerDraw_Handler,
+		},
+		{
+			MethodName: "WithdrawDraw",
+			Handler:    _GameHost_WithdrawDraw_Handler,
+		},
+		{
+			MethodName: "ClaimVictory",
+			Handler:    _GameHost_ClaimVictory_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
