@@ -95,6 +95,14 @@ class Catalog:
         hook = self.plugin_manager.hook.gamehost_clock_ran_out
         return hook if hook.get_hookimpls() else None
 
+    def resign_rule(self) -> Callable[..., Any] | None:
+        """The plugins' ``gamehost_seat_resigned`` hook, or None when no
+        plugin implements it (the rules workers call it under a budget)."""
+        if self.plugin_manager is None:
+            return None
+        hook = self.plugin_manager.hook.gamehost_seat_resigned
+        return hook if hook.get_hookimpls() else None
+
 
 def validation_errors(game: Any) -> list[str]:
     """Why ``game`` cannot be served, or an empty list."""

@@ -79,3 +79,21 @@ def gamehost_clock_ran_out(game_id: str, seats: int, ran_out: Sequence[int]) -> 
     first. An exception, a time-out or an answer that is not one place (1
     to ``seats``) per seat is logged and the host's rule applies.
     """
+
+
+@hookspec(firstresult=True)
+def gamehost_seat_resigned(game_id: str, seats: int, resigned: Sequence[int]) -> Sequence[int] | None:
+    """The game's resignation rule: the ranking (one place per seat, 1 is
+    best) of a match of ``game_id`` with ``seats`` seats that ends now
+    because the seats ``resigned`` have resigned (in the order they did,
+    the latest last). It sees no position and runs in the game's rules
+    worker, under the rules budget.
+
+    Return None for a game this plugin does not provide, or to let the
+    host's rule apply (the first answer that is not None is taken): when
+    one seat is left in play it wins and the resigned seats rank below it,
+    the earliest to resign last; with more left the match goes on, the
+    random bot plays the resigned seats, and they rank last when it ends.
+    An exception, a time-out or an answer that is not one place (1 to
+    ``seats``) per seat is logged and the host's rule applies.
+    """

@@ -179,6 +179,10 @@ class Game:
     ``evaluate`` scores it, where that says as much as playing on and a
     shorter playout buys more iterations (Kensington); None: each level's
     own cap."""
+    can_draw_by_agreement: bool = False
+    """Whether the players may end a match drawn by agreement (OfferDraw,
+    then every other person seated accepts): all seats share first place.
+    Declare it only for a game whose own results include a draw."""
 
     def allowed_player_counts(self) -> list[int]:
         """Every seat count a match of this game may have."""

@@ -38,6 +38,8 @@ class Callisto(Game):
                "by an edge; the fewest cells left over wins.")
     min_players = 2
     max_players = 4
+    # Matches of several games end tied on equal totals (match_ranking): players may also agree on a draw.
+    can_draw_by_agreement = True
     options_schema = OPTIONS_SCHEMA
     variants = (
         Variant("standard", "Callisto", {}, "Pieces may be turned and flipped; one game."),

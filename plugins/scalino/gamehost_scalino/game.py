@@ -28,6 +28,8 @@ class Scalino(Game):
     summary = "Build a four-level pyramid of wooden bars together, each making long staircases in your colour."
     min_players = 2
     max_players = 4
+    # Equal staircase totals share a place (places): players may also agree on a draw.
+    can_draw_by_agreement = True
     player_counts = (2, 4)  # spec 3.3: one colour each for 4, two each for 2; 3 would split the colours unevenly
     options_schema = {
         "type": "object",

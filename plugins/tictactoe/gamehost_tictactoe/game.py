@@ -14,6 +14,8 @@ class TicTacToe(Game):
     summary = "Mark three cells in a row on a 3x3 grid before your opponent does."
     min_players = 2
     max_players = 2
+    # A full grid without a line is a draw: players may also agree on one.
+    can_draw_by_agreement = True
     options_schema = {"type": "object", "properties": {}, "additionalProperties": False}
 
     def setup(self, seats, options, rng):

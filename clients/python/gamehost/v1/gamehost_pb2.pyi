@@ -64,6 +64,14 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_UNDO_WITHDRAWN: _ClassVar[EventKind]
     EVENT_KIND_UNDONE: _ClassVar[EventKind]
     EVENT_KIND_UNDO_LAPSED: _ClassVar[EventKind]
+    EVENT_KIND_RESIGNED: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_OFFERED: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_ACCEPTED: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_DECLINED: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_WITHDRAWN: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_LAPSED: _ClassVar[EventKind]
+    EVENT_KIND_DRAW_AGREED: _ClassVar[EventKind]
+    EVENT_KIND_VICTORY_CLAIMED: _ClassVar[EventKind]
 
 class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -116,6 +124,14 @@ EVENT_KIND_UNDO_REFUSED: EventKind
 EVENT_KIND_UNDO_WITHDRAWN: EventKind
 EVENT_KIND_UNDONE: EventKind
 EVENT_KIND_UNDO_LAPSED: EventKind
+EVENT_KIND_RESIGNED: EventKind
+EVENT_KIND_DRAW_OFFERED: EventKind
+EVENT_KIND_DRAW_ACCEPTED: EventKind
+EVENT_KIND_DRAW_DECLINED: EventKind
+EVENT_KIND_DRAW_WITHDRAWN: EventKind
+EVENT_KIND_DRAW_LAPSED: EventKind
+EVENT_KIND_DRAW_AGREED: EventKind
+EVENT_KIND_VICTORY_CLAIMED: EventKind
 TICKET_STATE_UNSPECIFIED: TicketState
 TICKET_STATE_QUEUED: TicketState
 TICKET_STATE_MATCHED: TicketState
@@ -127,7 +143,7 @@ DELIVERY_STATE_DELIVERED: DeliveryState
 DELIVERY_STATE_FAILED: DeliveryState
 
 class Game(_message.Message):
-    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo")
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo", "draw_by_agreement")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +159,7 @@ class Game(_message.Message):
     PLUGIN_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     UNDO_FIELD_NUMBER: _ClassVar[int]
+    DRAW_BY_AGREEMENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     id: str
     title: str
@@ -158,7 +175,8 @@ class Game(_message.Message):
     plugin: str
     bots: _containers.RepeatedCompositeFieldContainer[GameBot]
     undo: bool
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., undo: _Optional[bool] = ...) -> None: ...
+    draw_by_agreement: bool
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ...) -> None: ...
 
 class GameBot(_message.Message):
     __slots__ = ("name", "title", "level")
@@ -205,7 +223,7 @@ class GetGameRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until", "reserved_for")
+    __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until", "reserved_for", "resigned")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PLAYER_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -213,6 +231,7 @@ class Seat(_message.Message):
     VERIFIED_FIELD_NUMBER: _ClassVar[int]
     AWAY_UNTIL_FIELD_NUMBER: _ClassVar[int]
     RESERVED_FOR_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: SeatKind
     player_name: str
@@ -220,7 +239,8 @@ class Seat(_message.Message):
     verified: bool
     away_until: _timestamp_pb2.Timestamp
     reserved_for: str
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ..., away_until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reserved_for: _Optional[str] = ...) -> None: ...
+    resigned: bool
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., player_name: _Optional[str] = ..., bot: _Optional[str] = ..., verified: _Optional[bool] = ..., away_until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reserved_for: _Optional[str] = ..., resigned: _Optional[bool] = ...) -> None: ...
 
 class StatusDetail(_message.Message):
     __slots__ = ("reason", "message", "plugin")
@@ -245,7 +265,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats", "visibility", "spectators", "rated", "invitation_code")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats", "visibility", "spectators", "rated", "invitation_code", "draw_offer")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -271,6 +291,7 @@ class Match(_message.Message):
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    DRAW_OFFER_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     rules_version: str
@@ -296,7 +317,8 @@ class Match(_message.Message):
     spectators: Spectators
     rated: bool
     invitation_code: str
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+    draw_offer: DrawOffer
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., invitation_code: _Optional[str] = ..., draw_offer: _Optional[_Union[DrawOffer, _Mapping]] = ...) -> None: ...
 
 class SeatReservation(_message.Message):
     __slots__ = ("seat", "subject")
@@ -529,7 +551,7 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -541,6 +563,9 @@ class MatchEvent(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     UNDOES_FIELD_NUMBER: _ClassVar[int]
     UNDO_EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DRAW_EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    LEFT_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -552,7 +577,10 @@ class MatchEvent(_message.Message):
     reason: str
     undoes: int
     undo_expire_time: _timestamp_pb2.Timestamp
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    draw_expire_time: _timestamp_pb2.Timestamp
+    absent_seats: _containers.RepeatedScalarFieldContainer[int]
+    left: bool
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("name", "player_token", "after_version", "render", "invitation_code")
@@ -666,6 +694,74 @@ class RevokeInvitationRequest(_message.Message):
     name: str
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
+class ResignRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class OfferDrawRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class AnswerDrawRequest(_message.Message):
+    __slots__ = ("name", "player_token", "accept", "offer_version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    OFFER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    accept: bool
+    offer_version: int
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., accept: _Optional[bool] = ..., offer_version: _Optional[int] = ...) -> None: ...
+
+class WithdrawDrawRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class ClaimVictoryRequest(_message.Message):
+    __slots__ = ("name", "player_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    player_token: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class DrawResponse(_message.Message):
+    __slots__ = ("version", "offer", "agreed")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    OFFER_FIELD_NUMBER: _ClassVar[int]
+    AGREED_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    offer: DrawOffer
+    agreed: bool
+    def __init__(self, version: _Optional[int] = ..., offer: _Optional[_Union[DrawOffer, _Mapping]] = ..., agreed: _Optional[bool] = ...) -> None: ...
+
+class DrawOffer(_message.Message):
+    __slots__ = ("seat", "offer_version", "expire_time", "accepted", "waiting")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OFFER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    offer_version: int
+    expire_time: _timestamp_pb2.Timestamp
+    accepted: _containers.RepeatedScalarFieldContainer[int]
+    waiting: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., offer_version: _Optional[int] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., accepted: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class GetIdentityRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
@@ -717,7 +813,7 @@ class ResumeMatchRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
-    __slots__ = ("tag", "watch", "move", "unwatch", "ask_undo", "answer_undo", "withdraw_undo")
+    __slots__ = ("tag", "watch", "move", "unwatch", "ask_undo", "answer_undo", "withdraw_undo", "resign", "offer_draw", "answer_draw", "withdraw_draw", "claim_victory")
     TAG_FIELD_NUMBER: _ClassVar[int]
     WATCH_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -725,6 +821,11 @@ class SessionRequest(_message.Message):
     ASK_UNDO_FIELD_NUMBER: _ClassVar[int]
     ANSWER_UNDO_FIELD_NUMBER: _ClassVar[int]
     WITHDRAW_UNDO_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    OFFER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAW_DRAW_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_VICTORY_FIELD_NUMBER: _ClassVar[int]
     tag: int
     watch: WatchMatchRequest
     move: SubmitMoveRequest
@@ -732,7 +833,12 @@ class SessionRequest(_message.Message):
     ask_undo: AskUndoRequest
     answer_undo: AnswerUndoRequest
     withdraw_undo: WithdrawUndoRequest
-    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ..., ask_undo: _Optional[_Union[AskUndoRequest, _Mapping]] = ..., answer_undo: _Optional[_Union[AnswerUndoRequest, _Mapping]] = ..., withdraw_undo: _Optional[_Union[WithdrawUndoRequest, _Mapping]] = ...) -> None: ...
+    resign: ResignRequest
+    offer_draw: OfferDrawRequest
+    answer_draw: AnswerDrawRequest
+    withdraw_draw: WithdrawDrawRequest
+    claim_victory: ClaimVictoryRequest
+    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ..., ask_undo: _Optional[_Union[AskUndoRequest, _Mapping]] = ..., answer_undo: _Optional[_Union[AnswerUndoRequest, _Mapping]] = ..., withdraw_undo: _Optional[_Union[WithdrawUndoRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., offer_draw: _Optional[_Union[OfferDrawRequest, _Mapping]] = ..., answer_draw: _Optional[_Union[AnswerDrawRequest, _Mapping]] = ..., withdraw_draw: _Optional[_Union[WithdrawDrawRequest, _Mapping]] = ..., claim_victory: _Optional[_Union[ClaimVictoryRequest, _Mapping]] = ...) -> None: ...
 
 class SessionError(_message.Message):
     __slots__ = ("code", "message", "details")
@@ -745,7 +851,7 @@ class SessionError(_message.Message):
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended", "undo")
+    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended", "undo", "ended", "draw")
     TAG_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     MATCH_EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -754,6 +860,8 @@ class SessionEvent(_message.Message):
     ERROR_FIELD_NUMBER: _ClassVar[int]
     WATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
     UNDO_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
     tag: int
     match: str
     match_event: MatchEvent
@@ -762,7 +870,9 @@ class SessionEvent(_message.Message):
     error: SessionError
     watch_ended: WatchEnded
     undo: UndoResponse
-    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ..., undo: _Optional[_Union[UndoResponse, _Mapping]] = ...) -> None: ...
+    ended: Match
+    draw: DrawResponse
+    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ..., undo: _Optional[_Union[UndoResponse, _Mapping]] = ..., ended: _Optional[_Union[Match, _Mapping]] = ..., draw: _Optional[_Union[DrawResponse, _Mapping]] = ...) -> None: ...
 
 class WatchEnded(_message.Message):
     __slots__ = ("version",)

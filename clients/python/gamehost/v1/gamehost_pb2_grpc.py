@@ -163,6 +163,31 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
                 _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/gamehost.v1.GameHost/Resign',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ResignRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
+        self.OfferDraw = channel.unary_unary(
+                '/gamehost.v1.GameHost/OfferDraw',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.OfferDrawRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+                _registered_method=True)
+        self.AnswerDraw = channel.unary_unary(
+                '/gamehost.v1.GameHost/AnswerDraw',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AnswerDrawRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+                _registered_method=True)
+        self.WithdrawDraw = channel.unary_unary(
+                '/gamehost.v1.GameHost/WithdrawDraw',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawDrawRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+                _registered_method=True)
+        self.ClaimVictory = channel.unary_unary(
+                '/gamehost.v1.GameHost/ClaimVictory',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -384,6 +409,49 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Resign(self, request, context):
+        """Players: endings. Ending a match by the players' decision; see
+        docs/protocol.md, "Resigning, draws and claims".
+        The caller's seat resigns: with one seat left in play it wins; with
+        more, the random bot plays the resigned seat to the end and it ranks
+        last (or the game's own rule decides). Returns the match after it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OfferDraw(self, request, context):
+        """Offers a draw, in games that allow one (Game.draw_by_agreement): every
+        other person seated must accept (bots accept). The offer lapses after a
+        while and closes at any other event (a move, ...).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerDraw(self, request, context):
+        """Accepts or declines the open offer; the last acceptance draws the match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawDraw(self, request, context):
+        """The offerer takes the offer back.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ClaimVictory(self, request, context):
+        """Ends the match when every opponent still in play has been absent past
+        the match's grace (absent_grace, else the host's 120 s): the absent rank
+        last, the seats present share first place. Returns the match after it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -510,6 +578,31 @@ def add_GameHostServicer_to_server(servicer, server):
             'RevokeInvitation': grpc.unary_unary_rpc_method_handler(
                     servicer.RevokeInvitation,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ResignRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'OfferDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.OfferDraw,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.OfferDrawRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.SerializeToString,
+            ),
+            'AnswerDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerDraw,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AnswerDrawRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.SerializeToString,
+            ),
+            'WithdrawDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawDraw,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.WithdrawDrawRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.SerializeToString,
+            ),
+            'ClaimVictory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClaimVictory,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
             ),
     }
@@ -1191,6 +1284,141 @@ class GameHost:
             target,
             '/gamehost.v1.GameHost/RevokeInvitation',
             gamehost_dot_v1_dot_gamehost__pb2.RevokeInvitationRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/Resign',
+            gamehost_dot_v1_dot_gamehost__pb2.ResignRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OfferDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/OfferDraw',
+            gamehost_dot_v1_dot_gamehost__pb2.OfferDrawRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/AnswerDraw',
+            gamehost_dot_v1_dot_gamehost__pb2.AnswerDrawRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/WithdrawDraw',
+            gamehost_dot_v1_dot_gamehost__pb2.WithdrawDrawRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.DrawResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ClaimVictory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ClaimVictory',
+            gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
             options,
             channel_credentials,

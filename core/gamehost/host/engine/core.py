@@ -2,7 +2,7 @@
 share and the methods they call across each other, declared once here.
 
 ``MatchEngine`` is made of the parts a move flows through (directory, seats,
-moves, steps, host moves, rules failures, views, clocks, undo), each a
+moves, steps, host moves, rules failures, views, clocks, undo, endings), each a
 subclass of ``EngineCore`` that implements its own methods and reaches the
 others' only through what this class declares. Parts that need little of
 the core (ratings, renderings, replay, rematches, administration,
@@ -77,6 +77,7 @@ class EngineCore(abc.ABC):
     _closing: bool
     _observers: list[pluggy.HookImpl]  # plugins' gamehost_match_event
     _clock_rule: Callable[..., Any] | None  # games' timeout rules, asked in their workers
+    _resign_hook: Callable[..., Any] | None  # games' resignation rules, asked in their workers
 
     @property
     def replicas(self) -> ReplicaFeed:
@@ -188,3 +189,11 @@ class EngineCore(abc.ABC):
 
     @abc.abstractmethod
     def _arm_undo_lapse(self, live: LiveMatch) -> None: ...
+
+    # ------------------------------------------------------------ endings.py
+
+    @abc.abstractmethod
+    async def _resign_seat(self, live: LiveMatch, seat: int, *, left: bool) -> None: ...
+
+    @abc.abstractmethod
+    def _arm_draw_lapse(self, live: LiveMatch) -> None: ...

@@ -57,9 +57,11 @@ class HostMoves(EngineCore):
         player to move in a match with a turn timeout."""
         live.disarm_deadline()
         live.disarm_undo_lapse()
+        live.disarm_draw_lapse()
         if self._closing or live.record.status != "active":
             return
         self._arm_undo_lapse(live)
+        self._arm_draw_lapse(live)
         try:
             to_move = await self.to_move(live)
         except errors.HostError as error:  # counted as a strike where it failed; nothing to schedule

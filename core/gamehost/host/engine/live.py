@@ -42,6 +42,7 @@ class LiveMatch:
         self.catching_up = False  # a catch-up with a shared store is scheduled
         self.deadline: DueTimer | None = None  # the turn timeout of the player to move
         self.undo_lapse: DueTimer | None = None  # when the open ask to take a move back lapses
+        self.draw_lapse: DueTimer | None = None  # when the open draw offer lapses
         self.strikes = 0  # rules failures this process saw (the store counts them all: rules_failures.py)
         self._seats_by_token = self._index_tokens()
         self.cache = MatchCache()  # what is derived from the current version
@@ -105,6 +106,11 @@ class LiveMatch:
         if self.undo_lapse is not None:
             self.undo_lapse.cancel()
             self.undo_lapse = None
+
+    def disarm_draw_lapse(self) -> None:
+        if self.draw_lapse is not None:
+            self.draw_lapse.cancel()
+            self.draw_lapse = None
 
     def wake_watchers(self) -> None:
         woken, self.changed = self.changed, asyncio.Event()

@@ -13,7 +13,9 @@ is made of, one job each:
 - ``rules_failures``: strikes and suspension;
 - ``views``: to move, legal moves, views, renders, watching;
 - ``match_clocks``: chess-style clocks;
-- ``undo``: taking a move back by agreement (ask, answer, withdraw).
+- ``undo``: taking a move back by agreement (ask, answer, withdraw);
+- ``endings``: endings the players decide (resign, draw by agreement,
+  claiming victory over absent opponents).
 
 The parts that need little of the core are objects the engine holds, built
 with what they use: ``renderings`` (made in the rules workers),
@@ -65,6 +67,7 @@ from gamehost.host.engine.rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine.seats import MatchSeats
 from gamehost.host.engine.steps import MatchSteps
 from gamehost.host.engine.undo import MatchUndo
+from gamehost.host.engine.endings import MatchEndings
 from gamehost.host.engine.view_data import RenderedView, ViewData
 from gamehost.host.engine.views import MatchViews
 from gamehost.host.engine.fair_seed import check_chosen_seed
@@ -107,7 +110,7 @@ def outcome_to_result(outcome: Outcome) -> dict:
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchClocks, MatchUndo):
+                  MatchClocks, MatchUndo, MatchEndings):
     """One host's matches. The core's parts (see the module's docstring)
     share the state this class sets (``EngineCore`` declares it); the
     loosely tied parts are the objects it holds. It keeps the lifecycle
@@ -143,6 +146,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
         self._observers = hook.gamehost_match_event.get_hookimpls() if hook else []
         self._clock_rule = catalog.clock_rule()  # games' timeout rules, asked in their workers
+        self._resign_hook = catalog.resign_rule()  # games' resignation rules, asked in their workers
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
         # Rules run where the runner puts them (workers, or this process
@@ -213,6 +217,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         for live in self._live.values():
             live.disarm_deadline()
             live.disarm_undo_lapse()
+            live.disarm_draw_lapse()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -19,6 +19,7 @@ from gamehost.host.engine.live import LiveMatch
 from gamehost.host.workers.runner import Applied, UnknownMoveId
 from gamehost.sdk.rules import IllegalMove, MalformedMove, Move
 from gamehost.host.engine.match_events import match_event
+from gamehost.host.engine.endings import resigned_last
 
 MAX_IDS_SHOWN = 12  # legal move ids listed in an error message
 MAX_TEXT_SHOWN = 120  # characters of a schema message (which quotes the client's value) in an error
@@ -102,6 +103,7 @@ class MatchMoves(EngineCore):
             changes["clock"] = self._clock_after_move(record, to_move, seat, now)
             event["clock"] = changes["clock"]["remaining"]  # each seat's time left once this move is made
         if result is not None:
+            result = resigned_last(result, record.seats)
             changes.update(status="finished", result=result, version=version + 1)
             events.append(match_event(version + 1, "finished", -1, now, result=result))
         await self.commit(live, record.replace(**changes), events, applied=applied)

@@ -5,7 +5,9 @@ players, ties by shared places).
 A match is rated when every seat is held by a signed-in player (two or
 more): a bot or an anonymous seat makes it unrated, so nobody's rating
 moves against an opponent the host cannot tell apart from another. A match
-its creator made casual (``rated`` False) is never rated.
+its creator made casual (``rated`` False) is never rated. A seat its player
+resigned (or left) stays theirs for the rating, though the bot played it to
+the end: quitting never avoids a rating change.
 """
 
 from __future__ import annotations
@@ -21,10 +23,17 @@ def rated_subjects(record: MatchRecord) -> list[str] | None:
     """The subjects of seats 0..n-1 when the finished match is rated, else None."""
     if record.status != "finished" or not record.result or len(record.seats) < 2 or record.rated is False:
         return None
-    subjects = [seat.subject if seat.kind == "human" else "" for seat in record.seats]
+    subjects = [seat.subject if seat.kind == "human" or seat.resigned else "" for seat in record.seats]
     if not all(subjects) or len(set(subjects)) != len(subjects):
         return None
     return subjects
+
+
+def plays_rated(record: MatchRecord) -> bool:
+    """Whether ``record`` would be rated if it finished now: every seat held
+    by a distinct signed-in player (a resigned seat still counts as theirs)."""
+    subjects = [seat.subject if seat.kind == "human" or seat.resigned else "" for seat in record.seats]
+    return len(subjects) >= 2 and all(subjects) and len(set(subjects)) == len(subjects)
 
 
 def rate(record: MatchRecord, current: dict[str, PlayerRating]) -> list[PlayerRating]:

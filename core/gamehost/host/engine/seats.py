@@ -17,6 +17,7 @@ from gamehost.host.engine.live import LiveMatch, token_hash
 from gamehost.host.engine.match_access import Access, check_reserved_seat
 from gamehost.host.store.base import SeatRecord
 from gamehost.host.engine.match_events import match_event
+from gamehost.host.engine.rating_rules import plays_rated
 
 
 class MatchSeats(EngineCore):
@@ -125,6 +126,9 @@ class MatchSeats(EngineCore):
             seats[seat] = SeatRecord(seat, reserved_for=seats[seat].reserved_for)  # held for its user still
             events = [match_event(record.version + 1, "left", seat, now)]
             new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
+        elif record.status == "active" and plays_rated(record):  # quitting never avoids a rating change
+            await self._resign_seat(live, seat, left=True)
+            return live
         elif record.status == "active" and record.absent_grace is not None:
             return await self._leave_to_bot(live, seat)
         elif record.status == "active":
@@ -190,4 +194,8 @@ class MatchSeats(EngineCore):
             raise errors.PermissionDenied(
                 f"Spectators cannot {action}: join the match (JoinMatch) and send its player token.",
                 "SPECTATOR_FORBIDDEN", metadata=errors.metadata_of(action=action))
+        if live.record.seats[seat].resigned:
+            raise errors.FailedPrecondition(
+                f"Seat {seat} has resigned: the bot plays it to the end, and its player can only watch.",
+                "SEAT_RESIGNED", metadata=errors.metadata_of(seat=seat, action=action))
         return seat

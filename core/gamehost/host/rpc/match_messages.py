@@ -16,7 +16,8 @@ from gamehost.host.engine.match_engine import MatchEngine, ViewData
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.views import EncodedView
 from gamehost.host.rpc.messages import (
-    STATUS_TO_PB, legal_move, match_pb, result_pb, shown_event_message, undo_ask_pb, view_header, view_state)
+    STATUS_TO_PB, draw_offer_pb, legal_move, match_pb, result_pb, shown_event_message, undo_ask_pb, view_header,
+    view_state)
 from gamehost.host.store.base import MatchRecord
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -47,6 +48,9 @@ class MatchMessages:
             ask = self.engine.undo_ask(live)  # kept with the version: clients also check its expire_time
             if ask is not None:
                 message.undo_ask.CopyFrom(undo_ask_pb(record.seats, ask))
+            offer = self.engine.draw_offer(live)  # kept with the version, as the ask
+            if offer is not None:
+                message.draw_offer.CopyFrom(draw_offer_pb(record.seats, offer))
             return message
 
         return await live.cache.match_message(build)

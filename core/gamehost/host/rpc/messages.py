@@ -18,6 +18,7 @@ from gamehost.host.engine import clocks
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.ticket_matching import rating_range
 from gamehost.host.engine.undo_asks import UndoAsk
+from gamehost.host.engine.draw_offers import DrawOffer
 from gamehost.host.engine.views import EncodedView
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, TicketRecord
 from gamehost.sdk.rules import Move
@@ -35,7 +36,11 @@ EVENT_KIND_TO_PB = {"joined": pb.EVENT_KIND_JOINED, "left": pb.EVENT_KIND_LEFT, 
                     "bot_assigned": pb.EVENT_KIND_BOT_ASSIGNED, "clock_ran_out": pb.EVENT_KIND_CLOCK_RAN_OUT,
                     "undo_asked": pb.EVENT_KIND_UNDO_ASKED, "undo_accepted": pb.EVENT_KIND_UNDO_ACCEPTED,
                     "undo_refused": pb.EVENT_KIND_UNDO_REFUSED, "undo_withdrawn": pb.EVENT_KIND_UNDO_WITHDRAWN,
-                    "undone": pb.EVENT_KIND_UNDONE, "undo_lapsed": pb.EVENT_KIND_UNDO_LAPSED}
+                    "undone": pb.EVENT_KIND_UNDONE, "undo_lapsed": pb.EVENT_KIND_UNDO_LAPSED,
+                    "resigned": pb.EVENT_KIND_RESIGNED, "draw_offered": pb.EVENT_KIND_DRAW_OFFERED,
+                    "draw_accepted": pb.EVENT_KIND_DRAW_ACCEPTED, "draw_declined": pb.EVENT_KIND_DRAW_DECLINED,
+                    "draw_withdrawn": pb.EVENT_KIND_DRAW_WITHDRAWN, "draw_lapsed": pb.EVENT_KIND_DRAW_LAPSED,
+                    "draw_agreed": pb.EVENT_KIND_DRAW_AGREED, "victory_claimed": pb.EVENT_KIND_VICTORY_CLAIMED}
 TICKET_STATE_TO_PB = {"queued": pb.TICKET_STATE_QUEUED, "matched": pb.TICKET_STATE_MATCHED,
                       "cancelled": pb.TICKET_STATE_CANCELLED, "expired": pb.TICKET_STATE_EXPIRED}
 TICKET_STATE_FROM_PB = {value: key for key, value in TICKET_STATE_TO_PB.items()}
@@ -91,7 +96,7 @@ def match_pb(record: MatchRecord, to_move: Sequence[int], rules_available: bool)
         status=STATUS_TO_PB[record.status], version=record.version,
         seats=[pb.Seat(index=s.index, kind=SEAT_KIND_TO_PB[s.kind], player_name=s.player_name, bot=s.bot,
                        verified=bool(s.subject), away_until=timestamp(s.away_until) if s.away_until else None,
-                       reserved_for=s.reserved_for)
+                       reserved_for=s.reserved_for, resigned=bool(s.resigned))
                for s in record.seats],
         options=to_struct(record.options), to_move=to_move, result=result_pb(record.result),
         create_time=timestamp(record.create_time), update_time=timestamp(record.update_time),
@@ -129,6 +134,12 @@ def undo_ask_pb(seats: Sequence[SeatRecord], ask: UndoAsk) -> pb.UndoAsk:
     return pb.UndoAsk(seat=ask.seat, undoes=ask.undoes, ask_version=ask.version,
                       expire_time=timestamp(ask.expire_time), accepted=ask.accepted,
                       waiting=ask.waiting(seats))
+
+
+def draw_offer_pb(seats: Sequence[SeatRecord], offer: DrawOffer) -> pb.DrawOffer:
+    """A draw offered in a match seated as ``seats``."""
+    return pb.DrawOffer(seat=offer.seat, offer_version=offer.version, expire_time=timestamp(offer.expire_time),
+                        accepted=offer.accepted, waiting=offer.waiting(seats))
 
 
 def player_rating_pb(rating: PlayerRating) -> pb.PlayerRating:
@@ -203,5 +214,10 @@ def shown_event_message(shown: Mapping[str, Any]) -> pb.MatchEvent:
     if "undoes" in shown:
         message.undoes = shown["undoes"]
     if "expire_time" in shown:
-        message.undo_expire_time.CopyFrom(timestamp(shown["expire_time"]))
+        expire = message.draw_expire_time if shown["kind"] == "draw_offered" else message.undo_expire_time
+        expire.CopyFrom(timestamp(shown["expire_time"]))
+    if "absent" in shown:
+        message.absent_seats.extend(shown["absent"])
+    if shown.get("left"):
+        message.left = True
     return message

@@ -1,6 +1,8 @@
-"""What a seated player asks of a match: a move, and asking, answering or
-withdrawing an undo. The unary calls (SubmitMove, AskUndo, AnswerUndo,
-WithdrawUndo) and a Session's requests are answered here, the same way."""
+"""What a seated player asks of a match: a move; asking, answering or
+withdrawing an undo; resigning, offering, answering or withdrawing a draw,
+claiming victory. The unary calls (SubmitMove, AskUndo, AnswerUndo,
+WithdrawUndo, Resign, OfferDraw, AnswerDraw, WithdrawDraw, ClaimVictory)
+and a Session's requests are answered here, the same way."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.engine.undo import UndoResult
 from gamehost.host.rpc.match_messages import MatchMessages
-from gamehost.host.rpc.messages import undo_ask_pb
+from gamehost.host.engine.endings import DrawResult
+from gamehost.host.rpc.messages import draw_offer_pb, undo_ask_pb
 from gamehost.host.rpc.request_fields import resource_id
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -59,6 +62,40 @@ class SeatCalls:
         match_id = await self.seen_match(request.name, request.player_token, caller)
         return await self._undo_response(
             match_id, await self.engine.withdraw_undo(match_id, request.player_token, caller))
+
+    async def resign(self, request: pb.ResignRequest, caller: Principal) -> pb.Match:
+        match_id = await self.seen_match(request.name, request.player_token, caller)
+        live = await self.engine.resign(match_id, request.player_token, caller)
+        return await self.messages.live_match_message(live)
+
+    async def claim_victory(self, request: pb.ClaimVictoryRequest, caller: Principal) -> pb.Match:
+        match_id = await self.seen_match(request.name, request.player_token, caller)
+        live = await self.engine.claim_victory(match_id, request.player_token, caller)
+        return await self.messages.live_match_message(live)
+
+    async def offer_draw(self, request: pb.OfferDrawRequest, caller: Principal) -> pb.DrawResponse:
+        match_id = await self.seen_match(request.name, request.player_token, caller)
+        return await self._draw_response(match_id, await self.engine.offer_draw(match_id, request.player_token,
+                                                                                caller))
+
+    async def answer_draw(self, request: pb.AnswerDrawRequest, caller: Principal) -> pb.DrawResponse:
+        match_id = await self.seen_match(request.name, request.player_token, caller)
+        result = await self.engine.answer_draw(
+            match_id, request.player_token, request.accept,
+            request.offer_version if request.HasField("offer_version") else None, caller)
+        return await self._draw_response(match_id, result)
+
+    async def withdraw_draw(self, request: pb.WithdrawDrawRequest, caller: Principal) -> pb.DrawResponse:
+        match_id = await self.seen_match(request.name, request.player_token, caller)
+        return await self._draw_response(match_id, await self.engine.withdraw_draw(match_id, request.player_token,
+                                                                                   caller))
+
+    async def _draw_response(self, match_id: str, result: DrawResult) -> pb.DrawResponse:
+        answer = pb.DrawResponse(version=result.version, agreed=result.agreed)
+        if result.offer is not None:
+            live = await self.engine.live_match(match_id)
+            answer.offer.CopyFrom(draw_offer_pb(live.record.seats, result.offer))
+        return answer
 
     async def _undo_response(self, match_id: str, result: UndoResult) -> pb.UndoResponse:
         answer = pb.UndoResponse(version=result.version, undone=result.undone)

@@ -72,7 +72,8 @@ class GameHostService(pb_grpc.GameHostServicer):
                 variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
                                      options=to_struct(dict(v.options))) for v in game.variants],
                 hidden_information=game.hidden_information, chance=game.chance, plugin=plugin,
-                bots=self._bots_pb(), undo=offers_undo(game)))
+                bots=self._bots_pb(), undo=offers_undo(game),
+                draw_by_agreement=game.can_draw_by_agreement))
         return messages
 
     def _bots_pb(self) -> list[pb.GameBot]:
@@ -396,6 +397,30 @@ class GameHostService(pb_grpc.GameHostServicer):
                                caller: Principal) -> pb.Match:
         live = await self.engine.revoke_invitation(resource_id(request.name, "matches"), caller)
         return await self.messages.live_match_message(live)
+
+    # ------------------------------------------------------------ endings
+
+    @unary
+    async def Resign(self, request: pb.ResignRequest, context: Context, caller: Principal) -> pb.Match:
+        return await self.seat_calls.resign(request, caller)
+
+    @unary
+    async def OfferDraw(self, request: pb.OfferDrawRequest, context: Context, caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.offer_draw(request, caller)
+
+    @unary
+    async def AnswerDraw(self, request: pb.AnswerDrawRequest, context: Context,
+                         caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.answer_draw(request, caller)
+
+    @unary
+    async def WithdrawDraw(self, request: pb.WithdrawDrawRequest, context: Context,
+                           caller: Principal) -> pb.DrawResponse:
+        return await self.seat_calls.withdraw_draw(request, caller)
+
+    @unary
+    async def ClaimVictory(self, request: pb.ClaimVictoryRequest, context: Context, caller: Principal) -> pb.Match:
+        return await self.seat_calls.claim_victory(request, caller)
 
     # ------------------------------------------------------------ identity
 

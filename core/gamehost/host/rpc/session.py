@@ -2,7 +2,8 @@
 follows out, on one bidirectional gRPC stream.
 
 It does what SubmitMove and WatchMatch (and the undo calls: AskUndo,
-AnswerUndo, WithdrawUndo) do, through the same calls (``SeatCalls``),
+AnswerUndo, WithdrawUndo; the endings: Resign, OfferDraw, AnswerDraw,
+WithdrawDraw, ClaimVictory) do, through the same calls (``SeatCalls``),
 the same gate and the same event encodings (``event_frames``); only the transport differs: a
 move costs one message each way on a stream already open instead of a call.
 
@@ -60,9 +61,14 @@ _WAKE = _Wake()
 
 # The call each kind of request is counted as, at the gate and in the quotas.
 METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
-             "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", None: "Session"}
+             "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", "resign": "Resign",
+             "offer_draw": "OfferDraw", "answer_draw": "AnswerDraw", "withdraw_draw": "WithdrawDraw",
+             "claim_victory": "ClaimVictory", None: "Session"}
 # Undo requests, each answered by SeatCalls' method of the same name (as the unary call is).
 UNDO_REQUESTS = ("ask_undo", "answer_undo", "withdraw_undo")
+# Endings, answered the same way: by the match after it (`ended`) or the draw offer's answer (`draw`).
+ENDING_REQUESTS = ("resign", "claim_victory")
+DRAW_REQUESTS = ("offer_draw", "answer_draw", "withdraw_draw")
 
 
 class _Watch:
@@ -209,9 +215,20 @@ class SessionStream:
                 match = undo_request.name
                 answer = await getattr(self.calls, kind)(undo_request, self.caller)
                 await self.outbox.put(pb.SessionEvent(tag=tag, match=match, undo=answer))
+            elif kind in ENDING_REQUESTS:
+                ending_request = getattr(request, kind)
+                match = ending_request.name
+                ended = await getattr(self.calls, kind)(ending_request, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, ended=ended))
+            elif kind in DRAW_REQUESTS:
+                draw_request = getattr(request, kind)
+                match = draw_request.name
+                drawn = await getattr(self.calls, kind)(draw_request, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, draw=drawn))
             else:
-                raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo or "
-                                           "withdraw_undo.", "REQUEST_MISSING")
+                raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo, "
+                                           "withdraw_undo, resign, offer_draw, answer_draw, withdraw_draw or "
+                                           "claim_victory.", "REQUEST_MISSING")
         except errors.HostError as error:
             await self._refuse(tag, match, error)
         except Exception as error:  # the host's own failure: logged, and answered as the calls answer it

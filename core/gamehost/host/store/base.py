@@ -26,6 +26,7 @@ class SeatRecord:
     subject: str = ""  # the signed-in user holding the seat; "": anonymous or none
     away_until: float = 0.0  # a bot plays for the absent player after this time (epoch s); 0: not away
     reserved_for: str = ""  # the signed-in user (subject) the seat is held for; "": anyone may take it
+    resigned: int = 0  # 0: in play; n: the n-th seat to resign (the bot plays it to the end, ranked last)
 
     def to_json(self) -> dict:
         data = {"index": self.index, "kind": self.kind, "player_name": self.player_name,
@@ -36,6 +37,8 @@ class SeatRecord:
             data["away_until"] = self.away_until
         if self.reserved_for:
             data["reserved_for"] = self.reserved_for
+        if self.resigned:
+            data["resigned"] = self.resigned
         return data
 
     @classmethod

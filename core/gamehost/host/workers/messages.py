@@ -103,6 +103,12 @@ class TimeoutRanking(AtHeld):
     seats: int
 
 
+class ResignRanking(AtHeld):
+    op: Literal["resign_ranking"]
+    resigned: list[int]
+    seats: int
+
+
 class ViewFields(AtHeld):
     """One viewer's View fields: ``EncodedViews``."""
     op: Literal["view_fields"]
@@ -201,7 +207,7 @@ class Drop(TypedDict):
     match: str
 
 
-HeldRequest = Advance | Apply | Rewind | CanUndo | TimeoutRanking | ViewFields | ViewsFields | ToMove \
+HeldRequest = Advance | Apply | Rewind | CanUndo | TimeoutRanking | ResignRanking | ViewFields | ViewsFields | ToMove \
     | LegalMoves | View | State | Render | Choose
 GameRequest = RenderText | RenderSvg | PublicMove | PublicMoves | ReplayViews  # the game's, not a match's
 Request = Hello | Setup | Load | Drop | HeldRequest | GameRequest

@@ -57,10 +57,12 @@ DAMAGING = frozenset(messages.op_of(request) for request in (messages.Apply, mes
 
 class ResidentMatches:
     def __init__(self, games: Mapping[str, Any], bots: Mapping[str, Any], *, on_wire: bool = True,
-                 clock_rule: Callable[..., Any] | None = None, slices: bool = False) -> None:
+                 clock_rule: Callable[..., Any] | None = None, resign_rule: Callable[..., Any] | None = None,
+                 slices: bool = False) -> None:
         self.games = games  # rules key ("game@version", plugins.rules_key) -> Game
         self.bots = bots  # bot name -> Bot
         self.clock_rule = clock_rule  # the plugins' gamehost_clock_ran_out hook, if any implements it
+        self.resign_rule = resign_rule  # the plugins' gamehost_seat_resigned hook, if any implements it
         self.held: dict[str, HeldMatch] = {}
         self.slices = slices  # a search bot's choice is answered as a Choosing, run by the caller in slices
         # In the host's own table the answers are never encoded: legal moves
@@ -78,6 +80,7 @@ class ResidentMatches:
             messages.Rewind: self._rewind,
             messages.CanUndo: self._can_undo,
             messages.TimeoutRanking: self._timeout_ranking,
+            messages.ResignRanking: self._resign_ranking,
             messages.ViewFields: self._view_fields,
             messages.ViewsFields: self._views_fields,
             messages.ToMove: self._seats_to_move,
@@ -261,6 +264,22 @@ class ResidentMatches:
             hook = "gamehost_clock_ran_out"
             ranking = call_plugin(hook, lambda: clock_rule(
                 game_id=held.game.id, seats=int(request["seats"]), ran_out=ran_out))
+        if ranking is None:
+            return {"ranking": None}
+        return {"ranking": call_plugin(hook, lambda: [int(place) for place in ranking])}
+
+    def _resign_ranking(self, request: messages.ResignRanking) -> messages.Ranking:
+        """The ranking a ``gamehost_seat_resigned`` hook gives a match
+        ending because the seats ``resigned`` resigned, or None. Here, under
+        the rules budget, as the timeout rule: it is plugin code."""
+        held = self._match(request)
+        resign_rule = self.resign_rule
+        if resign_rule is None:
+            return {"ranking": None}
+        hook = "gamehost_seat_resigned"
+        resigned = [int(seat) for seat in request["resigned"]]
+        ranking = call_plugin(hook, lambda: resign_rule(game_id=held.game.id, seats=int(request["seats"]),
+                                                        resigned=resigned))
         if ranking is None:
             return {"ranking": None}
         return {"ranking": call_plugin(hook, lambda: [int(place) for place in ranking])}

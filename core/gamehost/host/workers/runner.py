@@ -53,7 +53,7 @@ class RulesRunner:
         self.trusted = trusted  # plugin names run in the host
         self.budgets = budgets or RulesBudgets()
         self.table = ResidentMatches(catalog.all_rules(), bots or {}, on_wire=False,
-                                     clock_rule=catalog.clock_rule())
+                                     clock_rule=catalog.clock_rule(), resign_rule=catalog.resign_rule())
         self.isolated_games: frozenset[str] = frozenset()
         self.on_failure: Callable[[Any, errors.HostError], None] = lambda live, error: None
         self.loader: Callable[[Any], Awaitable[tuple[Any, list[dict]]]] | None = None
@@ -471,6 +471,14 @@ class RulesRunner:
         position, else a ``gamehost_clock_ran_out`` hook's), or None."""
         request: messages.TimeoutRanking = {"op": "timeout_ranking", "ran_out": list(ran_out),
                                             "seats": len(live.record.seats)}
+        answer: messages.Ranking = await self._call(live, request)
+        return answer["ranking"]
+
+    async def resign_ranking(self, live: Any, resigned: Sequence[int]) -> list[int] | None:
+        """A ``gamehost_seat_resigned`` hook's ranking for the match ending
+        because the seats ``resigned`` resigned, or None."""
+        request: messages.ResignRanking = {"op": "resign_ranking", "resigned": list(resigned),
+                                           "seats": len(live.record.seats)}
         answer: messages.Ranking = await self._call(live, request)
         return answer["ranking"]
 

@@ -164,7 +164,7 @@ def serve(table: ResidentMatches, wire_in: IO[bytes], wire_out: IO[bytes]) -> in
         return 3  # the heap may be fragmented beyond use: the host starts a fresh worker
 
 
-def _load_rules() -> tuple[Mapping[str, Any], dict[str, Any], Callable[..., Any] | None]:
+def _load_rules() -> tuple[Mapping[str, Any], dict[str, Any], Callable[..., Any] | None, Callable[..., Any] | None]:
     from gamehost.host.bots import BUILTIN_BOTS
     from gamehost.host.plugins import load_catalog
 
@@ -180,7 +180,7 @@ def _load_rules() -> tuple[Mapping[str, Any], dict[str, Any], Callable[..., Any]
         for name, bot in offered.items():
             bots.setdefault(name, bot)
     bots.update(BUILTIN_BOTS)
-    return catalog.all_rules(), bots, catalog.clock_rule()
+    return catalog.all_rules(), bots, catalog.clock_rule(), catalog.resign_rule()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                         logger_factory=structlog.PrintLoggerFactory(sys.stderr))
     from gamehost.host.collector import settle_after_start
 
-    games, bots, clock_rule = _load_rules()
-    table = ResidentMatches(games, bots, clock_rule=clock_rule, slices=True)
+    games, bots, clock_rule, resign_rule = _load_rules()
+    table = ResidentMatches(games, bots, clock_rule=clock_rule, resign_rule=resign_rule, slices=True)
     # A full collection walks every resident match's state and holds every
     # request queued here: the plugins' modules frozen, full collections rare.
     settle_after_start()

@@ -318,6 +318,28 @@ const (
 	// The open ask lapsed at its undo_expire_time, unanswered
 	// by some (seat: the asker; undoes: its move, which stands).
 	EventKind_EVENT_KIND_UNDO_LAPSED EventKind = 55
+	// Players: endings. The seat resigned (MatchEvent.left: by leaving a
+	// rated match). FINISHED follows when one seat is left in play (or the
+	// game's rule ends it); else the bot plays the seat on.
+	EventKind_EVENT_KIND_RESIGNED EventKind = 80
+	// The seat offered a draw (MatchEvent.draw_expire_time: when it lapses).
+	// Open from DRAW_OFFERED until any event other than DRAW_ACCEPTED.
+	EventKind_EVENT_KIND_DRAW_OFFERED EventKind = 81
+	// The seat accepted the open offer (others are still to answer, or
+	// DRAW_AGREED follows).
+	EventKind_EVENT_KIND_DRAW_ACCEPTED EventKind = 82
+	// The seat declined the open offer: it is closed.
+	EventKind_EVENT_KIND_DRAW_DECLINED EventKind = 83
+	// The offerer took the offer back.
+	EventKind_EVENT_KIND_DRAW_WITHDRAWN EventKind = 84
+	// The offer lapsed at its draw_expire_time, unanswered by some (seat: the offerer).
+	EventKind_EVENT_KIND_DRAW_LAPSED EventKind = 85
+	// Every person seated agreed: FINISHED follows, every seat (but the
+	// resigned) shares first place.
+	EventKind_EVENT_KIND_DRAW_AGREED EventKind = 86
+	// The seat claimed victory over the absent seats (MatchEvent.absent_seats):
+	// FINISHED follows, the absent ranked last.
+	EventKind_EVENT_KIND_VICTORY_CLAIMED EventKind = 87
 )
 
 // Enum value maps for EventKind.
@@ -341,26 +363,42 @@ var (
 		53: "EVENT_KIND_UNDO_WITHDRAWN",
 		54: "EVENT_KIND_UNDONE",
 		55: "EVENT_KIND_UNDO_LAPSED",
+		80: "EVENT_KIND_RESIGNED",
+		81: "EVENT_KIND_DRAW_OFFERED",
+		82: "EVENT_KIND_DRAW_ACCEPTED",
+		83: "EVENT_KIND_DRAW_DECLINED",
+		84: "EVENT_KIND_DRAW_WITHDRAWN",
+		85: "EVENT_KIND_DRAW_LAPSED",
+		86: "EVENT_KIND_DRAW_AGREED",
+		87: "EVENT_KIND_VICTORY_CLAIMED",
 	}
 	EventKind_value = map[string]int32{
-		"EVENT_KIND_UNSPECIFIED":    0,
-		"EVENT_KIND_JOINED":         1,
-		"EVENT_KIND_LEFT":           2,
-		"EVENT_KIND_STARTED":        3,
-		"EVENT_KIND_MOVED":          4,
-		"EVENT_KIND_FINISHED":       5,
-		"EVENT_KIND_ABANDONED":      6,
-		"EVENT_KIND_ABORTED":        7,
-		"EVENT_KIND_SUSPENDED":      8,
-		"EVENT_KIND_RESUMED":        9,
-		"EVENT_KIND_BOT_ASSIGNED":   10,
-		"EVENT_KIND_CLOCK_RAN_OUT":  40,
-		"EVENT_KIND_UNDO_ASKED":     50,
-		"EVENT_KIND_UNDO_ACCEPTED":  51,
-		"EVENT_KIND_UNDO_REFUSED":   52,
-		"EVENT_KIND_UNDO_WITHDRAWN": 53,
-		"EVENT_KIND_UNDONE":         54,
-		"EVENT_KIND_UNDO_LAPSED":    55,
+		"EVENT_KIND_UNSPECIFIED":     0,
+		"EVENT_KIND_JOINED":          1,
+		"EVENT_KIND_LEFT":            2,
+		"EVENT_KIND_STARTED":         3,
+		"EVENT_KIND_MOVED":           4,
+		"EVENT_KIND_FINISHED":        5,
+		"EVENT_KIND_ABANDONED":       6,
+		"EVENT_KIND_ABORTED":         7,
+		"EVENT_KIND_SUSPENDED":       8,
+		"EVENT_KIND_RESUMED":         9,
+		"EVENT_KIND_BOT_ASSIGNED":    10,
+		"EVENT_KIND_CLOCK_RAN_OUT":   40,
+		"EVENT_KIND_UNDO_ASKED":      50,
+		"EVENT_KIND_UNDO_ACCEPTED":   51,
+		"EVENT_KIND_UNDO_REFUSED":    52,
+		"EVENT_KIND_UNDO_WITHDRAWN":  53,
+		"EVENT_KIND_UNDONE":          54,
+		"EVENT_KIND_UNDO_LAPSED":     55,
+		"EVENT_KIND_RESIGNED":        80,
+		"EVENT_KIND_DRAW_OFFERED":    81,
+		"EVENT_KIND_DRAW_ACCEPTED":   82,
+		"EVENT_KIND_DRAW_DECLINED":   83,
+		"EVENT_KIND_DRAW_WITHDRAWN":  84,
+		"EVENT_KIND_DRAW_LAPSED":     85,
+		"EVENT_KIND_DRAW_AGREED":     86,
+		"EVENT_KIND_VICTORY_CLAIMED": 87,
 	}
 )
 
@@ -530,9 +568,11 @@ type Game struct {
 	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
 	// Players: undo. Players may take some moves back by
 	// agreement (AskUndo); which ones, the game's page says.
-	Undo          bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Undo bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
+	// Players: endings. Players may agree on a draw (OfferDraw).
+	DrawByAgreement bool `protobuf:"varint,80,opt,name=draw_by_agreement,json=drawByAgreement,proto3" json:"draw_by_agreement,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Game) Reset() {
@@ -666,6 +706,13 @@ func (x *Game) GetBots() []*GameBot {
 func (x *Game) GetUndo() bool {
 	if x != nil {
 		return x.Undo
+	}
+	return false
+}
+
+func (x *Game) GetDrawByAgreement() bool {
+	if x != nil {
+		return x.DrawByAgreement
 	}
 	return false
 }
@@ -972,7 +1019,10 @@ type Seat struct {
 	// it (CreateMatchRequest.reserved_seats). Stays set once they hold it.
 	// Shown to whoever may see the match: in a private match, only its own
 	// users, invitation holders and admins.
-	ReservedFor   string `protobuf:"bytes,80,opt,name=reserved_for,json=reservedFor,proto3" json:"reserved_for,omitempty"`
+	ReservedFor string `protobuf:"bytes,80,opt,name=reserved_for,json=reservedFor,proto3" json:"reserved_for,omitempty"`
+	// Players: endings. The seat's player resigned (or left a rated match):
+	// the bot plays it to the end, and it ranks last.
+	Resigned      bool `protobuf:"varint,81,opt,name=resigned,proto3" json:"resigned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1054,6 +1104,13 @@ func (x *Seat) GetReservedFor() string {
 		return x.ReservedFor
 	}
 	return ""
+}
+
+func (x *Seat) GetResigned() bool {
+	if x != nil {
+		return x.Resigned
+	}
+	return false
 }
 
 // Why a match is aborted or suspended.
@@ -1261,8 +1318,10 @@ type Match struct {
 	// CreateMatch with the same request_id) shows it again.
 	// RevokeInvitation ends it.
 	InvitationCode string `protobuf:"bytes,83,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Players: endings. The open draw offer, if any.
+	DrawOffer     *DrawOffer `protobuf:"bytes,84,opt,name=draw_offer,json=drawOffer,proto3" json:"draw_offer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
@@ -1468,6 +1527,13 @@ func (x *Match) GetInvitationCode() string {
 		return x.InvitationCode
 	}
 	return ""
+}
+
+func (x *Match) GetDrawOffer() *DrawOffer {
+	if x != nil {
+		return x.DrawOffer
+	}
+	return nil
 }
 
 // Private matches, reserved seats and invitations.
@@ -2904,8 +2970,15 @@ type MatchEvent struct {
 	Undoes int64 `protobuf:"varint,50,opt,name=undoes,proto3" json:"undoes,omitempty"`
 	// For UNDO_ASKED: when the ask lapses if it is still open.
 	UndoExpireTime *timestamppb.Timestamp `protobuf:"bytes,51,opt,name=undo_expire_time,json=undoExpireTime,proto3" json:"undo_expire_time,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Players: endings.
+	// For DRAW_OFFERED: when the offer lapses if it is still open.
+	DrawExpireTime *timestamppb.Timestamp `protobuf:"bytes,80,opt,name=draw_expire_time,json=drawExpireTime,proto3" json:"draw_expire_time,omitempty"`
+	// For VICTORY_CLAIMED: the seats found absent, ranked last.
+	AbsentSeats []int32 `protobuf:"varint,81,rep,packed,name=absent_seats,json=absentSeats,proto3" json:"absent_seats,omitempty"`
+	// For RESIGNED: the seat resigned by leaving a rated match.
+	Left          bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchEvent) Reset() {
@@ -3013,6 +3086,27 @@ func (x *MatchEvent) GetUndoExpireTime() *timestamppb.Timestamp {
 		return x.UndoExpireTime
 	}
 	return nil
+}
+
+func (x *MatchEvent) GetDrawExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DrawExpireTime
+	}
+	return nil
+}
+
+func (x *MatchEvent) GetAbsentSeats() []int32 {
+	if x != nil {
+		return x.AbsentSeats
+	}
+	return nil
+}
+
+func (x *MatchEvent) GetLeft() bool {
+	if x != nil {
+		return x.Left
+	}
+	return false
 }
 
 type WatchMatchRequest struct {
@@ -3683,6 +3777,437 @@ func (x *RevokeInvitationRequest) GetName() string {
 	return ""
 }
 
+type ResignRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The resigning seat's token (empty: the seat the signed-in caller holds).
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResignRequest) Reset() {
+	*x = ResignRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResignRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResignRequest) ProtoMessage() {}
+
+func (x *ResignRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResignRequest.ProtoReflect.Descriptor instead.
+func (*ResignRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ResignRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ResignRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type OfferDrawRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OfferDrawRequest) Reset() {
+	*x = OfferDrawRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OfferDrawRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OfferDrawRequest) ProtoMessage() {}
+
+func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OfferDrawRequest.ProtoReflect.Descriptor instead.
+func (*OfferDrawRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *OfferDrawRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *OfferDrawRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type AnswerDrawRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name        string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	// True to accept, false to decline.
+	Accept bool `protobuf:"varint,3,opt,name=accept,proto3" json:"accept,omitempty"`
+	// The version of the DRAW_OFFERED event answered; another open offer (or
+	// none) fails with ABORTED and changes nothing. Unset: no check.
+	OfferVersion  *int64 `protobuf:"varint,4,opt,name=offer_version,json=offerVersion,proto3,oneof" json:"offer_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnswerDrawRequest) Reset() {
+	*x = AnswerDrawRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnswerDrawRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnswerDrawRequest) ProtoMessage() {}
+
+func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnswerDrawRequest.ProtoReflect.Descriptor instead.
+func (*AnswerDrawRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *AnswerDrawRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AnswerDrawRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+func (x *AnswerDrawRequest) GetAccept() bool {
+	if x != nil {
+		return x.Accept
+	}
+	return false
+}
+
+func (x *AnswerDrawRequest) GetOfferVersion() int64 {
+	if x != nil && x.OfferVersion != nil {
+		return *x.OfferVersion
+	}
+	return 0
+}
+
+type WithdrawDrawRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The offerer's token.
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WithdrawDrawRequest) Reset() {
+	*x = WithdrawDrawRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WithdrawDrawRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WithdrawDrawRequest) ProtoMessage() {}
+
+func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WithdrawDrawRequest.ProtoReflect.Descriptor instead.
+func (*WithdrawDrawRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *WithdrawDrawRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WithdrawDrawRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type ClaimVictoryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PlayerToken   string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClaimVictoryRequest) Reset() {
+	*x = ClaimVictoryRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClaimVictoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClaimVictoryRequest) ProtoMessage() {}
+
+func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClaimVictoryRequest.ProtoReflect.Descriptor instead.
+func (*ClaimVictoryRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ClaimVictoryRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ClaimVictoryRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+type DrawResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match's version after the call.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The offer still open after the call (unset once it is closed).
+	Offer *DrawOffer `protobuf:"bytes,2,opt,name=offer,proto3" json:"offer,omitempty"`
+	// True when this call drew the match (the last acceptance, or an offer
+	// no other person had to answer).
+	Agreed        bool `protobuf:"varint,3,opt,name=agreed,proto3" json:"agreed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DrawResponse) Reset() {
+	*x = DrawResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DrawResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DrawResponse) ProtoMessage() {}
+
+func (x *DrawResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DrawResponse.ProtoReflect.Descriptor instead.
+func (*DrawResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *DrawResponse) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *DrawResponse) GetOffer() *DrawOffer {
+	if x != nil {
+		return x.Offer
+	}
+	return nil
+}
+
+func (x *DrawResponse) GetAgreed() bool {
+	if x != nil {
+		return x.Agreed
+	}
+	return false
+}
+
+// An open draw offer.
+type DrawOffer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The offerer.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The version of the DRAW_OFFERED event.
+	OfferVersion int64                  `protobuf:"varint,2,opt,name=offer_version,json=offerVersion,proto3" json:"offer_version,omitempty"`
+	ExpireTime   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	// Seats that accepted so far.
+	Accepted []int32 `protobuf:"varint,4,rep,packed,name=accepted,proto3" json:"accepted,omitempty"`
+	// Seats still to answer (people only: bots accept).
+	Waiting       []int32 `protobuf:"varint,5,rep,packed,name=waiting,proto3" json:"waiting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DrawOffer) Reset() {
+	*x = DrawOffer{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DrawOffer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DrawOffer) ProtoMessage() {}
+
+func (x *DrawOffer) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DrawOffer.ProtoReflect.Descriptor instead.
+func (*DrawOffer) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *DrawOffer) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *DrawOffer) GetOfferVersion() int64 {
+	if x != nil {
+		return x.OfferVersion
+	}
+	return 0
+}
+
+func (x *DrawOffer) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
+}
+
+func (x *DrawOffer) GetAccepted() []int32 {
+	if x != nil {
+		return x.Accepted
+	}
+	return nil
+}
+
+func (x *DrawOffer) GetWaiting() []int32 {
+	if x != nil {
+		return x.Waiting
+	}
+	return nil
+}
+
 type GetIdentityRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -3691,7 +4216,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3703,7 +4228,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3716,7 +4241,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 type Identity struct {
@@ -3734,7 +4259,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3746,7 +4271,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3759,7 +4284,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Identity) GetSubject() string {
@@ -3802,7 +4327,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3814,7 +4339,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3827,7 +4352,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -3854,7 +4379,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3866,7 +4391,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3879,7 +4404,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -3897,7 +4422,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3909,7 +4434,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3922,7 +4447,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 type AssignBotRequest struct {
@@ -3938,7 +4463,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3950,7 +4475,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3963,7 +4488,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -3997,7 +4522,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4009,7 +4534,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4022,7 +4547,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -4045,6 +4570,11 @@ type SessionRequest struct {
 	//	*SessionRequest_AskUndo
 	//	*SessionRequest_AnswerUndo
 	//	*SessionRequest_WithdrawUndo
+	//	*SessionRequest_Resign
+	//	*SessionRequest_OfferDraw
+	//	*SessionRequest_AnswerDraw
+	//	*SessionRequest_WithdrawDraw
+	//	*SessionRequest_ClaimVictory
 	Request       isSessionRequest_Request `protobuf_oneof:"request"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4052,7 +4582,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4064,7 +4594,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4077,7 +4607,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -4148,6 +4678,51 @@ func (x *SessionRequest) GetWithdrawUndo() *WithdrawUndoRequest {
 	return nil
 }
 
+func (x *SessionRequest) GetResign() *ResignRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_Resign); ok {
+			return x.Resign
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetOfferDraw() *OfferDrawRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_OfferDraw); ok {
+			return x.OfferDraw
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetAnswerDraw() *AnswerDrawRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_AnswerDraw); ok {
+			return x.AnswerDraw
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetWithdrawDraw() *WithdrawDrawRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_WithdrawDraw); ok {
+			return x.WithdrawDraw
+		}
+	}
+	return nil
+}
+
+func (x *SessionRequest) GetClaimVictory() *ClaimVictoryRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_ClaimVictory); ok {
+			return x.ClaimVictory
+		}
+	}
+	return nil
+}
+
 type isSessionRequest_Request interface {
 	isSessionRequest_Request()
 }
@@ -4181,7 +4756,31 @@ type SessionRequest_AnswerUndo struct {
 }
 
 type SessionRequest_WithdrawUndo struct {
-	WithdrawUndo *WithdrawUndoRequest `protobuf:"bytes,7,opt,name=withdraw_undo,json=withdrawUndo,proto3,oneof"` // --- end of undo on the Session stream.
+	WithdrawUndo *WithdrawUndoRequest `protobuf:"bytes,7,opt,name=withdraw_undo,json=withdrawUndo,proto3,oneof"`
+}
+
+type SessionRequest_Resign struct {
+	// --- end of undo on the Session stream.
+	// --- Endings on the Session stream. As Resign, ClaimVictory (answered
+	// by `ended`), OfferDraw, AnswerDraw and WithdrawDraw (answered by
+	// `draw`) do: same checks, same errors.
+	Resign *ResignRequest `protobuf:"bytes,80,opt,name=resign,proto3,oneof"`
+}
+
+type SessionRequest_OfferDraw struct {
+	OfferDraw *OfferDrawRequest `protobuf:"bytes,81,opt,name=offer_draw,json=offerDraw,proto3,oneof"`
+}
+
+type SessionRequest_AnswerDraw struct {
+	AnswerDraw *AnswerDrawRequest `protobuf:"bytes,82,opt,name=answer_draw,json=answerDraw,proto3,oneof"`
+}
+
+type SessionRequest_WithdrawDraw struct {
+	WithdrawDraw *WithdrawDrawRequest `protobuf:"bytes,83,opt,name=withdraw_draw,json=withdrawDraw,proto3,oneof"`
+}
+
+type SessionRequest_ClaimVictory struct {
+	ClaimVictory *ClaimVictoryRequest `protobuf:"bytes,84,opt,name=claim_victory,json=claimVictory,proto3,oneof"` // --- end of endings on the Session stream.
 }
 
 func (*SessionRequest_Watch) isSessionRequest_Request() {}
@@ -4195,6 +4794,16 @@ func (*SessionRequest_AskUndo) isSessionRequest_Request() {}
 func (*SessionRequest_AnswerUndo) isSessionRequest_Request() {}
 
 func (*SessionRequest_WithdrawUndo) isSessionRequest_Request() {}
+
+func (*SessionRequest_Resign) isSessionRequest_Request() {}
+
+func (*SessionRequest_OfferDraw) isSessionRequest_Request() {}
+
+func (*SessionRequest_AnswerDraw) isSessionRequest_Request() {}
+
+func (*SessionRequest_WithdrawDraw) isSessionRequest_Request() {}
+
+func (*SessionRequest_ClaimVictory) isSessionRequest_Request() {}
 
 // What a failed request got: the status SubmitMove or WatchMatch (AskUndo,
 // AnswerUndo, WithdrawUndo) would have ended with. The same fields, numbers
@@ -4212,7 +4821,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4224,7 +4833,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4237,7 +4846,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -4276,6 +4885,8 @@ type SessionEvent struct {
 	//	*SessionEvent_Error
 	//	*SessionEvent_WatchEnded
 	//	*SessionEvent_Undo
+	//	*SessionEvent_Ended
+	//	*SessionEvent_Draw
 	Event         isSessionEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4283,7 +4894,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4295,7 +4906,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4308,7 +4919,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -4386,6 +4997,24 @@ func (x *SessionEvent) GetUndo() *UndoResponse {
 	return nil
 }
 
+func (x *SessionEvent) GetEnded() *Match {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Ended); ok {
+			return x.Ended
+		}
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetDraw() *DrawResponse {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_Draw); ok {
+			return x.Draw
+		}
+	}
+	return nil
+}
+
 type isSessionEvent_Event interface {
 	isSessionEvent_Event()
 }
@@ -4420,7 +5049,20 @@ type SessionEvent_WatchEnded struct {
 type SessionEvent_Undo struct {
 	// --- An ask_undo, answer_undo or withdraw_undo was
 	// answered: what AskUndo, AnswerUndo or WithdrawUndo would return.
-	Undo *UndoResponse `protobuf:"bytes,8,opt,name=undo,proto3,oneof"` // --- end of undo on the Session stream.
+	Undo *UndoResponse `protobuf:"bytes,8,opt,name=undo,proto3,oneof"`
+}
+
+type SessionEvent_Ended struct {
+	// --- end of undo on the Session stream.
+	// --- A resign or claim_victory was answered: the match after it, as
+	// Resign or ClaimVictory return it.
+	Ended *Match `protobuf:"bytes,80,opt,name=ended,proto3,oneof"`
+}
+
+type SessionEvent_Draw struct {
+	// --- An offer_draw, answer_draw or withdraw_draw was answered: what
+	// OfferDraw, AnswerDraw or WithdrawDraw would return.
+	Draw *DrawResponse `protobuf:"bytes,81,opt,name=draw,proto3,oneof"` // --- end of endings on the Session stream.
 }
 
 func (*SessionEvent_MatchEvent) isSessionEvent_Event() {}
@@ -4435,6 +5077,10 @@ func (*SessionEvent_WatchEnded) isSessionEvent_Event() {}
 
 func (*SessionEvent_Undo) isSessionEvent_Event() {}
 
+func (*SessionEvent_Ended) isSessionEvent_Event() {}
+
+func (*SessionEvent_Draw) isSessionEvent_Event() {}
+
 type WatchEnded struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The last version sent for this match: resume after it.
@@ -4445,7 +5091,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4457,7 +5103,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4470,7 +5116,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -4490,7 +5136,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4502,7 +5148,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4515,7 +5161,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -4549,7 +5195,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4561,7 +5207,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4574,7 +5220,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -4660,7 +5306,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4672,7 +5318,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4685,7 +5331,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -4719,7 +5365,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4731,7 +5377,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4744,7 +5390,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -4771,7 +5417,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4783,7 +5429,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4796,7 +5442,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -4823,7 +5469,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4835,7 +5481,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4848,7 +5494,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -4941,7 +5587,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4953,7 +5599,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4966,7 +5612,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -5107,7 +5753,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5119,7 +5765,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5132,7 +5778,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *Ticket) GetName() string {
@@ -5299,7 +5945,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5311,7 +5957,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5324,7 +5970,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -5344,7 +5990,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5356,7 +6002,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5369,7 +6015,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -5389,7 +6035,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5401,7 +6047,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5414,7 +6060,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -5438,7 +6084,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5450,7 +6096,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5463,7 +6109,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -5498,7 +6144,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5510,7 +6156,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5523,7 +6169,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -5555,7 +6201,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5567,7 +6213,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5580,7 +6226,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -5632,7 +6278,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5644,7 +6290,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5657,7 +6303,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *Delivery) GetKey() string {
@@ -5725,7 +6371,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5737,7 +6383,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5750,7 +6396,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -5792,7 +6438,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5804,7 +6450,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5817,7 +6463,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -5844,7 +6490,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5856,7 +6502,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5869,7 +6515,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -5883,7 +6529,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92\x04\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -5902,7 +6548,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
 	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
-	"\x04undo\x182 \x01(\bR\x04undo\"I\n" +
+	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
+	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -5920,7 +6567,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xf4\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x02\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -5930,7 +6577,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bverified\x18\x05 \x01(\bR\bverified\x129\n" +
 	"\n" +
 	"away_until\x18( \x01(\v2\x1a.google.protobuf.TimestampR\tawayUntil\x12!\n" +
-	"\freserved_for\x18P \x01(\tR\vreservedFor\"X\n" +
+	"\freserved_for\x18P \x01(\tR\vreservedFor\x12\x1a\n" +
+	"\bresigned\x18Q \x01(\bR\bresigned\"X\n" +
 	"\fStatusDetail\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
@@ -5939,7 +6587,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xfb\b\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xb2\t\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5974,7 +6622,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"spectators\x18Q \x01(\x0e2\x17.gamehost.v1.SpectatorsR\n" +
 	"spectators\x12\x14\n" +
 	"\x05rated\x18R \x01(\bR\x05rated\x12'\n" +
-	"\x0finvitation_code\x18S \x01(\tR\x0einvitationCode\"?\n" +
+	"\x0finvitation_code\x18S \x01(\tR\x0einvitationCode\x125\n" +
+	"\n" +
+	"draw_offer\x18T \x01(\v2\x16.gamehost.v1.DrawOfferR\tdrawOffer\"?\n" +
 	"\x0fSeatReservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\asubject\x18\x02 \x01(\tR\asubject\"\xed\x02\n" +
@@ -6095,7 +6745,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x93\x03\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x90\x04\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -6108,7 +6758,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x12\x16\n" +
 	"\x06undoes\x182 \x01(\x03R\x06undoes\x12D\n" +
-	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xcc\x01\n" +
+	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\x12D\n" +
+	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
+	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
+	"\x04left\x18R \x01(\bR\x04left\"\xcc\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -6162,7 +6815,36 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\baccepted\x18\x05 \x03(\x05R\baccepted\x12\x18\n" +
 	"\awaiting\x18\x06 \x03(\x05R\awaiting\"-\n" +
 	"\x17RevokeInvitationRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x14\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"F\n" +
+	"\rResignRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"I\n" +
+	"\x10OfferDrawRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"\x9e\x01\n" +
+	"\x11AnswerDrawRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x16\n" +
+	"\x06accept\x18\x03 \x01(\bR\x06accept\x12(\n" +
+	"\roffer_version\x18\x04 \x01(\x03H\x00R\fofferVersion\x88\x01\x01B\x10\n" +
+	"\x0e_offer_version\"L\n" +
+	"\x13WithdrawDrawRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"L\n" +
+	"\x13ClaimVictoryRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
+	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\"n\n" +
+	"\fDrawResponse\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x12,\n" +
+	"\x05offer\x18\x02 \x01(\v2\x16.gamehost.v1.DrawOfferR\x05offer\x12\x16\n" +
+	"\x06agreed\x18\x03 \x01(\bR\x06agreed\"\xb7\x01\n" +
+	"\tDrawOffer\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12#\n" +
+	"\roffer_version\x18\x02 \x01(\x03R\fofferVersion\x12;\n" +
+	"\vexpire_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\x12\x1a\n" +
+	"\baccepted\x18\x04 \x03(\x05R\baccepted\x12\x18\n" +
+	"\awaiting\x18\x05 \x03(\x05R\awaiting\"\x14\n" +
 	"\x12GetIdentityRequest\"u\n" +
 	"\bIdentity\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
@@ -6180,7 +6862,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
 	"\x03bot\x18\x03 \x01(\tR\x03bot\"(\n" +
 	"\x12ResumeMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xfd\x02\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xc8\x05\n" +
 	"\x0eSessionRequest\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x126\n" +
 	"\x05watch\x18\x02 \x01(\v2\x1e.gamehost.v1.WatchMatchRequestH\x00R\x05watch\x124\n" +
@@ -6189,12 +6871,19 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bask_undo\x18\x05 \x01(\v2\x1b.gamehost.v1.AskUndoRequestH\x00R\aaskUndo\x12A\n" +
 	"\vanswer_undo\x18\x06 \x01(\v2\x1e.gamehost.v1.AnswerUndoRequestH\x00R\n" +
 	"answerUndo\x12G\n" +
-	"\rwithdraw_undo\x18\a \x01(\v2 .gamehost.v1.WithdrawUndoRequestH\x00R\fwithdrawUndoB\t\n" +
+	"\rwithdraw_undo\x18\a \x01(\v2 .gamehost.v1.WithdrawUndoRequestH\x00R\fwithdrawUndo\x124\n" +
+	"\x06resign\x18P \x01(\v2\x1a.gamehost.v1.ResignRequestH\x00R\x06resign\x12>\n" +
+	"\n" +
+	"offer_draw\x18Q \x01(\v2\x1d.gamehost.v1.OfferDrawRequestH\x00R\tofferDraw\x12A\n" +
+	"\vanswer_draw\x18R \x01(\v2\x1e.gamehost.v1.AnswerDrawRequestH\x00R\n" +
+	"answerDraw\x12G\n" +
+	"\rwithdraw_draw\x18S \x01(\v2 .gamehost.v1.WithdrawDrawRequestH\x00R\fwithdrawDraw\x12G\n" +
+	"\rclaim_victory\x18T \x01(\v2 .gamehost.v1.ClaimVictoryRequestH\x00R\fclaimVictoryB\t\n" +
 	"\arequest\"l\n" +
 	"\fSessionError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12.\n" +
-	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\x86\x03\n" +
+	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\xe3\x03\n" +
 	"\fSessionEvent\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x12\x14\n" +
 	"\x05match\x18\x02 \x01(\tR\x05match\x12:\n" +
@@ -6205,7 +6894,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05error\x18\x06 \x01(\v2\x19.gamehost.v1.SessionErrorH\x00R\x05error\x12:\n" +
 	"\vwatch_ended\x18\a \x01(\v2\x17.gamehost.v1.WatchEndedH\x00R\n" +
 	"watchEnded\x12/\n" +
-	"\x04undo\x18\b \x01(\v2\x19.gamehost.v1.UndoResponseH\x00R\x04undoB\a\n" +
+	"\x04undo\x18\b \x01(\v2\x19.gamehost.v1.UndoResponseH\x00R\x04undo\x12*\n" +
+	"\x05ended\x18P \x01(\v2\x12.gamehost.v1.MatchH\x00R\x05ended\x12/\n" +
+	"\x04draw\x18Q \x01(\v2\x19.gamehost.v1.DrawResponseH\x00R\x04drawB\a\n" +
 	"\x05event\"&\n" +
 	"\n" +
 	"WatchEnded\x12\x18\n" +
@@ -6366,7 +7057,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x16SPECTATORS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11SPECTATORS_ANYONE\x10\x01\x12\x16\n" +
 	"\x12SPECTATORS_PLAYERS\x10\x02\x12\x13\n" +
-	"\x0fSPECTATORS_NONE\x10\x03*\xe1\x03\n" +
+	"\x0fSPECTATORS_NONE\x10\x03*\xca\x05\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -6386,7 +7077,15 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x17EVENT_KIND_UNDO_REFUSED\x104\x12\x1d\n" +
 	"\x19EVENT_KIND_UNDO_WITHDRAWN\x105\x12\x15\n" +
 	"\x11EVENT_KIND_UNDONE\x106\x12\x1a\n" +
-	"\x16EVENT_KIND_UNDO_LAPSED\x107*\x94\x01\n" +
+	"\x16EVENT_KIND_UNDO_LAPSED\x107\x12\x17\n" +
+	"\x13EVENT_KIND_RESIGNED\x10P\x12\x1b\n" +
+	"\x17EVENT_KIND_DRAW_OFFERED\x10Q\x12\x1c\n" +
+	"\x18EVENT_KIND_DRAW_ACCEPTED\x10R\x12\x1c\n" +
+	"\x18EVENT_KIND_DRAW_DECLINED\x10S\x12\x1d\n" +
+	"\x19EVENT_KIND_DRAW_WITHDRAWN\x10T\x12\x1a\n" +
+	"\x16EVENT_KIND_DRAW_LAPSED\x10U\x12\x1a\n" +
+	"\x16EVENT_KIND_DRAW_AGREED\x10V\x12\x1e\n" +
+	"\x1aEVENT_KIND_VICTORY_CLAIMED\x10W*\x94\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
@@ -6397,7 +7096,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
 	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
-	"\x15DELIVERY_STATE_FAILED\x10\x032\xc7\x0e\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x032\xa4\x11\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -6427,7 +7126,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"AnswerUndo\x12\x1e.gamehost.v1.AnswerUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12K\n" +
 	"\fWithdrawUndo\x12 .gamehost.v1.WithdrawUndoRequest\x1a\x19.gamehost.v1.UndoResponse\x12L\n" +
-	"\x10RevokeInvitation\x12$.gamehost.v1.RevokeInvitationRequest\x1a\x12.gamehost.v1.Match2\xd2\x03\n" +
+	"\x10RevokeInvitation\x12$.gamehost.v1.RevokeInvitationRequest\x1a\x12.gamehost.v1.Match\x128\n" +
+	"\x06Resign\x12\x1a.gamehost.v1.ResignRequest\x1a\x12.gamehost.v1.Match\x12E\n" +
+	"\tOfferDraw\x12\x1d.gamehost.v1.OfferDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12G\n" +
+	"\n" +
+	"AnswerDraw\x12\x1e.gamehost.v1.AnswerDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12K\n" +
+	"\fWithdrawDraw\x12 .gamehost.v1.WithdrawDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12D\n" +
+	"\fClaimVictory\x12 .gamehost.v1.ClaimVictoryRequest\x1a\x12.gamehost.v1.Match2\xd2\x03\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -6450,7 +7155,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -6495,203 +7200,231 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*UndoResponse)(nil),            // 40: gamehost.v1.UndoResponse
 	(*UndoAsk)(nil),                 // 41: gamehost.v1.UndoAsk
 	(*RevokeInvitationRequest)(nil), // 42: gamehost.v1.RevokeInvitationRequest
-	(*GetIdentityRequest)(nil),      // 43: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 44: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 45: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 46: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 47: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 48: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 49: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 50: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 51: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 52: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 53: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 54: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 55: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 56: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 57: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 58: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 59: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 60: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 61: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 62: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 63: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 64: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 65: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 66: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 67: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 68: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 69: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 70: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 71: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 72: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 73: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 74: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 75: google.protobuf.Any
+	(*ResignRequest)(nil),           // 43: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 44: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 45: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 46: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 47: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 48: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 49: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 50: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 51: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 52: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 53: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 54: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 55: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 56: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 57: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 58: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 59: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 60: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 61: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 62: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 63: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 64: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 65: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 66: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 67: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 68: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 69: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 70: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 71: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 72: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 73: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 74: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 75: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 76: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 77: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 78: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 79: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 80: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 81: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 82: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	72,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	72,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	79,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	79,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	72,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	79,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	73,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	80,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	72,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	79,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	73,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	73,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	74,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	73,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	80,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	80,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	81,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	80,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	74,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	81,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	73,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	80,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	74,  // 23: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	74,  // 24: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	74,  // 25: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	73,  // 26: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	73,  // 27: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	74,  // 28: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	72,  // 29: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	74,  // 30: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	74,  // 31: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	74,  // 32: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	74,  // 33: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	74,  // 34: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	2,   // 35: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
-	17,  // 36: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
-	3,   // 37: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
-	0,   // 38: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	16,  // 39: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	16,  // 40: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	72,  // 41: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	27,  // 42: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,   // 43: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	72,  // 44: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	26,  // 45: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	15,  // 46: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	29,  // 47: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	72,  // 48: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	29,  // 49: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	28,  // 50: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	4,   // 51: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	73,  // 52: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	72,  // 53: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	28,  // 54: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	73,  // 55: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	29,  // 56: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	72,  // 57: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	33,  // 58: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	15,  // 59: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	41,  // 60: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	73,  // 61: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	34,  // 62: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	31,  // 63: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	37,  // 64: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	38,  // 65: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	39,  // 66: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	75,  // 67: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	33,  // 68: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	32,  // 69: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	16,  // 70: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	51,  // 71: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	53,  // 72: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	40,  // 73: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	55,  // 74: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	55,  // 75: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	72,  // 76: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	74,  // 77: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	74,  // 78: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	72,  // 79: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 80: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	74,  // 81: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	73,  // 82: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	73,  // 83: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	73,  // 84: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 85: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	61,  // 86: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	73,  // 87: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 88: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	73,  // 89: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	73,  // 90: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	67,  // 91: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	72,  // 92: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 93: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	68,  // 94: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 95: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 96: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 97: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 98: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 99: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 100: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 101: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 102: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 103: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 104: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 105: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	43,  // 106: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	50,  // 107: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	54,  // 108: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	56,  // 109: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	58,  // 110: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	60,  // 111: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	62,  // 112: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	63,  // 113: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	64,  // 114: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	65,  // 115: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 116: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 117: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 118: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 119: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	45,  // 120: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	46,  // 121: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	48,  // 122: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	49,  // 123: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	69,  // 124: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	71,  // 125: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 126: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 127: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 128: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 129: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 130: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 131: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 132: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 133: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 134: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 135: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 136: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	44,  // 137: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	52,  // 138: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 139: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	57,  // 140: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	59,  // 141: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	61,  // 142: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	61,  // 143: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	61,  // 144: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	61,  // 145: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	66,  // 146: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 147: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 148: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 149: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 150: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 151: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	47,  // 152: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 153: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 154: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	70,  // 155: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	68,  // 156: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	126, // [126:157] is the sub-list for method output_type
-	95,  // [95:126] is the sub-list for method input_type
-	95,  // [95:95] is the sub-list for extension type_name
-	95,  // [95:95] is the sub-list for extension extendee
-	0,   // [0:95] is the sub-list for field type_name
+	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	81,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	81,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	81,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	80,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	80,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	81,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	79,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	81,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	81,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	81,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	81,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	81,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
+	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
+	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
+	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	79,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	79,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	79,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	80,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	79,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	80,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	80,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	79,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	80,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	80,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	34,  // 66: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	31,  // 67: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	37,  // 68: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	38,  // 69: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	39,  // 70: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	43,  // 71: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	44,  // 72: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	45,  // 73: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	46,  // 74: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	47,  // 75: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	82,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	33,  // 77: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	32,  // 78: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	16,  // 79: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	58,  // 80: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	60,  // 81: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	40,  // 82: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	16,  // 83: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	48,  // 84: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	62,  // 85: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	62,  // 86: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	79,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	81,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	81,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	79,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 91: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	81,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	80,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	80,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	80,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 96: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	68,  // 97: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	80,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 99: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	80,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	80,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	74,  // 102: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	79,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 104: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	75,  // 105: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	10,  // 106: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 107: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 108: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 109: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 110: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 111: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 112: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	30,  // 113: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	31,  // 114: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	34,  // 115: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	35,  // 116: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	50,  // 117: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	57,  // 118: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	61,  // 119: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	63,  // 120: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	65,  // 121: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	67,  // 122: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	69,  // 123: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	70,  // 124: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	71,  // 125: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	72,  // 126: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	37,  // 127: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	38,  // 128: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	39,  // 129: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	42,  // 130: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	43,  // 131: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	44,  // 132: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	45,  // 133: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	46,  // 134: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	47,  // 135: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	52,  // 136: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	53,  // 137: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	55,  // 138: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	56,  // 139: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	76,  // 140: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	78,  // 141: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	11,  // 142: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 143: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 144: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 145: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 146: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 147: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 148: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 149: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	32,  // 150: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	33,  // 151: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	36,  // 152: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	51,  // 153: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	59,  // 154: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 155: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	64,  // 156: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	66,  // 157: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	68,  // 158: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	68,  // 159: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	68,  // 160: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	68,  // 161: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	73,  // 162: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	40,  // 163: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 164: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 165: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 166: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 167: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	48,  // 168: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 169: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 170: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	16,  // 171: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	16,  // 172: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	54,  // 173: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 174: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 175: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	77,  // 176: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	75,  // 177: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	142, // [142:178] is the sub-list for method output_type
+	106, // [106:142] is the sub-list for method input_type
+	106, // [106:106] is the sub-list for extension type_name
+	106, // [106:106] is the sub-list for extension extendee
+	0,   // [0:106] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -6708,31 +7441,39 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[29].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[31].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[50].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
 		(*SessionRequest_AskUndo)(nil),
 		(*SessionRequest_AnswerUndo)(nil),
 		(*SessionRequest_WithdrawUndo)(nil),
+		(*SessionRequest_Resign)(nil),
+		(*SessionRequest_OfferDraw)(nil),
+		(*SessionRequest_AnswerDraw)(nil),
+		(*SessionRequest_WithdrawDraw)(nil),
+		(*SessionRequest_ClaimVictory)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[45].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
 		(*SessionEvent_Error)(nil),
 		(*SessionEvent_WatchEnded)(nil),
 		(*SessionEvent_Undo)(nil),
+		(*SessionEvent_Ended)(nil),
+		(*SessionEvent_Draw)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[53].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[54].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   65,
+			NumMessages:   72,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -54,6 +54,11 @@ const (
 	GameHost_AnswerUndo_FullMethodName       = "/gamehost.v1.GameHost/AnswerUndo"
 	GameHost_WithdrawUndo_FullMethodName     = "/gamehost.v1.GameHost/WithdrawUndo"
 	GameHost_RevokeInvitation_FullMethodName = "/gamehost.v1.GameHost/RevokeInvitation"
+	GameHost_Resign_FullMethodName           = "/gamehost.v1.GameHost/Resign"
+	GameHost_OfferDraw_FullMethodName        = "/gamehost.v1.GameHost/OfferDraw"
+	GameHost_AnswerDraw_FullMethodName       = "/gamehost.v1.GameHost/AnswerDraw"
+	GameHost_WithdrawDraw_FullMethodName     = "/gamehost.v1.GameHost/WithdrawDraw"
+	GameHost_ClaimVictory_FullMethodName     = "/gamehost.v1.GameHost/ClaimVictory"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -152,6 +157,24 @@ type GameHostClient interface {
 	// Only the match's signed-in creator or an admin may call it; to anyone
 	// who may not see the match it answers NOT_FOUND, as for a missing match.
 	RevokeInvitation(ctx context.Context, in *RevokeInvitationRequest, opts ...grpc.CallOption) (*Match, error)
+	// Players: endings. Ending a match by the players' decision; see
+	// docs/protocol.md, "Resigning, draws and claims".
+	// The caller's seat resigns: with one seat left in play it wins; with
+	// more, the random bot plays the resigned seat to the end and it ranks
+	// last (or the game's own rule decides). Returns the match after it.
+	Resign(ctx context.Context, in *ResignRequest, opts ...grpc.CallOption) (*Match, error)
+	// Offers a draw, in games that allow one (Game.draw_by_agreement): every
+	// other person seated must accept (bots accept). The offer lapses after a
+	// while and closes at any other event (a move, ...).
+	OfferDraw(ctx context.Context, in *OfferDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// Accepts or declines the open offer; the last acceptance draws the match.
+	AnswerDraw(ctx context.Context, in *AnswerDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// The offerer takes the offer back.
+	WithdrawDraw(ctx context.Context, in *WithdrawDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error)
+	// Ends the match when every opponent still in play has been absent past
+	// the match's grace (absent_grace, else the host's 120 s): the absent rank
+	// last, the seats present share first place. Returns the match after it.
+	ClaimVictory(ctx context.Context, in *ClaimVictoryRequest, opts ...grpc.CallOption) (*Match, error)
 }
 
 type gameHostClient struct {
@@ -433,6 +456,56 @@ func (c *gameHostClient) RevokeInvitation(ctx context.Context, in *RevokeInvitat
 	return out, nil
 }
 
+func (c *gameHostClient) Resign(ctx context.Context, in *ResignRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_Resign_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) OfferDraw(ctx context.Context, in *OfferDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_OfferDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) AnswerDraw(ctx context.Context, in *AnswerDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_AnswerDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) WithdrawDraw(ctx context.Context, in *WithdrawDrawRequest, opts ...grpc.CallOption) (*DrawResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DrawResponse)
+	err := c.cc.Invoke(ctx, GameHost_WithdrawDraw_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) ClaimVictory(ctx context.Context, in *ClaimVictoryRequest, opts ...grpc.CallOption) (*Match, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Match)
+	err := c.cc.Invoke(ctx, GameHost_ClaimVictory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -529,6 +602,24 @@ type GameHostServer interface {
 	// Only the match's signed-in creator or an admin may call it; to anyone
 	// who may not see the match it answers NOT_FOUND, as for a missing match.
 	RevokeInvitation(context.Context, *RevokeInvitationRequest) (*Match, error)
+	// Players: endings. Ending a match by the players' decision; see
+	// docs/protocol.md, "Resigning, draws and claims".
+	// The caller's seat resigns: with one seat left in play it wins; with
+	// more, the random bot plays the resigned seat to the end and it ranks
+	// last (or the game's own rule decides). Returns the match after it.
+	Resign(context.Context, *ResignRequest) (*Match, error)
+	// Offers a draw, in games that allow one (Game.draw_by_agreement): every
+	// other person seated must accept (bots accept). The offer lapses after a
+	// while and closes at any other event (a move, ...).
+	OfferDraw(context.Context, *OfferDrawRequest) (*DrawResponse, error)
+	// Accepts or declines the open offer; the last acceptance draws the match.
+	AnswerDraw(context.Context, *AnswerDrawRequest) (*DrawResponse, error)
+	// The offerer takes the offer back.
+	WithdrawDraw(context.Context, *WithdrawDrawRequest) (*DrawResponse, error)
+	// Ends the match when every opponent still in play has been absent past
+	// the match's grace (absent_grace, else the host's 120 s): the absent rank
+	// last, the seats present share first place. Returns the match after it.
+	ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -613,6 +704,21 @@ func (UnimplementedGameHostServer) WithdrawUndo(context.Context, *WithdrawUndoRe
 }
 func (UnimplementedGameHostServer) RevokeInvitation(context.Context, *RevokeInvitationRequest) (*Match, error) {
 	return nil, status.Error(codes.Unimplemented, "method RevokeInvitation not implemented")
+}
+func (UnimplementedGameHostServer) Resign(context.Context, *ResignRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method Resign not implemented")
+}
+func (UnimplementedGameHostServer) OfferDraw(context.Context, *OfferDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method OfferDraw not implemented")
+}
+func (UnimplementedGameHostServer) AnswerDraw(context.Context, *AnswerDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AnswerDraw not implemented")
+}
+func (UnimplementedGameHostServer) WithdrawDraw(context.Context, *WithdrawDrawRequest) (*DrawResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WithdrawDraw not implemented")
+}
+func (UnimplementedGameHostServer) ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error) {
+	return nil, status.Error(codes.Unimplemented, "method ClaimVictory not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1060,6 +1166,96 @@ func _GameHost_RevokeInvitation_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_Resign_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResignRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).Resign(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_Resign_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).Resign(ctx, req.(*ResignRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_OfferDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OfferDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).OfferDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_OfferDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).OfferDraw(ctx, req.(*OfferDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_AnswerDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnswerDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).AnswerDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_AnswerDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).AnswerDraw(ctx, req.(*AnswerDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_WithdrawDraw_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WithdrawDrawRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).WithdrawDraw(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_WithdrawDraw_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).WithdrawDraw(ctx, req.(*WithdrawDrawRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_ClaimVictory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ClaimVictoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ClaimVictory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ClaimVictory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ClaimVictory(ctx, req.(*ClaimVictoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1154,6 +1350,26 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RevokeInvitation",
 			Handler:    _GameHost_RevokeInvitation_Handler,
+		},
+		{
+			MethodName: "Resign",
+			Handler:    _GameHost_Resign_Handler,
+		},
+		{
+			MethodName: "OfferDraw",
+			Handler:    _GameHost_OfferDraw_Handler,
+		},
+		{
+			MethodName: "AnswerDraw",
+			Handler:    _GameHost_AnswerDraw_Handler,
+		},
+		{
+			MethodName: "WithdrawDraw",
+			Handler:    _GameHost_WithdrawDraw_Handler,
+		},
+		{
+			MethodName: "ClaimVictory",
+			Handler:    _GameHost_ClaimVictory_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
