@@ -406,7 +406,11 @@ type Game struct {
 	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
 	// Players: undo. Players may take some moves back by
 	// agreement (AskUndo); which ones, the game's page says.
-	Undo          bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
+	Undo bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -546,6 +550,13 @@ func (x *Game) GetUndo() bool {
 	return false
 }
 
+func (x *Game) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 // A bot a match can seat.
 type GameBot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -683,7 +694,15 @@ type ListGamesRequest struct {
 	// At most this many games (default 100, at most 1000).
 	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The next_page_token of a previous call.
-	PageToken     string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -728,6 +747,13 @@ func (x *ListGamesRequest) GetPageSize() int32 {
 func (x *ListGamesRequest) GetPageToken() string {
 	if x != nil {
 		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListGamesRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -787,7 +813,15 @@ func (x *ListGamesResponse) GetNextPageToken() string {
 type GetGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
-	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -825,6 +859,13 @@ func (*GetGameRequest) Descriptor() ([]byte, []int) {
 func (x *GetGameRequest) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+func (x *GetGameRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -1104,7 +1145,11 @@ type Match struct {
 	UserTurnSince *timestamppb.Timestamp `protobuf:"bytes,70,opt,name=user_turn_since,json=userTurnSince,proto3" json:"user_turn_since,omitempty"`
 	// Set by ListMatches when it lists one user's matches: the seats that
 	// user holds in this match.
-	UserSeats     []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
+	UserSeats []int32 `protobuf:"varint,71,rep,packed,name=user_seats,json=userSeats,proto3" json:"user_seats,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1284,6 +1329,13 @@ func (x *Match) GetUserSeats() []int32 {
 		return x.UserSeats
 	}
 	return nil
+}
+
+func (x *Match) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
 }
 
 // Players: clocks, absent players, notifications, undo.
@@ -1579,7 +1631,15 @@ type ListMatchesRequest struct {
 	// The etag of an earlier answer to the same request: when the page would
 	// be the same, the answer has not_modified set and no matches (cheap to
 	// poll).
-	IfNoneMatch   string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	IfNoneMatch string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1670,6 +1730,13 @@ func (x *ListMatchesRequest) GetIfNoneMatch() string {
 	return ""
 }
 
+func (x *ListMatchesRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
@@ -1746,7 +1813,15 @@ func (x *ListMatchesResponse) GetNotModified() bool {
 type GetMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
-	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1784,6 +1859,13 @@ func (*GetMatchRequest) Descriptor() ([]byte, []int) {
 func (x *GetMatchRequest) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+func (x *GetMatchRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -2118,8 +2200,12 @@ type View struct {
 	// Set once the match is finished.
 	Result *Result `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`
 	// The plugin's renderings, when asked for.
-	Text          string `protobuf:"bytes,9,opt,name=text,proto3" json:"text,omitempty"`
-	Svg           string `protobuf:"bytes,10,opt,name=svg,proto3" json:"svg,omitempty"`
+	Text string `protobuf:"bytes,9,opt,name=text,proto3" json:"text,omitempty"`
+	Svg  string `protobuf:"bytes,10,opt,name=svg,proto3" json:"svg,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2224,6 +2310,13 @@ func (x *View) GetSvg() string {
 	return ""
 }
 
+func (x *View) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 // Which renderings a view carries besides the state.
 type RenderOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2290,7 +2383,15 @@ type GetViewRequest struct {
 	// (FAILED_PRECONDITION MATCH_NOT_OVER before: a past view of a live match
 	// could show what the game hides again, e.g. a card turned back). Unset:
 	// the view now.
-	AtVersion     *int64 `protobuf:"varint,10,opt,name=at_version,json=atVersion,proto3,oneof" json:"at_version,omitempty"`
+	AtVersion *int64 `protobuf:"varint,10,opt,name=at_version,json=atVersion,proto3,oneof" json:"at_version,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2353,6 +2454,13 @@ func (x *GetViewRequest) GetAtVersion() int64 {
 	return 0
 }
 
+func (x *GetViewRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type SubmitMoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2374,7 +2482,15 @@ type SubmitMoveRequest struct {
 	// Return the mover's view after the move in SubmitMoveResponse.view. Off,
 	// the answer is a lean acknowledgement: a client that follows the match
 	// with WatchMatch receives that view on the stream anyway.
-	IncludeView   bool `protobuf:"varint,8,opt,name=include_view,json=includeView,proto3" json:"include_view,omitempty"`
+	IncludeView bool `protobuf:"varint,8,opt,name=include_view,json=includeView,proto3" json:"include_view,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2474,6 +2590,13 @@ func (x *SubmitMoveRequest) GetIncludeView() bool {
 		return x.IncludeView
 	}
 	return false
+}
+
+func (x *SubmitMoveRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
 }
 
 type isSubmitMoveRequest_Move interface {
@@ -2699,8 +2822,16 @@ type WatchMatchRequest struct {
 	// Empty to watch as a spectator.
 	PlayerToken string `protobuf:"bytes,2,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
 	// Send the events after this version (0: from the start).
-	AfterVersion  int64          `protobuf:"varint,3,opt,name=after_version,json=afterVersion,proto3" json:"after_version,omitempty"`
-	Render        *RenderOptions `protobuf:"bytes,4,opt,name=render,proto3" json:"render,omitempty"`
+	AfterVersion int64          `protobuf:"varint,3,opt,name=after_version,json=afterVersion,proto3" json:"after_version,omitempty"`
+	Render       *RenderOptions `protobuf:"bytes,4,opt,name=render,proto3" json:"render,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2763,6 +2894,13 @@ func (x *WatchMatchRequest) GetRender() *RenderOptions {
 	return nil
 }
 
+func (x *WatchMatchRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type GetMatchLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2773,7 +2911,15 @@ type GetMatchLogRequest struct {
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The next_page_token of a previous call for the same match: the page
 	// after it.
-	PageToken     string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,4,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2836,6 +2982,13 @@ func (x *GetMatchLogRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *GetMatchLogRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type MatchLog struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2855,6 +3008,10 @@ type MatchLog struct {
 	// Send it back as page_token for the next page; empty on the last page
 	// (the events up to the match's version when it was read).
 	NextPageToken string `protobuf:"bytes,10,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,80,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2955,6 +3112,13 @@ func (x *MatchLog) GetResult() *Result {
 func (x *MatchLog) GetNextPageToken() string {
 	if x != nil {
 		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *MatchLog) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -5493,7 +5657,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92\x04\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xaa\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -5512,7 +5676,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
 	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
-	"\x04undo\x182 \x01(\bR\x04undo\"I\n" +
+	"\x04undo\x182 \x01(\bR\x04undo\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -5521,16 +5686,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x121\n" +
-	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\"N\n" +
+	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\"f\n" +
 	"\x10ListGamesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x02 \x01(\tR\tpageToken\"d\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"d\n" +
 	"\x11ListGamesResponse\x12'\n" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"<\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xd1\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"\xd1\x01\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -5548,7 +5715,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xca\a\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xe2\a\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5575,7 +5742,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\bundo_ask\x182 \x01(\v2\x14.gamehost.v1.UndoAskR\aundoAsk\x12B\n" +
 	"\x0fuser_turn_since\x18F \x01(\v2\x1a.google.protobuf.TimestampR\ruserTurnSince\x12\x1d\n" +
 	"\n" +
-	"user_seats\x18G \x03(\x05R\tuserSeats\"\xed\x02\n" +
+	"user_seats\x18G \x03(\x05R\tuserSeats\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"\xed\x02\n" +
 	"\n" +
 	"ChessClock\x123\n" +
 	"\ainitial\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\ainitial\x127\n" +
@@ -5601,7 +5769,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x18correspondence_move_time\x18* \x01(\v2\x19.google.protobuf.DurationR\x16correspondenceMoveTime\x12A\n" +
 	"\fabsent_grace\x18+ \x01(\v2\x19.google.protobuf.DurationH\x01R\vabsentGrace\x88\x01\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
-	"\r_absent_grace\"\xff\x01\n" +
+	"\r_absent_grace\"\x97\x02\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -5611,14 +5779,16 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04mine\x18\x05 \x01(\bR\x04mine\x12\x16\n" +
 	"\x06player\x18\x06 \x01(\tR\x06player\x12\x17\n" +
 	"\amy_turn\x18F \x01(\bR\x06myTurn\x12\"\n" +
-	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\"\xa2\x01\n" +
+	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"\xa2\x01\n" +
 	"\x13ListMatchesResponse\x12,\n" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x12\n" +
 	"\x04etag\x18F \x01(\tR\x04etag\x12!\n" +
-	"\fnot_modified\x18G \x01(\bR\vnotModified\"%\n" +
+	"\fnot_modified\x18G \x01(\bR\vnotModified\"=\n" +
 	"\x0fGetMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"i\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"i\n" +
 	"\x10JoinMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
@@ -5639,7 +5809,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05parts\x18\x04 \x03(\v2\x15.gamehost.v1.MovePartR\x05parts\"0\n" +
 	"\bMovePart\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
-	"\x05label\x18\x02 \x01(\tR\x05label\"\xd0\x02\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\"\xe8\x02\n" +
 	"\x04View\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x120\n" +
@@ -5652,18 +5822,20 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06result\x18\b \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12\x12\n" +
 	"\x04text\x18\t \x01(\tR\x04text\x12\x10\n" +
 	"\x03svg\x18\n" +
-	" \x01(\tR\x03svg\"5\n" +
+	" \x01(\tR\x03svg\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"5\n" +
 	"\rRenderOptions\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x10\n" +
-	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xae\x01\n" +
+	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xc6\x01\n" +
 	"\x0eGetViewRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x122\n" +
 	"\x06render\x18\x03 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12\"\n" +
 	"\n" +
 	"at_version\x18\n" +
-	" \x01(\x03H\x00R\tatVersion\x88\x01\x01B\r\n" +
-	"\v_at_version\"\xe3\x02\n" +
+	" \x01(\x03H\x00R\tatVersion\x88\x01\x01\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06localeB\r\n" +
+	"\v_at_version\"\xfb\x02\n" +
 	"\x11SubmitMoveRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x19\n" +
@@ -5675,7 +5847,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\x06 \x01(\tR\trequestId\x122\n" +
 	"\x06render\x18\a \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12!\n" +
-	"\finclude_view\x18\b \x01(\bR\vincludeViewB\x06\n" +
+	"\finclude_view\x18\b \x01(\bR\vincludeView\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06localeB\x06\n" +
 	"\x04moveB\x13\n" +
 	"\x11_expected_version\"q\n" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
@@ -5694,18 +5867,20 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\ttimed_out\x18\b \x01(\bR\btimedOut\x12\x16\n" +
 	"\x06reason\x18\t \x01(\tR\x06reason\x12\x16\n" +
 	"\x06undoes\x182 \x01(\x03R\x06undoes\x12D\n" +
-	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xa3\x01\n" +
+	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\"\xbb\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
-	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\"\x87\x01\n" +
+	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"\x9f\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x04 \x01(\tR\tpageToken\"\xe6\x02\n" +
+	"page_token\x18\x04 \x01(\tR\tpageToken\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06locale\"\xfe\x02\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -5717,7 +5892,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12&\n" +
 	"\x0fnext_page_token\x18\n" +
-	" \x01(\tR\rnextPageTokenB\a\n" +
+	" \x01(\tR\rnextPageToken\x12\x16\n" +
+	"\x06locale\x18P \x01(\tR\x06localeB\a\n" +
 	"\x05_seed\"G\n" +
 	"\x0eAskUndoRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
