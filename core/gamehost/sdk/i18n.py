@@ -175,11 +175,13 @@ class Catalogues:
     """A plugin's ``.po`` catalogues: ``locale_dir/<lang>/LC_MESSAGES/<domain>.po``."""
 
     def __init__(self, locale_dir: Path | None, domain: str = DEFAULT_DOMAIN,
-                 languages: Sequence[str] = ()) -> None:
+                 languages: Sequence[str] | None = None) -> None:
+        """``languages``: those declared; None: those found in ``locale_dir``."""
         self.locale_dir = locale_dir
         self.domain = domain
-        found = _language_dirs(locale_dir) if locale_dir is not None else []
-        self.languages: tuple[str, ...] = tuple(dict.fromkeys([ENGLISH, *languages, *found]))
+        if languages is None:
+            languages = _language_dirs(locale_dir) if locale_dir is not None else []
+        self.languages: tuple[str, ...] = tuple(dict.fromkeys([ENGLISH, *languages]))
 
     def path(self, language: str) -> Path | None:
         if self.locale_dir is None:
@@ -205,13 +207,16 @@ def _package_locale_dir(module: str) -> Path | None:
 
 
 def catalogues_of(game: Any) -> Catalogues:
-    """The catalogues a game ships: in ``locale/`` beside its top-level package, domain
-    ``Game.message_domain``, languages ``Game.languages`` and those found there."""
+    """The catalogues a game ships: in ``locale/`` beside the top-level package of the class that
+    declares its ``languages`` (a game derived from another in a test keeps its catalogues), domain
+    ``Game.message_domain``; its languages are those declared, else those found there."""
     cached = getattr(game, "_gamehost_catalogues", None)
     if cached is None:
-        locale_dir = _package_locale_dir(type(game).__module__)
+        declaring = next((cls for cls in type(game).__mro__[:-1]
+                          if "languages" in vars(cls) and cls.__module__ != "gamehost.sdk.rules"), None)
+        locale_dir = _package_locale_dir((declaring or type(game)).__module__)
         cached = Catalogues(locale_dir, getattr(game, "message_domain", DEFAULT_DOMAIN),
-                            tuple(getattr(game, "languages", ())))
+                            None if declaring is None else tuple(getattr(game, "languages", ())))
         try:
             game._gamehost_catalogues = cached
         except AttributeError:  # a game with __slots__: read each time
