@@ -114,6 +114,8 @@ class OffersPartsByColumnThenRow(TicTacToe):
     """Tic-tac-toe's moves in parts: the column, then the row; the SVG marks
     the columns in a header row and the rows under data-after-part."""
 
+    languages = ()  # its parts' words are plain English strings
+
     def legal_moves(self, state, seat):
         return [Move(move.id, move.label, move.args,
                      (Part(f"col:{move.id[0]}", f"column {move.id[0]}"), Part(f"row:{move.id}", f"row {move.id[1]}")))

@@ -2,6 +2,7 @@
 
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
+from gamehost.sdk.i18n import Text, gettext, tr
 from gamehost.sdk.seats import player_number, seat_name, seat_names
 from gamehost.sdk.rules import (
     SPECTATOR,
@@ -38,4 +39,7 @@ __all__ = [
     "seat_name",
     "seat_names",
     "rng_for",
+    "Text",
+    "gettext",
+    "tr",
 ]

@@ -174,6 +174,13 @@ class Game:
     variants: Sequence[Variant] = ()
     hidden_information: bool = False
     chance: bool = False
+    languages: Sequence[str] = ()
+    """The languages the plugin's words come in besides English (BCP 47,
+    e.g. ``("en", "fr")``), each with a catalogue in the package's
+    ``locale/<lang>/LC_MESSAGES/<message_domain>.po`` (gamehost.sdk.i18n).
+    Left unset, the catalogues found there count. The conformance kit checks
+    that each has every word the game shows."""
+    message_domain: str = "messages"
     playout_horizon: int | None = None
     """Search bots' hint: the most moves a playout of this game lasts before
     ``evaluate`` scores it, where that says as much as playing on and a

@@ -81,6 +81,7 @@ from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk import part_targets
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, State, offers_undo
+from gamehost.testing.languages import LanguageCheck
 from gamehost.testing import legibility
 
 MOVES_CHECKED_PER_STEP = 3
@@ -111,6 +112,8 @@ class ConformanceReport:
     """Text under 10 px and targets under 24 px at 720 px wide, each once (the first few)."""
     strict: dict[str, bool] = field(default_factory=lambda: {"text": False, "target": False})
     """Which of those fail the run: the checks the game opted into."""
+    words: LanguageCheck | None = None
+    """Every word shown, in every language the game declares (testing/languages.py)."""
 
 
 def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
@@ -135,6 +138,7 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
     engine = MatchEngine(catalog, store, snapshot_every=7)
     report = ConformanceReport(game.id, seats, wins=[0] * seats)
     report.strict = {"text": legible_text, "target": tappable_targets}
+    report.words = LanguageCheck(game)
     for index in range(playouts):
         try:
             await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
@@ -142,6 +146,8 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
             raise AssertionError(f"{game.id}, {seats} seats, seed {seed + index}: {error}") from error
         report.playouts += 1
     await engine.close()
+    assert not report.words.problems, (f"{game.id} does not show its words in every language it declares:\n  "
+                                       + "\n  ".join(report.words.problems))
     return report
 
 
@@ -229,6 +235,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         ids = [move.id for move in moves]
         assert len(set(ids)) == len(ids), f"(b) duplicate legal move ids at {step}: {ids}"
         _check_labels(moves, step)
+        assert report.words is not None
+        report.words.moves(moves, step)
         _check_listed_moves_accepted(game, state, frozen, seat, moves, chooser, step)
         if moves_made % BOT_HINTS_EVERY == 0:
             _check_bot_hints(game, state, frozen, seat, moves, random.Random(f"hints/{seed}/{moves_made}"), step)
@@ -252,6 +260,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     assert outcome is not None, f"(e) match over without a result at {where}"
     assert len(outcome["scores"]) == seats and len(outcome["ranking"]) == seats, f"(e) malformed outcome at {where}"
     assert min(outcome["ranking"]) == 1, f"(e) nobody ranked first at {where}: {outcome}"
+    assert report.words is not None
+    report.words.result(outcome, where)
     for winner in outcome["winners"]:
         report.wins[winner] += 1
     report.moves += moves_made
@@ -452,6 +462,8 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
         legal = {move.id for move in view.moves}
         assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
         _check_part_targets(svg, view.moves, step)
+        if report.words is not None and report.words.active:
+            report.words.pictures(view.state, list(view.moves), step)
         if not shapes:
             continue
         try:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from gamehost.sdk import Game
+from gamehost.sdk import Game, Text
 
 from gamehost_tictactoe import render, rules
 
 
 class TicTacToe(Game):
     id = "tictactoe"
-    title = "Tic-tac-toe"
+    title = Text("Tic-tac-toe")
     version = "1"
-    summary = "Mark three cells in a row on a 3x3 grid before your opponent does."
+    summary = Text("Mark three cells in a row on a 3x3 grid before your opponent does.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 2
     # A full grid without a line is a draw: players may also agree on one.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from gamehost.sdk import Move
+from gamehost.sdk import Move, gettext as _
 
 from gamehost_tictactoe.rules import MARKS
 
@@ -25,6 +25,7 @@ def render_text(view: Mapping) -> str:
 def render_svg(view: Mapping, moves: Sequence[Move]) -> str:
     target = {move.args["cell"]: move.id for move in moves}
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300">',
+             f'<title>{_("Tic-tac-toe grid")}</title>',
              '<rect width="300" height="300" fill="#fdfaf3"/>']
     for cell, mark in enumerate(view["board"]):
         x, y = (cell % 3) * 100, (cell // 3) * 100

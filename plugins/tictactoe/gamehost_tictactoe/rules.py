@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text
 
 MARKS = ("X", "O")
 LINES = (
@@ -52,7 +52,8 @@ def legal_moves(state: dict, seat: int) -> list[Move]:
     if is_over(state) or seat != state["turn"]:
         return []
     return [
-        Move(id=CELL_NAMES[cell], label=f"{MARKS[seat]} on {CELL_NAMES[cell]}", args={"cell": cell})
+        Move(id=CELL_NAMES[cell], label=Text("{mark} on {cell}", mark=MARKS[seat], cell=CELL_NAMES[cell]),
+             args={"cell": cell})
         for cell, mark in enumerate(state["board"])
         if mark is None
     ]
@@ -90,7 +91,7 @@ def outcome(state: dict) -> Outcome | None:
     if won is not None:
         ranking = [1, 2] if won == 0 else [2, 1]
         scores = [1.0, 0.0] if won == 0 else [0.0, 1.0]
-        return Outcome(scores=scores, ranking=ranking, summary=f"{MARKS[won]} wins.")
+        return Outcome(scores=scores, ranking=ranking, summary=Text("{mark} wins.", mark=MARKS[won]))
     if is_full(board):
-        return Outcome(scores=[0.5, 0.5], ranking=[1, 1], summary="Draw.")
+        return Outcome(scores=[0.5, 0.5], ranking=[1, 1], summary=Text("Draw."))
     return None

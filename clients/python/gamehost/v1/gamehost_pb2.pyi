@@ -143,7 +143,7 @@ DELIVERY_STATE_DELIVERED: DeliveryState
 DELIVERY_STATE_FAILED: DeliveryState
 
 class Game(_message.Message):
-    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo", "draw_by_agreement")
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "undo", "draw_by_agreement", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -160,6 +160,7 @@ class Game(_message.Message):
     BOTS_FIELD_NUMBER: _ClassVar[int]
     UNDO_FIELD_NUMBER: _ClassVar[int]
     DRAW_BY_AGREEMENT_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     id: str
     title: str
@@ -176,7 +177,8 @@ class Game(_message.Message):
     bots: _containers.RepeatedCompositeFieldContainer[GameBot]
     undo: bool
     draw_by_agreement: bool
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class GameBot(_message.Message):
     __slots__ = ("name", "title", "level")
@@ -201,12 +203,14 @@ class Variant(_message.Message):
     def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token")
+    __slots__ = ("page_size", "page_token", "locale")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
@@ -217,10 +221,12 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("name",)
+    __slots__ = ("name", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
-    def __init__(self, name: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class Seat(_message.Message):
     __slots__ = ("index", "kind", "player_name", "bot", "verified", "away_until", "reserved_for", "resigned")
@@ -265,7 +271,7 @@ class Result(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats", "visibility", "spectators", "rated", "invitation_code", "draw_offer")
+    __slots__ = ("name", "game", "rules_version", "status", "version", "seats", "options", "to_move", "result", "create_time", "update_time", "turn_timeout", "turn_deadline", "seed_chosen", "status_detail", "rules_unavailable", "clock", "absent_grace", "undo_ask", "user_turn_since", "user_seats", "visibility", "spectators", "rated", "invitation_code", "draw_offer", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -292,6 +298,7 @@ class Match(_message.Message):
     RATED_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     DRAW_OFFER_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     rules_version: str
@@ -318,7 +325,8 @@ class Match(_message.Message):
     rated: bool
     invitation_code: str
     draw_offer: DrawOffer
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., invitation_code: _Optional[str] = ..., draw_offer: _Optional[_Union[DrawOffer, _Mapping]] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., to_move: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seed_chosen: _Optional[bool] = ..., status_detail: _Optional[_Union[StatusDetail, _Mapping]] = ..., rules_unavailable: _Optional[bool] = ..., clock: _Optional[_Union[ChessClock, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., undo_ask: _Optional[_Union[UndoAsk, _Mapping]] = ..., user_turn_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., user_seats: _Optional[_Iterable[int]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., invitation_code: _Optional[str] = ..., draw_offer: _Optional[_Union[DrawOffer, _Mapping]] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class SeatReservation(_message.Message):
     __slots__ = ("seat", "subject")
@@ -385,7 +393,7 @@ class CreateMatchRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., reserved_seats: _Optional[_Iterable[_Union[SeatReservation, _Mapping]]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("page_size", "page_token", "game", "status", "mine", "player", "my_turn", "if_none_match")
+    __slots__ = ("page_size", "page_token", "game", "status", "mine", "player", "my_turn", "if_none_match", "locale")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -394,6 +402,7 @@ class ListMatchesRequest(_message.Message):
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     MY_TURN_FIELD_NUMBER: _ClassVar[int]
     IF_NONE_MATCH_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     game: str
@@ -402,7 +411,8 @@ class ListMatchesRequest(_message.Message):
     player: str
     my_turn: bool
     if_none_match: str
-    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., mine: _Optional[bool] = ..., player: _Optional[str] = ..., my_turn: _Optional[bool] = ..., if_none_match: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., mine: _Optional[bool] = ..., player: _Optional[str] = ..., my_turn: _Optional[bool] = ..., if_none_match: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token", "etag", "not_modified")
@@ -417,12 +427,14 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., etag: _Optional[str] = ..., not_modified: _Optional[bool] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("name", "invitation_code")
+    __slots__ = ("name", "invitation_code", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     invitation_code: str
-    def __init__(self, name: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
     __slots__ = ("name", "seat", "player_name", "invitation_code")
@@ -475,7 +487,7 @@ class MovePart(_message.Message):
     def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg")
+    __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg", "locale")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -486,6 +498,7 @@ class View(_message.Message):
     RESULT_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SVG_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     match: str
     version: int
     status: MatchStatus
@@ -496,7 +509,8 @@ class View(_message.Message):
     result: Result
     text: str
     svg: str
-    def __init__(self, match: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, match: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class RenderOptions(_message.Message):
     __slots__ = ("text", "svg")
@@ -507,21 +521,23 @@ class RenderOptions(_message.Message):
     def __init__(self, text: _Optional[bool] = ..., svg: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("name", "player_token", "render", "at_version", "invitation_code")
+    __slots__ = ("name", "player_token", "render", "at_version", "invitation_code", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     render: RenderOptions
     at_version: int
     invitation_code: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., at_version: _Optional[int] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., at_version: _Optional[int] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
-    __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render", "include_view")
+    __slots__ = ("name", "player_token", "move_id", "structured", "expected_version", "request_id", "render", "include_view", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MOVE_ID_FIELD_NUMBER: _ClassVar[int]
@@ -530,6 +546,7 @@ class SubmitMoveRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     move_id: str
@@ -538,7 +555,8 @@ class SubmitMoveRequest(_message.Message):
     request_id: str
     render: RenderOptions
     include_view: bool
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., include_view: _Optional[bool] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., include_view: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
     __slots__ = ("version", "view", "replayed")
@@ -583,35 +601,39 @@ class MatchEvent(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code")
+    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     after_version: int
     render: RenderOptions
     invitation_code: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
-    __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code")
+    __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     page_size: int
     page_token: str
     invitation_code: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class MatchLog(_message.Message):
-    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token")
+    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token", "locale")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -622,6 +644,7 @@ class MatchLog(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
     match: str
     game: str
     rules_version: str
@@ -632,7 +655,8 @@ class MatchLog(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[MatchEvent]
     result: Result
     next_page_token: str
-    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    locale: str
+    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., next_page_token: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class AskUndoRequest(_message.Message):
     __slots__ = ("name", "player_token")

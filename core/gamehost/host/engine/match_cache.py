@@ -108,9 +108,10 @@ class MatchCache:
         return await self._once_async(("every_view_fields", version), compute)
 
     async def rendering(self, kind: str, seat: int | None, version: int,
-                        compute: Callable[[], Awaitable[str]]) -> str:
-        """The current view's text or SVG (``kind``), rendered from its data."""
-        return await self._once_async((kind, seat, version), compute)
+                        compute: Callable[[], Awaitable[str]], locale: str | None = None) -> str:
+        """The current view's text or SVG (``kind``), rendered from its data, its words in ``locale``."""
+        return await self._once_async((kind, seat, version) if locale is None else (kind, seat, version, locale),
+                                      compute)
 
     async def rendered_view(self, seat: int | None, kinds: tuple[str, ...],
                             compute: Callable[[], Awaitable[RenderedView | None]]) -> RenderedView | None:
@@ -138,6 +139,11 @@ class MatchCache:
     async def view_message(self, seat: int | None, text: bool, svg: bool, compute: Callable[[], Awaitable[T]]) -> T:
         """``seat``'s View message with the renderings asked for."""
         return await self._once_async(("view_pb", seat, text, svg), compute)
+
+    async def localized_view_message(self, seat: int | None, text: bool, svg: bool, locale: str,
+                                     compute: Callable[[], Awaitable[T]]) -> T:
+        """``view_message`` with its words in ``locale`` (a language other than English)."""
+        return await self._once_async(("view_pb", seat, text, svg, locale), compute)
 
     def event_head(self, version: int, compute: Callable[[], bytes]) -> bytes:
         """The serialized MatchEvent of ``version`` without a view, shared by every viewer who sees it as it is."""

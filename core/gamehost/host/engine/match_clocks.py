@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
+from gamehost.host.workers.moves_on_wire import summary_fields
+from gamehost.sdk.i18n import Text
 from gamehost.host.engine import clocks
 
 from gamehost.host import errors
@@ -65,7 +67,8 @@ class MatchClocks(EngineCore):
             "since": now}
         result = {"scores": [0.0] * seats, "ranking": ranking,
                   "winners": [seat for seat, place in enumerate(ranking) if place == 1],
-                  "summary": f"Time ran out for seat {', '.join(str(s + 1) for s in ran_out)}."}
+                  **summary_fields(Text("Time ran out for seat {seats}.",
+                                        seats=", ".join(str(s + 1) for s in ran_out)))}
         version = record.version + 1
         events = [match_event(version, "clock_ran_out", ran_out[0], now, seats=ran_out),
                   match_event(version + 1, "finished", -1, now, result=result)]

@@ -71,6 +71,7 @@ from gamehost.host.engine.endings import MatchEndings
 from gamehost.host.engine.view_data import RenderedView, ViewData
 from gamehost.host.engine.views import MatchViews
 from gamehost.host.engine.fair_seed import check_chosen_seed
+from gamehost.host.workers.moves_on_wire import summary_fields
 from gamehost.host.errors import shown
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_access import (SPECTATOR_POLICIES, VISIBILITIES, Access, invitation_hash,
@@ -106,7 +107,7 @@ def caller_request_id(caller: Principal, request_id: str) -> str:
 
 def outcome_to_result(outcome: Outcome) -> dict:
     return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
-            "winners": outcome.winners, "summary": outcome.summary}
+            "winners": outcome.winners, **summary_fields(outcome.summary)}
 
 
 class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
@@ -408,8 +409,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
     async def view_at(self, live: LiveMatch, seat: int | None, version: int) -> ViewData:
         return await self.replay.view_at(live, seat, version)
 
-    async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
-        return await self.replay.render_at(live, view, kind)
+    async def render_at(self, live: LiveMatch, view: ViewData, kind: str, locale: str | None = None) -> str:
+        return await self.replay.render_at(live, view, kind, locale)
 
     async def rematch(self, match_id: str, caller: Principal) -> LiveMatch:
         return await self.rematches.rematch(match_id, caller)

@@ -17,6 +17,7 @@ from gamehost.host.errors import shown
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.workers.runner import Applied, UnknownMoveId
+from gamehost.sdk.i18n import Text
 from gamehost.sdk.rules import IllegalMove, MalformedMove, Move
 from gamehost.host.engine.match_events import match_event
 from gamehost.host.engine.endings import resigned_last
@@ -93,6 +94,8 @@ class MatchMoves(EngineCore):
         now = time.time()
         event = match_event(version, "moved", seat, now, move=dict(args), move_id=move_id,
                             label=label or "a move")  # labels address nobody; clients name the mover
+        if isinstance(label, Text):  # kept to show the log in other languages
+            event["label_text"] = label.message()
         if request_id:
             event["request_id"] = request_id
         if timed_out:

@@ -63,10 +63,12 @@ class MatchReplay:
                        moves=len(moves))
         return await self.rules.replay_views(live, moves, versions, seat, undos)
 
-    async def render_at(self, live: LiveMatch, view: ViewData, kind: str) -> str:
-        """A past view's picture or text (cached apart from the current view's renderings)."""
+    async def render_at(self, live: LiveMatch, view: ViewData, kind: str, locale: str | None = None) -> str:
+        """A past view's picture or text, its words in ``locale`` (cached apart from the current view's
+        renderings)."""
+        which = kind if locale is None else f"{kind}/{locale}"
         if kind == "text":
-            return await self.cache.rendering(live.id, "text", view.seat, view.version,
-                                              lambda: self.rules.render_text(live, view.state))
-        return await self.cache.rendering(live.id, "svg", view.seat, view.version,
-                                          lambda: self.rules.render_svg(live, view.state, ()))
+            return await self.cache.rendering(live.id, which, view.seat, view.version,
+                                              lambda: self.rules.render_text(live, view.state, locale))
+        return await self.cache.rendering(live.id, which, view.seat, view.version,
+                                          lambda: self.rules.render_svg(live, view.state, (), locale))

@@ -78,12 +78,13 @@ class MatchViews(EngineCore):
         copy when a worker does)."""
         return await self.rules.state(live)
 
-    async def render(self, live: LiveMatch, view: ViewData, kind: str) -> str:
+    async def render(self, live: LiveMatch, view: ViewData, kind: str, locale: str | None = None) -> str:
+        """The view's text or SVG picture, its words in ``locale`` (None: English, as ever)."""
         if kind == "text":
             return await live.cache.rendering("text", view.seat, view.version,
-                                            lambda: self.rules.render_text(live, view.state))
+                                            lambda: self.rules.render_text(live, view.state, locale), locale)
         return await live.cache.rendering("svg", view.seat, view.version,
-                                        lambda: self.rules.render_svg(live, view.state, view.moves))
+                                        lambda: self.rules.render_svg(live, view.state, view.moves, locale), locale)
 
     async def watch(self, live: LiveMatch, after_version: int, viewer: int | None = None,
                     renderings: tuple[str, ...] = ()) -> AsyncIterator[list[dict]]:
@@ -148,7 +149,9 @@ class MatchViews(EngineCore):
     def _shown(event: dict, shown_move) -> dict:
         if shown_move == event["move"]:
             return event
-        return {**event, "move": shown_move, "move_id": "", "label": "a hidden move"}
+        shown = {**event, "move": shown_move, "move_id": "", "label": "a hidden move"}
+        shown.pop("label_text", None)  # the label's message names the move too
+        return shown
 
     async def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
         """An event as ``viewer`` may see it (``_hides``)."""

@@ -21,7 +21,8 @@ from google.protobuf.message import DecodeError
 
 from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.host.engine.live import LiveMatch
-from gamehost.host.rpc.match_messages import MatchMessages
+from gamehost.host.rpc.locales import Locale
+from gamehost.host.rpc.match_messages import MatchMessages, localized_event
 from gamehost.host.rpc.messages import shown_event_message, view_header
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -37,8 +38,11 @@ def carries_view(live: LiveMatch, event: dict) -> bool:
 
 
 async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
-                            text: bool, svg: bool) -> bytes:
-    """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized."""
+                            text: bool, svg: bool, locale: Locale | None = None) -> bytes:
+    """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized; its words
+    in ``locale`` when one was asked for (built for the watcher, from cached views)."""
+    if locale is not None:
+        return await _localized_event_bytes(messages, live, event, seat, text, svg, locale)
     with_view = carries_view(live, event)
     encoded = live.cache.kept_event_bytes(event["version"], seat, text, svg, with_view)
     if encoded is not None:
@@ -56,6 +60,16 @@ async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dic
     return encoded
 
 
+async def _localized_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
+                                 text: bool, svg: bool, locale: Locale) -> bytes:
+    message = localized_event(await messages.engine.public_event(live, event, seat), locale)
+    if carries_view(live, event):
+        view = await messages.localized_view_message(live, seat, text, svg, locale)
+        if view.version == event["version"]:  # else a later event brings the view
+            message.view.CopyFrom(view)
+    return message.SerializeToString()
+
+
 async def _event_head(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None) -> bytes:
     """The MatchEvent without the view, serialized: once per event when the
     viewer sees it as it is (every event but a move hidden from this
@@ -67,10 +81,12 @@ async def _event_head(messages: MatchMessages, live: LiveMatch, event: dict, sea
 
 
 async def session_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
-                              text: bool, svg: bool) -> bytes:
+                              text: bool, svg: bool, locale: Locale | None = None) -> bytes:
     """The same event as a Session stream sends it: a SessionEvent with the
     match's name and the MatchEvent (tag 0: nobody asked for it)."""
-    encoded = await match_event_bytes(messages, live, event, seat, text, svg)
+    encoded = await match_event_bytes(messages, live, event, seat, text, svg, locale)
+    if locale is not None:
+        return field(_SESSION_MATCH, f"matches/{live.id}".encode()) + field(_SESSION_MATCH_EVENT, encoded)
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
     return live.cache.session_event_bytes(
         event["version"], seat, text, svg, carries_view(live, event),

@@ -15,10 +15,12 @@ from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_engine import MatchEngine, ViewData
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.views import EncodedView
+from gamehost.host.rpc.locales import Locale
 from gamehost.host.rpc.messages import (
     STATUS_TO_PB, draw_offer_pb, legal_move, match_pb, result_pb, shown_event_message, undo_ask_pb, view_header,
     view_state)
 from gamehost.host.store.base import MatchRecord
+from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
 
 
@@ -90,6 +92,33 @@ class MatchMessages:
 
         return await live.cache.view_message(seat, text, svg, build)
 
+    async def localized_view_message(self, live: LiveMatch, seat: int | None, text: bool, svg: bool,
+                                     locale: Locale | None) -> pb.View:
+        """``view_message`` with its words in ``locale`` (None: none asked, the View as ever). A
+        language other than English is built from the view's data, once per version, viewer and
+        language: its labels and result translated, its pictures rendered for it."""
+        if locale is None:
+            return await self.view_message(live, seat, text, svg)
+        if locale.english:
+            message = pb.View()
+            message.CopyFrom(await self.view_message(live, seat, text, svg))
+            message.locale = locale.tag
+            return message
+
+        async def build() -> pb.View:
+            view: ViewData = await self.engine.view(live, seat)
+            message = pb.View(
+                match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
+                seat=-1 if seat is None else seat, to_move=view.to_move,
+                result=localized_result(view.result, locale),
+                text=await self.engine.render(live, view, "text", locale.tag) if text else "",
+                svg=await self.engine.render(live, view, "svg", locale.tag) if svg else "", locale=locale.tag)
+            view_state(message, view.state, live)
+            message.legal_moves.extend(legal_move(localized_move(move, locale)) for move in view.moves)
+            return message
+
+        return await live.cache.localized_view_message(seat, text, svg, locale.tag, build)
+
     async def _encoded_view_message(self, live: LiveMatch, seat: int | None) -> pb.View | None:
         """The View from the fields the rules worker encoded (view_bytes.py),
         merged by protobuf's C parser; None when there are none, or the
@@ -126,18 +155,54 @@ class MatchMessages:
         return message
 
     async def past_view_message(self, live: LiveMatch, seat: int | None, version: int, text: bool,
-                                svg: bool) -> pb.View:
-        """``seat``'s View at an earlier ``version`` (replayed, not cached)."""
+                                svg: bool, locale: Locale | None = None) -> pb.View:
+        """``seat``'s View at an earlier ``version`` (replayed, not cached), its words in ``locale``."""
         view: ViewData = await self.engine.view_at(live, seat, version)
+        tag = None if locale is None or locale.english else locale.tag
         return pb.View(
             match=f"matches/{live.id}", version=view.version, status=STATUS_TO_PB[view.status],
             seat=-1 if seat is None else seat, to_move=view.to_move, state=to_struct(dict(view.state)),
-            result=result_pb(view.result),
-            text=await self.engine.render_at(live, view, "text") if text else "",
-            svg=await self.engine.render_at(live, view, "svg") if svg else "")
+            result=result_pb(view.result) if tag is None or locale is None else localized_result(view.result, locale),
+            text=await self.engine.render_at(live, view, "text", tag) if text else "",
+            svg=await self.engine.render_at(live, view, "svg", tag) if svg else "",
+            locale="" if locale is None else locale.tag)
 
     # ------------------------------------------------------------ events
 
-    async def event_messages(self, live: LiveMatch, events: list[dict], viewer: int | None) -> list[pb.MatchEvent]:
-        """``events`` as ``viewer`` may see them."""
-        return [shown_event_message(shown) for shown in await self.engine.public_events(live, events, viewer)]
+    async def event_messages(self, live: LiveMatch, events: list[dict], viewer: int | None,
+                             locale: Locale | None = None) -> list[pb.MatchEvent]:
+        """``events`` as ``viewer`` may see them, their labels in ``locale``."""
+        return [localized_event(shown, locale) for shown in await self.engine.public_events(live, events, viewer)]
+
+
+def localized_event(shown: dict, locale: Locale | None) -> pb.MatchEvent:
+    """An event as a viewer may see it, its label in ``locale`` (None or English: as kept)."""
+    message = shown_event_message(shown)
+    if locale is not None and not locale.english and message.label:
+        message.label = locale.say(message.label, shown.get("label_text"))
+    return message
+
+
+def localized_result(result: dict | None, locale: Locale) -> pb.Result | None:
+    message = result_pb(result)
+    if message is not None and result is not None and not locale.english:
+        message.summary = locale.say(result["summary"], result.get("summary_text"))
+    return message
+
+
+def localized_move(move: Move, locale: Locale) -> Move:
+    """``move`` with its labels and its parts' in ``locale``."""
+    say = locale.translator.translate
+    return Move(move.id, say(move.label), move.args, tuple([Part(part.id, say(part.label)) for part in move.parts]))
+
+
+def localized_match(message: pb.Match, result: dict | None, locale: Locale | None) -> pb.Match:
+    """A (shared) Match message with its words in ``locale``: a copy, marked with the language."""
+    if locale is None:
+        return message
+    localized = pb.Match()
+    localized.CopyFrom(message)
+    localized.locale = locale.tag
+    if result is not None and not locale.english:
+        localized.result.summary = locale.say(result["summary"], result.get("summary_text"))
+    return localized

@@ -11,6 +11,7 @@ from gamehost.host.auth.principal import Principal
 from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.engine.undo import UndoResult
+from gamehost.host.rpc.locales import Locales
 from gamehost.host.rpc.match_messages import MatchMessages
 from gamehost.host.engine.endings import DrawResult
 from gamehost.host.rpc.messages import draw_offer_pb, undo_ask_pb
@@ -19,9 +20,10 @@ from gamehost.v1 import gamehost_pb2 as pb
 
 
 class SeatCalls:
-    def __init__(self, engine: MatchEngine, messages: MatchMessages) -> None:
+    def __init__(self, engine: MatchEngine, messages: MatchMessages, locales: Locales) -> None:
         self.engine = engine
         self.messages = messages
+        self.locales = locales
 
     async def seen_match(self, name: str, token: str, caller: Principal) -> str:
         """The match id of ``name`` once the caller may see the match: to a
@@ -31,7 +33,9 @@ class SeatCalls:
         await self.engine.live_match(match_id, Access(caller, token))
         return match_id
 
-    async def submit_move(self, request: pb.SubmitMoveRequest, caller: Principal) -> pb.SubmitMoveResponse:
+    async def submit_move(self, request: pb.SubmitMoveRequest, caller: Principal,
+                          wanted: tuple[str, ...] = ()) -> pb.SubmitMoveResponse:
+        """``wanted``: the languages asked for the answer's view (rpc/locales.py ``asked``)."""
         match_id = await self.seen_match(request.name, request.player_token, caller)
         which = request.WhichOneof("move")
         result = await self.engine.submit(
@@ -43,8 +47,9 @@ class SeatCalls:
         answer = pb.SubmitMoveResponse(version=result.version, replayed=result.replayed)
         if request.include_view:
             live = await self.engine.live_match(match_id)
-            answer.view.CopyFrom(await self.messages.view_message(live, result.seat, request.render.text,
-                                                                  request.render.svg))
+            answer.view.CopyFrom(await self.messages.localized_view_message(
+                live, result.seat, request.render.text, request.render.svg,
+                self.locales.for_game(live.game, wanted)))
         return answer
 
     async def ask_undo(self, request: pb.AskUndoRequest, caller: Principal) -> pb.UndoResponse:

@@ -25,7 +25,8 @@ from gamehost.host.rpc import event_frames, list_etags, page_tokens
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
-from gamehost.host.rpc.match_messages import MatchMessages
+from gamehost.host.rpc.locales import Locale, Locales, asked, header_languages
+from gamehost.host.rpc.match_messages import MatchMessages, localized_match
 from gamehost.host.rpc.messages import (
     SPECTATORS_FROM_PB, STATUS_FROM_PB, TICKET_STATE_FROM_PB, VISIBILITY_FROM_PB, player_rating_pb, result_pb,
     ticket_pb, user_match_pb)
@@ -55,8 +56,10 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.engine = engine
         self.gate = gate
         self.messages = MatchMessages(engine)
-        self.seat_calls = SeatCalls(engine, self.messages)
+        self.locales = Locales()
+        self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self._games = self._catalog_messages()
+        self._localized_games: dict[str, list[pb.Game]] = {}
 
     def _catalog_messages(self) -> list[pb.Game]:
         messages = []
@@ -76,6 +79,33 @@ class GameHostService(pb_grpc.GameHostServicer):
                 draw_by_agreement=game.can_draw_by_agreement))
         return messages
 
+    def _game_messages(self, wanted: tuple[str, ...]) -> list[pb.Game]:
+        """The catalog with each game's title and summary in the language negotiated for it (and named)."""
+        if not wanted:
+            return self._games
+        key = "\n".join(wanted)
+        localized = self._localized_games.get(key)
+        if localized is None:
+            localized = []
+            for shared in self._games:
+                locale = self.locales.for_game(self.engine.catalog.games[shared.id].game, wanted)
+                assert locale is not None
+                message = pb.Game()
+                message.CopyFrom(shared)
+                game = self.engine.catalog.games[shared.id].game
+                message.title, message.summary = (locale.translator.translate(game.title),
+                                                  locale.translator.translate(game.summary))
+                message.locale = locale.tag
+                localized.append(message)
+            if len(self._localized_games) > 256:
+                self._localized_games.clear()
+            self._localized_games[key] = localized
+        return localized
+
+    def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
+        entry = self.engine.catalog.games.get(game_id)
+        return self.locales.for_game(None if entry is None else entry.game, wanted)
+
     def _bots_pb(self) -> list[pb.GameBot]:
         """The built-in bots (each plays every game), then the plugins' bots by name."""
         known = {name for name, _, _ in BOT_CATALOG}
@@ -88,17 +118,18 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def ListGames(self, request: pb.ListGamesRequest, context: Context,
                         caller: Principal) -> pb.ListGamesResponse:
         size = page_size(request.page_size, GAME_PAGE)
-        start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(self._games))) \
+        games = self._game_messages(asked(request, context))
+        start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(games))) \
             if request.page_token else 0
-        page = self._games[start:start + size]
-        more = start + size < len(self._games)
+        page = games[start:start + size]
+        more = start + size < len(games)
         return pb.ListGamesResponse(games=page, next_page_token=page_tokens.encode({}, start + size) if more else "")
 
     @unary
     async def GetGame(self, request: pb.GetGameRequest, context: Context, caller: Principal) -> pb.Game:
         game_id = resource_id(request.name, "games")
         self.engine.game_entry(game_id)
-        return next(game for game in self._games if game.id == game_id)
+        return next(game for game in self._game_messages(asked(request, context)) if game.id == game_id)
 
     # ------------------------------------------------------------ matches
 
@@ -255,7 +286,9 @@ class GameHostService(pb_grpc.GameHostServicer):
         token = page_tokens.encode(query, [records[-1].create_time, records[-1].id]) if more else ""
         turns = await self.engine.player_turns(player, [r.id for r in records]) if player else {}
         etag = list_etags.page_etag(query, request.page_token, [(r.id, r.version) for r in records], more, turns)
-        matches = [await self.messages.listed_match_message(r) for r in records]
+        wanted = asked(request, context)
+        matches = [localized_match(await self.messages.listed_match_message(r), r.result,
+                                   self._match_locale(r.game_id, wanted)) for r in records]
         if player:
             matches = [user_match_pb(message, record, player, turns.get(record.id))
                        for message, record in zip(matches, records)]
@@ -287,14 +320,18 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context, caller: Principal) -> pb.Match:
         match_id = resource_id(request.name, "matches")
         access = Access(caller, "", request.invitation_code)
+        wanted = asked(request, context)
         try:
             live = await self.engine.read_match(match_id, access)
         except errors.FailedPrecondition as error:
             if error.reason != RULES_VERSION_UNAVAILABLE:
                 raise
             # shown, marked rules_unavailable
-            return self.messages.record_message(await self.engine.stored_match(match_id, access))
-        return await self.messages.live_match_message(live)
+            record = await self.engine.stored_match(match_id, access)
+            return localized_match(self.messages.record_message(record), record.result,
+                                   self.locales.for_game(None, wanted))
+        return localized_match(await self.messages.live_match_message(live), live.record.result,
+                               self.locales.for_game(live.game, wanted))
 
     @unary
     async def JoinMatch(self, request: pb.JoinMatchRequest, context: Context,
@@ -316,31 +353,35 @@ class GameHostService(pb_grpc.GameHostServicer):
 
     @unary
     async def GetView(self, request: pb.GetViewRequest, context: Context, caller: Principal) -> pb.View:
+        wanted = asked(request, context)
         live, seat = await self.engine.watched_match(
             resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
+        locale = self.locales.for_game(live.game, wanted)
         if request.HasField("at_version"):
-            return await self.messages.past_view_message(live, seat, request.at_version, text, svg)
-        return await self.messages.view_message(live, seat, text, svg)
+            return await self.messages.past_view_message(live, seat, request.at_version, text, svg, locale)
+        return await self.messages.localized_view_message(live, seat, text, svg, locale)
 
     @unary
     async def SubmitMove(self, request: pb.SubmitMoveRequest, context: Context,
                          caller: Principal) -> pb.SubmitMoveResponse:
-        return await self.seat_calls.submit_move(request, caller)
+        return await self.seat_calls.submit_move(request, caller, asked(request, context))
 
     # ------------------------------------------------------------ events
 
     @streaming
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context,
                          caller: Principal) -> AsyncIterator[bytes]:
+        wanted = asked(request, context)
         live, seat = await self.engine.watched_match(
             resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
+        locale = self.locales.for_game(live.game, wanted)
         sent = 0
         try:
             async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
-                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg)
+                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
                     sent += 1
         finally:  # also when the watcher cancels: operators see streams end
             live.log.debug("watch ended", seat=seat, events_sent=sent)
@@ -348,14 +389,17 @@ class GameHostService(pb_grpc.GameHostServicer):
     @bidirectional
     async def Session(self, requests: AsyncIterable[pb.SessionRequest | Undecodable], context: Context,
                       caller: Principal) -> AsyncIterator[pb.SessionEvent | bytes]:
-        session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller)
+        session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
+                                header_languages(context))
         async for message in session.run(requests):
             yield message
 
     @unary
     async def GetMatchLog(self, request: pb.GetMatchLogRequest, context: Context, caller: Principal) -> pb.MatchLog:
+        wanted = asked(request, context)
         live, seat = await self.engine.watched_match(
             resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
+        locale = self.locales.for_game(live.game, wanted)
         size = page_size(request.page_size, LOG_PAGE)
         query = {"log": live.id}
         after = page_tokens.decode(request.page_token, query, page_tokens.version_position(live.version)) \
@@ -368,8 +412,12 @@ class GameHostService(pb_grpc.GameHostServicer):
         message = pb.MatchLog(match=f"matches/{record.id}", game=f"games/{record.game_id}",
                               rules_version=record.rules_version, seats=len(record.seats),
                               options=to_struct(record.options), complete=live.over,
-                              events=await self.messages.event_messages(live, events[:size], seat),
+                              events=await self.messages.event_messages(live, events[:size], seat, locale),
                               result=result_pb(record.result), next_page_token=token)
+        if locale is not None:
+            message.locale = locale.tag
+            if record.result is not None and not locale.english:
+                message.result.summary = locale.say(record.result["summary"], record.result.get("summary_text"))
         if live.over:
             message.seed = record.seed
         return message

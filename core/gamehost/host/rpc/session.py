@@ -43,6 +43,8 @@ from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.grpc_handlers import Undecodable
 from gamehost.host.rpc.match_messages import MatchMessages
 from gamehost.host.rpc.request_fields import resource_id
+from gamehost.host.rpc.locales import Locale, asked
+from gamehost.host.rpc.match_messages import localized_match
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.engine.match_access import Access
 from gamehost.host.rpc.status import to_rpc_status
@@ -90,8 +92,9 @@ class _Watch:
 
 class SessionStream:
     def __init__(self, engine: MatchEngine, gate: Gate, messages: MatchMessages, calls: SeatCalls,
-                 caller: Principal) -> None:
+                 caller: Principal, languages: tuple[str, ...] = ()) -> None:
         self.engine = engine
+        self.languages = languages  # the stream's Accept-Language, for requests that name no locale
         self.gate = gate
         self.messages = messages
         self.calls = calls
@@ -202,7 +205,8 @@ class SessionStream:
             self.gate.admit_message(method, request, self.caller)
             if kind == "move":
                 match = request.move.name
-                answer = await self.calls.submit_move(request.move, self.caller)
+                answer = await self.calls.submit_move(request.move, self.caller,
+                                                      asked(request.move, header=self.languages))
                 await self.outbox.put(pb.SessionEvent(tag=tag, match=match, moved=answer))
             elif kind == "watch":
                 match = request.watch.name
@@ -248,8 +252,10 @@ class SessionStream:
     # ------------------------------------------------------------ watches
 
     async def _watch(self, tag: int, request: pb.WatchMatchRequest) -> None:
+        wanted = asked(request, header=self.languages)
         live, seat = await self.engine.watched_match(
             resource_id(request.name, "matches"), Access(self.caller, request.player_token, request.invitation_code))
+        locale = self.calls.locales.for_game(live.game, wanted)
         # Checked before the watch it would replace stops: a refused watch changes nothing.
         self.engine.check_watch(live, request.after_version)
         replaced = self.watches.pop(live.id, None)
@@ -257,23 +263,23 @@ class SessionStream:
             replaced.stop()
         watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
         try:
-            await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name,
-                                                  watching=await self.messages.match_message(live)))
+            await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name, watching=localized_match(
+                await self.messages.match_message(live), live.record.result, locale)))
         except BaseException:
             self.watches.pop(live.id, None)
             watch.release()
             raise
-        watch.task = asyncio.ensure_future(self._follow(live, seat, request, tag, watch))
+        watch.task = asyncio.ensure_future(self._follow(live, seat, request, tag, watch, locale))
 
     async def _follow(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest, tag: int,
-                      watch: _Watch) -> None:
+                      watch: _Watch, locale: Locale | None = None) -> None:
         text, svg = request.render.text, request.render.svg
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
                 async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
-                            self.messages, live, event, seat, text, svg))
+                            self.messages, live, event, seat, text, svg, locale))
                         watch.sent = event["version"]
                 last = pb.SessionEvent(match=request.name, watch_ended=pb.WatchEnded(version=watch.sent))
             except errors.HostError as error:  # e.g. the store failed to read a resuming watcher's events

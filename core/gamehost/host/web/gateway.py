@@ -12,6 +12,7 @@ from gamehost.host.rpc.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind
 from gamehost.host.web.codec import JSON
 from gamehost.host.web.upstream import Failure, Upstream
 
+MAX_ACCEPT_LANGUAGE = 256  # longer headers are left out: the answer is then in English
 JSON_EXPANSION = 4  # JSON spells a message in up to ~4 times its protobuf bytes (names, quotes, base64)
 
 
@@ -39,6 +40,10 @@ class Gateway:
                                 "The Authorization header must be 'Bearer <token>', in printable ASCII (no tabs, "
                                 "control characters or non-ASCII bytes).", "INVALID_AUTHORIZATION")
         forwarded = (("authorization", credential),) if credential else ()
+        languages = request.headers.get("Accept-Language")
+        if languages and len(languages) <= MAX_ACCEPT_LANGUAGE and _is_metadata_value(languages):
+            # the words of the answer in the browser's language when the request names none (rpc/locales.py)
+            forwarded = (*forwarded, ("accept-language", languages))
         if not self.key:
             return forwarded
         ip = behind_proxies(request.remote or "", request.headers.get("X-Forwarded-For"), self.trusted_proxies)

@@ -165,6 +165,7 @@ class RenderText(TypedDict):
     op: Literal["render_text"]
     game: NotRequired[str]  # filled in by the runner, as the match's rules key
     view: dict[str, Any]
+    locale: NotRequired[str]  # the language of the picture's words (gamehost.sdk.i18n); English without
 
 
 class RenderSvg(TypedDict):
@@ -172,6 +173,7 @@ class RenderSvg(TypedDict):
     game: NotRequired[str]
     view: dict[str, Any]
     moves: list[MoveData]
+    locale: NotRequired[str]
 
 
 class PublicMove(TypedDict):

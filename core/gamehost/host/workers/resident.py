@@ -25,6 +25,7 @@ from gamehost.host.workers.choosing import Choosing
 from gamehost.host.workers.history import MatchHistory
 from gamehost.host.workers.messages import Answer, Request
 from gamehost.host.workers.moves_on_wire import move_data, move_of, outcome_data
+from gamehost.sdk.i18n import ENGLISH_TRANSLATOR, Translator, catalogues_of, translating
 from gamehost.host.workers.plugin_calls import PluginFailed, call_plugin
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
@@ -379,12 +380,14 @@ class ResidentMatches:
 
     def _render_text(self, request: messages.RenderText) -> messages.Text:
         game = self.games[request["game"]]
-        return {"text": str(call_plugin("render_text", game.render_text, request["view"]))}
+        with translating(_translator(game, request.get("locale"))):
+            return {"text": str(call_plugin("render_text", game.render_text, request["view"]))}
 
     def _render_svg(self, request: messages.RenderSvg) -> messages.Svg:
         game = self.games[request["game"]]
         moves = [move_of(data) for data in request["moves"]]
-        return {"svg": str(call_plugin("render_svg", game.render_svg, request["view"], moves))}
+        with translating(_translator(game, request.get("locale"))):
+            return {"svg": str(call_plugin("render_svg", game.render_svg, request["view"], moves))}
 
     def view_as_sent(self, held: HeldMatch, viewer: int | None) -> dict[str, Any]:
         """The viewer's view as a worker's answer brings it to the host (which
@@ -461,3 +464,8 @@ class ResidentMatches:
     def _drop(self, request: messages.Drop) -> messages.Done:
         self.held.pop(request["match"], None)
         return {}
+
+
+def _translator(game: Any, locale: str | None) -> Translator:
+    """The words of ``game``'s pictures in ``locale`` (a language the host negotiated from the game's own)."""
+    return ENGLISH_TRANSLATOR if locale is None else catalogues_of(game).translator(locale)

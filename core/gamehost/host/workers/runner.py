@@ -407,13 +407,18 @@ class RulesRunner:
         move = answer["move"]
         return (None if move is None else move_of(move)), answer.get("bot_failed")
 
-    async def render_text(self, live: Any, view: Mapping[str, Any]) -> str:
+    async def render_text(self, live: Any, view: Mapping[str, Any], locale: str | None = None) -> str:
         request: messages.RenderText = {"op": "render_text", "view": dict(view)}
+        if locale is not None:
+            request["locale"] = locale
         answer: messages.Text = await self._stateless(live, request)
         return answer["text"]
 
-    async def render_svg(self, live: Any, view: Mapping[str, Any], moves: Sequence[Move]) -> str:
+    async def render_svg(self, live: Any, view: Mapping[str, Any], moves: Sequence[Move],
+                         locale: str | None = None) -> str:
         request: messages.RenderSvg = {"op": "render_svg", "view": dict(view), "moves": [move_data(m) for m in moves]}
+        if locale is not None:
+            request["locale"] = locale
         answer: messages.Svg = await self._stateless(live, request)
         return answer["svg"]
 

@@ -571,8 +571,12 @@ type Game struct {
 	Undo bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
 	// Players: endings. Players may agree on a draw (OfferDraw).
 	DrawByAgreement bool `protobuf:"varint,80,opt,name=draw_by_agreement,json=drawByAgreement,proto3" json:"draw_by_agreement,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Game) Reset() {
@@ -717,6 +721,13 @@ func (x *Game) GetDrawByAgreement() bool {
 	return false
 }
 
+func (x *Game) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 // A bot a match can seat.
 type GameBot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -854,7 +865,15 @@ type ListGamesRequest struct {
 	// At most this many games (default 100, at most 1000).
 	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The next_page_token of a previous call.
-	PageToken     string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -899,6 +918,13 @@ func (x *ListGamesRequest) GetPageSize() int32 {
 func (x *ListGamesRequest) GetPageToken() string {
 	if x != nil {
 		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListGamesRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -958,7 +984,15 @@ func (x *ListGamesResponse) GetNextPageToken() string {
 type GetGameRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
-	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -996,6 +1030,13 @@ func (*GetGameRequest) Descriptor() ([]byte, []int) {
 func (x *GetGameRequest) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+func (x *GetGameRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -1319,7 +1360,11 @@ type Match struct {
 	// RevokeInvitation ends it.
 	InvitationCode string `protobuf:"bytes,83,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
 	// Players: endings. The open draw offer, if any.
-	DrawOffer     *DrawOffer `protobuf:"bytes,84,opt,name=draw_offer,json=drawOffer,proto3" json:"draw_offer,omitempty"`
+	DrawOffer *DrawOffer `protobuf:"bytes,84,opt,name=draw_offer,json=drawOffer,proto3" json:"draw_offer,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1534,6 +1579,13 @@ func (x *Match) GetDrawOffer() *DrawOffer {
 		return x.DrawOffer
 	}
 	return nil
+}
+
+func (x *Match) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
 }
 
 // Private matches, reserved seats and invitations.
@@ -1932,7 +1984,15 @@ type ListMatchesRequest struct {
 	// The etag of an earlier answer to the same request: when the page would
 	// be the same, the answer has not_modified set and no matches (cheap to
 	// poll).
-	IfNoneMatch   string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	IfNoneMatch string `protobuf:"bytes,71,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2023,6 +2083,13 @@ func (x *ListMatchesRequest) GetIfNoneMatch() string {
 	return ""
 }
 
+func (x *ListMatchesRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type ListMatchesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Matches       []*Match               `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
@@ -2104,8 +2171,16 @@ type GetMatchRequest struct {
 	// The match's invitation code (Match.invitation_code): admits its holder
 	// to a private match it could not see otherwise, until it is revoked.
 	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetMatchRequest) Reset() {
@@ -2148,6 +2223,13 @@ func (x *GetMatchRequest) GetName() string {
 func (x *GetMatchRequest) GetInvitationCode() string {
 	if x != nil {
 		return x.InvitationCode
+	}
+	return ""
+}
+
+func (x *GetMatchRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -2496,8 +2578,12 @@ type View struct {
 	// Set once the match is finished.
 	Result *Result `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`
 	// The plugin's renderings, when asked for.
-	Text          string `protobuf:"bytes,9,opt,name=text,proto3" json:"text,omitempty"`
-	Svg           string `protobuf:"bytes,10,opt,name=svg,proto3" json:"svg,omitempty"`
+	Text string `protobuf:"bytes,9,opt,name=text,proto3" json:"text,omitempty"`
+	Svg  string `protobuf:"bytes,10,opt,name=svg,proto3" json:"svg,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2602,6 +2688,13 @@ func (x *View) GetSvg() string {
 	return ""
 }
 
+func (x *View) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 // Which renderings a view carries besides the state.
 type RenderOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2673,8 +2766,16 @@ type GetViewRequest struct {
 	// The match's invitation code (Match.invitation_code): admits its holder
 	// to a private match it could not see otherwise, until it is revoked.
 	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetViewRequest) Reset() {
@@ -2742,6 +2843,13 @@ func (x *GetViewRequest) GetInvitationCode() string {
 	return ""
 }
 
+func (x *GetViewRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type SubmitMoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -2763,7 +2871,15 @@ type SubmitMoveRequest struct {
 	// Return the mover's view after the move in SubmitMoveResponse.view. Off,
 	// the answer is a lean acknowledgement: a client that follows the match
 	// with WatchMatch receives that view on the stream anyway.
-	IncludeView   bool `protobuf:"varint,8,opt,name=include_view,json=includeView,proto3" json:"include_view,omitempty"`
+	IncludeView bool `protobuf:"varint,8,opt,name=include_view,json=includeView,proto3" json:"include_view,omitempty"`
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2863,6 +2979,13 @@ func (x *SubmitMoveRequest) GetIncludeView() bool {
 		return x.IncludeView
 	}
 	return false
+}
+
+func (x *SubmitMoveRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
 }
 
 type isSubmitMoveRequest_Move interface {
@@ -3122,8 +3245,16 @@ type WatchMatchRequest struct {
 	// The match's invitation code (Match.invitation_code): admits its holder
 	// to a private match it could not see otherwise, until it is revoked.
 	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WatchMatchRequest) Reset() {
@@ -3191,6 +3322,13 @@ func (x *WatchMatchRequest) GetInvitationCode() string {
 	return ""
 }
 
+func (x *WatchMatchRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type GetMatchLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3206,8 +3344,16 @@ type GetMatchLogRequest struct {
 	// The match's invitation code (Match.invitation_code): admits its holder
 	// to a private match it could not see otherwise, until it is revoked.
 	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Languages. The language of the words in the answer (labels, results,
+	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
+	// best the game's plugin (or the host, for its own words) offers,
+	// English when it offers none that fits; the answer's `locale` says which.
+	// Unset: the web port's Accept-Language header, else English, and the
+	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
+	// tag that is not BCP 47 shaped.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetMatchLogRequest) Reset() {
@@ -3275,6 +3421,13 @@ func (x *GetMatchLogRequest) GetInvitationCode() string {
 	return ""
 }
 
+func (x *GetMatchLogRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
 type MatchLog struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3294,6 +3447,10 @@ type MatchLog struct {
 	// Send it back as page_token for the next page; empty on the last page
 	// (the events up to the match's version when it was read).
 	NextPageToken string `protobuf:"bytes,10,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// Languages. The language of this message's words when the request asked
+	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
+	// "en" when the plugin has no language that fits. Empty: English, none asked.
+	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3394,6 +3551,13 @@ func (x *MatchLog) GetResult() *Result {
 func (x *MatchLog) GetNextPageToken() string {
 	if x != nil {
 		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *MatchLog) GetLocale() string {
+	if x != nil {
+		return x.Locale
 	}
 	return ""
 }
@@ -6529,7 +6693,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x04\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -6549,7 +6713,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
 	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
 	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
-	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\"I\n" +
+	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -6558,16 +6723,18 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x121\n" +
-	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\"N\n" +
+	"\aoptions\x18\x04 \x01(\v2\x17.google.protobuf.StructR\aoptions\"f\n" +
 	"\x10ListGamesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x02 \x01(\tR\tpageToken\"d\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"d\n" +
 	"\x11ListGamesResponse\x12'\n" +
 	"\x05games\x18\x01 \x03(\v2\x11.gamehost.v1.GameR\x05games\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"$\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"<\n" +
 	"\x0eGetGameRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x02\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\x90\x02\n" +
 	"\x04Seat\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12)\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x15.gamehost.v1.SeatKindR\x04kind\x12\x1f\n" +
@@ -6587,7 +6754,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xb2\t\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xca\t\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -6624,7 +6791,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05rated\x18R \x01(\bR\x05rated\x12'\n" +
 	"\x0finvitation_code\x18S \x01(\tR\x0einvitationCode\x125\n" +
 	"\n" +
-	"draw_offer\x18T \x01(\v2\x16.gamehost.v1.DrawOfferR\tdrawOffer\"?\n" +
+	"draw_offer\x18T \x01(\v2\x16.gamehost.v1.DrawOfferR\tdrawOffer\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"?\n" +
 	"\x0fSeatReservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\asubject\x18\x02 \x01(\tR\asubject\"\xed\x02\n" +
@@ -6662,7 +6830,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05rated\x18S \x01(\bH\x02R\x05rated\x88\x01\x01B\a\n" +
 	"\x05_seedB\x0f\n" +
 	"\r_absent_graceB\b\n" +
-	"\x06_rated\"\xff\x01\n" +
+	"\x06_rated\"\x97\x02\n" +
 	"\x12ListMatchesRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -6672,15 +6840,17 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04mine\x18\x05 \x01(\bR\x04mine\x12\x16\n" +
 	"\x06player\x18\x06 \x01(\tR\x06player\x12\x17\n" +
 	"\amy_turn\x18F \x01(\bR\x06myTurn\x12\"\n" +
-	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\"\xa2\x01\n" +
+	"\rif_none_match\x18G \x01(\tR\vifNoneMatch\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\xa2\x01\n" +
 	"\x13ListMatchesResponse\x12,\n" +
 	"\amatches\x18\x01 \x03(\v2\x12.gamehost.v1.MatchR\amatches\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x12\n" +
 	"\x04etag\x18F \x01(\tR\x04etag\x12!\n" +
-	"\fnot_modified\x18G \x01(\bR\vnotModified\"N\n" +
+	"\fnot_modified\x18G \x01(\bR\vnotModified\"f\n" +
 	"\x0fGetMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12'\n" +
-	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\x92\x01\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\x92\x01\n" +
 	"\x10JoinMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n" +
@@ -6702,7 +6872,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05parts\x18\x04 \x03(\v2\x15.gamehost.v1.MovePartR\x05parts\"0\n" +
 	"\bMovePart\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
-	"\x05label\x18\x02 \x01(\tR\x05label\"\xd0\x02\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\"\xe8\x02\n" +
 	"\x04View\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x120\n" +
@@ -6715,10 +6885,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06result\x18\b \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12\x12\n" +
 	"\x04text\x18\t \x01(\tR\x04text\x12\x10\n" +
 	"\x03svg\x18\n" +
-	" \x01(\tR\x03svg\"5\n" +
+	" \x01(\tR\x03svg\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"5\n" +
 	"\rRenderOptions\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x10\n" +
-	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xd7\x01\n" +
+	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xef\x01\n" +
 	"\x0eGetViewRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x122\n" +
@@ -6726,8 +6897,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"at_version\x18\n" +
 	" \x01(\x03H\x00R\tatVersion\x88\x01\x01\x12'\n" +
-	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCodeB\r\n" +
-	"\v_at_version\"\xe3\x02\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06localeB\r\n" +
+	"\v_at_version\"\xfb\x02\n" +
 	"\x11SubmitMoveRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x19\n" +
@@ -6739,7 +6911,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"request_id\x18\x06 \x01(\tR\trequestId\x122\n" +
 	"\x06render\x18\a \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12!\n" +
-	"\finclude_view\x18\b \x01(\bR\vincludeViewB\x06\n" +
+	"\finclude_view\x18\b \x01(\bR\vincludeView\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06localeB\x06\n" +
 	"\x04moveB\x13\n" +
 	"\x11_expected_version\"q\n" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
@@ -6761,20 +6934,22 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\x12D\n" +
 	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
 	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
-	"\x04left\x18R \x01(\bR\x04left\"\xcc\x01\n" +
+	"\x04left\x18R \x01(\bR\x04left\"\xe4\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
 	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12'\n" +
-	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\xb0\x01\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\xc8\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\x04 \x01(\tR\tpageToken\x12'\n" +
-	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\"\xe6\x02\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\xfe\x02\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -6786,7 +6961,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06events\x18\b \x03(\v2\x17.gamehost.v1.MatchEventR\x06events\x12+\n" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12&\n" +
 	"\x0fnext_page_token\x18\n" +
-	" \x01(\tR\rnextPageTokenB\a\n" +
+	" \x01(\tR\rnextPageToken\x12\x16\n" +
+	"\x06locale\x18Z \x01(\tR\x06localeB\a\n" +
 	"\x05_seed\"G\n" +
 	"\x0eAskUndoRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
