@@ -12,7 +12,6 @@ loss, at the price of a disk flush per move.
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import uuid
 from pathlib import Path
@@ -23,6 +22,7 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, Mat
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
                                                row_to_delivery)
 from gamehost.host.store.file_lock import DatabaseLock
+from gamehost.host.store.sqlite_health import check_file, check_pages, probe_write
 from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
@@ -37,20 +37,6 @@ from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, 
 from gamehost.host.store.wal_checkpoints import BACKSTOP_PAGES, WalCheckpointer
 
 _OVER = ", ".join(f"'{status}'" for status in OVER_STATUSES)
-
-SQLITE_HEADER = b"SQLite format 3\x00"
-PROBE_TABLE = "gamehost_write_probe"  # one row, rewritten by each readiness check
-QUICK_CHECK_PROBLEMS = 3  # the damage a refusal names at most
-MIN_FREE_PAGES = 16
-MIN_FREE_BYTES = 1 << 20  # less room left on the disk than this: as good as full  # fewer pages left than a few moves need: as good as full
-
-
-def free_bytes(directory: Path) -> int:
-    """Room left on the disk holding ``directory`` for this process: root
-    may also use the blocks the filesystem reserves for it."""
-    stats = os.statvfs(directory)
-    return stats.f_frsize * (stats.f_bfree if os.geteuid() == 0 else stats.f_bavail)
-
 
 class SQLiteStore:
     shared = False  # this process is the only writer
@@ -76,34 +62,14 @@ class SQLiteStore:
             raise ConnectionError(f"{self.path} is not open")
         return self._open_db
 
-    def _check_file(self) -> None:
-        """SQLite takes an empty file for a new database and would start an
-        empty host on it: a file that is there must already be a database."""
-        if not self.path.exists():
-            return
-        with open(self.path, "rb") as file:
-            header = file.read(len(SQLITE_HEADER))
-        if not header:
-            raise StoreUnusable(f"{self.path} is empty (0 bytes), not a gamehost database. If it was lost, "
-                                "restore it from a backup; to start an empty host, remove the file.")
-        if header != SQLITE_HEADER:
-            raise StoreUnusable(f"{self.path} is not an SQLite database (it starts with {header[:8]!r}). "
-                                "Restore it from a backup or point --data-dir/--store elsewhere.")
-
-    @staticmethod
-    def _check_pages(db: sqlite3.Connection) -> None:
-        """Every page of the file read once (SQLite's quick_check): a file
-        damaged past its header would otherwise start, and fail the first
-        call, or the start-up, that reads the damaged page."""
-        problems = [row[0] for row in db.execute(f"PRAGMA quick_check({QUICK_CHECK_PROBLEMS})").fetchall()]
-        if problems != ["ok"]:
-            raise sqlite3.DatabaseError("; ".join(" ".join(problem.split()) for problem in problems)[:400])
+    async def probe_write(self) -> None:
+        probe_write(self._db, self.path)
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
         try:
-            self._check_file()
+            check_file(self.path)
         except StoreUnusable:
             self._lock.release()
             raise
@@ -111,7 +77,7 @@ class SQLiteStore:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
-            self._check_pages(db)
+            check_pages(db)
         except sqlite3.DatabaseError as error:
             db.close()
             self._lock.release()
@@ -145,33 +111,6 @@ class SQLiteStore:
 
     async def ping(self) -> None:
         self._db.execute("SELECT 1").fetchone()
-
-    async def probe_write(self) -> None:
-        """Commit a tiny write, as every move does: fails while the disk is
-        full or the file cannot be written. A tiny commit can still succeed
-        on a full disk (the log is written over from its start once it was
-        copied back, needing no new room) while the next copy into the
-        database file fails and moves after it: the disk's free room is
-        checked first. A database held at its
-        max_page_count fails only writes that need a new page, so the room
-        left there is checked too."""
-        db = self._db
-        free = free_bytes(self.path.parent)
-        if free < MIN_FREE_BYTES:  # the probe alone may still commit: it writes over the start of a copied log
-            raise sqlite3.OperationalError(f"database or disk is full: {free} bytes free on the disk of {self.path}")
-        room = (db.execute("PRAGMA max_page_count").fetchone()[0] - db.execute("PRAGMA page_count").fetchone()[0]
-                + db.execute("PRAGMA freelist_count").fetchone()[0])
-        if room < MIN_FREE_PAGES:
-            raise sqlite3.OperationalError(f"database or disk is full: {room} pages left under max_page_count")
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(f"CREATE TABLE IF NOT EXISTS {PROBE_TABLE} (id INTEGER PRIMARY KEY, probed REAL)")
-            db.execute(f"INSERT OR REPLACE INTO {PROBE_TABLE} VALUES (1, julianday('now'))")
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     def _transaction(self, work: Callable[[sqlite3.Connection], object]) -> None:
         db = self._db
