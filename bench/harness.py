@@ -29,6 +29,14 @@ DRAW = ["a3", "b3", "c3", "b2", "a2", "c2", "b1", "a1", "c1"]  # nine moves, no 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+# A benchmark is one client measuring the host, not its quotas: every
+# per-caller budget and cap is lifted for the hosts the benchmarks start (the
+# defaults stay for every other host). The host-wide caps stay.
+QUOTAS_LIFTED = ("--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
+                 "--max-open-matches", "0", "--max-bot-matches", "0", "--max-unfinished-matches", "0",
+                 "--max-player-matches", "0", "--max-sessions-per-caller", "0", "--max-connections-per-peer", "0",
+                 "--max-probe-streams-per-caller", "0")
+
 def host_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
@@ -39,7 +47,7 @@ class Host:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", store,
              "--data-dir", data_dir, "--log-format", "json", "--log-level", "info",
-             "--call-rate", "0", "--create-rate", "0", *extra_args],  # one client measuring throughput, not quotas
+             *QUOTAS_LIFTED, *extra_args],
             stderr=subprocess.PIPE, text=True)
         for line in self.process.stderr:
             entry = json.loads(line)
@@ -149,8 +157,7 @@ class PinnedHost:
         self.process = subprocess.Popen(
             [*pinning, sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
              "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
-             "--log-level", "info", "--call-rate", "0", "--create-rate", "0", "--max-watchers-per-caller", "0",
-             *extra_args],
+             "--log-level", "info", *QUOTAS_LIFTED, *extra_args],
             stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:

@@ -44,7 +44,8 @@ import grpc
 from gamehost.host.ops.serving_group import owner_index
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
-from bench.harness import drop_database, fresh_database, host_cpu_seconds, machine, median_run, play_draw
+from bench.harness import (QUOTAS_LIFTED, drop_database, fresh_database, host_cpu_seconds, machine, median_run,
+                           play_draw)
 
 CONNECTIONS = 8
 
@@ -57,7 +58,7 @@ class GroupHost:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", url,
              "--processes", str(processes), "--workers", "2", "--log-format", "json", "--log-level", "info",
-             "--call-rate", "0", "--create-rate", "0", "--max-open-matches", "0"],
+             *QUOTAS_LIFTED],
             stderr=subprocess.PIPE, text=True, start_new_session=True)
         ready = threading.Event()
 
