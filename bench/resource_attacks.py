@@ -90,30 +90,53 @@ def latency(samples: list, since: float, until: float) -> dict:
     failed = collections.Counter(s[2] for s in inside if s[2] != "OK")
     if not ordered:
         return {"calls": len(inside), "failed": dict(failed)}
+    slow = [(round(s[0] - since, 1), round(1000 * s[1])) for s in inside if 1000 * s[1] >= P99_BOUND_MS]
     return {"calls": len(inside), "p50_ms": round(statistics.median(ordered), 2),
             "p99_ms": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
-            "max_ms": round(ordered[-1], 2), "failed": dict(failed)}
+            "max_ms": round(ordered[-1], 2), "failed": dict(failed),
+            "over_bound": len(slow), "over_bound_at_s_ms": slow[:20]}  # when (s into the phase), how long
+
+
+def runqueue_wait(pid: int) -> float:
+    """Seconds the host process's threads have waited for a CPU while
+    runnable (/proc schedstat): what a busy machine, not the host's own
+    work, adds to its answers."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / 1e9
 
 
 class MemorySampler:
     """The host's tree resident memory every 0.2 s, on a thread."""
 
     def __init__(self, pid: int) -> None:
-        self.pid, self.samples, self.running = pid, [], True
+        self.pid, self.samples, self.host_alone, self.running = pid, [], [], True
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         while self.running:
             self.samples.append((time.monotonic(), tree_rss_bytes(self.pid)))
+            try:
+                self.host_alone.append((time.monotonic(), int(next(
+                    line.split()[1] for line in Path(f"/proc/{self.pid}/status").read_text().splitlines()
+                    if line.startswith("VmRSS:"))) * 1024))
+            except OSError:
+                pass
             time.sleep(0.2)
 
     def stop(self) -> None:
         self.running = False
         self.thread.join()
 
-    def peak(self, since: float) -> int:
-        return max((rss for at, rss in self.samples if at >= since), default=0)
+    def peak(self, since: float, until: float = float("inf"), host_alone: bool = False) -> int:
+        """The most, from ``since`` to ``until``, of the host and its workers (or of the host alone)."""
+        return max((rss for at, rss in (self.host_alone if host_alone else self.samples) if since <= at < until),
+                   default=0)
 
 
 # ---------------------------------------------------------------- the attacker's bookkeeping
@@ -194,43 +217,36 @@ async def undo_loop_and_log_readers(target: str, deadline: float, tally: Tally, 
     async with grpc.aio.insecure_channel(target) as channel:
         stub = pb_grpc.GameHostStub(channel)
 
+        async def persist(kind: str, make_call: Callable[[], Awaitable]):
+            """The call, made again while only the call budget refuses it."""
+            while time.monotonic() < deadline:
+                answer = await tally.call(kind, make_call())
+                if answer is not None or tally.last_reason != "QUOTA_EXCEEDED":
+                    return answer
+            return None
+
         async def undo_loop() -> None:
             while time.monotonic() < deadline:
-                match = await tally.call("CreateMatch", stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe")))
+                match = await persist("CreateMatch", lambda: stub.CreateMatch(pb.CreateMatchRequest(
+                    game="games/tictactoe")))
                 if match is None:
+                    await asyncio.sleep(0.5)  # over a match quota
                     continue
-                tokens = []
-                for seat in range(2):
-                    joined = await tally.call("JoinMatch", stub.JoinMatch(pb.JoinMatchRequest(name=match.name,
-                                                                                              seat=seat)))
-                    if joined is not None:
-                        tokens.append(joined.player_token)
-                if len(tokens) < 2:
+                tokens = [await persist("JoinMatch", lambda: stub.JoinMatch(pb.JoinMatchRequest(
+                    name=match.name, seat=seat))) for seat in range(2)]
+                if None in tokens:
                     continue
                 matches.append(match.name)
                 for turn, move_id in enumerate(DRAW):
-                    token = tokens[turn % 2]
-                    moved = None
-                    while time.monotonic() < deadline:
-                        moved = await tally.call("SubmitMove", stub.SubmitMove(pb.SubmitMoveRequest(
-                            name=match.name, player_token=token, move_id=move_id)))
-                        if moved is not None or tally.last_reason != "QUOTA_EXCEEDED":
-                            break
-                    if moved is None:
+                    token = tokens[turn % 2].player_token
+                    if await persist("SubmitMove", lambda: stub.SubmitMove(pb.SubmitMoveRequest(
+                            name=match.name, player_token=token, move_id=move_id))) is None:
                         break  # a new match
-                    while time.monotonic() < deadline:
-                        asked = await tally.call("AskUndo", stub.AskUndo(pb.AskUndoRequest(name=match.name,
-                                                                                           player_token=token)))
-                        if asked is None and tally.last_reason != "QUOTA_EXCEEDED":
-                            break  # no more asks for this move (or this match): play on
-                        if asked is None:
-                            continue  # the call budget: ask again
-                        while time.monotonic() < deadline and await tally.call(
-                                "WithdrawUndo", stub.WithdrawUndo(pb.WithdrawUndoRequest(
-                                    name=match.name, player_token=token))) is None:
-                            pass
-                    if time.monotonic() >= deadline:
-                        return
+                    # ask the move back and withdraw until the host takes no more asks for it
+                    while await persist("AskUndo", lambda: stub.AskUndo(pb.AskUndoRequest(
+                            name=match.name, player_token=token))) is not None:
+                        await persist("WithdrawUndo", lambda: stub.WithdrawUndo(pb.WithdrawUndoRequest(
+                            name=match.name, player_token=token)))
 
         async def reader() -> None:
             while time.monotonic() < deadline:
@@ -240,6 +256,7 @@ async def undo_loop_and_log_readers(target: str, deadline: float, tally: Tally, 
                 for name in list(matches):
                     page_token = ""
                     while time.monotonic() < deadline:
+                        await asyncio.sleep(0.2)  # the readers leave most of the budget to the undo loop
                         page = await tally.call("GetMatchLog", stub.GetMatchLog(pb.GetMatchLogRequest(
                             name=name, page_size=1000, page_token=page_token)))
                         if page is None:
@@ -664,14 +681,17 @@ def measure(host: PinnedHost, attack: Attack, seconds: float, context: dict) -> 
         target=probe, args=(int(host.target.rsplit(":", 1)[1]), attack_deadline + 0.5, sender), daemon=True)
     prober.start()
     time.sleep(max(0.0, quiet_start - time.monotonic()))
-    cpu_start = host.cpu()
+    cpu_start, wait_start = host.cpu(), runqueue_wait(host.process.pid)
     time.sleep(max(0.0, attack_start - time.monotonic()))
-    idle_rss = max((rss for at, rss in memory.samples if at >= quiet_start), default=started_rss)
-    cpu_quiet = host.cpu()
+    idle_rss = memory.peak(quiet_start, attack_start) or started_rss
+    cpu_quiet, wait_quiet = host.cpu(), runqueue_wait(host.process.pid)
     tally = Tally()
+    attacker_cpu = time.process_time()
     asyncio.run(attack.run(host.target, attack_deadline, tally, **context))
     attack_end = time.monotonic()
     cpu_attack = host.cpu() - cpu_quiet
+    wait_attack = runqueue_wait(host.process.pid) - wait_quiet
+    attacker_cpu = time.process_time() - attacker_cpu
     samples = receiver.recv()
     prober.join(10)
     memory.stop()
@@ -685,23 +705,39 @@ def measure(host: PinnedHost, attack: Attack, seconds: float, context: dict) -> 
             "attacker": tally.summary(),
             "host_cpu_share": {"quiet": round((cpu_quiet - cpu_start) / (attack_start - quiet_start), 3),
                                "under_attack": round(cpu_attack / (attack_end - attack_start), 3)},
+            "attacker_cpu_share": round(attacker_cpu / (attack_end - attack_start), 3),
+            "host_runqueue_wait_share": {"quiet": round((wait_quiet - wait_start) / (attack_start - quiet_start), 3),
+                                         "under_attack": round(wait_attack / (attack_end - attack_start), 3)},
             "load_average_1m": round(os.getloadavg()[0], 2), "unrelated_list_games_quiet": quiet,
             "unrelated_list_games_under_attack": under_attack,
             "memory_mb": {"after_start": round(started_rss / 2**20, 1), "idle": round(idle_rss / 2**20, 1),
-                          "peak_under_attack": round(peak / 2**20, 1)},
+                          "peak_under_attack": round(peak / 2**20, 1),
+                          "host_process_alone_idle": round(memory.peak(quiet_start, attack_start, True) / 2**20, 1),
+                          "host_process_alone_peak": round(memory.peak(attack_start, host_alone=True) / 2**20, 1),
+                          # the host and its workers every 5 s from the attack's start: still growing, or flat?
+                          "every_5s_under_attack": [round(memory.peak(attack_start + t, attack_start + t + 5) / 2**20, 1)
+                                                    for t in range(0, int(attack_end - attack_start), 5)]},
             "memory_ratio": round(ratio, 3), "result": "PASS" if passed else "FAIL"}
 
 
 def table(results: list[dict]) -> str:
-    rows = [("attack", "attacker calls (OK / refused)", "quiet p50/p99 ms", "attack p50/p99 ms", "failed",
-             "idle MB", "peak MB", "ratio", "result")]
+    """A Markdown table: the attacker's calls, the unrelated caller's
+    ListGames, the host's CPU and its threads' wait for a CPU (what the
+    machine adds), memory, and the verdict."""
+    rows = [("attack", "attacker calls OK / refused", "ListGames p50/p99 ms quiet", "under attack",
+             "host+workers CPU quiet / attack", "host run-queue wait s/s quiet / attack", "idle MB", "peak MB", "ratio",
+             "result")]
     for r in results:
         calls = r["attacker"]["calls"]
         ok = sum(n for k, n in calls.items() if k.endswith(" OK"))
         refused = sum(n for k, n in calls.items() if not k.endswith(" OK"))
         quiet, loud = r["unrelated_list_games_quiet"], r["unrelated_list_games_under_attack"]
-        rows.append((r["attack"], f"{ok} / {refused}", f"{quiet.get('p50_ms')}/{quiet.get('p99_ms')}",
-                     f"{loud.get('p50_ms')}/{loud.get('p99_ms')}", str(sum(loud["failed"].values())),
+        cpu, wait = r["host_cpu_share"], r.get("host_runqueue_wait_share", {})
+        failed = sum(loud["failed"].values())
+        rows.append((r["attack"], f"{ok} / {refused}", f"{quiet.get('p50_ms')} / {quiet.get('p99_ms')}",
+                     f"{loud.get('p50_ms')} / {loud.get('p99_ms')}" + (f" ({failed} failed)" if failed else ""),
+                     f"{cpu['quiet']:.0%} / {cpu['under_attack']:.0%}",
+                     f"{wait.get('quiet', '-')} / {wait.get('under_attack', '-')}",
                      str(r["memory_mb"]["idle"]), str(r["memory_mb"]["peak_under_attack"]),
                      f"{r['memory_ratio']:.2f}", r["result"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -716,16 +752,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40.0, help="each attack's length")
     parser.add_argument("--only", default="", help="comma-separated attack names: "
                                                    + ",".join(a.name for a in ATTACKS))
+    parser.add_argument("--table", metavar="JSON", help="only print the table of a recorded run")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(Path(args.table).read_text())["attacks"]))
+        return
     chosen = [a for a in ATTACKS if not args.only or a.name in args.only.split(",")]
-    load_before = os.getloadavg()
+    load_before, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     results = []
     for attack in chosen:
         print(f"attack {attack.name}: finding {attack.finding}", flush=True)
         result = run_attack(attack, args.seconds)
         print(json.dumps(result, indent=1), flush=True)
         results.append(result)
-    report = {"machine": {**machine(), "load_average_before": [round(x, 2) for x in load_before],
+    report = {"machine": {**machine(), "started": started, "load_average_before": [round(x, 2) for x in load_before],
                           "load_average_after": [round(x, 2) for x in os.getloadavg()]},
               "bounds": {"p99_ms": P99_BOUND_MS, "memory_ratio": MEMORY_BOUND},
               "probe": f"ListGames from {UNRELATED} every {PROBE_INTERVAL * 1000:.0f} ms", "attacks": results}
