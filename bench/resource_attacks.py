@@ -190,6 +190,15 @@ class Tally:
         self.calls[f"{kind} OK"] += 1
         return answer
 
+    async def persist(self, kind: str, make_call: Callable[[], Awaitable], deadline: float,
+                      refused_pause: float = 0.02):
+        """The call, made again while only the call budget (QUOTA_EXCEEDED) refuses it."""
+        while time.monotonic() < deadline:
+            answer = await self.call(kind, make_call(), refused_pause)
+            if answer is not None or self.last_reason != "QUOTA_EXCEEDED":
+                return answer
+        return None
+
     def summary(self) -> dict:
         return {"calls": dict(sorted(self.calls.items())), **self.facts}
 
@@ -218,12 +227,7 @@ async def undo_loop_and_log_readers(target: str, deadline: float, tally: Tally, 
         stub = pb_grpc.GameHostStub(channel)
 
         async def persist(kind: str, make_call: Callable[[], Awaitable]):
-            """The call, made again while only the call budget refuses it."""
-            while time.monotonic() < deadline:
-                answer = await tally.call(kind, make_call())
-                if answer is not None or tally.last_reason != "QUOTA_EXCEEDED":
-                    return answer
-            return None
+            return await tally.persist(kind, make_call, deadline)
 
         async def undo_loop() -> None:
             while time.monotonic() < deadline:
@@ -482,8 +486,8 @@ async def active_matches_and_tickets(target: str, deadline: float, tally: Tally,
             if match is None:
                 return None
             for seat in range(2):
-                await tally.call("JoinMatch", stub.JoinMatch(pb.JoinMatchRequest(name=match.name, seat=seat),
-                                                              metadata=mallory), refused_pause=0.2)
+                await tally.persist("JoinMatch", lambda: stub.JoinMatch(pb.JoinMatchRequest(
+                    name=match.name, seat=seat), metadata=mallory), deadline, refused_pause=0.2)
             return None
 
         async def tickets() -> bool | None:
@@ -522,8 +526,8 @@ async def many_addresses(target: str, deadline: float, tally: Tally, ipv6_target
                         return None
                     per_address[address_target] += 1
                     for seat in range(2):
-                        await tally.call(f"JoinMatch {label}", stub.JoinMatch(pb.JoinMatchRequest(
-                            name=match.name, seat=seat)), refused_pause=0.5)
+                        await tally.persist(f"JoinMatch {label}", lambda: stub.JoinMatch(pb.JoinMatchRequest(
+                            name=match.name, seat=seat)), deadline, refused_pause=0.5)
                     return None
 
                 await until(deadline, step, 2000)
