@@ -145,19 +145,34 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
+def tree_rss_bytes(pid: int) -> int:
+    """The resident memory of ``pid`` and its descendants (the host and its rules workers)."""
+    total = 0
+    for member in process_tree(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:  # a worker that ended meanwhile
+            continue
+        total += next((int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total
+
+
 class PinnedHost:
     def __init__(self, store: str, data_dir: str, source: str | None = None, extra_args: tuple[str, ...] = (),
-                 log_path: str | None = None, pinned: bool = True) -> None:
+                 log_path: str | None = None, pinned: bool = True, quotas: tuple[str, ...] = QUOTAS_LIFTED,
+                 web_port: str = "off") -> None:
         """``source``: another tree's ``core`` directory to run instead (e.g. the
         commit before the session stream, from ``git archive``); ``extra_args``:
         more ``gamehost serve`` flags; ``log_path``: a file to keep its log in;
-        ``pinned``: on core 0 with its workers (else wherever the OS puts them)."""
+        ``pinned``: on core 0 with its workers (else wherever the OS puts them);
+        ``quotas``: the flags that relax the per-caller limits (``()``: the defaults);
+        ``web_port``: the browsers' port ("0": a free one)."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
         pinning = ["taskset", "-c", str(HOST_CORE)] if pinned else []
         self.process = subprocess.Popen(
             [*pinning, sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
-             "--web-port", "off", "--store", store, "--data-dir", data_dir, "--log-format", "json",
-             "--log-level", "info", *QUOTAS_LIFTED, *extra_args],
+             "--web-port", web_port, "--store", store, "--data-dir", data_dir, "--log-format", "json",
+             "--log-level", "info", *quotas, *extra_args],
             stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:
