@@ -115,7 +115,7 @@ def test_cli_play_in_the_terminal_to_the_end(host):
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert "a b c" in result.stdout and "Game over:" in result.stdout
-    assert "your move (number or id, q to quit)" in result.stdout
+    assert "your move (number or id, r to resign, d to offer a draw, q to quit)" in result.stdout
     assert ": you are Player 1\n" in result.stdout  # seat 0: people count from 1
 
 

@@ -385,6 +385,36 @@ def test_undo_by_agreement_asked_refused_withdrawn_and_accepted(gamehost_go, go_
     assert view.version == moved + 7 and list(view.to_move) == [0]
 
 
+@pytest.mark.parametrize("over", [(), ("--session",)], ids=["unary", "session"])
+def test_draws_and_resigning(gamehost_go, go_host, over):
+    """gamehost-go draw and resign, over unary calls and over a Session stream."""
+    with go_host.client() as client:
+        match = client.create_match("tictactoe").name
+        x, o = client.join(match).player_token, client.join(match).player_token
+        version = client.match(match).version
+
+    def go(*args: str) -> subprocess.CompletedProcess:
+        return run_go(gamehost_go, go_host, *args, *over)
+
+    offered = go("draw", "offer", match, "--token", x)
+    assert offered.returncode == 0, offered.stderr
+    assert offered.stdout == f"offered: Player 1 offers a draw; waiting for Player 2 (offer v{version + 1})\n"
+    declined = go("draw", "decline", match, "--token", o)
+    assert declined.stdout == f"declined: the match goes on (v{version + 2})\n"
+    refused = go("draw", "accept", match, "--token", o)
+    assert refused.returncode == 1 and "NO_DRAW_OFFERED" in refused.stderr
+    assert go("draw", "offer", match, "--token", o).returncode == 0
+    assert go("draw", "withdraw", match, "--token", o).stdout == f"withdrew the offer: the match goes on (v{version + 4})\n"
+    resigned = go("resign", match, "--token", o)
+    assert resigned.returncode == 0, resigned.stderr
+    assert resigned.stdout.startswith(f"resigned: {match} finished v")
+    too_early = go("claim", match, "--token", x)
+    assert too_early.returncode == 1
+    with go_host.client() as client:
+        finished = client.match(match)
+    assert list(finished.result.winners) == [0] and finished.seats[1].resigned
+
+
 # ------------------------------------------------------------------ matchmaking
 
 MATCHED_LINE = re.compile(r"^(matches/\S+): you are Player (\d) \(seat (\d) in the API\)$", re.MULTILINE)

@@ -500,6 +500,50 @@ def test_two_players_take_a_move_back_by_agreement_and_refuse_the_next(web_host,
                                  "Player 1 withdrew their ask to take back"]
 
 
+def test_play_with_a_friend_by_link_to_a_resignation(web_host, web_client):
+    """The lobby's "Play with a friend": a private match and its link; the link in a second browser takes the
+    other seat; a draw offered and declined; the friend resigns and both pages show the result."""
+    shown = scenario("friend", web_host.web_url, game="tictactoe", out=SCREENSHOTS)
+
+    name = f"matches/{shown['match']}"
+    code = shown["link"].rsplit("?invite=", 1)[1]
+    assert shown["link"] == f"{web_host.web_url}/#/matches/{shown['match']}?invite={code}" and code.startswith("ghi_")
+    assert "Send this link to your friend" in shown["invitationText"]
+    assert "invite=" not in shown["addressAfterJoin"]  # the code leaves the address bar once kept
+    assert shown["invitationHidden"]  # both seats taken: nothing left to invite to
+    # A stranger without the link does not see the match; with it, it is there.
+    assert name not in [match.name for match in web_client.matches(limit=500)]
+    assert error_code(web_client.match, name) == "NOT_FOUND"
+    match = web_client.match(name, invitation_code=code)
+    assert match.visibility == pb.VISIBILITY_PRIVATE and match.seats[0].kind == pb.SEAT_KIND_HUMAN
+    assert match.seats[1].resigned and not match.seats[0].resigned
+
+    offered = shown["offered"]
+    assert "You offered a draw. Waiting for Player 2." in offered["first"]
+    assert "Player 1 offers a draw." in offered["second"] and offered["secondButtons"] == ["Resign", "Accept", "Decline"]
+    first, second = shown["result"]["first"], shown["result"]["second"]
+    assert first["ending"].startswith("You won!") and second["ending"].startswith("You lost")
+    assert "You played Player 2 and resigned." in second["identity"]
+    assert first["problem"] == second["problem"] == ""
+    assert first["endingsHidden"] and second["endingsHidden"]
+    assert "Player 2 resigned" in first["log"] and "Player 2 resigned" in second["log"]
+    assert "Player 1 offered a draw" in first["log"] and "Player 2 declined the draw" in first["log"]
+
+    log = web_client.log(name, invitation_code=code)
+    kinds = [pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_") for event in log.events]
+    assert kinds[-7:] == ["MOVED", "MOVED", "MOVED", "DRAW_OFFERED", "DRAW_DECLINED", "RESIGNED", "FINISHED"]
+    assert list(log.result.winners) == [0]
+
+
+def error_code(call, *args) -> str:
+    from gamehost.client import GameHostError
+    try:
+        call(*args)
+    except GameHostError as error:
+        return error.code.name
+    return "OK"
+
+
 def test_two_signed_in_players_find_a_match_in_the_lobby_and_cancel_a_ticket(web_host, idp):
     """"Find a match" (docs/clients.md): an anonymous visitor is told to sign in and offered nothing else; two
     signed-in players queue for tic-tac-toe in two browsers, land on the same match seated by identity, and each

@@ -27,6 +27,8 @@ export interface FollowerHandlers {
 export interface FollowerOptions {
   /** What the host draws into each view, e.g. `{ svg: true }` for a page; nothing by default. */
   render?: MessageInitShape<typeof RenderOptionsSchema>;
+  /** A private match's invitation code, for a follower who holds no seat and is none of its users. */
+  invitationCode?: string;
   /** The first wait before reconnecting; it doubles per failed attempt, up to maxRetryMs (each ±25 %). */
   firstRetryMs?: number;
   maxRetryMs?: number;
@@ -73,6 +75,7 @@ export class MatchFollower {
   private async run(): Promise<void> {
     const { signal } = this.abort;
     const render = this.options.render;
+    const invitationCode = this.options.invitationCode ?? "";
     let attempt = 0;
     let resuming = false;
     while (!signal.aborted) {
@@ -80,14 +83,16 @@ export class MatchFollower {
       try {
         if (resuming) {
           // The match as it is now at once; the watch below then fills in the missed events.
-          const view = await this.client.getView({ name: this.name, playerToken: this.playerToken, render }, { signal });
+          const view = await this.client.getView({ name: this.name, playerToken: this.playerToken, render,
+            invitationCode }, { signal });
           this.handlers.view?.(view);
           this.over ||= isOver(view.status) && view.version <= this.lastVersion;
         }
         if (this.over) break;
         this.handlers.connection?.({ state: "live" });
         const events = this.client.watchMatch(
-          { name: this.name, playerToken: this.playerToken, afterVersion: this.lastVersion, render }, { signal });
+          { name: this.name, playerToken: this.playerToken, afterVersion: this.lastVersion, render, invitationCode },
+          { signal });
         for await (const event of events) {
           attempt = 0;
           if (event.version <= this.lastVersion) continue;

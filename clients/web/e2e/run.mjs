@@ -534,6 +534,65 @@ const scenarios = {
    * spectator: the first player moves and asks to take it back, the second accepts (the move leaves the board);
    * the first moves again and asks, the second refuses (the move stays); the first asks once more and withdraws.
    */
+  /**
+   * "Play with a friend": the lobby's button makes a private match with the creator in the first seat and
+   * shows its invitation link; the link, opened in a second browser (its own context: no shared storage),
+   * takes the other seat. Three moves, a draw offered and declined, then the friend resigns (confirming) and
+   * both pages show the result.
+   */
+  async friend(browser) {
+    const first = await newPage(browser);
+    await openLobby(first, target);
+    const card = first.locator(`details.game[data-game="${args.game}"]`);
+    await card.locator("summary").click();
+    await card.locator("button.play-with-friend").click({ timeout: CLICK_MS });
+    await first.waitForSelector('.match-page[data-seat="0"][data-status="open"]', { timeout: WAIT_MS });
+    await first.waitForSelector("#invitation:not([hidden]) #invitation-link", { timeout: WAIT_MS });
+    const link = await first.locator("#invitation-link").inputValue();
+    const id = new URL(first.url()).hash.split("/").pop();
+    const invitationText = await first.locator("#invitation").innerText();
+    await screenshot(first, "play-with-a-friend-link");
+
+    const second = await newPage(browser);
+    await second.goto(link);
+    await second.waitForSelector('.match-page[data-seat="1"][data-status="active"]', { timeout: WAIT_MS });
+    const addressAfterJoin = second.url();
+    await first.waitForSelector('.match-page[data-status="active"]', { timeout: WAIT_MS });
+    const invitationHidden = await first.locator("#invitation").evaluate((element) => element.hidden);
+
+    const moves = [];
+    for (const page of [first, second, first]) {
+      await waitForTurnOrEnd(page);
+      const { legal } = await pageState(page);
+      moves.push(legal[0].id);
+      await playMove(page, legal[0].id);
+    }
+    await waitForTurnOrEnd(second);
+
+    await first.locator("#draw-offer").click({ timeout: CLICK_MS });
+    await second.waitForSelector("#draw-accept", { timeout: WAIT_MS });
+    const offered = {
+      first: await first.locator("#endings").innerText(),
+      second: await second.locator("#endings").innerText(),
+      secondButtons: await second.locator("#endings button").allInnerTexts(),
+    };
+    await second.locator("#draw-decline").click({ timeout: CLICK_MS });
+    await first.waitForSelector("#draw-offer", { timeout: WAIT_MS });
+
+    second.once("dialog", (dialog) => void dialog.accept());
+    await second.locator("#resign").click({ timeout: CLICK_MS });
+    await first.waitForSelector('.match-page[data-status="finished"] #ending', { timeout: WAIT_MS });
+    await second.waitForSelector('.match-page[data-status="finished"] #ending', { timeout: WAIT_MS });
+    const ended = async (page) => ({ ending: await page.locator("#ending").innerText(),
+      turn: await page.locator("#turn").innerText(), identity: await page.locator("#identity").innerText(),
+      log: await page.locator("#move-log li").allInnerTexts(), problem: (await pageState(page)).problem,
+      endingsHidden: await page.locator("#endings").evaluate((element) => element.hidden) });
+    const result = { first: await ended(first), second: await ended(second) };
+    await screenshot(first, "play-with-a-friend");
+    await screenshot(second, "play-with-a-friend-resigned");
+    return { match: id, link, invitationText, addressAfterJoin, invitationHidden, moves, offered, result };
+  },
+
   async undo(browser) {
     const first = await newPage(browser);
     const id = await createMatch(first, target, { game: args.game, seats: 2, bots: [] });

@@ -11,6 +11,8 @@ import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
 import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusText } from "./match-text";
 import { signedInOrNull } from "./identity";
+import { keepInvitation } from "./invitations";
+import { Visibility } from "@gamehost/client";
 import { YourTurnList } from "./your-turn";
 import { MatchQueue } from "./match-queue";
 
@@ -149,6 +151,11 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   const takeSeat = h("input", { type: "checkbox", name: "take-seat", checked: true });
   const problemArea = h("div", { class: "problem-area" });
   const createButton = h("button", { type: "submit", class: "create-match" }, "Create match");
+  // A private match, the creator in the first seat and the others open to whoever gets its link.
+  let withFriend = false;
+  const friendButton = h("button", { type: "submit", class: "play-with-friend",
+    title: "A private match: you take the first seat, and a link you send invites your friend",
+    onclick: () => { withFriend = true; } }, "Play with a friend");
 
   // novalidate: the host checks the options and names the field at fault.
   const form = h("form", { class: "create-form", "data-game": game.id, novalidate: true },
@@ -160,11 +167,13 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     h("div", {}, h("label", {}, "Turn timeout ", turnTimeout, " s"),
       h("small", { class: "muted" }, " optional: when a player's time runs out, the host plays a random move for them")),
     h("div", {}, h("label", {}, takeSeat, " take the first seat that is not a bot")),
-    createButton, problemArea);
+    createButton, " ", friendButton, problemArea);
   drawSeatChoices();
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const privately = withFriend;
+    withFriend = false;
     problemArea.replaceChildren();
     options.markViolations([]);
     const seedText = seed.value.trim();
@@ -184,18 +193,21 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
       problemArea.append(inputProblem((error as Error).message));
       return;
     }
-    createButton.disabled = true;
+    createButton.disabled = friendButton.disabled = true;
     try {
       const seats = Number(seatCount.value);
-      const bots = botSeats();
+      // With a friend every seat is a person's: the bot boxes are for matches against the host's bots.
+      const bots = privately ? [] : botSeats();
       const match = await gamehost.createMatch({
         game: game.name, seats, options: chosenOptions, variant: variant.value, botSeats: bots,
         bot: botName.value, seed: seedText ? BigInt(seedText) : undefined, requestId: newRequestId(),
         turnTimeout: timeoutSeconds > 0 ? durationOf(timeoutSeconds) : undefined,
+        visibility: privately ? Visibility.PRIVATE : undefined,
       });
+      keepInvitation(match.name, match.invitationCode);
       const humanSeat = range(0, seats - 1).find((seat) => !bots.includes(seat));
-      if (takeSeat.checked && humanSeat !== undefined) {
-        await joinSeat(match.name, humanSeat, currentName());
+      if ((takeSeat.checked || privately) && humanSeat !== undefined) {
+        await joinSeat(match.name, humanSeat, currentName(), match.invitationCode);
       }
       window.location.hash = `#/matches/${matchId(match.name)}`;
     } catch (error) {
@@ -203,7 +215,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
       options.markViolations(problem.fieldViolations);
       problemArea.append(problemPanel(problem, "Creating the match"));
     } finally {
-      createButton.disabled = false;
+      createButton.disabled = friendButton.disabled = false;
     }
   });
   return form;

@@ -9,7 +9,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel, type Problem } from "./errors";
-import { eventText, gameId, seatName, seatText, statusDetailText, statusText } from "./match-text";
+import { eventText, gameId, personName, seatName, seatText, statusDetailText, statusText } from "./match-text";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
 import { MoveComposer } from "./move-composer";
@@ -20,6 +20,8 @@ import { LastMove } from "./last-move";
 import { endingBanner, endingText } from "./match-outcome";
 import { TurnSignal } from "./turn-signal";
 import { UndoPanel } from "./undo-panel";
+import { EndingsPanel } from "./endings-panel";
+import { invitationCode, invitationLink, takeInvitationFromAddress } from "./invitations";
 import { rulesUnavailableNotice, RULES_VERSION_UNAVAILABLE } from "./rules-unavailable";
 
 // After these failures the view the player chose from is out of date: fetch it again.
@@ -30,7 +32,8 @@ const FILTER_FROM_MOVES = 12;
 
 export function showMatch(root: HTMLElement, id: string): () => void {
   const name = `matches/${id}`;
-  const page = new MatchPage(root, name, id);
+  const invited = takeInvitationFromAddress(id);
+  const page = new MatchPage(root, name, id, invited);
   void page.open();
   return () => page.close();
 }
@@ -45,6 +48,10 @@ class MatchPage {
   private submitting = false;
   private submits = 0;
   private closed = false;
+  /** A private match's invitation this browser holds ("" for none): every read of the match carries it. */
+  private readonly invite: string;
+  /** The seat this page resigned (-1: none): the page then watches, and reads the result as that seat's. */
+  private resignedSeat = -1;
 
   private readonly container = h("div", { class: "match-page" });
   private readonly title = h("h2", {}, "Match");
@@ -60,6 +67,9 @@ class MatchPage {
   private readonly ending = h("div", { id: "ending-area" });
   private readonly lastMove = new LastMove();
   private readonly undo: UndoPanel;
+  private readonly endings: EndingsPanel;
+  private readonly invitation = h("section", { id: "invitation", class: "invitation", hidden: true,
+    "aria-label": "Invite a friend" });
   private readonly signal: TurnSignal;
   private readonly board = h("div", { id: "board", class: "board" });
   private readonly composer = new MoveComposer((moveId) => void this.submit(moveId));
@@ -71,13 +81,20 @@ class MatchPage {
   private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: "filter the moves",
     "aria-label": "filter the moves", oninput: () => this.filterMoves() });
 
-  constructor(root: HTMLElement, private readonly name: string, private readonly id: string) {
+  constructor(root: HTMLElement, private readonly name: string, private readonly id: string,
+    private readonly invited = false) {
     this.token = heldSeat(id)?.token ?? "";
+    this.invite = invitationCode(id);
     this.signal = new TurnSignal(id);
     this.replayLink = h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log");
     this.undo = new UndoPanel({
       name, token: () => this.token, report: (problem, context) => this.showProblem(problem, context),
       clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
+    });
+    this.endings = new EndingsPanel({
+      name, token: () => this.token, report: (problem, context) => this.showProblem(problem, context),
+      clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
+      resigned: (seat, match) => void this.resigned(seat, match),
     });
     this.container.dataset.match = id;
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
@@ -87,7 +104,7 @@ class MatchPage {
         h("a", { href: "#/" }, "lobby")),
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
-      this.ending, this.lastMove.element, this.undo.element,
+      this.invitation, this.ending, this.lastMove.element, this.undo.element, this.endings.element,
       this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
@@ -118,13 +135,15 @@ class MatchPage {
   }
 
   private async load(): Promise<void> {
-    this.match = await gamehost.getMatch({ name: this.name });
+    this.match = await gamehost.getMatch({ name: this.name, invitationCode: this.invite });
     delete this.container.dataset.failed;
     this.problems.replaceChildren();
     if (!this.token) await this.takeSeatBack(this.match);
+    if (!this.token && this.invited) await this.joinByInvitation(this.match);
     this.game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
     this.undo.match(this.match);
     this.undo.offer(this.game?.undo ?? false);
+    this.endings.offerDraws(this.game?.drawByAgreement ?? false);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     // Players must know when chance is not hidden from everyone (an admin chose the seed, e.g. for a tournament).
     this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
@@ -146,7 +165,7 @@ class MatchPage {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
       connection: (connection) => this.showConnection(connection),
-    }, { render: { svg: true } });
+    }, { render: { svg: true }, invitationCode: this.invite });
     void this.follower.start(view);
   }
 
@@ -161,7 +180,8 @@ class MatchPage {
    * signed-in user holds (taken back) or as a spectator. */
   private async fetchView(): Promise<View> {
     try {
-      return await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
+      return await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true },
+        invitationCode: this.invite });
     } catch (error) {
       const problem = problemOf(error);
       if (problem.reason !== "INVALID_TOKEN" || !this.token) throw error;
@@ -197,7 +217,7 @@ class MatchPage {
 
   private async loadLog(upTo: bigint): Promise<void> {
     try {
-      const log = await gamehost.getMatchLog({ name: this.name, playerToken: this.token });
+      const log = await gamehost.getMatchLog({ name: this.name, playerToken: this.token, invitationCode: this.invite });
       for (const event of log.events) if (event.version <= upTo) this.addEvent(event, false);
     } catch (error) {
       this.showProblem(problemOf(error), "Loading the move log");
@@ -280,7 +300,7 @@ class MatchPage {
   /** Seats and status change with joins, leaves, the start and the end; the open ask with undo events. */
   private async refreshMatch(): Promise<void> {
     try {
-      this.match = await gamehost.getMatch({ name: this.name });
+      this.match = await gamehost.getMatch({ name: this.name, invitationCode: this.invite });
       this.undo.match(this.match);
       if (this.view) this.showView(this.view, true);
     } catch {
@@ -311,17 +331,66 @@ class MatchPage {
     this.showSeats(view);
     this.showEnding(view);
     this.undo.show(view, this.match?.seats ?? []);
+    this.endings.show(this.match, view);
+    this.showInvitation(view);
+  }
+
+  /** For the player who created a private match here: its invitation link, to send to a friend, while seats
+   * are open. */
+  private showInvitation(view: View): void {
+    const open = view.status === MatchStatus.OPEN && view.seat >= 0 && !!this.invite;
+    this.invitation.hidden = !open;
+    if (!open || this.invitation.childElementCount) return;
+    const link = invitationLink(this.name, this.invite);
+    const field = h("input", { id: "invitation-link", type: "text", readonly: true, value: link, size: 60,
+      "aria-label": "Invitation link", onfocus: () => field.select() });
+    const copied = h("span", { id: "invitation-copied", class: "muted", "aria-live": "polite" });
+    replaceChildren(this.invitation, h("h3", {}, "Play with a friend"),
+      h("p", {}, "Send this link to your friend: it opens this match and gives them the other seat. "
+        + "Only people with the link can see the match."),
+      h("div", { class: "invitation-line" }, field, " ",
+        h("button", { type: "button", id: "copy-invitation", onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(link);
+            copied.textContent = "Copied.";
+          } catch {
+            field.select();
+            copied.textContent = "Select the link and copy it.";
+          }
+        } }, "Copy link"), " ", copied));
+  }
+
+  /** Opened through an invitation link with no seat here: take the open seat the link is for. */
+  private async joinByInvitation(match: Match): Promise<void> {
+    if (match.status !== MatchStatus.OPEN || !match.seats.some((seat) => seat.kind === SeatKind.OPEN)) return;
+    try {
+      await joinSeat(this.name, undefined, playerName(), this.invite);
+      this.token = heldSeat(this.id)?.token ?? "";
+      this.match = await gamehost.getMatch({ name: this.name, invitationCode: this.invite });
+    } catch (error) {
+      this.showProblem(problemOf(error), "Joining by the invitation");
+    }
+  }
+
+  /** The seat resigned: its token acts no more; the page watches the match, and reads its end as that seat's. */
+  private async resigned(seat: number, match: Match): Promise<void> {
+    this.follower?.stop();  // it follows with the token the host no longer takes
+    this.resignedSeat = seat;
+    this.match = match;
+    this.container.dataset.resigned = String(seat);
+    await this.loseSeat();
   }
 
   /** The banner once the match is finished, and the tab's title: whose turn, or how it ended. */
   private showEnding(view: View): void {
     const finished = view.status === MatchStatus.FINISHED && view.result;
     const seats = this.match?.seats ?? [];
-    if (finished) replaceChildren(this.ending, endingBanner(view.result!, view.seat, seats));
+    const reader = view.seat >= 0 ? view.seat : this.resignedSeat;
+    if (finished) replaceChildren(this.ending, endingBanner(view.result!, reader, seats));
     else this.ending.replaceChildren();
     this.signal.controls.hidden = view.seat < 0 || isOver(view.status); // a spectator never has a turn
     this.signal.show(this.title.textContent ?? "Match", view.toMove.includes(view.seat) && view.seat >= 0,
-      finished ? endingText(view.result!, view.seat, seats) : "");
+      finished ? endingText(view.result!, reader, seats) : "");
   }
 
   private showIdentity(seat: number): void {
@@ -331,6 +400,11 @@ class MatchPage {
         this.view && !isOver(this.view.status)
           ? h("button", { type: "button", id: "leave", onclick: () => void this.leave() }, "Leave")
           : null);
+      return;
+    }
+    if (this.resignedSeat >= 0) {
+      replaceChildren(this.identity, "You played ", h("strong", {}, personName(this.resignedSeat, seats)),
+        " and resigned.");
       return;
     }
     const open = this.match?.status === MatchStatus.OPEN
@@ -345,7 +419,8 @@ class MatchPage {
     let text: string;
     const why = statusDetailText(this.match?.statusDetail);
     if (view.status === MatchStatus.FINISHED) {
-      const headline = view.result ? endingText(view.result, view.seat, seats) : "Finished.";
+      const reader = view.seat >= 0 ? view.seat : this.resignedSeat;
+      const headline = view.result ? endingText(view.result, reader, seats) : "Finished.";
       text = view.result?.summary && view.result.summary !== headline ? `${headline} ${view.result.summary}` : headline;
     }
     else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
@@ -507,7 +582,8 @@ class MatchPage {
 
   private async refreshView(): Promise<void> {
     try {
-      const view = await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true } });
+      const view = await gamehost.getView({ name: this.name, playerToken: this.token, render: { svg: true },
+        invitationCode: this.invite });
       this.showView(view, true);
     } catch (error) {
       this.showProblem(problemOf(error), "Refreshing the view");
@@ -516,7 +592,7 @@ class MatchPage {
 
   private async join(seat: number): Promise<void> {
     try {
-      await joinSeat(this.name, seat, playerName());
+      await joinSeat(this.name, seat, playerName(), this.invite);
       this.reopen();
     } catch (error) {
       this.showProblem(problemOf(error), "Joining");
@@ -543,7 +619,7 @@ class MatchPage {
     this.token = "";
     this.follower?.stop();
     try {
-      const view = await gamehost.getView({ name: this.name, render: { svg: true } });
+      const view = await gamehost.getView({ name: this.name, render: { svg: true }, invitationCode: this.invite });
       this.showView(view, true);
       if (!this.closed) this.follow(view);
     } catch (error) {

@@ -64,6 +64,17 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.UNDO_WITHDRAWN: return `${who} withdrew their ask to take back`;
     case EventKind.UNDONE: return `${who}'s move was taken back`;
     case EventKind.UNDO_LAPSED: return `${who}'s ask to take back lapsed unanswered`;
+    case EventKind.RESIGNED: {
+      const resigner = personName(event.seat, seats);
+      return event.left ? `${resigner} left the rated match: it counts as resigning` : `${resigner} resigned`;
+    }
+    case EventKind.DRAW_OFFERED: return `${who} offered a draw`;
+    case EventKind.DRAW_ACCEPTED: return `${who} accepted the draw`;
+    case EventKind.DRAW_DECLINED: return `${who} declined the draw`;
+    case EventKind.DRAW_WITHDRAWN: return `${who} withdrew their draw offer`;
+    case EventKind.DRAW_LAPSED: return `${who}'s draw offer lapsed unanswered`;
+    case EventKind.DRAW_AGREED: return "the players agreed to a draw";
+    case EventKind.VICTORY_CLAIMED: return `${who} claimed victory over absent players`;
     default: return "event";
   }
 }
@@ -77,8 +88,17 @@ export function rulesUnavailableText(title: string, rulesVersion: string): strin
 export function seatName(index: number, seats: Seat[]): string {
   const seat = seats[index];
   const number = `Player ${index + 1}`;
+  // A resigned seat the host's bot plays on is still the player who resigned.
+  if (seat?.resigned) return `${personName(index, seats)} (resigned)`;
   if (seat?.kind === SeatKind.BOT) return `${number} (bot)`;
   return (seat && chosenName(seat)) || number;
+}
+
+/** The player's name, else "Player N": for lines that say themselves what became of the seat. */
+export function personName(index: number, seats: Seat[]): string {
+  const seat = seats[index];
+  return (seat && seat.kind !== SeatKind.BOT && chosenName(seat)) || (seat?.resigned && chosenName(seat))
+    || `Player ${index + 1}`;
 }
 
 /** The name a player gave, not the host's stand-in ("player 0") for a player who gave none. */

@@ -56,10 +56,12 @@ export function rememberPlayerName(name: string): void {
   window.localStorage.setItem(NAME_KEY, name);
 }
 
-/** Takes a seat (the lowest open one when `seat` is undefined) and keeps its token. */
-export async function joinSeat(matchName: string, seat: number | undefined, name: string): Promise<number> {
+/** Takes a seat (the lowest open one when `seat` is undefined) and keeps its token; `invitationCode`: a
+ * private match's invitation. */
+export async function joinSeat(matchName: string, seat: number | undefined, name: string,
+  invitationCode = ""): Promise<number> {
   const identity = await signedInOrNull();
-  const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name });
+  const joined = await gamehost.joinMatch({ name: matchName, seat, playerName: name, invitationCode });
   holdSeat(matchId(matchName), { seat: joined.seat, token: joined.playerToken, playerName: name,
     subject: identity?.subject || undefined });
   return joined.seat;

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from gamehost.cli.channels import open_channel
+from gamehost.cli.channels import connect
+from gamehost.cli.endings import describe_end
+from gamehost.cli.private_matches import print_invitation, reservations
 from gamehost.cli.seats import SeatNames, seat_label
 from gamehost.sdk.seats import seat_name
 from gamehost.client import GameHostClient, Resume, candidates, canonical_json, choices, composed, from_struct
@@ -14,12 +16,6 @@ from gamehost.v1 import gamehost_pb2 as pb
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
                 "finished": pb.MATCH_STATUS_FINISHED, "abandoned": pb.MATCH_STATUS_ABANDONED,
                 "aborted": pb.MATCH_STATUS_ABORTED, "suspended": pb.MATCH_STATUS_SUSPENDED}
-
-
-def connect(args) -> GameHostClient:
-    """A client for --host, over TLS when --tls or --tls-ca is given, signed
-    in with --bearer-token (GAMEHOST_TOKEN) when given."""
-    return GameHostClient(args.host, channel=open_channel(args), bearer_token=getattr(args, "bearer_token", "") or "")
 
 
 def _status(value: int) -> str:
@@ -90,14 +86,17 @@ def create(args) -> int:
     bots = [int(seat) for seat in args.bots.split(",") if seat.strip()]
     with connect(args) as host:
         match = host.create_match(args.game, seats=args.seats, options=_options(args.option), seed=args.seed,
-                                  bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout)
+                                  bots=bots, bot=args.bot, variant=args.variant, turn_timeout=args.turn_timeout,
+                                  visibility=args.visibility, spectators=args.spectators,
+                                  reserved_seats=reservations(args.reserve), rated=False if args.casual else None)
     print(match.name)
+    print_invitation(args, match)
     return 0
 
 
 def join(args) -> int:
     with connect(args) as host:
-        joined = host.join(args.match, seat=args.seat, player_name=args.name)
+        joined = host.join(args.match, seat=args.seat, player_name=args.name, invitation_code=args.invite)
     print(f"{seat_name(joined.seat)} of {joined.match.name} (seat {joined.seat} in the API, counted from 0)")
     print(f"player token: {joined.player_token}")
     return 0
@@ -174,6 +173,7 @@ def play(args) -> int:
         else:
             raise SystemExit("error: name a game to start, or --match to play an existing one")
         names = SeatNames(host, match_name)
+        draws = host.game(host.match(match_name).game).draw_by_agreement
         print(f"{match_name}: you are {seat_name(host.view(match_name, token).seat)}")
         view = host.view(match_name, token, text=True)
         while True:
@@ -184,9 +184,18 @@ def play(args) -> int:
                 print(f"waiting for {', '.join(map(names, view.to_move))} ...")
                 view = _next_view(host, match_name, token, view.version, names)
                 continue
-            choice = _choose_move(view)
+            choice = _choose_move(view, draws=draws)
             if choice is None:
                 return 0
+            if choice is RESIGN:  # the seat is no longer the player's: its token reads nothing more
+                print(f"resigned: {describe_end(host.resign(match_name, token))}")
+                return 0
+            if choice is OFFER_DRAW:
+                offered = host.offer_draw(match_name, token)
+                print("the match is drawn" if offered.agreed else
+                      f"draw offered; waiting for {', '.join(map(names, offered.offer.waiting))}")
+                view = host.view(match_name, token, text=True)
+                continue
             answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
             view = answer.view
 
@@ -196,15 +205,18 @@ COMPOSE_FROM = 24
 (a piece, then how it lies, then its cell) instead of from one long list."""
 
 
-def _choose_move(view: pb.View) -> str | None:
+def _choose_move(view: pb.View, draws: bool = False):
     """The id of the move the player picks: from the list of moves, or part
-    by part when the list is long and the plugin offers the moves in parts."""
+    by part when the list is long and the plugin offers the moves in parts;
+    or RESIGN ("r"), or OFFER_DRAW ("d", in games with draws by agreement)."""
     moves = list(view.legal_moves)
     ids = [move.id for move in moves]
     if len(moves) <= COMPOSE_FROM or not any(move.parts for move in moves):
         for number, move in enumerate(moves, 1):
             print(f"  {number:>3}. {move.label}  [{move.id}]")
-        return _ask([(move.id, move.id) for move in moves], ids, "your move (number or id, q to quit): ")
+        endings = "r to resign, " + ("d to offer a draw, " if draws else "")
+        return _ask([(move.id, move.id) for move in moves], ids, f"your move (number or id, {endings}q to quit): ",
+                    endings={"r": RESIGN, **({"d": OFFER_DRAW} if draws else {})})
     chosen: list[pb.MovePart] = []
     while True:
         path = [part.id for part in chosen]
@@ -229,12 +241,13 @@ def _choose_move(view: pb.View) -> str | None:
             return move.id
 
 
-BACK = object()
+BACK, RESIGN, OFFER_DRAW = object(), object(), object()
 
 
-def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool = False):
+def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool = False,
+         endings: dict[str, object] | None = None):
     """A key of ``options`` by its number or the key itself, any move id, BACK
-    for "b" (if ``back``), or None to quit."""
+    for "b" (if ``back``), what ``endings`` maps a letter to, or None to quit."""
     keys = [key for key, _ in options]
     while True:
         try:
@@ -245,6 +258,8 @@ def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool
             return None
         if back and text == "b":
             return BACK
+        if endings and text in endings and text not in keys and text not in ids:
+            return endings[text]
         if text.isdigit() and 1 <= int(text) <= len(keys):
             return keys[int(text) - 1]
         if text in keys or text in ids:
@@ -262,6 +277,11 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int, 
     for event in host.follow(match_name, token, after_version=version, text=True, on_resume=_reconnecting):
         if event.kind == pb.EVENT_KIND_MOVED:
             print(f"  {names(event.seat)}: {event.label}")
+        elif event.kind == pb.EVENT_KIND_DRAW_OFFERED:
+            print(f"  {names(event.seat)} offers a draw: `gamehost draw accept {match_name} --token ...` "
+                  "(or decline)")
+        elif event.kind == pb.EVENT_KIND_RESIGNED:
+            print(f"  {names(event.seat)} resigned")
         if event.HasField("view"):
             return event.view
     return host.view(match_name, token, text=True)

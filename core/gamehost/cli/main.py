@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Sequence
 
-from gamehost.cli import commands, health
+from gamehost.cli import commands, endings, health, private_matches
 from gamehost.client import GameHostError
 
 
@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds a player may take per move; then the host plays a random move for them")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option; VALUE is JSON when it parses as JSON")
+    _add_access_flags(create)
     create.set_defaults(run=commands.create)
 
     queue = sub.add_parser("queue", parents=[client],
@@ -127,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("match")
     join.add_argument("--seat", type=int)
     join.add_argument("--name", default=os.environ.get("USER", ""))
+    join.add_argument("--invite", default="", metavar="CODE", help="the invitation code of a private match")
     join.set_defaults(run=commands.join)
 
     play = sub.add_parser("play", parents=[client], help="play in the terminal against bots")
@@ -155,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     undo.add_argument("--ask-version", type=int, metavar="VERSION",
                       help="accept or refuse only if the open ask is still this one (its UNDO_ASKED version)")
     undo.set_defaults(run=commands.undo)
+
+    _add_ending_commands(sub, client)
 
     script = sub.add_parser("script", parents=[client],
                             help="play given move ids in a new match holding every seat; print its log as JSON")
@@ -204,6 +208,55 @@ def build_parser() -> argparse.ArgumentParser:
     key.add_argument("--display-name", default="")
     key.set_defaults(run=commands.api_key)
     return parser
+
+
+def _add_access_flags(create: argparse.ArgumentParser) -> None:
+    """Who may see, join and watch a new match; whether it is rated."""
+    visibility = create.add_mutually_exclusive_group()
+    visibility.add_argument("--private", dest="visibility", action="store_const", const="private", default="",
+                            help="only its players, the users it reserves seats for and holders of its "
+                                 "invitation (printed with a web link) may see, join or watch it")
+    visibility.add_argument("--unlisted", dest="visibility", action="store_const", const="unlisted",
+                            help="left out of others' match lists; anyone with its name may join and watch")
+    create.add_argument("--spectators", default="", choices=["anyone", "players", "none"],
+                        help="who may watch without a seat (default: anyone who may see it)")
+    create.add_argument("--reserve", action="append", default=[], metavar="SEAT=SUBJECT",
+                        help="hold a seat (from 0) for a signed-in user, by subject (repeatable); signed in")
+    create.add_argument("--casual", action="store_true", help="a casual match: its result moves no rating")
+    create.add_argument("--web-url", default="", metavar="URL",
+                        help="the host's web page, for the invitation link (env GAMEHOST_WEB_URL; "
+                             "default: the --host name on port 8080)")
+
+
+def _add_ending_commands(sub, client: argparse.ArgumentParser) -> None:
+    """Resigning, draws by agreement, claiming victory; revoking an invitation."""
+    token_help = "your player token (signed in: may be left out)"
+    resign = sub.add_parser("resign", parents=[client], help="resign your seat: with one opponent left, it wins")
+    resign.add_argument("match")
+    resign.add_argument("--token", default="", help=token_help)
+    resign.set_defaults(run=endings.resign)
+
+    draw = sub.add_parser("draw", parents=[client], help="draw by agreement: offer, accept or decline the open "
+                                                         "offer, withdraw yours")
+    draw.add_argument("action", choices=["offer", "accept", "decline", "withdraw"])
+    draw.add_argument("match")
+    draw.add_argument("--token", default="", help=token_help)
+    draw.add_argument("--offer-version", type=int, metavar="VERSION",
+                      help="accept or decline only if the open offer is still this one (its DRAW_OFFERED version)")
+    draw.set_defaults(run=endings.draw)
+
+    claim = sub.add_parser("claim", parents=[client],
+                           help="claim victory when every opponent has been absent past the match's grace")
+    claim.add_argument("match")
+    claim.add_argument("--token", default="", help=token_help)
+    claim.set_defaults(run=endings.claim)
+
+    invitation = sub.add_parser("invitation", help="a private match's invitation")
+    actions = invitation.add_subparsers(dest="action", required=True, metavar="ACTION")
+    revoke = actions.add_parser("revoke", parents=[client],
+                                help="its code admits nobody from now on (the signed-in creator or an admin)")
+    revoke.add_argument("match")
+    revoke.set_defaults(run=private_matches.revoke)
 
 
 def _add_authoring_commands(sub) -> None:

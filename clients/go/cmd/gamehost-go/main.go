@@ -31,6 +31,9 @@ var commands = []command{
 	{"script", "play a fixed list of moves on every seat, then print the match log as canonical JSON", runScript},
 	{"queue", "queue for a match (signed in; --party-size N: with friends), then print the match and your seat", runQueue},
 	{"undo", "take a move back by agreement: ask, accept, refuse or withdraw (--session: over a stream)", runUndo},
+	{"resign", "resign your seat: with one opponent left, it wins (--session: over a stream)", runResign},
+	{"draw", "draw by agreement: offer, accept, decline or withdraw (--session: over a stream)", runDraw},
+	{"claim", "claim victory over opponents absent past the match's grace (--session: over a stream)", runClaim},
 }
 
 func main() {

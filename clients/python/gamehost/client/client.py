@@ -10,6 +10,7 @@ import grpc
 from gamehost.client.errors import GameHostError
 from gamehost.client.follower import MatchFollower, RetryPolicy
 from gamehost.client.move_requests import move_request
+from gamehost.client.access import SpectatorsPolicy, VisibilityLevel, spectators_value, visibility_value
 from gamehost.client.names import game_name, match_name, ticket_name
 from gamehost.client.session import GameSession
 from gamehost.client.structs import to_struct
@@ -72,16 +73,30 @@ class GameHostClient:
                      seed: int | None = None, bots: Sequence[int] = (), bot: str = "", variant: str = "",
                      request_id: str | None = None, turn_timeout: float = 0.0, clock: float = 0.0,
                      increment: float = 0.0, move_time: float = 0.0,
-                     absent_grace: float | None = None) -> pb.Match:
+                     absent_grace: float | None = None, visibility: VisibilityLevel = "",
+                     spectators: SpectatorsPolicy = "", reserved_seats: Mapping[int, str] | None = None,
+                     rated: bool | None = None) -> pb.Match:
         """``turn_timeout``: seconds a player may take per move (0: no limit);
         ``clock``, ``increment``: a chess clock, each seat's seconds and the
         seconds added after each of its moves; ``move_time``: a correspondence
         clock, the seconds each move may take; ``absent_grace``: a player who
         leaves is replaced by a bot after that many seconds (None: leaving
-        abandons the match)."""
+        abandons the match).
+
+        Who may see and watch it: ``visibility`` "public" (the default),
+        "unlisted" or "private" (or a ``pb.Visibility`` value); a private or
+        unlisted match's answer carries its ``invitation_code``, once.
+        ``spectators``: "anyone" (the default), "players" or "none" (or a
+        ``pb.Spectators`` value). ``reserved_seats``: seat -> the subject of
+        the signed-in user it is held for. ``rated``: False for a casual
+        match (None: the host's rule)."""
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
                                         bot_seats=list(bots), bot=bot, variant=variant,
-                                        request_id=request_id or uuid.uuid4().hex)
+                                        request_id=request_id or uuid.uuid4().hex,
+                                        visibility=visibility_value(visibility),
+                                        spectators=spectators_value(spectators), rated=rated,
+                                        reserved_seats=[pb.SeatReservation(seat=seat, subject=subject) for seat, subject
+                                                        in sorted((reserved_seats or {}).items())])
         if seed is not None:
             request.seed = seed
         if turn_timeout:
@@ -110,11 +125,17 @@ class GameHostClient:
             if not token or (limit and len(found) >= limit):
                 return found[:limit] if limit else found
 
-    def match(self, match: str) -> pb.Match:
-        return self._call(self.stub.GetMatch, pb.GetMatchRequest(name=match_name(match)))
+    def match(self, match: str, *, invitation_code: str = "") -> pb.Match:
+        """``invitation_code``: a private match's invitation, for a caller who is none of its own."""
+        return self._call(self.stub.GetMatch, pb.GetMatchRequest(name=match_name(match),
+                                                                 invitation_code=invitation_code))
 
-    def join(self, match: str, *, seat: int | None = None, player_name: str = "") -> pb.JoinMatchResponse:
-        request = pb.JoinMatchRequest(name=match_name(match), player_name=player_name)
+    def join(self, match: str, *, seat: int | None = None, player_name: str = "",
+             invitation_code: str = "") -> pb.JoinMatchResponse:
+        """Take a seat (``seat``, else the lowest open seat reserved for nobody
+        else); ``invitation_code`` admits the holder of a private match's invitation."""
+        request = pb.JoinMatchRequest(name=match_name(match), player_name=player_name,
+                                      invitation_code=invitation_code)
         if seat is not None:
             request.seat = seat
         return self._call(self.stub.JoinMatch, request)
@@ -198,11 +219,11 @@ class GameHostClient:
     # ------------------------------------------------------------ play
 
     def view(self, match: str, token: str = "", *, text: bool = False, svg: bool = False,
-             at_version: int | None = None) -> pb.View:
+             at_version: int | None = None, invitation_code: str = "") -> pb.View:
         """The view now; with ``at_version``, as it was then (a match that is over)."""
         return self._call(self.stub.GetView, pb.GetViewRequest(
             name=match_name(match), player_token=token, render=pb.RenderOptions(text=text, svg=svg),
-            at_version=at_version))
+            at_version=at_version, invitation_code=invitation_code))
 
     def move(self, match: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
              expected_version: int | None = None, request_id: str | None = None,
@@ -216,21 +237,21 @@ class GameHostClient:
         return self._call(self.stub.SubmitMove, request)
 
     def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
-                   render: pb.RenderOptions | None = None):
+                   render: pb.RenderOptions | None = None, invitation_code: str = ""):
         """The WatchMatch stream itself (a grpc call: iterate it, ``cancel()`` it)."""
         return self.stub.WatchMatch(pb.WatchMatchRequest(
-            name=match_name(match), player_token=token, after_version=after_version, render=render),
-            metadata=self.metadata or None)
+            name=match_name(match), player_token=token, after_version=after_version, render=render,
+            invitation_code=invitation_code), metadata=self.metadata or None)
 
     def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
-              svg: bool = False) -> Iterator[pb.MatchEvent]:
+              svg: bool = False, invitation_code: str = "") -> Iterator[pb.MatchEvent]:
         """Events after ``after_version`` until the match ends, on one stream.
         A stream that fails raises GameHostError, CANCELLED too: the caller
         cannot cancel this stream but by closing the iterator (``break``),
         which is quiet, so a CANCELLED comes from grpc or the network (grpc's
         queue bounds, docs/security.md). To resume across failures: ``follow``."""
         stream = self.open_watch(match, token, after_version=after_version,
-                                 render=pb.RenderOptions(text=text, svg=svg))
+                                 render=pb.RenderOptions(text=text, svg=svg), invitation_code=invitation_code)
         try:
             yield from stream
         except grpc.RpcError as error:
@@ -239,35 +260,37 @@ class GameHostClient:
             stream.cancel()
 
     def follow(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False, svg: bool = False,
-               retry=None, on_resume=None):
+               retry=None, on_resume=None, invitation_code: str = ""):
         """A MatchFollower (``gamehost.client.follower``): iterate it for the
         events after ``after_version``, each once, in order, until the match
         ends, resuming after a dropped stream; ``retry``: a RetryPolicy;
         ``on_resume(Resume)``: told before each reopening."""
         return MatchFollower(self, match, token, after_version=after_version, text=text, svg=svg,
-                             retry=retry or RetryPolicy(), on_resume=on_resume)
+                             retry=retry or RetryPolicy(), on_resume=on_resume, invitation_code=invitation_code)
 
     def session(self):
         """A Session stream (``gamehost.client.session.GameSession``): moves and
         watches of many matches on one stream, each move one message."""
         return GameSession(self.stub, self.metadata)
 
-    def log(self, match: str, token: str = "", *, page_size: int = 0) -> pb.MatchLog:
+    def log(self, match: str, token: str = "", *, page_size: int = 0, invitation_code: str = "") -> pb.MatchLog:
         """The match's whole log: every page of GetMatchLog, its events in
         one message (the other fields as the last page has them)."""
-        pages = list(self.log_pages(match, token, page_size=page_size))
+        pages = list(self.log_pages(match, token, page_size=page_size, invitation_code=invitation_code))
         whole = pages[-1]
         events = [event for page in pages for event in page.events]
         del whole.events[:]
         whole.events.extend(events)
         return whole
 
-    def log_pages(self, match: str, token: str = "", *, page_size: int = 0) -> Iterator[pb.MatchLog]:
+    def log_pages(self, match: str, token: str = "", *, page_size: int = 0,
+                  invitation_code: str = "") -> Iterator[pb.MatchLog]:
         """GetMatchLog page by page (``page_size`` events each; 0: the host's default), oldest first."""
         page_token = ""
         while True:
             page = self._call(self.stub.GetMatchLog, pb.GetMatchLogRequest(
-                name=match_name(match), player_token=token, page_size=page_size, page_token=page_token))
+                name=match_name(match), player_token=token, page_size=page_size, page_token=page_token,
+                invitation_code=invitation_code))
             yield page
             page_token = page.next_page_token
             if not page_token:
@@ -287,6 +310,37 @@ class GameHostClient:
 
     def withdraw_undo(self, match: str, token: str) -> pb.UndoResponse:
         return self._call(self.stub.WithdrawUndo, pb.WithdrawUndoRequest(name=match_name(match), player_token=token))
+
+    # ------------------------------------------------------------ private matches
+
+    def revoke_invitation(self, match: str) -> pb.Match:
+        """End the match's invitation: its code admits nobody from now on (the
+        signed-in creator or an admin; seated players keep their seats)."""
+        return self._call(self.stub.RevokeInvitation, pb.RevokeInvitationRequest(name=match_name(match)))
+
+    # ------------------------------------------------------------ endings
+
+    def resign(self, match: str, token: str = "") -> pb.Match:
+        """This seat resigns (``token`` "": the seat the signed-in caller holds); returns the match after it."""
+        return self._call(self.stub.Resign, pb.ResignRequest(name=match_name(match), player_token=token))
+
+    def offer_draw(self, match: str, token: str = "") -> pb.DrawResponse:
+        """Offer a draw (games whose ``draw_by_agreement`` is true); every other person seated must accept."""
+        return self._call(self.stub.OfferDraw, pb.OfferDrawRequest(name=match_name(match), player_token=token))
+
+    def answer_draw(self, match: str, token: str, accept: bool, *,
+                    offer_version: int | None = None) -> pb.DrawResponse:
+        """Accept or decline the open offer (``offer_version``: only if it is still that one)."""
+        return self._call(self.stub.AnswerDraw, pb.AnswerDrawRequest(
+            name=match_name(match), player_token=token, accept=accept, offer_version=offer_version))
+
+    def withdraw_draw(self, match: str, token: str = "") -> pb.DrawResponse:
+        """The offerer takes its offer back."""
+        return self._call(self.stub.WithdrawDraw, pb.WithdrawDrawRequest(name=match_name(match), player_token=token))
+
+    def claim_victory(self, match: str, token: str = "") -> pb.Match:
+        """End the match over opponents absent past its grace: they rank last."""
+        return self._call(self.stub.ClaimVictory, pb.ClaimVictoryRequest(name=match_name(match), player_token=token))
 
     # ------------------------------------------------------------ identity and admin
 

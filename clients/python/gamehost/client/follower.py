@@ -25,9 +25,9 @@ class MatchSource(Protocol):
     """What the follower calls on its client (a GameHostClient)."""
 
     def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
-                   render: pb.RenderOptions | None = None): ...
+                   render: pb.RenderOptions | None = None, invitation_code: str = ""): ...
 
-    def match(self, match: str) -> pb.Match: ...
+    def match(self, match: str, *, invitation_code: str = "") -> pb.Match: ...
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,9 @@ class MatchFollower:
 
     def __init__(self, client: MatchSource, match: str, token: str = "", *, after_version: int = 0,
                  text: bool = False, svg: bool = False, retry: RetryPolicy = RetryPolicy(),
-                 on_resume: Callable[[Resume], None] | None = None) -> None:
+                 on_resume: Callable[[Resume], None] | None = None, invitation_code: str = "") -> None:
         self.client, self.match, self.token = client, match_name(match), token
+        self.invitation_code = invitation_code
         self.last_version = after_version
         self.render = pb.RenderOptions(text=text, svg=svg)
         self.retry, self.on_resume = retry, on_resume
@@ -126,7 +127,7 @@ class MatchFollower:
 
     def _events(self) -> Iterator[pb.MatchEvent]:
         self._stream = stream = self.client.open_watch(self.match, self.token, after_version=self.last_version,
-                                                       render=self.render)
+                                                       render=self.render, invitation_code=self.invitation_code)
         try:
             if self._stopped.is_set():  # stop() ran before the stream was there to cancel
                 return
@@ -141,7 +142,7 @@ class MatchFollower:
         """After a clean end without a final event: the match is over and no
         event is missing (nothing later than what was seen)."""
         try:
-            match = self.client.match(self.match)
+            match = self.client.match(self.match, invitation_code=self.invitation_code)
         except GameHostError as error:
             if is_transient(error):
                 return False

@@ -62,8 +62,9 @@ class GameSession:
     # ------------------------------------------------------------ sending
 
     def send(self, **request) -> int:
-        """Send one SessionRequest (watch=, move=, unwatch=, ask_undo=, answer_undo= or
-        withdraw_undo=); returns its tag."""
+        """Send one SessionRequest (watch=, move=, unwatch=, ask_undo=, answer_undo=,
+        withdraw_undo=, resign=, offer_draw=, answer_draw=, withdraw_draw= or
+        claim_victory=); returns its tag."""
         tag = next(self._tags)
         self._requests.put(pb.SessionRequest(tag=tag, **request))
         return tag
@@ -74,10 +75,11 @@ class GameSession:
                                            expected_version=expected_version, request_id=request_id))
 
     def send_watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
-                   svg: bool = False) -> int:
+                   svg: bool = False, invitation_code: str = "") -> int:
         return self.send(watch=pb.WatchMatchRequest(name=match_name(match), player_token=token,
                                                     after_version=after_version,
-                                                    render=pb.RenderOptions(text=text, svg=svg)))
+                                                    render=pb.RenderOptions(text=text, svg=svg),
+                                                    invitation_code=invitation_code))
 
     # ------------------------------------------------------------ waiting for answers
 
@@ -107,6 +109,30 @@ class GameSession:
     def withdraw_undo(self, match: str, token: str, *, timeout: float | None = 30.0) -> pb.UndoResponse:
         return self.answer(self.send(withdraw_undo=pb.WithdrawUndoRequest(name=match_name(match), player_token=token)),
                            timeout).undo
+
+    def resign(self, match: str, token: str = "", *, timeout: float | None = 30.0) -> pb.Match:
+        """This seat resigns (as Resign); returns the match after it."""
+        return self.answer(self.send(resign=pb.ResignRequest(name=match_name(match), player_token=token)),
+                           timeout).ended
+
+    def claim_victory(self, match: str, token: str = "", *, timeout: float | None = 30.0) -> pb.Match:
+        """End the match over opponents absent past its grace (as ClaimVictory)."""
+        return self.answer(self.send(claim_victory=pb.ClaimVictoryRequest(name=match_name(match),
+                                                                          player_token=token)), timeout).ended
+
+    def offer_draw(self, match: str, token: str = "", *, timeout: float | None = 30.0) -> pb.DrawResponse:
+        return self.answer(self.send(offer_draw=pb.OfferDrawRequest(name=match_name(match), player_token=token)),
+                           timeout).draw
+
+    def answer_draw(self, match: str, token: str, accept: bool, *, offer_version: int | None = None,
+                    timeout: float | None = 30.0) -> pb.DrawResponse:
+        """Accept or decline the open offer (``offer_version``: only if it is still that one)."""
+        return self.answer(self.send(answer_draw=pb.AnswerDrawRequest(
+            name=match_name(match), player_token=token, accept=accept, offer_version=offer_version)), timeout).draw
+
+    def withdraw_draw(self, match: str, token: str = "", *, timeout: float | None = 30.0) -> pb.DrawResponse:
+        return self.answer(self.send(withdraw_draw=pb.WithdrawDrawRequest(name=match_name(match),
+                                                                          player_token=token)), timeout).draw
 
     def answer(self, tag: int, timeout: float | None = 30.0) -> pb.SessionEvent:
         """The answer to request ``tag``; other events read meanwhile are kept."""
