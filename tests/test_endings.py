@@ -198,6 +198,21 @@ def test_a_draw_offer_lapses_and_a_move_closes_it(hosts, via):
     assert error_of(Endings(next(it), via).answer, match, x, True).reason == "NO_DRAW_OFFERED"
 
 
+def test_offering_and_withdrawing_a_draw_in_a_loop_is_bounded_and_a_move_allows_offers_again(hosts, via):
+    it = clients(hosts)
+    match = next(it).create_match("tictactoe", seed=5).name
+    x, o = next(it).join(match).player_token, next(it).join(match).player_token
+    for _ in range(3):  # the host's default: 3 offers between two moves
+        Endings(next(it), via).offer(match, x)
+        Endings(next(it), via).withdraw(match, x)
+    version = next(it).match(match).version
+    refused = error_of(Endings(next(it), via).offer, match, o)
+    assert (refused.reason, refused.metadata["offers"], refused.metadata["limit"]) == ("DRAW_OFFERS_EXHAUSTED", "3", "3")
+    assert next(it).match(match).version == version  # the refused offer wrote nothing
+    next(it).move(match, x, move={"cell": 4})
+    assert Endings(next(it), via).offer(match, o).offer.seat == 1
+
+
 def test_a_game_without_draws_by_agreement_refuses_an_offer(hosts, via):
     it = clients(hosts)
     games = {game.id: game.draw_by_agreement for game in next(it).games()}

@@ -44,3 +44,14 @@ def open_offer(events: Iterable[dict], now: float) -> DrawOffer | None:
             return None
         return DrawOffer(event["seat"], event["version"], event["expire_time"], tuple(sorted(accepted)))
     return None
+
+
+def offers_since_last_move(events: Sequence[dict]) -> int:
+    """Draw offers among ``events`` (the match's latest, oldest first) after
+    the last move they hold: every offer when no move is among them."""
+    offers = 0
+    for event in reversed(events):
+        if event["kind"] == "moved":
+            break
+        offers += event["kind"] == "draw_offered"
+    return offers

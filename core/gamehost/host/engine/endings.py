@@ -33,7 +33,7 @@ from gamehost.host.auth import Principal
 from gamehost.host.due_timers import DueTimer
 from gamehost.host.engine import clocks
 from gamehost.host.engine.core import EngineCore
-from gamehost.host.engine.draw_offers import DrawOffer, open_offer
+from gamehost.host.engine.draw_offers import DrawOffer, offers_since_last_move, open_offer
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_events import match_event
 from gamehost.host.store.base import MatchRecord, SeatRecord
@@ -135,6 +135,7 @@ class MatchEndings(EngineCore):
         async def attempt() -> DrawResult:
             seat = self._seat_of(live, token, action="offer a draw", caller=caller)
             self._check_draws_offered(live)
+            self._check_offers_left(live)
             now = time.time()
             offer = open_offer(live.recent, now)
             if offer is not None:
@@ -255,6 +256,21 @@ class MatchEndings(EngineCore):
             raise errors.FailedPrecondition(
                 f"{live.game.title} does not let players agree on a draw (Game.draw_by_agreement is false).",
                 "DRAW_NOT_SUPPORTED", metadata=errors.metadata_of(game=live.game.id))
+
+    def _check_offers_left(self, live: LiveMatch) -> None:
+        """Each offer and its answer are events in the log, so offers are
+        bounded as asks to take a move back are: a few between two moves,
+        none once the log is long."""
+        if live.version >= self.max_match_events:
+            raise errors.ResourceExhausted(
+                f"matches/{live.id} has {live.version} events, the most this host keeps for offers: no more "
+                "draws may be offered in it; play on.", "MATCH_LOG_FULL",
+                metadata=errors.metadata_of(limit=self.max_match_events, version=live.version))
+        offers = offers_since_last_move(live.recent)
+        if offers >= self.max_asks_per_move:
+            raise errors.FailedPrecondition(
+                f"A draw has been offered {offers} times since the last move, the most allowed: play on.",
+                "DRAW_OFFERS_EXHAUSTED", metadata=errors.metadata_of(offers=offers, limit=self.max_asks_per_move))
 
     @staticmethod
     def _offered(live: LiveMatch, now: float) -> DrawOffer:
