@@ -490,23 +490,33 @@ def browser_status(port: str, http_status: int, body: bytes) -> str:
 
 
 async def live_traffic(stub, stop: asyncio.Event, played: Counter) -> None:
-    """Whole tictactoe matches, one after another, by two players."""
+    """Whole tictactoe matches, one after another, by two players. A call
+    refused or too slow is counted (``failed <code>``) and a new match begun:
+    the report shows it rather than the run stopping."""
     rng = random.Random(7)
     while not stop.is_set():
-        match = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"), timeout=CALL_TIMEOUT)
-        tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name), timeout=CALL_TIMEOUT)).player_token
-                  for _ in range(2)]
-        while True:
-            views = [await stub.GetView(pb.GetViewRequest(name=match.name, player_token=t), timeout=CALL_TIMEOUT)
-                     for t in tokens]
-            mover = next((seat for seat, view in enumerate(views) if view.legal_moves), None)
-            if mover is None:
-                break
-            move = rng.choice(views[mover].legal_moves)
-            await stub.SubmitMove(pb.SubmitMoveRequest(name=match.name, player_token=tokens[mover], move_id=move.id),
-                                  timeout=CALL_TIMEOUT)
-            played["moves"] += 1
-        played["matches"] += 1
+        try:
+            await live_match(stub, rng, played)
+        except grpc.aio.AioRpcError as error:
+            played[f"failed {error.code().name}"] += 1
+
+
+async def live_match(stub, rng: random.Random, played: Counter) -> None:
+    """One whole match by two players, moves chosen at random."""
+    match = await stub.CreateMatch(pb.CreateMatchRequest(game="games/tictactoe"), timeout=CALL_TIMEOUT)
+    tokens = [(await stub.JoinMatch(pb.JoinMatchRequest(name=match.name), timeout=CALL_TIMEOUT)).player_token
+              for _ in range(2)]
+    while True:
+        views = [await stub.GetView(pb.GetViewRequest(name=match.name, player_token=t), timeout=CALL_TIMEOUT)
+                 for t in tokens]
+        mover = next((seat for seat, view in enumerate(views) if view.legal_moves), None)
+        if mover is None:
+            break
+        move = rng.choice(views[mover].legal_moves)
+        await stub.SubmitMove(pb.SubmitMoveRequest(name=match.name, player_token=tokens[mover], move_id=move.id),
+                              timeout=CALL_TIMEOUT)
+        played["moves"] += 1
+    played["matches"] += 1
 
 
 async def run(requests: int, workers: int, max_seconds: float, seed: int) -> dict:
@@ -563,6 +573,7 @@ async def run(requests: int, workers: int, max_seconds: float, seed: int) -> dic
         }
         report["passed"] = (not any(statuses.get(name) for name in BAD) and report["sentinel_unchanged"] and alive
                             and still_serving and not report["host_log_failures"] and played["matches"] > 0
+                            and not any(key.startswith("failed") for key in played)
                             and answered >= requests and not report["unreached_methods"]
                             and not invariants["version_gaps"] and not invariants["replay_mismatches"]
                             and invariants["finished_replayed"] > 0 and not fuzzer.leaks)
