@@ -56,12 +56,14 @@ def comparable(canonical: str) -> dict:
     """A printed log without what differs between two matches by design."""
     log = json.loads(canonical)
     del log["match"]
+    log.pop("locale", None)  # the browser asks in its language (Accept-Language), and the log says which
     for event in log["events"]:
         del event["time"]
     return log
 
 
 def without_names_and_times(canonical: str) -> str:
+    canonical = re.sub(r'"locale":"[^"]*",', "", canonical)
     return re.sub(r'"time":"[^"]*"', '"time":""', re.sub(r'"match":"matches/[^"]*"', '"match":""', canonical))
 
 

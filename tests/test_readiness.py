@@ -140,7 +140,7 @@ async def test_not_ready_while_the_disk_is_full_and_ready_again_once_there_is_ro
     own commit may still fit, so the disk's free room decides."""
     store = SQLiteStore(small_disk / "gamehost.db")
     host = await start_host(HostConfig(address="127.0.0.1:0", store_check_interval=0.1, web_port=None,
-                                       max_open_matches=0, create_rate=0), store=store)
+                                       max_open_matches=0, max_unfinished_matches=0, create_rate=0), store=store)
     target = f"127.0.0.1:{host.port}"
     try:
         async with grpc.aio.insecure_channel(target) as channel:

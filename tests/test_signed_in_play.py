@@ -64,8 +64,8 @@ def test_a_user_gets_the_same_seat_back_on_another_device(host, user):
         other.move(match.name, "", move_id="a1")
         watched = next(iter(laptop.watch(match.name, after_version=moved.version)))  # by identity: seat 0's view
         assert (watched.kind, watched.seat, watched.view.seat) == (pb.EVENT_KIND_MOVED, 1, 0)
-        left = laptop.leave(match.name, "")
-        assert left.status == pb.MATCH_STATUS_ABANDONED
+        left = laptop.leave(match.name, "")  # a rated match: leaving resigns it, and costs the leaver
+        assert left.status == pb.MATCH_STATUS_FINISHED and list(left.result.ranking) == [2, 1]
 
 
 def test_an_anonymous_caller_cannot_act_for_a_users_seat(host, user):

@@ -126,11 +126,11 @@ class MatchSeats(EngineCore):
             seats[seat] = SeatRecord(seat, reserved_for=seats[seat].reserved_for)  # held for its user still
             events = [match_event(record.version + 1, "left", seat, now)]
             new_record = record.replace(seats=seats, version=record.version + 1, update_time=now)
+        elif record.status == "active" and record.absent_grace is not None:  # away: the player may come back
+            return await self._leave_to_bot(live, seat)
         elif record.status == "active" and plays_rated(record):  # quitting never avoids a rating change
             await self._resign_seat(live, seat, left=True)
             return live
-        elif record.status == "active" and record.absent_grace is not None:
-            return await self._leave_to_bot(live, seat)
         elif record.status == "active":
             return await self._abandon(live, seat)
         else:
