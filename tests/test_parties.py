@@ -1,4 +1,4 @@
-"""Parties (matchmaking, part "parties"): friends queue together and are
+"""Parties (matchmaking): friends queue together and are
 seated in one match. One player's ticket starts a party (party_size); the
 friends join it by its name, taking its game, player count and options; the
 party is matched only once all its players are queued, always whole, and

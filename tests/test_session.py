@@ -215,7 +215,7 @@ def test_unwatch_ends_the_watch_at_the_last_version_sent(client):
         assert list(session.events(timeout=30)) == []  # no watch left: the stream ended
 
 
-# ---------------------------------------------------------------- undo on the stream (part "gaps")
+# ---------------------------------------------------------------- undo on the stream
 
 UNDO_EVENTS = [pb.EVENT_KIND_UNDO_ASKED, pb.EVENT_KIND_UNDO_ACCEPTED, pb.EVENT_KIND_UNDONE]
 

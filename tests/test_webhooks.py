@@ -236,7 +236,7 @@ def test_anonymous_seats_queue_no_notification_and_a_slow_receiver_does_not_hold
     assert [key.split(":")[0] for key in queued_keys(notifying_host, theirs)] == ["turn"]  # seat 1's only
 
 
-# ---------------------------------------------------------------- the queue outlives the host (part "gaps")
+# ---------------------------------------------------------------- the queue outlives the host
 
 def o_to_move_after_x(client, receiver, host, opponent: str) -> tuple[str, str]:
     """A tictactoe match where X has moved while the receiver answers 500 to
@@ -337,7 +337,7 @@ def test_on_postgresql_another_replica_resumes_a_stopped_replicas_delivery_once(
     assert not a.wait_for_log("notification delivered", match, notification=key, timeout=0)
 
 
-# ---------------------------------------------------------------- operators list and retry (part "gaps2")
+# ---------------------------------------------------------------- operators list and retry
 
 @pytest.fixture(scope="module")
 def quickly_failing_host(receiver, api_keys, tmp_path_factory):

@@ -135,7 +135,7 @@ class Matchmaking:
                             max_widening: float | None = None, party_size: int = 0, party: str = "") -> TicketRecord:
         """Queue the caller. ``party_size`` starts a party with this ticket;
         ``party`` (an id) joins one, whose game, player count and options the
-        ticket takes (part "parties")."""
+        ticket takes."""
         _signed_in(caller, "CreateTicket")
         # A ticket becomes a match this player sits in: it counts against the same limit as a seat taken.
         self.matches.check_player_quota(caller)

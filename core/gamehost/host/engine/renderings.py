@@ -1,5 +1,5 @@
-"""Renderings (text, SVG) made where the rules hold the state (issue 19,
-after step 1).
+"""Renderings (text, SVG) made where the rules hold the state, in the
+rules workers.
 
 A View with a rendering is merged from the View fields the worker encoded
 (``MatchViews.encoded_view``) and the rendering the worker made of the same

@@ -1,15 +1,15 @@
-"""Matchmaking's rules (issue 17): which queued tickets play together, and
+"""Matchmaking's rules: which queued tickets play together, and
 how the match they make is seated. Pure functions over ticket records; the
 engine (matchmaking.py) and the store do the rest.
 
 - Tickets are matched only within one pool: the same game, player count and
   options (a variant is its options).
-- A party's tickets (friends queuing together, part "parties") are matched
+- A party's tickets (friends queuing together) are matched
   whole, once all its players have queued, into one match.
 - A group's players are distinct, and each one's rating is within every
   other one's range (a ticket without a range accepts anyone). A range may
   widen while its ticket waits: each bound set moves outward at the
-  ticket's pace, up to its most (part "mmextras").
+  ticket's pace, up to its most.
 - The longest-waiting ticket is served first. A full group of players goes
   before bots; bots fill a group only of tickets whose bot wait is over.
 - Seats are drawn at random, so nobody can queue for the first move.

@@ -1,6 +1,5 @@
-"""The matchmaking queue's figures (part "mmextras", issue 17 leftovers),
-kept by the engine and read by the metrics collector (metrics.py) at scrape
-time.
+"""The matchmaking queue's figures, kept by the engine and read by the
+metrics collector (metrics.py) at scrape time.
 
 Counts are this replica's: the tickets it queued, and the tickets it matched,
 cancelled or expired (on a shared store each ticket is counted by the one
