@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Variant
 
-from gamehost_callisto import hints, render, rules
+import gamehost_callisto.hints as hints
+import gamehost_callisto.render as render
+import gamehost_callisto.rules as rules
 
 OPTIONS_SCHEMA = {
     "type": "object",

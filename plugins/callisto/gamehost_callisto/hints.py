@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from gamehost.sdk import Move, places, rank_shares
 
-from gamehost_callisto import rules
+import gamehost_callisto.rules as rules
 
 PENALTY_WEIGHT = 3
 """Score of a cell taken out of hand, against 1 per cell of reach opened or

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Variant
 
-from gamehost_campanile import hints, render, rules
+import gamehost_campanile.hints as hints
+import gamehost_campanile.render as render
+import gamehost_campanile.rules as rules
 
 
 class Campanile(Game):

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 
 from gamehost.sdk import Move, places, rank_shares
 
-from gamehost_campanile import rules
+import gamehost_campanile.rules as rules
 
 DRAWN_STAKE_BONUS = 1
 """Score of drawing a card of a tower the builder has chips under: a later

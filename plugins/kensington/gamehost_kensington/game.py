@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Variant
 
-from gamehost_kensington import hints, render, rules
+import gamehost_kensington.hints as hints
+import gamehost_kensington.render as render
+import gamehost_kensington.rules as rules
 
 OPTIONS_SCHEMA = {
     "type": "object",

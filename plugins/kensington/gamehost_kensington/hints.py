@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from gamehost.sdk import Move, places, rank_shares
 
-from gamehost_kensington import rules
+import gamehost_kensington.rules as rules
 from gamehost_kensington.tiles import BROWN_BACKS, TILES
 
 OPEN_WEIGHT = 0.5

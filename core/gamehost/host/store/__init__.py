@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from gamehost.host.store.base import MatchRecord, SeatRecord, Store, StoreUnusable, VersionConflict
+
+from gamehost.host.store.base import MatchRecord, SeatRecord, Store, StoreUnusable, VersionConflict, describe_store
 from gamehost.host.store.memory import MemoryStore
 from gamehost.host.store.sqlite import SQLiteStore
 
@@ -35,15 +35,6 @@ def open_store(spec: str | None, data_dir: str | Path | None = None, durability:
         return PostgresStore(spec, owner=owner, lease=claim_lease, open_timeout=open_timeout)
     raise ValueError(f"unknown store {spec!r}: use 'memory', 'sqlite', 'sqlite:///path/file.db' "
                      "or 'postgresql://user:password@host/database'")
-
-
-def describe_store(spec: str | None) -> str:
-    """The store spec with any password masked, for logs and messages."""
-    spec = spec or "sqlite"
-    parts = urlsplit(spec)
-    if parts.password:
-        return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
-    return spec
 
 
 __all__ = ["MatchRecord", "MemoryStore", "SQLiteStore", "SeatRecord", "Store", "StoreUnusable", "VersionConflict", "describe_store",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, Sequence
 
@@ -405,3 +407,12 @@ class Store(Protocol):
         former (another replica), cancel and expiry: ``form(tickets)``, then
         those it placed marked matched, in one transaction. {} when another
         replica is forming in this pool now (it will see these tickets)."""
+
+
+def describe_store(spec: str | None) -> str:
+    """The store spec with any password masked, for logs and messages."""
+    spec = spec or "sqlite"
+    parts = urlsplit(spec)
+    if parts.password:
+        return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+    return spec

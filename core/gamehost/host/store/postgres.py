@@ -25,7 +25,7 @@ import psycopg
 import structlog
 from psycopg_pool import AsyncConnectionPool
 
-from gamehost.host.store import describe_store
+from gamehost.host.store.base import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
                                       PartyFull, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,

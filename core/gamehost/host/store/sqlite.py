@@ -26,7 +26,7 @@ from gamehost.host.store.sqlite_health import check_file, check_pages, probe_wri
 from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
-from gamehost.host.store import invitation_rows
+import gamehost.host.store.invitation_rows as invitation_rows
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
