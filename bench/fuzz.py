@@ -56,7 +56,7 @@ from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
 from bench.fuzz_checks import check_matches, leaked_tokens
-from bench.fuzz_credentials import Credentials
+from bench.fuzz_credentials import ADMIN_KINDS, Credentials
 from tests.hand_encoded import deep_struct_bytes, varint
 
 SERVICES = [pb.DESCRIPTOR.services_by_name["GameHost"], pb.DESCRIPTOR.services_by_name["GameHostAdmin"]]
@@ -281,6 +281,7 @@ class Fuzzer:
         self.leaks: list[str] = []
         self.bad: list[str] = []
         self.seats: list[tuple[str, str]] = []  # (match name, token) of the prepared matches
+        self.sentinel = b""  # the sentinel match's name, once prepared
         self.channel = grpc.aio.insecure_channel(host.target, options=[("grpc.max_send_message_length", 8 << 20)])
         self.stub = pb_grpc.GameHostStub(self.channel)
         self.http: aiohttp.ClientSession | None = None
@@ -307,6 +308,7 @@ class Fuzzer:
         for _ in range(2):
             await self.stub.JoinMatch(pb.JoinMatchRequest(name=sentinel.name))  # tokens thrown away
         self.values.names.append(sentinel.name)
+        self.sentinel = sentinel.name.encode()
         page = await self.stub.ListMatches(pb.ListMatchesRequest(page_size=2))
         self.values.page_tokens.append(page.next_page_token)
         return sentinel.name
@@ -354,8 +356,17 @@ class Fuzzer:
         session_request = SESSION.input
         return [self.values.fill(session_request()).SerializeToString() for _ in range(self.rng.randrange(2, 7))]
 
+    def credential_for(self, data: bytes, browser: bool) -> tuple[str, str]:
+        """A credential to send ``data`` with. An operator may abort or delete any match, so a
+        request naming the sentinel never goes with an admin's: the sentinel is there to show
+        that refused calls change nothing."""
+        while True:
+            kind, header = self.credentials.header(browser=browser)
+            if kind not in ADMIN_KINDS or not self.sentinel or self.sentinel not in data:
+                return kind, header
+
     async def grpc_call(self, method: Method, data: bytes, signed: bool = True) -> None:
-        credential, header = self.credentials.header(browser=False) if signed else ("none", "")
+        credential, header = self.credential_for(data, browser=False) if signed else ("none", "")
         metadata = (("authorization", header),) if header else None
         try:
             if method.client_streaming:  # its watches never end by themselves: the deadline ends the stream
@@ -384,7 +395,7 @@ class Fuzzer:
         # gRPC-Web for every method; Connect streaming for streams, Connect unary for the rest.
         kind = r.choice([0, 1, 2] if method.streaming else [0, 1, 3, 4, 5])
         headers: dict[str, str] = {}
-        credential, header = self.credentials.header(browser=True)
+        credential, header = self.credential_for(data, browser=True)
         if header:
             headers["Authorization"] = header
         if kind == 0:  # gRPC-Web binary

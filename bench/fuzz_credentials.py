@@ -24,6 +24,10 @@ def _segment(data: dict | bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
+# Credentials whose holder may abort or delete any match.
+ADMIN_KINDS = frozenset({"admin-key", "jwt-admin"})
+
+
 class Credentials:
     def __init__(self, directory: Path, rng: random.Random) -> None:
         self.rng = rng
