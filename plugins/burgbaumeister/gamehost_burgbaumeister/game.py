@@ -3,7 +3,7 @@ variants, and each hook handed to the rules, the pictures or the hints."""
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, Variant
+from gamehost.sdk import Game, Text, Variant
 
 from gamehost_burgbaumeister import hints, render, rules
 
@@ -13,31 +13,33 @@ OPTIONS_SCHEMA = {
     "properties": {
         "special_cards": {
             "type": "boolean", "default": False,
-            "description": "Points variant (§2.5): king, queen, princes, princesses, ravens, cannons, towers, magician.",
+            "description": Text("Points variant (§2.5): king, queen, princes, princesses, ravens, cannons, towers, "
+                                "magician."),
         },
         "memory_aid": {
             "type": "boolean", "default": False,
-            "description": "Views show the number of every face-down card that has been face up before.",
+            "description": Text("Views show the number of every face-down card that has been face up before."),
         },
         "start_card_is_tower": {
             "type": "boolean", "default": False,
-            "description": "Ambiguity B1: the start card counts as a tower against cannons.",
+            "description": Text("Ambiguity B1: the start card counts as a tower against cannons."),
         },
         "start_card_scores": {
             "type": "boolean", "default": True,
-            "description": "Points variant: the start card 1 scores its 1 point like every wall card.",
+            "description": Text("Points variant: the start card 1 scores its 1 point like every wall card."),
         },
         "start_card_removable": {
             "type": "boolean", "default": False,
-            "description": "A cannon may remove the start card 1.",
+            "description": Text("A cannon may remove the start card 1."),
         },
         "cannon_hits_own_wall": {
             "type": "boolean", "default": False,
-            "description": "A cannon may also target the shooter's own wall ([FR]: 'a player of your choice').",
+            "description": Text("A cannon may also target the shooter's own wall ([FR]: 'a player of your choice')."),
         },
         "stall_turns_per_face_down_card": {
             "type": "integer", "minimum": 1, "default": 2,
-            "description": "Termination guard: the game ends after this many turns per face-down card in a row without a take.",
+            "description": Text("Termination guard: the game ends after this many turns per face-down card in a row "
+                                "without a take."),
         },
     },
 }
@@ -45,16 +47,17 @@ OPTIONS_SCHEMA = {
 
 class Burgbaumeister(Game):
     id = "burgbaumeister"
-    title = "Der Wettkampf der Burgbaumeister"
+    title = Text("Der Wettkampf der Burgbaumeister")
     version = "1"
-    summary = "Turn face-down cards one at a time and build the first ascending wall of 10 cards."
+    summary = Text("Turn face-down cards one at a time and build the first ascending wall of 10 cards.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4
     options_schema = OPTIONS_SCHEMA
     variants = (
-        Variant("basic", "Basic game", {}, "The first 10-card ascending wall wins."),
-        Variant("points", "Points variant", {"special_cards": True},
-                "Special cards score bonuses, cannons shoot, towers protect, the magician inserts a card."),
+        Variant("basic", Text("Basic game"), {}, Text("The first 10-card ascending wall wins.")),
+        Variant("points", Text("Points variant"), {"special_cards": True},
+                Text("Special cards score bonuses, cannons shoot, towers protect, the magician inserts a card.")),
     )
     hidden_information = True
     chance = True

@@ -1,13 +1,18 @@
 """Text and SVG pictures of a Burgbaumeister view.
 
 Renderers read only the view (rules.public_view), never the state: what they
-draw is exactly what the viewer may know.
+draw is exactly what the viewer may know. Their words go through the
+catalogue (``gettext``/``tr``) in the language the host renders for.
 """
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any, Mapping, Sequence
+
+from gamehost.sdk import gettext as _, tr
+
+from gamehost_burgbaumeister.words import player
 
 SPECIAL_MARKS = {
     "king": "K", "queen": "Q", "prince": "Pr", "princess": "Ps", "raven": "R",
@@ -18,16 +23,29 @@ SPECIAL_COLOURS = {
     "raven": "#333333", "double-raven": "#333333", "cannon": "#b03a2e", "tower": "#5d6d7e",
     "magician": "#6c3483",
 }
-SPECIAL_NAMES = {"double-raven": "2 ravens"}
+MARKS_LEGEND = "K king, Q queen, Pr prince, Ps princess, R/RR ravens, C cannon, T tower, M magician; + safe from cannons"
+"""The text picture's key to SPECIAL_MARKS (a language with other marks says them in its own key)."""
+SVG_SPECIAL_NAMES = {"double-raven": "2 ravens"}
 PHASE_TEXT = {
-    "reveal": "turns a face-down card face up",
-    "decide": "takes the face-up card or turns it back",
-    "fire": "fires the cannon",
+    "reveal": "Turn {turn}: {player} turns a face-down card face up.",
+    "decide": "Turn {turn}: {player} takes the face-up card or turns it back.",
+    "fire": "Turn {turn}: {player} fires the cannon.",
 }
 END_TEXT = {
-    "wall-complete": "a wall of 10 cards is complete",
-    "no-card-takeable": "no one can take any remaining card",
-    "stalled": "too many turns in a row without a take",
+    "wall-complete": "Game over after {turns} turns: a wall of 10 cards is complete.",
+    "no-card-takeable": "Game over after {turns} turns: no one can take any remaining card.",
+    "stalled": "Game over after {turns} turns: too many turns in a row without a take.",
+}
+WALL_TEXT = {
+    # a wall's line in the text picture, by wall_kind
+    (False, False): "{player} ({score} cards): {cards}",
+    (True, False): "{player} ({score} points): {cards}",
+    (True, True): "{player} ({score} points, magician ready): {cards}",
+}
+WALL_SCORE_SVG = {
+    (False, False): "{score} cards",
+    (True, False): "{score} points",
+    (True, True): "{score} points, magician",
 }
 
 
@@ -38,14 +56,20 @@ def place_name(view: Mapping[str, Any], place: int) -> str:
 
 def card_label(card: Mapping[str, Any]) -> str:
     """'16T' for a tower 16; a trailing '+' marks a card a cannon cannot remove."""
-    label = f"{card['number']}{SPECIAL_MARKS.get(card['special'], '')}"
+    mark = SPECIAL_MARKS.get(card["special"])
+    label = f"{card['number']}{_(mark) if mark else ''}"
     return label + ("+" if card.get("protected") else "")
+
+
+def wall_kind(view: Mapping[str, Any], wall: Mapping[str, Any]) -> tuple[bool, bool]:
+    """(points variant, magician ready): which of WALL_TEXT's and WALL_SCORE_SVG's sentences a wall takes."""
+    return view["special_cards"], view["special_cards"] and wall["magician_ready"]
 
 
 def status_line(view: Mapping[str, Any]) -> str:
     if view["phase"] == "over":
-        return f"Game over after {view['turn']} turns: {END_TEXT[view['end']]}."
-    return f"Turn {view['turn'] + 1}: Player {view['to_move'] + 1} {PHASE_TEXT[view['phase']]}."
+        return tr(END_TEXT[view["end"]], turns=view["turn"])
+    return tr(PHASE_TEXT[view["phase"]], turn=view["turn"] + 1, player=player(view["to_move"]))
 
 
 # --- Text ----------------------------------------------------------------
@@ -67,20 +91,22 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append(f"{row_name}   " + "".join(cells))
     if view["revealed"]:
         revealed = view["revealed"]
-        special = f" ({revealed['special']})" if revealed["special"] else ""
-        lines.append(f"Face up at {revealed['place']}: {revealed['number']}{special}")
-    unit = "points" if view["special_cards"] else "cards"
+        if revealed["special"]:
+            lines.append(tr("Face up at {place}: {number} ({special})", place=revealed["place"],
+                            number=revealed["number"], special=_(revealed["special"])))
+        else:
+            lines.append(tr("Face up at {place}: {number}", place=revealed["place"], number=revealed["number"]))
     for seat, wall in enumerate(view["walls"]):
         pointer = ">" if seat == view["to_move"] else " "
-        magician = ", magician ready" if wall["magician_ready"] else ""
         cards = " ".join(card_label(card) for card in wall["cards"])
-        lines.append(f"{pointer} Player {seat + 1} ({wall['score']} {unit}{magician}): {cards}")
+        line = tr(WALL_TEXT[wall_kind(view, wall)], player=player(seat), score=wall["score"], cards=cards)
+        lines.append(f"{pointer} {line}")
     if view["discard"]:
-        lines.append("Discarded: " + " ".join(card_label(card) for card in view["discard"]))
+        lines.append(tr("Discarded: {cards}", cards=" ".join(card_label(card) for card in view["discard"])))
     if view["special_cards"]:
-        lines.append("K king, Q queen, Pr prince, Ps princess, R/RR ravens, C cannon, T tower, M magician; "
-                     "+ safe from cannons")
-    lines.append(f"Face down: {view['face_down']}; turns without a take: {view['idle_turns']} of {view['stall_limit']}")
+        lines.append(_(MARKS_LEGEND))
+    lines.append(tr("Face down: {count}; turns without a take: {idle} of {limit}", count=view["face_down"],
+                    idle=view["idle_turns"], limit=view["stall_limit"]))
     return "\n".join(lines)
 
 
@@ -112,7 +138,7 @@ def svg_card(x: int, y: int, w: int, h: int, card: Mapping[str, Any], move_id: s
              f'font-family="sans-serif" fill="{colour}">{card["number"]}</text>']
     if special:
         parts.append(f'<text x="{x + w // 2}" y="{y + h - 5}" font-size="11" text-anchor="middle" '
-                     f'font-family="sans-serif" fill="{colour}">{escape(SPECIAL_NAMES.get(special, special))}</text>')
+                     f'font-family="sans-serif" fill="{colour}">{escape(_(SVG_SPECIAL_NAMES.get(special, special)))}</text>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -148,15 +174,13 @@ def render_svg(view: Mapping[str, Any], moves: Sequence[Any]) -> str:
             parts.append("</g>")
         else:
             parts.append(svg_card(x, y, CARD_W, CARD_H, view["revealed"], "decline" if "decline" in move_ids else None))
-    unit = "points" if view["special_cards"] else "cards"
     for seat, wall in enumerate(view["walls"]):
         y = table_bottom + 30 + seat * (WALL_CARD_H + 16)
         weight = ' font-weight="bold"' if seat == view["to_move"] else ""
-        magician = ", magician" if wall["magician_ready"] else ""
         parts.append(f'<text x="{MARGIN}" y="{y + WALL_CARD_H // 2}" font-size="13" font-family="sans-serif"{weight}>'
-                     f'Player {seat + 1}</text>'
+                     f'{escape(tr("Player {number}", number=seat + 1))}</text>'
                      f'<text x="{MARGIN}" y="{y + WALL_CARD_H // 2 + 16}" font-size="11" font-family="sans-serif">'
-                     f'{wall["score"]} {unit}{magician}</text>')
+                     f'{escape(tr(WALL_SCORE_SVG[wall_kind(view, wall)], score=wall["score"]))}</text>')
         slots = list(wall["cards"])
         if seat == view["to_move"] and view["revealed"]:
             if "magician" in move_ids:
@@ -169,12 +193,12 @@ def render_svg(view: Mapping[str, Any], moves: Sequence[Any]) -> str:
                 parts.append(f'<g{clickable(slot)}><rect x="{x}" y="{y}" width="{WALL_CARD_W}" height="{WALL_CARD_H}" '
                              f'rx="4" fill="#fffaf0" fill-opacity="0.5" stroke="#2c6e49" stroke-dasharray="4 3"/>'
                              f'<text x="{x + WALL_CARD_W // 2}" y="{y + WALL_CARD_H // 2 + 4}" font-size="10" '
-                             f'text-anchor="middle" font-family="sans-serif">{SLOT_LABELS[slot]}</text></g>')
+                             f'text-anchor="middle" font-family="sans-serif">{escape(_(SLOT_LABELS[slot]))}</text></g>')
             else:
                 parts.append(svg_card(x, y, WALL_CARD_W, WALL_CARD_H, slot, fire_moves.get((seat, slot["number"]))))
     if view["discard"]:
         discard = " ".join(card_label(card) for card in view["discard"])
         parts.append(f'<text x="{MARGIN}" y="{height - 12}" font-size="12" font-family="sans-serif">'
-                     f'Discarded: {escape(discard)}</text>')
+                     f'{escape(tr("Discarded: {cards}", cards=discard))}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -33,7 +33,9 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, places, seat_name
+
+from gamehost_burgbaumeister.words import joined, player
 
 # --- Components (§2.1) ---------------------------------------------------
 
@@ -422,20 +424,32 @@ def wall_view(state: dict, owner: int) -> dict:
     }
 
 
-def summary(state: dict, scores: list[int], ranking: list[int]) -> str:
+VERDICTS = {
+    # (points variant, one winner, best score is 1): the sentence naming the winners
+    (False, True, True): "{winners} wins with {count} card.",
+    (False, True, False): "{winners} wins with {count} cards.",
+    (True, True, True): "{winners} wins with {count} point.",
+    (True, True, False): "{winners} wins with {count} points.",
+    (False, False, True): "{winners} share the win with {count} card.",
+    (False, False, False): "{winners} share the win with {count} cards.",
+    (True, False, True): "{winners} share the win with {count} point.",
+    (True, False, False): "{winners} share the win with {count} points.",
+}
+
+
+def summary(state: dict, scores: list[int], ranking: list[int]) -> Text:
     """One sentence on why the game ended and who won."""
     if state["end"] == END_WALL_COMPLETE:
-        reason = f"{player_name(state['seat'])} completed a wall of {WALL_TO_WIN} cards."
+        reason = Text("{player} completed a wall of {count} cards.", player=player(state["seat"]), count=WALL_TO_WIN)
     elif state["end"] == END_NO_CARD_TAKEABLE:
-        reason = "No one can take any of the remaining face-down cards."
+        reason = Text("No one can take any of the remaining face-down cards.")
     else:
-        reason = f"{state['idle_turns']} turns in a row without a take: the game stops."
+        reason = Text("{turns} turns in a row without a take: the game stops.", turns=state["idle_turns"])
     winners = [seat for seat, place in enumerate(ranking) if place == 1]
     best = scores[winners[0]]
-    unit = ("point" if state["options"]["special_cards"] else "card") + ("" if best == 1 else "s")
-    names = " and ".join(player_name(seat) for seat in winners)
-    verb = "wins" if len(winners) == 1 else "share the win"
-    return f"{reason} {names} {verb} with {best} {unit}."
+    verdict = Text(VERDICTS[state["options"]["special_cards"], len(winners) == 1, best == 1],
+                   winners=joined([player(seat) for seat in winners]), count=best)
+    return Text("{reason} {verdict}", reason=reason, verdict=verdict)
 
 
 # --- The game as the host asks for it -------------------------------------
@@ -449,11 +463,12 @@ def legal_moves(state: dict, seat: int) -> list[Move]:
     if state["phase"] == OVER or seat != state["seat"]:
         return []
     if state["phase"] == REVEAL:
-        return [Move(f"reveal:{place_name(place)}", f"Turn up the card at {place_name(place)}",
+        return [Move(f"reveal:{place_name(place)}", Text("Turn up the card at {place}", place=place_name(place)),
                      {"action": "reveal", "place": place})
                 for place, token in enumerate(state["table"]) if token is not None]
     if state["phase"] == FIRE:
-        return [Move(f"fire:{target}:{number}", f"Cannon: remove {number} from {player_name(target)}'s wall",
+        return [Move(f"fire:{target}:{number}",
+                     Text("Cannon: remove {number} from {player}'s wall", number=number, player=player(target)),
                      {"action": "fire", "seat": target, "card": number})
                 for target, number in cannon_targets(state, seat)]
     # Labels name the place, never the number: a label goes to the log,
@@ -462,11 +477,13 @@ def legal_moves(state: dict, seat: int) -> list[Move]:
     where = place_name(state["revealed"])
     moves = []
     if may_take(state["walls"][seat], number):
-        moves.append(Move("take", f"Take the card at {where} onto the right end of the wall", {"action": "take"}))
+        moves.append(Move("take", Text("Take the card at {place} onto the right end of the wall", place=where),
+                          {"action": "take"}))
     if may_use_magician(state, seat, number):
-        moves.append(Move("magician", f"Magician: insert the card at {where} at its place in the wall",
+        moves.append(Move("magician",
+                          Text("Magician: insert the card at {place} at its place in the wall", place=where),
                           {"action": "magician"}))
-    moves.append(Move("decline", f"Turn the card at {where} back face down", {"action": "decline"}))
+    moves.append(Move("decline", Text("Turn the card at {place} back face down", place=where), {"action": "decline"}))
     return moves
 
 

@@ -13,7 +13,7 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text, places
 
 from gamehost_scalino.pyramid import (
     COLOURS,
@@ -22,6 +22,7 @@ from gamehost_scalino.pyramid import (
     Pyramid,
     pyramid,
 )
+from gamehost_scalino.words import piece_name, player, verdict
 
 FREE_SIDE_RULES = ("whole-side", "any-face")
 """When a piece is "free on at least one side" (spec 3.8 b): PROPOSED default,
@@ -218,9 +219,10 @@ def legal_moves(state: dict, seat: int):
     for index, piece in enumerate(state["pieces"]):
         if removal_problem(state, pyr, piece) is None:
             span = pyr.span(piece_cells(pyr, piece))
-            kind = "single" if piece["size"] == 1 else f"{piece['size']}-cell bar"
             moves.append(Move(id=f"take:{piece['level']}:{span}",
-                              label=f"Take the {piece['colour']} {kind} on {span} (level {piece['level']})",
+                              label=Text("Take the {piece} on {cells} (level {level})",
+                                         piece=piece_name(piece["colour"], piece["size"]), cells=span,
+                                         level=piece["level"]),
                               args={"piece": index}))
     return moves
 
@@ -256,7 +258,7 @@ def outcome(state: dict):
         return None
     points = collected_points(state)
     ranking = places(points)
-    winners = [f"Player {seat + 1}" for seat in range(state["seats"]) if ranking[seat] == 1]
+    winners = [player(seat) for seat in range(state["seats"]) if ranking[seat] == 1]
     return Outcome(scores=[float(p) for p in points], ranking=ranking,
-                   summary=f"The pyramid is taken apart. {' and '.join(winners)} "
-                           f"{'wins' if len(winners) == 1 else 'share the win'} with {max(points)} points.")
+                   summary=Text("{reason} {verdict}", reason=Text("The pyramid is taken apart."),
+                                verdict=verdict(winners, max(points))))

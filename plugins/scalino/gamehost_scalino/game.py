@@ -7,25 +7,26 @@ board: different player counts, moves and scoring.
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, Variant
+from gamehost.sdk import Game, Text, Variant
 
 from gamehost_scalino import dismantle, hints, render, rules
 from gamehost_scalino.pyramid import GEOMETRIES
 
 GEOMETRY_OPTION = {"enum": sorted(GEOMETRIES), "default": "squares",
-                   "description": "Board: concentric squares 7x7/5x5/3x3/1x1 or diamonds 41/25/13/5 cells."}
+                   "description": Text("Board: concentric squares 7x7/5x5/3x3/1x1 or diamonds 41/25/13/5 cells.")}
 """The board option of both games (its JSON Schema)."""
 
-DIAMONDS_VARIANT = Variant("diamonds", "Diamond pyramid", {"geometry": "diamonds"},
-                           "The alternative board of concentric diamonds (41, 25, 13 and 5 cells).")
+DIAMONDS_VARIANT = Variant("diamonds", Text("Diamond pyramid"), {"geometry": "diamonds"},
+                           Text("The alternative board of concentric diamonds (41, 25, 13 and 5 cells)."))
 """Both games offer the alternative board as a catalog variant."""
 
 
 class Scalino(Game):
     id = "scalino"
-    title = "Scalino"
+    title = Text("Scalino")
     version = "1"
-    summary = "Build a four-level pyramid of wooden bars together, each making long staircases in your colour."
+    summary = Text("Build a four-level pyramid of wooden bars together, each making long staircases in your colour.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4
     # Equal staircase totals share a place (places): players may also agree on a draw.
@@ -36,11 +37,12 @@ class Scalino(Game):
         "properties": {
             "geometry": GEOMETRY_OPTION,
             "pocket_rule": {"enum": list(rules.POCKET_RULES), "default": "rectangle",
-                            "description": "Reading of the no-pocket rule."},
+                            "description": Text("Reading of the no-pocket rule.")},
             "staircase_steps": {"enum": list(rules.STAIRCASE_STEPS), "default": "adjacent",
-                                "description": "Whether flat neighbours continue a staircase or a level change is needed."},
+                                "description": Text("Whether flat neighbours continue a staircase or a level change "
+                                                    "is needed.")},
             "start_player": {"enum": list(rules.START_PLAYERS), "default": "random",
-                             "description": "Who places the first piece."},
+                             "description": Text("Who places the first piece.")},
         },
         "additionalProperties": False,
     }
@@ -83,9 +85,10 @@ class Scalino(Game):
 
 class ScalinoPyramid(Game):
     id = "scalino-pyramid"
-    title = "Scalino: Démonte la pyramide"
+    title = Text("Scalino: Démonte la pyramide")
     version = "1"
-    summary = "Take apart a finished Scalino pyramid piece by piece; bigger pieces score more."
+    summary = Text("Take apart a finished Scalino pyramid piece by piece; bigger pieces score more.")
+    languages = ("en", "fr")
     min_players = 2
     max_players = 6
     options_schema = {
@@ -93,9 +96,10 @@ class ScalinoPyramid(Game):
         "properties": {
             "geometry": GEOMETRY_OPTION,
             "free_side": {"enum": list(dismantle.FREE_SIDE_RULES), "default": "whole-side",
-                          "description": "A piece is free when a whole side is clear, or when any single face is."},
+                          "description": Text("A piece is free when a whole side is clear, or when any single "
+                                              "face is.")},
             "start_player": {"enum": list(dismantle.START_PLAYERS), "default": "random",
-                             "description": "Who takes the first piece."},
+                             "description": Text("Who takes the first piece.")},
         },
         "additionalProperties": False,
     }

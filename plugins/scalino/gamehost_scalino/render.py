@@ -3,15 +3,19 @@
 Each cell shows its top piece: colour and level. Levels are shaded (higher is
 darker) and nested outlines mark each level's region, so the steps read at a
 glance. Scalino also shows the pieces in hand and each colour's staircases.
+Their words go through the catalogue (``gettext``/``tr``) in the language
+the host renders for; a colour's letter too (yellow is J in French).
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from gamehost.sdk import Part
+from gamehost.sdk import Part, gettext as _, tr
+from gamehost.sdk.i18n import current_translator
 
 from gamehost_scalino.pyramid import COLOURS, PIECE_SIZES, Pyramid, pyramid, top_pieces
+from gamehost_scalino.words import colour_name, colours_name, player
 
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G"}
 FILLS = {"red": "#d1443a", "blue": "#3566c4", "yellow": "#e8b62c", "green": "#3e9a4c"}
@@ -37,7 +41,7 @@ def _board_text(view: dict, pyr: Pyramid) -> list[str]:
             elif piece is None:
                 row.append("..")
             else:
-                letter = LETTERS[view["pieces"][piece]["colour"]]
+                letter = _(LETTERS[view["pieces"][piece]["colour"]])
                 row.append(f"{letter if level == pyr.top_height[cell] else letter.lower()}{level}")
         lines.append(f"{y + 1:>3} " + " ".join(row))
     return lines
@@ -47,38 +51,43 @@ def scalino_text(view: dict, scores: dict) -> str:
     pyr = pyramid(view["options"]["geometry"])
     lines = []
     if view["over"]:
-        lines.append("Scalino: game over.")
+        lines.append(_("Scalino: game over."))
     else:
-        duty = " (bonus piece on the new level)" if view["bonus"] else ""
-        lines.append(f"Scalino: Player {view['turn'] + 1} ({'/'.join(view['colours'][view['turn']])}) to place{duty}.")
+        to_place = ("Scalino: {player} ({colours}) to place (bonus piece on the new level)." if view["bonus"]
+                    else "Scalino: {player} ({colours}) to place.")
+        lines.append(tr(to_place, player=player(view["turn"]), colours=colours_name(view["colours"][view["turn"]])))
         if view["skipped"]:
-            lines.append("Passed (no legal placement): " + ", ".join(f"Player {s + 1}" for s in view["skipped"]))
+            lines.append(tr("Passed (no legal placement): {players}",
+                            players=", ".join(tr("Player {number}", number=s + 1) for s in view["skipped"])))
     lines += _board_text(view, pyr)
-    lines.append("Upper case: at its final height (counts); lower case: covered later or left low.")
+    lines.append(_("Upper case: at its final height (counts); lower case: covered later or left low."))
     for seat, colours in enumerate(view["colours"]):
         for colour in colours:
             hand = view["hands"][colour]
             held = ", ".join(f"{hand[size - 1]} x {size}" for size in PIECE_SIZES)
             score = scores[colour]
-            stairs = "; ".join("-".join(path) for path in score["staircases"]) or "none"
-            penalty = f" - {score['penalty']} unplaced" if score["penalty"] else ""
-            lines.append(f"Player {seat + 1} {colour}: in hand {held}; staircases {stairs}: "
-                         f"{score['points']} points{penalty}")
+            stairs = "; ".join("-".join(path) for path in score["staircases"]) or _("none")
+            line = ("{player} {colour}: in hand {held}; staircases {stairs}: {points} points - {penalty} unplaced"
+                    if score["penalty"] else "{player} {colour}: in hand {held}; staircases {stairs}: {points} points")
+            lines.append(tr(line, player=player(seat), colour=colour_name(colour), held=held, stairs=stairs,
+                            points=score["points"], penalty=score["penalty"]))
     return "\n".join(lines)
 
 
 def pyramid_text(view: dict, points: list[int]) -> str:
     pyr = pyramid(view["options"]["geometry"])
     if view["over"]:
-        head = "Démonte la pyramide: game over."
+        head = _("Démonte la pyramide: game over.")
     elif view["chain"] is not None:
-        head = f"Démonte la pyramide: Player {view['turn'] + 1} takes one more piece from level {view['chain']}."
+        head = tr("Démonte la pyramide: {player} takes one more piece from level {level}.",
+                  player=player(view["turn"]), level=view["chain"])
     else:
-        head = f"Démonte la pyramide: Player {view['turn'] + 1} to take a piece."
+        head = tr("Démonte la pyramide: {player} to take a piece.", player=player(view["turn"]))
     lines = [head] + _board_text(view, pyr)
     for seat in range(view["seats"]):
         taken = [p["size"] for p in view["pieces"] if p["taken_by"] == seat]
-        lines.append(f"Player {seat + 1}: {len(taken)} pieces, {points[seat]} points")
+        lines.append(tr("{player}: {count} pieces, {points} points", player=player(seat), count=len(taken),
+                        points=points[seat]))
     return "\n".join(lines)
 
 
@@ -163,18 +172,23 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
                      f'data-part="{escape(part_id)}"/>')
     # Hands and scores.
     x0, y = board + 24, MARGIN
-    status = "Game over" if view["over"] else f"Player {view['turn'] + 1} to place" + (" (bonus)" if view["bonus"] else "")
+    if view["over"]:
+        status = _("Game over")
+    else:
+        status = tr("{player} to place (bonus)" if view["bonus"] else "{player} to place", player=player(view["turn"]))
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="16" font-weight="bold">{escape(status)}</text>')
     y += 28
     for seat, colours in enumerate(view["colours"]):
         for colour in colours:
             score = scores[colour]
-            penalty = f" − {score['penalty']}" if score["penalty"] else ""
-            parts.append(f'<text x="{x0}" y="{y}" font-size="13">Player {seat + 1} · {colour}: '
-                         f'{score["points"]} points{penalty}</text>')
+            line = "{player} · {colour}: {points} points − {penalty}" if score["penalty"] else \
+                "{player} · {colour}: {points} points"
+            words = tr(line, player=player(seat), colour=colour_name(colour), points=score["points"],
+                       penalty=score["penalty"])
+            parts.append(f'<text x="{x0}" y="{y}" font-size="13">{escape(words)}</text>')
             bx = x0
             for size in PIECE_SIZES:
-                for _ in range(view["hands"][colour][size - 1]):
+                for _piece in range(view["hands"][colour][size - 1]):
                     parts.append(f'<rect x="{bx}" y="{y + 8}" width="{size * 9}" height="9" fill="{FILLS[colour]}" '
                                  f'stroke="#333" stroke-width="0.8"/>')
                     bx += size * 9 + 3
@@ -193,15 +207,17 @@ def _piece_tray(moves, left: int, top: int) -> str:
             kinds.setdefault(move.parts[0].id, move.parts[0])
     if not kinds:
         return ""
-    parts = [f'<text x="{left}" y="{top}" font-size="13">Pick a piece, then the cell where it starts:</text>']
+    parts = [f'<text x="{left}" y="{top}" font-size="13">{escape(_("Pick a piece, then the cell where it starts:"))}'
+             '</text>']
+    say = current_translator().translate
     x, y = left, top + 10
     for part_id, part in kinds.items():
-        _, colour, kind = part_id.split(":")
+        colour, kind = part_id.split(":")[1:]
         length = 14 * int(kind[0])
         width, height = (14, length) if kind.endswith("v") else (length, 14)
         if x + max(width, 28) > left + 300:
             x, y = left, y + 56
-        parts.append(f'<g data-part="{escape(part_id)}" style="cursor:pointer"><title>{escape(part.label)}</title>'
+        parts.append(f'<g data-part="{escape(part_id)}" style="cursor:pointer"><title>{escape(say(part.label))}</title>'
                      f'<rect x="{x}" y="{y}" width="{max(width, 28) + 8}" height="50" fill="#000" fill-opacity="0"/>'
                      f'<rect x="{x + 4}" y="{y + 4}" width="{width}" height="{height}" fill="{FILLS[colour]}" '
                      f'stroke="#000" stroke-width="0.8"/></g>')
@@ -218,6 +234,7 @@ def pyramid_svg(view: dict, points: list[int], moves) -> str:
              f'<rect width="{width}" height="{height}" fill="#fbf8f1"/>']
     parts += _board_svg(view, pyr)
     # A takeable piece is never covered, so its whole outline is visible: click it.
+    say = current_translator().translate
     for move in moves:
         cells = [pyr.index[name] for name in view["pieces"][move.args["piece"]]["cells"]]
         xs = [_origin(pyr, c)[0] for c in cells]
@@ -225,17 +242,18 @@ def pyramid_svg(view: dict, points: list[int], moves) -> str:
         parts.append(f'<rect x="{min(xs) + 4}" y="{min(ys) + 4}" width="{max(xs) - min(xs) + CELL - 8}" '
                      f'height="{max(ys) - min(ys) + CELL - 8}" fill="#fff" fill-opacity="0.18" stroke="#fff" '
                      f'stroke-width="2" stroke-dasharray="5 3" data-move="{escape(move.id)}" style="cursor:pointer">'
-                     f'<title>{escape(move.label)}</title></rect>')
+                     f'<title>{escape(say(move.label))}</title></rect>')
     x0, y = board + 24, MARGIN
     if view["over"]:
-        status = "Game over"
+        status = _("Game over")
     elif view["chain"] is not None:
-        status = f"Player {view['turn'] + 1}: one more from level {view['chain']}"
+        status = tr("{player}: one more from level {level}", player=player(view["turn"]), level=view["chain"])
     else:
-        status = f"Player {view['turn'] + 1} to take"
+        status = tr("{player} to take", player=player(view["turn"]))
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="15" font-weight="bold">{escape(status)}</text>')
     for seat in range(view["seats"]):
         y += 26
-        parts.append(f'<text x="{x0}" y="{y}" font-size="13">Player {seat + 1}: {points[seat]} points</text>')
+        words = tr("{player}: {points} points", player=player(seat), points=points[seat])
+        parts.append(f'<text x="{x0}" y="{y}" font-size="13">{escape(words)}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Text, places
 
 from gamehost_scalino.pyramid import (
     COLOURS,
@@ -28,6 +28,7 @@ from gamehost_scalino.pyramid import (
     staircase_graph,
     triangular,
 )
+from gamehost_scalino.words import colours_name, piece_name, player, verdict
 
 POCKET_RULES = ("rectangle", "cell", "region", "off")
 """Readings of "no empty cell or group of cells bordered by pieces on more than
@@ -217,10 +218,10 @@ def placement_parts(pyr: Pyramid, colour: str, bar) -> tuple[Part, Part]:
     """A placement composed by clicks: the piece (colour, size, lie), then the
     cell where it starts (its top or left cell)."""
     kind = piece_kind(pyr, bar)
-    lie = {"1": "single", "h": "bar across", "v": "bar down"}
-    words = lie["1"] if kind == "1" else f"{kind[0]}-cell {lie[kind[1]]}"
+    lie = {"1": "", "h": "across", "v": "down"}[kind[-1]]
     start = pyr.names[min(bar)]
-    return Part(f"piece:{colour}:{kind}", f"{colour} {words}"), Part(f"cell:{start}", start)
+    return (Part(f"piece:{colour}:{kind}", piece_name(colour, len(bar), lie=lie)),
+            Part(f"cell:{start}", Text("{cell}", cell=start)))
 
 
 def legal_placements(state: dict, seat: int):
@@ -371,9 +372,9 @@ def legal_moves(state: dict, seat: int):
     moves = []
     for colour, bar in legal_placements(state, seat):
         span = pyr.span(bar)
-        kind = "single" if len(bar) == 1 else f"{len(bar)}-cell bar"
         moves.append(Move(id=f"{colour}:{span}",
-                          label=f"{colour.capitalize()} {kind} on {span} (level {level})",
+                          label=Text("{piece} on {cells} (level {level})",
+                                     piece=piece_name(colour, len(bar), capital=True), cells=span, level=level),
                           args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
                           parts=placement_parts(pyr, colour, bar)))
     return moves
@@ -424,10 +425,9 @@ def outcome(state: dict):
         return None
     totals = seat_totals(state)
     ranking = places(totals)
-    winners = [f"Player {seat + 1} ({'/'.join(state['colours'][seat])})" for seat in range(state["seats"])
-               if ranking[seat] == 1]
+    winners = [Text("{player} ({colours})", player=player(seat), colours=colours_name(state["colours"][seat]))
+               for seat in range(state["seats"]) if ranking[seat] == 1]
     complete = current_level(state, pyramid(state["options"]["geometry"])) is None
-    how = "The pyramid is complete." if complete else "Nobody can place: unplaced pieces cost their size."
+    how = Text("The pyramid is complete.") if complete else Text("Nobody can place: unplaced pieces cost their size.")
     return Outcome(scores=[float(t) for t in totals], ranking=ranking,
-                   summary=f"{how} {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
-                           f"with {max(totals)} points.")
+                   summary=Text("{reason} {verdict}", reason=how, verdict=verdict(winners, max(totals))))
