@@ -49,7 +49,9 @@ export function seatText(seat: Seat): string {
   const number = tr("Player {number}", { number: seat.index + 1 });
   switch (seat.kind) {
     case SeatKind.OPEN: return tr("{player}: open", { player: number });
-    case SeatKind.BOT: return tr("{player}: bot ({bot})", { player: number, bot: seat.bot || tr("random") });
+    // The host's own bot is named by its id, "random": said in the reader's language (other bots keep their id).
+    case SeatKind.BOT: return tr("{player}: bot ({bot})",
+      { player: number, bot: !seat.bot || seat.bot === "random" ? tr("random") : seat.bot });
     default: {
       const name = chosenName(seat);
       const who = name ? tr("{name} (player {number})", { name, number: seat.index + 1 }) : number;
