@@ -48,7 +48,7 @@ def web_host():
 
 def play_in(language: str, game: str, target: str) -> dict:
     command = [shutil.which("node") or "node", str(WEB / "e2e" / "languages.mjs"), "--target", target,
-               "--game", game, "--language", language, "--seed", "5"]
+               "--game", game, "--language", language, "--seed", "5", "--translated-games", ",".join(FRENCH_GAMES)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, f"languages.mjs failed:\n{done.stderr[-4000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -69,7 +69,7 @@ def test_a_whole_match_its_spectator_and_its_replay_show_no_english(web_host, ga
     assert played["reloaded"] == {"lang": LANGUAGE, "switch": LANGUAGE}  # and it is remembered
     assert played["status"] == "finished" and played["moves"] > 0
     snapshots = played["snapshots"]
-    assert {snapshot["where"] for snapshot in snapshots} == {"player", "spectator", "replay"}
+    assert {snapshot["where"] for snapshot in snapshots} == {"lobby", "player", "spectator", "replay"}
     assert sum(snapshot["where"] == "replay" for snapshot in snapshots) == played["lastVersion"] + 1
     found = []
     for snapshot in snapshots:

@@ -17,6 +17,7 @@ import { createMatch, openMatch, pageState, playToEnd, seededRandom, waitForTurn
 
 const { values: args } = parseArgs({ options: {
   target: { type: "string" }, game: { type: "string" }, language: { type: "string" }, seed: { type: "string" },
+  "translated-games": { type: "string" },
 } });
 const { target, game, language } = args;
 if (!target || !game || !language) {
@@ -28,7 +29,8 @@ if (!target || !game || !language) {
 function texts(page, where, matchId) {
   return page.evaluate(({ where, matchId }) => {
     const strip = (text) => text.split(matchId).join(" ").split(window.location.origin).join(" ");
-    const attributes = Array.from(document.querySelectorAll("[title], [aria-label], [placeholder], [alt]"),
+    const attributes = Array.from(document.querySelectorAll("[title], [aria-label], [placeholder], [alt]"))
+      .filter((element) => !element.closest("[hidden]")).map(
       (element) => ["title", "aria-label", "placeholder", "alt"].map((name) => element.getAttribute(name) ?? "")
         .join(" "));
     const svg = Array.from(document.querySelectorAll(".board svg text, .board svg title"), (element) => element.textContent);
@@ -49,13 +51,21 @@ try {
   const before = await player.evaluate(() => document.documentElement.lang);
   await player.locator("#language").selectOption(language);
   await player.waitForFunction((tag) => document.documentElement.lang === tag, language);
+  // The lobby, its catalog cut to the games that have the language (the others' titles and summaries are theirs).
+  await player.waitForSelector("details.game");
+  const translated = (args["translated-games"] ?? game).split(",");
+  await player.evaluate((keep) => document.querySelectorAll("details.game").forEach((card) => {
+    if (!keep.includes(card.dataset.game)) card.hidden = true;
+  }), translated);
+  const lobby = await texts(player, "lobby", "\u0000");
+  await player.evaluate(() => document.querySelectorAll("details.game").forEach((card) => { card.hidden = false; }));
   const id = await createMatch(player, target, { game, seats: 2, bots: [1], seed: args.seed });
 
   const spectatorContext = await browser.newContext({ locale: `${language}-${language.toUpperCase()}` });
   const spectator = await spectatorContext.newPage();
   await openMatch(spectator, target, id);
 
-  const snapshots = [await texts(player, "player", id), await texts(spectator, "spectator", id)];
+  const snapshots = [lobby, await texts(player, "player", id), await texts(spectator, "spectator", id)];
   let reloaded = null;
   const played = await playToEnd(player, seededRandom(Number(args.seed || 1)), {
     afterMove: async (count) => {
