@@ -67,6 +67,12 @@ def test_a_whole_match_its_spectator_and_its_replay_show_no_english(web_host, ga
 
     assert played["before"] == "en"  # the player's browser is English: the switch made the page French
     assert played["reloaded"] == {"lang": LANGUAGE, "switch": LANGUAGE}  # and it is remembered
+    # Switched to English and back mid-match: the page read the match again in each, without a reload, same seat.
+    switched = played["switched"]
+    for shown in (switched["english"], switched["back"]):
+        assert shown["url"] == switched["url"] and shown["seatAfter"] == shown["seat"] >= 0
+    assert switched["english"]["lastMove"].startswith("Last move: ")
+    assert not leaks.words_in(switched["back"]["lastMove"] + " ".join(switched["back"]["legal"]))
     assert played["status"] == "finished" and played["moves"] > 0
     snapshots = played["snapshots"]
     assert {snapshot["where"] for snapshot in snapshots} == {"lobby", "player", "spectator", "replay"}

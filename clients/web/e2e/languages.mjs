@@ -67,9 +67,26 @@ try {
 
   const snapshots = [lobby, await texts(player, "player", id), await texts(spectator, "spectator", id)];
   let reloaded = null;
+  let switched = null;
+  /** Switches the player's page to `tag` mid-match and reads it once it has drawn the match again. */
+  const switchTo = async (tag) => {
+    const { version, seat } = await pageState(player);
+    await player.locator("#language").selectOption(tag);
+    await player.waitForFunction(({ tag, version }) => document.documentElement.lang === tag
+      && Number(document.querySelector(".match-page")?.dataset.version ?? -1) >= version
+      && document.querySelector("#last-move")?.textContent, { tag, version });
+    const now = await pageState(player);
+    return { lang: tag, seat, seatAfter: now.seat, url: player.url(), lastMove: await player.locator("#last-move").innerText(),
+      legal: now.legal.map((move) => move.label) };
+  };
   const played = await playToEnd(player, seededRandom(Number(args.seed || 1)), {
     afterMove: async (count) => {
       await waitForTurnOrEnd(player);
+      if (count === 1) {
+        const url = player.url();
+        switched = { english: await switchTo("en"), back: await switchTo(language), url };
+        await waitForTurnOrEnd(player);
+      }
       if (count === 2) {
         await player.reload();
         await player.waitForSelector(".match-page[data-version]");
@@ -95,7 +112,7 @@ try {
     snapshots.push(await texts(player, "replay", id));
   }
   const end = await pageState(spectator);
-  console.log(JSON.stringify({ match: id, before, reloaded, moves: played.length, status: end.status, lastVersion,
+  console.log(JSON.stringify({ match: id, before, reloaded, switched, moves: played.length, status: end.status, lastVersion,
     snapshots }));
 } finally {
   await browser.close();
