@@ -4,6 +4,7 @@ import { Code, ConnectError, createClient, type Client, type Interceptor } from 
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { GameHost } from "@gamehost/client";
 import { bearerToken, tokenRefused } from "./bearer-token";
+import { requestLocale } from "./i18n";
 
 export type GameHostClient = Client<typeof GameHost>;
 
@@ -31,8 +32,23 @@ const signIn: Interceptor = (next) => async (request) => {
   }
 };
 
+/** Every request that has a `locale` field (those whose answers carry words: games, matches, views, logs, the
+ * watch) asks in the page's language, unless the call named one; Accept-Language says it too. */
+const inLanguage: Interceptor = (next) => async (request) => {
+  const locale = requestLocale();
+  request.header.set("accept-language", locale);
+  if (!("locale" in request.method.input.field)) return next(request);
+  const withLocale = <M extends object>(message: M): M =>
+    (message as { locale?: string }).locale ? message : { ...message, locale };
+  if (!request.stream) return next({ ...request, message: withLocale(request.message) });
+  const messages = request.message;
+  return next({ ...request, message: (async function* () {
+    for await (const message of messages) yield withLocale(message);
+  })() });
+};
+
 export const gamehost: GameHostClient = createClient(
   GameHost,
   // useHttpGet: the reads without side effects (the lobby's listings, GetMatch) go as Connect GETs.
-  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, useHttpGet: true, interceptors: [signIn] }),
+  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, useHttpGet: true, interceptors: [inLanguage, signIn] }),
 );

@@ -16,6 +16,7 @@
 // token (a new fragment, or setToken).
 import { ErrorInfoSchema } from "@gamehost/client/google/rpc";
 import type { ConnectError } from "@connectrpc/connect";
+import { tr } from "./i18n";
 
 export const MAX_TOKEN_LENGTH = 8192; // the host refuses longer ones unread
 const TOKEN_KEY = "gamehost.bearer-token";
@@ -28,10 +29,10 @@ export function bearerToken(): string {
 
 /** Why `token` cannot be sent as a bearer token, or "" when it can. */
 export function tokenProblem(token: string): string {
-  if (!token) return "The token is empty.";
-  if (token.length > MAX_TOKEN_LENGTH) return `The token is longer than ${MAX_TOKEN_LENGTH} characters.`;
-  if (/^bearer\s/i.test(token)) return 'Give the token alone, without "Bearer ".';
-  if (!/^[\x21-\x7e]+$/.test(token)) return "The token has spaces or characters that are not printable ASCII.";
+  if (!token) return tr("The token is empty.");
+  if (token.length > MAX_TOKEN_LENGTH) return tr("The token is longer than {count} characters.", { count: MAX_TOKEN_LENGTH });
+  if (/^bearer\s/i.test(token)) return tr("Give the token alone, without “Bearer ”.");
+  if (!/^[\x21-\x7e]+$/.test(token)) return tr("The token has spaces or characters that are not printable ASCII.");
   return "";
 }
 

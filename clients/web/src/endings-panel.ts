@@ -8,7 +8,8 @@ import { MatchStatus, type Match, type View } from "@gamehost/client";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, type Problem } from "./errors";
-import { seatName } from "./match-text";
+import { seatName, seatNames } from "./match-text";
+import { tr } from "./i18n";
 
 export interface EndingsPanelHost {
   /** "matches/{id}". */
@@ -23,7 +24,7 @@ export interface EndingsPanelHost {
 }
 
 export class EndingsPanel {
-  readonly element = h("section", { id: "endings", class: "endings-panel", "aria-label": "Resigning and draws",
+  readonly element = h("section", { id: "endings", class: "endings-panel", "aria-label": tr("Resigning and draws"),
     hidden: true });
   private readonly message = h("p", { id: "draw-message", class: "draw-message", "aria-live": "polite" });
   private readonly controls = h("div", { class: "endings-controls" });
@@ -62,26 +63,27 @@ export class EndingsPanel {
       return;
     }
     const buttons: HTMLElement[] = [h("button", { type: "button", id: "resign", class: "resign", disabled: this.busy,
-      onclick: () => void this.resign(seat) }, "Resign")];
+      onclick: () => void this.resign(seat) }, tr("Resign"))];
     if (this.draws && !offer) {
       buttons.push(h("button", { type: "button", id: "draw-offer", disabled: this.busy,
-        onclick: () => void this.call("Offering a draw", () => gamehost.offerDraw(this.request())) }, "Offer draw"));
+        onclick: () => void this.call(tr("Offering a draw"), () => gamehost.offerDraw(this.request())) },
+      tr("Offer draw")));
     }
     if (offer && offer.seat === seat) {
-      this.message.textContent = `You offered a draw. Waiting for ${offer.waiting.map((index) => seatName(index, seats))
-        .join(" and ")}.`;
+      this.message.textContent = tr("You offered a draw. Waiting for {names}.",
+        { names: seatNames(offer.waiting, seats) });
       buttons.push(h("button", { type: "button", id: "draw-withdraw", disabled: this.busy,
-        onclick: () => void this.call("Withdrawing the offer", () => gamehost.withdrawDraw(this.request())) },
-      "Withdraw offer"));
+        onclick: () => void this.call(tr("Withdrawing the offer"), () => gamehost.withdrawDraw(this.request())) },
+      tr("Withdraw offer")));
     } else if (offer) {
       const toAnswer = offer.waiting.includes(seat);
-      this.message.textContent = `${seatName(offer.seat, seats)} offers a draw.`;
+      this.message.textContent = tr("{who} offers a draw.", { who: seatName(offer.seat, seats) });
       if (toAnswer) {
-        const answer = (accept: boolean) => () => void this.call(accept ? "Accepting the draw" : "Declining the draw",
+        const answer = (accept: boolean) => () => void this.call(accept ? tr("Accepting the draw") : tr("Declining the draw"),
           () => gamehost.answerDraw({ ...this.request(), accept, offerVersion: offer.offerVersion }));
         buttons.push(
-          h("button", { type: "button", id: "draw-accept", disabled: this.busy, onclick: answer(true) }, "Accept"),
-          h("button", { type: "button", id: "draw-decline", disabled: this.busy, onclick: answer(false) }, "Decline"));
+          h("button", { type: "button", id: "draw-accept", disabled: this.busy, onclick: answer(true) }, tr("Accept")),
+          h("button", { type: "button", id: "draw-decline", disabled: this.busy, onclick: answer(false) }, tr("Decline")));
       }
     } else {
       this.message.textContent = "";
@@ -94,7 +96,7 @@ export class EndingsPanel {
   }
 
   private async resign(seat: number): Promise<void> {
-    if (!window.confirm("Resign this match? Your opponents win, and it cannot be taken back.")) return;
+    if (!window.confirm(tr("Resign this match? Your opponents win, and it cannot be taken back."))) return;
     this.busy = true;
     this.draw();
     try {
@@ -102,7 +104,7 @@ export class EndingsPanel {
       const match = await gamehost.resign(this.request());
       this.page.resigned(seat, match);
     } catch (error) {
-      this.page.report(problemOf(error), "Resigning");
+      this.page.report(problemOf(error), tr("Resigning"));
     } finally {
       this.busy = false;
       this.draw();

@@ -10,6 +10,7 @@ import {
   RetryInfoSchema,
 } from "@gamehost/client/google/rpc";
 import { h } from "./elements";
+import { formatList, tr } from "./i18n";
 
 export interface Problem {
   /** The gRPC status name, e.g. "NOT_FOUND". */
@@ -50,87 +51,90 @@ const CODE_NAMES: Record<Code, string> = {
 
 // What to do, per ErrorInfo reason (docs/protocol.md, "Reasons").
 const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => string> = {
-  GAME_NOT_FOUND: () => "This host does not serve that game; reload the lobby for the current catalog.",
-  MATCH_NOT_FOUND: () => "There is no such match on this host. Go back to the lobby and pick one from the list.",
-  INVALID_NAME: () => "The address names no valid match. Go back to the lobby.",
-  INVALID_FIELD: () => "Correct the field named below and try again.",
-  INVALID_OPTIONS: () => "Correct the options marked below and create the match again.",
-  INVALID_PAGE_TOKEN: () => "Reload the list.",
-  MOVE_MISSING: () => "Choose a move from the list.",
-  MALFORMED_MOVE: () => "Choose one of the listed moves instead.",
-  VERSION_OUT_OF_RANGE: () => "Reload the page to follow the match from its current state.",
-  ILLEGAL_MOVE: () => "The rules refused that move; choose another one.",
-  UNKNOWN_MOVE: () => "That move is not legal any more. The board has been refreshed: choose again.",
-  NOT_YOUR_TURN: (m) => `It is not your turn${m.to_move ? ` (${playersText(m.to_move)} to move)` : ""}; wait for it.`,
-  MATCH_NOT_OVER: () => "The replay opens once the match is over; follow the match live meanwhile.",
-  MATCH_NOT_ACTIVE: (m) => `The match is ${m.status || "not active"}: moves are only accepted while it is being played.`,
-  MATCH_NOT_OPEN: () => "Every seat is taken: you can still watch the match.",
-  MATCH_OVER: () => "The match is over; there is nothing to leave.",
+  GAME_NOT_FOUND: () => tr("This host does not serve that game; reload the lobby for the current catalog."),
+  MATCH_NOT_FOUND: () => tr("There is no such match on this host. Go back to the lobby and pick one from the list."),
+  INVALID_NAME: () => tr("The address names no valid match. Go back to the lobby."),
+  INVALID_FIELD: () => tr("Correct the field named below and try again."),
+  INVALID_OPTIONS: () => tr("Correct the options marked below and create the match again."),
+  INVALID_PAGE_TOKEN: () => tr("Reload the list."),
+  MOVE_MISSING: () => tr("Choose a move from the list."),
+  MALFORMED_MOVE: () => tr("Choose one of the listed moves instead."),
+  VERSION_OUT_OF_RANGE: () => tr("Reload the page to follow the match from its current state."),
+  ILLEGAL_MOVE: () => tr("The rules refused that move; choose another one."),
+  UNKNOWN_MOVE: () => tr("That move is not legal any more. The board has been refreshed: choose again."),
+  NOT_YOUR_TURN: (m) => m.to_move ? tr("It is not your turn ({players} to move); wait for it.",
+    { players: playersText(m.to_move) }) : tr("It is not your turn; wait for it."),
+  MATCH_NOT_OVER: () => tr("The replay opens once the match is over; follow the match live meanwhile."),
+  MATCH_NOT_ACTIVE: (m) => tr("The match is {status}: moves are only accepted while it is being played.",
+    { status: m.status || tr("not active") }),
+  MATCH_NOT_OPEN: () => tr("Every seat is taken: you can still watch the match."),
+  MATCH_OVER: () => tr("The match is over; there is nothing to leave."),
   SEAT_TAKEN: (m) =>
-    `Someone took that seat first. ${m.open_seats ? `Open seats now: ${m.open_seats}.` : "No seat is open."}`,
+    m.open_seats ? tr("Someone took that seat first. Open seats now: {seats}.", { seats: m.open_seats })
+      : tr("Someone took that seat first. No seat is open."),
   STALE_VERSION: (m) =>
-    `The match moved on (it is at version ${m.current_version ?? "?"}, you chose at version ` +
-    `${m.expected_version ?? "?"}). The board has been refreshed: choose again.`,
-  CONCURRENT_UPDATE: () => "Someone else changed the match at the same moment. The board has been refreshed: try again.",
+    tr("The match moved on (it is at version {current}, you chose at version {expected}). The board has been refreshed: choose again.",
+      { current: m.current_version ?? "?", expected: m.expected_version ?? "?" }),
+  CONCURRENT_UPDATE: () => tr("Someone else changed the match at the same moment. The board has been refreshed: try again."),
   INVALID_TOKEN: () =>
-    "The seat saved in this browser does not belong to this match, or was taken back on another device. You are " +
-    "watching as a spectator; join to play, or, signed in, open the match again to take your seat back here.",
-  SPECTATOR_FORBIDDEN: () => "Spectators cannot do that: join the match first.",
-  TOO_MANY_WATCHERS: (m) => `Too many people are watching this match (limit ${m.limit ?? "?"}); retrying shortly.`,
-  INVALID_BEARER_TOKEN: () => "The host does not accept your sign-in. Sign in again, or sign out to go on anonymously.",
-  TOKEN_EXPIRED: () => "Your sign-in has expired. Sign in again, or sign out to go on anonymously.",
-  INVALID_AUTHORIZATION: () => "The sign-in token could not be read. Sign out, then sign in again.",
-  AUTHENTICATION_REQUIRED: () => "This host admits only signed-in users: sign in first.",
+    tr("The seat saved in this browser does not belong to this match, or was taken back on another device. You are watching as a spectator; join to play, or, signed in, open the match again to take your seat back here."),
+  SPECTATOR_FORBIDDEN: () => tr("Spectators cannot do that: join the match first."),
+  TOO_MANY_WATCHERS: (m) => tr("Too many people are watching this match (limit {limit}); retrying shortly.",
+    { limit: m.limit ?? "?" }),
+  INVALID_BEARER_TOKEN: () => tr("The host does not accept your sign-in. Sign in again, or sign out to go on anonymously."),
+  TOKEN_EXPIRED: () => tr("Your sign-in has expired. Sign in again, or sign out to go on anonymously."),
+  INVALID_AUTHORIZATION: () => tr("The sign-in token could not be read. Sign out, then sign in again."),
+  AUTHENTICATION_REQUIRED: () => tr("This host admits only signed-in users: sign in first."),
   MATCH_QUOTA_EXCEEDED: (m) => m.quota === "bot_matches"
-    ? "You run as many all-bot matches as this host allows; wait for one to finish."
-    : "You have as many open matches as this host allows; start or leave one first.",
-  JWKS_UNAVAILABLE: () => "The host cannot check sign-ins right now (its identity provider is unreachable). Try again shortly.",
-  RULES_VERSION_UNAVAILABLE: (m) => `This host lacks the rules version ${m.rules_version ?? "?"} this match was `
-    + `created with (it has ${m.served_versions || "others"}): it cannot be opened here until the host's operator `
-    + "installs a plugin release that ships it.",
-  UNDO_NOT_SUPPORTED: () => "This game does not let players take moves back.",
-  UNDO_NOT_ALLOWED: () => "The rules do not let this move be taken back (it drew chance or revealed something).",
-  NOTHING_TO_UNDO: () => "No move stands that could be taken back.",
-  UNDO_NOT_YOURS: () => "Only the player whose move is the last one may ask to take it back, or withdraw the ask.",
-  UNDO_ALREADY_ASKED: () => "An ask to take back is open already: it must be answered or withdrawn first.",
-  NO_UNDO_ASKED: () => "No ask to take back is open any more: it was answered, withdrawn, closed by a move, or lapsed.",
-  UNDO_OWN_ASK: () => "This is your own ask: you may withdraw it.",
-  UNDO_ALREADY_ANSWERED: () => "You have answered this ask already.",
-  STALE_UNDO_ASK: () => "That ask is no longer the open one; the page shows the match as it is now.",
+    ? tr("You run as many all-bot matches as this host allows; wait for one to finish.")
+    : tr("You have as many open matches as this host allows; start or leave one first."),
+  JWKS_UNAVAILABLE: () => tr("The host cannot check sign-ins right now (its identity provider is unreachable). Try again shortly."),
+  RULES_VERSION_UNAVAILABLE: (m) => tr("This host lacks the rules version {version} this match was created with (it has {served}): it cannot be opened here until the host's operator installs a plugin release that ships it.",
+    { version: m.rules_version ?? "?", served: m.served_versions || tr("others") }),
+  UNDO_NOT_SUPPORTED: () => tr("This game does not let players take moves back."),
+  UNDO_NOT_ALLOWED: () => tr("The rules do not let this move be taken back (it drew chance or revealed something)."),
+  NOTHING_TO_UNDO: () => tr("No move stands that could be taken back."),
+  UNDO_NOT_YOURS: () => tr("Only the player whose move is the last one may ask to take it back, or withdraw the ask."),
+  UNDO_ALREADY_ASKED: () => tr("An ask to take back is open already: it must be answered or withdrawn first."),
+  NO_UNDO_ASKED: () => tr("No ask to take back is open any more: it was answered, withdrawn, closed by a move, or lapsed."),
+  UNDO_OWN_ASK: () => tr("This is your own ask: you may withdraw it."),
+  UNDO_ALREADY_ANSWERED: () => tr("You have answered this ask already."),
+  STALE_UNDO_ASK: () => tr("That ask is no longer the open one; the page shows the match as it is now."),
   // Matchmaking (the lobby's "Find a match").
-  SIGN_IN_REQUIRED: () => "Finding a match is for signed-in players: sign in first.",
-  TICKET_LIMIT: (m) => `You are queued ${m.limit ?? "4"} times already, the most one player may be: cancel one of `
-    + "your queued tickets or wait for a match.",
-  PARTY_FULL: (m) => `Every place of this party${m.party_size ? ` of ${m.party_size}` : ""} is taken: start a party `
-    + "of your own, or queue alone.",
-  PARTY_NOT_FOUND: () => "This party is not gathering any more (its players were matched or left the queue), or the "
-    + "link is mistyped: ask your friend for a new link, or start a party of your own.",
-  ALREADY_IN_PARTY: () => "You are queued in this party already: wait for your friends to join it.",
-  PARTY_MISMATCH: () => "The party queues for another game, player count or options: join it with the party's own.",
-  PARTY_CONFLICT: () => "Start a party or join one, not both at once.",
-  TICKET_EXPIRED: () => "Nobody was found in time: this ticket has left the queue already; queue again.",
-  TICKET_MATCHED: (m) => `A match was found already${m.match ? ` (${m.match})` : ""}: play it, or leave it there.`,
-  TICKET_NOT_FOUND: () => "That ticket is no longer kept on this host; queue again.",
-  NOT_TICKET_HOLDER: () => "That ticket is another player's: only they may follow or cancel it.",
-  PLUGIN_ERROR: () => "The game's plugin failed on this request; the match is unchanged. Another move may work; please report it.",
-  HOST_ERROR: () => "The host failed unexpectedly; try again later and report it.",
+  SIGN_IN_REQUIRED: () => tr("Finding a match is for signed-in players: sign in first."),
+  TICKET_LIMIT: (m) => tr("You are queued {limit} times already, the most one player may be: cancel one of your queued tickets or wait for a match.",
+    { limit: m.limit ?? "4" }),
+  PARTY_FULL: (m) => m.party_size
+    ? tr("Every place of this party of {size} is taken: start a party of your own, or queue alone.", { size: m.party_size })
+    : tr("Every place of this party is taken: start a party of your own, or queue alone."),
+  PARTY_NOT_FOUND: () => tr("This party is not gathering any more (its players were matched or left the queue), or the link is mistyped: ask your friend for a new link, or start a party of your own."),
+  ALREADY_IN_PARTY: () => tr("You are queued in this party already: wait for your friends to join it."),
+  PARTY_MISMATCH: () => tr("The party queues for another game, player count or options: join it with the party's own."),
+  PARTY_CONFLICT: () => tr("Start a party or join one, not both at once."),
+  TICKET_EXPIRED: () => tr("Nobody was found in time: this ticket has left the queue already; queue again."),
+  TICKET_MATCHED: (m) => m.match ? tr("A match was found already ({match}): play it, or leave it there.", { match: m.match })
+    : tr("A match was found already: play it, or leave it there."),
+  TICKET_NOT_FOUND: () => tr("That ticket is no longer kept on this host; queue again."),
+  NOT_TICKET_HOLDER: () => tr("That ticket is another player's: only they may follow or cancel it."),
+  PLUGIN_ERROR: () => tr("The game's plugin failed on this request; the match is unchanged. Another move may work; please report it."),
+  HOST_ERROR: () => tr("The host failed unexpectedly; try again later and report it."),
 };
 
 const ADVICE_BY_CODE: Partial<Record<Code, string>> = {
-  [Code.Unavailable]: "The host cannot be reached. Check that it is running; this page retries on its own.",
-  [Code.Unknown]: "The request did not get through (network or host problem). Try again.",
-  [Code.DeadlineExceeded]: "The host took too long to answer. Try again.",
-  [Code.Canceled]: "The request was cancelled. Try again.",
-  [Code.Unimplemented]: "This host does not offer that call; it may be older than this page.",
-  [Code.ResourceExhausted]: "The request was too large or the host is busy. Try again later.",
-  [Code.Internal]: "The host failed on this request. Try again later and report it.",
-  [Code.Unauthenticated]: "The host does not know who you are: sign in (again), or sign out to go on anonymously.",
-  [Code.PermissionDenied]: "Your sign-in does not allow this.",
+  [Code.Unavailable]: tr("The host cannot be reached. Check that it is running; this page retries on its own."),
+  [Code.Unknown]: tr("The request did not get through (network or host problem). Try again."),
+  [Code.DeadlineExceeded]: tr("The host took too long to answer. Try again."),
+  [Code.Canceled]: tr("The request was cancelled. Try again."),
+  [Code.Unimplemented]: tr("This host does not offer that call; it may be older than this page."),
+  [Code.ResourceExhausted]: tr("The request was too large or the host is busy. Try again later."),
+  [Code.Internal]: tr("The host failed on this request. Try again later and report it."),
+  [Code.Unauthenticated]: tr("The host does not know who you are: sign in (again), or sign out to go on anonymously."),
+  [Code.PermissionDenied]: tr("Your sign-in does not allow this."),
 };
 
 /** "0,2" (seat indexes, as error metadata lists them) as people count them: "player 1 and player 3". */
 function playersText(indexes: string): string {
-  return indexes.split(",").map((index) => `player ${Number(index) + 1}`).join(" and ");
+  return formatList(indexes.split(",").map((index) => tr("player {number}", { number: Number(index) + 1 })));
 }
 
 export function problemOf(error: unknown): Problem {
@@ -172,20 +176,20 @@ export function problemPanel(problem: Problem, context: string): HTMLElement {
   return h(
     "section",
     { class: "problem", role: "alert", "data-code": problem.code, "data-reason": problem.reason },
-    h("h3", {}, `${context} did not work.`),
-    h("p", { class: "problem-advice" }, problem.advice || problem.message || "Something went wrong; try again."),
+    h("h3", {}, tr("{action} did not work.", { action: context })),
+    h("p", { class: "problem-advice" }, problem.advice || problem.message || tr("Something went wrong; try again.")),
     problem.quotaViolations.length
       ? h("ul", { class: "problem-quotas" },
         problem.quotaViolations.map((violation) => h("li", {}, violation.description)))
       : null,
     problem.retryAfterSeconds !== undefined
-      ? h("p", { class: "problem-retry" }, `You may try again in ${Math.ceil(problem.retryAfterSeconds)} s.`)
+      ? h("p", { class: "problem-retry" }, tr("You may try again in {seconds} s.", { seconds: Math.ceil(problem.retryAfterSeconds) }))
       : null,
     h("details", { class: "problem-details" },
-      h("summary", {}, "Details"),
+      h("summary", {}, tr("Details")),
       h("p", {}, h("code", { class: "problem-code" }, problem.code),
         problem.reason ? [" · ", h("code", { class: "problem-reason" }, problem.reason)] : null),
-      h("p", { class: "problem-message" }, "The host said: ", problem.message || "(no message)"),
+      h("p", { class: "problem-message" }, tr("The host said: "), problem.message || tr("(no message)")),
       problem.fieldViolations.length
         ? h("ul", { class: "problem-fields" },
           problem.fieldViolations.map((violation) =>
@@ -198,7 +202,7 @@ export function problemPanel(problem: Problem, context: string): HTMLElement {
               ": ", violation.description)))
         : null,
       problem.resource
-        ? h("p", { class: "problem-resource" }, "Resource: ", h("code", {}, problem.resource.name),
+        ? h("p", { class: "problem-resource" }, tr("Resource: "), h("code", {}, problem.resource.name),
           ` (${problem.resource.type})`)
         : null,
       metadataEntries.length

@@ -3,6 +3,7 @@
 import { type MatchEvent, type Seat } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
 import { eventText } from "./match-text";
+import { tr } from "./i18n";
 import { markChanges } from "./picture-changes";
 import { StandingMoves } from "./standing-moves";
 
@@ -20,7 +21,7 @@ export class LastMove {
   show(board: Element, version: bigint, seats: Seat[], previous: Element | null = null): void {
     const event: MatchEvent | undefined = this.moves.last(version);
     this.element.dataset.version = event ? String(event.version) : "";
-    if (event) replaceChildren(this.element, "Last move: ", h("strong", {}, eventText(event, seats)));
+    if (event) replaceChildren(this.element, tr("Last move: "), h("strong", {}, eventText(event, seats)));
     else this.element.replaceChildren();
     const picture = board.querySelector("svg");
     if (picture && picture !== previous) {

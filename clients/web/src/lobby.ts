@@ -9,7 +9,8 @@ import { problemOf, problemPanel, type Problem } from "./errors";
 import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
-import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusText } from "./match-text";
+import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusLabel, statusText } from "./match-text";
+import { formatNumber, plural, tr } from "./i18n";
 import { signedInOrNull } from "./identity";
 import { keepInvitation } from "./invitations";
 import { Visibility } from "@gamehost/client";
@@ -19,32 +20,32 @@ import { MatchQueue } from "./match-queue";
 const MATCH_REFRESH_MS = 5000;
 
 export function showLobby(root: HTMLElement): () => void {
-  const nameInput = h("input", { id: "player-name", type: "text", placeholder: "anonymous", maxlength: 40,
+  const nameInput = h("input", { id: "player-name", type: "text", placeholder: tr("anonymous"), maxlength: 40,
     value: playerName(), onchange: () => rememberPlayerName(nameInput.value.trim()) });
-  const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, "Loading the catalog…"));
+  const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, tr("Loading the catalog…")));
   const matchesArea = h("div", { id: "matches" });
   const myMatches = h("section", { id: "my-matches", hidden: true });
   let games: Game[] = [];
   const yourTurn = new YourTurnList((game) => games.find((known) => known.name === game)?.title ?? gameId(game));
   const queue = new MatchQueue();
   const joinProblems = h("div", { class: "problem-area" });
-  const statusFilter = h("select", { id: "match-filter", "aria-label": "Show the matches that are",
+  const statusFilter = h("select", { id: "match-filter", "aria-label": tr("Show the matches that are"),
     onchange: () => void refreshMatches() },
-    h("option", { value: String(MatchStatus.UNSPECIFIED) }, "all"),
-    h("option", { value: String(MatchStatus.OPEN) }, "open"),
-    h("option", { value: String(MatchStatus.ACTIVE) }, "active"),
-    h("option", { value: String(MatchStatus.FINISHED) }, "finished"),
-    h("option", { value: String(MatchStatus.ABANDONED) }, "abandoned"),
-    h("option", { value: String(MatchStatus.ABORTED) }, "aborted"),
-    h("option", { value: String(MatchStatus.SUSPENDED) }, "suspended"));
+    h("option", { value: String(MatchStatus.UNSPECIFIED) }, tr("all")),
+    h("option", { value: String(MatchStatus.OPEN) }, statusLabel(MatchStatus.OPEN)),
+    h("option", { value: String(MatchStatus.ACTIVE) }, statusLabel(MatchStatus.ACTIVE)),
+    h("option", { value: String(MatchStatus.FINISHED) }, statusLabel(MatchStatus.FINISHED)),
+    h("option", { value: String(MatchStatus.ABANDONED) }, statusLabel(MatchStatus.ABANDONED)),
+    h("option", { value: String(MatchStatus.ABORTED) }, statusLabel(MatchStatus.ABORTED)),
+    h("option", { value: String(MatchStatus.SUSPENDED) }, statusLabel(MatchStatus.SUSPENDED)));
   replaceChildren(root,
-    h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, "Your name "), nameInput),
+    h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, tr("Your name ")), nameInput),
     yourTurn.element,
     queue.element,
     myMatches,
-    h("section", {}, h("h2", {}, "Games"), gamesList),
-    h("section", {}, h("h2", {}, "Matches ", statusFilter, " ",
-      h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, "Refresh")),
+    h("section", {}, h("h2", {}, tr("Games")), gamesList),
+    h("section", {}, h("h2", {}, tr("Matches "), statusFilter, " ",
+      h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, tr("Refresh"))),
     joinProblems, matchesArea));
 
   const loadGames = async () => {
@@ -52,24 +53,24 @@ export function showLobby(root: HTMLElement): () => void {
       games = (await gamehost.listGames({ pageSize: 1000 })).games;
       replaceChildren(gamesList, games.map((game) => gameCard(game, () => nameInput.value.trim())));
     } catch (error) {
-      replaceChildren(gamesList, problemPanel(problemOf(error), "Loading the games"));
+      replaceChildren(gamesList, problemPanel(problemOf(error), tr("Loading the games")));
     }
   };
 
   const table = (matches: Match[], mine: boolean) => {
     const titles = new Map(games.map((game) => [game.name, game.title]));
     return h("table", { class: "matches" },
-      h("thead", {}, h("tr", {}, ["game", "match", "status", "players", "actions"].map((title) => h("th", {}, title)))),
+      h("thead", {}, h("tr", {}, [tr("game"), tr("match"), tr("status"), tr("players"), tr("actions")].map((title) => h("th", {}, title)))),
       h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine,
-        () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, "Joining"))))));
+        () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, tr("Joining")))))));
   };
 
   const refreshMatches = async () => {
     try {
       const { matches } = await gamehost.listMatches({ pageSize: 50, status: Number(statusFilter.value) });
-      replaceChildren(matchesArea, matches.length ? table(matches, false) : h("p", { class: "muted" }, "No matches yet."));
+      replaceChildren(matchesArea, matches.length ? table(matches, false) : h("p", { class: "muted" }, tr("No matches yet.")));
     } catch (error) {
-      replaceChildren(matchesArea, problemPanel(problemOf(error), "Listing the matches"));
+      replaceChildren(matchesArea, problemPanel(problemOf(error), tr("Listing the matches")));
     }
     if (signedIn) await refreshMyMatches();
   };
@@ -84,18 +85,18 @@ export function showLobby(root: HTMLElement): () => void {
         ifNoneMatch: myMatchesEtag });
       if (notModified && myMatchesEtag) return;
       myMatchesEtag = etag;
-      replaceChildren(myMatches, h("h2", {}, "My matches"), matches.length ? table(matches, true)
-        : h("p", { class: "muted" }, "You hold no seat in any match yet."));
+      replaceChildren(myMatches, h("h2", {}, tr("My matches")), matches.length ? table(matches, true)
+        : h("p", { class: "muted" }, tr("You hold no seat in any match yet.")));
     } catch (error) {
       myMatchesEtag = "";
-      replaceChildren(myMatches, h("h2", {}, "My matches"), problemPanel(problemOf(error), "Listing your matches"));
+      replaceChildren(myMatches, h("h2", {}, tr("My matches")), problemPanel(problemOf(error), tr("Listing your matches")));
     }
   };
   const identityKnown = signedInOrNull().then((identity) => {
     if (!identity?.subject) return;
     signedIn = true;
     Object.assign(nameInput, { value: identity.displayName || identity.subject, disabled: true,
-      title: "The host shows the name of your sign-in." });
+      title: tr("The host shows the name of your sign-in.") });
   });
 
   // "Your turn" starts once the catalog is known: it names each match's game by its title.
@@ -114,19 +115,20 @@ export function showLobby(root: HTMLElement): () => void {
 }
 
 function gameCard(game: Game, currentName: () => string): HTMLElement {
-  const players = game.minPlayers === game.maxPlayers ? `${game.minPlayers} players`
-    : `${game.minPlayers}–${game.maxPlayers} players`;
-  const traits = [game.hiddenInformation ? "hidden information" : "", game.chance ? "chance" : ""].filter(Boolean);
+  const players = game.minPlayers === game.maxPlayers ? plural(game.minPlayers, "{count} player", "{count} players")
+    : tr("{min}–{max} players", { min: game.minPlayers, max: game.maxPlayers });
+  const traits = [game.hiddenInformation ? tr("hidden information") : "", game.chance ? tr("chance") : ""]
+    .filter(Boolean);
   return h("details", { class: "game", "data-game": game.id },
     h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
     h("p", { class: "game-summary" }, game.summary),
-    h("p", { class: "muted" }, `${game.plugin}, rules version ${game.rulesVersion}`),
+    h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion })),
     createForm(game, currentName));
 }
 
 function createForm(game: Game, currentName: () => string): HTMLElement {
   const seatCount = h("select", { name: "seats", onchange: () => drawSeatChoices() },
-    range(game.minPlayers, game.maxPlayers).map((count) => h("option", { value: String(count) }, String(count))));
+    range(game.minPlayers, game.maxPlayers).map((count) => h("option", { value: String(count) }, formatNumber(count))));
   const seatChoices = h("div", { class: "seat-choices" });
   const drawSeatChoices = () => {
     // Seats keep their choice when the count changes; new seats start as bots, seat 0 as a person.
@@ -135,7 +137,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     replaceChildren(seatChoices, range(0, Number(seatCount.value) - 1).map((seat) =>
       h("label", { class: "seat-choice" },
         h("input", { type: "checkbox", name: `bot-seat-${seat}`, value: String(seat), checked: chosen.get(seat) ?? seat > 0 }),
-        ` player ${seat + 1} is a bot`)));
+        tr(" player {number} is a bot", { number: seat + 1 }))));
   };
   const botSeats = () => Array.from(seatChoices.querySelectorAll<HTMLInputElement>("input:checked"), (box) => Number(box.value));
   const botName = botChoice(game);
@@ -143,30 +145,31 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   const variant = h("select", { name: "variant", onchange: () => {
     const chosen = game.variants.find((candidate) => candidate.id === variant.value);
     options.show({ ...(game.defaultOptions ?? {}), ...(chosen?.options ?? {}) });
-  } }, h("option", { value: "" }, "(none: the options below)"),
+  } }, h("option", { value: "" }, tr("(none: the options below)")),
   game.variants.map((candidate) => h("option", { value: candidate.id, title: candidate.description }, candidate.title)));
-  const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: "random", size: 20 });
-  const turnTimeout = h("input", { type: "number", name: "turn-timeout", min: 0, step: "any", placeholder: "none",
+  const seed = h("input", { type: "text", name: "seed", inputmode: "numeric", placeholder: tr("random"), size: 20 });
+  const turnTimeout = h("input", { type: "number", name: "turn-timeout", min: 0, step: "any", placeholder: tr("none"),
     style: "width: 6rem" });
   const takeSeat = h("input", { type: "checkbox", name: "take-seat", checked: true });
   const problemArea = h("div", { class: "problem-area" });
-  const createButton = h("button", { type: "submit", class: "create-match" }, "Create match");
+  const createButton = h("button", { type: "submit", class: "create-match" }, tr("Create match"));
   // A private match, the creator in the first seat and the others open to whoever gets its link.
   let withFriend = false;
   const friendButton = h("button", { type: "submit", class: "play-with-friend",
-    title: "A private match: you take the first seat, and a link you send invites your friend",
-    onclick: () => { withFriend = true; } }, "Play with a friend");
+    title: tr("A private match: you take the first seat, and a link you send invites your friend"),
+    onclick: () => { withFriend = true; } }, tr("Play with a friend"));
 
   // novalidate: the host checks the options and names the field at fault.
   const form = h("form", { class: "create-form", "data-game": game.id, novalidate: true },
-    h("div", { class: "form-line" }, h("label", {}, "Players ", seatCount), " ", h("label", {}, "Bots play as ", botName)),
+    h("div", { class: "form-line" }, h("label", {}, tr("Players "), seatCount), " ", h("label", {}, tr("Bots play as "), botName)),
     seatChoices,
-    game.variants.length ? h("div", {}, h("label", {}, "Variant ", variant)) : null,
+    game.variants.length ? h("div", {}, h("label", {}, tr("Variant "), variant)) : null,
     options.element,
-    h("div", {}, h("label", {}, "Seed ", seed), h("small", { class: "muted" }, " optional: the same seed and moves replay the same match")),
-    h("div", {}, h("label", {}, "Turn timeout ", turnTimeout, " s"),
-      h("small", { class: "muted" }, " optional: when a player's time runs out, the host plays a random move for them")),
-    h("div", {}, h("label", {}, takeSeat, " take the first seat that is not a bot")),
+    h("div", {}, h("label", {}, tr("Seed "), seed),
+      h("small", { class: "muted" }, tr(" optional: the same seed and moves replay the same match"))),
+    h("div", {}, h("label", {}, tr("Turn timeout "), turnTimeout, " s"),
+      h("small", { class: "muted" }, tr(" optional: when a player's time runs out, the host plays a random move for them"))),
+    h("div", {}, h("label", {}, takeSeat, tr(" take the first seat that is not a bot"))),
     createButton, " ", friendButton, problemArea);
   drawSeatChoices();
 
@@ -178,12 +181,12 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     options.markViolations([]);
     const seedText = seed.value.trim();
     if (seedText && (!/^\d{1,20}$/.test(seedText) || BigInt(seedText) >= 2n ** 64n)) {
-      problemArea.append(inputProblem("The seed must be a whole number (0 to 2^64-1), or empty."));
+      problemArea.append(inputProblem(tr("The seed must be a whole number (0 to 2^64-1), or empty.")));
       return;
     }
     const timeoutSeconds = turnTimeout.value.trim() ? turnTimeout.valueAsNumber : 0;
     if (!(timeoutSeconds >= 0)) {
-      problemArea.append(inputProblem("The turn timeout must be a number of seconds, or empty for none."));
+      problemArea.append(inputProblem(tr("The turn timeout must be a number of seconds, or empty for none.")));
       return;
     }
     let chosenOptions;
@@ -213,7 +216,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
     } catch (error) {
       const problem = problemOf(error);
       options.markViolations(problem.fieldViolations);
-      problemArea.append(problemPanel(problem, "Creating the match"));
+      problemArea.append(problemPanel(problem, tr("Creating the match")));
     } finally {
       createButton.disabled = friendButton.disabled = false;
     }
@@ -234,8 +237,8 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
     h("td", {}, h("span", { class: `status status-${statusText(match.status)}`, title: why || null },
-      statusText(match.status)), why ? h("div", { class: "status-detail muted" }, why) : null,
-      mine && match.userTurnSince ? h("div", { class: "your-turn-badge" }, "your turn") : null),
+      statusLabel(match.status)), why ? h("div", { class: "status-detail muted" }, why) : null,
+      mine && match.userTurnSince ? h("div", { class: "your-turn-badge" }, tr("your turn")) : null),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
       openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
@@ -247,9 +250,10 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
           } catch (error) {
             report(problemOf(error));
           }
-        } }, `Join as player ${seat.index + 1}`)),
+        } }, tr("Join as player {number}", { number: seat.index + 1 }))),
       h("a", { class: "button open-match", href: `#/matches/${id}` },
-        held ? `Play as player ${held.seat + 1}` : mine && !isOver(match.status) ? "Play" : "Watch")));
+        held ? tr("Play as player {number}", { number: held.seat + 1 })
+          : mine && !isOver(match.status) ? tr("Play") : tr("Watch"))));
 }
 
 /** A match whose rules version this host lacks: listed and labelled, with nothing to open or join (the host
@@ -259,19 +263,21 @@ function unavailableRow(match: Match, title: string): HTMLElement {
   return h("tr", { "data-match": id, "data-rules-unavailable": match.rulesVersion, class: "rules-unavailable-row" },
     h("td", {}, title),
     h("td", {}, h("code", {}, id)),
-    h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusText(match.status)),
-      h("div", { class: "rules-unavailable-label" }, `Not playable here: ${rulesUnavailableText(title, match.rulesVersion)}`)),
+    h("td", {}, h("span", { class: `status status-${statusText(match.status)}` }, statusLabel(match.status)),
+      h("div", { class: "rules-unavailable-label" },
+        tr("Not playable here: {why}", { why: rulesUnavailableText(title, match.rulesVersion) }))),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
-    h("td", { class: "actions muted" }, "cannot be opened on this host"));
+    h("td", { class: "actions muted" }, tr("cannot be opened on this host")));
 }
 
 /** The bots the catalog lists for the game, weakest first, by title and level; the host's random bot when
  * the catalog names none (an older host). */
 function botChoice(game: Game): HTMLSelectElement {
-  const bots = game.bots.length ? game.bots : [{ name: "random", title: "Random moves", level: 0 }];
-  return h("select", { name: "bot", title: "The bot that plays the seats ticked below" },
+  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0 }];
+  return h("select", { name: "bot", title: tr("The bot that plays the seats ticked below") },
     bots.map((bot) => h("option", { value: bot.name, "data-level": bot.level },
-      bot.level > 0 ? `${bot.title || bot.name} (level ${bot.level})` : bot.title || bot.name)));
+      bot.level > 0 ? tr("{bot} (level {level})", { bot: bot.title || bot.name, level: bot.level })
+        : bot.title || bot.name)));
 }
 
 function durationOf(seconds: number) {

@@ -10,6 +10,8 @@ import { showReplay } from "./replay-page";
 import { showSignInBar } from "./sign-in-bar";
 import { releaseSignedInSeats } from "./seat-tokens";
 import { themeToggle } from "./theme";
+import { applyLanguage, onLanguageChange, tr } from "./i18n";
+import { languageSwitch } from "./language-switch";
 
 const app = document.getElementById("app") as HTMLElement;
 const signInBar = document.getElementById("sign-in-bar") as HTMLElement;
@@ -23,13 +25,17 @@ function route(): void {
   else if (match && match[2]) leavePage = showReplay(app, decodeURIComponent(match[1]));
   else if (match) leavePage = showMatch(app, decodeURIComponent(match[1]));
   else {
-    replaceChildren(app, h("p", {}, `No page at ${path}. `, h("a", { href: "#/" }, "Go to the lobby.")));
+    replaceChildren(app, h("p", {}, tr("No page at {path}. ", { path }), h("a", { href: "#/" }, tr("Go to the lobby."))));
     leavePage = () => {};
   }
 }
 
 (document.getElementById("host-address") as HTMLElement).textContent = hostBaseUrl();
-(document.querySelector(".site-header") as HTMLElement).append(themeToggle());
+const header = document.querySelector(".site-header") as HTMLElement;
+const headerControls = h("span", { class: "header-controls" });
+header.append(headerControls);
+applyLanguage();
+replaceChildren(headerControls, languageSwitch(), " ", themeToggle());
 exposeToEmbeddingPage();
 const tokenBefore = bearerToken();
 showSignInBar(signInBar, takeTokenFromAddress());
@@ -39,6 +45,14 @@ onSignInChange(() => {
   releaseSignedInSeats();
   showSignInBar(signInBar);
   route();
+});
+// Another language: the header and the page are drawn again in it, read anew from the host (the seat and the
+// match stay: they live in localStorage and on the host).
+onLanguageChange(() => {
+  replaceChildren(headerControls, languageSwitch(), " ", themeToggle());
+  showSignInBar(signInBar);
+  route();
+  (document.getElementById("language") as HTMLSelectElement | null)?.focus();
 });
 window.addEventListener("hashchange", () => {
   // A frontend may link here again with a new token in the fragment.

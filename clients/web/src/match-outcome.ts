@@ -2,7 +2,8 @@
 // "Draw", or for a spectator who won; with every seat's score.
 import type { Result, Seat } from "@gamehost/client";
 import { h } from "./elements";
-import { seatName } from "./match-text";
+import { seatName, seatNames } from "./match-text";
+import { formatNumber, ordinal, tr } from "./i18n";
 
 export type Ending = "won" | "lost" | "draw" | "over";
 
@@ -17,28 +18,23 @@ export function endingOf(result: Result, seat: number): Ending {
 export function endingText(result: Result, seat: number, seats: Seat[]): string {
   const ending = endingOf(result, seat);
   const shared = result.winners.length > 1;
-  if (ending === "draw") return "Draw.";
-  if (ending === "won") return shared ? "You won, together with others!" : "You won!";
-  const winners = result.winners.map((index) => seatName(index, seats)).join(" and ");
-  if (ending === "over") return `${winners} won.`;
+  if (ending === "draw") return tr("Draw.");
+  if (ending === "won") return shared ? tr("You won, together with others!") : tr("You won!");
+  const winners = seatNames(result.winners, seats);
+  if (ending === "over") return tr("{winners} won.", { winners });
   const place = result.ranking[seat];
   const count = result.ranking.length;
-  return count > 2 && place ? `You lost: ${ordinal(place)} of ${count}.` : `You lost: ${winners} won.`;
+  return count > 2 && place ? tr("You lost: {place} of {count}.", { place: ordinal(place), count })
+    : tr("You lost: {winners} won.", { winners });
 }
 
 /** The banner over the board once the match is finished. */
 export function endingBanner(result: Result, seat: number, seats: Seat[]): HTMLElement {
   const scores = result.scores.map((score, index) =>
-    `${seatName(index, seats)}${index === seat ? " (you)" : ""} ${score}`);
+    `${seatName(index, seats)}${index === seat ? tr(" (you)") : ""} ${formatNumber(score)}`);
   const headline = endingText(result, seat, seats);
   return h("div", { class: `ending ending-${endingOf(result, seat)}`, id: "ending", role: "status" },
     h("strong", { class: "ending-headline" }, headline),
     result.summary && result.summary !== headline ? h("span", { class: "ending-summary" }, ` ${result.summary}`) : null,
-    scores.length ? h("span", { class: "ending-scores" }, ` Scores: ${scores.join(" · ")}.`) : null);
-}
-
-function ordinal(place: number): string {
-  const tens = place % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][place % 10] ?? "th";
-  return `${place}${suffix}`;
+    scores.length ? h("span", { class: "ending-scores" }, tr(" Scores: {scores}.", { scores: scores.join(" · ") })) : null);
 }

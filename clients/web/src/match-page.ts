@@ -9,7 +9,10 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel, type Problem } from "./errors";
-import { eventText, gameId, personName, seatName, seatText, statusDetailText, statusText } from "./match-text";
+import {
+  eventText, gameId, personName, seatName, seatNames, seatText, statusDetailText, statusLabel, statusText,
+} from "./match-text";
+import { formatNumber, tr } from "./i18n";
 import { newRequestId } from "./request-ids";
 import { sanitizeSvg } from "./svg-sanitizer";
 import { MoveComposer } from "./move-composer";
@@ -54,9 +57,9 @@ class MatchPage {
   private resignedSeat = -1;
 
   private readonly container = h("div", { class: "match-page" });
-  private readonly title = h("h2", {}, "Match");
+  private readonly title = h("h2", {}, tr("Match"));
   private readonly statusBadge = h("span", { class: "status", id: "match-status" });
-  private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, "connecting…");
+  private readonly connectionBadge = h("span", { class: "connection", id: "connection" }, tr("connecting…"));
   private readonly replayLink: HTMLAnchorElement;
   private readonly identity = h("p", { id: "identity" });
   private readonly seedNotice = h("p", { id: "seed-chosen", class: "seed-chosen", hidden: true });
@@ -69,7 +72,7 @@ class MatchPage {
   private readonly undo: UndoPanel;
   private readonly endings: EndingsPanel;
   private readonly invitation = h("section", { id: "invitation", class: "invitation", hidden: true,
-    "aria-label": "Invite a friend" });
+    "aria-label": tr("Invite a friend") });
   private readonly signal: TurnSignal;
   private readonly board = h("div", { id: "board", class: "board" });
   private readonly composer = new MoveComposer((moveId) => void this.submit(moveId));
@@ -77,16 +80,16 @@ class MatchPage {
   private readonly seats = h("section", { id: "seats" });
   private readonly result = h("section", { id: "result" });
   // Focusable: it scrolls, and keyboard users must be able to scroll it.
-  private readonly moveLog = h("ol", { id: "move-log", class: "move-log", tabindex: 0, "aria-label": "Move log" });
-  private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: "filter the moves",
-    "aria-label": "filter the moves", oninput: () => this.filterMoves() });
+  private readonly moveLog = h("ol", { id: "move-log", class: "move-log", tabindex: 0, "aria-label": tr("Move log") });
+  private readonly moveFilter = h("input", { type: "search", id: "move-filter", placeholder: tr("filter the moves"),
+    "aria-label": tr("filter the moves"), oninput: () => this.filterMoves() });
 
   constructor(root: HTMLElement, private readonly name: string, private readonly id: string,
     private readonly invited = false) {
     this.token = heldSeat(id)?.token ?? "";
     this.invite = invitationCode(id);
     this.signal = new TurnSignal(id);
-    this.replayLink = h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, "replay and log");
+    this.replayLink = h("a", { href: `#/matches/${id}/replay`, id: "replay-link" }, tr("replay and log"));
     this.undo = new UndoPanel({
       name, token: () => this.token, report: (problem, context) => this.showProblem(problem, context),
       clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
@@ -101,14 +104,14 @@ class MatchPage {
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", this.replayLink, " ",
-        h("a", { href: "#/" }, "lobby")),
+        h("a", { href: "#/" }, tr("lobby"))),
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
       this.invitation, this.ending, this.lastMove.element, this.undo.element, this.endings.element,
       this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
-          h("section", {}, h("h3", {}, "Move log"), this.moveLog))));
+          h("section", {}, h("h3", {}, tr("Move log")), this.moveLog))));
     this.board.addEventListener("click", (event) => this.clickBoard(event));
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") this.clickBoard(event);
@@ -127,7 +130,7 @@ class MatchPage {
           this.showRulesUnavailable(problem);
           return;
         }
-        this.fail(problem, "Opening the match");
+        this.fail(problem, tr("Opening the match"));
         if (!isTransient(error)) return;
         await new Promise((resolve) => window.setTimeout(resolve, Math.min(8000, 500 * 2 ** attempt)));
       }
@@ -147,8 +150,7 @@ class MatchPage {
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
     // Players must know when chance is not hidden from everyone (an admin chose the seed, e.g. for a tournament).
     this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
-    this.seedNotice.textContent = "The seed of this match was chosen by its creator: whoever knows it can foresee "
-      + "every draw and hidden card.";
+    this.seedNotice.textContent = tr("The seed of this match was chosen by its creator: whoever knows it can foresee every draw and hidden card.");
     const view = await this.fetchView();
     if (this.closed) return;
     this.showView(view, true);
@@ -189,7 +191,7 @@ class MatchPage {
       this.token = "";
       const reclaimed = this.match ? await this.takeSeatBack(this.match) : false;
       const view = await this.fetchView();
-      if (!reclaimed) this.showProblem(problem, "Opening your seat");
+      if (!reclaimed) this.showProblem(problem, tr("Opening your seat"));
       return view;
     }
   }
@@ -210,7 +212,7 @@ class MatchPage {
       }
       return held !== null;
     } catch (error) {
-      this.showProblem(problemOf(error), "Taking your seat back");
+      this.showProblem(problemOf(error), tr("Taking your seat back"));
       return false;
     }
   }
@@ -220,7 +222,7 @@ class MatchPage {
       const log = await gamehost.getMatchLog({ name: this.name, playerToken: this.token, invitationCode: this.invite });
       for (const event of log.events) if (event.version <= upTo) this.addEvent(event, false);
     } catch (error) {
-      this.showProblem(problemOf(error), "Loading the move log");
+      this.showProblem(problemOf(error), tr("Loading the move log"));
     }
   }
 
@@ -228,9 +230,9 @@ class MatchPage {
   private showRulesUnavailable(problem: Problem): void {
     const match = this.match;
     Object.assign(this.container.dataset, { failed: problem.code, rulesUnavailable: problem.metadata.rules_version ?? "" });
-    this.connectionBadge.textContent = "not playable on this host";
+    this.connectionBadge.textContent = tr("not playable on this host");
     if (match) {
-      this.statusBadge.textContent = statusText(match.status);
+      this.statusBadge.textContent = statusLabel(match.status);
       this.statusBadge.className = `status status-${statusText(match.status)}`;
     }
     this.turn.textContent = "";
@@ -242,13 +244,13 @@ class MatchPage {
 
   private fail(problem: Problem, context: string): void {
     this.container.dataset.failed = problem.code;
-    this.connectionBadge.textContent = "not connected";
+    this.connectionBadge.textContent = tr("not connected");
     this.showProblem(problem, context);
   }
 
   private showProblem(problem: Problem, context: string): void {
     replaceChildren(this.problems, problemPanel(problem, context),
-      h("button", { type: "button", class: "dismiss", onclick: () => this.problems.replaceChildren() }, "Dismiss"));
+      h("button", { type: "button", class: "dismiss", onclick: () => this.problems.replaceChildren() }, tr("Dismiss")));
   }
 
   private showConnection(connection: Connection): void {
@@ -256,19 +258,20 @@ class MatchPage {
     this.connectionBadge.className = `connection connection-${connection.state}`;
     switch (connection.state) {
       case "live":
-        this.connectionBadge.textContent = "live";
+        this.connectionBadge.textContent = tr("live");
         break;
       case "ended":
-        this.connectionBadge.textContent = "match over";
+        this.connectionBadge.textContent = tr("match over");
         break;
       case "reconnecting":
-        this.connectionBadge.textContent = `reconnecting (attempt ${connection.attempt}, next try in ` +
-          `${(connection.retryInMs / 1000).toFixed(1)} s${connection.error ? `; ${problemOf(connection.error).code}` : ""})`;
+        this.connectionBadge.textContent = tr("reconnecting (attempt {attempt}, next try in {seconds} s{code})", {
+          attempt: connection.attempt, seconds: (connection.retryInMs / 1000).toFixed(1),
+          code: connection.error ? `; ${problemOf(connection.error).code}` : "" });
         break;
       case "failed": {
         const problem = problemOf(connection.error);
-        this.connectionBadge.textContent = `disconnected: ${problem.code}`;
-        this.showProblem(problem, "Following the match");
+        this.connectionBadge.textContent = tr("disconnected: {code}", { code: problem.code });
+        this.showProblem(problem, tr("Following the match"));
         if (problem.reason === "INVALID_TOKEN") void this.loseSeat();
         break;
       }
@@ -294,7 +297,7 @@ class MatchPage {
     const line = this.moveLog.querySelector(`li[data-version="${version}"]`);
     if (!line || line.classList.contains("taken-back")) return;
     line.classList.add("taken-back");
-    line.append(" ", h("span", { class: "taken-back-note" }, "(taken back)"));
+    line.append(" ", h("span", { class: "taken-back-note" }, tr("(taken back)")));
   }
 
   /** Seats and status change with joins, leaves, the start and the end; the open ask with undo events. */
@@ -318,7 +321,7 @@ class MatchPage {
       version: String(view.version), status: statusText(view.status), seat: String(seat),
       toMove: view.toMove.join(","),
     });
-    this.statusBadge.textContent = statusText(view.status);
+    this.statusBadge.textContent = statusLabel(view.status);
     this.statusBadge.className = `status status-${statusText(view.status)}`;
     this.showIdentity(seat);
     this.showTurn(view);
@@ -343,21 +346,20 @@ class MatchPage {
     if (!open || this.invitation.childElementCount) return;
     const link = invitationLink(this.name, this.invite);
     const field = h("input", { id: "invitation-link", type: "text", readonly: true, value: link, size: 60,
-      "aria-label": "Invitation link", onfocus: () => field.select() });
+      "aria-label": tr("Invitation link"), onfocus: () => field.select() });
     const copied = h("span", { id: "invitation-copied", class: "muted", "aria-live": "polite" });
-    replaceChildren(this.invitation, h("h3", {}, "Play with a friend"),
-      h("p", {}, "Send this link to your friend: it opens this match and gives them the other seat. "
-        + "Only people with the link can see the match."),
+    replaceChildren(this.invitation, h("h3", {}, tr("Play with a friend")),
+      h("p", {}, tr("Send this link to your friend: it opens this match and gives them the other seat. Only people with the link can see the match.")),
       h("div", { class: "invitation-line" }, field, " ",
         h("button", { type: "button", id: "copy-invitation", onclick: async () => {
           try {
             await navigator.clipboard.writeText(link);
-            copied.textContent = "Copied.";
+            copied.textContent = tr("Copied.");
           } catch {
             field.select();
-            copied.textContent = "Select the link and copy it.";
+            copied.textContent = tr("Select the link and copy it.");
           }
-        } }, "Copy link"), " ", copied));
+        } }, tr("Copy link")), " ", copied));
   }
 
   /** Opened through an invitation link with no seat here: take the open seat the link is for. */
@@ -368,7 +370,7 @@ class MatchPage {
       this.token = heldSeat(this.id)?.token ?? "";
       this.match = await gamehost.getMatch({ name: this.name, invitationCode: this.invite });
     } catch (error) {
-      this.showProblem(problemOf(error), "Joining by the invitation");
+      this.showProblem(problemOf(error), tr("Joining by the invitation"));
     }
   }
 
@@ -389,29 +391,29 @@ class MatchPage {
     if (finished) replaceChildren(this.ending, endingBanner(view.result!, reader, seats));
     else this.ending.replaceChildren();
     this.signal.controls.hidden = view.seat < 0 || isOver(view.status); // a spectator never has a turn
-    this.signal.show(this.title.textContent ?? "Match", view.toMove.includes(view.seat) && view.seat >= 0,
+    this.signal.show(this.title.textContent ?? tr("Match"), view.toMove.includes(view.seat) && view.seat >= 0,
       finished ? endingText(view.result!, reader, seats) : "");
   }
 
   private showIdentity(seat: number): void {
     const seats = this.match?.seats ?? [];
     if (seat >= 0) {
-      replaceChildren(this.identity, "You play ", h("strong", {}, seatName(seat, seats)), ". ",
+      replaceChildren(this.identity, tr("You play "), h("strong", {}, seatName(seat, seats)), tr(". "),
         this.view && !isOver(this.view.status)
-          ? h("button", { type: "button", id: "leave", onclick: () => void this.leave() }, "Leave")
+          ? h("button", { type: "button", id: "leave", onclick: () => void this.leave() }, tr("Leave"))
           : null);
       return;
     }
     if (this.resignedSeat >= 0) {
-      replaceChildren(this.identity, "You played ", h("strong", {}, personName(this.resignedSeat, seats)),
-        " and resigned.");
+      replaceChildren(this.identity, tr("You played "), h("strong", {}, personName(this.resignedSeat, seats)),
+        tr(" and resigned."));
       return;
     }
     const open = this.match?.status === MatchStatus.OPEN
       ? this.match.seats.filter((candidate) => candidate.kind === SeatKind.OPEN) : [];
-    replaceChildren(this.identity, "You are watching as a spectator.",
+    replaceChildren(this.identity, tr("You are watching as a spectator."),
       open.flatMap((candidate) => [" ", h("button", { type: "button", class: "join-seat", "data-seat": candidate.index,
-        onclick: () => void this.join(candidate.index) }, `Join as player ${candidate.index + 1}`)]));
+        onclick: () => void this.join(candidate.index) }, tr("Join as player {number}", { number: candidate.index + 1 }))]));
   }
 
   private showTurn(view: View): void {
@@ -420,16 +422,21 @@ class MatchPage {
     const why = statusDetailText(this.match?.statusDetail);
     if (view.status === MatchStatus.FINISHED) {
       const reader = view.seat >= 0 ? view.seat : this.resignedSeat;
-      const headline = view.result ? endingText(view.result, reader, seats) : "Finished.";
+      const headline = view.result ? endingText(view.result, reader, seats) : tr("Finished.");
       text = view.result?.summary && view.result.summary !== headline ? `${headline} ${view.result.summary}` : headline;
     }
-    else if (view.status === MatchStatus.ABANDONED) text = "Abandoned: a player left the match.";
-    else if (view.status === MatchStatus.ABORTED) text = `Aborted by the host: ${why || "no reason given"}.`;
-    else if (view.status === MatchStatus.SUSPENDED) {
-      text = `Suspended: ${why || "no reason given"}. Nothing moves until an admin resumes or aborts the match.`;
+    else if (view.status === MatchStatus.ABANDONED) text = tr("Abandoned: a player left the match.");
+    else if (view.status === MatchStatus.ABORTED) {
+      text = tr("Aborted by the host: {why}.", { why: why || tr("no reason given") });
     }
-    else if (view.status === MatchStatus.OPEN) text = "Waiting for players to take the open seats.";
-    else if (view.toMove.includes(view.seat)) text = view.toMove.length > 1 ? "Your turn (with others)." : "Your turn.";
+    else if (view.status === MatchStatus.SUSPENDED) {
+      text = tr("Suspended: {why}. Nothing moves until an admin resumes or aborts the match.",
+        { why: why || tr("no reason given") });
+    }
+    else if (view.status === MatchStatus.OPEN) text = tr("Waiting for players to take the open seats.");
+    else if (view.toMove.includes(view.seat)) {
+      text = view.toMove.length > 1 ? tr("Your turn (with others).") : tr("Your turn.");
+    }
     else text = waitingText(view.toMove, seats);
     this.turn.textContent = text;
     // A bot answers after a human-paced delay (the host's): say that it is thinking, not that the page hangs.
@@ -449,7 +456,8 @@ class MatchPage {
     const at = timestampDate(deadline).getTime();
     const tick = () => {
       const seconds = Math.max(0, Math.ceil((at - Date.now()) / 1000));
-      this.turnClock.textContent = `time left ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      this.turnClock.textContent = tr("time left {time}",
+        { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
     };
     tick();
     this.clockTimer = window.setInterval(tick, 1000);
@@ -484,10 +492,10 @@ class MatchPage {
       h("li", {}, h("button", { type: "button", class: "legal-move", "data-move-id": move.id,
         "data-parts": move.parts.map((part) => part.id).join(" ") || null,
         disabled: this.submitting, onclick: () => void this.submit(move.id) }, move.label || move.id))));
-    replaceChildren(this.moves, h("h3", {}, "Your moves"),
+    replaceChildren(this.moves, h("h3", {}, tr("Your moves")),
       view.legalMoves.length > FILTER_FROM_MOVES ? this.moveFilter : null,
       view.legalMoves.length ? list
-        : h("p", { class: "muted" }, isOver(view.status) ? "The match is over." : "No moves for you right now."));
+        : h("p", { class: "muted" }, isOver(view.status) ? tr("The match is over.") : tr("No moves for you right now.")));
     this.filterMoves();
   }
 
@@ -507,21 +515,23 @@ class MatchPage {
       return;
     }
     const seats = this.match?.seats ?? [];
-    replaceChildren(this.result, h("h3", {}, "Result"), h("p", { class: "result-summary" }, result.summary),
+    replaceChildren(this.result, h("h3", {}, tr("Result")), h("p", { class: "result-summary" }, result.summary),
       h("table", { class: "result-table" },
-        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "place"), h("th", {}, "score"))),
+        h("thead", {}, h("tr", {}, h("th", {}, tr("seat")), h("th", {}, tr("place")), h("th", {}, tr("score")))),
         h("tbody", {}, result.scores.map((score, index) =>
           h("tr", { class: result.winners.includes(index) ? "winner" : "" },
-            h("td", {}, seatName(index, seats), index === view.seat ? " (you)" : ""),
-            h("td", {}, String(result.ranking[index] ?? "")), h("td", {}, String(score)))))));
+            h("td", {}, seatName(index, seats), index === view.seat ? tr(" (you)") : ""),
+            h("td", {}, result.ranking[index] ? formatNumber(result.ranking[index]) : ""),
+            h("td", {}, formatNumber(score)))))));
   }
 
   private showSeats(view: View): void {
     const seats = this.match?.seats ?? [];
-    replaceChildren(this.seats, h("h3", {}, "Seats"), h("ul", { class: "seat-list" }, seats.map((seat) =>
+    replaceChildren(this.seats, h("h3", {}, tr("Seats")), h("ul", { class: "seat-list" }, seats.map((seat) =>
       h("li", { class: [view.toMove.includes(seat.index) ? "to-move" : "", seat.index === view.seat ? "you" : ""]
         .filter(Boolean).join(" ") || null },
-      seatText(seat), seat.index === view.seat ? " (you)" : "", view.toMove.includes(seat.index) ? " · to move" : ""))));
+      seatText(seat), seat.index === view.seat ? tr(" (you)") : "",
+      view.toMove.includes(seat.index) ? tr(" · to move") : ""))));
   }
 
   private clickBoard(event: Event): void {
@@ -567,7 +577,7 @@ class MatchPage {
             await new Promise((resolve) => window.setTimeout(resolve, 400 * 2 ** attempt));
             continue;
           }
-          this.showProblem(problem, "Your move");
+          this.showProblem(problem, tr("Your move"));
           if (problem.reason === "INVALID_TOKEN") await this.loseSeat();
           else if (REFRESH_AFTER.has(problem.reason)) await this.refreshView();
           return;
@@ -586,7 +596,7 @@ class MatchPage {
         invitationCode: this.invite });
       this.showView(view, true);
     } catch (error) {
-      this.showProblem(problemOf(error), "Refreshing the view");
+      this.showProblem(problemOf(error), tr("Refreshing the view"));
     }
   }
 
@@ -595,19 +605,19 @@ class MatchPage {
       await joinSeat(this.name, seat, playerName(), this.invite);
       this.reopen();
     } catch (error) {
-      this.showProblem(problemOf(error), "Joining");
+      this.showProblem(problemOf(error), tr("Joining"));
     }
   }
 
   private async leave(): Promise<void> {
     const active = this.view?.status === MatchStatus.ACTIVE;
-    if (active && !window.confirm("Leaving an active match abandons it for everyone. Leave?")) return;
+    if (active && !window.confirm(tr("Leaving an active match abandons it for everyone. Leave?"))) return;
     try {
       await gamehost.leaveMatch({ name: this.name, playerToken: this.token });
       releaseSeat(this.id);
       this.reopen();
     } catch (error) {
-      this.showProblem(problemOf(error), "Leaving");
+      this.showProblem(problemOf(error), tr("Leaving"));
     }
   }
 
@@ -623,7 +633,7 @@ class MatchPage {
       this.showView(view, true);
       if (!this.closed) this.follow(view);
     } catch (error) {
-      this.showProblem(problemOf(error), "Watching the match");
+      this.showProblem(problemOf(error), tr("Watching the match"));
     }
   }
 
@@ -638,7 +648,9 @@ function botsOnly(toMove: number[], seats: Seat[]): boolean {
 
 /** "Player 2 (bot) is thinking…" while only bots are to move, else "Waiting for Ann and Player 3." */
 function waitingText(toMove: number[], seats: Seat[]): string {
-  const names = toMove.map((index) => seatName(index, seats)).join(" and ");
-  if (botsOnly(toMove, seats)) return `${names} ${toMove.length > 1 ? "are" : "is"} thinking…`;
-  return `Waiting for ${names}.`;
+  const names = seatNames(toMove, seats);
+  if (botsOnly(toMove, seats)) {
+    return toMove.length > 1 ? tr("{names} are thinking…", { names }) : tr("{names} is thinking…", { names });
+  }
+  return tr("Waiting for {names}.", { names });
 }

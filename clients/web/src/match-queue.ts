@@ -8,6 +8,7 @@ import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel, type Problem } from "./errors";
 import { gameId, matchId } from "./match-text";
+import { formatNumber, formatTime, tr } from "./i18n";
 
 const DEFAULT_BOT_WAIT_S = 30;
 const DEFAULT_TTL_MIN = 5; // the host's own default
@@ -16,8 +17,8 @@ const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 8000;
 // Resumed when the lobby opens: a player holds at most 4 queued tickets (the host's limit).
 const QUEUED_PAGE_SIZE = 10;
-const FIELD_LABELS: Record<string, string> = { game: "Game", seats: "Players", party_size: "Queue",
-  bot_wait: "Accept bots after", ttl: "Give up after" };
+const FIELD_LABELS: Record<string, () => string> = { game: () => tr("Game"), seats: () => tr("Players"),
+  party_size: () => tr("Queue"), bot_wait: () => tr("Accept bots after"), ttl: () => tr("Give up after") };
 const PARTY_NAME = /^parties\/[A-Za-z0-9_-]{1,64}$/;
 
 /** The party a `#/?party=parties/...` link invites to, as written in the address ("" when none). */
@@ -44,7 +45,7 @@ export class MatchQueue {
   private stopped = false;
 
   constructor() {
-    this.element.append(h("h2", {}, "Find a match"));
+    this.element.append(h("h2", {}, tr("Find a match")));
   }
 
   /** Shows the panel: for an anonymous visitor only why to sign in; signed in, the queue form, the ticket
@@ -56,8 +57,8 @@ export class MatchQueue {
     if (!signedIn) {
       this.element.dataset.state = "anonymous";
       this.element.append(h("p", { class: "sign-in-first" },
-        invited ? `You are invited to join a party (${invited}): sign in first, then join it here.`
-          : "Sign in to find a match: the host seats each player by their sign-in."));
+        invited ? tr("You are invited to join a party ({party}): sign in first, then join it here.", { party: invited })
+          : tr("Sign in to find a match: the host seats each player by their sign-in.")));
       return;
     }
     this.element.dataset.state = "ready";
@@ -79,7 +80,7 @@ export class MatchQueue {
       const { tickets } = await gamehost.listTickets({ states: [TicketState.QUEUED], pageSize: QUEUED_PAGE_SIZE });
       if (tickets.length && !this.ticket && !this.stopped) void this.follow(tickets[0]);
     } catch (error) {
-      this.report(problemOf(error), "Looking for your queued tickets");
+      this.report(problemOf(error), tr("Looking for your queued tickets"));
     }
   }
 
@@ -88,10 +89,10 @@ export class MatchQueue {
     this.invitation.hidden = false;
     if (!PARTY_NAME.test(party)) {
       replaceChildren(this.invitation, h("p", { class: "problem input-problem", role: "alert" },
-        `The link names no party ("${party}"): ask your friend for the link again.`));
+        tr("The link names no party (“{party}”): ask your friend for the link again.", { party })));
       return;
     }
-    const join = h("button", { type: "button", id: "join-party" }, "Join party");
+    const join = h("button", { type: "button", id: "join-party" }, tr("Join party"));
     const problemArea = h("div", { class: "problem-area" });
     join.addEventListener("click", async () => {
       join.disabled = true;
@@ -103,12 +104,12 @@ export class MatchQueue {
         this.invitation.hidden = true;
         void this.follow(ticket);
       } catch (error) {
-        problemArea.append(problemPanel(problemOf(error), "Joining the party"));
+        problemArea.append(problemPanel(problemOf(error), tr("Joining the party")));
         join.disabled = false;
       }
     });
-    replaceChildren(this.invitation, h("p", {}, "A friend invites you to queue together: ", h("code", {}, party),
-      ". You will play their game, with their player count and options. ", join), problemArea);
+    replaceChildren(this.invitation, h("p", {}, tr("A friend invites you to queue together: "), h("code", {}, party),
+      tr(". You will play their game, with their player count and options. "), join), problemArea);
   }
 
   private queueForm(): HTMLFormElement {
@@ -120,37 +121,37 @@ export class MatchQueue {
       botWait.disabled = !acceptBots.checked;
     } });
     const botWait = h("input", { type: "number", name: "bot-wait", min: 0, step: 1, value: DEFAULT_BOT_WAIT_S,
-      disabled: true, style: "width: 5rem", "aria-label": "seconds before bots fill the empty seats" });
+      disabled: true, style: "width: 5rem", "aria-label": tr("seconds before bots fill the empty seats") });
     const ttl = h("input", { type: "number", name: "ttl", min: 0, max: MAX_TTL_MIN, step: "any",
-      value: DEFAULT_TTL_MIN, style: "width: 5rem", "aria-label": "minutes before the host gives up" });
-    const submit = h("button", { type: "submit", id: "queue" }, "Queue");
+      value: DEFAULT_TTL_MIN, style: "width: 5rem", "aria-label": tr("minutes before the host gives up") });
+    const submit = h("button", { type: "submit", id: "queue" }, tr("Queue"));
     const problemArea = h("div", { class: "problem-area" });
     const chosenGame = () => this.games.find((known) => known.name === game.value);
     const drawCounts = () => {
       const picked = chosenGame();
       replaceChildren(seats, picked ? range(picked.minPlayers, picked.maxPlayers).map((count) =>
-        h("option", { value: String(count) }, String(count))) : []);
+        h("option", { value: String(count) }, formatNumber(count))) : []);
       drawPartySizes();
     };
     const drawPartySizes = () => {
       const before = partySize.value;
-      replaceChildren(partySize, h("option", { value: "0" }, "alone"),
+      replaceChildren(partySize, h("option", { value: "0" }, tr("alone")),
         range(2, Number(seats.value)).map((size) => h("option", { value: String(size) },
-          `with friends: a party of ${size}`)));
+          tr("with friends: a party of {size}", { size }))));
       if (Array.from(partySize.options).some((option) => option.value === before)) partySize.value = before;
       labelButton();
     };
     const labelButton = () => {
-      submit.textContent = Number(partySize.value) ? `Start a party of ${partySize.value}` : "Queue";
+      submit.textContent = Number(partySize.value) ? tr("Start a party of {size}", { size: partySize.value }) : tr("Queue");
     };
     drawCounts();
 
     const form = h("form", { class: "find-match-form", novalidate: true },
-      h("div", { class: "form-line" }, h("label", {}, "Game ", game), " ", h("label", {}, "Players ", seats), " ",
-        h("label", {}, "Queue ", partySize)),
-      h("div", {}, h("label", {}, acceptBots, " accept bots after "), botWait, " s",
-        h("small", { class: "muted" }, " optional: bots fill the seats nobody took (for a party: if all accept)")),
-      h("div", {}, h("label", {}, "Give up after ", ttl, " min")),
+      h("div", { class: "form-line" }, h("label", {}, tr("Game "), game), " ", h("label", {}, tr("Players "), seats), " ",
+        h("label", {}, tr("Queue "), partySize)),
+      h("div", {}, h("label", {}, acceptBots, tr(" accept bots after ")), botWait, " s",
+        h("small", { class: "muted" }, tr(" optional: bots fill the seats nobody took (for a party: if all accept)"))),
+      h("div", {}, h("label", {}, tr("Give up after "), ttl, " min")),
       submit, problemArea);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -160,11 +161,12 @@ export class MatchQueue {
       const refuse = (message: string) => problemArea.append(h("p", { class: "problem input-problem", role: "alert" },
         message));
       if (acceptBots.checked && !(waitSeconds >= 0)) {
-        refuse("The wait before bots must be a number of seconds (0 or more).");
+        refuse(tr("The wait before bots must be a number of seconds (0 or more)."));
         return;
       }
       if (!(ttlSeconds >= 1 && ttlSeconds <= MAX_TTL_MIN * 60)) {
-        refuse(`The time to give up after must be a number of minutes, more than 0 and at most ${MAX_TTL_MIN}.`);
+        refuse(tr("The time to give up after must be a number of minutes, more than 0 and at most {max}.",
+          { max: MAX_TTL_MIN }));
         return;
       }
       submit.disabled = true;
@@ -175,10 +177,11 @@ export class MatchQueue {
         void this.follow(ticket);
       } catch (error) {
         const problem = problemOf(error);
-        problemArea.append(problemPanel(problem, "Queuing"));
+        problemArea.append(problemPanel(problem, tr("Queuing")));
         // The host names the field at fault by its proto name: say it with the form's words.
         for (const violation of problem.fieldViolations) {
-          refuse(`${FIELD_LABELS[violation.field] ?? violation.field}: ${violation.description}`);
+          refuse(tr("{field}: {problem}", { field: FIELD_LABELS[violation.field]?.() ?? violation.field,
+            problem: violation.description }));
         }
       } finally {
         submit.disabled = false;
@@ -211,7 +214,7 @@ export class MatchQueue {
         if (signal.aborted) return;
         if (!isTransient(error)) {
           this.ticketArea.dataset.connection = "failed";
-          this.report(problemOf(error), "Following your ticket");
+          this.report(problemOf(error), tr("Following your ticket"));
           return;
         }
       }
@@ -233,7 +236,7 @@ export class MatchQueue {
     this.ticketArea.hidden = false;
     switch (ticket.state) {
       case TicketState.MATCHED:
-        replaceChildren(this.ticketArea, h("p", { role: "status" }, "Match found: opening it…"));
+        replaceChildren(this.ticketArea, h("p", { role: "status" }, tr("Match found: opening it…")));
         window.location.hash = `#/matches/${matchId(ticket.match)}`;
         return;
       case TicketState.QUEUED:
@@ -243,12 +246,12 @@ export class MatchQueue {
       case TicketState.CANCELLED:
         this.formArea.hidden = false;
         replaceChildren(this.ticketArea, h("p", { class: "ticket-over", role: "status" },
-          `You left the queue for ${this.gameTitle(ticket.game)}.`));
+          tr("You left the queue for {game}.", { game: this.gameTitle(ticket.game) })));
         return;
       case TicketState.EXPIRED:
         this.formArea.hidden = false;
         replaceChildren(this.ticketArea, h("p", { class: "ticket-over", role: "status" },
-          `Nobody was found in time for ${this.gameTitle(ticket.game)}; queue again.`));
+          tr("Nobody was found in time for {game}; queue again.", { game: this.gameTitle(ticket.game) })));
         return;
       default:
         this.formArea.hidden = false;
@@ -256,7 +259,7 @@ export class MatchQueue {
   }
 
   private drawQueued(ticket: Ticket): void {
-    const cancel = h("button", { type: "button", id: "cancel-ticket" }, "Cancel");
+    const cancel = h("button", { type: "button", id: "cancel-ticket" }, tr("Cancel"));
     cancel.addEventListener("click", async () => {
       cancel.disabled = true;
       try {
@@ -264,17 +267,19 @@ export class MatchQueue {
       } catch (error) {
         // Matched meanwhile: the stream brings the match. Otherwise say why.
         const problem = problemOf(error);
-        if (problem.reason !== "TICKET_MATCHED") this.report(problem, "Cancelling");
+        if (problem.reason !== "TICKET_MATCHED") this.report(problem, tr("Cancelling"));
         cancel.disabled = false;
       }
     });
-    const bots = ticket.botWait ? `; bots fill the empty seats after ${durationSeconds(ticket.botWait)} s` : "";
-    const expires = ticket.expireTime ? timestampDate(ticket.expireTime).toLocaleTimeString() : "?";
+    const bots = ticket.botWait
+      ? tr("; bots fill the empty seats after {seconds} s", { seconds: durationSeconds(ticket.botWait) }) : "";
+    const expires = ticket.expireTime ? formatTime(timestampDate(ticket.expireTime)) : "?";
     replaceChildren(this.ticketArea,
-      h("p", { class: "ticket-what" }, `Looking for a ${ticket.seats}-player match of ${this.gameTitle(ticket.game)}`,
+      h("p", { class: "ticket-what" },
+        tr("Looking for a {count}-player match of {game}", { count: ticket.seats, game: this.gameTitle(ticket.game) }),
         bots, "."),
-      h("p", { class: "ticket-wait" }, "Waiting ", h("span", { class: "ticket-waited" }, this.waitedText()),
-        `; the host gives up at ${expires}. `, cancel),
+      h("p", { class: "ticket-wait" }, tr("Waiting "), h("span", { class: "ticket-waited" }, this.waitedText()),
+        tr("; the host gives up at {time}. ", { time: expires }), cancel),
       ticket.party ? partyLine(ticket) : null);
   }
 
@@ -302,17 +307,19 @@ export class MatchQueue {
 function partyLine(ticket: Ticket): HTMLElement {
   const link = partyLink(ticket.party);
   const copied = h("span", { class: "muted", role: "status" });
-  const copy = h("button", { type: "button", id: "copy-party-link" }, "Copy link");
+  const copy = h("button", { type: "button", id: "copy-party-link" }, tr("Copy link"));
   copy.addEventListener("click", () => {
     // No clipboard on a page served over plain HTTP from another machine: the link is there to select.
     const written = navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject(new Error("no clipboard"));
-    written.then(() => { copied.textContent = " copied"; }, () => { copied.textContent = " select the link and copy it"; });
+    written.then(() => { copied.textContent = tr(" copied"); },
+      () => { copied.textContent = tr(" select the link and copy it"); });
   });
   return h("div", { class: "party" },
-    h("p", {}, `Your party of ${ticket.partySize}: `,
-      h("strong", { class: "party-queued", "aria-live": "polite" }, `${ticket.partyQueued} of ${ticket.partySize} queued`),
-      ticket.partyQueued >= ticket.partySize ? ". All of you are queued: waiting for players to fill the match."
-        : ". Friends who open this link, signed in, can join it:"),
+    h("p", {}, tr("Your party of {size}: ", { size: ticket.partySize }),
+      h("strong", { class: "party-queued", "aria-live": "polite" },
+        tr("{queued} of {size} queued", { queued: ticket.partyQueued, size: ticket.partySize })),
+      ticket.partyQueued >= ticket.partySize ? tr(". All of you are queued: waiting for players to fill the match.")
+        : tr(". Friends who open this link, signed in, can join it:")),
     h("p", {}, h("a", { id: "party-link", class: "party-link", href: link }, link), " ", copy, copied));
 }
 

@@ -2,6 +2,7 @@
 import {
   EventKind, MatchStatus, SeatKind, type MatchEvent, type Seat, type StatusDetail,
 } from "@gamehost/client";
+import { formatList, tr } from "./i18n";
 
 export function matchId(name: string): string {
   return name.replace(/^matches\//, "");
@@ -9,6 +10,19 @@ export function matchId(name: string): string {
 
 export function gameId(name: string): string {
   return name.replace(/^games\//, "");
+}
+
+/** A status as the page shows it, in the reader's language (statusText is the stable name in classes and data). */
+export function statusLabel(status: MatchStatus): string {
+  switch (status) {
+    case MatchStatus.OPEN: return tr("open");
+    case MatchStatus.ACTIVE: return tr("active");
+    case MatchStatus.FINISHED: return tr("finished");
+    case MatchStatus.ABANDONED: return tr("abandoned");
+    case MatchStatus.ABORTED: return tr("aborted");
+    case MatchStatus.SUSPENDED: return tr("suspended");
+    default: return tr("unknown");
+  }
 }
 
 export function statusText(status: MatchStatus): string {
@@ -26,19 +40,22 @@ export function statusText(status: MatchStatus): string {
 /** Why a match is aborted or suspended, for people: "an admin aborted it: cheating (ADMIN_ABORT)". */
 export function statusDetailText(detail: StatusDetail | undefined): string {
   if (!detail || !(detail.reason || detail.message)) return "";
-  const plugin = detail.plugin ? ` (game plugin ${detail.plugin})` : "";
+  const plugin = detail.plugin ? tr(" (game plugin {plugin})", { plugin: detail.plugin }) : "";
   return `${detail.message || detail.reason}${plugin}${detail.message && detail.reason ? ` [${detail.reason}]` : ""}`;
 }
 
 /** A seat in the lists: "Player 2: bot (random)", "Ann (signed in)", "Player 3: open". */
 export function seatText(seat: Seat): string {
-  const number = `Player ${seat.index + 1}`;
+  const number = tr("Player {number}", { number: seat.index + 1 });
   switch (seat.kind) {
-    case SeatKind.OPEN: return `${number}: open`;
-    case SeatKind.BOT: return `${number}: bot (${seat.bot || "random"})`;
+    case SeatKind.OPEN: return tr("{player}: open", { player: number });
+    // The host's own bot is named by its id, "random": said in the reader's language (other bots keep their id).
+    case SeatKind.BOT: return tr("{player}: bot ({bot})",
+      { player: number, bot: !seat.bot || seat.bot === "random" ? tr("random") : seat.bot });
     default: {
       const name = chosenName(seat);
-      return `${name ? `${name} (${number.toLowerCase()})` : number}${seat.verified ? " · signed in" : ""}`;
+      const who = name ? tr("{name} (player {number})", { name, number: seat.index + 1 }) : number;
+      return seat.verified ? tr("{player} · signed in", { player: who }) : who;
     }
   }
 }
@@ -46,51 +63,63 @@ export function seatText(seat: Seat): string {
 /** One line of the move log. */
 export function eventText(event: MatchEvent, seats: Seat[]): string {
   const who = event.seat >= 0 ? seatName(event.seat, seats) : "";
+  const reason = event.reason;
   switch (event.kind) {
-    case EventKind.JOINED: return `${who} joined`;
-    case EventKind.LEFT: return `${who} left`;
-    case EventKind.STARTED: return "the match started";
-    case EventKind.MOVED:
-      return `${who}: ${event.label || "moved (hidden)"}${event.timedOut ? " (timed out: the host moved for them)" : ""}`;
-    case EventKind.FINISHED: return "the match is over";
-    case EventKind.ABANDONED: return `${who} abandoned the match`;
-    case EventKind.ABORTED: return `the host aborted the match${event.reason ? ` (${event.reason})` : ""}`;
-    case EventKind.SUSPENDED: return `the match is suspended${event.reason ? ` (${event.reason})` : ""}`;
-    case EventKind.RESUMED: return "the match resumed";
-    case EventKind.BOT_ASSIGNED: return `a bot took over ${seatName(event.seat, seats)}`;
-    case EventKind.UNDO_ASKED: return `${who} asked to take back their move`;
-    case EventKind.UNDO_ACCEPTED: return `${who} agreed to take the move back`;
-    case EventKind.UNDO_REFUSED: return `${who} refused to take the move back`;
-    case EventKind.UNDO_WITHDRAWN: return `${who} withdrew their ask to take back`;
-    case EventKind.UNDONE: return `${who}'s move was taken back`;
-    case EventKind.UNDO_LAPSED: return `${who}'s ask to take back lapsed unanswered`;
+    case EventKind.JOINED: return tr("{who} joined", { who });
+    case EventKind.LEFT: return tr("{who} left", { who });
+    case EventKind.STARTED: return tr("the match started");
+    case EventKind.MOVED: {
+      const line = tr("{who}: {move}", { who, move: event.label || tr("moved (hidden)") });
+      return event.timedOut ? tr("{line} (timed out: the host moved for them)", { line }) : line;
+    }
+    case EventKind.FINISHED: return tr("the match is over");
+    case EventKind.ABANDONED: return tr("{who} abandoned the match", { who });
+    case EventKind.ABORTED:
+      return reason ? tr("the host aborted the match ({reason})", { reason }) : tr("the host aborted the match");
+    case EventKind.SUSPENDED:
+      return reason ? tr("the match is suspended ({reason})", { reason }) : tr("the match is suspended");
+    case EventKind.RESUMED: return tr("the match resumed");
+    case EventKind.BOT_ASSIGNED: return tr("a bot took over {who}", { who: seatName(event.seat, seats) });
+    case EventKind.UNDO_ASKED: return tr("{who} asked to take back their move", { who });
+    case EventKind.UNDO_ACCEPTED: return tr("{who} agreed to take the move back", { who });
+    case EventKind.UNDO_REFUSED: return tr("{who} refused to take the move back", { who });
+    case EventKind.UNDO_WITHDRAWN: return tr("{who} withdrew their ask to take back", { who });
+    case EventKind.UNDONE: return tr("{who}'s move was taken back", { who });
+    case EventKind.UNDO_LAPSED: return tr("{who}'s ask to take back lapsed unanswered", { who });
     case EventKind.RESIGNED: {
       const resigner = personName(event.seat, seats);
-      return event.left ? `${resigner} left the rated match: it counts as resigning` : `${resigner} resigned`;
+      return event.left ? tr("{who} left the rated match: it counts as resigning", { who: resigner })
+        : tr("{who} resigned", { who: resigner });
     }
-    case EventKind.DRAW_OFFERED: return `${who} offered a draw`;
-    case EventKind.DRAW_ACCEPTED: return `${who} accepted the draw`;
-    case EventKind.DRAW_DECLINED: return `${who} declined the draw`;
-    case EventKind.DRAW_WITHDRAWN: return `${who} withdrew their draw offer`;
-    case EventKind.DRAW_LAPSED: return `${who}'s draw offer lapsed unanswered`;
-    case EventKind.DRAW_AGREED: return "the players agreed to a draw";
-    case EventKind.VICTORY_CLAIMED: return `${who} claimed victory over absent players`;
-    default: return "event";
+    case EventKind.DRAW_OFFERED: return tr("{who} offered a draw", { who });
+    case EventKind.DRAW_ACCEPTED: return tr("{who} accepted the draw", { who });
+    case EventKind.DRAW_DECLINED: return tr("{who} declined the draw", { who });
+    case EventKind.DRAW_WITHDRAWN: return tr("{who} withdrew their draw offer", { who });
+    case EventKind.DRAW_LAPSED: return tr("{who}'s draw offer lapsed unanswered", { who });
+    case EventKind.DRAW_AGREED: return tr("the players agreed to a draw");
+    case EventKind.VICTORY_CLAIMED: return tr("{who} claimed victory over absent players", { who });
+    default: return tr("event");
   }
+}
+
+/** Seat names joined as the reader's language joins a list: "Ann and Player 3". */
+export function seatNames(indexes: number[], seats: Seat[]): string {
+  return formatList(indexes.map((index) => seatName(index, seats)));
 }
 
 /** Why the host cannot show or play a match: it lacks the rules version the match was created with. */
 export function rulesUnavailableText(title: string, rulesVersion: string): string {
-  return `created with ${title} rules version ${rulesVersion}, which this host does not have`;
+  return tr("created with {title} rules version {version}, which this host does not have",
+    { title, version: rulesVersion });
 }
 
 /** A seat as people call it: the player's name, else "Player N" counted from 1 (a bot's says so). */
 export function seatName(index: number, seats: Seat[]): string {
   const seat = seats[index];
-  const number = `Player ${index + 1}`;
+  const number = tr("Player {number}", { number: index + 1 });
   // A resigned seat the host's bot plays on is still the player who resigned.
-  if (seat?.resigned) return `${personName(index, seats)} (resigned)`;
-  if (seat?.kind === SeatKind.BOT) return `${number} (bot)`;
+  if (seat?.resigned) return tr("{who} (resigned)", { who: personName(index, seats) });
+  if (seat?.kind === SeatKind.BOT) return tr("{player} (bot)", { player: number });
   return (seat && chosenName(seat)) || number;
 }
 
@@ -98,7 +127,7 @@ export function seatName(index: number, seats: Seat[]): string {
 export function personName(index: number, seats: Seat[]): string {
   const seat = seats[index];
   return (seat && seat.kind !== SeatKind.BOT && chosenName(seat)) || (seat?.resigned && chosenName(seat))
-    || `Player ${index + 1}`;
+    || tr("Player {number}", { number: index + 1 });
 }
 
 /** The name a player gave, not the host's stand-in ("player 0") for a player who gave none. */

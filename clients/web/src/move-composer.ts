@@ -8,6 +8,7 @@
 // composer only filters (docs/protocol.md, "Moves in parts").
 import type { LegalMove, MovePart } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
+import { tr } from "./i18n";
 
 export class MoveComposer {
   /** The bar above the board: the parts chosen, Back and Clear, and buttons for choices the picture lacks. */
@@ -142,9 +143,9 @@ export class MoveComposer {
     const unmarked = Array.from(choices.values()).filter((part) => !marked.has(part.id));
     replaceChildren(this.bar,
       labels.length ? h("span", { class: "composer-chosen" }, `Chosen: ${labels.join(" › ")}`) : null,
-      labels.length ? h("button", { type: "button", class: "composer-back", onclick: () => this.back() }, "Back") : null,
-      labels.length ? h("button", { type: "button", class: "composer-clear", onclick: () => this.clear() }, "Clear")
-        : h("span", { class: "composer-hint" }, "Click the board to build your move."),
+      labels.length ? h("button", { type: "button", class: "composer-back", onclick: () => this.back() }, tr("Back")) : null,
+      labels.length ? h("button", { type: "button", class: "composer-clear", onclick: () => this.clear() }, tr("Clear"))
+        : h("span", { class: "composer-hint" }, tr("Click the board to build your move.")),
       unmarked.map((part) => h("button", { type: "button", class: "composer-choice", "data-part-id": part.id,
         onclick: () => this.choose(part.id) }, part.label)));
   }

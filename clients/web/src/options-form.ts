@@ -3,6 +3,7 @@
 // Anything else is edited as JSON text, so every schema stays usable.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { h } from "./elements";
+import { tr } from "./i18n";
 
 export interface OptionsForm {
   element: HTMLElement;
@@ -25,8 +26,8 @@ interface OptionInput {
 export function optionsForm(schema: JsonObject | undefined, defaults: JsonObject | undefined): OptionsForm {
   const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
   const inputs = Object.entries(properties).map(([name, property]) => optionInput(name, property));
-  const element = h("fieldset", { class: "options" }, h("legend", {}, "Options"),
-    inputs.length ? inputs.map((input) => input.row) : h("p", { class: "muted" }, "This game has no options."));
+  const element = h("fieldset", { class: "options" }, h("legend", {}, tr("Options")),
+    inputs.length ? inputs.map((input) => input.row) : h("p", { class: "muted" }, tr("This game has no options.")));
   const form: OptionsForm = {
     element,
     values() {
@@ -91,7 +92,7 @@ function optionInput(name: string, property: JsonObject): OptionInput {
       name, note, row: row(input),
       read: () => {
         const value = input.valueAsNumber;
-        if (Number.isNaN(value)) throw new Error(`Option ${name}: enter a number.`);
+        if (Number.isNaN(value)) throw new Error(tr("Option {name}: enter a number.", { name }));
         return value;
       },
       write: (value) => { input.value = typeof value === "number" ? String(value) : ""; },
@@ -113,7 +114,7 @@ function optionInput(name: string, property: JsonObject): OptionInput {
       try {
         return JSON.parse(textarea.value) as JsonValue;
       } catch {
-        throw new Error(`Option ${name}: enter valid JSON.`);
+        throw new Error(tr("Option {name}: enter valid JSON.", { name }));
       }
     },
     write: (value) => { textarea.value = value === undefined ? "" : JSON.stringify(value); },

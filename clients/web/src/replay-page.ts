@@ -11,6 +11,7 @@ import { h, replaceChildren } from "./elements";
 import { problemOf, problemPanel } from "./errors";
 import { endingBanner } from "./match-outcome";
 import { eventText, gameId } from "./match-text";
+import { formatNumber, tr } from "./i18n";
 import { markChanges } from "./picture-changes";
 import { heldSeat } from "./seat-tokens";
 import { sanitizeSvg } from "./svg-sanitizer";
@@ -32,12 +33,12 @@ class ReplayPage {
   private readonly onKey = (event: KeyboardEvent) => this.key(event);
 
   private readonly container = h("div", { class: "replay-page" });
-  private readonly title = h("h2", {}, "Replay");
-  private readonly note = h("p", { id: "replay-note", class: "muted" }, "Loading…");
+  private readonly title = h("h2", {}, tr("Replay"));
+  private readonly note = h("p", { id: "replay-note", class: "muted" }, tr("Loading…"));
   private readonly problems = h("div", { id: "problems" });
   private readonly position = h("span", { id: "replay-position", class: "replay-position", "aria-live": "polite" });
   private readonly slider = h("input", { type: "range", id: "replay-slider", min: 0, max: 0, value: 0,
-    "aria-label": "Step", oninput: () => this.go(Number(this.slider.value)) });
+    "aria-label": tr("Step"), oninput: () => this.go(Number(this.slider.value)) });
   private readonly step = h("p", { id: "replay-step", class: "replay-step" });
   private readonly board = h("div", { id: "replay-board", class: "board" });
   private readonly ending = h("div", { id: "replay-ending" });
@@ -51,18 +52,18 @@ class ReplayPage {
     const button = (buttonId: string, label: string, text: string, to: () => number) =>
       h("button", { type: "button", id: buttonId, "aria-label": label, title: label,
         onclick: () => this.go(to()) }, text);
-    this.controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls", hidden: true },
-      button("replay-first", "First step (Home)", "« First", () => 0),
-      button("replay-prev", "Previous step (left arrow)", "◀ Previous", () => this.version - 1),
-      button("replay-next", "Next step (right arrow)", "Next ▶", () => this.version + 1),
-      button("replay-last", "Last step (End)", "Last »", () => this.lastVersion),
+    this.controls = h("div", { class: "replay-controls", role: "group", "aria-label": tr("Replay controls"), hidden: true },
+      button("replay-first", tr("First step (Home)"), tr("« First"), () => 0),
+      button("replay-prev", tr("Previous step (left arrow)"), tr("◀ Previous"), () => this.version - 1),
+      button("replay-next", tr("Next step (right arrow)"), tr("Next ▶"), () => this.version + 1),
+      button("replay-last", tr("Last step (End)"), tr("Last »"), () => this.lastVersion),
       this.slider, this.position);
     replaceChildren(root, this.container);
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ",
-        h("a", { href: `#/matches/${id}` }, "back to the match"), " ", h("a", { href: "#/" }, "lobby")),
+        h("a", { href: `#/matches/${id}` }, tr("back to the match")), " ", h("a", { href: "#/" }, tr("lobby"))),
       this.note, this.problems, this.controls, this.step, this.ending, this.board,
-      h("details", { class: "raw-log" }, h("summary", {}, "The raw match log (JSON)"), this.raw));
+      h("details", { class: "raw-log" }, h("summary", {}, tr("The raw match log (JSON)")), this.raw));
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -74,18 +75,18 @@ class ReplayPage {
     try {
       this.match = await gamehost.getMatch({ name: this.name });
       const game = await gamehost.getGame({ name: this.match.game }).catch(() => undefined);
-      this.title.textContent = `Replay: ${game?.title ?? gameId(this.match.game)}`;
+      this.title.textContent = tr("Replay: {game}", { game: game?.title ?? gameId(this.match.game) });
       document.title = `${this.title.textContent} · gamehost`;
       this.log = await this.fetchLog();
     } catch (error) {
-      this.note.replaceWith(problemPanel(problemOf(error), "Loading the match"));
+      this.note.replaceWith(problemPanel(problemOf(error), tr("Loading the match")));
       return;
     }
     this.raw.textContent = toJsonString(MatchLogSchema, this.log, { prettySpaces: 2 });
     this.raw.dataset.complete = String(this.log.complete);
     if (!this.log.complete) {
-      replaceChildren(this.note, "The match is still being played: its replay opens when it is over. ",
-        h("a", { href: `#/matches/${this.id}` }, "Follow it live."));
+      replaceChildren(this.note, tr("The match is still being played: its replay opens when it is over. "),
+        h("a", { href: `#/matches/${this.id}` }, tr("Follow it live.")));
       return;
     }
     this.note.hidden = true;
@@ -134,7 +135,8 @@ class ReplayPage {
     version = Math.max(0, Math.min(this.lastVersion, version));
     this.version = version;
     this.slider.value = String(version);
-    this.position.textContent = `Step ${version} of ${this.lastVersion}`;
+    this.position.textContent = tr("Step {step} of {last}",
+      { step: formatNumber(version), last: formatNumber(this.lastVersion) });
     this.container.dataset.loading = String(version);
     const seats = this.match?.seats ?? [];
     const event = this.log?.events.find((candidate) => Number(candidate.version) === version);
@@ -152,7 +154,7 @@ class ReplayPage {
     try {
       view = await this.viewAt(version);
     } catch (error) {
-      if (version === this.version) replaceChildren(this.problems, problemPanel(problemOf(error), "Drawing this step"));
+      if (version === this.version) replaceChildren(this.problems, problemPanel(problemOf(error), tr("Drawing this step")));
       return;
     }
     // What this step changed is marked against the step before (usually cached: the page came from there).
@@ -184,7 +186,7 @@ class ReplayPage {
 
 /** What happened at a step, for people: "Ann: X on b2", "Player 2 joined". */
 function stepText(event: MatchEvent | undefined, seats: Match["seats"]): string {
-  if (!event) return "The match was created.";
+  if (!event) return tr("The match was created.");
   const text = eventText(event, seats);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

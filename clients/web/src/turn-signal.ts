@@ -1,6 +1,7 @@
 // Telling a player their turn has come when they look elsewhere: the tab's
 // title, an optional chime, and a browser notification when they allowed it.
 import { h } from "./elements";
+import { tr } from "./i18n";
 
 const SOUND_KEY = "gamehost.turn-sound";
 const CHIME_HZ = [660, 880];
@@ -11,9 +12,9 @@ export class TurnSignal {
   private readonly sound = h("input", { type: "checkbox", id: "turn-sound",
     checked: window.localStorage.getItem(SOUND_KEY) === "on", onchange: () => this.toggleSound() });
   private readonly notifyButton = h("button", { type: "button", id: "turn-notify", hidden: true,
-    onclick: () => void this.askToNotify() }, "Notify me when it is my turn");
+    onclick: () => void this.askToNotify() }, tr("Notify me when it is my turn"));
   readonly controls = h("span", { class: "turn-signal" },
-    h("label", {}, this.sound, " chime on my turn"), " ", this.notifyButton);
+    h("label", {}, this.sound, tr(" chime on my turn")), " ", this.notifyButton);
 
   constructor(private readonly matchId: string) {
     this.notifyButton.hidden = !("Notification" in window) || Notification.permission !== "default";
@@ -21,14 +22,14 @@ export class TurnSignal {
 
   /** The page's title and, when the turn has just come, the chime and the notification. */
   show(title: string, myTurn: boolean, ending = ""): void {
-    document.title = ending ? `${ending} · ${title} · gamehost` : myTurn ? `● Your turn · ${title} · gamehost`
+    document.title = ending ? `${ending} · ${title} · gamehost` : myTurn ? tr("● Your turn · {title} · gamehost", { title })
       : `${title} · gamehost`;
     const arrived = myTurn && !this.myTurn;
     this.myTurn = myTurn;
     if (!arrived) return;
     if (this.sound.checked) this.chime();
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-      new Notification("Your turn", { body: `${title}: it is your move.`, tag: `gamehost-${this.matchId}` });
+      new Notification(tr("Your turn"), { body: tr("{title}: it is your move.", { title }), tag: `gamehost-${this.matchId}` });
     }
   }
 

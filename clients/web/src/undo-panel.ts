@@ -10,7 +10,8 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf, type Problem } from "./errors";
-import { seatName } from "./match-text";
+import { seatName, seatNames } from "./match-text";
+import { tr } from "./i18n";
 import { StandingMoves } from "./standing-moves";
 
 export interface UndoPanelHost {
@@ -36,7 +37,7 @@ interface OpenAsk {
 type Outcome = "undone" | "refused" | "withdrawn" | "lapsed" | "closed";
 
 export class UndoPanel {
-  readonly element = h("section", { id: "undo", class: "undo-panel", "aria-label": "Taking a move back", hidden: true });
+  readonly element = h("section", { id: "undo", class: "undo-panel", "aria-label": tr("Taking a move back"), hidden: true });
   // Announced as the page announces moves (last-move.ts): politely, the words only, never the countdown.
   private readonly message = h("p", { id: "undo-message", class: "undo-message", "aria-live": "polite" });
   private readonly expiry = h("span", { id: "undo-expiry", class: "undo-expiry muted" });
@@ -81,20 +82,21 @@ export class UndoPanel {
         if (ask && !ask.accepted.includes(event.seat)) ask.accepted.push(event.seat);
         break;
       case EventKind.UNDO_REFUSED:
-        this.close("refused", `${this.name(event.seat)} refused: ${this.moveOf(closing)} stands.`);
+        this.close("refused", tr("{who} refused: {move} stands.", { who: this.name(event.seat), move: this.moveOf(closing) }));
         break;
       case EventKind.UNDO_WITHDRAWN:
-        this.close("withdrawn", `${this.name(event.seat)} withdrew the ask: ${this.moveOf(closing)} stands.`);
+        this.close("withdrawn", tr("{who} withdrew the ask: {move} stands.",
+          { who: this.name(event.seat), move: this.moveOf(closing) }));
         break;
       case EventKind.UNDONE:
-        this.close("undone", `Taken back: ${this.moveOf({ seat: event.seat, undoes: event.undoes })}.`);
+        this.close("undone", tr("Taken back: {move}.", { move: this.moveOf({ seat: event.seat, undoes: event.undoes }) }));
         break;
       case EventKind.UNDO_LAPSED:
-        this.close("lapsed", `Nobody answered in time: ${this.moveOf(closing)} stands.`);
+        this.close("lapsed", tr("Nobody answered in time: {move} stands.", { move: this.moveOf(closing) }));
         break;
       default:
         // Any other event closes an open ask (the position or the seats changed); a move clears an old outcome.
-        if (ask) this.close("closed", "The ask to take back closed: the match moved on.");
+        if (ask) this.close("closed", tr("The ask to take back closed: the match moved on."));
         else if (event.kind === EventKind.MOVED) this.outcome = undefined;
     }
     this.moves.note(event);
@@ -132,7 +134,7 @@ export class UndoPanel {
 
   /** "Ann's move (X on b2)", the label left out where this viewer may not see it. */
   private moveOf(ask: { seat: number; undoes: bigint } | undefined): string {
-    return ask ? `${this.name(ask.seat)}'s move${this.labelOf(ask.undoes)}` : "the move";
+    return ask ? tr("{who}'s move{label}", { who: this.name(ask.seat), label: this.labelOf(ask.undoes) }) : tr("the move");
   }
 
   private labelOf(version: bigint): string {
@@ -152,7 +154,7 @@ export class UndoPanel {
     if (!this.offered || !this.view) return;
     const view = this.view;
     if (this.ask && this.ask.expiresAt && Date.now() >= this.ask.expiresAt) {
-      this.close("lapsed", `Nobody answered in time: ${this.moveOf(this.ask)} stands.`);
+      this.close("lapsed", tr("Nobody answered in time: {move} stands.", { move: this.moveOf(this.ask) }));
     }
     const ask = view.status === MatchStatus.ACTIVE ? this.ask : undefined;
     this.element.dataset.state = ask ? "asked" : this.outcome ? "outcome" : "none";
@@ -163,31 +165,35 @@ export class UndoPanel {
 
   private showAsk(ask: OpenAsk, me: number): void {
     const waiting = this.waiting(ask);
-    const others = waiting.map((seat) => this.name(seat)).join(" and ") || "the others";
+    const others = waiting.length ? seatNames(waiting, this.seats) : tr("the others");
     const label = this.labelOf(ask.undoes);
     this.element.dataset.asker = String(ask.seat);
     if (me === ask.seat) {
-      setText(this.message, `You asked to take back your move${label}. Waiting for ${others} to answer.`);
-      this.setControls("withdraw", () => this.button("undo-withdraw", "Withdraw", "Withdraw your ask to take back",
-        () => gamehost.withdrawUndo({ name: this.page.name, playerToken: this.page.token() }), "Withdrawing your ask"));
+      setText(this.message, tr("You asked to take back your move{label}. Waiting for {others} to answer.",
+        { label, others }));
+      this.setControls("withdraw", () => this.button("undo-withdraw", tr("Withdraw"), tr("Withdraw your ask to take back"),
+        () => gamehost.withdrawUndo({ name: this.page.name, playerToken: this.page.token() }), tr("Withdrawing your ask")));
     } else if (waiting.includes(me)) {
-      setText(this.message, `${this.name(ask.seat)} asks to take back their move${label}.`);
+      setText(this.message, tr("{who} asks to take back their move{label}.", { who: this.name(ask.seat), label }));
       const answer = (accept: boolean) => () => gamehost.answerUndo({ name: this.page.name,
         playerToken: this.page.token(), accept, askVersion: ask.askVersion });
       this.setControls(`answer ${ask.askVersion}`, () => [
-        this.button("undo-accept", "Accept", `Accept: take back ${this.moveOf(ask)}`, answer(true), "Accepting"),
+        this.button("undo-accept", tr("Accept"), tr("Accept: take back {move}", { move: this.moveOf(ask) }), answer(true),
+          tr("Accepting")),
         " ",
-        this.button("undo-refuse", "Refuse", `Refuse: ${this.moveOf(ask)} stands`, answer(false), "Refusing")]);
+        this.button("undo-refuse", tr("Refuse"), tr("Refuse: {move} stands", { move: this.moveOf(ask) }), answer(false),
+          tr("Refusing"))]);
     } else {
-      const agreed = ask.accepted.includes(me) ? " You agreed." : "";
-      setText(this.message,
-        `${this.name(ask.seat)} asks to take back their move${label}.${agreed} Waiting for ${others} to answer.`);
+      const agreed = ask.accepted.includes(me) ? tr(" You agreed.") : "";
+      setText(this.message, tr("{who} asks to take back their move{label}.{agreed} Waiting for {others} to answer.",
+        { who: this.name(ask.seat), label, agreed, others }));
       this.setControls("", () => []);
     }
     if (ask.expiresAt) {
       const tick = () => {
         const seconds = Math.max(0, Math.ceil((ask.expiresAt - Date.now()) / 1000));
-        this.expiry.textContent = ` The ask lapses in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}.`;
+        this.expiry.textContent = tr(" The ask lapses in {time}.",
+          { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
         if (seconds === 0) this.render();  // the ask lapsed: its UNDO_LAPSED event may come a moment later
       };
       tick();
@@ -207,8 +213,9 @@ export class UndoPanel {
     }
     const why = this.cannotAsk(view);
     this.setControls(`ask ${why}`, () => {
-      const button = this.button("undo-ask", "Ask to take back", "Ask to take back your last move",
-        () => gamehost.askUndo({ name: this.page.name, playerToken: this.page.token() }), "Asking to take back your move");
+      const button = this.button("undo-ask", tr("Ask to take back"), tr("Ask to take back your last move"),
+        () => gamehost.askUndo({ name: this.page.name, playerToken: this.page.token() }),
+        tr("Asking to take back your move"));
       button.disabled = why !== "";
       button.setAttribute("aria-describedby", "undo-reason");
       return [button, " ", h("span", { id: "undo-reason", class: "undo-reason muted" }, why)];
@@ -229,11 +236,12 @@ export class UndoPanel {
   /** Why this seat cannot ask now, in words; "" when it can. */
   private cannotAsk(view: View): string {
     if (this.pending) return this.pending;
-    if (view.status !== MatchStatus.ACTIVE) return "Moves can be taken back only while the match is being played.";
+    if (view.status !== MatchStatus.ACTIVE) return tr("Moves can be taken back only while the match is being played.");
     const last = this.moves.last();
-    if (!last) return "No move to take back yet.";
+    if (!last) return tr("No move to take back yet.");
     if (last.seat !== view.seat) {
-      return `The last move is ${this.name(last.seat)}'s: only your own move can be taken back, while it is the last one.`;
+      return tr("The last move is {who}'s: only your own move can be taken back, while it is the last one.",
+        { who: this.name(last.seat) });
     }
     return "";
   }
@@ -247,7 +255,7 @@ export class UndoPanel {
   /** One call; the panel then changes with the events it causes (the follower delivers them). */
   private async act(call: () => Promise<unknown>, context: string): Promise<void> {
     if (this.pending) return;
-    this.pending = `${context}…`;
+    this.pending = tr("{action}…", { action: context });
     this.page.clearProblems();
     this.render();
     try {

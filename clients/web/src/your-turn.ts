@@ -7,6 +7,7 @@ import { gamehost } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf } from "./errors";
 import { matchId, seatName } from "./match-text";
+import { formatList, plural, tr } from "./i18n";
 
 const POLL_MS = 4000;
 const PAGE_SIZE = 50;
@@ -15,7 +16,7 @@ const URGENT_MS = 60_000; // a clock with less than this left is shown as urgent
 export class YourTurnList {
   readonly element = h("section", { id: "your-turn", class: "your-turn", hidden: true });
   // The count is announced when it changes; the list is not (its times tick every second).
-  private readonly heading = h("h2", { "aria-live": "polite" }, "Your turn");
+  private readonly heading = h("h2", { "aria-live": "polite" }, tr("Your turn"));
   private readonly list = h("ul", { id: "your-turn-list", class: "your-turn-list" });
   private readonly note = h("p", { class: "your-turn-note muted", role: "status" });
   private etag = "";
@@ -34,7 +35,7 @@ export class YourTurnList {
   start(): void {
     if (this.stopped) return; // the page was left before the sign-in was known
     this.element.hidden = false;
-    replaceChildren(this.note, "Looking for matches where it is your turn…");
+    replaceChildren(this.note, tr("Looking for matches where it is your turn…"));
     void this.refresh();
     this.timers.push(window.setInterval(() => { if (!document.hidden) void this.refresh(); }, POLL_MS),
       window.setInterval(() => this.tick(), 1000));
@@ -67,7 +68,8 @@ export class YourTurnList {
       const problem = problemOf(error);
       this.element.dataset.problem = problem.reason || problem.code;
       this.note.className = "your-turn-note problem";
-      replaceChildren(this.note, `Could not refresh this list (${problem.reason || problem.code}): ${problem.message}`);
+      replaceChildren(this.note, tr("Could not refresh this list ({reason}): {message}",
+        { reason: problem.reason || problem.code, message: problem.message }));
     } finally {
       this.asking = false;
     }
@@ -78,32 +80,32 @@ export class YourTurnList {
     const ordered = this.matches.filter((match) => !match.rulesUnavailable).sort(mostPressingFirst);
     this.element.dataset.count = String(ordered.length);
     this.element.dataset.etag = this.etag;
-    replaceChildren(this.heading, "Your turn", ordered.length ? h("span", { class: "your-turn-count" },
+    replaceChildren(this.heading, tr("Your turn"), ordered.length ? h("span", { class: "your-turn-count" },
       ` (${ordered.length}${this.more ? "+" : ""})`) : null);
     replaceChildren(this.list, ordered.map((match) => this.item(match)));
     this.note.className = "your-turn-note muted";
     replaceChildren(this.note, ordered.length === 0
-      ? "No match is waiting for your move. Start one under Games below, or join an open match under Matches: "
-        + "a match appears here as soon as it is your turn."
-      : this.more ? `More matches wait for you than the ${PAGE_SIZE} shown; play these first.` : "");
-    document.title = ordered.length ? `(${ordered.length}${this.more ? "+" : ""}) Your turn · gamehost` : "gamehost";
+      ? tr("No match is waiting for your move. Start one under Games below, or join an open match under Matches: a match appears here as soon as it is your turn.")
+      : this.more ? tr("More matches wait for you than the {count} shown; play these first.", { count: PAGE_SIZE }) : "");
+    document.title = ordered.length
+      ? tr("({count}) Your turn · gamehost", { count: `${ordered.length}${this.more ? "+" : ""}` }) : "gamehost";
     this.tick();
   }
 
   private item(match: Match): HTMLElement {
     const id = matchId(match.name);
     const opponents = match.seats.filter((seat) => !match.userSeats.includes(seat.index))
-      .map((seat) => seat.kind === SeatKind.OPEN ? `an open seat` : seatName(seat.index, match.seats));
-    const seats = match.userSeats.map((seat) => `player ${seat + 1}`).join(", ");
+      .map((seat) => seat.kind === SeatKind.OPEN ? tr("an open seat") : seatName(seat.index, match.seats));
+    const seats = formatList(match.userSeats.map((seat) => tr("player {number}", { number: seat + 1 })));
     return h("li", { class: "your-turn-match", "data-match": id },
       h("a", { class: "open-match", href: `#/matches/${id}` },
         h("strong", { class: "your-turn-game" }, this.gameTitle(match.game)),
-        h("span", { class: "your-turn-opponents" }, opponents.length ? ` vs ${opponents.join(", ")}` : ""),
-        h("span", { class: "muted" }, seats ? ` · you are ${seats}` : "")),
+        h("span", { class: "your-turn-opponents" }, opponents.length ? tr(" vs {opponents}", { opponents: opponents.join(", ") }) : ""),
+        h("span", { class: "muted" }, seats ? tr(" · you are {seats}", { seats }) : "")),
       h("span", { class: "your-turn-waiting muted", "data-since": millis(match.userTurnSince) ?? "" }),
       h("span", { class: "your-turn-clock", "data-deadline": deadlineOf(match) ?? "" }),
-      h("a", { class: "button play-turn", href: `#/matches/${id}`, "aria-label": `Play ${this.gameTitle(match.game)}` },
-        "Play"));
+      h("a", { class: "button play-turn", href: `#/matches/${id}`, "aria-label": tr("Play {game}", { game: this.gameTitle(match.game) }) },
+        tr("Play")));
   }
 
   /** The waiting times and the clocks, each second, between the host's answers. */
@@ -111,11 +113,11 @@ export class YourTurnList {
     const now = Date.now();
     for (const waiting of this.list.querySelectorAll<HTMLElement>(".your-turn-waiting")) {
       const since = Number(waiting.dataset.since);
-      waiting.textContent = since ? ` · waiting ${spanText(now - since)}` : "";
+      waiting.textContent = since ? tr(" · waiting {time}", { time: spanText(now - since) }) : "";
     }
     for (const clock of this.list.querySelectorAll<HTMLElement>(".your-turn-clock")) {
       const deadline = Number(clock.dataset.deadline);
-      clock.textContent = deadline ? ` · ${clockText(deadline - now)} left` : "";
+      clock.textContent = deadline ? tr(" · {time} left", { time: clockText(deadline - now) }) : "";
       clock.classList.toggle("urgent", Boolean(deadline) && deadline - now < URGENT_MS);
     }
   }
@@ -151,7 +153,7 @@ function spanText(ms: number): string {
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} days`;
+  return plural(Math.floor(hours / 24), "{count} day", "{count} days");
 }
 
 function clockText(ms: number): string {
