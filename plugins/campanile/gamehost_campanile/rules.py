@@ -34,6 +34,7 @@ kit can tell whether a hidden card shows in a view it must not reach.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Mapping
 
@@ -380,23 +381,44 @@ def to_move(state):
     return () if is_over(state) else (state["turn"],)
 
 
+# The labels are messages, each made once: there are only a few dozen, and
+# search bots ask for the legal moves of many positions.
+
+@functools.cache
+def build_label(style: str, storeys: int) -> Text:
+    return Text("Build tower {tower} up {storeys}, then draw from pile {pile}",
+                tower=style, storeys=storeys_text(storeys), pile=storeys)
+
+
+@functools.cache
+def draw_label(pile: int) -> Text:
+    return Text("Draw the top card of pile {pile}", pile=pile)
+
+
+@functools.cache
+def no_bet_label(pile: int) -> Text:
+    return Text("Bet nothing; draw the top card of pile {pile}", pile=pile)
+
+
+@functools.cache
+def bet_label(tower: str, chip: int) -> Text:
+    return Text("Bet a {chip}-chip on tower {tower}", chip=chip, tower=tower)
+
+
 def legal_moves(state, seat: int):
     if is_over(state) or seat != state["turn"]:
         return []
     if state["step"] == "build":
         held = {card_style(card) for card in state["hands"][seat]}
-        return [Move(f"build:{style}:{storeys}",
-                     Text("Build tower {tower} up {storeys}, then draw from pile {pile}",
-                          tower=style, storeys=storeys_text(storeys), pile=storeys),
+        return [Move(f"build:{style}:{storeys}", build_label(style, storeys),
                      {"action": "build", "style": style, "storeys": storeys})
                 for style in state["row"] if style in held for storeys in STOREY_CHOICES]
     # The label names the pile, not its face-up card: once drawn the card is in a hidden
     # hand, and the log must not keep what no view shows any more (docs/games/campanile.md).
     pile = state["built"]["storeys"]
     if state["step"] == "draw":
-        return [Move(f"draw:{pile}", Text("Draw the top card of pile {pile}", pile=pile),
-                     {"action": "draw", "pile": pile})]
-    moves = [Move(f"draw:{pile}", Text("Bet nothing; draw the top card of pile {pile}", pile=pile),
+        return [Move(f"draw:{pile}", draw_label(pile), {"action": "draw", "pile": pile})]
+    moves = [Move(f"draw:{pile}", no_bet_label(pile),
                   {"action": "draw", "pile": pile})]
     towers = betting_towers(state)
     for tower in state["row"]:
@@ -404,8 +426,7 @@ def legal_moves(state, seat: int):
             continue
         for chip in STOREY_CHOICES:
             if chip_fits(chip, pile, state["options"]["bet_rule"]) and state["chips"][seat][str(chip)]:
-                moves.append(Move(f"bet:{tower}:{chip}", Text("Bet a {chip}-chip on tower {tower}",
-                                                              chip=chip, tower=tower),
+                moves.append(Move(f"bet:{tower}:{chip}", bet_label(tower, chip),
                                   {"action": "bet", "tower": tower, "chip": chip}))
     return moves
 
