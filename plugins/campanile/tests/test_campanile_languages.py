@@ -25,7 +25,7 @@ RENDER = pb.RenderOptions(text=True, svg=True)
 
 @pytest.fixture(scope="module")
 def host():
-    process = HostProcess().start()
+    process = HostProcess().start(timeout=90)  # beside the conformance sweep's workers a host starts slowly
     yield process
     process.stop()
 
