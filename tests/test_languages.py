@@ -62,7 +62,8 @@ def test_the_catalog_names_the_game_in_french(client):
     assert (game.title, game.locale) == ("Morpion", "fr")
     listed = client.stub.ListGames(pb.ListGamesRequest(locale="fr"))
     campanile = next(g for g in listed.games if g.id == "campanile")
-    assert campanile.locale == "en"  # no French catalogue yet: English, and the answer says so
+    assert (campanile.locale, campanile.summary) == ("fr", "Construisez cinq tours rivales étage par étage et "
+                                                           "pariez vos jetons sur celles qui seront les plus hautes.")
 
 
 def test_german_falls_back_to_english_and_says_so(client):

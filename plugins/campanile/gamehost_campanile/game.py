@@ -3,7 +3,7 @@ handed to the rules, the pictures or the search bots' hints."""
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, Variant
+from gamehost.sdk import Game, Text, Variant
 
 import gamehost_campanile.hints as hints
 import gamehost_campanile.render as render
@@ -12,9 +12,10 @@ import gamehost_campanile.rules as rules
 
 class Campanile(Game):
     id = "campanile"
-    title = "Campanile"
+    title = Text("Campanile")
     version = "1"
-    summary = "Build five rival towers storey by storey and bet power chips on the ones that will stand tallest."
+    summary = Text("Build five rival towers storey by storey and bet power chips on the ones that will stand tallest.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 5
     hidden_information = True
@@ -24,30 +25,31 @@ class Campanile(Game):
         "properties": {
             "bet_rule": {
                 "enum": list(rules.BET_RULES), "default": "at_least",
-                "description": "A bet chip must be worth at least (French rules) or exactly "
-                               "(German reviews) the storeys built this turn.",
+                "description": Text("A bet chip must be worth at least (French rules) or exactly "
+                                    "(German reviews) the storeys built this turn."),
             },
             "bet_on_built_tower": {
                 "type": "boolean", "default": False,
-                "description": "Official variant: you may also bet on the tower you just built.",
+                "description": Text("Official variant: you may also bet on the tower you just built."),
             },
             "start_player": {
                 "enum": ["random", "first-seat"], "default": "random",
-                "description": "Who takes the first turn: a random player, or Player 1.",
+                "description": Text("Who takes the first turn: a random player, or Player 1."),
             },
             "tower_order": {
                 "enum": ["random", "fixed"], "default": "random",
-                "description": "Left-to-right order of the towers: shuffled, or S1 to S5.",
+                "description": Text("Left-to-right order of the towers: shuffled, or S1 to S5."),
             },
         },
         "additionalProperties": False,
     }
     variants = (
-        Variant("standard", "Standard", {}, "The 1996 rules as translated: a chip worth at least the storeys built."),
-        Variant("official-variant", "Official variant", {"bet_on_built_tower": True},
-                "You may also bet on the tower you have just built."),
-        Variant("exact-bets", "Exact bets", {"bet_rule": "exact"},
-                "As the German reviews read: a chip worth exactly the storeys built."),
+        Variant("standard", Text("Standard"), {},
+                Text("The 1996 rules as translated: a chip worth at least the storeys built.")),
+        Variant("official-variant", Text("Official variant"), {"bet_on_built_tower": True},
+                Text("You may also bet on the tower you have just built.")),
+        Variant("exact-bets", Text("Exact bets"), {"bet_rule": "exact"},
+                Text("As the German reviews read: a chip worth exactly the storeys built.")),
     )
 
     def setup(self, seats, options, rng):

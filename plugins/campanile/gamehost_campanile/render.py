@@ -2,16 +2,32 @@
 
 Both show the towers left to right with their heights and the chips beneath in
 bet order, the three piles with their tops and sizes, the viewer's own hand,
-and the scores once the game is over.
+and the scores once the game is over. Their words come in the language the
+host renders for (``gettext``/``tr``); the style ids S1 to S5 are names, the
+same in every language.
 """
 
 from __future__ import annotations
 
-from gamehost.sdk import seat_name
+from gamehost.sdk import gettext as _, player_number, tr
 
 STYLE_COLOURS = {"S1": "#b5654a", "S2": "#8c8c8c", "S3": "#7a5a3a", "S4": "#d8b25c", "S5": "#5b7fa6"}
 SEAT_COLOURS = ("#c0392b", "#2c6fbb", "#27884b", "#8e44ad", "#d68910")
-STEP_TEXT = {"build": "build", "bet": "bet or draw", "draw": "draw"}
+
+
+def step_text(step: str) -> str:
+    """What the player to move does next, for the status line."""
+    return {"build": _("build"), "bet": _("bet or draw"), "draw": _("draw")}[step]
+
+
+def player(seat: int) -> str:
+    """"Player 1" for seat 0, as the rules name players (rules.player_name)."""
+    return tr("Player {number}", number=player_number(seat))
+
+
+def named(name: str, value: str) -> str:
+    """"Player 1: 8": each language punctuates it its own way."""
+    return tr("{name}: {value}", name=name, value=value)
 
 
 def hand_styles(view) -> list[str]:
@@ -20,7 +36,7 @@ def hand_styles(view) -> list[str]:
 
 
 def cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+    return tr("{count} card", count=count) if count == 1 else tr("{count} cards", count=count)
 
 
 def chips_text(chips: list[int]) -> str:
@@ -28,42 +44,58 @@ def chips_text(chips: list[int]) -> str:
 
 
 def bettors_text(entries) -> str:
-    return ", ".join(f"{seat_name(entry['seat'])} ({chips_text(entry['chips'])})" for entry in entries) or "-"
+    return ", ".join(f"{player(entry['seat'])} ({chips_text(entry['chips'])})" for entry in entries) or "-"
 
 
 def status_text(view) -> str:
     if view["step"] == "over":
-        return "Game over."
-    line = f"{seat_name(view['turn'])} to move: {STEP_TEXT[view['step']]}"
+        return _("Game over.")
     if view["built"]:
         built = view["built"]
-        line += f" (built {built['style']} +{built['storeys']}; draws from pile {built['storeys']})"
-    return line + "."
+        return tr("{player} to move: {step} (built {tower} +{storeys}; draws from pile {pile}).",
+                  player=player(view["turn"]), step=step_text(view["step"]), tower=built["style"],
+                  storeys=built["storeys"], pile=built["storeys"])
+    return tr("{player} to move: {step}.", player=player(view["turn"]), step=step_text(view["step"]))
 
 
 def options_text(view) -> str:
     options = view["options"]
-    rule = "at least" if options["bet_rule"] == "at_least" else "exactly"
-    variant = "; may also bet on the tower just built" if options["bet_on_built_tower"] else ""
-    return f"bet chip worth {rule} the storeys built{variant}"
+    rule = (_("bet chip worth at least the storeys built") if options["bet_rule"] == "at_least"
+            else _("bet chip worth exactly the storeys built"))
+    return tr("{rule}; may also bet on the tower just built", rule=rule) if options["bet_on_built_tower"] else rule
+
+
+def semicolon_list(items: list[str]) -> str:
+    """Items separated by semicolons, each language spacing them its own way."""
+    listed = items[0]
+    for item in items[1:]:
+        listed = tr("{earlier}; {later}", earlier=listed, later=item)
+    return listed
+
+
+def chips_left(chips) -> str:
+    """A player's unplaced chips, "5x1 3x2 1x3": counts and values, no words."""
+    return " ".join(f"{count}x{value}" for value, count in chips.items())
 
 
 def text(view) -> str:
-    lines = [f"Campanile, {view['players']} players: {options_text(view)}.",
-             "Piles (after building n storeys, draw from pile n):"]
+    lines = [tr("Campanile, {players} players: {options}.", players=view["players"], options=options_text(view)),
+             _("Piles (after building n storeys, draw from pile n):")]
     for pile in view["piles"]:
-        top = pile["top"] or "empty (Finito)"
-        lines.append(f"  pile {pile['number']}: top {top}, {cards(pile['size'])}")
-    lines.append("Towers, left to right (the left one wins a tie):")
+        top = pile["top"] or _("empty (Finito)")
+        lines.append("  " + tr("pile {number}: top {top}, {cards}", number=pile["number"], top=top,
+                               cards=cards(pile["size"])))
+    lines.append(_("Towers, left to right (the left one wins a tie):"))
     for style in view["row"]:
         height = view["heights"][style]
-        lines.append(f"  {style} {'#' * height:<30} {height:>3}  bets: {bettors_text(view['bets'][style])}")
-    lines.append("Chips left: " + "; ".join(
-        f"{seat_name(seat)}: " + " ".join(f"{count}x{value}" for value, count in chips.items())
-        for seat, chips in enumerate(view["chips"])))
-    lines.append("Cards in hand: " + ", ".join(f"{seat_name(seat)}: {size}" for seat, size in enumerate(view["hand_sizes"])))
+        lines.append(f"  {style} {'#' * height:<30} {height:>3}  "
+                     + tr("bets: {bettors}", bettors=bettors_text(view["bets"][style])))
+    lines.append(tr("Chips left: {chips}", chips=semicolon_list(
+        [named(player(seat), chips_left(chips)) for seat, chips in enumerate(view["chips"])])))
+    lines.append(tr("Cards in hand: {cards}", cards=", ".join(
+        named(player(seat), str(size)) for seat, size in enumerate(view["hand_sizes"]))))
     if view["viewer"] is not None:
-        lines.append(f"Hand of {seat_name(view['viewer'])}: {' '.join(hand_styles(view))}")
+        lines.append(tr("Hand of {player}: {cards}", player=player(view["viewer"]), cards=" ".join(hand_styles(view))))
     lines.append(status_text(view))
     if view["result"]:
         lines += result_lines(view["result"])
@@ -74,10 +106,12 @@ def result_lines(result) -> list[str]:
     lines = []
     for flag in result["flags"]:
         big, small = flag["flag"]
-        awards = ", ".join(f"{seat_name(award['seat'])} {award['points']}" for award in flag["awards"]) or "nobody bet"
-        lines.append(f"  flag {big}/{small} on {flag['tower']}: {awards}")
-    lines.append(f"  no flag on {result['tower_ranking'][-1]}")
-    lines.append("Scores: " + ", ".join(f"{seat_name(seat)}: {score}" for seat, score in enumerate(result["scores"])))
+        awards = ", ".join(f"{player(award['seat'])} {award['points']}" for award in flag["awards"]) or _("nobody bet")
+        lines.append("  " + tr("flag {big}/{small} on {tower}: {awards}", big=big, small=small, tower=flag["tower"],
+                               awards=awards))
+    lines.append("  " + tr("no flag on {tower}", tower=result["tower_ranking"][-1]))
+    lines.append(tr("Scores: {scores}", scores=", ".join(
+        named(player(seat), str(score)) for seat, score in enumerate(result["scores"]))))
     return lines
 
 
@@ -103,7 +137,7 @@ def svg(view, moves) -> str:
     by_id = {move.id: move for move in moves}
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">',
              f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f6f1e4"/>',
-             svg_text(WIDTH / 2, 22, f"Campanile: {options_text(view)}", 14)]
+             svg_text(WIDTH / 2, 22, tr("Campanile: {options}", options=options_text(view)), 14)]
     parts += svg_piles(view, by_id)
     parts += svg_towers(view, by_id)
     parts += svg_footer(view)
@@ -121,8 +155,9 @@ def svg_piles(view, by_id) -> list[str]:
         fill = STYLE_COLOURS.get(pile["top"], "#555")
         stroke = ' stroke="#d4a017" stroke-width="4"' if move_attr else ' stroke="#333"'
         parts.append(f'<g{move_attr}><rect x="{PILE_X}" y="{y}" width="110" height="74" rx="6" fill="{fill}"{stroke}/>'
-                     + svg_text(PILE_X + 55, y + 24, f"pile {pile['number']}", 13, fill="#fff", weight="bold")
-                     + svg_text(PILE_X + 55, y + 44, f"top {pile['top'] or 'Finito'}", 13, fill="#fff")
+                     + svg_text(PILE_X + 55, y + 24, tr("pile {number}", number=pile["number"]), 13, fill="#fff",
+                                weight="bold")
+                     + svg_text(PILE_X + 55, y + 44, tr("top {top}", top=pile["top"] or "Finito"), 13, fill="#fff")
                      + svg_text(PILE_X + 55, y + 63, cards(pile["size"]), 12, fill="#fff") + "</g>")
     return parts
 
@@ -151,7 +186,8 @@ def svg_towers(view, by_id) -> list[str]:
         for offset, chip in enumerate((1, 2, 3)):
             move_id = f"bet:{style}:{chip}"
             if move_id in by_id:
-                parts.append(button(x + 4 + offset * 34, BASE_Y + 28 + BUTTON_HEIGHT, 32, f"bet {chip}", move_id))
+                parts.append(button(x + 4 + offset * 34, BASE_Y + 28 + BUTTON_HEIGHT, 32, tr("bet {chip}", chip=chip),
+                                    move_id))
         # Chips beneath the tower, one row per bettor in bet order.
         for row, entry in enumerate(view["bets"][style]):
             y = BASE_Y + 96 + row * 19
@@ -167,18 +203,18 @@ def svg_footer(view) -> list[str]:
     parts = []
     y = BASE_Y + 200
     for seat, left in enumerate(view["chips"]):
-        chips = " ".join(f"{count}x{value}" for value, count in left.items())
         parts.append(f'<circle cx="{20 + seat * 150}" cy="{y - 4}" r="6" fill="{SEAT_COLOURS[seat]}"/>'
-                     + svg_text(30 + seat * 150, y, f"{seat_name(seat)}: {cards(view['hand_sizes'][seat])}", 12, anchor="start")
-                     + svg_text(30 + seat * 150, y + 16, f"chips {chips}", 12, anchor="start"))
+                     + svg_text(30 + seat * 150, y, named(player(seat), cards(view["hand_sizes"][seat])), 12,
+                                anchor="start")
+                     + svg_text(30 + seat * 150, y + 16, tr("chips {chips}", chips=chips_left(left)), 12, anchor="start"))
     if view["viewer"] is not None:
-        parts.append(svg_text(14, y + 48, f"Hand of {seat_name(view['viewer'])}:", 13, anchor="start"))
+        parts.append(svg_text(14, y + 48, tr("Hand of {player}:", player=player(view["viewer"])), 13, anchor="start"))
         for index, style in enumerate(hand_styles(view)):
             cx = 180 + index * 60
             parts.append(f'<rect x="{cx}" y="{y + 34}" width="50" height="22" rx="3" fill="{STYLE_COLOURS[style]}"/>'
                          + svg_text(cx + 25, y + 50, style, 12, fill="#fff", weight="bold"))
     parts.append(svg_text(14, y + 76, status_text(view), 13, anchor="start"))
     if view["result"]:
-        scores = " · ".join(f"{seat_name(seat)}: {score}" for seat, score in enumerate(view["result"]["scores"]))
-        parts.append(svg_text(14, y + 100, f"Scores: {scores}", 14, anchor="start", weight="bold"))
+        scores = " · ".join(named(player(seat), str(score)) for seat, score in enumerate(view["result"]["scores"]))
+        parts.append(svg_text(14, y + 100, tr("Scores: {scores}", scores=scores), 14, anchor="start", weight="bold"))
     return parts

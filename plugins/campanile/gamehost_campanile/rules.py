@@ -34,10 +34,11 @@ kit can tell whether a hidden card shows in a view it must not reach.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, places, player_number
 
 # --- components (1.1) and setup tables (1.2) ----------------------------------
 
@@ -70,12 +71,23 @@ def card_style(card: str) -> str:
     return card.split("#", 1)[0]
 
 
-def player_name(seat: int) -> str:
-    return seat_name(seat)  # "Player 1" for seat 0: people count from 1 (gamehost.sdk.seats)
+def player_name(seat: int) -> Text:
+    """"Player 1" for seat 0 (people count from 1, as gamehost.sdk.seats names
+    seats), said as a message so that each language names its players."""
+    return Text("Player {number}", number=player_number(seat))
 
 
-def storeys_text(storeys: int) -> str:
-    return "1 storey" if storeys == 1 else f"{storeys} storeys"
+def storeys_text(storeys: int) -> Text:
+    return Text("1 storey") if storeys == 1 else Text("{count} storeys", count=storeys)
+
+
+def players_text(seats: list[int]) -> Text:
+    """Several players named in a list ("Player 1, Player 3"); the separator
+    is a message too, since languages punctuate lists their own way."""
+    names = player_name(seats[0])
+    for seat in seats[1:]:
+        names = Text("{names}, {name}", names=names, name=player_name(seat))
+    return names
 
 
 # --- setup (1.2) -------------------------------------------------------------
@@ -369,21 +381,44 @@ def to_move(state):
     return () if is_over(state) else (state["turn"],)
 
 
+# The labels are messages, each made once: there are only a few dozen, and
+# search bots ask for the legal moves of many positions.
+
+@functools.cache
+def build_label(style: str, storeys: int) -> Text:
+    return Text("Build tower {tower} up {storeys}, then draw from pile {pile}",
+                tower=style, storeys=storeys_text(storeys), pile=storeys)
+
+
+@functools.cache
+def draw_label(pile: int) -> Text:
+    return Text("Draw the top card of pile {pile}", pile=pile)
+
+
+@functools.cache
+def no_bet_label(pile: int) -> Text:
+    return Text("Bet nothing; draw the top card of pile {pile}", pile=pile)
+
+
+@functools.cache
+def bet_label(tower: str, chip: int) -> Text:
+    return Text("Bet a {chip}-chip on tower {tower}", chip=chip, tower=tower)
+
+
 def legal_moves(state, seat: int):
     if is_over(state) or seat != state["turn"]:
         return []
     if state["step"] == "build":
         held = {card_style(card) for card in state["hands"][seat]}
-        return [Move(f"build:{style}:{storeys}",
-                     f"Build tower {style} up {storeys_text(storeys)}, then draw from pile {storeys}",
+        return [Move(f"build:{style}:{storeys}", build_label(style, storeys),
                      {"action": "build", "style": style, "storeys": storeys})
                 for style in state["row"] if style in held for storeys in STOREY_CHOICES]
     # The label names the pile, not its face-up card: once drawn the card is in a hidden
     # hand, and the log must not keep what no view shows any more (docs/games/campanile.md).
     pile = state["built"]["storeys"]
     if state["step"] == "draw":
-        return [Move(f"draw:{pile}", f"Draw the top card of pile {pile}", {"action": "draw", "pile": pile})]
-    moves = [Move(f"draw:{pile}", f"Bet nothing; draw the top card of pile {pile}",
+        return [Move(f"draw:{pile}", draw_label(pile), {"action": "draw", "pile": pile})]
+    moves = [Move(f"draw:{pile}", no_bet_label(pile),
                   {"action": "draw", "pile": pile})]
     towers = betting_towers(state)
     for tower in state["row"]:
@@ -391,7 +426,7 @@ def legal_moves(state, seat: int):
             continue
         for chip in STOREY_CHOICES:
             if chip_fits(chip, pile, state["options"]["bet_rule"]) and state["chips"][seat][str(chip)]:
-                moves.append(Move(f"bet:{tower}:{chip}", f"Bet a {chip}-chip on tower {tower}",
+                moves.append(Move(f"bet:{tower}:{chip}", bet_label(tower, chip),
                                   {"action": "bet", "tower": tower, "chip": chip}))
     return moves
 
@@ -421,11 +456,11 @@ def outcome(state):
     scores = final_scores(state)["scores"]
     ranking = places(scores)
     best = max(scores)
-    winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
+    winners = [seat for seat, place in enumerate(ranking) if place == 1]
     if len(winners) == 1:
-        summary = f"{winners[0]} wins with {best} points."
+        summary = Text("{player} wins with {points} points.", player=player_name(winners[0]), points=best)
     else:
-        summary = f"{', '.join(winners)} share the win with {best} points."
+        summary = Text("{players} share the win with {points} points.", players=players_text(winners), points=best)
     return Outcome(scores=[float(score) for score in scores], ranking=ranking, summary=summary)
 
 
