@@ -26,7 +26,7 @@ State (plain JSON data):
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Iterator, Mapping
 
 from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Text, places
@@ -508,6 +508,9 @@ def take_moves(state: dict, seat: int):
     return moves
 
 
+# Labels are cached: a Text formats its English words when made, and search bots list moves
+# thousands of times a turn; the same few draws, cells and placements come back turn after turn.
+@cache
 def draw_label(back: str, shape: str) -> Text:
     group = back_and_outline(f"{back}:{shape}")
     if back in BROWN_BACKS:
@@ -525,10 +528,9 @@ def build_moves(state: dict, seat: int):
         tile_part = Part(f"tile:{token}", describe(tile))
         rest_x, rest_y = resting_cell(tile)
         for x, y in placements(building, tile, state["options"]):
-            cell = (x + rest_x, y + rest_y)
-            moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
+            moves.append(Move(f"place:{token}:{x}:{y}", _placement_label(token, x, y),
                               {"action": "place", "tile": token, "x": x, "y": y},
-                              (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", Text("({x}, {y})", x=cell[0], y=cell[1])))))
+                              (tile_part, cell_part(x + rest_x, y + rest_y))))
     if state["stolen"]:
         return moves
     hand = state["hand"]
@@ -652,3 +654,14 @@ def placement_label(tile: dict, x: int, y: int) -> Text:
     """Names the cell the tile's anchor covers (the box's corner may be empty)."""
     dx, dy = resting_cell(tile)
     return Text("Place the {tile} with its lowest left cell on ({x}, {y})", tile=describe(tile), x=x + dx, y=y + dy)
+
+
+@lru_cache(maxsize=1 << 14)
+def _placement_label(token: str, x: int, y: int) -> Text:
+    return placement_label(TILES[token], x, y)
+
+
+@lru_cache(maxsize=1 << 12)
+def cell_part(x: int, y: int) -> Part:
+    """The cell a placement's lowest-left cell takes, the second part of a placement."""
+    return Part(f"cell:{x}:{y}", Text("({x}, {y})", x=x, y=y))
