@@ -110,6 +110,17 @@ def _shape(grid, left: float, top: float, fill: str, size: float = CELL) -> str:
     return "".join(_rect(left + x * size, top + (rows - 1 - y) * size, fill, size) for x, y in cells_of(grid))
 
 
+MIN_FONT = 11  # 12 px on a 720 px page
+CHARACTER_WIDTH = 0.55  # of the font size: a sans-serif line's average character, generously
+
+
+def _line(x: float, y: float, size: int, text: str, right: float = WIDTH - 8) -> str:
+    """A line of words that must end before ``right``: smaller type (down to MIN_FONT) when the
+    language's words run longer than the English ones the layout was drawn for."""
+    fitting = int((right - x) / (CHARACTER_WIDTH * max(len(text), 1)))
+    return _text(x, y, max(MIN_FONT, min(size, fitting)), text)
+
+
 def _text(x: float, y: float, size: int, text: str, extra: str = "") -> str:
     return f'<text x="{x:g}" y="{y:g}" font-size="{size}" {FONT}{extra}>{escape(text)}</text>'
 
@@ -117,7 +128,7 @@ def _text(x: float, y: float, size: int, text: str, extra: str = "") -> str:
 def _pile(view: Mapping, legal: Mapping, top: float) -> tuple[str, float]:
     """The face-down pile by back and outline, each group a draw target when
     it may be drawn; wrapped to the picture's width."""
-    parts = [_text(8, top + 12, 13, tr("Pile: {pile} tiles face down", pile=view["pile_size"]))]
+    parts = [_line(8, top + 12, 13, tr("Pile: {pile} tiles face down", pile=view["pile_size"]))]
     top += 20
     left, row_height = 8.0, 3 * PILE + 18
     for group, count in view["pile"].items():
@@ -170,7 +181,7 @@ def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[
     if view["hand"]:
         tile = _tile_name(view, view["hand"])
         taken = tr("Taken: {tile} (stolen: place it now)", tile=tile) if view["stolen"] else tr("Taken: {tile}", tile=tile)
-        parts.append(_text(left, top + 12, 13, taken))
+        parts.append(_line(left, top + 12, 13, taken))
         parts.append(_tile_group(view, view["hand"], left + 2, top + 20, _part_target(offered, view["hand"])))
         left += 3 * TILE + 30
     # The buttons that end the turn, one under the other: their labels are long.
@@ -184,7 +195,7 @@ def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[
         width = min(12 + 7 * len(label), WIDTH - 8 - left)
         parts.append(f'<g{_target(legal, move_id)}><rect x="{left:g}" y="{button_top:g}" width="{width:g}" '
                      f'height="30" rx="6" fill="#e8eef8" stroke="#3a5a8c"/>'
-                     + _text(left + 8, button_top + 20, 13, label) + "</g>")
+                     + _line(left + 8, button_top + 20, 13, label) + "</g>")
         button_top += 36
     if not parts:
         return "", top
@@ -198,15 +209,15 @@ def _building(view: Mapping, seat: int, legal: Mapping, offered_cells: set, offe
     building = view["buildings"][seat]
     columns = building["columns"]
     sheet = score(building)
+    store_left = WIDTH - 2 * WAREHOUSE_SPOT - 8  # the warehouse, on the right
     colour = said(COLOUR_WORDS[building["colour"]])
-    parts = [_text(8, top + 14, 14, tr("{colour}: {total} points, chips {chips}, birds {birds}",
+    parts = [_line(8, top + 14, 14, tr("{colour}: {total} points, chips {chips}, birds {birds}",
                                        colour=colour[:1].upper() + colour[1:], total=sheet["total"],
-                                       chips=view["chips"][seat], birds=sheet["birds"])),
-             _text(8, top + 30, 11, tr("windows {windows}, doors {doors}, levels {level_points}, cats {cats}, "
-                                       "full roof {full_roof}", **sheet))]
+                                       chips=view["chips"][seat], birds=sheet["birds"]), store_left - 8),
+             _line(8, top + 30, 11, tr("windows {windows}, doors {doors}, levels {level_points}, cats {cats}, "
+                                       "full roof {full_roof}", **sheet), store_left - 8)]
     top += 40
     # The warehouse on the right; steal targets on opponents' tiles, place targets (parts) on the mover's own.
-    store_left = WIDTH - 2 * WAREHOUSE_SPOT - 8
     parts.append(_text(store_left, top + 10, 11, _("warehouse")))
     for spot, token in enumerate(view["warehouses"][seat]):
         x: float = store_left + spot * WAREHOUSE_SPOT + 2
@@ -254,8 +265,8 @@ def render_svg(view: Mapping, moves: Sequence) -> str:
     legal = {move.id: move for move in moves}
     offered = {move.parts[0].id for move in moves if move.parts}
     offered_cells = {move.parts[1].id for move in moves if move.parts}
-    parts = [_text(8, 22, 16, tr("Kensington: {status}", status=_status(view))),
-             _text(8, 40, 12, tr("bird roofs out {birds}/7, chip supply {supply}", birds=view["birds_out"],
+    parts = [_line(8, 22, 16, tr("Kensington: {status}", status=_status(view))),
+             _line(8, 40, 12, tr("bird roofs out {birds}/7, chip supply {supply}", birds=view["birds_out"],
                                  supply=view["supply"]))]
     pile, top = _pile(view, legal, 50)
     parts.append(pile)

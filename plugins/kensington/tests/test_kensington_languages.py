@@ -21,7 +21,7 @@ import gamehost_kensington
 
 CATALOGUE = read_catalogue(Path(gamehost_kensington.__file__).parent / "locale" / "fr" / "LC_MESSAGES" / "messages.po")
 RENDER = pb.RenderOptions(text=True, svg=True)
-RENDER_EVERY = 6  # a picture every few steps keeps the match quick; the last position is always drawn
+RENDER_EVERY = 6  # a picture every few steps keeps the match quick; the longest lines are always drawn
 SEED = 11
 
 
@@ -52,6 +52,16 @@ def english_in(words: str) -> list[str]:
 def svg_words(svg: str) -> str:
     """The words an SVG shows (its texts and titles), without its attributes (move and part ids)."""
     return "\n".join(text for element in ElementTree.fromstring(svg).iter() for text in (element.text,) if text)
+
+
+def overflowing_lines(svg: str) -> list[str]:
+    """The lines of words (left-aligned texts) that would run past the picture's right edge, at a
+    generous 0.55 of the font size per character: French words run longer than English ones."""
+    root = ElementTree.fromstring(svg)
+    width = float(root.get("viewBox").split()[2])
+    return [text.text for text in root.iter("{http://www.w3.org/2000/svg}text")
+            if text.text and text.get("text-anchor") is None
+            and float(text.get("x")) + 0.55 * float(text.get("font-size")) * len(text.text) > width]
 
 
 def choose(moves, rng: random.Random):
@@ -91,9 +101,11 @@ def french_match(host):
             seats = client.stub.GetView(pb.GetViewRequest(name=match.name, locale="fr")).to_move
             if not seats:
                 break
-            render = RENDER if step % RENDER_EVERY == 0 else None
             view = client.stub.GetView(pb.GetViewRequest(name=match.name, player_token=tokens[seats[0]],
-                                                         locale="fr", render=render))
+                                                         locale="fr", render=RENDER if step % RENDER_EVERY == 0 else None))
+            if not view.text and (view.state["stolen"] or view.state["phase"] == "final-build"):
+                view = client.stub.GetView(pb.GetViewRequest(name=match.name, player_token=tokens[seats[0]],
+                                                             locale="fr", render=RENDER))
             views.append(view)
             move = choose(view.legal_moves, rng)
             client.stub.SubmitMove(pb.SubmitMoveRequest(name=match.name, player_token=tokens[seats[0]],
@@ -129,6 +141,7 @@ def test_the_pictures_are_in_french(french_match):
     for view in drawn:
         assert not english_in(view.text), view.text
         assert not english_in(svg_words(view.svg)), svg_words(view.svg)
+        assert not overflowing_lines(view.svg)
     text = drawn[-1].text
     assert text.startswith("Kensington : partie terminée. Tuiles dans le stock : ")
     assert "Stock face cachée, par dos et par forme : " in text
