@@ -3,7 +3,7 @@ handed to the rules, the pictures or the search bots' hints."""
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, Variant
+from gamehost.sdk import Game, Text, Variant
 
 import gamehost_kensington.hints as hints
 import gamehost_kensington.render as render
@@ -15,16 +15,16 @@ OPTIONS_SCHEMA = {
     "properties": {
         "strict_lighting": {
             "type": "boolean", "default": False,
-            "description": "Variant (spec 1.8): a window tile may never touch a window of the other lighting.",
+            "description": Text("Variant (spec 1.8): a window tile may never touch a window of the other lighting."),
         },
         "roof_on_ground": {
             "type": "boolean", "default": False,
-            "description": "PROPOSED off (spec 1.8): allow roof cells on the ground floor.",
+            "description": Text("PROPOSED off (spec 1.8): allow roof cells on the ground floor."),
         },
         "store_when_free": {
             "type": "boolean", "default": True,
-            "description": "PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
-                           "rather than back to the pile.",
+            "description": Text("PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
+                                "rather than back to the pile."),
         },
     },
 }
@@ -32,17 +32,18 @@ OPTIONS_SCHEMA = {
 
 class Kensington(Game):
     id = "kensington"
-    title = "Kensington"
+    title = Text("Kensington")
     version = "1"
-    summary = ("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
-               "varied roof heights and cats score.")
+    summary = Text("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
+                   "varied roof heights and cats score.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 5
     options_schema = OPTIONS_SCHEMA
     variants = (
-        Variant("standard", "Standard", {}, "The rules as specified, with every PROPOSED default."),
-        Variant("strict-lighting", "Strict lighting", {"strict_lighting": True},
-                "Lit and dark windows may never touch."),
+        Variant("standard", Text("Standard"), {}, Text("The rules as specified, with every PROPOSED default.")),
+        Variant("strict-lighting", Text("Strict lighting"), {"strict_lighting": True},
+                Text("Lit and dark windows may never touch.")),
     )
     hidden_information = True
     chance = True

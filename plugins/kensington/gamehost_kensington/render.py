@@ -1,18 +1,21 @@
 """Text and SVG pictures of a Kensington view: every building on its grid,
-warehouses, chips, the pile by back and outline, and the scoring breakdown."""
+warehouses, chips, the pile by back and outline, and the scoring breakdown.
+
+Every word is said with ``tr``/``gettext`` (or is a ``Text`` the rules made,
+said with ``said``): the host binds them to the language of the request."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Mapping, Sequence
 
-from gamehost.sdk import seat_name
+from gamehost.sdk import Text, gettext as _, tr
 
-from gamehost_kensington.rules import score
-from gamehost_kensington.tiles import PLAYER_COLOURS, SILHOUETTES, back_and_outline, cells_of, tile_name
+from gamehost_kensington.rules import player_name, score
+from gamehost_kensington.tiles import BACK_WORDS, COLOUR_WORDS, SHAPE_WORDS, SILHOUETTES, cells_of, tile_name
 
 CELL_TEXT = {"lit": "L", "dark": "D", "lit-cat": "l", "dark-cat": "d", "wall": "#", "roof": "^", "door-red": "R"}
-LEGEND = "L lit window, D dark window, l/d with a cat, # wall, ^ roof, R red door, @ the building's own door, . empty"
+"""The letters of the text picture in English (the message ids of each language's letters)."""
 CELL_FILL = {"lit": "#f7d54a", "dark": "#2f3440", "lit-cat": "#f7d54a", "dark-cat": "#2f3440", "wall": "#b5651d",
              "roof": "#7a3b2e", "door-red": "#c62828"}
 DOOR_FILL = {"yellow": "#e6b800", "green": "#2e7d32", "blue": "#1565c0", "brown": "#6d4c41", "grey": "#757575"}
@@ -20,48 +23,71 @@ BACK_FILL = {"beige": "#e8d8b0", "beige-diamond": "#e8d8b0", "brown": "#8d5a3b",
 CELL = 16
 
 
-def _cell_text(code: str) -> str:
-    return "@" if code.startswith("door-") and code != "door-red" else CELL_TEXT[code]
+def said(value: str) -> str:
+    """A word the rules made (a move's label, a tile's name) in the language being rendered."""
+    return tr(value.msgid, **value.args) if isinstance(value, Text) else value
+
+
+def _cell_letters() -> dict[str, str]:
+    """Each cell code's letter in the language being rendered: a window's letter is the first of its
+    lighting's word, so each language has its own (its legend names them); the others are symbols."""
+    return {**CELL_TEXT, "lit": _("L"), "dark": _("D"), "lit-cat": _("l"), "dark-cat": _("d")}
+
+
+def _cell_text(code: str, letters: Mapping[str, str]) -> str:
+    return "@" if code.startswith("door-") and code != "door-red" else letters[code]
 
 
 def _tile_name(view: Mapping, token: str | None) -> str:
     if token is None:
         return "-"
-    return tile_name(view["tiles"][token])
+    return said(tile_name(view["tiles"][token]))
 
 
-def _status(view: Mapping) -> str:
+def _status(view: Mapping) -> Text:
     if view["phase"] == "over":
-        return "game over"
-    colour = seat_name(view["turn"], colour=PLAYER_COLOURS[view["turn"]])
-    return {"take": f"{colour} to take a tile", "build": f"{colour} to build",
-            "final-build": f"{colour}: final build from the warehouse"}[view["phase"]]
+        return Text("game over")
+    player = player_name(view["turn"])
+    return {"take": Text("{player} to take a tile", player=player), "build": Text("{player} to build", player=player),
+            "final-build": Text("{player}: final build from the warehouse", player=player)}[view["phase"]]
 
 
 def _breakdown(sheet: Mapping) -> str:
-    return (f"{sheet['total']} points: windows {sheet['windows']}, doors {sheet['doors']}, "
-            f"levels {sheet['level_points']} ({sheet['levels']} heights), cats {sheet['cats']}, "
-            f"full roof {sheet['full_roof']}; birds {sheet['birds']}")
+    return tr("{total} points: windows {windows}, doors {doors}, levels {level_points} ({levels} heights), "
+              "cats {cats}, full roof {full_roof}; birds {birds}", **sheet)
+
+
+def _pile_group(group: str, count: int) -> str:
+    """A pile group and how many it holds: "7 beige single"."""
+    back, shape = group.split(":")
+    return tr("{count} {back} {outline}", count=count, back=BACK_WORDS[back], outline=SHAPE_WORDS[shape])
 
 
 def render_text(view: Mapping) -> str:
-    lines = [f"Kensington: {_status(view)}. Pile {view['pile_size']} tiles, bird roofs out {view['birds_out']}/7, "
-             f"chip supply {view['supply']}."]
-    lines.append("Pile, face down by back and outline: " + ", ".join(
-        f"{count} {back_and_outline(group)}" for group, count in view["pile"].items()))
+    lines = [tr("Kensington: {status}. Pile {pile} tiles, bird roofs out {birds}/7, chip supply {supply}.",
+                status=_status(view), pile=view["pile_size"], birds=view["birds_out"], supply=view["supply"])]
+    lines.append(tr("Pile, face down by back and outline: {groups}",
+                    groups=", ".join(_pile_group(group, count) for group, count in view["pile"].items())))
     if view["hand"]:
-        lines.append(f"Taken this turn: {_tile_name(view, view['hand'])}{' (stolen: place it now)' if view['stolen'] else ''}")
+        tile = _tile_name(view, view["hand"])
+        lines.append(tr("Taken this turn: {tile} (stolen: place it now)", tile=tile) if view["stolen"]
+                     else tr("Taken this turn: {tile}", tile=tile))
+    letters = _cell_letters()
     for seat, building in enumerate(view["buildings"]):
         spots = ", ".join(_tile_name(view, token) for token in view["warehouses"][seat])
         lines.append("")
-        lines.append(f"{seat_name(seat, colour=building['colour'])}: chips {view['chips'][seat]}, warehouse [{spots}]")
+        lines.append(tr("{player}: chips {chips}, warehouse [{spots}]", player=player_name(seat),
+                        chips=view["chips"][seat], spots=spots))
         lines.append("  " + _breakdown(score(building)))
         columns = building["columns"]
         for y in range(max(len(column) for column in columns) - 1, -1, -1):
-            lines.append(f"  {y:>2} " + "".join(_cell_text(column[y]) if y < len(column) else "." for column in columns))
-        lines.append(f"     x from {building['left']} to {building['left'] + len(columns) - 1}")
+            lines.append(f"  {y:>2} " + "".join(_cell_text(column[y], letters) if y < len(column) else "."
+                                                for column in columns))
+        lines.append("     " + tr("x from {first} to {last}", first=building["left"],
+                                  last=building["left"] + len(columns) - 1))
     lines.append("")
-    lines.append(LEGEND)
+    lines.append(_("L lit window, D dark window, l/d with a cat, # wall, ^ roof, R red door, "
+                   "@ the building's own door, . empty"))
     return "\n".join(lines)
 
 
@@ -84,6 +110,17 @@ def _shape(grid, left: float, top: float, fill: str, size: float = CELL) -> str:
     return "".join(_rect(left + x * size, top + (rows - 1 - y) * size, fill, size) for x, y in cells_of(grid))
 
 
+MIN_FONT = 11  # 12 px on a 720 px page
+CHARACTER_WIDTH = 0.55  # of the font size: a sans-serif line's average character, generously
+
+
+def _line(x: float, y: float, size: int, text: str, right: float = WIDTH - 8) -> str:
+    """A line of words that must end before ``right``: smaller type (down to MIN_FONT) when the
+    language's words run longer than the English ones the layout was drawn for."""
+    fitting = int((right - x) / (CHARACTER_WIDTH * max(len(text), 1)))
+    return _text(x, y, max(MIN_FONT, min(size, fitting)), text)
+
+
 def _text(x: float, y: float, size: int, text: str, extra: str = "") -> str:
     return f'<text x="{x:g}" y="{y:g}" font-size="{size}" {FONT}{extra}>{escape(text)}</text>'
 
@@ -91,7 +128,7 @@ def _text(x: float, y: float, size: int, text: str, extra: str = "") -> str:
 def _pile(view: Mapping, legal: Mapping, top: float) -> tuple[str, float]:
     """The face-down pile by back and outline, each group a draw target when
     it may be drawn; wrapped to the picture's width."""
-    parts = [_text(8, top + 12, 13, f"Pile: {view['pile_size']} tiles face down")]
+    parts = [_line(8, top + 12, 13, tr("Pile: {pile} tiles face down", pile=view["pile_size"]))]
     top += 20
     left, row_height = 8.0, 3 * PILE + 18
     for group, count in view["pile"].items():
@@ -102,7 +139,7 @@ def _pile(view: Mapping, legal: Mapping, top: float) -> tuple[str, float]:
             left, top = 8.0, top + row_height
         move_id = f"draw:{group}"
         target = f' data-move="{escape(move_id)}" style="cursor:pointer"' if move_id in legal else ""
-        parts.append(f'<g{target}><title>{escape(back)} {escape(shape)}: {count}</title>'
+        parts.append(f'<g{target}><title>{escape(_pile_group(group, count))}</title>'
                      f'<rect x="{left - 3:g}" y="{top - 3:g}" width="{width + 6:g}" height="{row_height - 2:g}" '
                      f'fill="#000" fill-opacity="0"/>'
                      + _shape(grid, left, top + (3 - len(grid)) * PILE, BACK_FILL[back], PILE)
@@ -142,8 +179,9 @@ def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[
     parts = []
     left = 8.0
     if view["hand"]:
-        stolen = " (stolen: place it now)" if view["stolen"] else ""
-        parts.append(_text(left, top + 12, 13, f"Taken: {_tile_name(view, view['hand'])}{stolen}"))
+        tile = _tile_name(view, view["hand"])
+        taken = tr("Taken: {tile} (stolen: place it now)", tile=tile) if view["stolen"] else tr("Taken: {tile}", tile=tile)
+        parts.append(_line(left, top + 12, 13, taken))
         parts.append(_tile_group(view, view["hand"], left + 2, top + 20, _part_target(offered, view["hand"])))
         left += 3 * TILE + 30
     # The buttons that end the turn, one under the other: their labels are long.
@@ -153,10 +191,11 @@ def _turn_row(view: Mapping, legal: Mapping, offered: set, top: float) -> tuple[
         move = legal.get(move_id)
         if move is None:
             continue
-        width = min(12 + 7 * len(move.label), WIDTH - 8 - left)
+        label = said(move.label)
+        width = min(12 + 7 * len(label), WIDTH - 8 - left)
         parts.append(f'<g{_target(legal, move_id)}><rect x="{left:g}" y="{button_top:g}" width="{width:g}" '
                      f'height="30" rx="6" fill="#e8eef8" stroke="#3a5a8c"/>'
-                     + _text(left + 8, button_top + 20, 13, move.label) + "</g>")
+                     + _line(left + 8, button_top + 20, 13, label) + "</g>")
         button_top += 36
     if not parts:
         return "", top
@@ -170,14 +209,16 @@ def _building(view: Mapping, seat: int, legal: Mapping, offered_cells: set, offe
     building = view["buildings"][seat]
     columns = building["columns"]
     sheet = score(building)
-    parts = [_text(8, top + 14, 14, f'{building["colour"].capitalize()}: {sheet["total"]} points, '
-                                    f'chips {view["chips"][seat]}, birds {sheet["birds"]}'),
-             _text(8, top + 30, 11, f'windows {sheet["windows"]}, doors {sheet["doors"]}, levels '
-                                    f'{sheet["level_points"]}, cats {sheet["cats"]}, full roof {sheet["full_roof"]}')]
+    store_left = WIDTH - 2 * WAREHOUSE_SPOT - 8  # the warehouse, on the right
+    colour = said(COLOUR_WORDS[building["colour"]])
+    parts = [_line(8, top + 14, 14, tr("{colour}: {total} points, chips {chips}, birds {birds}",
+                                       colour=colour[:1].upper() + colour[1:], total=sheet["total"],
+                                       chips=view["chips"][seat], birds=sheet["birds"]), store_left - 8),
+             _line(8, top + 30, 11, tr("windows {windows}, doors {doors}, levels {level_points}, cats {cats}, "
+                                       "full roof {full_roof}", **sheet), store_left - 8)]
     top += 40
     # The warehouse on the right; steal targets on opponents' tiles, place targets (parts) on the mover's own.
-    store_left = WIDTH - 2 * WAREHOUSE_SPOT - 8
-    parts.append(_text(store_left, top + 10, 11, "warehouse"))
+    parts.append(_text(store_left, top + 10, 11, _("warehouse")))
     for spot, token in enumerate(view["warehouses"][seat]):
         x: float = store_left + spot * WAREHOUSE_SPOT + 2
         if token is None:
@@ -224,8 +265,9 @@ def render_svg(view: Mapping, moves: Sequence) -> str:
     legal = {move.id: move for move in moves}
     offered = {move.parts[0].id for move in moves if move.parts}
     offered_cells = {move.parts[1].id for move in moves if move.parts}
-    parts = [_text(8, 22, 16, f"Kensington: {_status(view)}"),
-             _text(8, 40, 12, f"bird roofs out {view['birds_out']}/7, chip supply {view['supply']}")]
+    parts = [_line(8, 22, 16, tr("Kensington: {status}", status=_status(view))),
+             _line(8, 40, 12, tr("bird roofs out {birds}/7, chip supply {supply}", birds=view["birds_out"],
+                                 supply=view["supply"]))]
     pile, top = _pile(view, legal, 50)
     parts.append(pile)
     turn, top = _turn_row(view, legal, offered, top)

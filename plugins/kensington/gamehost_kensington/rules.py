@@ -26,14 +26,16 @@ State (plain JSON data):
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Iterator, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Secret, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Text, places
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
     BIRD_ROOFS,
     BROWN_BACKS,
+    COLOUR_WORDS,
     PLAYER_COLOURS,
     TILES,
     TOKEN_NUMBER,
@@ -41,9 +43,9 @@ from gamehost_kensington.tiles import (
     tile_name,
 )
 
-def player_name(seat: int) -> str:
+def player_name(seat: int) -> Text:
     """"Player 2 (green)": people count seats from 1; each seat builds in its door's colour."""
-    return seat_name(seat, colour=PLAYER_COLOURS[seat])
+    return Text("Player {number} ({colour})", number=seat + 1, colour=COLOUR_WORDS[PLAYER_COLOURS[seat]])
 
 
 CHIPS_PER_PLAYER = 4
@@ -496,15 +498,24 @@ def legal_moves(state: dict, seat: int):
 
 def take_moves(state: dict, seat: int):
     """Step 1 of a turn: draw a face-down tile by its back and outline, or steal one."""
-    moves = [Move(f"draw:{back}:{shape}", f"Draw a face-down {back_and_outline(f'{back}:{shape}')}"
-                  + (" (pay 1 chip)" if back in BROWN_BACKS else ""),
-                  {"action": "draw", "back": back, "shape": shape})
+    moves = [Move(f"draw:{back}:{shape}", draw_label(back, shape), {"action": "draw", "back": back, "shape": shape})
              for back, shape in draw_options(state, seat)]
     moves += [Move(f"steal:{other}:{spot}",
-                   f"Steal the {describe(TILES[token])} from {player_name(other)}'s warehouse (paying them 1 chip)",
+                   Text("Steal the {tile} from {player}'s warehouse (paying them 1 chip)",
+                        tile=describe(TILES[token]), player=player_name(other)),
                    {"action": "steal", "from": other, "spot": spot})
               for other, spot, token in stealable(state, seat)]
     return moves
+
+
+# Labels are cached: a Text formats its English words when made, and search bots list moves
+# thousands of times a turn; the same few draws, cells and placements come back turn after turn.
+@cache
+def draw_label(back: str, shape: str) -> Text:
+    group = back_and_outline(f"{back}:{shape}")
+    if back in BROWN_BACKS:
+        return Text("Draw a face-down {group} (pay 1 chip)", group=group)
+    return Text("Draw a face-down {group}", group=group)
 
 
 def build_moves(state: dict, seat: int):
@@ -517,23 +528,24 @@ def build_moves(state: dict, seat: int):
         tile_part = Part(f"tile:{token}", describe(tile))
         rest_x, rest_y = resting_cell(tile)
         for x, y in placements(building, tile, state["options"]):
-            cell = (x + rest_x, y + rest_y)
-            moves.append(Move(f"place:{token}:{x}:{y}", placement_label(tile, x, y),
+            moves.append(Move(f"place:{token}:{x}:{y}", _placement_label(token, x, y),
                               {"action": "place", "tile": token, "x": x, "y": y},
-                              (tile_part, Part(f"cell:{cell[0]}:{cell[1]}", f"({cell[0]}, {cell[1]})"))))
+                              (tile_part, cell_part(x + rest_x, y + rest_y))))
     if state["stolen"]:
         return moves
     hand = state["hand"]
     free = None in state["warehouses"][seat]
     if hand is None:
-        moves.append(Move("done", "End the turn", {"action": "done"}))
+        moves.append(Move("done", Text("End the turn"), {"action": "done"}))
     else:
-        where = "store the tile in the warehouse" if free else "send the tile back to the pile"
-        moves.append(Move("done", f"End the turn and {where}", {"action": "done"}))
+        moves.append(Move("done", END_AND_STORE if free else END_AND_RETURN, {"action": "done"}))
         if free and not state["options"].get("store_when_free", True):
-            moves.append(Move("return", "End the turn and send the tile back to the pile",
-                              {"action": "return"}))
+            moves.append(Move("return", END_AND_RETURN, {"action": "return"}))
     return moves
+
+
+END_AND_STORE = Text("End the turn and store the tile in the warehouse")
+END_AND_RETURN = Text("End the turn and send the tile back to the pile")
 
 
 def play(state: dict, seat: int, move, rng):
@@ -572,11 +584,27 @@ def outcome(state: dict):
     ranking = places(keys)
     winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
     best = max(sheet["total"] for sheet in sheets)
-    reason = {"seventh-bird": "the 7th bird roof was drawn", "nobody-can-place": "nobody could place a tile",
-              "idle-rounds": "three rounds passed without a tile placed"}[state["end"]]
-    return Outcome([sheet["total"] for sheet in sheets], ranking,
-                   f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {best} points "
-                   f"(the game ended because {reason}).")
+    reason = END_REASONS[state["end"]]
+    if len(winners) == 1:
+        summary = Text("{winner} wins with {points} points (the game ended because {reason}).",
+                       winner=winners[0], points=best, reason=reason)
+    else:
+        summary = Text("{winners} win with {points} points (the game ended because {reason}).",
+                       winners=names_joined(winners), points=best, reason=reason)
+    return Outcome([sheet["total"] for sheet in sheets], ranking, summary)
+
+
+END_REASONS = {"seventh-bird": Text("the 7th bird roof was drawn"),
+               "nobody-can-place": Text("nobody could place a tile"),
+               "idle-rounds": Text("three rounds passed without a tile placed")}
+
+
+def names_joined(names: list[Text]) -> Text:
+    """"Player 1 (yellow) and Player 3 (blue)", each "and" a word of the player's language."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = Text("{first} and {second}", first=joined, second=name)
+    return joined
 
 
 def player_view(state: dict, seat: int | None):
@@ -609,12 +637,31 @@ def resting_cell(tile: dict) -> tuple[int, int]:
     return dx, dy
 
 
-def describe(tile: dict) -> str:
+def describe(tile: dict) -> Text:
     """A tile in a move's label: its name without the cat, which labels never named."""
-    return tile_name({**tile, "cat": False})
+    token = tile.get("token")
+    if token is None:
+        return tile_name({**tile, "cat": False})
+    return _described(token)
 
 
-def placement_label(tile: dict, x: int, y: int) -> str:
+@cache  # every placement's label and part names its tile: one name per tile, not per move
+def _described(token: str) -> Text:
+    return tile_name({**TILES[token], "cat": False})
+
+
+def placement_label(tile: dict, x: int, y: int) -> Text:
     """Names the cell the tile's anchor covers (the box's corner may be empty)."""
     dx, dy = resting_cell(tile)
-    return f"Place the {describe(tile)} with its lowest left cell on ({x + dx}, {y + dy})"
+    return Text("Place the {tile} with its lowest left cell on ({x}, {y})", tile=describe(tile), x=x + dx, y=y + dy)
+
+
+@lru_cache(maxsize=1 << 14)
+def _placement_label(token: str, x: int, y: int) -> Text:
+    return placement_label(TILES[token], x, y)
+
+
+@lru_cache(maxsize=1 << 12)
+def cell_part(x: int, y: int) -> Part:
+    """The cell a placement's lowest-left cell takes, the second part of a placement."""
+    return Part(f"cell:{x}:{y}", Text("({x}, {y})", x=x, y=y))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from gamehost.sdk import Text
+
 # --- PROPOSED window tiles (spec 1.5.1) --------------------------------------
 # id, shape, diamond, lit copies, dark copies, lit copies with a cat, dark copies with a cat.
 # H3a/H3c and H4c/H5b share a shape: the spec's revision replaced the upside-down
@@ -251,12 +253,22 @@ BIRD_ROOFS = sum(1 for tile in TILES.values() if tile["bird"])
 
 
 # --- Names for people ---------------------------------------------------------
+# Each name is a Text: its English words are the message id, and the host shows it in the
+# player's language from the catalogues in locale/. Tokens, codes and groups stay plain data.
 SHAPE_WORDS = {
-    "square-1": "single", "bar-2": "bar of 2", "bar-3": "bar of 3", "corner-3": "corner of 3",
-    "square-4": "square of 4", "L-4": "L of 4", "T-4": "T of 4", "S-4": "S of 4", "U-5": "U of 5",
-    "rect-6": "block of 6",
+    "square-1": Text("single"), "bar-2": Text("bar of 2"), "bar-3": Text("bar of 3"),
+    "corner-3": Text("corner of 3"), "square-4": Text("square of 4"), "L-4": Text("L of 4"),
+    "T-4": Text("T of 4"), "S-4": Text("S of 4"), "U-5": Text("U of 5"), "rect-6": Text("block of 6"),
 }
 """The outline of a tile in words, by silhouette (spec 1.5: squares, rectangles, L, T, S and U shapes)."""
+
+BACK_WORDS = {BACK_BEIGE: Text("beige"), BACK_DIAMOND: Text("beige-diamond"), BACK_BROWN: Text("brown"),
+              BACK_CIRCLE: Text("brown-circle")}
+"""A tile back in words: its colour, and the grey diamond or circle some backs carry (spec 1.12)."""
+
+COLOUR_WORDS = {"yellow": Text("yellow"), "green": Text("green"), "blue": Text("blue"), "brown": Text("brown"),
+                "grey": Text("grey")}
+"""The colours of the player doors, in words."""
 
 
 def shape_text(grid: tuple[str, ...] | list[str]) -> str:
@@ -264,21 +276,34 @@ def shape_text(grid: tuple[str, ...] | list[str]) -> str:
     return " / ".join(grid)
 
 
-def tile_name(face: dict) -> str:
+@cache  # a move's label names its tile: listing moves asks this thousands of times
+def shape_words(grid: tuple[str, ...]) -> Text:
+    """A tile's outline in words and its printed orientation: "L of 4 #. / #. / ##"."""
+    return Text("{outline} {drawing}", outline=SHAPE_WORDS[silhouette(grid)], drawing=shape_text(grid))
+
+
+def tile_name(face: dict) -> Text:
     """A tile as a person names it: what it shows and its shape (spec 1.5),
-    e.g. "lit L of 4 window #. / #. / ## (diamond)", "roof, corner of 3 .# / ## with a bird",
+    e.g. "lit L of 4 #. / #. / ## window (diamond)", "roof corner of 3 .# / ## with a bird",
     "red door". Mirrored variants differ only in the drawing, so it is always given."""
-    shape = f"{SHAPE_WORDS[silhouette(tuple(face['grid']))]} {shape_text(face['grid'])}"
+    # Each message is written out whole (no message id built from parts): pybabel finds them all.
     if face["kind"] == "window":
-        extras = [word for word, on in (("diamond", face["diamond"]), ("cat", face["cat"])) if on]
-        return f"{face['lighting']} {shape} window" + (f" ({', '.join(extras)})" if extras else "")
+        shape = shape_words(tuple(face["grid"]))
+        name = Text("lit {shape} window", shape=shape) if face["lighting"] == "lit" else \
+            Text("dark {shape} window", shape=shape)
+        if face["diamond"] and face["cat"]:
+            return Text("{tile} (diamond, cat)", tile=name)
+        if face["diamond"]:
+            return Text("{tile} (diamond)", tile=name)
+        return Text("{tile} (cat)", tile=name) if face["cat"] else name
     if face["kind"] == "roof":
-        return f"roof {shape}" + (" with a bird" if face["bird"] else "")
-    return "red door" if face["kind"] == "door" else "wall"
+        shape = shape_words(tuple(face["grid"]))
+        return Text("roof {shape} with a bird", shape=shape) if face["bird"] else Text("roof {shape}", shape=shape)
+    return Text("red door") if face["kind"] == "door" else Text("wall")
 
 
-def back_and_outline(group: str) -> str:
+def back_and_outline(group: str) -> Text:
     """A pile group ("beige-diamond:L-4") as a person sees it face down: "beige-diamond L of 4"
     (the outline only: which way up the tile lies does not show, spec 1.12)."""
     back, shape = group.split(":")
-    return f"{back} {SHAPE_WORDS[shape]}"
+    return Text("{back} {outline}", back=BACK_WORDS[back], outline=SHAPE_WORDS[shape])
