@@ -34,9 +34,14 @@ def french_catalogues() -> list[dict[str, str]]:
     return [dict(read_catalogue(path)) for path in [*CATALOGUES, game]]
 
 
+def said(piece: str, text: str) -> bool:
+    """Whether ``text`` says ``piece`` as words of its own (not inside a longer word)."""
+    return re.search(rf"(?<![\w]){re.escape(piece)}(?![\w])", text) is not None
+
+
 def english_fragments() -> set[str]:
     """The English pieces of the catalogues' messages (their text between placeholders) that their
-    French does not say: finding one in French output is English leaking. Pieces any French
+    French does not say: finding one in French output is English leaking. Pieces a French
     translation also says ("options" in "options : ...") cannot tell the languages apart."""
     messages = {msgid: msgstr for catalogue in french_catalogues() for msgid, msgstr in catalogue.items()}
     french = "\n".join(messages.values())
@@ -45,14 +50,14 @@ def english_fragments() -> set[str]:
         if msgid == msgstr:
             continue
         for piece in PLACEHOLDER.split(msgid):
-            piece = piece.strip() if piece.strip() == piece.strip(" ") else piece
-            if re.search(r"[A-Za-z]{2}", piece) and piece not in french:
+            piece = piece.strip()
+            if re.search(r"[A-Za-z]{2}", piece) and not said(piece, french):
                 fragments.add(piece)
     return fragments
 
 
 def leaks(output: str) -> list[str]:
-    return sorted(piece for piece in english_fragments() if piece in output)
+    return sorted(piece for piece in english_fragments() if said(piece, output))
 
 
 @pytest.fixture()
@@ -84,10 +89,10 @@ def test_a_whole_match_played_watched_and_replayed_in_french_shows_no_english(cl
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     match, played = play_a_match(cli)
     assert "vous êtes Joueur 1" in played and "Partie terminée : " in played, played
-    assert "votre coup (numéro ou id, r pour abandonner, q pour quitter) : " in played
+    assert "votre coup (numéro ou id, r pour abandonner, d pour proposer la nulle, q pour quitter) : " in played
     assert re.search(r"(X|O) en [abc][123]", played) or "Joueur 2 (robot): " in played, played
     code, watched = cli("watch", match)
-    assert code == 0 and " a joué " in watched and "terminée" in watched, watched
+    assert code == 0 and " coup " in watched and "terminée" in watched, watched
     code, replayed = cli("replay", match)
     assert code == 0 and "vérifié : " in replayed, replayed
     code, listed = cli("matches", "--game", "tictactoe", "--limit", "100")

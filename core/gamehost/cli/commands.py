@@ -62,7 +62,8 @@ def games(args) -> int:
     for game in found:
         traits = [t for t, on in ((_("hidden information"), game.hidden_information), (_("chance"), game.chance))
                   if on]
-        players = tr("{min}-{max} players", min=game.min_players, max=game.max_players)
+        players = (tr("{count} players", count=game.min_players) if game.min_players == game.max_players else
+                   tr("{min}-{max} players", min=game.min_players, max=game.max_players))
         print(f"{game.id:<16} {game.title} ({players}{', ' + ', '.join(traits) if traits else ''})")
         print(f"{'':<16} {game.summary}")
         defaults = from_struct(game.default_options)
