@@ -56,9 +56,9 @@ def test_a_new_plugin_installs_in_a_fresh_venv_and_passes_its_own_tests(tmp_path
     checked = subprocess.run([str(python), "-c", "from gamehost.testing.conformance import run_conformance; "
                               "from gamehost_take_away.game import TakeAway; "
                               "words = run_conformance(TakeAway(), seats=2, playouts=3).words; "
-                              "print(words.languages, words.problems)"],
+                              "print('words:', words.languages, words.problems)"],
                              capture_output=True, text=True, timeout=120, env=_env(), cwd=tmp_path)
-    assert checked.stdout.strip() == "['fr'] []", checked.stdout + checked.stderr[-2000:]
+    assert "words: ['fr'] []" in checked.stdout.splitlines(), checked.stdout[-2000:] + checked.stderr[-2000:]
 
     # -s: what the tests print reaches stdout; -W error: any warning fails the run.
     tested = subprocess.run([str(python), "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-W", "error"],
