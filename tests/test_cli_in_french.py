@@ -126,3 +126,20 @@ def test_the_environment_names_the_language_as_gettext_reads_it(environ, tag):
     assert words.wanted_locale("", environ) == tag
     assert words.use_language(tag) == ("fr" if tag.startswith("fr") else "en")
     words.use_language("")
+
+
+def test_queueing_and_listing_tickets_in_french(signed_in_host, user, capsys, monkeypatch):
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    _, token = user("quinn")
+    flags = ["--host", signed_in_host.target, "--bearer-token", token, "--locale", "fr"]
+    try:
+        assert main(["queue", "tictactoe", "--ttl", "30", "--bot-wait", "0", *flags]) == 0
+        queued = capsys.readouterr().out
+        assert main(["queue", "--list", *flags]) == 0
+        listed = capsys.readouterr().out
+    finally:
+        words.use_language("")
+    assert "en file pour games/tictactoe, 2 joueurs" in queued and "vous êtes Joueur " in queued, queued
+    assert "apparié" in listed and "2 joueurs" in listed, listed
+    assert leaks(queued) == [] and leaks(listed) == [], queued + listed

@@ -107,7 +107,7 @@ def join(args) -> int:
 
 
 def _ticket_state(ticket: pb.Ticket) -> str:
-    return pb.TicketState.Name(ticket.state).removeprefix("TICKET_STATE_").lower()
+    return _(pb.TicketState.Name(ticket.state).removeprefix("TICKET_STATE_").lower())
 
 
 def list_tickets(args) -> int:
@@ -115,9 +115,11 @@ def list_tickets(args) -> int:
     states = [pb.TicketState.Value(f"TICKET_STATE_{state.upper()}") for state in args.state]
     with connect(args) as host:
         for ticket in host.tickets(states=states):
-            where = f" -> {ticket.match} seat {ticket.seat}" if ticket.state == pb.TICKET_STATE_MATCHED else ""
-            print(f"{ticket.name}  {_ticket_state(ticket):9}  {ticket.game}  {ticket.seats} players  "
-                  f"queued {ticket.create_time.ToDatetime():%Y-%m-%d %H:%M:%S}{where}")
+            where = " -> " + tr("{match} seat {seat}", match=ticket.match, seat=ticket.seat) \
+                if ticket.state == pb.TICKET_STATE_MATCHED else ""
+            print(f"{ticket.name}  {_ticket_state(ticket):9}  {ticket.game}  "
+                  + tr("{count} players", count=ticket.seats) + "  "
+                  + tr("queued {time}", time=f"{ticket.create_time.ToDatetime():%Y-%m-%d %H:%M:%S}") + where)
     return 0
 
 
@@ -135,11 +137,12 @@ def queue(args) -> int:
                                     max_rating=args.max_rating, ttl=args.ttl, bot_wait=args.bot_wait, bot=args.bot,
                                     widen_per_second=args.widen_per_second, max_widening=args.max_widening,
                                     party_size=args.party_size, party=args.party)
-        print(f"{ticket.name}: queued for {ticket.game}, {ticket.seats} players (rating {ticket.rating:.1f})",
-              flush=True)
+        print(tr("{ticket}: queued for {game}, {count} players (rating {rating})", ticket=ticket.name,
+                 game=ticket.game, count=ticket.seats, rating=f"{ticket.rating:.1f}"), flush=True)
         if ticket.party:
-            print(f"{ticket.party}: {ticket.party_queued} of {ticket.party_size} friends queued; they join with "
-                  f"`gamehost queue --party {ticket.party}`", flush=True)
+            print(tr("{party}: {queued} of {size} friends queued; they join with `{command}`", party=ticket.party,
+                     queued=ticket.party_queued, size=ticket.party_size,
+                     command=f"gamehost queue --party {ticket.party}"), flush=True)
         try:
             for ticket in host.watch_ticket(ticket.name):
                 pass
@@ -148,8 +151,9 @@ def queue(args) -> int:
         if ticket.state != pb.TICKET_STATE_MATCHED:
             print(f"{ticket.name}: {_ticket_state(ticket)}")
             return 1
-    print(f"{ticket.match}: you are {seat_name(ticket.seat)} (seat {ticket.seat} in the API)")
-    print(f"play by identity, or `gamehost join {ticket.match}` for your seat's player token")
+    print(tr("{match}: you are {seat} (seat {index} in the API)", match=ticket.match, seat=seat_name(ticket.seat),
+             index=ticket.seat))
+    print(tr("play by identity, or `{command}` for your seat's player token", command=f"gamehost join {ticket.match}"))
     return 0
 
 
