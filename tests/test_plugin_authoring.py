@@ -39,7 +39,7 @@ def test_a_new_plugin_installs_in_a_fresh_venv_and_passes_its_own_tests(tmp_path
     assert {path.relative_to(package).as_posix() for path in package.rglob("*") if path.is_file()} == {
         "pyproject.toml", "README.md", "gamehost_take_away/__init__.py", "gamehost_take_away/game.py",
         "gamehost_take_away/rules.py", "gamehost_take_away/render.py", "gamehost_take_away/py.typed",
-        "tests/test_rules.py", "tests/test_conformance.py"}
+        "gamehost_take_away/locale/fr/LC_MESSAGES/messages.po", "tests/test_rules.py", "tests/test_conformance.py"}
     python = _fresh_venv(tmp_path / "venv")
     # A real build of the package (a wheel through its pyproject), offline.
     installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
@@ -52,6 +52,13 @@ def test_a_new_plugin_installs_in_a_fresh_venv_and_passes_its_own_tests(tmp_path
     listed = subprocess.run([str(python), "-m", "gamehost.cli.main", "plugins"], capture_output=True, text=True,
                             timeout=60, env=_env(), cwd=tmp_path)
     assert "take-away" in listed.stdout and "games: take-away" in listed.stdout, listed.stdout
+    # The installed copy declares French and ships its catalogue: the kit's language check runs and passes.
+    checked = subprocess.run([str(python), "-c", "from gamehost.testing.conformance import run_conformance; "
+                              "from gamehost_take_away.game import TakeAway; "
+                              "words = run_conformance(TakeAway(), seats=2, playouts=3).words; "
+                              "print('words:', words.languages, words.problems)"],
+                             capture_output=True, text=True, timeout=120, env=_env(), cwd=tmp_path)
+    assert "words: ['fr'] []" in checked.stdout.splitlines(), checked.stdout[-2000:] + checked.stderr[-2000:]
 
     # -s: what the tests print reaches stdout; -W error: any warning fails the run.
     tested = subprocess.run([str(python), "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-W", "error"],

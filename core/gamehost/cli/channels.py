@@ -19,5 +19,7 @@ def open_channel(args) -> grpc.Channel:
 
 def connect(args) -> GameHostClient:
     """A client for --host, over TLS when --tls or --tls-ca is given, signed
-    in with --bearer-token (GAMEHOST_TOKEN) when given."""
-    return GameHostClient(args.host, channel=open_channel(args), bearer_token=getattr(args, "bearer_token", "") or "")
+    in with --bearer-token (GAMEHOST_TOKEN) when given, asking for the words
+    in ``args.locale`` (main.py's choice) when there is one."""
+    return GameHostClient(args.host, channel=open_channel(args), bearer_token=getattr(args, "bearer_token", "") or "",
+                          locale=getattr(args, "locale", "") or "")

@@ -6,10 +6,11 @@ import json
 import sys
 
 from gamehost.cli.channels import connect
-from gamehost.cli.endings import describe_end
+from gamehost.cli.endings import describe_end, status_word, worded
 from gamehost.cli.private_matches import print_invitation, reservations
-from gamehost.cli.seats import SeatNames, seat_label
-from gamehost.sdk.seats import seat_name
+from gamehost.cli.seats import SeatNames, seat_label, seat_name
+from gamehost.cli.words import _, tr
+from gamehost.sdk.i18n import ENGLISH, Translator, catalogues_of, negotiate, translating
 from gamehost.client import GameHostClient, Resume, candidates, canonical_json, choices, composed, from_struct
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -19,7 +20,7 @@ STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
 
 
 def _status(value: int) -> str:
-    return pb.MatchStatus.Name(value).removeprefix("MATCH_STATUS_").lower()
+    return status_word(value)
 
 
 def _options(pairs: list[str]) -> dict:
@@ -59,15 +60,17 @@ def games(args) -> int:
         print(json.dumps([MessageToDict(game) for game in found], indent=2))
         return 0
     for game in found:
-        traits = [t for t, on in (("hidden information", game.hidden_information), ("chance", game.chance)) if on]
-        print(f"{game.id:<16} {game.title} ({game.min_players}-{game.max_players} players"
-              f"{', ' + ', '.join(traits) if traits else ''})")
+        traits = [t for t, on in ((_("hidden information"), game.hidden_information), (_("chance"), game.chance))
+                  if on]
+        players = (tr("{count} players", count=game.min_players) if game.min_players == game.max_players else
+                   tr("{min}-{max} players", min=game.min_players, max=game.max_players))
+        print(f"{game.id:<16} {game.title} ({players}{', ' + ', '.join(traits) if traits else ''})")
         print(f"{'':<16} {game.summary}")
         defaults = from_struct(game.default_options)
         if defaults:
-            print(f"{'':<16} options: {json.dumps(defaults)}")
+            print(f"{'':<16} " + tr("options: {options}", options=json.dumps(defaults)))
         for variant in game.variants:
-            print(f"{'':<16} variant {variant.id}: {variant.title}")
+            print(f"{'':<16} " + tr("variant {id}: {title}", id=variant.id, title=variant.title))
     return 0
 
 
@@ -77,7 +80,7 @@ def matches(args) -> int:
                              mine=args.mine, player=args.player, my_turn=args.my_turn)
     for match in found:
         seats = ", ".join(seat_label(seat) for seat in match.seats)
-        turn = "  (your turn)" if match.HasField("user_turn_since") else ""
+        turn = "  " + _("(your turn)") if match.HasField("user_turn_since") else ""
         print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}{turn}")
     return 0
 
@@ -97,13 +100,14 @@ def create(args) -> int:
 def join(args) -> int:
     with connect(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name, invitation_code=args.invite)
-    print(f"{seat_name(joined.seat)} of {joined.match.name} (seat {joined.seat} in the API, counted from 0)")
-    print(f"player token: {joined.player_token}")
+    print(tr("{seat} of {match} (seat {index} in the API, counted from 0)", seat=seat_name(joined.seat),
+             match=joined.match.name, index=joined.seat))
+    print(tr("player token: {token}", token=joined.player_token))
     return 0
 
 
 def _ticket_state(ticket: pb.Ticket) -> str:
-    return pb.TicketState.Name(ticket.state).removeprefix("TICKET_STATE_").lower()
+    return _(pb.TicketState.Name(ticket.state).removeprefix("TICKET_STATE_").lower())
 
 
 def list_tickets(args) -> int:
@@ -111,9 +115,11 @@ def list_tickets(args) -> int:
     states = [pb.TicketState.Value(f"TICKET_STATE_{state.upper()}") for state in args.state]
     with connect(args) as host:
         for ticket in host.tickets(states=states):
-            where = f" -> {ticket.match} seat {ticket.seat}" if ticket.state == pb.TICKET_STATE_MATCHED else ""
-            print(f"{ticket.name}  {_ticket_state(ticket):9}  {ticket.game}  {ticket.seats} players  "
-                  f"queued {ticket.create_time.ToDatetime():%Y-%m-%d %H:%M:%S}{where}")
+            where = " -> " + tr("{match} seat {seat}", match=ticket.match, seat=ticket.seat) \
+                if ticket.state == pb.TICKET_STATE_MATCHED else ""
+            print(f"{ticket.name}  {_ticket_state(ticket):9}  {ticket.game}  "
+                  + tr("{count} players", count=ticket.seats) + "  "
+                  + tr("queued {time}", time=f"{ticket.create_time.ToDatetime():%Y-%m-%d %H:%M:%S}") + where)
     return 0
 
 
@@ -131,11 +137,12 @@ def queue(args) -> int:
                                     max_rating=args.max_rating, ttl=args.ttl, bot_wait=args.bot_wait, bot=args.bot,
                                     widen_per_second=args.widen_per_second, max_widening=args.max_widening,
                                     party_size=args.party_size, party=args.party)
-        print(f"{ticket.name}: queued for {ticket.game}, {ticket.seats} players (rating {ticket.rating:.1f})",
-              flush=True)
+        print(tr("{ticket}: queued for {game}, {count} players (rating {rating})", ticket=ticket.name,
+                 game=ticket.game, count=ticket.seats, rating=f"{ticket.rating:.1f}"), flush=True)
         if ticket.party:
-            print(f"{ticket.party}: {ticket.party_queued} of {ticket.party_size} friends queued; they join with "
-                  f"`gamehost queue --party {ticket.party}`", flush=True)
+            print(tr("{party}: {queued} of {size} friends queued; they join with `{command}`", party=ticket.party,
+                     queued=ticket.party_queued, size=ticket.party_size,
+                     command=f"gamehost queue --party {ticket.party}"), flush=True)
         try:
             for ticket in host.watch_ticket(ticket.name):
                 pass
@@ -144,8 +151,9 @@ def queue(args) -> int:
         if ticket.state != pb.TICKET_STATE_MATCHED:
             print(f"{ticket.name}: {_ticket_state(ticket)}")
             return 1
-    print(f"{ticket.match}: you are {seat_name(ticket.seat)} (seat {ticket.seat} in the API)")
-    print(f"play by identity, or `gamehost join {ticket.match}` for your seat's player token")
+    print(tr("{match}: you are {seat} (seat {index} in the API)", match=ticket.match, seat=seat_name(ticket.seat),
+             index=ticket.seat))
+    print(tr("play by identity, or `{command}` for your seat's player token", command=f"gamehost join {ticket.match}"))
     return 0
 
 
@@ -153,7 +161,8 @@ def _print_view(view: pb.View) -> None:
     print()
     print(view.text)
     if view.result.summary:
-        print(f"\nGame over: {view.result.summary}  scores: {list(view.result.scores)}")
+        print("\n" + tr("Game over: {summary}  scores: {scores}", summary=view.result.summary,
+                        scores=list(view.result.scores)))
 
 
 def play(args) -> int:
@@ -171,29 +180,29 @@ def play(args) -> int:
             joined = host.join(match.name, seat=0, player_name=args.name)
             match_name, token = match.name, joined.player_token
         else:
-            raise SystemExit("error: name a game to start, or --match to play an existing one")
+            raise SystemExit(_("error: name a game to start, or --match to play an existing one"))
         names = SeatNames(host, match_name)
         draws = host.game(host.match(match_name).game).draw_by_agreement
-        print(f"{match_name}: you are {seat_name(host.view(match_name, token).seat)}")
+        print(tr("{match}: you are {seat}", match=match_name, seat=seat_name(host.view(match_name, token).seat)))
         view = host.view(match_name, token, text=True)
         while True:
             _print_view(view)
             if view.status != pb.MATCH_STATUS_ACTIVE:
                 return 0
             if not view.legal_moves:
-                print(f"waiting for {', '.join(map(names, view.to_move))} ...")
+                print(tr("waiting for {seats} ...", seats=", ".join(map(names, view.to_move))))
                 view = _next_view(host, match_name, token, view.version, names)
                 continue
             choice = _choose_move(view, draws=draws)
             if choice is None:
                 return 0
             if choice is RESIGN:  # the seat is no longer the player's: its token reads nothing more
-                print(f"resigned: {describe_end(host.resign(match_name, token))}")
+                print(tr("resigned: {match}", match=describe_end(worded(host, host.resign(match_name, token)))))
                 return 0
             if choice is OFFER_DRAW:
                 offered = host.offer_draw(match_name, token)
-                print("the match is drawn" if offered.agreed else
-                      f"draw offered; waiting for {', '.join(map(names, offered.offer.waiting))}")
+                print(_("the match is drawn") if offered.agreed else
+                      tr("draw offered; waiting for {seats}", seats=", ".join(map(names, offered.offer.waiting))))
                 view = host.view(match_name, token, text=True)
                 continue
             answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
@@ -214,8 +223,9 @@ def _choose_move(view: pb.View, draws: bool = False):
     if len(moves) <= COMPOSE_FROM or not any(move.parts for move in moves):
         for number, move in enumerate(moves, 1):
             print(f"  {number:>3}. {move.label}  [{move.id}]")
-        endings = "r to resign, " + ("d to offer a draw, " if draws else "")
-        return _ask([(move.id, move.id) for move in moves], ids, f"your move (number or id, {endings}q to quit): ",
+        prompt = (_("your move (number or id, r to resign, d to offer a draw, q to quit): ") if draws else
+                  _("your move (number or id, r to resign, q to quit): "))
+        return _ask([(move.id, move.id) for move in moves], ids, prompt,
                     endings={"r": RESIGN, **({"d": OFFER_DRAW} if draws else {})})
     chosen: list[pb.MovePart] = []
     while True:
@@ -223,17 +233,18 @@ def _choose_move(view: pb.View, draws: bool = False):
         # Moves offered whole are listed with the first choices.
         options = [(part.id, part.label) for part in choices(moves, path)]
         whole = [] if chosen else [(move.id, move.label) for move in moves if not move.parts]
-        print(f"{len(candidates(moves, path)) + len(whole)} moves" + (f" with {' > '.join(p.label for p in chosen)}"
-                                                                      if chosen else "") + "; choose:")
+        count = len(candidates(moves, path)) + len(whole)
+        print(tr("{count} moves with {parts}; choose:", count=count, parts=" > ".join(p.label for p in chosen))
+              if chosen else tr("{count} moves; choose:", count=count))
         for number, (key, label) in enumerate(options + whole, 1):
             print(f"  {number:>3}. {label}  [{key}]")
-        picked = _ask(options + whole, ids, "number, id, b to go back, q to quit: ", back=bool(chosen))
+        picked = _ask(options + whole, ids, _("number, id, b to go back, q to quit: "), back=bool(chosen))
         if picked is None:
             return None
         if picked == BACK:
             chosen.pop()
             continue
-        if picked in ids and picked not in {key for key, _ in options}:
+        if picked in ids and picked not in {key for key, _label in options}:
             return picked
         chosen.append(next(part for part in choices(moves, path) if part.id == picked))
         move = composed(moves, [part.id for part in chosen])
@@ -248,7 +259,7 @@ def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool
          endings: dict[str, object] | None = None):
     """A key of ``options`` by its number or the key itself, any move id, BACK
     for "b" (if ``back``), what ``endings`` maps a letter to, or None to quit."""
-    keys = [key for key, _ in options]
+    keys = [key for key, _label in options]
     while True:
         try:
             text = input(prompt).strip()
@@ -264,13 +275,13 @@ def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool
             return keys[int(text) - 1]
         if text in keys or text in ids:
             return text
-        print(f"'{text}' is not one of the choices above.")
+        print(tr("'{text}' is not one of the choices above.", text=text))
 
 
 def _reconnecting(resume: Resume) -> None:
-    why = resume.error or "the stream ended"
-    print(f"connection lost ({why}); reconnecting in {resume.delay:.1f} s (attempt {resume.attempt})",
-          file=sys.stderr, flush=True)
+    why = resume.error or _("the stream ended")
+    print(tr("connection lost ({why}); reconnecting in {delay} s (attempt {attempt})", why=why,
+             delay=f"{resume.delay:.1f}", attempt=resume.attempt), file=sys.stderr, flush=True)
 
 
 def _next_view(host: GameHostClient, match_name: str, token: str, version: int, names: SeatNames) -> pb.View:
@@ -278,10 +289,10 @@ def _next_view(host: GameHostClient, match_name: str, token: str, version: int, 
         if event.kind == pb.EVENT_KIND_MOVED:
             print(f"  {names(event.seat)}: {event.label}")
         elif event.kind == pb.EVENT_KIND_DRAW_OFFERED:
-            print(f"  {names(event.seat)} offers a draw: `gamehost draw accept {match_name} --token ...` "
-                  "(or decline)")
+            print("  " + tr("{seat} offers a draw: `{command}` (or decline)", seat=names(event.seat),
+                            command=f"gamehost draw accept {match_name} --token ..."))
         elif event.kind == pb.EVENT_KIND_RESIGNED:
-            print(f"  {names(event.seat)} resigned")
+            print("  " + tr("{seat} resigned", seat=names(event.seat)))
         if event.HasField("view"):
             return event.view
     return host.view(match_name, token, text=True)
@@ -292,7 +303,7 @@ def watch(args) -> int:
         names = SeatNames(host, args.match)
         for event in host.follow(args.match, args.token, after_version=args.after, text=True,
                                  on_resume=_reconnecting):
-            kind = pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower()
+            kind = _(pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower())
             who = f" {names(event.seat)}" if event.seat >= 0 else ""
             print(f"v{event.version} {kind}{who}{': ' + event.label if event.label else ''}", flush=True)
             if event.HasField("view"):
@@ -310,16 +321,18 @@ def undo(args) -> int:
         else:
             answer = host.answer_undo(args.match, args.token, args.action == "accept", ask_version=args.ask_version)
         names = SeatNames(host, args.match)
-        done = {"ask": "asked", "accept": "accepted", "refuse": "refused", "withdraw": "withdrew the ask"}[args.action]
+        done = {"ask": _("asked"), "accept": _("accepted"), "refuse": _("refused"),
+                "withdraw": _("withdrew the ask")}[args.action]
         if answer.undone:
-            print(f"{done}: the move is taken back (match now at v{answer.version})")
+            print(tr("{done}: the move is taken back (match now at v{version})", done=done, version=answer.version))
         elif answer.HasField("ask"):
             ask = answer.ask
-            print(f"{done}: {names(ask.seat)} asks to take back the move of v{ask.undoes}; waiting for "
-                  f"{', '.join(map(names, ask.waiting))} (ask v{ask.ask_version}, expires "
-                  f"{ask.expire_time.ToDatetime():%H:%M:%S} UTC)")
+            print(tr("{done}: {seat} asks to take back the move of v{undoes}; waiting for {waiting} (ask v{ask}, "
+                     "expires {time} UTC)", done=done, seat=names(ask.seat), undoes=ask.undoes,
+                     waiting=", ".join(map(names, ask.waiting)), ask=ask.ask_version,
+                     time=f"{ask.expire_time.ToDatetime():%H:%M:%S}"))
         else:
-            print(f"{done}: the move stands (match now at v{answer.version})")
+            print(tr("{done}: the move stands (match now at v{version})", done=done, version=answer.version))
     return 0
 
 
@@ -353,12 +366,20 @@ def _mover_of(host: GameHostClient, match: str, to_move, tokens: list[str], move
 def _ended_by(events) -> str:
     """What ended a match before its game did, as the event before FINISHED
     names it (a resignation, a draw by agreement, a claim, a clock), or ""."""
-    names = {pb.EVENT_KIND_RESIGNED: "a resignation", pb.EVENT_KIND_DRAW_AGREED: "a draw by agreement",
-             pb.EVENT_KIND_VICTORY_CLAIMED: "a claim of victory", pb.EVENT_KIND_CLOCK_RAN_OUT: "a clock running out"}
+    names = {pb.EVENT_KIND_RESIGNED: _("a resignation"), pb.EVENT_KIND_DRAW_AGREED: _("a draw by agreement"),
+             pb.EVENT_KIND_VICTORY_CLAIMED: _("a claim of victory"),
+             pb.EVENT_KIND_CLOCK_RAN_OUT: _("a clock running out")}
     kinds = [event.kind for event in events]
     if len(kinds) < 2 or kinds[-1] != pb.EVENT_KIND_FINISHED:
         return ""
     return names.get(kinds[-2], "")
+
+
+def _pictures_translator(game, wanted: str) -> Translator:
+    """The translator for the text pictures ``game`` draws here, in the best language it has for
+    ``wanted`` (the host does the same for the pictures it sends)."""
+    catalogues = catalogues_of(game)
+    return catalogues.translator(negotiate([wanted], catalogues.languages) if wanted else ENGLISH)
 
 
 def replay(args) -> int:
@@ -371,19 +392,20 @@ def replay(args) -> int:
         log = host.log(args.match)
         seats = {seat.index: seat_label(seat) for seat in host.match(args.match).seats}
     if not log.complete:
-        print(f"error: {log.match} is not over; its full log (with the seed) is published at the end",
-              file=sys.stderr)
+        print(tr("error: {match} is not over; its full log (with the seed) is published at the end",
+                 match=log.match), file=sys.stderr)
         return 1
     game_id = log.game.removeprefix("games/")
     entry = load_catalog().get(game_id)
     if entry is None:
-        print(f"error: the {game_id} plugin is not installed here", file=sys.stderr)
+        print(tr("error: the {game} plugin is not installed here", game=game_id), file=sys.stderr)
         return 1
     pinned = entry.at_version(log.rules_version)  # the rules the match was played under, if shipped
     game = (pinned or entry).game
+    pictures = _pictures_translator(game, args.locale)
     if pinned is None:
-        print(f"warning: match used rules {log.rules_version}, local plugin has {entry.versions_text()}",
-              file=sys.stderr)
+        print(tr("warning: match used rules {used}, local plugin has {local}", used=log.rules_version,
+                 local=entry.versions_text()), file=sys.stderr)
     first = state = initial_state(game, log.seats, from_struct(log.options), log.seed)
     standing: list[RecordedMove] = []  # the moves not taken back so far
     for event in log.events:
@@ -394,29 +416,33 @@ def replay(args) -> int:
         elif event.kind == pb.EVENT_KIND_UNDONE:  # the position before that move: the others replayed
             standing = [move for move in standing if move.version != event.undoes]
             state = replay_moves(game, first, log.seed, standing)
-            what = f"took back the move of v{event.undoes}"
+            what = tr("took back the move of v{version}", version=event.undoes)
         else:
             continue
         if not args.quiet:
             print(f"\nv{event.version} {seats.get(event.seat) or seat_name(event.seat)}: {what}")
-            print(game.render_text(game.view(state, None)))
+            with translating(pictures):
+                print(game.render_text(game.view(state, None)))
     outcome = game.outcome(state)
     if not log.result.ranking:
-        print(f"replayed {len(log.events)} events: the match ended without a result (abandoned or aborted), "
-              "so there is no result to verify")
+        print(tr("replayed {count} events: the match ended without a result (abandoned or aborted), so there is "
+                 "no result to verify", count=len(log.events)))
         return 0
     ended_by = _ended_by(log.events)
     if outcome is None and ended_by:  # the players (or a clock) ended it before the game's own end
-        print(f"verified: {len(log.events)} events replay; the match ended by {ended_by} before the game's end, "
-              f"with the result the host recorded: {log.result.summary}")
+        print(tr("verified: {count} events replay; the match ended by {ending} before the game's end, with the "
+                 "result the host recorded: {summary}", count=len(log.events), ending=ended_by,
+                 summary=log.result.summary))
         return 0
     expected = list(log.result.ranking), list(log.result.scores)
     resigned = [event.seat for event in log.events if event.kind == pb.EVENT_KIND_RESIGNED]
     if outcome is None or (ranked_with_resigned(outcome.ranking, resigned),
                            [float(s) for s in outcome.scores]) != expected:
-        print(f"MISMATCH: the replay ends with {outcome}, the host recorded {log.result}", file=sys.stderr)
+        print(tr("MISMATCH: the replay ends with {outcome}, the host recorded {result}", outcome=outcome,
+                 result=log.result), file=sys.stderr)
         return 1
-    print(f"verified: {len(log.events)} events replay to the recorded result: {log.result.summary}")
+    print(tr("verified: {count} events replay to the recorded result: {summary}", count=len(log.events),
+             summary=log.result.summary))
     return 0
 
 

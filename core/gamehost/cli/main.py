@@ -19,6 +19,9 @@ def _host_parser() -> argparse.ArgumentParser:
 
     common = argparse.ArgumentParser(add_help=False)
     add_setting_flags(common, ClientSettings)
+    common.add_argument("--locale", default="", metavar="TAG",
+                        help="the language of the words shown, the CLI's and the host's: a BCP 47 tag such as fr "
+                             "or fr-CH (default: from LC_ALL, LC_MESSAGES or LANG; English when none fits)")
     common.set_defaults(talks_to_host=True)
     return common
 
@@ -386,11 +389,27 @@ def _load_settings(parser: argparse.ArgumentParser, args) -> None:
         raise SystemExit(2) from None
 
 
+def _choose_language(parser: argparse.ArgumentParser, args) -> None:
+    """The CLI's words in the language asked (--locale, else the environment's), and ``args.locale``
+    the tag to ask the host for ("" for none); a malformed --locale is one line, exit 2."""
+    from gamehost.cli.words import use_language, wanted_locale
+    from gamehost.sdk.i18n import valid_tag
+
+    given = getattr(args, "locale", "")
+    if given and not valid_tag(given):
+        print(f"{parser.prog} {args.command}: error: --locale {given[:64]!r} is not a BCP 47 language tag: give "
+              "e.g. fr or fr-CH", file=sys.stderr)
+        raise SystemExit(2)
+    args.locale = wanted_locale(given)
+    use_language(args.locale)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # serve --reload runs serve again with them
     _load_settings(parser, args)
+    _choose_language(parser, args)
     if args.command not in ("serve", "migrate"):
         from gamehost.host.ops.logs import configure
 

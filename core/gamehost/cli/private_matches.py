@@ -7,6 +7,7 @@ import os
 from urllib.parse import quote
 
 from gamehost.cli.channels import connect
+from gamehost.cli.words import tr
 from gamehost.v1 import gamehost_pb2 as pb
 
 DEFAULT_WEB_PORT = 8080
@@ -48,13 +49,14 @@ def invitation_link(base: str, match_name: str, code: str) -> str:
 def print_invitation(args, match: pb.Match) -> None:
     if not match.invitation_code:
         return
-    print(f"invitation code (shown once): {match.invitation_code}")
-    print(f"join with `gamehost join {match.name} --invite {match.invitation_code}` or open "
-          f"{invitation_link(web_base(args), match.name, match.invitation_code)}")
+    print(tr("invitation code (shown once): {code}", code=match.invitation_code))
+    print(tr("join with `{command}` or open {link}",
+             command=f"gamehost join {match.name} --invite {match.invitation_code}",
+             link=invitation_link(web_base(args), match.name, match.invitation_code)))
 
 
 def revoke(args) -> int:
     with connect(args) as host:
         match = host.revoke_invitation(args.match)
-    print(f"{match.name}: the invitation admits nobody from now on (seated players keep their seats)")
+    print(tr("{match}: the invitation admits nobody from now on (seated players keep their seats)", match=match.name))
     return 0

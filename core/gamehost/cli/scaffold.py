@@ -49,8 +49,8 @@ def names_for(game_id: str, title: str = "") -> PluginNames:
                             f"letter, 2 to 40 characters (e.g. connect-four)")
     if not title:
         title = " ".join(part.capitalize() for part in game_id.split("-"))
-    if any(quote in title for quote in ('"', "\\", "\n")):
-        raise ScaffoldError(f"--title {title!r}: quotes, backslashes and line breaks are not allowed")
+    if any(quote in title for quote in ('"', "\\", "\n", "{", "}")):  # braces: the title is a message id
+        raise ScaffoldError(f"--title {title!r}: quotes, backslashes, braces and line breaks are not allowed")
     return PluginNames(game_id, title)
 
 

@@ -1,21 +1,27 @@
 """How the CLI names seats: as the plugins and the web page do (docs/protocol.md,
-"Naming seats for people"). The API's seat numbers count from 0; people read
-"Player 1", or the player's name where the seat has one; a bot's seat is
-"Player N (bot)" (its generated name would count from 0)."""
+"Naming seats for people"), in the CLI's language. The API's seat numbers count
+from 0; people read "Player 1", or the player's name where the seat has one; a
+bot's seat is "Player N (bot)" (its generated name would count from 0)."""
 
 from __future__ import annotations
 
-from gamehost.sdk.seats import seat_name
+from gamehost.cli.words import tr
+from gamehost.sdk.seats import player_number
 from gamehost.v1 import gamehost_pb2 as pb
+
+
+def seat_name(seat: int, *, player: str = "") -> str:
+    """"Player 2" in the CLI's language, or the player's own name when given."""
+    return player or tr("Player {number}", number=player_number(seat))
 
 
 def seat_label(seat: pb.Seat) -> str:
     """One seat of a match as a person reads it: "Ada", "Player 2 (bot)", "Player 3 (open)"."""
     if seat.kind == pb.SEAT_KIND_BOT:
-        return f"{seat_name(seat.index)} (bot)"
+        return tr("{seat} (bot)", seat=seat_name(seat.index))
     if seat.player_name:
         return seat_name(seat.index, player=seat.player_name)
-    return f"{seat_name(seat.index)} (open)" if seat.kind == pb.SEAT_KIND_OPEN else seat_name(seat.index)
+    return tr("{seat} (open)", seat=seat_name(seat.index)) if seat.kind == pb.SEAT_KIND_OPEN else seat_name(seat.index)
 
 
 class SeatNames:

@@ -23,11 +23,15 @@ __all__ = ["GameHostClient", "GameHostError", "game_name", "match_name", "move_r
 class GameHostClient:
     def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None,
                  timeout: float | None = 30.0, bearer_token: str = "", tls: bool = False,
-                 root_certificates: bytes | None = None) -> None:
+                 root_certificates: bytes | None = None, locale: str = "") -> None:
         """``bearer_token``: a JWT from the identity provider or an API key,
         sent with every call as ``authorization: Bearer ...``; "" calls
         anonymously. ``tls``: a secure channel, trusting the system's roots,
-        or ``root_certificates`` (PEM) when given (a host's own CA)."""
+        or ``root_certificates`` (PEM) when given (a host's own CA).
+        ``locale``: a BCP 47 tag ("fr", "fr-CH") asked on every request that
+        returns words; the host answers in the best language it has for it
+        (English when none fits) and names it in the answer's ``locale``;
+        "" asks nothing (English, as before)."""
         if channel is None:
             secure = tls or root_certificates is not None
             channel = (grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates)) if secure
@@ -37,6 +41,7 @@ class GameHostClient:
         self.admin = pb_grpc.GameHostAdminStub(self._channel)
         self.timeout = timeout
         self.metadata = (("authorization", f"Bearer {bearer_token}"),) if bearer_token else ()
+        self.locale = locale
 
     def close(self) -> None:
         self._channel.close()
@@ -47,7 +52,14 @@ class GameHostClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def _asking(self, request):
+        """``request`` with the client's ``locale``, if it returns words and names none itself."""
+        if self.locale and "locale" in request.DESCRIPTOR.fields_by_name and not request.locale:
+            request.locale = self.locale
+        return request
+
     def _call(self, method, request):
+        self._asking(request)
         try:
             return method(request, timeout=self.timeout, metadata=self.metadata or None)
         except grpc.RpcError as error:
@@ -239,9 +251,9 @@ class GameHostClient:
     def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
                    render: pb.RenderOptions | None = None, invitation_code: str = ""):
         """The WatchMatch stream itself (a grpc call: iterate it, ``cancel()`` it)."""
-        return self.stub.WatchMatch(pb.WatchMatchRequest(
+        return self.stub.WatchMatch(self._asking(pb.WatchMatchRequest(
             name=match_name(match), player_token=token, after_version=after_version, render=render,
-            invitation_code=invitation_code), metadata=self.metadata or None)
+            invitation_code=invitation_code)), metadata=self.metadata or None)
 
     def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
               svg: bool = False, invitation_code: str = "") -> Iterator[pb.MatchEvent]:

@@ -37,7 +37,9 @@ from gamehost.host.engine.draw_offers import DrawOffer, offers_since_last_move, 
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_events import match_event
 from gamehost.host.store.base import MatchRecord, SeatRecord
+from gamehost.host.workers.moves_on_wire import summary_fields
 from gamehost.sdk.endings import claim_ranking, draw_ranking, ranked_with_resigned, resignation_ranking
+from gamehost.sdk.i18n import Text
 
 CLAIM_GRACE = 120.0  # seconds an opponent must be absent before a claim, in a match without absent_grace
 
@@ -64,9 +66,11 @@ def resigned_last(result: dict, seats: Sequence[SeatRecord]) -> dict:
     return {**result, "ranking": ranking, "winners": [s for s, place in enumerate(ranking) if place == 1]}
 
 
-def _result(ranking: list[int], summary: str) -> dict:
+def _result(ranking: list[int], summary: Text) -> dict:
+    """A result the host decides; its summary kept with its message, so that each reader gets it in
+    their language (the host's catalogue, gamehost/host/locale)."""
     return {"scores": [0.0] * len(ranking), "ranking": ranking,
-            "winners": [seat for seat, place in enumerate(ranking) if place == 1], "summary": summary}
+            "winners": [seat for seat, place in enumerate(ranking) if place == 1], **summary_fields(summary)}
 
 
 class MatchEndings(EngineCore):
@@ -100,7 +104,7 @@ class MatchEndings(EngineCore):
             await self.commit(live, record.replace(seats=seats, version=version), events)
             live.log.info("seat resigned; the bot plays it to the end", seat=seat, left=left)
             return
-        summary = f"Seat {seat + 1} {'left' if left else 'resigned'}."
+        summary = Text("Seat {seat} left." if left else "Seat {seat} resigned.", seat=seat + 1)
         await self._finish(live, record.replace(seats=seats), events, _result(ranking, summary), now)
         live.log.info("seat resigned; match finished", seat=seat, left=left, ranking=ranking)
 
@@ -217,7 +221,7 @@ class MatchEndings(EngineCore):
         events.append(match_event(version, "draw_agreed", -1, now))
         ranking = ranked_with_resigned(draw_ranking(len(record.seats)), resign_order(record.seats))
         await self._finish(live, record.replace(version=version), events,
-                           _result(ranking, "Drawn by agreement."), now)
+                           _result(ranking, Text("Drawn by agreement.")), now)
         live.log.info("draw agreed; match finished")
         return DrawResult(live.version, None, True)
 
@@ -315,9 +319,9 @@ class MatchEndings(EngineCore):
             ranking = ranked_with_resigned(claim_ranking(len(record.seats), absent), resign_order(record.seats))
             version = record.version + 1
             events = [match_event(version, "victory_claimed", seat, now, absent=absent)]
-            await self._finish(live, record, events, _result(
-                ranking, f"Seat {seat + 1} claimed victory: seat {', '.join(str(s + 1) for s in absent)} absent."),
-                now)
+            summary = Text("Seat {seat} claimed victory: seat {absent} absent.", seat=seat + 1,
+                           absent=", ".join(str(s + 1) for s in absent))
+            await self._finish(live, record, events, _result(ranking, summary), now)
             live.log.info("victory claimed; match finished", seat=seat, absent=absent)
             return live
 

@@ -205,4 +205,6 @@ def localized_match(message: pb.Match, result: dict | None, locale: Locale | Non
     localized.locale = locale.tag
     if result is not None and not locale.english:
         localized.result.summary = locale.say(result["summary"], result.get("summary_text"))
+    if localized.status_detail.message and not locale.english:  # the host's own reasons; an admin's as written
+        localized.status_detail.message = locale.say(localized.status_detail.message, None)
     return localized

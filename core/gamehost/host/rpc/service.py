@@ -95,6 +95,8 @@ class GameHostService(pb_grpc.GameHostServicer):
                 game = self.engine.catalog.games[shared.id].game
                 message.title, message.summary = (locale.translator.translate(game.title),
                                                   locale.translator.translate(game.summary))
+                for bot in message.bots:  # the built-in bots' titles are the host's words
+                    bot.title = locale.say(bot.title, None)
                 message.locale = locale.tag
                 localized.append(message)
             if len(self._localized_games) > 256:
