@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from gamehost.cli.main import main
+from gamehost.host.engine.live import new_seat_token
 from gamehost.v1 import gamehost_pb2 as pb
 
 pytestmark = pytest.mark.timeout(60)
@@ -95,3 +96,9 @@ def test_play_in_the_terminal_resigns_with_r(host, client):
     name = result.stdout.split(":", 1)[0].strip()
     finished = client.match(name)
     assert finished.status == pb.MATCH_STATUS_FINISHED and finished.seats[0].resigned
+
+
+def test_a_seat_token_never_reads_as_a_command_line_option():
+    # One token in 64 of the URL-safe alphabet would start with "-", which `--token` then takes for an option.
+    tokens = {new_seat_token() for _ in range(2000)}
+    assert len(tokens) == 2000 and not any(token.startswith("-") for token in tokens)

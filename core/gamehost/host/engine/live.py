@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import secrets
 from collections import deque
 from typing import Any
 
@@ -15,6 +16,15 @@ from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import OVER_STATUSES, MatchRecord
 
 RECENT_EVENTS = 256  # events kept in memory for watchers that resume
+
+
+def new_seat_token() -> str:
+    """A seat's secret token. Never one that starts with "-": pasted after a command
+    line's ``--token`` it would read as another option."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def token_hash(token: str) -> str:

@@ -7,13 +7,12 @@ A part of ``MatchEngine`` (an ``EngineCore``): each change is one step through `
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import time
 
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.engine.core import EngineCore
-from gamehost.host.engine.live import LiveMatch, token_hash
+from gamehost.host.engine.live import LiveMatch, new_seat_token, token_hash
 from gamehost.host.engine.match_access import Access, check_reserved_seat
 from gamehost.host.store.base import SeatRecord
 from gamehost.host.engine.match_events import match_event
@@ -56,7 +55,7 @@ class MatchSeats(EngineCore):
         if held is None:  # a seat held for the caller is theirs, and counted already
             check_reserved_seat(record, seat, caller)
             self.quotas.check_player(caller, self._live)
-        token = secrets.token_urlsafe(24)
+        token = new_seat_token()
         seats = list(record.seats)
         reserved_for = seats[seat].reserved_for
         if caller and caller.subject:  # the name comes from the identity, and the seat is bound to it
@@ -98,7 +97,7 @@ class MatchSeats(EngineCore):
         a fresh token replaces the old one, which stops working; the user
         may also act by identity alone, without any token."""
         record = live.record
-        token = secrets.token_urlsafe(24)
+        token = new_seat_token()
         seats = list(record.seats)
         away = seats[seat].away_until > 0
         seats[seat] = dataclasses.replace(seats[seat], token_hash=token_hash(token))
