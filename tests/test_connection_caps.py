@@ -204,8 +204,12 @@ def test_session_streams_are_capped_per_caller_and_an_idle_one_is_closed(host):
     relay = TcpRelay(host.port, source="127.0.0.8")
     with host.channel() as channel, own_channel(relay.target) as other:
         stub = pb_grpc.GameHostStub(channel)
-        sessions = [OpenStream(stub.Session) for _ in range(SESSIONS)]
-        opened = time.monotonic()
+        # Each session is answered before the next opens: the host admits concurrent calls in no set order.
+        sessions = []
+        for tag in range(SESSIONS):
+            opened = time.monotonic()  # before the last request: the last session's idle time runs from it
+            sessions.append(OpenStream(stub.Session, pb.SessionRequest(tag=tag, unwatch="matches/nothing")))
+            assert next(sessions[-1].responses).tag == tag
         try:
             refused = OpenStream(stub.Session)
             with pytest.raises(grpc.RpcError) as error:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Collection, Iterable, Mapping
 
 import pytest
 
@@ -36,9 +37,9 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def source_modules() -> dict[str, Path]:
+def source_modules(roots: Iterable[Path] = SOURCE_ROOTS) -> dict[str, Path]:
     modules = {}
-    for root in SOURCE_ROOTS:
+    for root in roots:
         for path in root.rglob("*.py"):
             relative = path.relative_to(root).parts
             if relative[0] in ("tests", "build") or "plugin_template" in relative or path.name.startswith("setup"):
@@ -49,7 +50,13 @@ def source_modules() -> dict[str, Path]:
     return modules
 
 
-def imported_names(path: Path, name: str) -> set[str]:
+def imported_names(path: Path, name: str, modules: Collection[str]) -> set[str]:
+    """The modules ``path`` (the module ``name``) imports, as the import
+    system resolves them: ``import a.b`` and ``from a import b`` (``b`` a
+    module) import ``a.b``; ``from a import x`` (``x`` any other name, such
+    as one a package's ``__init__`` re-exports) imports ``a`` itself, so a
+    cycle through a package's ``__init__`` shows. The parent packages every
+    import runs first are left out: they are implied by every import alike."""
     tree = ast.parse(path.read_text(), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -62,17 +69,18 @@ def imported_names(path: Path, name: str) -> set[str]:
                 anchor = package.split(".")
                 anchor = anchor[:len(anchor) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in modules else base)
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    modules = source_modules()
+def import_graph(modules: Mapping[str, Path]) -> dict[str, set[str]]:
+    """Each module and the modules of ``modules`` it imports. A package's
+    ``__init__`` importing its own modules is an edge like any other."""
     graph = {}
     for name, path in modules.items():
-        targets = {target for target in imported_names(path, name) if target in modules and target != name}
-        graph[name] = targets
+        graph[name] = {target for target in imported_names(path, name, modules) if target in modules and target != name}
     return graph
 
 
@@ -111,12 +119,6 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def without_packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """A package's ``__init__`` importing its own modules is not a cycle of design: drop those edges."""
-    return {name: {target for target in targets if not target.startswith(name + ".")}
-            for name, targets in graph.items()}
-
-
 def within(module: str, *packages: str) -> bool:
     return any(module == package or module.startswith(package + ".") for package in packages)
 
@@ -130,7 +132,7 @@ def layer_of(module: str) -> int | None:
 
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
-    return without_packages(import_graph())
+    return import_graph(source_modules())
 
 
 def test_no_module_of_the_host_the_clients_or_the_plugins_is_in_an_import_cycle(graph):
@@ -171,3 +173,62 @@ def test_the_graph_is_read_from_every_source_root():
     assert any(name.startswith("gamehost.host.engine.") for name in modules)
     assert any(name.startswith("gamehost.client") for name in modules)
     assert any(name.startswith("gamehost_tictactoe") for name in modules)
+
+
+def fixture_graph(root: Path, files: Mapping[str, str]) -> dict[str, set[str]]:
+    """The import graph of a small tree of modules written under ``root``."""
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return import_graph(source_modules([root]))
+
+
+# A package's __init__ re-exports a name of one of its modules, and another of its modules imports that name
+# from the package: importing either runs the other first.
+REEXPORT_CYCLE = {
+    "shop/__init__.py": "from shop.prices import Price\nfrom shop.till import Till\n",
+    "shop/prices.py": "class Price: ...\n",
+    "shop/till.py": "from shop import Price\nclass Till: ...\n",
+}
+# The package's __init__ imports a sibling module by ``from . import``, and that module takes a name the
+# __init__ itself defines.
+SIBLING_CYCLE = {
+    "shop/__init__.py": "from . import till\nOPEN_HOURS = (9, 17)\n",
+    "shop/till.py": "from shop import OPEN_HOURS\n",
+}
+# Through the __init__ chain of a subpackage: the subpackage's __init__ imports the top package's re-export.
+NESTED_CYCLE = {
+    "shop/__init__.py": "from shop.stock import Shelf\n",
+    "shop/stock/__init__.py": "from shop.stock.shelf import Shelf\n",
+    "shop/stock/shelf.py": "from shop import Shelf as _Shelf\nclass Shelf: ...\n",
+}
+
+
+@pytest.mark.parametrize("files", [REEXPORT_CYCLE, SIBLING_CYCLE, NESTED_CYCLE],
+                         ids=["re-export", "sibling-in-init", "subpackage-init"])
+def test_the_checker_reports_a_cycle_through_a_package_init(tmp_path, files):
+    found = cycles(fixture_graph(tmp_path, files))
+    assert found and "shop" in found[0], f"no cycle through shop/__init__.py found in {found}"
+
+
+def test_the_checker_counts_a_module_imported_from_its_package_as_that_module_not_the_package(tmp_path):
+    """``from shop import prices`` (a module) depends on shop.prices, not on
+    whatever else shop/__init__.py imports: no cycle is made up."""
+    graph = fixture_graph(tmp_path, {
+        "shop/__init__.py": "from shop.till import Till\n",
+        "shop/prices.py": "PRICE = 1\n",
+        "shop/till.py": "from shop import prices\nimport shop.prices\nclass Till: ...\n",
+    })
+    assert graph["shop.till"] == {"shop.prices"} and graph["shop"] == {"shop.till"}
+    assert cycles(graph) == []
+
+
+def test_the_checker_reports_an_import_up_the_layers_through_a_re_exporting_package(tmp_path):
+    graph = fixture_graph(tmp_path, {
+        "gamehost/host/engine/__init__.py": "from gamehost.host.engine.match_engine import MatchEngine\n",
+        "gamehost/host/engine/match_engine.py": "class MatchEngine: ...\n",
+        "gamehost/host/workers/runner.py": "from gamehost.host.engine import MatchEngine\n",
+    })
+    assert graph["gamehost.host.workers.runner"] == {"gamehost.host.engine"}
+    assert layer_of("gamehost.host.engine") < layer_of("gamehost.host.workers.runner")

@@ -243,15 +243,15 @@ async def test_a_suspension_is_stored_and_resuming_loads_the_match_afresh(monkey
     from gamehost.host.engine.match_engine import MatchEngine
     from gamehost.host.plugins import load_catalog
     from gamehost.host.workers.pool import WorkerPool
-    from gamehost.host.workers.runner import RulesBudgets, RulesRunner
+    from gamehost.host.workers.runner import RulesBudgets, RulesPlacement
 
     monkeypatch.syspath_prepend(str(FIXTURE_SITE))
     monkeypatch.setenv("PYTHONPATH", str(FIXTURE_SITE))
     catalog = load_catalog()
     store = open_store(store_kind, tmp_path, request)
     await store.open()
-    runner = RulesRunner(catalog, pool=WorkerPool(1, memory_mb=300), budgets=RulesBudgets(rules=0.5))
-    engine = MatchEngine(catalog, store, rules=runner, max_strikes=2)
+    placement = RulesPlacement(pool=WorkerPool(1, memory_mb=300), budgets=RulesBudgets(rules=0.5))
+    engine = MatchEngine(catalog, store, placement=placement, max_strikes=2)
     await engine.start()
     try:
         live = await engine.create_match("faulty", seats=1, options={"fault": "hang"})

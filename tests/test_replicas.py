@@ -270,7 +270,17 @@ async def test_a_catch_up_during_a_load_begun_outside_the_lock_applies_each_step
     stores = [open_store(postgres_url, str(tmp_path)) for _ in "ab"]
     for store in stores:
         await store.open()
-    a, b = (MatchEngine(catalog, store) for store in stores)
+    class LoadsHeldBack(MatchEngine):
+        """Its rules' loads, once they have read the store, wait while ``held_back`` is set."""
+        held_back: asyncio.Event | None = None
+
+        async def _rules_source(self, live):
+            source = await super()._rules_source(live)
+            if self.held_back is not None:
+                await self.held_back.wait()
+            return source
+
+    a, b = MatchEngine(catalog, stores[0]), LoadsHeldBack(catalog, stores[1])
     for engine in (a, b):
         await engine.start()
     try:
@@ -283,14 +293,8 @@ async def test_a_catch_up_during_a_load_begun_outside_the_lock_applies_each_step
 
         await move_on_a()
         live_b = await b.live_match(live_a.id)  # held by b, not yet loaded into its rules
-        loader, release = b.rules.loader, asyncio.Event()
-
-        async def slow_loader(live):
-            source = await loader(live)
-            await release.wait()  # the catch-up runs while this load is in flight
-            return source
-
-        b.rules.loader = slow_loader
+        release = asyncio.Event()
+        b.held_back = release  # the catch-up runs while this load is in flight
         view = asyncio.create_task(b.view(live_b, None))
         await asyncio.sleep(0.05)
         await move_on_a()
@@ -299,7 +303,7 @@ async def test_a_catch_up_during_a_load_begun_outside_the_lock_applies_each_step
         await asyncio.sleep(0.05)
         release.set()
         await asyncio.gather(view, catch_up)
-        b.rules.loader = loader
+        b.held_back = None
         await move_on_a()
         await b.read_match(live_a.id)
         assert live_b.version == live_a.version

@@ -81,7 +81,7 @@ from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
 from gamehost.host.engine.ticket_stats import TicketStats
 from gamehost.host.engine.undo_asks import ASK_LIFETIME, MAX_ASKS_PER_MOVE, MAX_MATCH_EVENTS
-from gamehost.host.workers.runner import RulesRunner
+from gamehost.host.workers.runner import RulesPlacement, RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 from gamehost.host.engine.match_events import match_event
 
@@ -122,7 +122,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                  bot_delay_with_humans: float | None = None,
                  bots: Mapping[str, Bot] | None = None, sweep_interval: float = 1.0,
                  host_move_retry: float = 0.5, quotas: MatchQuotas | None = None,
-                 chosen_seeds: str = "admins", rules: RulesRunner | None = None,
+                 chosen_seeds: str = "admins", placement: RulesPlacement | None = None,
                  max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME,
                  max_asks_per_move: int = MAX_ASKS_PER_MOVE, max_match_events: int = MAX_MATCH_EVENTS,
                  replay_cache_bytes: int = REPLAY_CACHE_BUDGET) -> None:
@@ -150,12 +150,11 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._resign_hook = catalog.resign_rule()  # games' resignation rules, asked in their workers
         for impl in hook.gamehost_bots.get_hookimpls() if hook else []:
             self._add_plugin_bots(impl)
-        # Rules run where the runner puts them (workers, or this process
-        # when none is given): every rules call below awaits it.
-        self.rules = rules or RulesRunner(catalog)
-        self.rules.use_bots(self.bots)
-        self.rules.on_failure = self._rules_failed
-        self.rules.loader = self._rules_source
+        # Rules run where ``placement`` puts them (workers, or this process
+        # when none is given): every rules call below awaits the runner,
+        # which loads matches and reports failures through the two it is given.
+        self.rules = RulesRunner(catalog, placement or RulesPlacement(), bots=self.bots, loader=self._rules_source,
+                                 on_failure=self._rules_failed)
         self.max_strikes = max_strikes
         self.undo_ask_lifetime = undo_ask_lifetime
         self.max_asks_per_move = max_asks_per_move

@@ -101,7 +101,7 @@ class SplicedConnection(asyncio.Protocol):
             backend, _ = await loop.create_connection(lambda: _Backend(self), LOOPBACK, self.front.backend_port)
         except OSError as error:
             log.warning("cannot reach grpc's listener", error=str(error))
-            self._close()
+            self.close()
             return
         if self.closing:
             backend.close()
@@ -149,9 +149,9 @@ class SplicedConnection(asyncio.Protocol):
             self.transport.close()  # after what grpc sent last has gone out
 
     def connection_lost(self, exc) -> None:
-        self._close()
+        self.close()
 
-    def _close(self) -> None:
+    def close(self) -> None:
         self.closing = True
         if self._deadline is not None:
             self._deadline.cancel()
@@ -208,4 +208,4 @@ class GrpcFront:
         """Close what grpc's stop left open (it closes its side of each)."""
         self.stop_accepting()
         for connection in list(self.by_port.values()):
-            connection._close()
+            connection.close()

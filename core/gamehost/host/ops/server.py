@@ -41,7 +41,7 @@ from gamehost.host.ops.transport import (gateway_server_options, grpc_credential
 from gamehost.host.ops.web_port import ListenError, WebServer, start_web
 from gamehost.host.workers.pool import WorkerPool
 from gamehost.host.ops.webhooks import TurnNotifier
-from gamehost.host.workers.runner import RulesBudgets, RulesRunner
+from gamehost.host.workers.runner import RulesBudgets, RulesPlacement
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 from gamehost.sdk.search import set_think_scale
 
@@ -123,7 +123,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl,
                                             max_unfinished=config.max_unfinished_matches,
                                             max_playing=config.max_player_matches),
-                         rules=rules_runner(config, catalog), max_strikes=config.max_strikes,
+                         placement=rules_placement(config), max_strikes=config.max_strikes,
                          undo_ask_lifetime=config.undo_ask_lifetime, max_asks_per_move=config.max_undo_asks,
                          max_match_events=config.max_match_events,
                          replay_cache_bytes=config.replay_cache_mb * 1024 * 1024)
@@ -260,16 +260,16 @@ async def _start_sibling_server(config: HostConfig, member: GroupMember, engine:
     return server
 
 
-def rules_runner(config: HostConfig, catalog: Catalog) -> RulesRunner:
+def rules_placement(config: HostConfig) -> RulesPlacement:
     """Where the plugins' rules run: worker processes, unless isolation is
     off (every plugin trusted)."""
     budgets = RulesBudgets(rules=config.rules_timeout, bot=config.bot_timeout, load=config.load_timeout,
                            per_game=parse_game_timeouts(config.game_rules_timeouts))
     if config.isolation == "off":
-        return RulesRunner(catalog, budgets=budgets)
+        return RulesPlacement(budgets=budgets)
     trusted = frozenset(filter(None, (name.strip() for name in config.trusted_plugins.split(","))))
     pool = WorkerPool(config.workers, memory_mb=config.worker_memory_mb)
-    return RulesRunner(catalog, pool=pool, trusted=trusted, budgets=budgets)
+    return RulesPlacement(pool=pool, trusted=trusted, budgets=budgets)
 
 
 def _log_uncaught(loop: asyncio.AbstractEventLoop, context: dict) -> None:

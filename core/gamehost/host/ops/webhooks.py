@@ -97,7 +97,7 @@ class TurnNotifier:
     async def _turns(self, match_id: str, game_id: str, version: int) -> None:
         """The people to move once this step is committed. Only the step's
         last event (the live match's version) asks: one look per step."""
-        live = self.engine._live.get(match_id)
+        live = self.engine.held(match_id)
         if live is None or live.version != version or live.record.status != "active":
             return
         try:

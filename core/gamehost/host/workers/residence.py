@@ -59,16 +59,16 @@ class MatchResidences:
     when needed, sending it calls, and letting it go. ``isolated`` says
     whether a game's rules run in the workers; ``loader`` reads a match's
     snapshot and log from the store; ``on_failure`` hears of each rules
-    failure (both set by the engine once it exists)."""
+    failure (both the engine's, handed over when it builds the runner)."""
 
     def __init__(self, pool: WorkerPool | None, budgets: RulesBudgets, table: ResidentMatches,
-                 isolated: Callable[[str], bool]) -> None:
+                 isolated: Callable[[str], bool], *, loader: Loader, on_failure: FailureHeard) -> None:
         self.pool = pool
         self.budgets = budgets
         self.table = table  # the host's own: matches of games not isolated
         self.isolated = isolated
-        self.on_failure: FailureHeard = lambda live, error: None
-        self.loader: Loader | None = None
+        self._on_failure = on_failure
+        self._loader = loader
         self._where: dict[str, Residence] = {}
         self._loading: dict[str, asyncio.Future[Residence]] = {}
         self._tags = itertools.count(1)
@@ -87,7 +87,7 @@ class MatchResidences:
         The match's step is taken here first (the thread then only reads it),
         and the engine holds the match's lock: no move meanwhile."""
         try:
-            self.table._match(request)
+            self.table.held_match(request)
         except Unloaded:
             return {"error": "unloaded"}
         return await asyncio.to_thread(self.table.handle, request)
@@ -133,7 +133,7 @@ class MatchResidences:
             error = rules_failure(live, "RULES_CRASHED", hook,
                                   f"ran out of memory (the limit is {self.pool.memory_mb} MB per worker)")
         self.suspect(live.id)
-        self.on_failure(live, error)
+        self._on_failure(live, error)
         raise error
 
     def suspect(self, match_id: str) -> None:
@@ -201,8 +201,7 @@ class MatchResidences:
 
     async def _load(self, live: Any) -> Residence:
         self._evict(live.id)  # a residence in a worker since replaced
-        assert self.loader is not None, "the engine sets the loader"
-        state, events = await self.loader(live)
+        state, events = await self._loader(live)
         version = live.version  # what the loader read up to (no await since)
         moves = [[move.version, move.seat, move.args] for move in recorded_moves(events)]
         request: messages.Load = {"op": "load", "game": live.entry.rules_key, "match": live.id,
@@ -227,7 +226,7 @@ class MatchResidences:
         error = rules_failure(live, "RULES_CRASHED", request["op"],
                               f"lost its worker {RELOADS} times in a row")
         self.suspect(live.id)
-        self.on_failure(live, error)
+        self._on_failure(live, error)
         raise error
 
     async def call_at(self, live: Any, request: messages.Render, tag: int) -> Any | None:

@@ -118,7 +118,10 @@ class ResidentMatches:
 
     # ------------------------------------------------------------ helpers
 
-    def _match(self, request: messages.HeldRequest) -> HeldMatch:
+    def held_match(self, request: messages.HeldRequest) -> HeldMatch:
+        """The match ``request`` is about, at the state its tag names (a
+        pending step becomes the current one when the tag names it); Unloaded
+        when that state is not held here."""
         held = self.held.get(request["match"])
         if held is None:
             raise Unloaded()
@@ -179,7 +182,7 @@ class ResidentMatches:
         return {"to_move": self._to_move(held) if request.get("active") else []}
 
     def _advance(self, request: messages.Advance) -> messages.Done:
-        held = self._match(request)
+        held = self.held_match(request)
         moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
         try:
             held.state = replay(held.game, held.state, held.seed, moves)
@@ -191,7 +194,7 @@ class ResidentMatches:
         return {}
 
     def _apply(self, request: messages.Apply) -> messages.Stepped | messages.UnknownMove:
-        held = self._match(request)
+        held = self.held_match(request)
         game = held.game
         seat = request["seat"]
         played = None
@@ -247,7 +250,7 @@ class ResidentMatches:
 
     def _can_undo(self, request: messages.CanUndo) -> messages.UndoAllowed:
         """Whether the game lets the last move (``seat`` played ``move``) be taken back."""
-        held = self._match(request)
+        held = self.held_match(request)
         allowed = call_plugin("can_undo", held.game.can_undo, held.state, request["seat"], request["move"])
         return {"allowed": bool(allowed)}
 
@@ -256,7 +259,7 @@ class ResidentMatches:
         (``Game.timeout_ranking``, else a ``gamehost_clock_ran_out`` hook's),
         or None. The hook runs here too, under the same budget: it is
         plugin code, and the host's loop must not wait on it."""
-        held = self._match(request)
+        held = self.held_match(request)
         ran_out = [int(seat) for seat in request["ran_out"]]
         hook = "timeout_ranking"
         ranking = call_plugin(hook, held.game.timeout_ranking, held.state, ran_out)
@@ -273,7 +276,7 @@ class ResidentMatches:
         """The ranking a ``gamehost_seat_resigned`` hook gives a match
         ending because the seats ``resigned`` resigned, or None. Here, under
         the rules budget, as the timeout rule: it is plugin code."""
-        held = self._match(request)
+        held = self.held_match(request)
         resign_rule = self.resign_rule
         if resign_rule is None:
             return {"ranking": None}
@@ -290,7 +293,7 @@ class ResidentMatches:
         the moves that still stand replayed, each with its own version's
         chance (so it is exactly the position before that move). Held as
         pending, like an applied move, until the step is committed."""
-        held = self._match(request)
+        held = self.held_match(request)
         game, seed = held.game, held.seed
         moves = [RecordedMove(v, seat, args) for v, seat, args in request["moves"]]
         try:
@@ -343,7 +346,7 @@ class ResidentMatches:
         moves when the host says it is to move (``listed``), as
         ``ViewEncoder.shared`` answers them: none when the encoding does not
         take this view."""
-        held = self._match(request)
+        held = self.held_match(request)
         seat = request["seat"]
         view = call_plugin("view", held.game.view, held.state, seat)
         fields = self.encoder.fields(view, self._moves(held, seat) if request["listed"] and seat is not None else ())
@@ -354,7 +357,7 @@ class ResidentMatches:
         every seat and its spectators, as a move's answer brings them):
         ``listed`` names the seats the host says are to move. What fails is
         left out, as after a move; the host asks for that view alone."""
-        held = self._match(request)
+        held = self.held_match(request)
         to_move = request["listed"]
         listed: dict[int, list[Move]] = {}
         for seat in to_move:
@@ -365,18 +368,18 @@ class ResidentMatches:
         return self._encoded_after(held.game, held.state, request["viewers"], to_move, listed)
 
     def _seats_to_move(self, request: messages.ToMove) -> messages.SeatsToMove:
-        return {"to_move": self._to_move(self._match(request))}
+        return {"to_move": self._to_move(self.held_match(request))}
 
     def _legal_moves(self, request: messages.LegalMoves) -> messages.Listing:
-        held = self._match(request)
+        held = self.held_match(request)
         return {"moves": [self.move_out(m) for m in self._moves(held, request["seat"])]}
 
     def _view(self, request: messages.View) -> messages.ViewOf:
-        held = self._match(request)
+        held = self.held_match(request)
         return {"view": dict(call_plugin("view", held.game.view, held.state, request["seat"]))}
 
     def _state(self, request: messages.State) -> messages.HeldState:
-        return {"state": self._match(request).state}
+        return {"state": self.held_match(request).state}
 
     def _render_text(self, request: messages.RenderText) -> messages.Text:
         game = self.games[request["game"]]
@@ -413,7 +416,7 @@ class ResidentMatches:
         than ``budget`` seconds, fails its own entry only (``failed``:
         [viewer, kind, hook, message]; ``overran``: [viewer, kind, hook,
         seconds]): one viewer's picture must not cost the others theirs."""
-        held = self._match(request)
+        held = self.held_match(request)
         index: dict[str, int] = {}
         of: list[list[Any]] = []
         failed: list[list[Any]] = []
@@ -447,7 +450,7 @@ class ResidentMatches:
         answers a bot's choice as a ``Choosing`` for its caller to run in
         slices (the random bot's apart); otherwise the choice is made whole,
         here."""
-        held = self._match(request)
+        held = self.held_match(request)
         seat = request["seat"]
         moves = list(self._moves(held, seat))  # a copy: a bot may reorder what it is given
         if not moves:

@@ -17,7 +17,7 @@ from gamehost.host.workers import messages
 from gamehost.host.workers.applied import Applied, listed_moves, step_applied
 from gamehost.host.workers.budgets import RulesBudgets
 from gamehost.host.workers.moves_on_wire import move_data, move_of
-from gamehost.host.workers.pool import WorkerPool
+from gamehost.host.workers.placement import RulesPlacement
 from gamehost.host.workers.residence import FailureHeard, Loader, MatchResidences
 from gamehost.host.workers.resident import ResidentMatches
 # The engine imports these from here: the runner is the workers' face to it.
@@ -25,43 +25,29 @@ from gamehost.host.workers.rules_errors import PLUGIN_ERROR, UnknownMoveId, rend
 from gamehost.host.workers.view_bytes import decode_shared
 from gamehost.sdk.rules import Move, Part
 
-__all__ = ["PLUGIN_ERROR", "Applied", "RulesBudgets", "RulesRunner", "UnknownMoveId"]
+__all__ = ["PLUGIN_ERROR", "Applied", "RulesBudgets", "RulesPlacement", "RulesRunner", "UnknownMoveId"]
 
 log = structlog.get_logger("gamehost.rules")
 
 class RulesRunner:
-    def __init__(self, catalog: Catalog, bots: Mapping[str, Any] | None = None, *, pool: WorkerPool | None = None,
-                 trusted: frozenset[str] = frozenset(), budgets: RulesBudgets | None = None) -> None:
+    """Built by the engine, with the two things the residences call back:
+    ``loader`` reads a match's snapshot and log from the store,
+    ``on_failure`` hears of each rules time-out or crash (a strike)."""
+
+    def __init__(self, catalog: Catalog, placement: RulesPlacement, *, bots: Mapping[str, Any],
+                 loader: Loader, on_failure: FailureHeard) -> None:
         self.catalog = catalog
-        self.pool = pool
-        self.trusted = trusted  # plugin names run in the host
-        self.budgets = budgets or RulesBudgets()
-        self.table = ResidentMatches(catalog.all_rules(), bots or {}, on_wire=False,
+        self.pool = placement.pool
+        self.trusted = placement.trusted  # plugin names run in the host
+        self.budgets = placement.budgets
+        # The host's own table chooses with the host's bots (workers load their own).
+        self.table = ResidentMatches(catalog.all_rules(), bots, on_wire=False,
                                      clock_rule=catalog.clock_rule(), resign_rule=catalog.resign_rule())
         self.isolated_games: frozenset[str] = frozenset()
-        self.residences = MatchResidences(pool, self.budgets, self.table, self.isolated)
+        self._on_failure = on_failure
+        self.residences = MatchResidences(self.pool, self.budgets, self.table, self.isolated, loader=loader,
+                                          on_failure=on_failure)
         self._parts: dict[tuple[str, str], Part] = {}  # moves' parts, shared by the moves that name them
-
-    # The engine sets these once it exists (and a test may swap the loader): the residences call them.
-    @property
-    def on_failure(self) -> FailureHeard:
-        return self.residences.on_failure
-
-    @on_failure.setter
-    def on_failure(self, heard: FailureHeard) -> None:
-        self.residences.on_failure = heard
-
-    @property
-    def loader(self) -> Loader | None:
-        return self.residences.loader
-
-    @loader.setter
-    def loader(self, loader: Loader | None) -> None:
-        self.residences.loader = loader
-
-    def use_bots(self, bots: Mapping[str, Any]) -> None:
-        """The bots rules run in the host choose with (workers load their own)."""
-        self.table.bots = bots
 
     async def start(self) -> None:
         if self.pool is None:
@@ -232,9 +218,9 @@ class RulesRunner:
         request: messages.Render = {"op": "render", "renders": [list(entry) for entry in renders], "budget": seconds,
                                     "budgets": len(renders), "hook": " and ".join(f"render_{kind}" for kind in kinds)}
         if at_tag is None:
-            return renderings_read(live, self.on_failure, await self.residences.call(live, request), seconds)
+            return renderings_read(live, self._on_failure, await self.residences.call(live, request), seconds)
         answer = await self.residences.call_at(live, request, at_tag)
-        return None if answer is None else renderings_read(live, self.on_failure, answer, seconds)
+        return None if answer is None else renderings_read(live, self._on_failure, answer, seconds)
 
     async def tagged_view_fields(self, live: Any, seat: int | None, listed: bool) -> tuple[bytes | None, int]:
         """``view_fields``, and the tag of the state they are of (``render``'s ``at_tag``)."""
