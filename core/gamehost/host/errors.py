@@ -29,6 +29,10 @@ class HostError(Exception):
     resource: tuple[str, str] | None = None  # (type, name) for NOT_FOUND
     quota_violations: list[tuple[str, str]] = field(default_factory=list)  # (subject, description)
     retry_after: float | None = None  # seconds, for RetryInfo
+    player_text: str | None = None
+    """What a player reads of a refusal the rules worded (a ``Text``, translatable, or a plain string):
+    the message above stays English for developers; the servicer says this in the request's language."""
+    localized: tuple[str, str] | None = None  # (BCP 47 tag, player_text said in it), for LocalizedMessage
 
     code = "UNKNOWN"
 

@@ -17,7 +17,11 @@ when nobody bound one).
 
 Catalogues are gettext ``.po`` files in the plugin's package,
 ``<package>/locale/<lang>/LC_MESSAGES/<domain>.po``, read with Babel when
-first needed (no compile step: a plugin ships the files it edits).
+first needed (no compile step: a plugin ships the files it edits). The
+SDK's own words (``seat_name``'s "Player {number}", the search bots'
+titles) come from its catalogue, ``gamehost/sdk/locale``, beneath every
+plugin's: a plugin that says them gets them translated without a
+catalogue entry of its own, and may still word them its own way.
 """
 
 from __future__ import annotations
@@ -153,6 +157,54 @@ class translating:
         _current.reset(self._token)
 
 
+# ------------------------------------------------------------------ options' words
+
+VALUE_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+"""JSON Schema keywords whose contents are option values a client sends back, never words."""
+NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""JSON Schema keywords that map names (an option's, a definition's) to schemas."""
+WORD_KEYWORDS = frozenset({"title", "description"})
+"""JSON Schema keywords whose value a person reads."""
+
+
+def schema_words(schema: Any, where: str = "options") -> Iterable[tuple[str, str]]:
+    """Each word of an options' JSON Schema a person reads, with where it is: the ``title`` and
+    ``description`` of the options and each choice (``oneOf``/``anyOf`` items), any ``Text`` elsewhere;
+    never option names nor values (``enum``, ``const``, ``default``, ``examples``)."""
+    if isinstance(schema, Text):
+        yield where, schema
+    elif isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key in VALUE_KEYWORDS:
+                continue
+            if key in NAMED_SCHEMAS and isinstance(value, Mapping):
+                for name, inner in value.items():
+                    yield from schema_words(inner, f"{where}.{name}")
+            elif key in WORD_KEYWORDS and isinstance(value, str):
+                yield f"{key} of {where}", value
+            else:
+                yield from schema_words(value, f"{where}.{key}")
+    elif isinstance(schema, (list, tuple)):
+        for index, item in enumerate(schema):
+            yield from schema_words(item, f"{where}[{index}]")
+
+
+def localized_schema(schema: Any, translator: "Translator") -> Any:
+    """An options' JSON Schema with each ``Text`` it holds in ``translator``'s language (a copy as plain
+    dicts and lists; names and values as they are)."""
+    if isinstance(schema, Text):
+        return translator.translate(schema)
+    if isinstance(schema, Mapping):
+        return {key: (value if key in VALUE_KEYWORDS
+                      else {name: localized_schema(inner, translator) for name, inner in value.items()}
+                      if key in NAMED_SCHEMAS and isinstance(value, Mapping)
+                      else localized_schema(value, translator))
+                for key, value in schema.items()}
+    if isinstance(schema, (list, tuple)):
+        return [localized_schema(item, translator) for item in schema]
+    return schema
+
+
 # ------------------------------------------------------------------ catalogues
 
 def _language_dirs(locale_dir: Path) -> list[str]:
@@ -171,6 +223,19 @@ def read_catalogue(path: Path) -> Mapping[str, str]:
             and message.string and not message.fuzzy}
 
 
+SDK_LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+SDK_DOMAIN = "gamehost-sdk"
+
+
+def sdk_messages(language: str) -> Mapping[str, str]:
+    """The SDK's own words in ``language`` (``fr-CH``: its ``fr`` ones), msgid -> msgstr."""
+    for tag in dict.fromkeys([language, language.split("-")[0]]):
+        path = SDK_LOCALE_DIR / tag.replace("-", "_") / "LC_MESSAGES" / f"{SDK_DOMAIN}.po"
+        if path.is_file():
+            return read_catalogue(path)
+    return {}
+
+
 class Catalogues:
     """A plugin's ``.po`` catalogues: ``locale_dir/<lang>/LC_MESSAGES/<domain>.po``."""
 
@@ -182,6 +247,7 @@ class Catalogues:
         if languages is None:
             languages = _language_dirs(locale_dir) if locale_dir is not None else []
         self.languages: tuple[str, ...] = tuple(dict.fromkeys([ENGLISH, *languages]))
+        self._translators: dict[str, Translator] = {}
 
     def path(self, language: str) -> Path | None:
         if self.locale_dir is None:
@@ -190,11 +256,18 @@ class Catalogues:
         return path if path.is_file() else None
 
     def translator(self, language: str) -> Translator:
-        """The translator for ``language`` (one of ``languages``; English: the message ids)."""
+        """The translator for ``language`` (one of ``languages``; English: the message ids): the
+        catalogue's words over the SDK's. Made once per language (renderers ask for it on every call)."""
         if language == ENGLISH:
             return ENGLISH_TRANSLATOR
-        path = self.path(language)
-        return Translator(language, read_catalogue(path) if path is not None else {})
+        made = self._translators.get(language)
+        if made is None:
+            path = self.path(language)
+            own = read_catalogue(path) if path is not None else {}
+            sdk = sdk_messages(language)
+            made = Translator(language, {**sdk, **own} if sdk else own)
+            self._translators[language] = made
+        return made
 
 
 @functools.lru_cache(maxsize=None)

@@ -118,8 +118,9 @@ class Variant:
 class IllegalMove(Exception):
     """Raised by ``apply`` for a move the rules refuse.
 
-    ``reason`` is a sentence a player can act on; ``rule`` names the rule
-    (kebab-case, e.g. ``"cell-occupied"``) for programs and tests.
+    ``reason`` is a sentence a player can act on, a ``Text`` to have it said
+    in the player's language (the status message stays English); ``rule``
+    names the rule (kebab-case, e.g. ``"cell-occupied"``) for programs and tests.
     """
 
     def __init__(self, reason: str, rule: str = "illegal-move"):

@@ -5,9 +5,13 @@ count players from 1. Everything a person reads names seat ``i`` as
 "Player i+1", or by the player's own name where it is known (the CLI and the
 page know it; rules do not: they see states, not players), with the game's
 colour after it where the game gives seats colours: "Player 1 (red)".
+Those names are ``Text``: the SDK's catalogue says them in each language it
+has ("Joueur 1"), the colour in the plugin's words when it is a ``Text``.
 """
 
 from __future__ import annotations
+
+from gamehost.sdk.i18n import Text
 
 
 def player_number(seat: int) -> int:
@@ -17,9 +21,9 @@ def player_number(seat: int) -> int:
 
 def seat_name(seat: int, *, player: str = "", colour: str = "") -> str:
     """"Player 2", "Player 2 (red)"; the player's name instead of "Player 2"
-    when given ("Ada", "Ada (red)")."""
-    name = player or f"Player {player_number(seat)}"
-    return f"{name} ({colour})" if colour else name
+    when given ("Ada", "Ada (red)"). A ``Text`` unless it is the player's name alone."""
+    name = player or Text("Player {number}", number=player_number(seat))
+    return Text("{name} ({colour})", name=name, colour=colour) if colour else name
 
 
 def seat_names(seats: int, colours: list[str] | tuple[str, ...] = ()) -> list[str]:

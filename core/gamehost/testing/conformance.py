@@ -139,6 +139,7 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
     report = ConformanceReport(game.id, seats, wins=[0] * seats)
     report.strict = {"text": legible_text, "target": tappable_targets}
     report.words = LanguageCheck(game)
+    report.words.catalog()
     for index in range(playouts):
         try:
             await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)

@@ -7,7 +7,8 @@ a ``Text`` (a plain string cannot be translated: it would show in English in
 a French view), have a translation of each message id in each language (a
 message id shown as it is is English leaking), with the same ``{name}``
 placeholders; its pictures' words (``gettext``/``tr`` in the renderers)
-too.
+too, and its catalog entry's: title, summary, variants' titles and
+descriptions, and the options' titles, descriptions and choice labels.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from gamehost.sdk.i18n import (
-    ENGLISH, Catalogues, Text, Translator, catalogues_of, placeholders, text_of, translating)
+    ENGLISH, Catalogues, Text, Translator, catalogues_of, placeholders, schema_words, text_of, translating)
 from gamehost.sdk.rules import Game, Move
 
 MAX_PROBLEMS = 20  # listed: the first few distinct ones are plenty to act on
@@ -86,6 +87,17 @@ class LanguageCheck:
         for name, argument in value.args.items():
             if isinstance(argument, Text):
                 self.word(argument, f"{what}'s {{{name}}}", step)
+
+    def catalog(self) -> None:
+        """The game's catalog entry, as ListGames says it in each language."""
+        step = "the catalog"
+        self.word(self.game.title, "the game's title", step)
+        self.word(self.game.summary, "the game's summary", step)
+        for variant in self.game.variants:
+            self.word(variant.title, f"title of variant {variant.id!r}", step)
+            self.word(variant.description, f"description of variant {variant.id!r}", step)
+        for where, word in schema_words(self.game.options_schema):
+            self.word(word, where, step)
 
     def moves(self, moves: Iterable[Move], step: str) -> None:
         for move in moves:

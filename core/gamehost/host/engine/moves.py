@@ -149,10 +149,12 @@ class MatchMoves(EngineCore):
             reason = _cut(refusal.reason)
             raise errors.InvalidArgument(f"Malformed move: {reason}", "MALFORMED_MOVE",
                                          metadata=errors.metadata_of(rule=refusal.rule),
-                                         field_violations=[("structured", reason)]) from None
+                                         field_violations=[("structured", reason)],
+                                         player_text=refusal.reason) from None
         except IllegalMove as refusal:
             raise errors.FailedPrecondition(f"Illegal move: {_cut(refusal.reason)}", "ILLEGAL_MOVE",
-                                            metadata=errors.metadata_of(rule=refusal.rule)) from None
+                                            metadata=errors.metadata_of(rule=refusal.rule),
+                                            player_text=refusal.reason) from None
 
     async def final_state(self, live: LiveMatch) -> Any:
         """The state to snapshot when a match ends without a result, or None

@@ -7,6 +7,7 @@ and a Session's requests are answered here, the same way."""
 from __future__ import annotations
 
 from gamehost.client.structs import from_struct
+from gamehost.host import errors
 from gamehost.host.auth.principal import Principal
 from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine
@@ -17,6 +18,9 @@ from gamehost.host.engine.endings import DrawResult
 from gamehost.host.rpc.messages import draw_offer_pb, undo_ask_pb
 from gamehost.host.rpc.request_fields import resource_id
 from gamehost.v1 import gamehost_pb2 as pb
+
+
+MAX_REFUSAL_SHOWN = 480  # characters of the rules' reason said to a player (it may quote the move)
 
 
 class SeatCalls:
@@ -38,12 +42,17 @@ class SeatCalls:
         """``wanted``: the languages asked for the answer's view (rpc/locales.py ``asked``)."""
         match_id = await self.seen_match(request.name, request.player_token, caller)
         which = request.WhichOneof("move")
-        result = await self.engine.submit(
-            match_id, request.player_token,
-            move_id=request.move_id if which == "move_id" else "",
-            move=from_struct(request.structured) if which == "structured" else None,
-            expected_version=request.expected_version if request.HasField("expected_version") else None,
-            request_id=request.request_id, caller=caller)
+        try:
+            result = await self.engine.submit(
+                match_id, request.player_token,
+                move_id=request.move_id if which == "move_id" else "",
+                move=from_struct(request.structured) if which == "structured" else None,
+                expected_version=request.expected_version if request.HasField("expected_version") else None,
+                request_id=request.request_id, caller=caller)
+        except errors.HostError as refusal:
+            if refusal.player_text and wanted:
+                await self._say_refusal(match_id, refusal, wanted)
+            raise
         answer = pb.SubmitMoveResponse(version=result.version, replayed=result.replayed)
         if request.include_view:
             live = await self.engine.live_match(match_id)
@@ -51,6 +60,20 @@ class SeatCalls:
                 live, result.seat, request.render.text, request.render.svg,
                 self.locales.for_game(live.game, wanted)))
         return answer
+
+    async def _say_refusal(self, match_id: str, refusal: errors.HostError, wanted: tuple[str, ...]) -> None:
+        """Put the rules' reason for refusing a move, in the language negotiated for ``wanted``, in
+        ``refusal`` (its LocalizedMessage detail); the status message stays English."""
+        live = await self.engine.live_match(match_id)
+        locale = self.locales.for_game(live.game, wanted)
+        if locale is None or refusal.player_text is None:
+            return
+        try:
+            said = locale.translator.translate(refusal.player_text)
+        except (KeyError, IndexError, ValueError, AttributeError):  # a translation naming a placeholder it lacks
+            live.log.warning("refusal not translated", locale=locale.tag, reason=str(refusal.player_text))
+            said = str(refusal.player_text)
+        refusal.localized = (locale.tag, said if len(said) <= MAX_REFUSAL_SHOWN else said[:MAX_REFUSAL_SHOWN] + "...")
 
     async def ask_undo(self, request: pb.AskUndoRequest, caller: Principal) -> pb.UndoResponse:
         match_id = await self.seen_match(request.name, request.player_token, caller)

@@ -14,7 +14,6 @@ from typing import AsyncIterable, AsyncIterator, TypedDict
 from gamehost.client.structs import from_struct, to_struct
 from gamehost.host import errors
 from gamehost.host.auth.principal import Principal
-from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.engine.directory import RULES_VERSION_UNAVAILABLE
 from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_engine import MatchEngine, caller_request_id
@@ -22,6 +21,7 @@ from gamehost.host.engine.rematches import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
+from gamehost.host.rpc.catalog_messages import CatalogMessages
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
@@ -34,7 +34,6 @@ from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.rpc.session import SessionStream
-from gamehost.sdk.rules import offers_undo
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -58,61 +57,11 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.messages = MatchMessages(engine)
         self.locales = Locales()
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
-        self._games = self._catalog_messages()
-        self._localized_games: dict[str, list[pb.Game]] = {}
-
-    def _catalog_messages(self) -> list[pb.Game]:
-        messages = []
-        for game_id in sorted(self.engine.catalog.games):
-            entry = self.engine.catalog.games[game_id]
-            game = entry.game
-            report = next((r for r in self.engine.catalog.reports if r.name == entry.plugin), None)
-            plugin = " ".join(filter(None, [report.distribution or report.name, report.version])) if report else ""
-            messages.append(pb.Game(
-                name=f"games/{game.id}", id=game.id, title=game.title, summary=game.summary,
-                rules_version=game.version, min_players=game.min_players, max_players=game.max_players,
-                options_schema=to_struct(dict(game.options_schema)), default_options=to_struct(game.default_options()),
-                variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
-                                     options=to_struct(dict(v.options))) for v in game.variants],
-                hidden_information=game.hidden_information, chance=game.chance, plugin=plugin,
-                bots=self._bots_pb(), undo=offers_undo(game),
-                draw_by_agreement=game.can_draw_by_agreement))
-        return messages
-
-    def _game_messages(self, wanted: tuple[str, ...]) -> list[pb.Game]:
-        """The catalog with each game's title and summary in the language negotiated for it (and named)."""
-        if not wanted:
-            return self._games
-        key = "\n".join(wanted)
-        localized = self._localized_games.get(key)
-        if localized is None:
-            localized = []
-            for shared in self._games:
-                locale = self.locales.for_game(self.engine.catalog.games[shared.id].game, wanted)
-                assert locale is not None
-                message = pb.Game()
-                message.CopyFrom(shared)
-                game = self.engine.catalog.games[shared.id].game
-                message.title, message.summary = (locale.translator.translate(game.title),
-                                                  locale.translator.translate(game.summary))
-                for bot in message.bots:  # the built-in bots' titles are the host's words
-                    bot.title = locale.say(bot.title, None)
-                message.locale = locale.tag
-                localized.append(message)
-            if len(self._localized_games) > 256:
-                self._localized_games.clear()
-            self._localized_games[key] = localized
-        return localized
+        self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
         entry = self.engine.catalog.games.get(game_id)
         return self.locales.for_game(None if entry is None else entry.game, wanted)
-
-    def _bots_pb(self) -> list[pb.GameBot]:
-        """The built-in bots (each plays every game), then the plugins' bots by name."""
-        known = {name for name, _, _ in BOT_CATALOG}
-        return [pb.GameBot(name=name, title=title, level=level) for name, title, level in BOT_CATALOG] + \
-            [pb.GameBot(name=name, title=name) for name in sorted(self.engine.bots) if name not in known]
 
     # ------------------------------------------------------------ catalog
 
@@ -120,7 +69,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def ListGames(self, request: pb.ListGamesRequest, context: Context,
                         caller: Principal) -> pb.ListGamesResponse:
         size = page_size(request.page_size, GAME_PAGE)
-        games = self._game_messages(asked(request, context))
+        games = self.catalog.games(asked(request, context))
         start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(games))) \
             if request.page_token else 0
         page = games[start:start + size]
@@ -131,7 +80,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def GetGame(self, request: pb.GetGameRequest, context: Context, caller: Principal) -> pb.Game:
         game_id = resource_id(request.name, "games")
         self.engine.game_entry(game_id)
-        return next(game for game in self._game_messages(asked(request, context)) if game.id == game_id)
+        return next(game for game in self.catalog.games(asked(request, context)) if game.id == game_id)
 
     # ------------------------------------------------------------ matches
 

@@ -42,6 +42,8 @@ def to_rpc_status(error: HostError) -> status_pb2.Status:
         details.append(error_details_pb2.QuotaFailure(violations=[
             error_details_pb2.QuotaFailure.Violation(subject=subject, description=description)
             for subject, description in error.quota_violations]))
+    if error.localized is not None:  # the player's sentence in the language the request asked for
+        details.append(error_details_pb2.LocalizedMessage(locale=error.localized[0], message=error.localized[1]))
     if error.retry_after is not None:
         retry = error_details_pb2.RetryInfo()
         retry.retry_delay.FromNanoseconds(int(error.retry_after * 1e9))

@@ -340,6 +340,7 @@ class MoveRefused(TypedDict):
     error: Literal["malformed", "illegal"]
     reason: str
     rule: str | None
+    reason_text: dict[str, Any] | None  # the reason's message when the rules said it as a Text
 
 
 class UnknownMove(TypedDict):

@@ -25,7 +25,7 @@ from gamehost.host.workers.choosing import Choosing
 from gamehost.host.workers.history import MatchHistory
 from gamehost.host.workers.messages import Answer, Request
 from gamehost.host.workers.moves_on_wire import move_data, move_of, outcome_data
-from gamehost.sdk.i18n import ENGLISH_TRANSLATOR, Translator, catalogues_of, translating
+from gamehost.sdk.i18n import ENGLISH_TRANSLATOR, Translator, catalogues_of, message_of, translating
 from gamehost.host.workers.plugin_calls import PluginFailed, call_plugin
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
@@ -108,9 +108,11 @@ class ResidentMatches:
         except InvalidOptions as refusal:
             return {"error": "options", "field": refusal.field, "reason": refusal.reason}
         except MalformedMove as refusal:
-            return {"error": "malformed", "reason": refusal.reason, "rule": refusal.rule}
+            return {"error": "malformed", "reason": refusal.reason, "rule": refusal.rule,
+                    "reason_text": message_of(refusal.reason)}
         except IllegalMove as refusal:
-            return {"error": "illegal", "reason": refusal.reason, "rule": refusal.rule}
+            return {"error": "illegal", "reason": refusal.reason, "rule": refusal.rule,
+                    "reason_text": message_of(refusal.reason)}
         except PluginFailed as failure:
             if op in DAMAGING:
                 self.held.pop(cast(Mapping[str, Any], request)["match"], None)  # each of them names its match

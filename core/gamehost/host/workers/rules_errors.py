@@ -9,6 +9,7 @@ from typing import Any, Callable
 from gamehost.host import errors
 from gamehost.host.plugins import GameEntry
 from gamehost.host.workers import messages
+from gamehost.sdk.i18n import text_of
 from gamehost.sdk.rules import IllegalMove, InvalidOptions, MalformedMove
 
 
@@ -43,10 +44,12 @@ def rules_failure(live: Any, reason: str, op: str, what: str) -> errors.HostErro
 
 def refused(live: Any, answer: messages.Refusal) -> Exception:
     """The exception a refusal or a plugin's failure answers for."""
-    if answer["error"] == "illegal":
-        return IllegalMove(answer["reason"], answer["rule"] or "illegal-move")
-    if answer["error"] == "malformed":
-        return MalformedMove(answer["reason"], answer["rule"] or "malformed-move")
+    if answer["error"] in ("illegal", "malformed"):
+        message = answer.get("reason_text")
+        reason = text_of(message) if isinstance(message, dict) else answer["reason"]
+        if answer["error"] == "illegal":
+            return IllegalMove(reason, answer["rule"] or "illegal-move")
+        return MalformedMove(reason, answer["rule"] or "malformed-move")
     if answer["error"] == "unknown_move":
         return UnknownMoveId()
     if answer["error"] == "options":
