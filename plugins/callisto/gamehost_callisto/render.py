@@ -220,7 +220,8 @@ def _hand_lines(view: Mapping, top: int, skip: int | None) -> tuple[str, int]:
         if seat == skip:
             continue
         colour = COLOURS[seat]
-        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{escape(_seat_line(view, seat), quote=False)}</text>')
+        line = escape(_seat_line(view, seat), quote=False)
+        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{line}</text>')
         x, row = PANEL_LEFT, top + 19
         for kind in piece_set(view["one_sided"]):
             for _ in range(hand[kind.id]):
