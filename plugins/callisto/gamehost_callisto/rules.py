@@ -162,7 +162,9 @@ TRANSFORM_WORDS = {
     "f2": "{piece} flipped, upside down", "f3": "{piece} flipped, turned left",
 }
 """How a piece in an orientation reads for a person (quarter turns are
-clockwise): message ids of ``turn_part``'s labels."""
+clockwise): message ids of ``turn_part``'s labels. ``pybabel extract`` does not
+see them here (no Text call around them): the catalogues list them by hand, and
+the kit's language check fails a language that lacks one."""
 
 
 def piece_set(one_sided: bool) -> tuple[PieceKind, ...]:
