@@ -3,7 +3,7 @@ handed to the rules, the pictures or the search bots' hints."""
 
 from __future__ import annotations
 
-from gamehost.sdk import Game, Variant
+from gamehost.sdk import Game, Text, Variant
 
 import gamehost_callisto.hints as hints
 import gamehost_callisto.render as render
@@ -14,18 +14,18 @@ OPTIONS_SCHEMA = {
     "properties": {
         "one_sided": {
             "type": "boolean", "default": False,
-            "description": "Pieces may be turned but not flipped; the pairs of L and S/Z "
-                           "tetrominoes become L + J and S + Z (§2.4 flag).",
+            "description": Text("Pieces may be turned but not flipped; the pairs of L and S/Z "
+                                "tetrominoes become L + J and S + Z (§2.4 flag)."),
         },
         "start_seat": {
             "enum": ["random", 0, 1, 2, 3], "default": "random",
-            "description": "Who starts the (first) game: a seat number, or drawn at random "
-                           "(PROPOSED for the rulebook's youngest player, §2.5).",
+            "description": Text("Who starts the (first) game: a seat number, or drawn at random "
+                                "(PROPOSED for the rulebook's youngest player, §2.5)."),
         },
         "match": {
             "type": "boolean", "default": False,
-            "description": "Play one game per player, each started by the next player clockwise, "
-                           "and add up the penalties ([FR] Astuce).",
+            "description": Text("Play one game per player, each started by the next player clockwise, "
+                                "and add up the penalties ([FR] Astuce)."),
         },
     },
     "additionalProperties": False,
@@ -34,21 +34,22 @@ OPTIONS_SCHEMA = {
 
 class Callisto(Game):
     id = "callisto"
-    title = "Callisto"
+    title = Text("Callisto")
     version = "1"
-    summary = ("Place your polyominoes on an octagonal board, each touching your own colour "
-               "by an edge; the fewest cells left over wins.")
+    summary = Text("Place your polyominoes on an octagonal board, each touching your own colour "
+                   "by an edge; the fewest cells left over wins.")
+    languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4
     # Matches of several games end tied on equal totals (match_ranking): players may also agree on a draw.
     can_draw_by_agreement = True
     options_schema = OPTIONS_SCHEMA
     variants = (
-        Variant("standard", "Callisto", {}, "Pieces may be turned and flipped; one game."),
-        Variant("one-sided", "One-sided pieces", {"one_sided": True},
-                "Pieces may be turned but not flipped: L + J and S + Z instead of two of each."),
-        Variant("match", "Match", {"match": True},
-                "One game per player, rotating the start player; the lowest total penalty wins."),
+        Variant("standard", Text("Callisto"), {}, Text("Pieces may be turned and flipped; one game.")),
+        Variant("one-sided", Text("One-sided pieces"), {"one_sided": True},
+                Text("Pieces may be turned but not flipped: L + J and S + Z instead of two of each.")),
+        Variant("match", Text("Match"), {"match": True},
+                Text("One game per player, rotating the start player; the lowest total penalty wins.")),
     )
     hidden_information = False
     chance = True  # only the start player may be drawn (§2.8)

@@ -1,4 +1,5 @@
-"""Pictures of a Callisto view: plain text for terminals and SVG for browsers."""
+"""Pictures of a Callisto view: plain text for terminals and SVG for browsers,
+their words in the language the host renders for (``gettext``/``tr``)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from functools import lru_cache
 from html import escape
 from typing import Mapping, Sequence
 
-from gamehost.sdk import Move
+from gamehost.sdk import Move, Text, gettext as _, tr
 
 from gamehost_callisto.rules import (
-    BORDER, COLOURS, COLUMN, COLUMN_MARKS, EMPTY, EMPTY_CENTRE, FRAME, MARKS, OFF_BOARD, PIECE_MARKS,
-    first_cell, orientations, outcome, penalty, piece_set, player_name,
+    BORDER, COLOUR_NAMES, COLOURS, COLUMN, COLUMN_MARKS, EMPTY, EMPTY_CENTRE, FRAME, MARKS, OFF_BOARD,
+    PIECE_MARKS, first_cell, orientations, outcome, penalty, piece_set, player_name,
 )
 
 FILL = {"blue": "#2f6fd0", "yellow": "#e8b923", "red": "#d23c3c", "green": "#2e9d4f"}
@@ -30,14 +31,22 @@ MINI = 6  # cell size of the other hands
 FONT = 'font-family="sans-serif"'
 
 
+def said(text: Text) -> str:
+    """A message the rules made (a name, a result), in the language rendered for."""
+    return tr(text.msgid, **text.args)
+
+
 def status(view: Mapping) -> str:
     """One line: whose turn it is, or how the game ended."""
-    games = "" if view["games"] == 1 else f"Game {len(view['results']) + 1} of {view['games']}. "
     if view["to_move"] is None:
         result = outcome(view)
-        return result.summary if result else "Game over."
-    phase = " (opening: place a column)" if view["opening_turns"] else ""
-    return f"{games}{player_name(view['to_move'])} to move{phase}."
+        return said(result.summary) if result and isinstance(result.summary, Text) else _("Game over.")
+    player = said(player_name(view["to_move"]))
+    turn = (tr("{player} to move (opening: place a column).", player=player) if view["opening_turns"]
+            else tr("{player} to move.", player=player))
+    if view["games"] == 1:
+        return turn
+    return tr("Game {number} of {games}. {turn}", number=len(view["results"]) + 1, games=view["games"], turn=turn)
 
 
 def seat_lines(view: Mapping) -> list[str]:
@@ -46,12 +55,15 @@ def seat_lines(view: Mapping) -> list[str]:
     for seat, hand in enumerate(view["hands"]):
         pieces = " ".join(f"{kind.id}" + (f"x{hand[kind.id]}" if hand[kind.id] > 1 else "")
                           for kind in piece_set(view["one_sided"]) if hand[kind.id])
-        state = " [to move]" if view["to_move"] == seat else " [out]" if view["out"][seat] else ""
-        totals = ""
+        state = " " + _("[to move]") if view["to_move"] == seat else " " + _("[out]") if view["out"][seat] else ""
+        numbers = {"player": said(player_name(seat)), "penalty": f"{penalty(hand, view['one_sided']):2}",
+                   "columns": hand[COLUMN], "pieces": pieces or "-"}
         if view["games"] > 1 and view["results"]:
-            totals = f", match total {sum(result[seat] for result in view['results'])}"
-        lines.append(f"{player_name(seat)}: penalty {penalty(hand, view['one_sided']):2}"
-                     f"{totals}, columns {hand[COLUMN]}, pieces: {pieces or '-'}{state}")
+            line = tr("{player}: penalty {penalty}, match total {total}, columns {columns}, pieces: {pieces}",
+                      total=sum(result[seat] for result in view["results"]), **numbers)
+        else:
+            line = tr("{player}: penalty {penalty}, columns {columns}, pieces: {pieces}", **numbers)
+        lines.append(line + state)
     return lines
 
 
@@ -60,8 +72,11 @@ def render_text(view: Mapping) -> str:
     digits = "    " + "".join(str(x % 10) for x in range(FRAME))
     rows = [f"{y:2}  {row}" for y, row in enumerate(view["board"])]
     unused = PIECE_MARKS[len(view["hands"]):]
-    legend = "; ".join(f"'{mark}' {meaning}" for mark, meaning in MARKS.items()
-                       if mark != OFF_BOARD and mark.lower() not in unused)
+    items = [f"'{mark}' {_(meaning)}" for mark, meaning in MARKS.items()
+             if mark != OFF_BOARD and mark.lower() not in unused]
+    legend = items[0]
+    for item in items[1:]:  # the separator is punctuation, spaced as each language spaces it
+        legend = tr("{before}; {after}", before=legend, after=item)
     return "\n".join([status(view), header, digits, *rows, legend, *seat_lines(view)])
 
 
@@ -143,7 +158,8 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
     for move in moves:
         if len(move.parts) == 3:
             turns.setdefault(move.parts[0].id, {}).setdefault(move.parts[1].id, move)
-    parts = [f'<text x="{PANEL_LEFT}" y="{top + 14}" font-size="13" {FONT}>{_seat_line(view, seat)}: pick a piece</text>']
+    heading = tr("{seat}: pick a piece", seat=_seat_line(view, seat))
+    parts = [f'<text x="{PANEL_LEFT}" y="{top + 14}" font-size="13" {FONT}>{escape(heading, quote=False)}</text>']
     top += 24
     x, row_height = PANEL_LEFT, 3 * PICK + 14
     items = [(COLUMN, ((0, 0),), hand[COLUMN])] + [(kind.id, kind.cells, hand[kind.id])
@@ -167,8 +183,9 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
     tray_top = top
     for piece_id, by_turn in turns.items():
         kind = next(kind for kind in piece_set(view["one_sided"]) if f"piece:{kind.id}" == piece_id)
+        heading = tr("{piece}: how it lies, then the cell for its dot", piece=_(kind.name))
         parts.append(f'<g data-after-part="{piece_id}"><text x="{PANEL_LEFT}" y="{tray_top + 12}" font-size="13" '
-                     f'{FONT}>{escape(kind.name)}: how it lies, then the cell for its dot</text>')
+                     f'{FONT}>{escape(heading, quote=False)}</text>')
         x = PANEL_LEFT
         for turn_id, move in by_turn.items():
             shape = orientations(kind, view["one_sided"])[move.args["orientation"]]
@@ -190,9 +207,9 @@ def _picks(view: Mapping, moves: Sequence[Move], top: int) -> tuple[str, int]:
 
 def _seat_line(view: Mapping, seat: int) -> str:
     hand = view["hands"][seat]
-    mark = " (to move)" if view["to_move"] == seat else " (out)" if view["out"][seat] else ""
-    return (f'{COLOURS[seat].capitalize()}: penalty {penalty(hand, view["one_sided"])}, '
-            f'columns {hand[COLUMN]}{mark}')
+    mark = " " + _("(to move)") if view["to_move"] == seat else " " + _("(out)") if view["out"][seat] else ""
+    return tr("{colour}: penalty {penalty}, columns {columns}", colour=_(COLOUR_NAMES[seat]).capitalize(),
+              penalty=penalty(hand, view["one_sided"]), columns=hand[COLUMN]) + mark
 
 
 def _hand_lines(view: Mapping, top: int, skip: int | None) -> tuple[str, int]:
@@ -203,7 +220,8 @@ def _hand_lines(view: Mapping, top: int, skip: int | None) -> tuple[str, int]:
         if seat == skip:
             continue
         colour = COLOURS[seat]
-        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{_seat_line(view, seat)}</text>')
+        line = escape(_seat_line(view, seat), quote=False)
+        parts.append(f'<text x="{PANEL_LEFT}" y="{top + 13}" font-size="13" {FONT}>{line}</text>')
         x, row = PANEL_LEFT, top + 19
         for kind in piece_set(view["one_sided"]):
             for _ in range(hand[kind.id]):
@@ -223,7 +241,7 @@ def render_svg(view: Mapping, moves: Sequence[Move]) -> str:
     hand of the seat to move carries the piece targets, each piece's
     orientations sit in a group shown once it is picked, and the cells are
     invisible targets the page highlights."""
-    parts = [f'<text x="10" y="22" font-size="16" {FONT}>{escape(status(view))}</text>',
+    parts = [f'<text x="10" y="22" font-size="16" {FONT}>{escape(status(view), quote=False)}</text>',
              _coordinates(), _board_layer(tuple(view["board"])), _cell_targets(moves)]
     top = BOARD_TOP + BOARD_PX + 8
     picking = view["to_move"] if moves and view["to_move"] is not None else None

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, places, seat_name
+from gamehost.sdk import IllegalMove, InvalidOptions, MalformedMove, Move, Outcome, Part, Text, places
 
 # --- §2.3 Board geometry ---------------------------------------------------
 
@@ -50,29 +50,41 @@ CENTRE = octagon(6, 2, 7)
 """The 24-cell centre (§2.3): pieces may cover it, columns may not."""
 
 COLOURS = ("blue", "yellow", "red", "green")
-"""PROPOSED (§2.2, §2.9.5): seat i plays COLOURS[i]."""
+"""PROPOSED (§2.2, §2.9.5): seat i plays COLOURS[i]. The state and the
+errors name colours by these words; what players read says COLOUR_NAMES."""
+
+COLOUR_NAMES = (Text("blue"), Text("yellow"), Text("red"), Text("green"))
+"""The colours as players read them, translated (a colour alone, as a noun)."""
 
 
-def player_name(seat: int) -> str:
-    """"Player 1 (blue)": people count seats from 1 (gamehost.sdk.seats), with the seat's colour."""
-    return seat_name(seat, colour=COLOURS[seat])
+def player_name(seat: int) -> Text:
+    """"Player 1 (blue)": people count seats from 1, as gamehost.sdk.seats
+    names them, with the seat's colour; said as a message so that it reads in
+    the player's language inside labels, results and pictures."""
+    return Text("Player {number} ({colour})", number=seat + 1, colour=COLOUR_NAMES[seat])
 
 
 OFF_BOARD, BORDER, EMPTY, EMPTY_CENTRE = " ", "-", ".", ":"
 PIECE_MARKS = "byrg"
 COLUMN_MARKS = "BYRG"
 MARKS = {
-    OFF_BOARD: "not part of the board",
-    BORDER: "outer border, out of play with this player count",
-    EMPTY: "empty cell",
-    EMPTY_CENTRE: "empty centre cell (pieces only)",
-    **{mark: f"{colour} piece" for mark, colour in zip(PIECE_MARKS, COLOURS)},
-    **{mark: f"{colour} column" for mark, colour in zip(COLUMN_MARKS, COLOURS)},
+    OFF_BOARD: Text("not part of the board"),
+    BORDER: Text("outer border, out of play with this player count"),
+    EMPTY: Text("empty cell"),
+    EMPTY_CENTRE: Text("empty centre cell (pieces only)"),
+    # Whole phrases per colour: the colour agrees with the noun in other languages.
+    "b": Text("blue piece"), "y": Text("yellow piece"), "r": Text("red piece"), "g": Text("green piece"),
+    "B": Text("blue column"), "Y": Text("yellow column"), "R": Text("red column"), "G": Text("green column"),
 }
 
 
 def cell_name(cell: int) -> str:
     return f"x{cell % FRAME:02d}y{cell // FRAME:02d}"
+
+
+def cell_label(cell: int) -> Text:
+    """``cell_name`` as players read it: the frame column x and row y."""
+    return Text("x{x}y{y}", x=f"{cell % FRAME:02d}", y=f"{cell // FRAME:02d}")
 
 
 def empty_board(players: int) -> list[str]:
@@ -95,7 +107,7 @@ class PieceKind:
     the r0 orientation, rows separated by "/"; each cell is one penalty point."""
 
     id: str
-    name: str
+    name: Text
     shape: str
     copies: int
 
@@ -110,28 +122,28 @@ class PieceKind:
 
 
 TWO_SIDED_PIECES = (
-    PieceKind("W5", "W-pentomino", "#.. / ##. / .##", 1),
-    PieceKind("X5", "X-pentomino", ".#. / ### / .#.", 1),
-    PieceKind("T5", "T-pentomino", "### / .#. / .#.", 1),
-    PieceKind("U5", "U-pentomino", "#.# / ###", 1),
-    PieceKind("L4", "L-tetromino", "#. / #. / ##", 2),
-    PieceKind("T4", "T-tetromino", "### / .#.", 2),
-    PieceKind("Z4", "S/Z-tetromino", "##. / .##", 2),
-    PieceKind("O4", "O-tetromino", "## / ##", 2),
-    PieceKind("V3", "V-tromino", "#. / ##", 2),
-    PieceKind("I3", "I-tromino", "###", 2),
-    PieceKind("I2", "domino", "##", 2),
+    PieceKind("W5", Text("W-pentomino"), "#.. / ##. / .##", 1),
+    PieceKind("X5", Text("X-pentomino"), ".#. / ### / .#.", 1),
+    PieceKind("T5", Text("T-pentomino"), "### / .#. / .#.", 1),
+    PieceKind("U5", Text("U-pentomino"), "#.# / ###", 1),
+    PieceKind("L4", Text("L-tetromino"), "#. / #. / ##", 2),
+    PieceKind("T4", Text("T-tetromino"), "### / .#.", 2),
+    PieceKind("Z4", Text("S/Z-tetromino"), "##. / .##", 2),
+    PieceKind("O4", Text("O-tetromino"), "## / ##", 2),
+    PieceKind("V3", Text("V-tromino"), "#. / ##", 2),
+    PieceKind("I3", Text("I-tromino"), "###", 2),
+    PieceKind("I2", Text("domino"), "##", 2),
 )
 """§2.4: 18 pieces, 68 cells per colour."""
 
 ONE_SIDED_PIECES = (
     *TWO_SIDED_PIECES[:4],
     # §2.4 flag: without flipping, the chiral pairs become one L + one J and one S + one Z.
-    PieceKind("L4", "L-tetromino", "#. / #. / ##", 1),
-    PieceKind("J4", "J-tetromino", ".# / .# / ##", 1),
+    PieceKind("L4", Text("L-tetromino"), "#. / #. / ##", 1),
+    PieceKind("J4", Text("J-tetromino"), ".# / .# / ##", 1),
     TWO_SIDED_PIECES[5],
-    PieceKind("Z4", "Z-tetromino", "##. / .##", 1),
-    PieceKind("S4", "S-tetromino", ".## / ##.", 1),
+    PieceKind("Z4", Text("Z-tetromino"), "##. / .##", 1),
+    PieceKind("S4", Text("S-tetromino"), ".## / ##.", 1),
     *TWO_SIDED_PIECES[7:],
 )
 COLUMN = "column"
@@ -145,10 +157,14 @@ REFLECTIONS = ("f0", "f1", "f2", "f3")
 
 
 TRANSFORM_WORDS = {
-    "r0": "as drawn", "r1": "turned right", "r2": "turned upside down", "r3": "turned left",
-    "f0": "flipped", "f1": "flipped, turned right", "f2": "flipped, upside down", "f3": "flipped, turned left",
+    "r0": "{piece} as drawn", "r1": "{piece} turned right", "r2": "{piece} turned upside down",
+    "r3": "{piece} turned left", "f0": "{piece} flipped", "f1": "{piece} flipped, turned right",
+    "f2": "{piece} flipped, upside down", "f3": "{piece} flipped, turned left",
 }
-"""How an orientation reads for a person (quarter turns are clockwise)."""
+"""How a piece in an orientation reads for a person (quarter turns are
+clockwise): message ids of ``turn_part``'s labels. ``pybabel extract`` does not
+see them here (no Text call around them): the catalogues list them by hand, and
+the kit's language check fails a language that lacks one."""
 
 
 def piece_set(one_sided: bool) -> tuple[PieceKind, ...]:
@@ -200,16 +216,18 @@ class Orientation:
     moves: dict[int, Move]
 
 
-def piece_part(kind_id: str, name: str) -> Part:
+def piece_part(kind_id: str, name: Text) -> Part:
     return Part(f"piece:{kind_id}", name)
 
 
 def turn_part(kind: PieceKind, transform: str) -> Part:
-    return Part(f"turn:{kind.id}:{transform}", f"{kind.name} {TRANSFORM_WORDS[transform]}")
+    # One message per orientation with the piece inside, not "{piece} {turn}": every listed move
+    # carries this label to the host, and each nested message is more to encode and rebuild there.
+    return Part(f"turn:{kind.id}:{transform}", Text(TRANSFORM_WORDS[transform], piece=kind.name))
 
 
 def cell_part(cell: int) -> Part:
-    return Part(f"cell:{cell_name(cell)}", cell_name(cell))
+    return Part(f"cell:{cell_name(cell)}", cell_label(cell))
 
 
 class Tables:
@@ -238,7 +256,8 @@ class Tables:
                         if all(x + dx < FRAME and y + dy < FRAME and (y + dy) * FRAME + x + dx in area
                                for dx, dy in shape):
                             moves[y * FRAME + x] = Move(f"{kind.id}:{name}:x{x:02d}y{y:02d}",
-                                                        f"{kind.name} {name} at x{x:02d}y{y:02d}",
+                                                        Text("{piece} {orientation} at {cell}", piece=kind.name,
+                                                             orientation=name, cell=f"x{x:02d}y{y:02d}"),
                                                         {"piece": kind.id, "orientation": name, "x": x, "y": y},
                                                         (piece, turn, cells[(y + first_y) * FRAME + x + first_x]))
                 offsets = tuple(dy * FRAME + dx for dx, dy in shape)
@@ -246,9 +265,9 @@ class Tables:
                 self.placeable[kind.id].append(Orientation(name, offsets, anchors, moves))
         self.offsets = sorted({offset for placeable in self.placeable.values()
                                for orientation in placeable for offset in orientation.offsets})
-        column = piece_part(COLUMN, "column")
+        column = piece_part(COLUMN, Text("column"))
         self.column_moves = {
-            cell: Move(f"col:{cell_name(cell)}", f"Column at {cell_name(cell)}",
+            cell: Move(f"col:{cell_name(cell)}", Text("Column at {cell}", cell=cell_name(cell)),
                        {"piece": COLUMN, "x": cell % FRAME, "y": cell // FRAME}, (column, cells[cell]))
             for cell in sorted(area - CENTRE)
         }
@@ -566,16 +585,35 @@ def outcome(state) -> Outcome | None:
         ranking = game_ranking(penalties, state["order"])
         winner = ranking.index(1)
         tied = [seat for seat in range(len(penalties)) if penalties[seat] == penalties[winner]]
-        summary = f"{names[winner]} wins with {penalties[winner]} penalty points"
         if len(tied) > 1:
-            summary += f" (tied with {', '.join(names[seat] for seat in tied if seat != winner)}; started later)"
-        return Outcome([float(points) for points in penalties], ranking, summary + ".")
+            others = listed([names[seat] for seat in tied if seat != winner],
+                            lambda whole, name: Text("{names}, {name}", names=whole, name=name))
+            summary = Text("{winner} wins with {points} penalty points (tied with {others}; started later).",
+                           winner=names[winner], points=penalties[winner], others=others)
+        else:
+            summary = Text("{winner} wins with {points} penalty points.", winner=names[winner],
+                           points=penalties[winner])
+        return Outcome([float(points) for points in penalties], ranking, summary)
     totals = [sum(result[seat] for result in state["results"]) for seat in range(len(state["hands"]))]
     ranking = match_ranking(totals)
-    winners = " and ".join(names[seat] for seat in range(len(totals)) if ranking[seat] == 1)
-    verb = "wins" if ranking.count(1) == 1 else "tie for"
-    summary = f"{winners} {verb} the match with {min(totals)} penalty points over {state['games']} games."
+    winners = listed([names[seat] for seat in range(len(totals)) if ranking[seat] == 1],
+                     lambda whole, name: Text("{names} and {name}", names=whole, name=name))
+    if ranking.count(1) == 1:
+        summary = Text("{winners} wins the match with {points} penalty points over {games} games.",
+                       winners=winners, points=min(totals), games=state["games"])
+    else:
+        summary = Text("{winners} tie for the match with {points} penalty points over {games} games.",
+                       winners=winners, points=min(totals), games=state["games"])
     return Outcome([float(total) for total in totals], ranking, summary)
+
+
+def listed(names: list[Text], joined: Callable[[Text, Text], Text]) -> Text:
+    """``names`` joined one by one, ``joined(names so far, next name)``: the
+    list stays a message, translated as a whole ("A, B", "A et B")."""
+    whole = names[0]
+    for name in names[1:]:
+        whole = joined(whole, name)
+    return whole
 
 
 # --- §2.6 A turn; §2.7 the match variant ---------------------------------------
