@@ -1,5 +1,7 @@
 """The npm package @gamehost/client (clients/ts) as a user gets it: `npm
-pack`, the tarball installed in a fresh folder with its dependencies, and a
+pack`, the tarball installed in a fresh folder by the README's own `npm
+install` command (with the versions npm resolves on the Node that runs the
+tests: @connectrpc/connect-node 2.1 on Node 20, the newest on 22+), and a
 Node program (tests/ts_client/play.mjs) that plays a whole tic-tac-toe match
 on a real host over Connect (@connectrpc/connect-node), both players kept up
 to date by the package's MatchFollower, one of them through a relay that
@@ -34,6 +36,8 @@ def test_the_packed_client_installs_in_a_fresh_folder_and_plays_from_node(tmp_pa
     tarball = pack(tmp_path / "pack")
     the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball)
     folder = install(tarball, tmp_path / "program")
+    the_installed_tree_is_whole_and_fits_this_node(folder)
+    a_commonjs_program_requires_the_package(folder)
     a_node_program_plays_a_match_and_resumes_a_dropped_stream(folder, host)
     the_readmes_node_example_plays_against_a_bot_to_the_end(folder, host)
 
@@ -70,18 +74,67 @@ def the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball):
     # The caller brings @bufbuild/protobuf and @connectrpc/connect (one copy each) and the transport.
     assert set(manifest["peerDependencies"]) == {"@bufbuild/protobuf", "@connectrpc/connect"}
     assert "dependencies" not in manifest
+    assert manifest["engines"]["node"], "the Node versions it supports"
+
+
+def readme_install_command() -> list[str]:
+    """The `npm install` of the README's Install section, as a user copies it."""
+    readme = (PACKAGE / "README.md").read_text()
+    block = readme.split("## Install\n\n```sh\n", 1)[1].split("```", 1)[0]
+    command = " ".join(line.split("#", 1)[0].strip().removesuffix("\\") for line in block.splitlines())
+    words = command.split()
+    assert words[:2] == ["npm", "install"] and "@gamehost/client" in words, command
+    return words[2:]
 
 
 def install(tarball: Path, folder: Path) -> Path:
-    """A fresh folder with tests/ts_client's program and the tarball installed, with its dependencies."""
+    """A fresh folder with tests/ts_client's program (no dependencies of its own), where the README's
+    install command runs with the tarball in place of @gamehost/client, as the README says."""
+    assert NPM
     folder.mkdir()
     for name in ("package.json", "play.mjs"):
         shutil.copy(PROGRAM / name, folder / name)
     shutil.copy(tarball, folder / tarball.name)
+    packages = [f"./{tarball.name}" if name == "@gamehost/client" else name for name in readme_install_command()]
+    # --engine-strict: npm refuses, rather than warns about, any package whose engines exclude this Node,
+    # ours included; npm picks the same versions either way (the newest whose engines admit this Node).
     # The npm cache answers when it can (it is warm in CI after `make test`'s set-up).
-    subprocess.run([NPM, "install", "--prefer-offline", *NPM_QUIET, f"./{tarball.name}"], cwd=folder,
-                   check=True, timeout=300, capture_output=True)
+    installed = subprocess.run([NPM, "install", "--prefer-offline", "--engine-strict", *NPM_QUIET, *packages],
+                               cwd=folder, timeout=300, capture_output=True, text=True)
+    assert installed.returncode == 0, f"the README's install fails on Node {node_version()}:\n{installed.stderr}"
     return folder
+
+
+def node_version() -> str:
+    assert NODE
+    return subprocess.run([NODE, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def the_installed_tree_is_whole_and_fits_this_node(folder):
+    """No missing or invalid peer (`npm ls` says so by its exit status), and one copy of each peer,
+    the program's, which the transport shares."""
+    assert NPM
+    listed = subprocess.run([NPM, "ls", "--all", "--json"], cwd=folder, capture_output=True, text=True,
+                            timeout=60)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    tree = json.loads(listed.stdout)["dependencies"]
+    ours = tree["@gamehost/client"]["dependencies"]
+    for peer in ("@bufbuild/protobuf", "@connectrpc/connect"):
+        assert ours[peer]["version"] == tree[peer]["version"], f"{peer}: the program's version"
+    assert not (folder / "node_modules" / "@gamehost" / "client" / "node_modules").exists(), \
+        "no copy of its own of a peer"
+    transport = tree["@connectrpc/connect-node"]["dependencies"]
+    assert transport["@connectrpc/connect"]["version"] == tree["@connectrpc/connect"]["version"]
+
+
+def a_commonjs_program_requires_the_package(folder):
+    """The engines floor (20.19, 22.12) is where Node lets `require()` load an ES module."""
+    (folder / "require.cjs").write_text(
+        'const client = require("@gamehost/client");\n'
+        'console.log(typeof client.createGamehostClient, typeof client.MatchFollower);\n')
+    run = subprocess.run([NODE, "require.cjs"], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["function", "function"]
 
 
 def a_node_program_plays_a_match_and_resumes_a_dropped_stream(folder, host):
