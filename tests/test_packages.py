@@ -15,6 +15,8 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +34,7 @@ def make_packages() -> str:
     return done.stdout + done.stderr
 
 
+@pytest.mark.long_running
 def test_make_packages_builds_checked_distributions_that_serve_from_a_fresh_venv(tmp_path):
     """One test, since one build serves every check (it builds from a copy:
     the hosts of other tests read entry points from the source folders'
