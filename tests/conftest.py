@@ -1,4 +1,5 @@
-"""Fixtures: real hosts in child processes (see hosts.py)."""
+"""Fixtures: real hosts in child processes (see hosts.py); the order the
+suite's tests are handed to pytest-xdist's workers in."""
 
 from __future__ import annotations
 
@@ -10,6 +11,25 @@ from databases import create_database, drop_database
 from go_client import build_gamehost_go
 from hosts import HostProcess
 from identities import IdentityProvider, write_api_keys
+
+LONG_RUNNING = "long_running"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", f"{LONG_RUNNING}: a test that runs for tens of seconds on an idle machine; its module is run "
+                   "first, so that no worker ends the run alone on it while the others stand idle")
+
+
+def pytest_collection_modifyitems(items):
+    """Modules holding a long-running test go first, each kept whole (its
+    module-scoped hosts start once), in their collected order. Under
+    ``--dist worksteal`` a worker runs its share from the front and idle
+    workers steal from the back: long tests at the front are over early,
+    and the run ends on short ones. Every xdist worker sorts alike, as the
+    order depends only on the collected items."""
+    long_modules = {getattr(item, "module", None) for item in items if item.get_closest_marker(LONG_RUNNING)}
+    items.sort(key=lambda item: getattr(item, "module", None) not in long_modules)
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,8 @@ import pytest
 from gamehost.client import GameHostClient, GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from call_errors import error_of
+from databases import create_database, drop_database
+from hosts import HostProcess
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -59,14 +61,27 @@ class Endings:
         return self.call("WithdrawDraw", "withdraw_draw", pb.WithdrawDrawRequest(name=match, player_token=token))
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def hosts(request, start_host, idp, tmp_path) -> list:
-    """One SQLite host, or two PostgreSQL replicas (calls alternate between them)."""
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def hosts(request, idp, tmp_path_factory) -> Iterator[list[HostProcess]]:
+    """One SQLite host, or two PostgreSQL replicas (calls alternate between
+    them), shared by the module's tests: each plays its own matches with its
+    own users, so none sees another's, and a host start per test and store
+    (two for the replicas) would cost more than the test itself."""
     flags = [*idp.host_args(), "--undo-ask-lifetime", "1", "--bot-delay", "0", "--bot-delay-with-humans", "0"]
-    if request.param == "sqlite":
-        return [start_host(*flags, data_dir=tmp_path)]
-    url = request.getfixturevalue("postgres_url")
-    return [start_host("--store", url, "--claim-lease", "1", "--replica-id", name, *flags) for name in "ab"]
+    url = create_database() if request.param == "postgres" else None
+    started: list[HostProcess] = []
+    try:
+        if url is None:
+            started.append(HostProcess(*flags, data_dir=tmp_path_factory.mktemp("sqlite")).start())
+        else:
+            for name in "ab":
+                started.append(HostProcess("--store", url, "--claim-lease", "1", "--replica-id", name, *flags).start())
+        yield started
+    finally:
+        for host in started:
+            host.stop()
+        if url is not None:
+            drop_database(url)
 
 
 @pytest.fixture(params=["unary", "session"])

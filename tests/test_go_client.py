@@ -92,6 +92,7 @@ def test_play_over_a_session_stream_finishes_the_match(gamehost_go, go_host, gam
     assert f"finished at version {len(log.events)}: {log.result.summary}" in lines
 
 
+@pytest.mark.long_running
 def test_go_unit_tests_pass(gamehost_go):
     """The Go module's own unit tests (go test runs a subset of go vet too).
     Asking for the binary first lets them reuse its compiled dependencies."""

@@ -7,6 +7,7 @@ clients/ts into build/dist."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import subprocess
 import sys
@@ -14,6 +15,8 @@ import tarfile
 import textwrap
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from hosts import HostProcess
 
@@ -32,18 +35,35 @@ def make_packages() -> str:
     return done.stdout + done.stderr
 
 
-def test_make_packages_builds_checked_distributions_that_serve_from_a_fresh_venv(tmp_path):
-    """One test, since one build serves every check (it builds from a copy:
-    the hosts of other tests read entry points from the source folders'
-    egg-info). Each check below names its rule."""
-    build_output = make_packages()
+@pytest.fixture(scope="session")
+def build_output(tmp_path_factory, worker_id) -> str:
+    """What `make packages` printed, built once for the whole run (it builds
+    from a copy: the hosts of other tests read entry points from the source
+    folders' egg-info). Under pytest-xdist each worker is its own session:
+    the first one to ask builds while another waits on the lock, then reads
+    the output it left."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    output = shared / "make-packages.out"
+    with open(shared / "make-packages.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not output.exists():
+            output.write_text(make_packages())
+    return output.read_text()
+
+
+# Two tests on one build: the checks of the files, and a venv made of them (as
+# long again: pip installs the wheels and their dependencies), so that
+# pytest-xdist's workers share the work.
+@pytest.mark.long_running
+def test_make_packages_builds_checked_distributions(build_output):
+    """Each check below names its rule."""
     every_distribution_has_an_sdist_and_a_wheel_built_without_warnings(build_output)
     every_wheel_declares_apache_2_and_carries_the_licence()
     each_wheel_holds_exactly_the_python_files_of_its_source()
     the_sdk_and_every_plugin_wheel_ship_py_typed()
     the_host_wheel_ships_the_templates_of_gamehost_new()
     no_tests_bytecode_or_build_leftovers_in_any_distribution()
-    a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path)
     the_typescript_clients_npm_tarball_is_built_beside_them()
 
 
@@ -136,7 +156,8 @@ def the_typescript_clients_npm_tarball_is_built_beside_them():
     assert [path.name for path in DIST.glob("*.tgz")] == [f"gamehost-client-{version}.tgz"]
 
 
-def a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(tmp_path):
+@pytest.mark.long_running
+def test_a_fresh_venv_of_the_wheels_serves_every_game_and_plays_tictactoe(build_output, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     wheels = sorted(str(path) for path in DIST.glob("*.whl"))

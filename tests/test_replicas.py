@@ -107,6 +107,7 @@ def test_a_bot_turn_claimed_by_a_killed_replica_is_taken_over(start_host, postgr
                for line in a.logs)
 
 
+@pytest.mark.long_running
 def test_two_hundred_matches_over_two_replicas_survive_duplicates_and_a_sigkill(replicas):
     """Clients spread over both replicas send every move twice at once (once
     to each replica, same request id). Midway, replica b is SIGKILLed; its

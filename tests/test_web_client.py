@@ -89,6 +89,7 @@ def test_a_match_against_a_bot_is_played_to_the_end_by_clicking(web_host, web_cl
     assert len(played["log"]) == match.version
 
 
+@pytest.mark.long_running
 @pytest.mark.parametrize("game, seed", [("callisto", 16), ("kensington", 16)])
 def test_a_match_is_played_to_the_end_by_clicks_on_the_board_only(web_host, web_client, game, seed):
     """Moves offered in parts (a piece, how it lies, its cell; a

@@ -1,0 +1,27 @@
+"""The order the suite is handed to pytest-xdist in: modules with a
+long-running test first, each whole, so that a run does not end with one
+worker alone on a long test (conftest.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def collected(*paths: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", "-p",
+                           "no:cacheprovider", *paths], cwd=TESTS.parent, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_a_module_with_a_long_running_test_goes_first_and_stays_whole():
+    # Named last, collected last; one of its three tests is marked long_running.
+    ids = collected("tests/test_chance.py", "tests/test_worker_replacement.py")
+    modules = [test_id.split("::")[0] for test_id in ids]
+    assert modules[0] == "tests/test_worker_replacement.py"
+    assert modules == sorted(modules, key=lambda module: module != "tests/test_worker_replacement.py")
+    assert modules.count("tests/test_worker_replacement.py") == 3 and "tests/test_chance.py" in modules
