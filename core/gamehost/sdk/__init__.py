@@ -3,7 +3,7 @@
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk.i18n import Text, gettext, tr
-from gamehost.sdk.seats import player_number, seat_name, seat_names
+from gamehost.sdk.seats import names_joined, player_number, seat_name, seat_names
 from gamehost.sdk.rules import (
     SPECTATOR,
     Game,
@@ -36,7 +36,7 @@ __all__ = [
     "rank_shares",
     "hookimpl",
     "player_number",
-    "seat_name",
+    "names_joined", "seat_name",
     "seat_names",
     "rng_for",
     "Text",

@@ -11,6 +11,8 @@ has ("Joueur 1"), the colour in the plugin's words when it is a ``Text``.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from gamehost.sdk.i18n import Text
 
 
@@ -24,6 +26,15 @@ def seat_name(seat: int, *, player: str = "", colour: str = "") -> str:
     when given ("Ada", "Ada (red)"). A ``Text`` unless it is the player's name alone."""
     name = player or Text("Player {number}", number=player_number(seat))
     return Text("{name} ({colour})", name=name, colour=colour) if colour else name
+
+
+def names_joined(names: Sequence[str]) -> str:
+    """"Player 1 and Player 2 and Player 3": each name joined to the ones before it, a ``Text``
+    when there are two or more, which the host says in each player's language."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = Text("{first} and {second}", first=joined, second=name)
+    return joined
 
 
 def seat_names(seats: int, colours: list[str] | tuple[str, ...] = ()) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from gamehost.sdk import gettext as _, tr
 
-from gamehost_burgbaumeister.words import player
+from gamehost.sdk import seat_name
 
 SPECIAL_MARKS = {
     "king": "K", "queen": "Q", "prince": "Pr", "princess": "Ps", "raven": "R",
@@ -69,7 +69,7 @@ def wall_kind(view: Mapping[str, Any], wall: Mapping[str, Any]) -> tuple[bool, b
 def status_line(view: Mapping[str, Any]) -> str:
     if view["phase"] == "over":
         return tr(END_TEXT[view["end"]], turns=view["turn"])
-    return tr(PHASE_TEXT[view["phase"]], turn=view["turn"] + 1, player=player(view["to_move"]))
+    return tr(PHASE_TEXT[view["phase"]], turn=view["turn"] + 1, player=seat_name(view["to_move"]))
 
 
 # --- Text ----------------------------------------------------------------
@@ -99,7 +99,7 @@ def render_text(view: Mapping[str, Any]) -> str:
     for seat, wall in enumerate(view["walls"]):
         pointer = ">" if seat == view["to_move"] else " "
         cards = " ".join(card_label(card) for card in wall["cards"])
-        line = tr(WALL_TEXT[wall_kind(view, wall)], player=player(seat), score=wall["score"], cards=cards)
+        line = tr(WALL_TEXT[wall_kind(view, wall)], player=seat_name(seat), score=wall["score"], cards=cards)
         lines.append(f"{pointer} {line}")
     if view["discard"]:
         lines.append(tr("Discarded: {cards}", cards=" ".join(card_label(card) for card in view["discard"])))

@@ -33,9 +33,8 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, names_joined, places, seat_name
 
-from gamehost_burgbaumeister.words import joined, player
 
 # --- Components (§2.1) ---------------------------------------------------
 
@@ -440,7 +439,7 @@ VERDICTS = {
 def summary(state: dict, scores: list[int], ranking: list[int]) -> Text:
     """One sentence on why the game ended and who won."""
     if state["end"] == END_WALL_COMPLETE:
-        reason = Text("{player} completed a wall of {count} cards.", player=player(state["seat"]), count=WALL_TO_WIN)
+        reason = Text("{player} completed a wall of {count} cards.", player=seat_name(state["seat"]), count=WALL_TO_WIN)
     elif state["end"] == END_NO_CARD_TAKEABLE:
         reason = Text("No one can take any of the remaining face-down cards.")
     else:
@@ -448,7 +447,7 @@ def summary(state: dict, scores: list[int], ranking: list[int]) -> Text:
     winners = [seat for seat, place in enumerate(ranking) if place == 1]
     best = scores[winners[0]]
     verdict = Text(VERDICTS[state["options"]["special_cards"], len(winners) == 1, best == 1],
-                   winners=joined([player(seat) for seat in winners]), count=best)
+                   winners=names_joined([seat_name(seat) for seat in winners]), count=best)
     return Text("{reason} {verdict}", reason=reason, verdict=verdict)
 
 
@@ -468,7 +467,7 @@ def legal_moves(state: dict, seat: int) -> list[Move]:
                 for place, token in enumerate(state["table"]) if token is not None]
     if state["phase"] == FIRE:
         return [Move(f"fire:{target}:{number}",
-                     Text("Cannon: remove {number} from {player}'s wall", number=number, player=player(target)),
+                     Text("Cannon: remove {number} from {player}'s wall", number=number, player=seat_name(target)),
                      {"action": "fire", "seat": target, "card": number})
                 for target, number in cannon_targets(state, seat)]
     # Labels name the place, never the number: a label goes to the log,

@@ -13,7 +13,7 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text, places, seat_name
 
 from gamehost_scalino.pyramid import (
     COLOURS,
@@ -22,7 +22,7 @@ from gamehost_scalino.pyramid import (
     Pyramid,
     pyramid,
 )
-from gamehost_scalino.words import piece_name, player, verdict
+from gamehost_scalino.words import piece_name, verdict
 
 FREE_SIDE_RULES = ("whole-side", "any-face")
 """When a piece is "free on at least one side" (spec 3.8 b): PROPOSED default,
@@ -258,7 +258,7 @@ def outcome(state: dict):
         return None
     points = collected_points(state)
     ranking = places(points)
-    winners = [player(seat) for seat in range(state["seats"]) if ranking[seat] == 1]
+    winners = [seat_name(seat) for seat in range(state["seats"]) if ranking[seat] == 1]
     return Outcome(scores=[float(p) for p in points], ranking=ranking,
                    summary=Text("{reason} {verdict}", reason=Text("The pyramid is taken apart."),
                                 verdict=verdict(winners, max(points))))

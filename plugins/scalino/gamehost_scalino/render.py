@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from html import escape
 
-from gamehost.sdk import Part, gettext as _, tr
+from gamehost.sdk import Part, gettext as _, seat_name, tr
 from gamehost.sdk.i18n import current_translator
 
 from gamehost_scalino.pyramid import COLOURS, PIECE_SIZES, Pyramid, pyramid, top_pieces
-from gamehost_scalino.words import colour_name, colours_name, player
+from gamehost_scalino.words import colour_name, colours_name
 
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G"}
 FILLS = {"red": "#d1443a", "blue": "#3566c4", "yellow": "#e8b62c", "green": "#3e9a4c"}
@@ -55,7 +55,7 @@ def scalino_text(view: dict, scores: dict) -> str:
     else:
         to_place = ("Scalino: {player} ({colours}) to place (bonus piece on the new level)." if view["bonus"]
                     else "Scalino: {player} ({colours}) to place.")
-        lines.append(tr(to_place, player=player(view["turn"]), colours=colours_name(view["colours"][view["turn"]])))
+        lines.append(tr(to_place, player=seat_name(view["turn"]), colours=colours_name(view["colours"][view["turn"]])))
         if view["skipped"]:
             lines.append(tr("Passed (no legal placement): {players}",
                             players=", ".join(tr("Player {number}", number=s + 1) for s in view["skipped"])))
@@ -69,7 +69,7 @@ def scalino_text(view: dict, scores: dict) -> str:
             stairs = "; ".join("-".join(path) for path in score["staircases"]) or _("none")
             line = ("{player} {colour}: in hand {held}; staircases {stairs}: {points} points - {penalty} unplaced"
                     if score["penalty"] else "{player} {colour}: in hand {held}; staircases {stairs}: {points} points")
-            lines.append(tr(line, player=player(seat), colour=colour_name(colour), held=held, stairs=stairs,
+            lines.append(tr(line, player=seat_name(seat), colour=colour_name(colour), held=held, stairs=stairs,
                             points=score["points"], penalty=score["penalty"]))
     return "\n".join(lines)
 
@@ -80,13 +80,13 @@ def pyramid_text(view: dict, points: list[int]) -> str:
         head = _("Démonte la pyramide: game over.")
     elif view["chain"] is not None:
         head = tr("Démonte la pyramide: {player} takes one more piece from level {level}.",
-                  player=player(view["turn"]), level=view["chain"])
+                  player=seat_name(view["turn"]), level=view["chain"])
     else:
-        head = tr("Démonte la pyramide: {player} to take a piece.", player=player(view["turn"]))
+        head = tr("Démonte la pyramide: {player} to take a piece.", player=seat_name(view["turn"]))
     lines = [head] + _board_text(view, pyr)
     for seat in range(view["seats"]):
         taken = [p["size"] for p in view["pieces"] if p["taken_by"] == seat]
-        lines.append(tr("{player}: {count} pieces, {points} points", player=player(seat), count=len(taken),
+        lines.append(tr("{player}: {count} pieces, {points} points", player=seat_name(seat), count=len(taken),
                         points=points[seat]))
     return "\n".join(lines)
 
@@ -175,7 +175,7 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
     if view["over"]:
         status = _("Game over")
     else:
-        status = tr("{player} to place (bonus)" if view["bonus"] else "{player} to place", player=player(view["turn"]))
+        status = tr("{player} to place (bonus)" if view["bonus"] else "{player} to place", player=seat_name(view["turn"]))
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="16" font-weight="bold">{escape(status)}</text>')
     y += 28
     for seat, colours in enumerate(view["colours"]):
@@ -183,7 +183,7 @@ def scalino_svg(view: dict, scores: dict, moves) -> str:
             score = scores[colour]
             line = "{player} · {colour}: {points} points − {penalty}" if score["penalty"] else \
                 "{player} · {colour}: {points} points"
-            words = tr(line, player=player(seat), colour=colour_name(colour), points=score["points"],
+            words = tr(line, player=seat_name(seat), colour=colour_name(colour), points=score["points"],
                        penalty=score["penalty"])
             parts.append(f'<text x="{x0}" y="{y}" font-size="13">{escape(words)}</text>')
             bx = x0
@@ -247,13 +247,13 @@ def pyramid_svg(view: dict, points: list[int], moves) -> str:
     if view["over"]:
         status = _("Game over")
     elif view["chain"] is not None:
-        status = tr("{player}: one more from level {level}", player=player(view["turn"]), level=view["chain"])
+        status = tr("{player}: one more from level {level}", player=seat_name(view["turn"]), level=view["chain"])
     else:
-        status = tr("{player} to take", player=player(view["turn"]))
+        status = tr("{player} to take", player=seat_name(view["turn"]))
     parts.append(f'<text x="{x0}" y="{y + 4}" font-size="15" font-weight="bold">{escape(status)}</text>')
     for seat in range(view["seats"]):
         y += 26
-        words = tr("{player}: {points} points", player=player(seat), points=points[seat])
+        words = tr("{player}: {points} points", player=seat_name(seat), points=points[seat])
         parts.append(f'<text x="{x0}" y="{y}" font-size="13">{escape(words)}</text>')
     parts.append("</svg>")
     return "".join(parts)

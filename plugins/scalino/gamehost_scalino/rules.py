@@ -15,7 +15,7 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Text, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Text, places, seat_name
 
 from gamehost_scalino.pyramid import (
     COLOURS,
@@ -28,7 +28,7 @@ from gamehost_scalino.pyramid import (
     staircase_graph,
     triangular,
 )
-from gamehost_scalino.words import colours_name, piece_name, player, verdict
+from gamehost_scalino.words import colours_name, piece_name, verdict
 
 POCKET_RULES = ("rectangle", "cell", "region", "off")
 """Readings of "no empty cell or group of cells bordered by pieces on more than
@@ -425,7 +425,7 @@ def outcome(state: dict):
         return None
     totals = seat_totals(state)
     ranking = places(totals)
-    winners = [Text("{player} ({colours})", player=player(seat), colours=colours_name(state["colours"][seat]))
+    winners = [Text("{player} ({colours})", player=seat_name(seat), colours=colours_name(state["colours"][seat]))
                for seat in range(state["seats"]) if ranking[seat] == 1]
     complete = current_level(state, pyramid(state["options"]["geometry"])) is None
     how = Text("The pyramid is complete.") if complete else Text("Nobody can place: unplaced pieces cost their size.")

@@ -1,5 +1,5 @@
 """Words both Scalino games share, said as message ids (``Text``) that the
-host renders in each player's language: seats, colours and pieces.
+host renders in each player's language: colours and pieces.
 
 A piece's name is one message per colour (``"red {size}-cell bar"``), not a
 colour inside a sentence: other languages make the colour agree with the
@@ -10,20 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from gamehost.sdk import Text
-
-
-def player(seat: int) -> Text:
-    """"Player 2" for seat 1."""
-    return Text("Player {number}", number=seat + 1)
-
-
-def joined(names: Sequence[Text]) -> Text:
-    """"Player 1 and Player 2 and Player 3": each name joined to the ones before it."""
-    text = names[0]
-    for name in names[1:]:
-        text = Text("{first} and {second}", first=text, second=name)
-    return text
+from gamehost.sdk import Text, names_joined
 
 
 def colour_name(colour: str) -> Text:
@@ -49,8 +36,8 @@ def piece_name(colour: str, size: int, *, lie: str = "", capital: bool = False) 
     return Text(msgid) if size == 1 else Text(msgid, size=size)
 
 
-def verdict(winners: Sequence[Text], points: int) -> Text:
+def verdict(winners: Sequence[str], points: int) -> Text:
     """Who won, with how many points (both games' results)."""
     if len(winners) == 1:
         return Text("{winners} wins with {points} points.", winners=winners[0], points=points)
-    return Text("{winners} share the win with {points} points.", winners=joined(winners), points=points)
+    return Text("{winners} share the win with {points} points.", winners=names_joined(winners), points=points)
