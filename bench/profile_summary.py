@@ -7,7 +7,10 @@ and turns each bucket's share into microseconds per move with the CPU the
 soak measured from /proc (serving process and workers apart: samples are
 about proportional to CPU time, since py-spy leaves idle threads out).
 
-A sample's bucket is the first of ``BUCKETS`` whose marks appear in its
+py-spy runs with ``--gil``: a sample is the thread holding the GIL, so
+work in C threads that release it (grpc core's, SQLite's engine) is not in
+the shares; "gRPC and the event loop" is the loop's own frame (uvloop and
+grpcio's Cython, which hold the GIL). A sample's bucket is the first of ``BUCKETS`` whose marks appear in its
 stack (so a store commit made inside a move counts as the store's, a log
 line written inside a view build as logging's).
 
@@ -38,6 +41,7 @@ BUCKETS: list[tuple[str, tuple[str, ...]]] = [
     ("worker wire (frames, pipes)", ("workers/wire.py", "workers/worker.py", "workers/pool.py", "workers/runner.py",
                                      "resident", "plugin_calls")),
     ("watcher fan-out (streams, writes)", ("watch", "live.py", "session.py", "match_events", "fan")),
+    ("connection guard (the port's splice to grpc)", ("grpc_front.py",)),
     ("gRPC and the event loop", ("grpc", "asyncio", "uvloop", "_cython")),
 ]
 OTHER = "other"
@@ -74,9 +78,10 @@ def leaf(stack: str) -> str:
 
 
 def summarise(profile: str, soak: dict, top: int) -> dict:
-    """Each bucket's samples as microseconds per move (a sample is 1/rate s
-    of a thread holding the GIL); what /proc counted beyond them is CPU
-    outside the GIL: grpc's C core threads, SQLite's engine, the kernel."""
+    """Each bucket's share of a process kind's samples times the CPU /proc
+    counted for that kind, per move. Shares, not samples times the period:
+    on a loaded machine a thread that holds the GIL while waiting for a core
+    is sampled too, so the samples' time exceeds the CPU used."""
     stacks = parse(profile)
     moves, rate = max(1, soak["moves"]), soak["profile"]["rate_hz"]
     serving_us = soak["serving_cpu_us_per_move"]
@@ -92,10 +97,10 @@ def summarise(profile: str, soak: dict, top: int) -> dict:
         for stack, count in stacks[kind].items():
             buckets[bucket(stack)] += count
             leaves[leaf(stack)] += count
-        us = {name: round(1e6 * count / rate / moves) for name, count in buckets.most_common()}
-        us["outside the GIL (C threads, SQLite, kernel)"] = round(measured[kind] - 1e6 * total / rate / moves)
         summary[kind] = {
-            "samples": total, "buckets_us_per_move": us,
+            "samples": total, "sampled_s_per_cpu_s": round(total / rate / (measured[kind] * moves / 1e6), 2),
+            "buckets_us_per_move": {name: round(measured[kind] * count / total)
+                                    for name, count in buckets.most_common()} if total else {},
             "top_leaves_share": {name: round(count / total, 3) for name, count in leaves.most_common(top)}
             if total else {}}
     return summary
