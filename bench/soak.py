@@ -37,7 +37,7 @@ matches. At the end every acknowledged move is looked up in its match's log
 
 Usage:
     python -m bench.soak [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
-                         [--cores pinned|split|shared] [--json FILE]
+                         [--cores pinned|split|shared] [--json FILE] [--profile FILE] [--no-fresh-host]
     python -m bench.soak --short      # smoke run: 40 matches, 30 s
 """
 
