@@ -37,7 +37,7 @@ matches. At the end every acknowledged move is looked up in its match's log
 
 Usage:
     python -m bench.soak [--matches 1000] [--duration 300] [--spectators 1] [--transport unary|session]
-                         [--cores pinned|split|shared] [--json FILE]
+                         [--cores pinned|split|shared] [--json FILE] [--profile FILE] [--no-fresh-host]
     python -m bench.soak --short      # smoke run: 40 matches, 30 s
 """
 
@@ -50,7 +50,9 @@ import itertools
 import json
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -78,6 +80,7 @@ SAMPLE_EVERY_SECONDS = 5.0
 # seat): the latencies after them are the steady load's, reported apart.
 WARM_UP_SECONDS = 30.0
 RESUME_BACKOFF_SECONDS = 0.5  # a client's pause before opening a dropped stream again (times the attempt)
+PROFILE_RATE = 100  # py-spy's samples per second (--profile)
 RESUME_ATTEMPTS = 5           # in a row without an event in between: then the stream is given up
 
 
@@ -182,6 +185,8 @@ class Figures:
     resumed: int = 0  # WatchMatch streams opened again after an end not asked for
     unasked_ends: int = 0  # streams the host ended with OK while their match went on
     first_event: list[float] = field(default_factory=list)  # seconds from opening a WatchMatch to its first event
+    events_received: int = 0  # match events the streams delivered: the fan-out, per move
+    events_with_view: int = 0  # of them, those carrying a view
 
     def moved(self, latency: float) -> None:
         self.latencies.append(latency)
@@ -263,6 +268,8 @@ class Soak:
                         figures.error_text(where, f"version {event.version} again after {seen}")
                         continue
                     seen = event.version
+                    figures.events_received += 1
+                    figures.events_with_view += event.HasField("view")
                     yield event
                     if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
                         return
@@ -397,6 +404,8 @@ class SessionPlayerStream:
                     figures.error_text("Session", f"version {event.version} again after {self.seen}")
                     continue
                 self.seen = event.version
+                figures.events_received += 1
+                figures.events_with_view += event.HasField("view")
                 figures.progress[self.name] = time.monotonic()
                 if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
                     figures.finished += self.seat == 0 and event.kind == pb.EVENT_KIND_FINISHED
@@ -481,7 +490,8 @@ async def sample(host: PinnedHost, soak: Soak, samples: list[dict], started: flo
 async def run(matches: int, duration: float, spectators: int, seed: int, store: str, host_log: str | None,
               games: list[str], machine_note: str = "", transport: str = "unary", probe: str | None = None,
               host_env: dict[str, str] | None = None, load_gc_default: bool = False,
-              host_loop: str = "default", cores: str = "pinned") -> dict:
+              host_loop: str = "default", cores: str = "pinned", profile: str | None = None,
+              fresh_host: bool = True) -> dict:
     pinned = cores in ("pinned", "split")
     if pinned:
         os.sched_setaffinity(0, {LOAD_CORE})
@@ -519,6 +529,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             stop = asyncio.Event()
             sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop, split=cores == "split"))
             cpu_before, serving_before = host.cpu(), serving_cpu(host)
+            profiler = start_profiler(host, profile, duration) if profile else None
             slots = [asyncio.ensure_future(soak.slot(index)) for index in range(matches)]
             watchdog_stuck: set[str] = set()
             while time.monotonic() < started + duration:
@@ -528,7 +539,10 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             load_watch.cancel()
             results["load_process"] = load_process.figures(load_elapsed)
             load_cpu, serving_load_cpu = host.cpu() - cpu_before, serving_cpu(host) - serving_before
+            if profiler is not None:
+                results["profile"] = {"file": profile, "rate_hz": PROFILE_RATE, "exit": stop_profiler(profiler)}
             live_at_end = list(soak.figures.progress)
+            results["stuck_matches"] = sorted(watchdog_stuck)
             # The players stop moving; their streams and the spectators' are cancelled.
             soak.stopping = True
             for task in slots:
@@ -550,6 +564,9 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         finally:
             host.stop()
         os.environ.pop("GAMEHOST_TAIL_PROBE", None)  # the probe's figures are the loaded host's
+        if not fresh_host:
+            results["rss_fresh_same_matches"] = {"host_mib": float("nan")}
+            return finish(results, figures, load_elapsed, live_at_end, load_cpu, serving_load_cpu)
         # A fresh host on the same store, holding the same matches: each loaded by a GetView.
         fresh = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS)
         try:
@@ -560,6 +577,11 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             results["rss_fresh_same_matches"] = host_rss(fresh)
         finally:
             fresh.stop()
+    return finish(results, figures, load_elapsed, live_at_end, load_cpu, serving_load_cpu)
+
+
+def finish(results: dict, figures: Figures, load_elapsed: float, live_at_end: list[str], load_cpu: float,
+           serving_load_cpu: float) -> dict:
     latencies = figures.latencies
     results.update({
         "moves": len(latencies), "moves_per_s": len(latencies) / load_elapsed,
@@ -573,13 +595,41 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
         "watch_first_event_s": {"p50": percentile(figures.first_event, 0.5),
                                 "p99": percentile(figures.first_event, 0.99),
                                 "max": max(figures.first_event, default=0.0)},
-        "stale_version": figures.stale, "stuck_matches": sorted(watchdog_stuck),
+        "stale_version": figures.stale,
         "finished_matches": figures.finished, "matches_played": sum(figures.games.values()),
         "matches_per_game": figures.games, "watch_streams": figures.watch_streams,
         "live_at_end": len(live_at_end), "host_cpu_cores": load_cpu / load_elapsed,
         "serving_process_cpu_share": serving_load_cpu / max(load_cpu, 1e-9),
-        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
+        "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)),
+        "serving_cpu_us_per_move": 1e6 * serving_load_cpu / max(1, len(latencies)),
+        "events_received": figures.events_received, "events_with_view": figures.events_with_view,
+        "events_per_move": figures.events_received / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
     return results
+
+
+def start_profiler(host: PinnedHost, path: str, duration: float) -> subprocess.Popen:
+    """py-spy records the serving process and its rules workers for the
+    load's time: sampled from outside (``--nonblocking``: the process is not
+    stopped to be read), only the thread holding the GIL (``--gil``: a
+    sample is Python at work, not a thread waiting in epoll or on a lock),
+    stacks in py-spy's raw (collapsed) format, each prefixed by its
+    process; summarised by bench/profile_summary.py."""
+    spy = os.environ.get("PY_SPY", "py-spy")
+    return subprocess.Popen([spy, "record", "--pid", str(host.process.pid), "--subprocesses", "--nonblocking",
+                             "--gil", "--rate", str(PROFILE_RATE), "--format", "raw", "--duration", str(int(duration)), "-o", path],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def stop_profiler(profiler: subprocess.Popen) -> int:
+    """Waits for py-spy to write its file (it stops at the load's end)."""
+    try:
+        _, errors = profiler.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        profiler.send_signal(signal.SIGINT)
+        _, errors = profiler.communicate(timeout=60)
+    if profiler.returncode:
+        print(f"py-spy ended {profiler.returncode}: {errors.decode(errors='replace')[-500:]}", flush=True)
+    return profiler.returncode
 
 
 def report(results: dict) -> None:
@@ -610,7 +660,9 @@ def report(results: dict) -> None:
           f"host RSS max during {results['rss_during_max']:.0f} MiB, after {results['rss_after']['host_mib']:.0f} "
           f"MiB, fresh host with the same {results['live_at_end']} matches "
           f"{results['rss_fresh_same_matches']['host_mib']:.0f} MiB (idle {results['rss_idle']['host_mib']:.0f} MiB)")
-    print(f"cores: {results.get('cores', 'pinned')}")
+    print(f"cores: {results.get('cores', 'pinned')}; {results['events_per_move']:.1f} match events received per move "
+          f"({results['events_with_view']} of {results['events_received']} with a view); serving process "
+          f"{results['serving_cpu_us_per_move']:.0f} us/move")
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
 
 
@@ -642,6 +694,10 @@ def main() -> None:
                         help="pinned: the host and its workers on core 0, the load on core 1; split: the serving "
                              "process alone on core 0, its workers with the load on core 1; shared: wherever the "
                              "OS places them")
+    parser.add_argument("--profile", help="record the serving process and its workers with py-spy (raw stacks) "
+                        "into this file for the load's time (py-spy from $PY_SPY or PATH); bench/profile_summary.py")
+    parser.add_argument("--no-fresh-host", action="store_true",
+                        help="skip the fresh host's memory reading at the end (a shorter run)")
     args = parser.parse_args()
     if args.short:
         args.matches, args.duration = 40, 30.0
@@ -649,7 +705,7 @@ def main() -> None:
                                   [game for game in args.games.split(",") if game], args.machine_note,
                                   args.transport, args.probe,
                                   dict(item.split("=", 1) for item in args.host_env), args.load_gc_default,
-                                  args.host_loop, args.cores))
+                                  args.host_loop, args.cores, args.profile, not args.no_fresh_host))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

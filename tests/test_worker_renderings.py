@@ -184,3 +184,35 @@ def test_a_step_landing_while_a_view_is_made_never_pairs_a_picture_with_another_
         asked_again = len([line for line in host.log_lines(ASKED_AGAIN)
                            if line.get("match_id") == match.removeprefix("matches/")])
     assert asked_again, "no step landed while a View was made"
+
+
+def test_pictures_go_only_to_watchers_who_asked_and_equal_watchers_get_equal_bytes(client):
+    """Campanile (hands hidden): of three WatchMatch streams of seat 0, the
+    one that asked for no rendering gets views without SVG or text, the two
+    that asked for the SVG get the same View, byte for byte, at every
+    version; the spectator who asked gets its own picture (no hand)."""
+    match = client.create_match("campanile", seats=3, seed=77).name
+    tokens = [client.join(match, seat=seat).player_token for seat in range(3)]
+    svg = pb.RenderOptions(svg=True)
+    plain = Watched(client.open_watch(match, tokens[0]))
+    pictures = [Watched(client.open_watch(match, tokens[0], render=svg)) for _ in range(2)]
+    spectator = Watched(client.open_watch(match, "", render=svg))
+    watched = [plain, *pictures, spectator]
+    try:
+        versions = []
+        for _ in range(MOVES):
+            view = client.view(match, tokens[0])
+            mover = tokens[view.to_move[0]]
+            legal = client.view(match, mover).legal_moves
+            versions.append(client.move(match, mover, move_id=legal[0].id, expected_version=view.version).version)
+        assert wait_for(lambda: all(versions[-1] in watch.views for watch in watched), 60)
+        assert all(watch.error is None for watch in watched)
+        for version in versions:
+            assert not plain.views[version].svg and not plain.views[version].text
+            first, second = (watch.views[version] for watch in pictures)
+            assert first.svg.startswith("<svg") and first.SerializeToString() == second.SerializeToString()
+            assert spectator.views[version].svg.startswith("<svg")
+            assert spectator.views[version].svg != first.svg, "the spectator's picture shows no hand"
+    finally:
+        for watch in watched:
+            watch.stop()
