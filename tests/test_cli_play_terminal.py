@@ -20,7 +20,7 @@ import pytest
 from gamehost.cli.main import main
 from gamehost.v1 import gamehost_pb2 as pb
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(150)  # a loaded machine starts the CLI processes slowly
 
 RESUME = re.compile(r"come back to it with: (gamehost play --match \S+ --token=\S+(?: --host \S+)?)")
 
@@ -126,9 +126,7 @@ def test_ctrl_c_asks_too_and_keeping_prints_the_resume_command(host, client):
         seen = _read_until(player.stdout, "q to quit): ", deadline)
         player.send_signal(signal.SIGINT)
         seen += _read_until(player.stdout, "k to keep your seat and quit: ", deadline)
-        player.stdin.write(b"k\n")
-        player.stdin.close()
-        rest, _ = player.communicate(timeout=30)
+        rest, _ = player.communicate(b"k\n", timeout=30)
     finally:
         player.kill()
     out = seen + rest.decode()
@@ -165,9 +163,10 @@ def test_callisto_takes_one_choice_steps_and_draws_the_orientations(cli, host, c
     listed = re.findall(r"^\s+(\d+)\. L-tetromino [^\[]+\[turn:L4:(\w+)\]", orientations, re.MULTILINE)
     assert [turn for _number, turn in listed][:4] == ["r0", "r1", "r2", "r3"]
     # Each orientation drawn under its number: "o" the cell placed on the chosen board cell.
-    pictures = orientations[orientations.index("    1."):]
+    heading = re.search(r"^    1\.\s+2\.\s+3\.\s+4\..*$", orientations, re.MULTILINE)
+    assert heading, orientations
+    pictures = orientations[heading.start():]
     rows = pictures.splitlines()
-    assert rows[0].split()[:4] == ["1.", "2.", "3.", "4."], pictures
     assert [row[4:6] for row in rows[1:4]] == ["o.", "#.", "##"], pictures  # as drawn: the L of the rules
     name = match_of(out)
     assert resume_of(out)[3] == name
