@@ -293,9 +293,9 @@ def _choose_move(view: pb.View, draws: bool = False):
                 return picked
             asked.append(True)
         chosen.append(next(part for part in choices(moves, path) if part.id == picked))
-        move = composed(moves, [part.id for part in chosen])
-        if move is not None:
-            return move.id
+        whole_move = composed(moves, [part.id for part in chosen])
+        if whole_move is not None:
+            return whole_move.id
 
 
 BACK, RESIGN, OFFER_DRAW, QUIT, INPUT_ENDED = object(), object(), object(), object(), object()
