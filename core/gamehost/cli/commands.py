@@ -190,8 +190,8 @@ def play(args) -> int:
         except KeyboardInterrupt:  # Ctrl-C is a quit like q: the player says what becomes of the seat
             print()
             return ask_on_quit(host, args, match_name, token, input_ended=False)
-        except _Quit as quit:
-            return ask_on_quit(host, args, match_name, token, input_ended=quit.input_ended)
+        except _Quit as quitting:
+            return ask_on_quit(host, args, match_name, token, input_ended=quitting.input_ended)
 
 
 class _Quit(Exception):
