@@ -143,3 +143,10 @@ def test_queueing_and_listing_tickets_in_french(signed_in_host, user, capsys, mo
     assert "en file pour games/tictactoe, 2 joueurs" in queued and "vous êtes Joueur " in queued, queued
     assert "apparié" in listed and "2 joueurs" in listed, listed
     assert leaks(queued) == [] and leaks(listed) == [], queued + listed
+
+
+def test_quitting_a_match_asks_and_answers_in_french(cli, monkeypatch):
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    code, out = cli("play", "tictactoe", "--seed", "5", answers="q\nk\n")
+    assert code == 0 and "l pour laisser la place" in out and "pour la reprendre : gamehost play --match" in out, out
+    assert leaks(out) == [], out

@@ -37,7 +37,7 @@ def test_create_private_prints_the_invitation_and_its_link_and_join_invite_takes
         assert (match.visibility, match.spectators, match.rated) == (pb.VISIBILITY_PRIVATE, pb.SPECTATORS_NONE, False)
         assert match.seats[0].reserved_for == alice
     code, out, _ = cli(capsys, signed_in_host, "join", name, "--invite", invitation, "--name", "Guest")
-    assert code == 0 and "Player 2 of " in out and "player token: " in out
+    assert code == 0 and "Guest (Player 2) of " in out and "player token: " in out
     code, out, _ = cli(capsys, signed_in_host, "invitation", "revoke", name, "--bearer-token", alice_token)
     assert code == 0 and "admits nobody" in out
     code, _, err = cli(capsys, signed_in_host, "join", name, "--invite", invitation)

@@ -121,9 +121,11 @@ def test_cli_play_in_the_terminal_to_the_end(host):
 
 def test_cli_play_composes_a_long_list_of_moves_part_by_part(host, client):
     """Callisto offers hundreds of moves in parts: the terminal asks for the
-    piece, then how it lies, then the cell ("b" goes back a part)."""
-    answers = ["1", "1", "1", "1",  # two columns: the column, then its cell
-               "1", "b", "2", "1", "1", "q"]  # a piece, back, another piece, how it lies, its cell
+    piece, then how it lies, then the cell ("b" goes back a part); a part
+    with one choice (the column, the only piece of the first rounds) is
+    taken without asking."""
+    answers = ["1", "1",  # two columns: only their cells are asked
+               "1", "b", "piece:L4", "1", "1", "q"]  # a piece, back, another piece, how it lies, its cell
     result = subprocess.run([sys.executable, "-m", "gamehost.cli.main", "play", "callisto", "--host", host.target,
                              "--seed", "7", "--name", "tester"], input="\n".join(answers) + "\n",
                             capture_output=True, text=True, timeout=60)
@@ -146,7 +148,7 @@ def test_cli_create_join_matches_and_watch(host):
     name = cli("create", "tictactoe", "--bots", "1").strip()
     assert name.startswith("matches/")
     joined = cli("join", name, "--seat", "0", "--name", "cli")
-    assert joined.startswith(f"Player 1 of {name} (seat 0 in the API, counted from 0)")  # people count from 1
+    assert joined.startswith(f"cli (Player 1) of {name} (seat 0 in the API, counted from 0)")  # people count from 1
     token = joined.split("player token: ")[1].strip()
     assert f"{name}" in (listed := cli("matches", "--game", "tictactoe", "--status", "active"))
     assert "cli, Player 2 (bot)" in listed

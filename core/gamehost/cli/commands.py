@@ -7,8 +7,10 @@ import sys
 
 from gamehost.cli.channels import connect
 from gamehost.cli.endings import describe_end, status_word, worded
+from gamehost.cli.part_pictures import part_pictures, side_by_side
 from gamehost.cli.private_matches import print_invitation, reservations
-from gamehost.cli.seats import SeatNames, seat_label, seat_name
+from gamehost.cli.quitting import ask_on_quit
+from gamehost.cli.seats import SeatNames, seat_label, seat_name, seat_with_number
 from gamehost.cli.words import _, tr
 from gamehost.sdk.i18n import ENGLISH, Translator, catalogues_of, negotiate, translating
 from gamehost.client import GameHostClient, Resume, candidates, canonical_json, choices, composed, from_struct
@@ -100,7 +102,9 @@ def create(args) -> int:
 def join(args) -> int:
     with connect(args) as host:
         joined = host.join(args.match, seat=args.seat, player_name=args.name, invitation_code=args.invite)
-    print(tr("{seat} of {match} (seat {index} in the API, counted from 0)", seat=seat_name(joined.seat),
+    seat = next((seat for seat in joined.match.seats if seat.index == joined.seat), None)
+    print(tr("{seat} of {match} (seat {index} in the API, counted from 0)",
+             seat=seat_with_number(seat) if seat is not None else seat_name(joined.seat),
              match=joined.match.name, index=joined.seat))
     print(tr("player token: {token}", token=joined.player_token))
     return 0
@@ -181,32 +185,52 @@ def play(args) -> int:
             match_name, token = match.name, joined.player_token
         else:
             raise SystemExit(_("error: name a game to start, or --match to play an existing one"))
-        names = SeatNames(host, match_name)
-        draws = host.game(host.match(match_name).game).draw_by_agreement
-        print(tr("{match}: you are {seat}", match=match_name, seat=seat_name(host.view(match_name, token).seat)))
-        view = host.view(match_name, token, text=True)
-        while True:
-            _print_view(view)
-            if view.status != pb.MATCH_STATUS_ACTIVE:
-                return 0
-            if not view.legal_moves:
-                print(tr("waiting for {seats} ...", seats=", ".join(map(names, view.to_move))))
-                view = _next_view(host, match_name, token, view.version, names)
-                continue
-            choice = _choose_move(view, draws=draws)
-            if choice is None:
-                return 0
-            if choice is RESIGN:  # the seat is no longer the player's: its token reads nothing more
-                print(tr("resigned: {match}", match=describe_end(worded(host, host.resign(match_name, token)))))
-                return 0
-            if choice is OFFER_DRAW:
-                offered = host.offer_draw(match_name, token)
-                print(_("the match is drawn") if offered.agreed else
-                      tr("draw offered; waiting for {seats}", seats=", ".join(map(names, offered.offer.waiting))))
-                view = host.view(match_name, token, text=True)
-                continue
-            answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
-            view = answer.view
+        try:
+            return _play_match(host, match_name, token)
+        except KeyboardInterrupt:  # Ctrl-C is a quit like q: the player says what becomes of the seat
+            print()
+            return ask_on_quit(host, args, match_name, token, input_ended=False)
+        except _Quit as quitting:
+            return ask_on_quit(host, args, match_name, token, input_ended=quitting.input_ended)
+
+
+class _Quit(Exception):
+    """The player quit the play loop (q, or input ended)."""
+
+    def __init__(self, input_ended: bool) -> None:
+        super().__init__("quit")
+        self.input_ended = input_ended
+
+
+def _play_match(host: GameHostClient, match_name: str, token: str) -> int:
+    names = SeatNames(host, match_name)
+    draws = host.game(host.match(match_name).game).draw_by_agreement
+    print(tr("{match}: you are {seat}", match=match_name, seat=seat_name(host.view(match_name, token).seat)))
+    view = host.view(match_name, token, text=True)
+    while True:
+        _print_view(view)
+        if view.status != pb.MATCH_STATUS_ACTIVE:
+            return 0
+        if not view.legal_moves:
+            print(tr("waiting for {seats} ...", seats=", ".join(map(names, view.to_move))))
+            view = _next_view(host, match_name, token, view.version, names)
+            continue
+        if _composed_in_parts(view):
+            view = host.view(match_name, token, text=True, svg=True)  # its targets draw the shapes to choose
+        choice = _choose_move(view, draws=draws)
+        if choice is QUIT or choice is INPUT_ENDED:
+            raise _Quit(input_ended=choice is INPUT_ENDED)
+        if choice is RESIGN:  # the seat is no longer the player's: its token reads nothing more
+            print(tr("resigned: {match}", match=describe_end(worded(host, host.resign(match_name, token)))))
+            return 0
+        if choice is OFFER_DRAW:
+            offered = host.offer_draw(match_name, token)
+            print(_("the match is drawn") if offered.agreed else
+                  tr("draw offered; waiting for {seats}", seats=", ".join(map(names, offered.offer.waiting))))
+            view = host.view(match_name, token, text=True)
+            continue
+        answer = host.move(match_name, token, move_id=choice, expected_version=view.version, text=True)
+        view = answer.view
 
 
 COMPOSE_FROM = 24
@@ -214,59 +238,82 @@ COMPOSE_FROM = 24
 (a piece, then how it lies, then its cell) instead of from one long list."""
 
 
+def _composed_in_parts(view: pb.View) -> bool:
+    """Whether the player chooses this view's move part by part rather than from one list."""
+    return len(view.legal_moves) > COMPOSE_FROM and any(move.parts for move in view.legal_moves)
+
+
 def _choose_move(view: pb.View, draws: bool = False):
     """The id of the move the player picks: from the list of moves, or part
     by part when the list is long and the plugin offers the moves in parts;
-    or RESIGN ("r"), or OFFER_DRAW ("d", in games with draws by agreement)."""
+    or RESIGN ("r"), OFFER_DRAW ("d", in games with draws by agreement),
+    QUIT ("q") or INPUT_ENDED. A step with one choice is taken, not asked."""
     moves = list(view.legal_moves)
     ids = [move.id for move in moves]
-    if len(moves) <= COMPOSE_FROM or not any(move.parts for move in moves):
+    if not _composed_in_parts(view):
+        if len(moves) == 1:
+            print("  " + tr("{choice} (the only one)", choice=moves[0].label))
+            return moves[0].id
         for number, move in enumerate(moves, 1):
             print(f"  {number:>3}. {move.label}  [{move.id}]")
         prompt = (_("your move (number or id, r to resign, d to offer a draw, q to quit): ") if draws else
                   _("your move (number or id, r to resign, q to quit): "))
         return _ask([(move.id, move.id) for move in moves], ids, prompt,
                     endings={"r": RESIGN, **({"d": OFFER_DRAW} if draws else {})})
+    pictures = part_pictures(view.svg)
     chosen: list[pb.MovePart] = []
+    asked: list[bool] = []  # per chosen part: whether the player chose it (else it was the only one)
     while True:
         path = [part.id for part in chosen]
         # Moves offered whole are listed with the first choices.
         options = [(part.id, part.label) for part in choices(moves, path)]
         whole = [] if chosen else [(move.id, move.label) for move in moves if not move.parts]
-        count = len(candidates(moves, path)) + len(whole)
-        print(tr("{count} moves with {parts}; choose:", count=count, parts=" > ".join(p.label for p in chosen))
-              if chosen else tr("{count} moves; choose:", count=count))
-        for number, (key, label) in enumerate(options + whole, 1):
-            print(f"  {number:>3}. {label}  [{key}]")
-        picked = _ask(options + whole, ids, _("number, id, b to go back, q to quit: "), back=bool(chosen))
-        if picked is None:
-            return None
-        if picked == BACK:
-            chosen.pop()
-            continue
-        if picked in ids and picked not in {key for key, _label in options}:
-            return picked
+        if len(options) == 1 and not whole:
+            print("  " + tr("{choice} (the only one)", choice=options[0][1]))
+            picked = options[0][0]
+            asked.append(False)
+        else:
+            count = len(candidates(moves, path)) + len(whole)
+            print(tr("{count} moves with {parts}; choose:", count=count, parts=" > ".join(p.label for p in chosen))
+                  if chosen else tr("{count} moves; choose:", count=count))
+            for number, (key, label) in enumerate(options + whole, 1):
+                print(f"  {number:>3}. {label}  [{key}]")
+            drawn = [(number, pictures[key]) for number, (key, _label) in enumerate(options, 1) if key in pictures]
+            for line in side_by_side(drawn):
+                print(line)
+            picked = _ask(options + whole, ids, _("number, id, b to go back, q to quit: "), back=any(asked))
+            if picked is QUIT or picked is INPUT_ENDED:
+                return picked
+            if picked == BACK:  # back to the last step the player chose, past those taken for them
+                while not asked[-1]:
+                    chosen.pop(), asked.pop()
+                chosen.pop(), asked.pop()
+                continue
+            if picked in ids and picked not in {key for key, _label in options}:
+                return picked
+            asked.append(True)
         chosen.append(next(part for part in choices(moves, path) if part.id == picked))
-        move = composed(moves, [part.id for part in chosen])
-        if move is not None:
-            return move.id
+        whole_move = composed(moves, [part.id for part in chosen])
+        if whole_move is not None:
+            return whole_move.id
 
 
-BACK, RESIGN, OFFER_DRAW = object(), object(), object()
+BACK, RESIGN, OFFER_DRAW, QUIT, INPUT_ENDED = object(), object(), object(), object(), object()
 
 
 def _ask(options: list[tuple[str, str]], ids: list[str], prompt: str, back: bool = False,
          endings: dict[str, object] | None = None):
     """A key of ``options`` by its number or the key itself, any move id, BACK
-    for "b" (if ``back``), what ``endings`` maps a letter to, or None to quit."""
+    for "b" (if ``back``), what ``endings`` maps a letter to, QUIT for "q",
+    INPUT_ENDED when there is no more input."""
     keys = [key for key, _label in options]
     while True:
         try:
             text = input(prompt).strip()
         except EOFError:
-            return None
+            return INPUT_ENDED
         if text == "q":
-            return None
+            return QUIT
         if back and text == "b":
             return BACK
         if endings and text in endings and text not in keys and text not in ids:

@@ -24,6 +24,13 @@ def seat_label(seat: pb.Seat) -> str:
     return tr("{seat} (open)", seat=seat_name(seat.index)) if seat.kind == pb.SEAT_KIND_OPEN else seat_name(seat.index)
 
 
+def seat_with_number(seat: pb.Seat) -> str:
+    """A seat as the other commands name it, with its number when a name hides it: "Ada (Player 1)"."""
+    if seat.player_name and seat.kind == pb.SEAT_KIND_HUMAN:
+        return tr("{name} ({seat})", name=seat.player_name, seat=seat_name(seat.index))
+    return seat_label(seat)
+
+
 class SeatNames:
     """The names of a match's seats, read from the host when asked (players
     join while a match runs), for lines that name a seat by its number."""
