@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import structlog
 
 from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_free, ensure_ports_free, split_address
 from gamehost.host.store import describe_store
 
@@ -124,6 +125,7 @@ class GroupSupervisor:
                          pids=[child.process.pid for child in self.children if child.process],
                          metrics_ports=[child.config.metrics_port for child in self.children],
                          store=describe_store(first.store), seconds=round(time.monotonic() - started, 2))
+                announce_page(first, first.web_port)
             await self.stopping.wait()
             log.info("shutting down the serving processes", grace_seconds=first.shutdown_grace)
             await self._stop_all()

@@ -28,6 +28,7 @@ from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
 from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_ports_free
 from gamehost.host.rpc.quotas import Quotas
 from gamehost.host.ops.loop_lag import LoopLag
@@ -203,6 +204,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
              data_dir=config.data_dir, replica=config.replica_id, pid=os.getpid(),
              metrics_port=metrics_server.port if metrics_server else None, tls=tls,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio or uvloop (--event-loop)
+    if member is None:
+        announce_page(config, web.port if web else None)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
                        sibling_server, forwarder, front)
 
