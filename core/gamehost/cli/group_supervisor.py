@@ -120,12 +120,12 @@ class GroupSupervisor:
             await asyncio.wait([asyncio.create_task(self._all_ready()), asyncio.create_task(self.stopping.wait())],
                                return_when=asyncio.FIRST_COMPLETED)
             if not self.stopping.is_set():
+                announce_page(first, first.web_port)
                 log.info("host serving", address=first.address, port=split_address(first.address)[1],
                          web_port=first.web_port, processes=len(self.children),
                          pids=[child.process.pid for child in self.children if child.process],
                          metrics_ports=[child.config.metrics_port for child in self.children],
                          store=describe_store(first.store), seconds=round(time.monotonic() - started, 2))
-                announce_page(first, first.web_port)
             await self.stopping.wait()
             log.info("shutting down the serving processes", grace_seconds=first.shutdown_grace)
             await self._stop_all()

@@ -198,14 +198,15 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                               gateway_server=gateway_server, sibling_server=sibling_server,
                               forwarder=forwarder, front=front).stop(0)
             raise
+    # Before "host serving", so that whoever waits for that line has read this one.
+    if member is None:
+        announce_page(config, web.port if web else None)
     # A group's supervisor says "host serving" once every process is ready.
     log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
              web_port=web.port if web else None, games=sorted(catalog.games), store=describe_store(config.store),
              data_dir=config.data_dir, replica=config.replica_id, pid=os.getpid(),
              metrics_port=metrics_server.port if metrics_server else None, tls=tls,
              event_loop=type(asyncio.get_running_loop()).__module__.split(".")[0])  # asyncio or uvloop (--event-loop)
-    if member is None:
-        announce_page(config, web.port if web else None)
     return RunningHost(server, engine, health_servicer, port, readiness, metrics_server, web, gateway_server,
                        sibling_server, forwarder, front)
 
