@@ -10,12 +10,15 @@ import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
 import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusLabel, statusText } from "./match-text";
-import { formatNumber, plural, tr } from "./i18n";
+import { formatList, formatNumber, plural, tr } from "./i18n";
 import { signedInOrNull } from "./identity";
 import { keepInvitation } from "./invitations";
 import { Visibility } from "@gamehost/client";
 import { YourTurnList } from "./your-turn";
 import { MatchQueue } from "./match-queue";
+import { botButtons } from "./bot-buttons";
+import { playerCounts } from "./player-counts";
+import { leaderboardLink, playerLink } from "./player-pages";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -25,6 +28,8 @@ export function showLobby(root: HTMLElement): () => void {
   const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, tr("Loading the catalog…")));
   const matchesArea = h("div", { id: "matches" });
   const myMatches = h("section", { id: "my-matches", hidden: true });
+  const openMatches = h("section", { id: "open-matches" });
+  const profileLink = h("p", { id: "my-profile", hidden: true });
   let games: Game[] = [];
   const yourTurn = new YourTurnList((game) => games.find((known) => known.name === game)?.title ?? gameId(game));
   const queue = new MatchQueue();
@@ -40,11 +45,13 @@ export function showLobby(root: HTMLElement): () => void {
     h("option", { value: String(MatchStatus.SUSPENDED) }, statusLabel(MatchStatus.SUSPENDED)));
   replaceChildren(root,
     h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, tr("Your name ")), nameInput),
+    profileLink,
     yourTurn.element,
     queue.element,
     myMatches,
+    openMatches,
     h("section", {}, h("h2", {}, tr("Games")), gamesList),
-    h("section", {}, h("h2", {}, tr("Matches "), statusFilter, " ",
+    h("section", {}, h("h2", {}, tr("All matches "), statusFilter, " ",
       h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, tr("Refresh"))),
     joinProblems, matchesArea));
 
@@ -72,7 +79,35 @@ export function showLobby(root: HTMLElement): () => void {
     } catch (error) {
       replaceChildren(matchesArea, problemPanel(problemOf(error), tr("Listing the matches")));
     }
+    await refreshOpenMatches();
     if (signedIn) await refreshMyMatches();
+    else await refreshHeldMatches();
+  };
+
+  // Open matches with a seat anyone may take, other than those this browser sits in already.
+  const refreshOpenMatches = async () => {
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 50, status: MatchStatus.OPEN });
+      const joinable = matches.filter((match) => !match.rulesUnavailable && !heldSeat(matchId(match.name))
+        && match.seats.some((seat) => seat.kind === SeatKind.OPEN && !seat.verified && !seat.reservedFor));
+      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")), joinable.length ? table(joinable, false)
+        : h("p", { class: "muted" }, tr("No open match waits for players: create one below.")));
+    } catch (error) {
+      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")),
+        problemPanel(problemOf(error), tr("Listing the matches")));
+    }
+  };
+
+  // Signed out, "My matches" are those whose seat tokens this browser keeps, among the host's latest.
+  const refreshHeldMatches = async () => {
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 100 });
+      const held = matches.filter((match) => heldSeat(matchId(match.name)));
+      myMatches.hidden = !held.length;
+      replaceChildren(myMatches, h("h2", {}, tr("My matches")), table(held, true));
+    } catch {
+      myMatches.hidden = true; // the listing of all matches below shows the problem
+    }
   };
 
   // Signed in: the name comes from the identity, and "My matches" lists the matches where you hold a seat.
@@ -95,6 +130,9 @@ export function showLobby(root: HTMLElement): () => void {
   const identityKnown = signedInOrNull().then((identity) => {
     if (!identity?.subject) return;
     signedIn = true;
+    profileLink.hidden = false;
+    replaceChildren(profileLink, tr("Your ratings and match history: "),
+      playerLink(`players/${identity.subject}`, identity.displayName || identity.subject));
     Object.assign(nameInput, { value: identity.displayName || identity.subject, disabled: true,
       title: tr("The host shows the name of your sign-in.") });
   });
@@ -115,20 +153,25 @@ export function showLobby(root: HTMLElement): () => void {
 }
 
 function gameCard(game: Game, currentName: () => string): HTMLElement {
-  const players = game.minPlayers === game.maxPlayers ? plural(game.minPlayers, "{count} player", "{count} players")
-    : tr("{min}–{max} players", { min: game.minPlayers, max: game.maxPlayers });
+  const counts = playerCounts(game);
+  const contiguous = counts[counts.length - 1] - counts[0] === counts.length - 1;
+  const players = counts.length === 1 ? plural(counts[0], "{count} player", "{count} players")
+    : contiguous ? tr("{min}–{max} players", { min: counts[0], max: counts[counts.length - 1] })
+      : tr("{counts} players", { counts: formatList(counts.map((count) => formatNumber(count)), "disjunction") });
   const traits = [game.hiddenInformation ? tr("hidden information") : "", game.chance ? tr("chance") : ""]
     .filter(Boolean);
   return h("details", { class: "game", "data-game": game.id },
     h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
     h("p", { class: "game-summary" }, game.summary),
-    h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion })),
+    h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion }),
+      " · ", leaderboardLink(game.name)),
+    botButtons(game, currentName),
     createForm(game, currentName));
 }
 
 function createForm(game: Game, currentName: () => string): HTMLElement {
   const seatCount = h("select", { name: "seats", onchange: () => drawSeatChoices() },
-    range(game.minPlayers, game.maxPlayers).map((count) => h("option", { value: String(count) }, formatNumber(count))));
+    playerCounts(game).map((count) => h("option", { value: String(count) }, formatNumber(count))));
   const seatChoices = h("div", { class: "seat-choices" });
   const drawSeatChoices = () => {
     // Seats keep their choice when the count changes; new seats start as bots, seat 0 as a person.
