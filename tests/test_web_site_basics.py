@@ -180,7 +180,7 @@ def test_the_theme_button_is_readable_in_every_theme(web_host):
 
 
 def test_serve_says_the_address_to_open_in_a_browser():
-    host = HostProcess("--web-root", str(WEB / "dist")).start()
+    host = HostProcess("--web-root", str(WEB / "dist")).start(timeout=120)
     try:
         url = f"http://127.0.0.1:{host.web_port}/"
         # Said before "host serving", which start() waited for.
@@ -190,7 +190,7 @@ def test_serve_says_the_address_to_open_in_a_browser():
 
 
 def test_serve_says_no_address_when_the_web_port_serves_no_page(tmp_path):
-    host = HostProcess("--web-root", str(tmp_path)).start()  # an empty web root: the port serves only the API
+    host = HostProcess("--web-root", str(tmp_path)).start(timeout=120)  # an empty web root: the port serves only the API
     try:
         assert host.web_port
         assert not [line for line in host.logs if "url" in line]

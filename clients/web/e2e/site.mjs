@@ -155,11 +155,18 @@ function texts(page, selector) {
     .join("\n"));
 }
 
+/** The page whose player is to move, once its move list is enabled. */
 async function moverOf(pages) {
-  await Promise.race(pages.map((page) => waitForTurnOrEnd(page)));
-  for (const page of pages) {
-    const state = await pageState(page);
-    if (state.legal.length && state.toMove.includes(state.seat)) return page;
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    for (const page of pages) {
+      const state = await pageState(page);
+      if (state.toMove.includes(state.seat)) {
+        await waitForTurnOrEnd(page);
+        return page;
+      }
+    }
+    await pages[0].waitForTimeout(100); // between two looks at both pages
   }
   throw new Error("no page may move");
 }
