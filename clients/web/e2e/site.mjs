@@ -87,15 +87,15 @@ const scenarios = {
   async lobbyLists(browser) {
     const page = await newPage(browser);
     await page.goto(`${target}/#/`);
-    const link = page.locator(`tr[data-match="${args.match}"] .join-seat`).first();
-    await page.locator("#open-matches").locator(`tr[data-match="${args.match}"] .join-seat`).first()
-      .waitFor({ timeout: WAIT_MS });
-    const openBefore = await matchIds(page, "#open-matches");
-    await link.click();
+    const join = page.locator(`#open-matches tr[data-open-match="${args.match}"] .join-open-seat`).first();
+    await join.waitFor({ timeout: WAIT_MS });
+    const openBefore = await matchIds(page, "#open-matches", "open-match");
+    await join.click();
     await page.waitForSelector(".match-page[data-version]", { timeout: WAIT_MS });
     await page.goto(`${target}/#/`);
     await page.locator(`#my-matches tr[data-match="${args.match}"]`).waitFor({ timeout: WAIT_MS });
-    return { openBefore, mine: await matchIds(page, "#my-matches"), openAfter: await matchIds(page, "#open-matches"),
+    return { openBefore, mine: await matchIds(page, "#my-matches"),
+      openAfter: await matchIds(page, "#open-matches", "open-match"),
       lobby: await texts(page, "main") };
   },
 
@@ -143,8 +143,9 @@ function contrast(first, second) {
   return (light + 0.05) / (dark + 0.05);
 }
 
-function matchIds(page, where) {
-  return page.locator(`${where} tr[data-match]`).evaluateAll((rows) => rows.map((row) => row.dataset.match));
+function matchIds(page, where, marker = "match") {
+  return page.locator(`${where} tr[data-${marker}]`).evaluateAll((rows, key) => rows.map((row) => row.getAttribute(key)),
+    `data-${marker}`);
 }
 
 /** What a person reads in `selector`, and the attributes people read there. */

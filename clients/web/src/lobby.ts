@@ -64,11 +64,13 @@ export function showLobby(root: HTMLElement): () => void {
     }
   };
 
-  const table = (matches: Match[], mine: boolean) => {
+  // The open matches' rows are marked apart (data-open-match, join-open-seat): the same match is also a row of
+  // the list of all matches, and each row's controls must be found as that list's.
+  const table = (matches: Match[], mine: boolean, open = false) => {
     const titles = new Map(games.map((game) => [game.name, game.title]));
     return h("table", { class: "matches" },
       h("thead", {}, h("tr", {}, [tr("game"), tr("match"), tr("status"), tr("players"), tr("actions")].map((title) => h("th", {}, title)))),
-      h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine,
+      h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine, open,
         () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, tr("Joining")))))));
   };
 
@@ -90,7 +92,7 @@ export function showLobby(root: HTMLElement): () => void {
       const { matches } = await gamehost.listMatches({ pageSize: 50, status: MatchStatus.OPEN });
       const joinable = matches.filter((match) => !match.rulesUnavailable && !heldSeat(matchId(match.name))
         && match.seats.some((seat) => seat.kind === SeatKind.OPEN && !seat.verified && !seat.reservedFor));
-      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")), joinable.length ? table(joinable, false)
+      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")), joinable.length ? table(joinable, false, true)
         : h("p", { class: "muted" }, tr("No open match waits for players: create one below.")));
     } catch (error) {
       replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")),
@@ -267,7 +269,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   return form;
 }
 
-function matchRow(match: Match, title: string, mine: boolean, currentName: () => string,
+function matchRow(match: Match, title: string, mine: boolean, open: boolean, currentName: () => string,
   report: (problem: Problem) => void): HTMLElement {
   if (match.rulesUnavailable) return unavailableRow(match, title);
   const id = matchId(match.name);
@@ -276,7 +278,7 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
   const openSeats = match.status === MatchStatus.OPEN && !held && !mine
     ? match.seats.filter((seat) => seat.kind === SeatKind.OPEN) : [];
   const why = statusDetailText(match.statusDetail);
-  return h("tr", { "data-match": id },
+  return h("tr", { [open ? "data-open-match" : "data-match"]: id },
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
     h("td", {}, h("span", { class: `status status-${statusText(match.status)}`, title: why || null },
@@ -284,7 +286,7 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
       mine && match.userTurnSince ? h("div", { class: "your-turn-badge" }, tr("your turn")) : null),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
-      openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
+      openSeats.map((seat) => h("button", { type: "button", class: open ? "join-open-seat" : "join-seat", "data-seat": seat.index,
         onclick: async (event: Event) => {
           (event.currentTarget as HTMLButtonElement).disabled = true;
           try {
