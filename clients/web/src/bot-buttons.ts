@@ -16,7 +16,6 @@ export function botButtons(game: Game, currentName: () => string): HTMLElement {
   const problemArea = h("div", { class: "problem-area" });
   const seats = playerCounts(game)[0];
   const buttons = game.bots.map((bot) => h("button", { type: "button", class: "play-bot", "data-bot": bot.name,
-    title: tr("A match against the bot {bot}: you take the first seat", { bot: bot.title || bot.name }),
     onclick: async (event: Event) => {
       const button = event.currentTarget as HTMLButtonElement;
       button.disabled = true;
