@@ -80,9 +80,9 @@ export function formatNumber(value: number | bigint): string {
   return new Intl.NumberFormat(current, { useGrouping: false, maximumFractionDigits: 2 }).format(value);
 }
 
-/** A list of names joined as the language does: "Ann and Bob", « Ann et Bob ». */
-export function formatList(items: string[]): string {
-  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
+/** A list of names joined as the language does: "Ann and Bob", « Ann et Bob » (or "2 or 4", « 2 ou 4 »). */
+export function formatList(items: string[], type: "conjunction" | "disjunction" = "conjunction"): string {
+  return new Intl.ListFormat(current, { style: "long", type }).format(items);
 }
 
 export function formatTime(date: Date): string {

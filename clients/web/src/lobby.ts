@@ -10,12 +10,15 @@ import { optionsForm } from "./options-form";
 import { newRequestId } from "./request-ids";
 import { heldSeat, joinSeat, playerName, rememberPlayerName } from "./seat-tokens";
 import { gameId, matchId, rulesUnavailableText, seatText, statusDetailText, statusLabel, statusText } from "./match-text";
-import { formatNumber, plural, tr } from "./i18n";
+import { formatList, formatNumber, plural, tr } from "./i18n";
 import { signedInOrNull } from "./identity";
 import { keepInvitation } from "./invitations";
 import { Visibility } from "@gamehost/client";
 import { YourTurnList } from "./your-turn";
 import { MatchQueue } from "./match-queue";
+import { botButtons } from "./bot-buttons";
+import { playerCounts } from "./player-counts";
+import { leaderboardLink, playerLink } from "./player-pages";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -25,6 +28,8 @@ export function showLobby(root: HTMLElement): () => void {
   const gamesList = h("div", { id: "games", class: "games" }, h("p", { class: "muted" }, tr("Loading the catalog…")));
   const matchesArea = h("div", { id: "matches" });
   const myMatches = h("section", { id: "my-matches", hidden: true });
+  const openMatches = h("section", { id: "open-matches" });
+  const profileLink = h("p", { id: "my-profile", hidden: true });
   let games: Game[] = [];
   const yourTurn = new YourTurnList((game) => games.find((known) => known.name === game)?.title ?? gameId(game));
   const queue = new MatchQueue();
@@ -40,11 +45,13 @@ export function showLobby(root: HTMLElement): () => void {
     h("option", { value: String(MatchStatus.SUSPENDED) }, statusLabel(MatchStatus.SUSPENDED)));
   replaceChildren(root,
     h("section", { class: "lobby-player" }, h("label", { for: "player-name" }, tr("Your name ")), nameInput),
+    profileLink,
     yourTurn.element,
     queue.element,
     myMatches,
+    openMatches,
     h("section", {}, h("h2", {}, tr("Games")), gamesList),
-    h("section", {}, h("h2", {}, tr("Matches "), statusFilter, " ",
+    h("section", {}, h("h2", {}, tr("All matches "), statusFilter, " ",
       h("button", { type: "button", id: "refresh-matches", onclick: () => void refreshMatches() }, tr("Refresh"))),
     joinProblems, matchesArea));
 
@@ -57,11 +64,13 @@ export function showLobby(root: HTMLElement): () => void {
     }
   };
 
-  const table = (matches: Match[], mine: boolean) => {
+  // The open matches' rows are marked apart (data-open-match, join-open-seat): the same match is also a row of
+  // the list of all matches, and each row's controls must be found as that list's.
+  const table = (matches: Match[], mine: boolean, open = false) => {
     const titles = new Map(games.map((game) => [game.name, game.title]));
     return h("table", { class: "matches" },
       h("thead", {}, h("tr", {}, [tr("game"), tr("match"), tr("status"), tr("players"), tr("actions")].map((title) => h("th", {}, title)))),
-      h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine,
+      h("tbody", {}, matches.map((match) => matchRow(match, titles.get(match.game) ?? gameId(match.game), mine, open,
         () => nameInput.value.trim(), (problem) => replaceChildren(joinProblems, problemPanel(problem, tr("Joining")))))));
   };
 
@@ -72,7 +81,35 @@ export function showLobby(root: HTMLElement): () => void {
     } catch (error) {
       replaceChildren(matchesArea, problemPanel(problemOf(error), tr("Listing the matches")));
     }
+    await refreshOpenMatches();
     if (signedIn) await refreshMyMatches();
+    else await refreshHeldMatches();
+  };
+
+  // Open matches with a seat anyone may take, other than those this browser sits in already.
+  const refreshOpenMatches = async () => {
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 50, status: MatchStatus.OPEN });
+      const joinable = matches.filter((match) => !match.rulesUnavailable && !heldSeat(matchId(match.name))
+        && match.seats.some((seat) => seat.kind === SeatKind.OPEN && !seat.verified && !seat.reservedFor));
+      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")), joinable.length ? table(joinable, false, true)
+        : h("p", { class: "muted" }, tr("No open match waits for players: create one below.")));
+    } catch (error) {
+      replaceChildren(openMatches, h("h2", {}, tr("Open matches to join")),
+        problemPanel(problemOf(error), tr("Listing the matches")));
+    }
+  };
+
+  // Signed out, "My matches" are those whose seat tokens this browser keeps, among the host's latest.
+  const refreshHeldMatches = async () => {
+    try {
+      const { matches } = await gamehost.listMatches({ pageSize: 100 });
+      const held = matches.filter((match) => heldSeat(matchId(match.name)));
+      myMatches.hidden = !held.length;
+      replaceChildren(myMatches, h("h2", {}, tr("My matches")), table(held, true));
+    } catch {
+      myMatches.hidden = true; // the listing of all matches below shows the problem
+    }
   };
 
   // Signed in: the name comes from the identity, and "My matches" lists the matches where you hold a seat.
@@ -95,6 +132,9 @@ export function showLobby(root: HTMLElement): () => void {
   const identityKnown = signedInOrNull().then((identity) => {
     if (!identity?.subject) return;
     signedIn = true;
+    profileLink.hidden = false;
+    replaceChildren(profileLink, tr("Your ratings and match history: "),
+      playerLink(`players/${identity.subject}`, identity.displayName || identity.subject));
     Object.assign(nameInput, { value: identity.displayName || identity.subject, disabled: true,
       title: tr("The host shows the name of your sign-in.") });
   });
@@ -115,20 +155,25 @@ export function showLobby(root: HTMLElement): () => void {
 }
 
 function gameCard(game: Game, currentName: () => string): HTMLElement {
-  const players = game.minPlayers === game.maxPlayers ? plural(game.minPlayers, "{count} player", "{count} players")
-    : tr("{min}–{max} players", { min: game.minPlayers, max: game.maxPlayers });
+  const counts = playerCounts(game);
+  const contiguous = counts[counts.length - 1] - counts[0] === counts.length - 1;
+  const players = counts.length === 1 ? plural(counts[0], "{count} player", "{count} players")
+    : contiguous ? tr("{min}–{max} players", { min: counts[0], max: counts[counts.length - 1] })
+      : tr("{counts} players", { counts: formatList(counts.map((count) => formatNumber(count)), "disjunction") });
   const traits = [game.hiddenInformation ? tr("hidden information") : "", game.chance ? tr("chance") : ""]
     .filter(Boolean);
   return h("details", { class: "game", "data-game": game.id },
     h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
     h("p", { class: "game-summary" }, game.summary),
-    h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion })),
+    h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion }),
+      " · ", leaderboardLink(game.name)),
+    botButtons(game, currentName),
     createForm(game, currentName));
 }
 
 function createForm(game: Game, currentName: () => string): HTMLElement {
   const seatCount = h("select", { name: "seats", onchange: () => drawSeatChoices() },
-    range(game.minPlayers, game.maxPlayers).map((count) => h("option", { value: String(count) }, formatNumber(count))));
+    playerCounts(game).map((count) => h("option", { value: String(count) }, formatNumber(count))));
   const seatChoices = h("div", { class: "seat-choices" });
   const drawSeatChoices = () => {
     // Seats keep their choice when the count changes; new seats start as bots, seat 0 as a person.
@@ -224,7 +269,7 @@ function createForm(game: Game, currentName: () => string): HTMLElement {
   return form;
 }
 
-function matchRow(match: Match, title: string, mine: boolean, currentName: () => string,
+function matchRow(match: Match, title: string, mine: boolean, open: boolean, currentName: () => string,
   report: (problem: Problem) => void): HTMLElement {
   if (match.rulesUnavailable) return unavailableRow(match, title);
   const id = matchId(match.name);
@@ -233,7 +278,7 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
   const openSeats = match.status === MatchStatus.OPEN && !held && !mine
     ? match.seats.filter((seat) => seat.kind === SeatKind.OPEN) : [];
   const why = statusDetailText(match.statusDetail);
-  return h("tr", { "data-match": id },
+  return h("tr", { [open ? "data-open-match" : "data-match"]: id },
     h("td", {}, title),
     h("td", {}, h("a", { href: `#/matches/${id}` }, h("code", {}, id))),
     h("td", {}, h("span", { class: `status status-${statusText(match.status)}`, title: why || null },
@@ -241,7 +286,7 @@ function matchRow(match: Match, title: string, mine: boolean, currentName: () =>
       mine && match.userTurnSince ? h("div", { class: "your-turn-badge" }, tr("your turn")) : null),
     h("td", {}, match.seats.map((seat) => h("div", {}, seatText(seat)))),
     h("td", { class: "actions" },
-      openSeats.map((seat) => h("button", { type: "button", class: "join-seat", "data-seat": seat.index,
+      openSeats.map((seat) => h("button", { type: "button", class: open ? "join-open-seat" : "join-seat", "data-seat": seat.index,
         onclick: async (event: Event) => {
           (event.currentTarget as HTMLButtonElement).disabled = true;
           try {

@@ -1,5 +1,5 @@
 // Client-side routes: #/ the lobby, #/matches/<id> the game page, #/matches/<id>/replay (or /log) its replay
-// and log.
+// and log, #/games/<id>/leaderboard a game's leaderboard, #/players/<subject> a player's page.
 // A bearer token in the fragment (#/...?token=...) is taken first, then removed from the address.
 import { h, replaceChildren } from "./elements";
 import { hostBaseUrl } from "./api";
@@ -7,6 +7,7 @@ import { bearerToken, exposeToEmbeddingPage, onSignInChange, takeTokenFromAddres
 import { showLobby } from "./lobby";
 import { showMatch } from "./match-page";
 import { showReplay } from "./replay-page";
+import { showLeaderboard, showPlayer } from "./player-pages";
 import { showSignInBar } from "./sign-in-bar";
 import { releaseSignedInSeats } from "./seat-tokens";
 import { themeToggle } from "./theme";
@@ -21,7 +22,11 @@ function route(): void {
   leavePage();
   const path = window.location.hash.replace(/^#/, "").replace(/\?.*$/, "") || "/";
   const match = /^\/matches\/([^/]+)(\/log|\/replay)?$/.exec(path);
+  const leaderboard = /^\/games\/([^/]+)\/leaderboard$/.exec(path);
+  const player = /^\/players\/([^/]+)$/.exec(path);
   if (path === "/") leavePage = showLobby(app);
+  else if (leaderboard) leavePage = showLeaderboard(app, decodeURIComponent(leaderboard[1]));
+  else if (player) leavePage = showPlayer(app, decodeURIComponent(player[1]));
   else if (match && match[2]) leavePage = showReplay(app, decodeURIComponent(match[1]));
   else if (match) leavePage = showMatch(app, decodeURIComponent(match[1]));
   else {

@@ -24,6 +24,7 @@ import { endingBanner, endingText } from "./match-outcome";
 import { TurnSignal } from "./turn-signal";
 import { UndoPanel } from "./undo-panel";
 import { EndingsPanel } from "./endings-panel";
+import { RematchPanel } from "./rematch-panel";
 import { invitationCode, invitationLink, takeInvitationFromAddress } from "./invitations";
 import { rulesUnavailableNotice, RULES_VERSION_UNAVAILABLE } from "./rules-unavailable";
 
@@ -71,6 +72,7 @@ class MatchPage {
   private readonly lastMove = new LastMove();
   private readonly undo: UndoPanel;
   private readonly endings: EndingsPanel;
+  private readonly rematch = new RematchPanel({ report: (problem, context) => this.showProblem(problem, context) });
   private readonly invitation = h("section", { id: "invitation", class: "invitation", hidden: true,
     "aria-label": tr("Invite a friend") });
   private readonly signal: TurnSignal;
@@ -108,6 +110,7 @@ class MatchPage {
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
       this.invitation, this.ending, this.lastMove.element, this.undo.element, this.endings.element,
+      this.rematch.element,
       this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
@@ -175,6 +178,7 @@ class MatchPage {
     this.closed = true;
     this.follower?.stop();
     this.undo.stop();
+    this.rematch.stop();
     window.clearInterval(this.clockTimer);
   }
 
@@ -335,6 +339,7 @@ class MatchPage {
     this.showEnding(view);
     this.undo.show(view, this.match?.seats ?? []);
     this.endings.show(this.match, view);
+    this.rematch.show(this.match, view);
     this.showInvitation(view);
   }
 

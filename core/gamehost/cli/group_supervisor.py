@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import structlog
 
 from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_free, ensure_ports_free, split_address
 from gamehost.host.store import describe_store
 
@@ -119,6 +120,7 @@ class GroupSupervisor:
             await asyncio.wait([asyncio.create_task(self._all_ready()), asyncio.create_task(self.stopping.wait())],
                                return_when=asyncio.FIRST_COMPLETED)
             if not self.stopping.is_set():
+                announce_page(first, first.web_port)
                 log.info("host serving", address=first.address, port=split_address(first.address)[1],
                          web_port=first.web_port, processes=len(self.children),
                          pids=[child.process.pid for child in self.children if child.process],

@@ -28,6 +28,7 @@ from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
 from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_ports_free
 from gamehost.host.rpc.quotas import Quotas
 from gamehost.host.ops.loop_lag import LoopLag
@@ -197,6 +198,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                               gateway_server=gateway_server, sibling_server=sibling_server,
                               forwarder=forwarder, front=front).stop(0)
             raise
+    # Before "host serving", so that whoever waits for that line has read this one.
+    if member is None:
+        announce_page(config, web.port if web else None)
     # A group's supervisor says "host serving" once every process is ready.
     log.info("host serving" if member is None else "serving process ready", address=config.address, port=port,
              web_port=web.port if web else None, games=sorted(catalog.games), store=describe_store(config.store),

@@ -72,6 +72,7 @@ class CatalogMessages:
         return pb.Game(
             name=f"games/{game.id}", id=game.id, title=game.title, summary=game.summary,
             rules_version=game.version, min_players=game.min_players, max_players=game.max_players,
+            player_counts=game.allowed_player_counts(),
             options_schema=to_struct(dict(game.options_schema)), default_options=to_struct(game.default_options()),
             variants=[pb.Variant(id=v.id, title=v.title, description=v.description,
                                  options=to_struct(dict(v.options))) for v in game.variants],

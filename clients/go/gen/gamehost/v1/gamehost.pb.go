@@ -566,6 +566,10 @@ type Game struct {
 	Plugin string `protobuf:"bytes,13,opt,name=plugin,proto3" json:"plugin,omitempty"`
 	// The bots that can play this game (CreateMatchRequest.bot names one), weakest first.
 	Bots []*GameBot `protobuf:"bytes,14,rep,name=bots,proto3" json:"bots,omitempty"`
+	// The player counts a match may have, lowest first: every count from
+	// min_players to max_players unless the game allows only some (Scalino:
+	// 2 or 4). CreateMatchRequest.seats must be one of them.
+	PlayerCounts []int32 `protobuf:"varint,15,rep,packed,name=player_counts,json=playerCounts,proto3" json:"player_counts,omitempty"`
 	// Players: undo. Players may take some moves back by
 	// agreement (AskUndo); which ones, the game's page says.
 	Undo bool `protobuf:"varint,50,opt,name=undo,proto3" json:"undo,omitempty"`
@@ -703,6 +707,13 @@ func (x *Game) GetPlugin() string {
 func (x *Game) GetBots() []*GameBot {
 	if x != nil {
 		return x.Bots
+	}
+	return nil
+}
+
+func (x *Game) GetPlayerCounts() []int32 {
+	if x != nil {
+		return x.PlayerCounts
 	}
 	return nil
 }
@@ -6693,7 +6704,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x04\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfb\x04\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -6711,7 +6722,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12hidden_information\x18\v \x01(\bR\x11hiddenInformation\x12\x16\n" +
 	"\x06chance\x18\f \x01(\bR\x06chance\x12\x16\n" +
 	"\x06plugin\x18\r \x01(\tR\x06plugin\x12(\n" +
-	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12\x12\n" +
+	"\x04bots\x18\x0e \x03(\v2\x14.gamehost.v1.GameBotR\x04bots\x12#\n" +
+	"\rplayer_counts\x18\x0f \x03(\x05R\fplayerCounts\x12\x12\n" +
 	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
 	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\"I\n" +
