@@ -5,11 +5,11 @@
 // browser whose language is French opens a match against bots, plays a few
 // moves by clicks so the board and the move log have something to show, and
 // saves the window (1280x800) as docs/screenshots/<game>-fr.png.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { deflateSync, inflateSync } from "node:zlib";
 import { launchBrowser } from "./browser.mjs";
 import { createMatch, pageState, playToEnd, seededRandom } from "./pages.mjs";
 
@@ -24,14 +24,36 @@ if (!args.target) {
   process.exit(2);
 }
 
-/** Recompresses a PNG losslessly when ImageMagick is there; the screenshot as Chromium wrote it otherwise. */
+/** Recompresses a PNG losslessly: its image data deflated again at zlib's highest level (Chromium writes it fast). */
 function optimise(file) {
-  for (const tool of ["/usr/local/bin/convert", "/usr/bin/convert"]) {
-    if (!existsSync(tool)) continue;
-    execFileSync(tool, [file, "-strip", "-define", "png:compression-level=9", "-define", "png:compression-filter=5",
-      file]);
-    return;
+  const png = readFileSync(file);
+  const chunks = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    chunks.push({ type: png.toString("latin1", at + 4, at + 8), data: png.subarray(at + 8, at + 8 + length) });
+    at += 12 + length;
   }
+  const pixels = inflateSync(Buffer.concat(chunks.filter((chunk) => chunk.type === "IDAT").map((chunk) => chunk.data)));
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length);
+    head.write(type, 4, "latin1");
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+    return Buffer.concat([head, data, tail]);
+  };
+  const kept = chunks.filter((c) => c.type === "IHDR" || c.type === "PLTE" || c.type === "tRNS");
+  writeFileSync(file, Buffer.concat([png.subarray(0, 8), ...kept.map((c) => chunk(c.type, c.data)),
+    chunk("IDAT", deflateSync(pixels, { level: 9, memLevel: 9 })), chunk("IEND", Buffer.alloc(0))]));
+}
+
+function crc32(bytes) {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
 }
 
 const browser = await launchBrowser();
