@@ -59,6 +59,8 @@ def test_tictactoe_is_among_the_french_games():
     assert "tictactoe" in FRENCH_GAMES
 
 
+# A whole match by clicks, a spectator and every step of the replay: 50 s (Scalino) to 175 s (Kensington) at a load of 10.
+@pytest.mark.long_running
 @pytest.mark.parametrize("game", FRENCH_GAMES)
 def test_a_whole_match_its_spectator_and_its_replay_show_no_english(web_host, game):
     page_table = json.loads((PAGE_TABLES / f"{LANGUAGE}.json").read_text(encoding="utf-8"))
