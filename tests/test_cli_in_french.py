@@ -14,7 +14,9 @@ import pytest
 
 from gamehost.cli import words
 from gamehost.cli.main import main
-from gamehost.sdk.i18n import read_catalogue
+from gamehost.host.plugins import load_catalog
+from gamehost.sdk.i18n import catalogues_of, read_catalogue
+from gamehost.testing.english_leaks import EnglishLeaks
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -23,6 +25,14 @@ CATALOGUES = [
     Path(words.__file__).parents[1] / "host/locale/fr/LC_MESSAGES/gamehost.po",
 ]
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+GAMES = load_catalog().games
+FRENCH_GAMES = sorted(game_id for game_id, entry in GAMES.items() if "fr" in catalogues_of(entry.game).languages)
+# Enough answers of "1" (the first move, or the first part of a move composed part by part) for the longest game.
+FIRST_CHOICES = "1\n" * 20000
+# What `play` shows that is the same in every language: the ids a player may type instead of a number
+# ("[cell:x09y02]"), and a text picture's rows of one-letter cells whose legend says them in French.
+TYPED_IDS = re.compile(r"\[[^\]\s]+\]$", re.MULTILINE)
+PICTURE_ROWS = re.compile(r"^ *\d+ +\S+ *$", re.MULTILINE)
 
 
 def french_catalogues() -> list[dict[str, str]]:
@@ -150,3 +160,19 @@ def test_quitting_a_match_asks_and_answers_in_french(cli, monkeypatch):
     code, out = cli("play", "tictactoe", "--seed", "5", answers="q\nk\n")
     assert code == 0 and "l pour laisser la place" in out and "pour la reprendre : gamehost play --match" in out, out
     assert leaks(out) == [], out
+
+
+@pytest.mark.long_running
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("game", FRENCH_GAMES)
+def test_a_whole_match_of_each_french_game_in_the_cli_shows_no_english(cli, game):
+    """Every game whose plugin declares French, played to its end against the random bot at the other seats
+    (the seats and options `play` starts with, the smallest the game accepts)."""
+    code, played = cli("play", game, "--locale", "fr", "--seed", "5", "--name", "Ada", answers=FIRST_CHOICES)
+    assert code == 0, played[-2000:]
+    assert "vous êtes Joueur 1" in played and "Partie terminée : " in played, played[-2000:]
+    cli_table = dict(read_catalogue(CATALOGUES[0]))
+    shown = PICTURE_ROWS.sub("", TYPED_IDS.sub("", played))
+    english = EnglishLeaks.of_games([GAMES[game].game], "fr", extra=[cli_table]).words_in(shown)
+    lines = [line for line in shown.splitlines() if any(re.search(rf"\b{word}\b", line) for word in english)]
+    assert english == [], f"English in the French CLI: {english}\n" + "\n".join(lines[:12])

@@ -29,6 +29,13 @@ def test_coordinates_and_numbers_are_no_words():
     assert words("X en a3, 3x3, Joueur 2 d’Ann") == {"x", "en", "joueur", "d", "ann"}
 
 
+def test_one_letter_is_a_symbol_not_a_word():
+    # A legend letter translated ("G" for green is "V" in French) says nothing about the board's column g.
+    leaks = EnglishLeaks.of_tables("fr", [{"G": "V", "G green": "V vert"}])
+    assert leaks.words_in("a b c d e f g\nC ## ##") == []
+    assert leaks.words_in("V vert, G green") == ["green"]
+
+
 def test_the_games_host_and_page_catalogues_together():
     from gamehost_tictactoe.game import TicTacToe
 

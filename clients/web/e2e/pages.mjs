@@ -91,7 +91,7 @@ export async function waitForTurnOrEnd(page, timeout = 60000) {
 }
 
 const submitted = (page, before) => page.waitForFunction(
-  (count) => Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > count, before, { timeout: 3000 });
+  (count) => Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > count, before, { timeout: 10000 });
 
 // A busy machine may re-render the board while a click waits for its target
 // to be stable: generous timeouts, then a forced click for a covered target.
@@ -121,7 +121,7 @@ export async function composeOnBoard(page, move) {
     await page.waitForFunction(({ depth, part, submits }) =>
       (document.querySelector("#composer")?.dataset.chosen ?? "").split(" ")[depth] === part
         || Number(document.querySelector(".match-page")?.dataset.submits ?? 0) > submits,
-    { depth, part, submits }, { timeout: 5000 }).catch(async () => {
+    { depth, part, submits }, { timeout: 15000 }).catch(async () => {
       const now = await page.locator("#composer").getAttribute("data-chosen");
       throw new Error(`the click on part ${part} of move ${move.id} was not taken (chosen now: ${now})`);
     });
@@ -156,7 +156,7 @@ export async function playMove(page, moveId, { boardOnly = false } = {}) {
   }
   if (via === "list" && boardOnly) throw new Error(`move ${moveId} cannot be played on the board`);
   if (via === "list") {
-    await page.locator(`#moves .legal-move[data-move-id=${attribute(moveId)}]`).click({ timeout: 5000 });
+    await page.locator(`#moves .legal-move[data-move-id=${attribute(moveId)}]`).click({ timeout: 15000 });
     await submitted(page, submits);
   }
   await page.waitForFunction((seen) => {

@@ -142,7 +142,7 @@ export class MoveComposer {
     // Choices the picture has no target for still get a button: every move stays reachable.
     const unmarked = Array.from(choices.values()).filter((part) => !marked.has(part.id));
     replaceChildren(this.bar,
-      labels.length ? h("span", { class: "composer-chosen" }, `Chosen: ${labels.join(" › ")}`) : null,
+      labels.length ? h("span", { class: "composer-chosen" }, tr("Chosen: {parts}", { parts: labels.join(" › ") })) : null,
       labels.length ? h("button", { type: "button", class: "composer-back", onclick: () => this.back() }, tr("Back")) : null,
       labels.length ? h("button", { type: "button", class: "composer-clear", onclick: () => this.clear() }, tr("Clear"))
         : h("span", { class: "composer-hint" }, tr("Click the board to build your move.")),

@@ -52,7 +52,9 @@ class EnglishLeaks:
             for msgid, msgstr in table.items():
                 english |= _message_words(msgid)
                 translated |= _message_words(msgstr)
-        return cls(language, frozenset(english - translated))
+        # One letter is a symbol, not a word of a language: a legend's "G" (green, "V" in French) is also
+        # the board's column g and a row's name.
+        return cls(language, frozenset(word for word in english - translated if len(word) > 1))
 
     @classmethod
     def of_games(cls, games: Iterable[Any], language: str, *, host: bool = True,
