@@ -16,6 +16,7 @@ import { keepInvitation } from "./invitations";
 import { Visibility } from "@gamehost/client";
 import { YourTurnList } from "./your-turn";
 import { MatchQueue } from "./match-queue";
+import { HowToPlay } from "./how-to-play";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -122,6 +123,7 @@ function gameCard(game: Game, currentName: () => string): HTMLElement {
   return h("details", { class: "game", "data-game": game.id },
     h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
     h("p", { class: "game-summary" }, game.summary),
+    new HowToPlay(game).elements,
     h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion })),
     createForm(game, currentName));
 }
