@@ -19,6 +19,7 @@ import { MatchQueue } from "./match-queue";
 import { botButtons } from "./bot-buttons";
 import { playerCounts } from "./player-counts";
 import { leaderboardLink, playerLink } from "./player-pages";
+import { HowToPlay } from "./how-to-play";
 
 const MATCH_REFRESH_MS = 5000;
 
@@ -165,6 +166,7 @@ function gameCard(game: Game, currentName: () => string): HTMLElement {
   return h("details", { class: "game", "data-game": game.id },
     h("summary", {}, h("strong", {}, game.title), ` · ${players}`, traits.length ? ` · ${traits.join(", ")}` : ""),
     h("p", { class: "game-summary" }, game.summary),
+    new HowToPlay(game).elements,
     h("p", { class: "muted" }, tr("{plugin}, rules version {version}", { plugin: game.plugin, version: game.rulesVersion }),
       " · ", leaderboardLink(game.name)),
     botButtons(game, currentName),

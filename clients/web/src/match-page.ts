@@ -27,6 +27,7 @@ import { EndingsPanel } from "./endings-panel";
 import { RematchPanel } from "./rematch-panel";
 import { invitationCode, invitationLink, takeInvitationFromAddress } from "./invitations";
 import { rulesUnavailableNotice, RULES_VERSION_UNAVAILABLE } from "./rules-unavailable";
+import { HowToPlay } from "./how-to-play";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
@@ -70,6 +71,7 @@ class MatchPage {
   private readonly problems = h("div", { id: "problems" });
   private readonly ending = h("div", { id: "ending-area" });
   private readonly lastMove = new LastMove();
+  private readonly howToPlay = new HowToPlay();
   private readonly undo: UndoPanel;
   private readonly endings: EndingsPanel;
   private readonly rematch = new RematchPanel({ report: (problem, context) => this.showProblem(problem, context) });
@@ -106,7 +108,7 @@ class MatchPage {
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", this.replayLink, " ",
-        h("a", { href: "#/" }, tr("lobby"))),
+        h("a", { href: "#/" }, tr("lobby")), " ", this.howToPlay.elements),
       this.identity, this.seedNotice,
       h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
       this.invitation, this.ending, this.lastMove.element, this.undo.element, this.endings.element,
@@ -151,6 +153,7 @@ class MatchPage {
     this.undo.offer(this.game?.undo ?? false);
     this.endings.offerDraws(this.game?.drawByAgreement ?? false);
     this.title.textContent = this.game?.title ?? gameId(this.match.game);
+    this.howToPlay.show(this.game);
     // Players must know when chance is not hidden from everyone (an admin chose the seed, e.g. for a tournament).
     this.seedNotice.hidden = !(this.match.seedChosen && (this.game?.chance || this.game?.hiddenInformation));
     this.seedNotice.textContent = tr("The seed of this match was chosen by its creator: whoever knows it can foresee every draw and hidden card.");

@@ -164,6 +164,23 @@ class Game:
     play on after an upgrade (docs/plugin-guide.md, "Upgrading a game").
     New matches always take this game's own ``version``."""
     summary: str = ""
+    how_to_play: Sequence[str] = ()
+    """The rules for a player who has never seen the game, as Markdown
+    paragraphs, each a ``Text`` so it is translated like every other word:
+    what you do on a turn, how the game ends and who wins, the special cases
+    a newcomer trips on, and one tip. About 120 to 250 words in all.
+
+    One message per paragraph (not one long message): a translator works on
+    a paragraph at a time, and a change to one paragraph leaves the others'
+    translations valid. A paragraph may be a Markdown list, a heading, a
+    ``code`` block holding a small text diagram, or emphasis; raw HTML is
+    not shown (frontends render the Markdown without it).
+
+    The catalog (``GetGame``, ``ListGames``) serves the paragraphs joined by
+    blank lines in the player's language as ``Game.how_to_play``; a frontend
+    shows it on request before and during a match ("How to play"). The
+    conformance kit fails a game without it, or one whose paragraphs a
+    declared language does not translate."""
     min_players: int = 2
     max_players: int = 2
     player_counts: Sequence[int] = ()

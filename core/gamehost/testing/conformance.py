@@ -147,9 +147,23 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
             raise AssertionError(f"{game.id}, {seats} seats, seed {seed + index}: {error}") from error
         report.playouts += 1
     await engine.close()
+    missing_rules = _missing_how_to_play(game, report.words.problems)
+    assert not missing_rules, missing_rules
     assert not report.words.problems, (f"{game.id} does not show its words in every language it declares:\n  "
                                        + "\n  ".join(report.words.problems))
     return report
+
+
+def _missing_how_to_play(game: Game, word_problems: Sequence[str]) -> str:
+    """Why ``game`` fails the kit for want of rules a newcomer can read before a first move ("" when it has them).
+    Told after the playouts, with the language check's findings (``word_problems``), so one run names them all."""
+    if any(str(paragraph).strip() for paragraph in game.how_to_play):
+        return ""
+    also = ("; and it does not show its words in every language it declares:\n  " + "\n  ".join(word_problems)
+            if word_problems else "")
+    return (f"{game.id} has no how-to-play text: set Game.how_to_play to its rules for a newcomer, Markdown "
+            f"paragraphs each a Text(...) (what you do on a turn, how the game ends and who wins, a tip; "
+            f"docs/plugin-guide.md, \"How to play\"){also}")
 
 
 class _SinglePlugin:

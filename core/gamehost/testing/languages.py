@@ -7,7 +7,7 @@ a ``Text`` (a plain string cannot be translated: it would show in English in
 a French view), have a translation of each message id in each language (a
 message id shown as it is is English leaking), with the same ``{name}``
 placeholders; its pictures' words (``gettext``/``tr`` in the renderers)
-too, and its catalog entry's: title, summary, variants' titles and
+too, and its catalog entry's: title, summary, how-to-play paragraphs, variants' titles and
 descriptions, and the options' titles, descriptions and choice labels.
 """
 
@@ -93,6 +93,8 @@ class LanguageCheck:
         step = "the catalog"
         self.word(self.game.title, "the game's title", step)
         self.word(self.game.summary, "the game's summary", step)
+        for number, paragraph in enumerate(self.game.how_to_play, start=1):
+            self.word(paragraph, f"paragraph {number} of how_to_play", step)
         for variant in self.game.variants:
             self.word(variant.title, f"title of variant {variant.id!r}", step)
             self.word(variant.description, f"description of variant {variant.id!r}", step)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text, Variant
 
+from gamehost_burgbaumeister.how_to_play import HOW_TO_PLAY
+
 from gamehost_burgbaumeister import hints, render, rules
 
 OPTIONS_SCHEMA = {
@@ -13,16 +15,17 @@ OPTIONS_SCHEMA = {
     "properties": {
         "special_cards": {
             "type": "boolean", "default": False,
-            "description": Text("Points variant (§2.5): king, queen, princes, princesses, ravens, cannons, towers, "
-                                "magician."),
+            "description": Text("Points variant: the king, the queen, princes, princesses and ravens score bonuses; "
+                                "cannons, towers and the magician act."),
         },
         "memory_aid": {
             "type": "boolean", "default": False,
-            "description": Text("Views show the number of every face-down card that has been face up before."),
+            "description": Text("Memory aid: hidden cards that were already turned up show their number."),
         },
         "start_card_is_tower": {
             "type": "boolean", "default": False,
-            "description": Text("Ambiguity B1: the start card counts as a tower against cannons."),
+            "description": Text("The start card 1 counts as a tower against cannons: one tower in your wall then protects "
+                                "every card to its left."),
         },
         "start_card_scores": {
             "type": "boolean", "default": True,
@@ -34,12 +37,12 @@ OPTIONS_SCHEMA = {
         },
         "cannon_hits_own_wall": {
             "type": "boolean", "default": False,
-            "description": Text("A cannon may also target the shooter's own wall ([FR]: 'a player of your choice')."),
+            "description": Text("A cannon may also remove a card from your own wall."),
         },
         "stall_turns_per_face_down_card": {
             "type": "integer", "minimum": 1, "default": 2,
-            "description": Text("Termination guard: the game ends after this many turns per face-down card in a row "
-                                "without a take."),
+            "description": Text("The game ends, scored as when nobody can take a card, after this many turns per hidden "
+                                "card in a row in which nobody took one."),
         },
     },
 }
@@ -50,6 +53,7 @@ class Burgbaumeister(Game):
     title = Text("Der Wettkampf der Burgbaumeister")
     version = "1"
     summary = Text("Turn face-down cards one at a time and build the first ascending wall of 10 cards.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4

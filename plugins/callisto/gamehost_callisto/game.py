@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text, Variant
 
+from gamehost_callisto.how_to_play import HOW_TO_PLAY
+
 import gamehost_callisto.hints as hints
 import gamehost_callisto.render as render
 import gamehost_callisto.rules as rules
@@ -14,18 +16,17 @@ OPTIONS_SCHEMA = {
     "properties": {
         "one_sided": {
             "type": "boolean", "default": False,
-            "description": Text("Pieces may be turned but not flipped; the pairs of L and S/Z "
-                                "tetrominoes become L + J and S + Z (§2.4 flag)."),
+            "description": Text("Pieces may be turned but not flipped over; instead of two L and two S pieces you have "
+                                "one L and one J, one S and one Z."),
         },
         "start_seat": {
             "enum": ["random", 0, 1, 2, 3], "default": "random",
-            "description": Text("Who starts the (first) game: a seat number, or drawn at random "
-                                "(PROPOSED for the rulebook's youngest player, §2.5)."),
+            "description": Text("Who starts the first game: the player with that seat number, or one drawn at random."),
         },
         "match": {
             "type": "boolean", "default": False,
-            "description": Text("Play one game per player, each started by the next player clockwise, "
-                                "and add up the penalties ([FR] Astuce)."),
+            "description": Text("Play one game per player, each started by the next player in turn, and add up the "
+                                "penalties."),
         },
     },
     "additionalProperties": False,
@@ -38,6 +39,7 @@ class Callisto(Game):
     version = "1"
     summary = Text("Place your polyominoes on an octagonal board, each touching your own colour "
                    "by an edge; the fewest cells left over wins.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text, Variant
 
+from gamehost_campanile.how_to_play import HOW_TO_PLAY
+
 import gamehost_campanile.hints as hints
 import gamehost_campanile.render as render
 import gamehost_campanile.rules as rules
@@ -15,6 +17,7 @@ class Campanile(Game):
     title = Text("Campanile")
     version = "1"
     summary = Text("Build five rival towers storey by storey and bet power chips on the ones that will stand tallest.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 5
@@ -25,8 +28,7 @@ class Campanile(Game):
         "properties": {
             "bet_rule": {
                 "enum": list(rules.BET_RULES), "default": "at_least",
-                "description": Text("A bet chip must be worth at least (French rules) or exactly "
-                                    "(German reviews) the storeys built this turn."),
+                "description": Text("Your bet chip must be worth at least, or exactly, the storeys you built this turn."),
             },
             "bet_on_built_tower": {
                 "type": "boolean", "default": False,
@@ -45,11 +47,11 @@ class Campanile(Game):
     }
     variants = (
         Variant("standard", Text("Standard"), {},
-                Text("The 1996 rules as translated: a chip worth at least the storeys built.")),
+                Text("The usual rules: a chip worth at least the storeys you built.")),
         Variant("official-variant", Text("Official variant"), {"bet_on_built_tower": True},
                 Text("You may also bet on the tower you have just built.")),
         Variant("exact-bets", Text("Exact bets"), {"bet_rule": "exact"},
-                Text("As the German reviews read: a chip worth exactly the storeys built.")),
+                Text("Your chip must be worth exactly the storeys you built.")),
     )
 
     def setup(self, seats, options, rng):

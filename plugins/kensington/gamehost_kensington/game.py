@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text, Variant
 
+from gamehost_kensington.how_to_play import HOW_TO_PLAY
+
 import gamehost_kensington.hints as hints
 import gamehost_kensington.render as render
 import gamehost_kensington.rules as rules
@@ -15,16 +17,16 @@ OPTIONS_SCHEMA = {
     "properties": {
         "strict_lighting": {
             "type": "boolean", "default": False,
-            "description": Text("Variant (spec 1.8): a window tile may never touch a window of the other lighting."),
+            "description": Text("Lit and dark windows may never touch each other."),
         },
         "roof_on_ground": {
             "type": "boolean", "default": False,
-            "description": Text("PROPOSED off (spec 1.8): allow roof cells on the ground floor."),
+            "description": Text("Roofs may also stand directly on the ground."),
         },
         "store_when_free": {
             "type": "boolean", "default": True,
-            "description": Text("PROPOSED on (spec 1.7): an unplaced taken tile must go to a free warehouse spot "
-                                "rather than back to the pile."),
+            "description": Text("A tile you took but did not place goes to a free spot of your warehouse when there is "
+                                "one, not back to the pile."),
         },
     },
 }
@@ -36,12 +38,13 @@ class Kensington(Game):
     version = "1"
     summary = Text("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
                    "varied roof heights and cats score.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 5
     options_schema = OPTIONS_SCHEMA
     variants = (
-        Variant("standard", Text("Standard"), {}, Text("The rules as specified, with every PROPOSED default.")),
+        Variant("standard", Text("Standard"), {}, Text("The usual rules.")),
         Variant("strict-lighting", Text("Strict lighting"), {"strict_lighting": True},
                 Text("Lit and dark windows may never touch.")),
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text, Variant
 
+from gamehost_scalino.how_to_play import HOW_TO_PLAY, PYRAMID_HOW_TO_PLAY
+
 from gamehost_scalino import dismantle, hints, render, rules
 from gamehost_scalino.pyramid import GEOMETRIES
 
@@ -26,6 +28,7 @@ class Scalino(Game):
     title = Text("Scalino")
     version = "1"
     summary = Text("Build a four-level pyramid of wooden bars together, each making long staircases in your colour.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 4
@@ -37,7 +40,8 @@ class Scalino(Game):
         "properties": {
             "geometry": GEOMETRY_OPTION,
             "pocket_rule": {"enum": list(rules.POCKET_RULES), "default": "rectangle",
-                            "description": Text("Reading of the no-pocket rule.")},
+                            "description": Text("How strictly the rule against shutting in empty cells is read: a rectangle, a single "
+                                                "cell, any region, or not at all.")},
             "staircase_steps": {"enum": list(rules.STAIRCASE_STEPS), "default": "adjacent",
                                 "description": Text("Whether flat neighbours continue a staircase or a level change "
                                                     "is needed.")},
@@ -88,6 +92,7 @@ class ScalinoPyramid(Game):
     title = Text("Scalino: Démonte la pyramide")
     version = "1"
     summary = Text("Take apart a finished Scalino pyramid piece by piece; bigger pieces score more.")
+    how_to_play = PYRAMID_HOW_TO_PLAY
     languages = ("en", "fr")
     min_players = 2
     max_players = 6

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from gamehost.sdk import Game, Text
 
+from gamehost_tictactoe.how_to_play import HOW_TO_PLAY
+
 from gamehost_tictactoe import render, rules
 
 
@@ -12,6 +14,7 @@ class TicTacToe(Game):
     title = Text("Tic-tac-toe")
     version = "1"
     summary = Text("Mark three cells in a row on a 3x3 grid before your opponent does.")
+    how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 2

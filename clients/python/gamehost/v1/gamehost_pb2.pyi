@@ -143,7 +143,7 @@ DELIVERY_STATE_DELIVERED: DeliveryState
 DELIVERY_STATE_FAILED: DeliveryState
 
 class Game(_message.Message):
-    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "player_counts", "undo", "draw_by_agreement", "locale")
+    __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "player_counts", "undo", "draw_by_agreement", "locale", "how_to_play")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -162,6 +162,7 @@ class Game(_message.Message):
     UNDO_FIELD_NUMBER: _ClassVar[int]
     DRAW_BY_AGREEMENT_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
+    HOW_TO_PLAY_FIELD_NUMBER: _ClassVar[int]
     name: str
     id: str
     title: str
@@ -180,7 +181,8 @@ class Game(_message.Message):
     undo: bool
     draw_by_agreement: bool
     locale: str
-    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., player_counts: _Optional[_Iterable[int]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
+    how_to_play: str
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., player_counts: _Optional[_Iterable[int]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ..., locale: _Optional[str] = ..., how_to_play: _Optional[str] = ...) -> None: ...
 
 class GameBot(_message.Message):
     __slots__ = ("name", "title", "level")

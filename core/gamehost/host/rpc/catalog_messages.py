@@ -7,7 +7,8 @@ runs. Each game is said in the language negotiated for its own plugin
 (``Locales``), so one answer may mix French games with English ones, each
 ``Game.locale`` saying which.
 
-What a plugin gives as ``Text`` is translated: the title and summary, each
+What a plugin gives as ``Text`` is translated: the title and summary, the
+how-to-play paragraphs (joined by blank lines into one Markdown text), each
 variant's title and description, and every word of the options' JSON Schema
 (``title``, ``description``, a choice's ``title`` under ``oneOf``/``anyOf``).
 Values a client sends back (``enum``, ``const``, ``default``, ``examples``)
@@ -16,7 +17,7 @@ stay as they are, whatever their type.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from gamehost.client.structs import to_struct
 from gamehost.host.bots import BOT_CATALOG
@@ -71,6 +72,7 @@ class CatalogMessages:
         plugin = " ".join(filter(None, [report.distribution or report.name, report.version])) if report else ""
         return pb.Game(
             name=f"games/{game.id}", id=game.id, title=game.title, summary=game.summary,
+            how_to_play=how_to_play_markdown(game, str),
             rules_version=game.version, min_players=game.min_players, max_players=game.max_players,
             player_counts=game.allowed_player_counts(),
             options_schema=to_struct(dict(game.options_schema)), default_options=to_struct(game.default_options()),
@@ -88,6 +90,11 @@ class CatalogMessages:
             [pb.GameBot(name=name, title=name) for name in sorted(bots) if name not in known]
 
 
+def how_to_play_markdown(game: Game, say: Callable[[str], str]) -> str:
+    """``game``'s how-to-play paragraphs, each said by ``say``, as one Markdown text."""
+    return "\n\n".join(say(paragraph).strip() for paragraph in game.how_to_play)
+
+
 def localized_game(shared: pb.Game, game: Game, locale: Locale) -> pb.Game:
     """A copy of ``shared`` (``game``'s English message) with its words in ``locale``, marked with it."""
     message = pb.Game()
@@ -97,6 +104,7 @@ def localized_game(shared: pb.Game, game: Game, locale: Locale) -> pb.Game:
         return message
     say = locale.translator.translate
     message.title, message.summary = say(game.title), say(game.summary)
+    message.how_to_play = how_to_play_markdown(game, say)
     for variant, words in zip(message.variants, game.variants):
         variant.title, variant.description = say(words.title), say(words.description)
     message.options_schema.CopyFrom(to_struct(localized_schema(dict(game.options_schema), locale.translator)))

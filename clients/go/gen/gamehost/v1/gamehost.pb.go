@@ -578,7 +578,13 @@ type Game struct {
 	// Languages. The language of this message's words when the request asked
 	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
 	// "en" when the plugin has no language that fits. Empty: English, none asked.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// Players: how to play. The game's rules for a newcomer, in this message's
+	// language: Markdown paragraphs separated by blank lines (lists, emphasis,
+	// code blocks holding text diagrams; no raw HTML, which frontends do not
+	// show). What you do on a turn, how the game ends and who wins, a tip.
+	// Frontends show it on request, before and during a match.
+	HowToPlay     string `protobuf:"bytes,100,opt,name=how_to_play,json=howToPlay,proto3" json:"how_to_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -735,6 +741,13 @@ func (x *Game) GetDrawByAgreement() bool {
 func (x *Game) GetLocale() string {
 	if x != nil {
 		return x.Locale
+	}
+	return ""
+}
+
+func (x *Game) GetHowToPlay() string {
+	if x != nil {
+		return x.HowToPlay
 	}
 	return ""
 }
@@ -6704,7 +6717,7 @@ var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfb\x04\n" +
+	"\x1agamehost/v1/gamehost.proto\x12\vgamehost.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x05\n" +
 	"\x04Game\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
@@ -6726,7 +6739,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\rplayer_counts\x18\x0f \x03(\x05R\fplayerCounts\x12\x12\n" +
 	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
 	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"I\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x12\x1e\n" +
+	"\vhow_to_play\x18d \x01(\tR\thowToPlay\"I\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
