@@ -657,16 +657,17 @@ def resting_cell(tile: dict) -> tuple[int, int]:
 
 
 def describe(tile: dict) -> Text:
-    """A tile in a move's label: its name without the cat, which labels never named."""
+    """A tile in a move's label: its full name, the cat included, since a cat
+    scores a point and a plain copy of the tile must not read the same."""
     token = tile.get("token")
     if token is None:
-        return tile_name({**tile, "cat": False})
+        return tile_name(tile)
     return _described(token)
 
 
 @cache  # every placement's label and part names its tile: one name per tile, not per move
 def _described(token: str) -> Text:
-    return tile_name({**TILES[token], "cat": False})
+    return tile_name(TILES[token])
 
 
 def placement_label(tile: dict, x: int, y: int) -> Text:
