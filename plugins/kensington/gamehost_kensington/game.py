@@ -11,38 +11,53 @@ import gamehost_kensington.hints as hints
 import gamehost_kensington.render as render
 import gamehost_kensington.rules as rules
 
+RULES_1_OPTIONS = {
+    "strict_lighting": {
+        "type": "boolean", "default": False,
+        "description": Text("Lit and dark windows may never touch each other."),
+    },
+    "roof_on_ground": {
+        "type": "boolean", "default": False,
+        "description": Text("Roofs may also stand directly on the ground."),
+    },
+    "store_when_free": {
+        "type": "boolean", "default": True,
+        "description": Text("A tile you took but did not place goes to a free spot of your warehouse when there is "
+                            "one, not back to the pile."),
+    },
+}
+"""The options rules version 1 offered: every one but ``idle_rounds``."""
+
+RULES_1_OPTIONS_SCHEMA = {"type": "object", "additionalProperties": False, "properties": RULES_1_OPTIONS}
+
+IDLE_ROUNDS_MAXIMUM = 50
+"""A bound a table would never want more of: a game that truly stalls must still end."""
+
 OPTIONS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "strict_lighting": {
-            "type": "boolean", "default": False,
-            "description": Text("Lit and dark windows may never touch each other."),
-        },
-        "roof_on_ground": {
-            "type": "boolean", "default": False,
-            "description": Text("Roofs may also stand directly on the ground."),
-        },
-        "store_when_free": {
-            "type": "boolean", "default": True,
-            "description": Text("A tile you took but did not place goes to a free spot of your warehouse when there is "
-                                "one, not back to the pile."),
+        **RULES_1_OPTIONS,
+        "idle_rounds": {
+            "type": "integer", "default": rules.IDLE_ROUNDS_DEFAULT, "minimum": 3, "maximum": IDLE_ROUNDS_MAXIMUM,
+            "description": Text("The game ends after this many full rounds in a row in which nobody placed a "
+                                "tile (3 to 50): a safety net for a game that stalls, never reached while "
+                                "players are still building."),
         },
     },
 }
 
 
-class Kensington(Game):
+class KensingtonRules(Game):
+    """Kensington under whichever rules version a subclass names."""
     id = "kensington"
     title = Text("Kensington")
-    version = "1"
     summary = Text("Build a Victorian facade from window, wall and roof tiles: windows and doors under roofs, "
                    "varied roof heights and cats score.")
     how_to_play = HOW_TO_PLAY
     languages = ("en", "fr")  # catalogues in locale/<lang>/LC_MESSAGES/messages.po
     min_players = 2
     max_players = 5
-    options_schema = OPTIONS_SCHEMA
     variants = (
         Variant("standard", Text("Standard"), {}, Text("The usual rules.")),
         Variant("strict-lighting", Text("Strict lighting"), {"strict_lighting": True},
@@ -102,3 +117,19 @@ class Kensington(Game):
 
     def render_svg(self, view, moves):
         return render.render_svg(view, moves)
+
+
+class KensingtonRules1(KensingtonRules):
+    """The rules before ``idle_rounds``: three idle rounds ended the game. The
+    matches created under them keep playing and replaying under them: their
+    recorded options carry no ``idle_rounds``, which the rules read as three."""
+    version = "1"
+    options_schema = RULES_1_OPTIONS_SCHEMA
+
+
+class Kensington(KensingtonRules):
+    """The current rules: the idle-rounds net is the option ``idle_rounds``
+    (default ten), since three rounds cut short games still being built."""
+    version = "2"
+    options_schema = OPTIONS_SCHEMA
+    earlier_versions = (KensingtonRules1(),)

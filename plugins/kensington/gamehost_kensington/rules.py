@@ -20,7 +20,8 @@ State (plain JSON data):
   ``warehouses[seat]``: two spots, a token or None; ``chips``, ``supply``.
 * ``turn``, ``phase`` (``take``, ``build``, ``final-build``, ``over``),
   ``hand`` (the tile taken this turn), ``stolen`` (the hand must be placed
-  first), ``placed_this_turn``, ``idle_turns``, ``final`` (the 7th-bird
+  first), ``placed_this_turn``, ``idle_turns`` (turns in a row without a
+  tile placed), ``final`` (the 7th-bird
   trigger and the seats still owed a final build), ``end``.
 """
 
@@ -53,7 +54,10 @@ CHIPS_PER_PLAYER = 4
 START_CHIPS = 1
 FOUR_CHIP_LIMIT = 4
 BIRDS_TO_END = 7
-IDLE_ROUNDS_TO_END = 3
+IDLE_ROUNDS_DEFAULT = 10
+"""Full rounds without a tile placed that end the game (spec 1.9 C, option ``idle_rounds``)."""
+IDLE_ROUNDS_OF_RULES_1 = 3
+"""What rules version 1 ended after: its matches' options carry no ``idle_rounds``."""
 WAREHOUSE_SPOTS = 2
 
 
@@ -326,9 +330,17 @@ def nobody_can_place(state: dict) -> bool:
     return True
 
 
+def idle_rounds_to_end(options: Mapping) -> int:
+    """How many full rounds in a row without a tile placed end the game
+    (spec 1.9 C). A match begun under rules version 1 has no such option in
+    its options, and those rules ended after three: it replays as it was."""
+    return options.get("idle_rounds", IDLE_ROUNDS_OF_RULES_1)
+
+
 def end_turn(state: dict) -> dict:
     """After Build: the final round if the 7th bird came out, else the next
-    player clockwise; three idle rounds end the game (spec 1.9)."""
+    player clockwise; ``idle_rounds`` rounds without a placement end the game
+    (spec 1.9)."""
     players = state["players"]
     if state["phase"] == "final-build":
         remaining = state["final"]["remaining"][1:]
@@ -345,7 +357,7 @@ def end_turn(state: dict) -> dict:
         state.update(phase="final-build", turn=remaining[0], hand=None, stolen=False, placed_this_turn=0)
         return state
     state["idle_turns"] = 0 if state["placed_this_turn"] else state["idle_turns"] + 1
-    if state["idle_turns"] >= IDLE_ROUNDS_TO_END * players:
+    if state["idle_turns"] >= idle_rounds_to_end(state["options"]) * players:
         state.update(phase="over", end="idle-rounds", hand=None)
         return state
     return begin_turn(state, (state["turn"] + 1) % players)
@@ -584,7 +596,7 @@ def outcome(state: dict):
     ranking = places(keys)
     winners = [player_name(seat) for seat, place in enumerate(ranking) if place == 1]
     best = max(sheet["total"] for sheet in sheets)
-    reason = END_REASONS[state["end"]]
+    reason = end_reason(state)
     if len(winners) == 1:
         summary = Text("{winner} wins with {points} points (the game ended because {reason}).",
                        winner=winners[0], points=best, reason=reason)
@@ -595,8 +607,15 @@ def outcome(state: dict):
 
 
 END_REASONS = {"seventh-bird": Text("the 7th bird roof was drawn"),
-               "nobody-can-place": Text("nobody could place a tile"),
-               "idle-rounds": Text("three rounds passed without a tile placed")}
+               "nobody-can-place": Text("nobody could place a tile")}
+
+
+def end_reason(state: dict) -> Text:
+    """Why the game ended, in words: the idle rounds say how many they were."""
+    if state["end"] == "idle-rounds":
+        return Text("{rounds} rounds passed in a row without a tile placed",
+                    rounds=idle_rounds_to_end(state["options"]))
+    return END_REASONS[state["end"]]
 
 
 def names_joined(names: list[Text]) -> Text:
@@ -638,16 +657,17 @@ def resting_cell(tile: dict) -> tuple[int, int]:
 
 
 def describe(tile: dict) -> Text:
-    """A tile in a move's label: its name without the cat, which labels never named."""
+    """A tile in a move's label: its full name, the cat included, since a cat
+    scores a point and a plain copy of the tile must not read the same."""
     token = tile.get("token")
     if token is None:
-        return tile_name({**tile, "cat": False})
+        return tile_name(tile)
     return _described(token)
 
 
 @cache  # every placement's label and part names its tile: one name per tile, not per move
 def _described(token: str) -> Text:
-    return tile_name({**TILES[token], "cat": False})
+    return tile_name(TILES[token])
 
 
 def placement_label(tile: dict, x: int, y: int) -> Text:

@@ -20,7 +20,9 @@ BATCH = 5  # at 5 seats about 3 s of CPU a game (400 moves): a batch takes some 
 CONFIGURATIONS = {variant.id: (dict(variant.options), 300 if variant.id == "standard" else 10)
                   for variant in GAME.variants} | {
     "permissive-store-ground-roofs": ({"store_when_free": False, "roof_on_ground": True}, 10),
+    "fewest-idle-rounds": ({"idle_rounds": 3}, 10),
 }
+RULES_1_GAMES = 10  # rules version 1 is still served for the matches begun under it
 
 
 def batches():
@@ -38,3 +40,11 @@ def batches():
 def test_conformance(seats, options, batch):
     report = run_conformance(GAME, seats=seats, options=options, playouts=batch.playouts, seed=batch.seed)
     assert report.playouts == batch.playouts
+
+
+@pytest.mark.parametrize("seats", [2, 5])
+def test_conformance_of_rules_version_1(seats):
+    (rules_1,) = GAME.earlier_versions
+    games = int(PLAYOUTS) if PLAYOUTS else sampled(RULES_1_GAMES)
+    report = run_conformance(rules_1, seats=seats, playouts=games, seed=seats * 1000)
+    assert report.playouts == games

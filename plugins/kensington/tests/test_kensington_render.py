@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from gamehost.client.composing import composed, path_problems
+from gamehost.sdk.i18n import catalogues_of, translating
 from gamehost.sdk.part_targets import target_problems
 
 from gamehost_kensington.game import Kensington
@@ -114,3 +115,53 @@ def test_the_picture_fits_a_720_pixel_page_with_numbered_rows_and_columns():
     assert min(sizes) * 700 / width >= 10  # the page shows the picture about 700 px wide
     texts = [text.text for text in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "-1" in texts and "0" in texts and "2" in texts
+
+
+def cat_and_plain_copy():
+    """Seat 0 building with a lit single showing a cat in hand and a plain copy of it in the warehouse."""
+    state = clone(GAME.setup(2, GAME.default_options(), random.Random(0)))
+    singles = [t for t, tile in TILES.items() if tile["type"] == "E1" and tile["lighting"] == "lit"]
+    cat = next(t for t in singles if TILES[t]["cat"])
+    plain = next(t for t in singles if not TILES[t]["cat"])
+    for token in (cat, plain):
+        state["pile"].remove(token)
+    state["warehouses"][0] = [plain, None]
+    state.update(turn=0, phase="build", hand=cat)
+    return state, cat, plain
+
+
+def in_french(value):
+    return catalogues_of(GAME).translator("fr").translate(value)
+
+
+def test_a_cat_tile_and_its_plain_copy_get_different_labels_in_english_and_french():
+    """The cat scores a point: two placements differing only by it must not read the same."""
+    state, cat, plain = cat_and_plain_copy()
+    moves = {move.id: move for move in GAME.legal_moves(state, 0)}
+    pairs = [(moves[move_id], moves[move_id.replace(f":{cat}:", f":{plain}:")]) for move_id in moves
+             if move_id.startswith(f"place:{cat}:")]
+    assert pairs and all(f"place:{plain}:" in plain_move.id for _, plain_move in pairs)
+    for with_cat, without in pairs:
+        assert with_cat.label != without.label and with_cat.parts[0].label != without.parts[0].label
+        assert in_french(with_cat.label) != in_french(without.label)
+        assert in_french(with_cat.parts[0].label) != in_french(without.parts[0].label)
+        assert with_cat.label.startswith("Place the lit single # window (cat) with its lowest left cell on ")
+        assert without.label.startswith("Place the lit single # window with its lowest left cell on ")
+        assert in_french(with_cat.label).startswith("Placer la tuile-fenêtre éclairée en carré de 1 # (chat), ")
+        assert "(chat)" not in in_french(without.label)
+        assert in_french(with_cat.parts[0].label).endswith("(chat)")
+
+
+def test_a_steal_label_and_the_pictures_name_the_cat_in_english_and_french():
+    state, cat, plain = cat_and_plain_copy()
+    state["warehouses"] = [[cat, None], [plain, None]]
+    state.update(turn=1, phase="take", hand=None)
+    steal = next(move for move in GAME.legal_moves(state, 1) if move.id.startswith("steal:"))
+    assert "(cat)" in steal.label and "(chat)" in in_french(steal.label)
+    view = GAME.view(state, None)
+    assert "warehouse [lit single # window (cat), -]" in GAME.render_text(view)
+    assert "warehouse [lit single # window, -]" in GAME.render_text(view)
+    assert "window (cat)" in GAME.render_svg(view, [])
+    with translating(catalogues_of(GAME).translator("fr")):
+        text, svg = GAME.render_text(view), GAME.render_svg(view, [])
+    assert "(chat)" in text and "(chat)" in svg

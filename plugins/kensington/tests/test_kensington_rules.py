@@ -472,11 +472,68 @@ def test_game_goes_on_while_someone_could_buy_a_roof_that_fits():
     assert begin_turn(state, 0)["phase"] == "build"
 
 
-def test_game_ends_after_three_rounds_without_a_placement():
-    state = holding(fresh(), token("E2", DARK))
-    state["idle_turns"] = 5
-    after = accepted(state, 0, {"action": "done"})
-    assert after["phase"] == "over" and after["end"] == "idle-rounds"
+def idle_turn(state):
+    """The player to move draws a face-down beige tile, a single while any is left, and ends the
+    turn without placing it (stored, or sent back once the warehouse is full): a turn of a stall."""
+    seat = state["turn"]
+    draws = [move.id for move in GAME.legal_moves(state, seat) if move.id.startswith("draw:beige:")]
+    back, shape = ("draw:beige:square-1" if "draw:beige:square-1" in draws else draws[0]).split(":")[1:]
+    state = accepted(state, seat, {"action": "draw", "back": back, "shape": shape})
+    return accepted(state, seat, {"action": "done"})
+
+
+def turns_until_over(state, limit=200):
+    """Idle turns played until the game ends."""
+    for turns in range(1, limit + 1):
+        state = idle_turn(state)
+        if state["phase"] == "over":
+            return turns, state
+    raise AssertionError(f"the game did not end in {limit} idle turns")
+
+
+@pytest.mark.parametrize("players, options, rounds", [(2, {}, 10), (2, {"idle_rounds": 3}, 3),
+                                                      (3, {"idle_rounds": 7}, 7), (4, {}, 10)])
+def test_a_stall_ends_after_exactly_the_idle_rounds_option_rounds_without_a_placement(players, options, rounds):
+    state = fresh(players, **options)
+    assert DEFAULTS["idle_rounds"] == 10
+    turns, over = turns_until_over(state)
+    assert (turns, over["end"]) == (rounds * players, "idle-rounds")
+    assert f"{rounds} rounds passed in a row without a tile placed" in GAME.outcome(over).summary
+
+
+def test_a_game_with_placements_on_offer_is_not_cut_short_after_three_idle_rounds():
+    state = fresh()
+    for _ in range(3 * 2):
+        state = idle_turn(state)
+    assert state["phase"] == "take" and state["idle_turns"] == 6
+    state = accepted(state, 0, {"action": "draw", "back": "beige", "shape": "square-1"})
+    assert any(move.id.startswith("place:") for move in GAME.legal_moves(state, 0))
+
+
+def test_a_placement_starts_the_idle_count_again():
+    state = fresh()
+    for _ in range(10 * 2 - 1):
+        state = idle_turn(state)
+    assert state["turn"] == 1 and state["idle_turns"] == 19
+    state = accepted(state, 1, {"action": "draw", "back": "beige", "shape": "square-1"})
+    placement = next(move for move in GAME.legal_moves(state, 1) if move.id.startswith("place:"))
+    state = accepted(state, 1, dict(placement.args))
+    state = accepted(state, 1, {"action": "done"})
+    assert state["idle_turns"] == 0
+    turns, _ = turns_until_over(state)
+    assert turns == 10 * 2
+
+
+def test_matches_begun_under_rules_1_still_end_after_three_idle_rounds():
+    """Their recorded options carry no idle_rounds, and a replay sets them up with rules 1."""
+    (rules_1,) = GAME.earlier_versions
+    assert (GAME.version, rules_1.version, rules_1.id) == ("2", "1", GAME.id)
+    assert "idle_rounds" not in rules_1.default_options()
+    state = rules_1.setup(2, rules_1.default_options(), random.Random(0))
+    state.update(turn=0, phase="take")
+    turns, over = turns_until_over(state)
+    assert "idle_rounds" not in over["options"] and turns == 3 * 2
+    assert "3 rounds passed in a row without a tile placed" in rules_1.outcome(over).summary
 
 
 # --- Scoring (spec 1.10) --------------------------------------------------------------------------
