@@ -102,7 +102,7 @@ class _ReadText(Text):
     _read: Mapping[str, Any]
     _args: Mapping[str, Any]
 
-    @property  # type: ignore[override]
+    @property
     def args(self) -> Mapping[str, Any]:  # type: ignore[override]
         try:
             return self._args
