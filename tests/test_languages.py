@@ -132,3 +132,61 @@ def test_the_kit_passes_tictactoe_in_french():
 
     report = run_conformance(TicTacToe(), seats=2, playouts=5)
     assert report.words is not None and report.words.languages == ["fr"] and not report.words.problems
+
+
+def counting_to_forty(picture_word):
+    """The half-translated fixture made whole (its moves and words translated), counting to 40 one by
+    one, whose SVG says ``picture_word(view)`` (a word without translation, or None) beside its own."""
+    sys.path.insert(0, str(FIXTURES))
+    try:
+        from gamehost_half_translated import HalfTranslated
+    finally:
+        sys.path.remove(str(FIXTURES))
+    from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text
+    from gamehost.sdk.i18n import gettext
+
+    class CountingToForty(HalfTranslated):
+        def to_move(self, state):
+            return () if state["count"] >= 40 else (0,)
+
+        def legal_moves(self, state, seat):
+            return [] if state["count"] >= 40 else [Move("up", Text("Counting"), {"by": 1})]
+
+        def apply(self, state, seat, move, rng):
+            if not hasattr(move, "get") or type(move.get("by")) is not int or len(move) != 1:
+                raise MalformedMove('A move is {"by": 1}.')
+            if move["by"] != 1 or state["count"] >= 40:
+                raise IllegalMove("Count on by 1, up to forty.", "not-a-count")
+            return {"count": state["count"] + 1}
+
+        def view(self, state, seat):
+            return {"count": state["count"], **({"phase": "late"} if 20 <= state["count"] < 30 else {})}
+
+        def outcome(self, state):
+            if state["count"] < 40:
+                return None
+            return Outcome(scores=[1.0], ranking=[1], summary=Text("Counted to {count}.", count=state["count"]))
+
+        def render_svg(self, view, moves):
+            word = picture_word(view)
+            return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'
+                    f'<text x="5" y="50" font-size="12">{gettext("Count to three.")} {word and gettext(word)}'
+                    '</text></svg>')
+
+    return CountingToForty()
+
+
+@pytest.mark.parametrize("word, shown", [
+    # from the 10th move to the end but not in the final position: renders of several steps in the middle
+    ("Keep counting", lambda view: 10 <= view["count"] < 40),
+    # in one position only, of a phase no view had before
+    ("Late", lambda view: view.get("phase") == "late"),
+], ids=["middle-game", "one-phase"])
+def test_the_kit_finds_an_untranslated_picture_word_on_the_positions_it_samples(word, shown):
+    with pytest.raises(AssertionError) as failed:
+        run_conformance(counting_to_forty(lambda view: word if shown(view) else None), seats=1, playouts=1)
+    assert f"picture word {word!r} has no fr translation (it would show in English)" in str(failed.value)
+    # the fixture's catalogue keeps its broken placeholder, which fails it anyway: not a picture's word
+    with pytest.raises(AssertionError) as failed:
+        run_conformance(counting_to_forty(lambda view: None), seats=1, playouts=1)
+    assert "picture word" not in str(failed.value)

@@ -5,6 +5,7 @@ that viewer's view only; moves named by id are resolved in the worker."""
 
 from __future__ import annotations
 
+import pickle
 import threading
 
 import grpc
@@ -16,8 +17,11 @@ from gamehost.client.structs import from_struct, to_struct
 from gamehost.host.plugins import load_catalog
 from gamehost.host.rpc.messages import legal_move
 from gamehost.host.workers import wire
-from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared
+from gamehost.host.workers.moves_on_wire import move_data, move_of
+from gamehost.host.workers.struct_writer import MoveEncodings
+from gamehost.host.workers.view_bytes import ViewEncoder, decode_shared, legal_move_field
 from gamehost.sdk.chance import rng_for
+from gamehost.sdk.i18n import Text, catalogues_of
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
 from call_errors import error_of
@@ -211,3 +215,44 @@ def test_a_viewer_whose_view_fails_does_not_cost_the_others_theirs_and_gets_its_
     assert all(view.version == current.version and not view.legal_moves for view in views.values())
     failed = error_of(lambda: next(client.watch(match, tokens[mover], after_version=current.version - 1)))
     assert (failed.code.name, failed.reason, failed.metadata["hook"]) == ("INTERNAL", "PLUGIN_ERROR", "legal_moves")
+
+
+def test_moves_with_translatable_labels_are_encoded_once_and_keep_their_english():
+    """A game that lists its moves anew each position, with Text labels (a str subclass, which marshal
+    refuses as a key): equal moves share one encoding, which holds the English words."""
+    encoded_moves: list[Move] = []
+
+    def encode(move: Move) -> bytes:
+        encoded_moves.append(move)
+        return legal_move_field(move)
+
+    def listing() -> list[Move]:
+        return [Move("b2", Text("{mark} on {cell}", mark=Text("X"), cell="b2"), {"cell": "b2"},
+                     (Part("cell:b2", Text("cell {name}", name="b2")), Part("mark:x", Text("X"))))]
+
+    table = MoveEncodings(encode)
+    first, again = table.view_field(listing()), table.view_field(listing())
+    assert first == again and len(encoded_moves) == 1
+    view = pb.View()
+    view.MergeFromString(first)
+    assert view == pb.View(legal_moves=[legal_move(move) for move in listing()])
+    assert [view.legal_moves[0].label, [part.label for part in view.legal_moves[0].parts]] == [
+        "X on b2", ["cell b2", "X"]]
+
+
+def test_labels_read_back_from_a_worker_say_the_same_words_in_every_language():
+    game = load_catalog().games["callisto"].game
+    state = game.setup(4, game.default_options(), rng_for(3, 0))
+    moves = list(game.legal_moves(state, game.to_move(state)[0]))
+    answer = wire.decode(wire.frame({"moves": [move_data(m) for m in moves]})[wire.HEADER.size:])
+    parts: dict = {}
+    read = [move_of(data, parts) for data in answer["moves"]]
+    french = catalogues_of(game).translator("fr")
+    assert french.translate(read[0].label) != str(read[0].label)  # French words, not the English ones
+    for sent, received in zip(moves, read):
+        for before, after in [(sent.label, received.label),
+                              *((p.label, q.label) for p, q in zip(sent.parts, received.parts))]:
+            assert isinstance(after, Text) and str(after) == str(before)
+            assert french.translate(after) == french.translate(before)
+            assert after.message() == before.message() and after.args == before.args
+            assert pickle.loads(pickle.dumps(after)) == before

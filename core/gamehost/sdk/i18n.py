@@ -47,6 +47,7 @@ class Text(str):
 
     msgid: str
     args: Mapping[str, Any]
+    _message: dict[str, Any]
 
     def __new__(cls, msgid: str, /, **args: Any) -> "Text":
         english = format_message(msgid, args, ENGLISH_TRANSLATOR)
@@ -59,21 +60,70 @@ class Text(str):
         return (_rebuilt, (self.msgid, dict(self.args)))
 
     def message(self) -> dict[str, Any]:
-        """The plain-data form kept in logs and sent between processes (``text_of`` reads it back)."""
-        return {"msgid": self.msgid,
-                "args": {name: value.message() if isinstance(value, Text) else value
-                         for name, value in self.args.items()}}
+        """The plain-data form kept in logs and sent between processes (``text_of`` reads it back).
+        Made once per Text (a listing sends its parts' shared Texts again and again); read it, never
+        change it."""
+        try:
+            return self._message
+        except AttributeError:
+            pass
+        message = {"msgid": self.msgid,
+                   "args": {name: value.message() if isinstance(value, Text) else value
+                            for name, value in self.args.items()} if self.args else {}}
+        self._message = message
+        return message
 
 
 def _rebuilt(msgid: str, args: dict[str, Any]) -> Text:
     return Text(msgid, **args)
 
 
+def _is_message(value: Any) -> bool:
+    # Messages come from JSON or ``message()``: dicts; the exact type check spares the costly ABC check.
+    return (type(value) is dict or (not isinstance(value, (str, int, float, list))
+                                    and isinstance(value, Mapping))) and "msgid" in value
+
+
 def text_of(message: Mapping[str, Any]) -> Text:
     """The ``Text`` whose ``message()`` is ``message``."""
-    args = {name: text_of(value) if isinstance(value, Mapping) and "msgid" in value else value
-            for name, value in message.get("args", {}).items()}
-    return Text(message["msgid"], **args)
+    args = message.get("args")
+    if not args:
+        return Text(message["msgid"])
+    return Text(message["msgid"], **{name: text_of(value) if _is_message(value) else value
+                                     for name, value in args.items()})
+
+
+class _ReadText(Text):
+    """A ``Text`` read back from its message with its English already known (a move's label that
+    crossed from a worker with both): made without formatting anything; its arguments are rebuilt
+    from the message only when something asks for them (a translation, a pickle). Most listed moves'
+    labels are only ever shown in English, or never shown at all."""
+
+    _read: Mapping[str, Any]
+    _args: Mapping[str, Any]
+
+    @property
+    def args(self) -> Mapping[str, Any]:  # type: ignore[override]
+        try:
+            return self._args
+        except AttributeError:
+            pass
+        raw = self._read.get("args") or {}
+        self._args = {name: text_of(value) if _is_message(value) else value for name, value in raw.items()}
+        return self._args
+
+    def message(self) -> dict[str, Any]:
+        read = self._read
+        return read if type(read) is dict else Text.message(self)
+
+
+def text_read(english: str, message: Mapping[str, Any]) -> Text:
+    """``text_of(message)`` when ``english`` is already its English rendering (``str(text)`` sent beside
+    ``text.message()``), at the cost of a string: nothing is formatted until a translation needs it."""
+    text = str.__new__(_ReadText, english)
+    text.msgid = message["msgid"]
+    text._read = message
+    return text
 
 
 def message_of(value: Any) -> dict[str, Any] | None:

@@ -468,7 +468,7 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
                            shapes: bool, report: ConformanceReport) -> None:
     """Renderings of every view; with ``shapes``, the SVG is also parsed:
     well-formed, drawn on its canvas, and legible at 720 px wide."""
-    for view in views.values():
+    for viewer, view in views.items():
         text = await engine.render(live, view, "text")
         assert isinstance(text, str) and text, f"render_text returned {text!r} at {step}"
         svg = await engine.render(live, view, "svg")
@@ -478,7 +478,7 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
         assert targets <= legal, f"SVG targets {sorted(targets - legal)} are not legal move ids at {step}"
         _check_part_targets(svg, view.moves, step)
         if report.words is not None and report.words.active:
-            report.words.pictures(view.state, list(view.moves), step)
+            report.words.pictures(view.state, list(view.moves), step, viewer=viewer, last=live.over)
         if not shapes:
             continue
         try:

@@ -20,6 +20,8 @@ from gamehost.sdk.i18n import (
 from gamehost.sdk.rules import Game, Move
 
 MAX_PROBLEMS = 20  # listed: the first few distinct ones are plenty to act on
+PICTURES_EVERY = 5  # of the views the kit renders (``LanguageCheck.sampled``)
+MAX_WALKED = 1 << 16  # Text objects remembered as proven; a game inventing endless ones only empties it
 
 
 class _Recording(Translator):
@@ -43,6 +45,14 @@ class LanguageCheck:
         self.translators = {tag: self.catalogues.translator(tag) for tag in self.languages}
         self.problems: list[str] = []
         self._seen: set[tuple[str, str]] = set()
+        # What is proven is not checked again: a message id's translations (present, placeholders kept) in
+        # every language, once per check; and each Text object already walked with its arguments, by
+        # identity (kept alive here, so no other object takes its id). A listing of hundreds of moves
+        # repeats the same few message ids and shares its parts' Texts between steps.
+        self._checked_ids: set[str] = set()
+        self._walked: dict[int, Text] = {}
+        self._picture_kinds: set[tuple[Any, ...]] = set()
+        self._picture_steps = 0
         for tag, translator in self.translators.items():
             if self.catalogues.path(tag) is None:
                 self._problem(("catalogue", tag), f"{tag} is declared but {game.id} ships no catalogue "
@@ -70,7 +80,7 @@ class LanguageCheck:
 
     def word(self, value: Any, what: str, step: str) -> None:
         """A word the game shows (``what``: "label of move 'b2'", ...), at ``step``."""
-        if not self.active or not value:
+        if not self.active or not value or id(value) in self._walked:
             return
         if isinstance(value, Mapping) and "msgid" in value:  # a message kept in a log or a result
             value = text_of(value)
@@ -78,15 +88,23 @@ class LanguageCheck:
             self._problem(("plain", str(value)), f"{what} {str(value)!r} is a plain string, shown in English in "
                                                  f"{', '.join(self.languages)}: say it as Text(...) at {step}")
             return
-        for tag, translator in self.translators.items():
-            if not translator.has(value.msgid):
-                self._problem(("missing", tag + value.msgid), f"{what}: {value.msgid!r} has no {tag} translation "
-                                                              f"(it would show in English) at {step}")
-            else:
-                self._placeholders(tag, value.msgid, translator.gettext(value.msgid), f"({what}, at {step})")
+        if value.msgid not in self._checked_ids:
+            self._checked_ids.add(value.msgid)
+            self._translations(value.msgid, what, step)
         for name, argument in value.args.items():
-            if isinstance(argument, Text):
+            if isinstance(argument, Text) and id(argument) not in self._walked:
                 self.word(argument, f"{what}'s {{{name}}}", step)
+        if len(self._walked) >= MAX_WALKED:
+            self._walked.clear()
+        self._walked[id(value)] = value
+
+    def _translations(self, msgid: str, what: str, step: str) -> None:
+        for tag, translator in self.translators.items():
+            if not translator.has(msgid):
+                self._problem(("missing", tag + msgid), f"{what}: {msgid!r} has no {tag} translation "
+                                                        f"(it would show in English) at {step}")
+            else:
+                self._placeholders(tag, msgid, translator.gettext(msgid), f"({what}, at {step})")
 
     def catalog(self) -> None:
         """The game's catalog entry, as ListGames says it in each language."""
@@ -102,16 +120,25 @@ class LanguageCheck:
             self.word(word, where, step)
 
     def moves(self, moves: Iterable[Move], step: str) -> None:
-        for move in moves:
-            self.word(move.label, f"label of move {move.id!r}", step)
+        if not self.active:
+            return
+        walked = self._walked
+        for move in moves:  # the description of a word is made only for one not proven yet
+            if id(move.label) not in walked:
+                self.word(move.label, f"label of move {move.id!r}", step)
             for part in move.parts:
-                self.word(part.label, f"label of part {part.id!r}", step)
+                if id(part.label) not in walked:
+                    self.word(part.label, f"label of part {part.id!r}", step)
 
     def result(self, result: Mapping[str, Any], step: str) -> None:
         self.word(result.get("summary_text") or result.get("summary"), "result summary", step)
 
-    def pictures(self, view: Mapping[str, Any], moves: list[Move], step: str) -> None:
-        """The renderers' words, asked of each language's translator."""
+    def pictures(self, view: Mapping[str, Any], moves: list[Move], step: str, *, viewer: int | None = None,
+                 last: bool = False) -> None:
+        """The renderers' words, asked of each language's translator, on a sample of the positions the
+        kit renders (``sampled``)."""
+        if not self.sampled(view, moves, viewer, last):
+            return
         for tag, translator in self.translators.items():
             missing: set[str] = set()
             with translating(_Recording(translator, missing)):
@@ -120,3 +147,21 @@ class LanguageCheck:
             for msgid in sorted(missing):
                 self._problem(("missing", tag + msgid), f"picture word {msgid!r} has no {tag} translation (it "
                                                         f"would show in English) at {step}")
+
+    def sampled(self, view: Mapping[str, Any], moves: list[Move], viewer: int | None, last: bool) -> bool:
+        """Whether the pictures of this view are rendered in the other languages too. Rendering them
+        again per language was a third of a sweep's cost, and a renderer says the same words for
+        positions of the same kind, so: the first view of each kind (a spectator's or a seat's; to move
+        or not; the view's keys and its ``phase`` or ``stage``, where a renderer's words change), the
+        final positions (the result's words), and every PICTURES_EVERY-th other one (the viewers in turn,
+        so a word that only some positions say is still met)."""
+        self._picture_steps += 1
+        kind = (viewer is None, bool(moves), tuple(view), _phase(view.get("phase")), _phase(view.get("stage")))
+        if kind not in self._picture_kinds:
+            self._picture_kinds.add(kind)
+            return True
+        return last or self._picture_steps % PICTURES_EVERY == 0
+
+
+def _phase(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else type(value).__name__

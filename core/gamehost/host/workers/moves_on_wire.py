@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamehost.host.workers.messages import MoveData, Outcome
-from gamehost.sdk.i18n import Text, message_of, text_of
+from gamehost.sdk.i18n import Text, message_of, text_read
 from gamehost.sdk.rules import Move, Part
 
 
@@ -25,10 +25,12 @@ def move_data(move: Move) -> MoveData:
 
 
 def _translatable(data: MoveData, parts: dict[tuple[str, str], Part] | None) -> Move:
-    """A move whose labels are ``Text``: rebuilt with their messages (not shared through ``parts``)."""
+    """A move whose labels are ``Text``: rebuilt with their messages (not shared through ``parts``).
+    Each label's English came beside its message, so nothing is formatted here (``text_read``): a
+    listing is read on every move of a real game, and mostly shown in English or not at all."""
     label, part_labels = data[4]
-    return Move(data[0], data[1] if label is None else text_of(label), data[2],
-                tuple([Part(i, text if message is None else text_of(message))
+    return Move(data[0], data[1] if label is None else text_read(data[1], label), data[2],
+                tuple([Part(i, text if message is None else text_read(text, message))
                        for (i, text), message in zip(data[3], part_labels)]))
 
 

@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import marshal
 import struct
-from operator import attrgetter
 from typing import Any, Iterable
 
 from gamehost.host.codec.length_delimited import length_prefix
 from gamehost.host.codec.struct_encoding import NotPlainJson
-from gamehost.sdk.rules import Move
+from gamehost.sdk.rules import Move, Part
 
 _DOUBLE = struct.Struct("<d").pack
 _NULL = b"\x08\x00"
@@ -215,7 +214,8 @@ class StructWriter:
         return tag + _prefix(len(payload)) + payload
 
 
-_PART_FIELDS = attrgetter("id", "label")
+def _part_key(part: Part) -> tuple[str, str]:
+    return part.id, str(part.label)
 
 
 class MoveEncodings:
@@ -239,7 +239,9 @@ class MoveEncodings:
             return seen[2]
         args: Any = move.args  # a dict, as a rule; marshal refuses another Mapping (below)
         try:
-            key = marshal.dumps((move.id, move.label, args, tuple(map(_PART_FIELDS, move.parts))), 2)
+            # Labels as plain str: a translatable one (Text, a str subclass) is refused by marshal, and
+            # the encoding holds only its English (str() of a plain str is the string itself).
+            key = marshal.dumps((move.id, str(move.label), args, tuple(map(_part_key, move.parts))), 2)
         except ValueError:  # arguments of another type (a Mapping that is not a dict): encoded, not kept
             return self._encode(move)
         table = self._table
