@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import select
 import shlex
 import signal
 import subprocess
@@ -110,17 +111,24 @@ def test_q_then_end_of_input_keeps_the_seat(cli, host, client):
 def _read_until(stream, wanted: str, deadline: float) -> str:
     seen = ""
     while wanted not in seen:
-        assert time.monotonic() < deadline, seen
+        readable, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+        assert readable, f"no {wanted!r} before the deadline: {seen}"
         chunk = os.read(stream.fileno(), 4096).decode()
         assert chunk, seen
         seen += chunk
     return seen
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    # A shell starts background jobs with SIGINT ignored, and the child would inherit that: give the
+    # player's process the disposition a terminal gives it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_asks_too_and_keeping_prints_the_resume_command(host, client):
     player = subprocess.Popen([sys.executable, "-u", "-m", "gamehost.cli.main", "play", "tictactoe", "--seed", "3",
                                "--host", host.target], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT)
+                              stderr=subprocess.STDOUT, preexec_fn=_ctrl_c_as_at_a_terminal)
     try:
         deadline = time.monotonic() + 60
         seen = _read_until(player.stdout, "q to quit): ", deadline)
