@@ -37,7 +37,7 @@ serve: $(SERVING)
 # The plugins' random-playout sweeps are most of the suite's time: `make test`
 # plays a sample of them (GAMEHOST_CONFORMANCE_SHARE, each sweep's own seeds),
 # `make conformance` plays every game of every sweep.
-CONFORMANCE_SHARE ?= 0.3
+CONFORMANCE_SHARE ?= 0.15
 test: $(STAMP)
 	@echo "--- PostgreSQL for the store and replica tests"
 	url=$$(PYTHON=$(PY) scripts/test-postgres) && \
