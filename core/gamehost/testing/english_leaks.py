@@ -15,14 +15,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from gamehost.sdk.i18n import Catalogues, catalogues_of, placeholders
+from gamehost.sdk.i18n import Catalogues, catalogues_of, placeholders, read_catalogue
 
 # A run of letters standing alone: not part of "b2", "x_1" or "3x3" (those are coordinates and names, no words).
 _WORD = re.compile(r"(?<![\w])[^\W\d_]+(?![\w])")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
+
+def english_phrases(catalogue: Path, shortest: int = 3) -> list[re.Pattern[str]]:
+    """The English phrases of one ``.po`` catalogue that none of its translations uses: each translated
+    message id cut at its placeholders, as patterns that match whole words. Stricter than ``words_in``
+    where a language shares single words with English but never a whole phrase."""
+    messages = read_catalogue(catalogue)
+    translated = " ".join(messages.values())
+    phrases = set()
+    for msgid, msgstr in messages.items():
+        if msgstr == msgid:
+            continue
+        for piece in _PLACEHOLDER.split(msgid):
+            piece = piece.strip(" .,:;()/-·−")
+            if len(piece) >= shortest and piece not in translated:
+                phrases.add(piece)
+    return [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in sorted(phrases)]
 
 def words(text: str) -> set[str]:
     """The words of ``text``, lower-cased (apostrophes and hyphens split them: "match's" has "match" and "s")."""

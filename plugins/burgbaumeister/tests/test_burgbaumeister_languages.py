@@ -15,7 +15,7 @@ import pytest
 from hosts import HostProcess
 
 import gamehost_burgbaumeister
-from gamehost.sdk.i18n import read_catalogue
+from gamehost.testing.english_leaks import english_phrases
 from gamehost.v1 import gamehost_pb2 as pb
 
 CATALOGUE = Path(gamehost_burgbaumeister.__file__).parent / "locale" / "fr" / "LC_MESSAGES" / "messages.po"
@@ -27,23 +27,7 @@ ENGLISH_LABEL = re.compile(r"^(Turn up the card at|Take the card at|Magician: in
 SVG_WORDS = re.compile(r">([^<>]+)<")
 
 
-def english_fragments() -> list[re.Pattern]:
-    """The English words of the catalogue that no French translation uses:
-    the pieces of each translated message id between its placeholders."""
-    messages = read_catalogue(CATALOGUE)
-    french = " ".join(messages.values())
-    fragments = set()
-    for msgid, msgstr in messages.items():
-        if msgstr == msgid:
-            continue
-        for piece in re.split(r"\{[^}]*\}", msgid):
-            piece = piece.strip(" .,:;()/-")
-            if len(piece) >= 4 and piece not in french:
-                fragments.add(piece)
-    return [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in sorted(fragments)]
-
-
-ENGLISH = english_fragments()
+ENGLISH = english_phrases(CATALOGUE, shortest=4)
 
 
 def words_of(view: pb.View) -> list[str]:
