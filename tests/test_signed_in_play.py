@@ -179,11 +179,14 @@ def test_cli_signs_in_with_a_bearer_token(host, user, admin_key):
     assert mine.returncode == 0 and [line.split()[0] for line in mine.stdout.splitlines()] == [match.name]
     denied = gamehost(host, "admin", "abort", match.name, token=hana)
     assert denied.returncode != 0 and "PERMISSION_DENIED" in denied.stderr
-    aborted = gamehost(host, "admin", "abort", match.name, "--reason", "test", token=admin_key[1])
-    assert aborted.returncode == 0 and "aborted" in aborted.stdout and "ADMIN_ABORT" in aborted.stdout
+    aborted = gamehost(host, "admin", "abort", match.name, "--reason", "a test", token=admin_key[1])
+    assert aborted.returncode == 0 and "aborted (ADMIN_ABORT: a test)" in aborted.stdout
+    listed = gamehost(host, "matches", "--mine", token=hana).stdout
+    assert listed.startswith(match.name) and listed.rstrip().endswith("aborted (ADMIN_ABORT: a test)")
     deleted = gamehost(host, "admin", "delete", match.name, "--bearer-token", admin_key[1])
     assert deleted.returncode == 0
-    assert gamehost(host, "matches", "--mine", token=hana).stdout == ""
+    assert gamehost(host, "matches", "--mine", token=hana).stdout == "You hold no seat in any match.\n"
+    assert gamehost(host, "matches", "--my-turn", token=hana).stdout == "No match is waiting for your move.\n"
 
 
 def test_taking_the_seat_again_does_not_restart_the_turn_clock(host, user):

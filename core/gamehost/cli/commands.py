@@ -6,7 +6,7 @@ import json
 import sys
 
 from gamehost.cli.channels import connect
-from gamehost.cli.endings import describe_end, status_word, worded
+from gamehost.cli.endings import describe_end, status_with_reason, status_word, worded
 from gamehost.cli.part_pictures import part_pictures, side_by_side
 from gamehost.cli.private_matches import print_invitation, reservations
 from gamehost.cli.quitting import ask_on_quit
@@ -80,11 +80,24 @@ def matches(args) -> int:
     with connect(args) as host:
         found = host.matches(game=args.game, status=STATUS_NAMES.get(args.status, 0), limit=args.limit,
                              mine=args.mine, player=args.player, my_turn=args.my_turn)
+    if not found:
+        print(_none_found(args))
     for match in found:
         seats = ", ".join(seat_label(seat) for seat in match.seats)
         turn = "  " + _("(your turn)") if match.HasField("user_turn_since") else ""
-        print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}{turn}")
+        why = status_with_reason(match) if match.status_detail.reason or match.status_detail.message else ""
+        print(f"{match.name:<26} {match.game:<18} {_status(match.status):<9} v{match.version:<5} {seats}{turn}"
+              + (f"  {why}" if why else ""))
     return 0
+
+
+def _none_found(args) -> str:
+    """What an empty listing means, said as the filters asked it."""
+    if args.my_turn:
+        return _("No match is waiting for your move.")
+    if args.mine:
+        return _("You hold no seat in any match.")
+    return _("No match found.")
 
 
 def create(args) -> int:
@@ -518,8 +531,7 @@ def admin(args) -> int:
             match = host.assign_bot(args.match, args.seat, args.bot)
         else:
             match = host.resume(args.match)
-    print(f"{match.name} {_status(match.status)} v{match.version}"
-          + (f" ({match.status_detail.reason})" if match.status_detail.reason else ""))
+    print(f"{match.name} {status_with_reason(match)} v{match.version}")
     return 0
 
 
@@ -543,10 +555,17 @@ def _deliveries(args) -> int:
 
 def api_key(args) -> int:
     """A new API key: the key for its holder, the entry (its hash) for the key file."""
-    from gamehost.host.auth.api_keys import key_entry, new_key
+    from gamehost.host.auth.api_keys import append_entry, key_entry, new_key
 
     key = new_key()
     roles = [role for role in args.roles.split(",") if role]
-    print(f"key (give it to {args.name}; it is shown once): {key}", file=sys.stderr)
-    print(json.dumps(key_entry(args.name, key, roles, args.display_name)))
+    entry = key_entry(args.name, key, roles, args.display_name)
+    if args.file:
+        count = append_entry(args.file, entry)  # before the key is shown: a refused file shows no orphan key
+        print(tr("key (give it to {name}; it is shown once): {key}", name=args.name, key=key), file=sys.stderr)
+        print(tr("{file} holds {count} key(s) now; a running host reads it when restarted with --api-keys {file}",
+                 file=args.file, count=count))
+        return 0
+    print(tr("key (give it to {name}; it is shown once): {key}", name=args.name, key=key), file=sys.stderr)
+    print(json.dumps([entry]))
     return 0

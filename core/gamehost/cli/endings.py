@@ -14,6 +14,16 @@ def status_word(status: int) -> str:
     return _(pb.MatchStatus.Name(status).removeprefix("MATCH_STATUS_").lower())
 
 
+def status_with_reason(match: pb.Match) -> str:
+    """The status with, for an aborted or suspended match, why:
+    "aborted (ADMIN_ABORT: cheating)", "suspended (RULES_TIMEOUT: ...; plugin campanile)"."""
+    detail = match.status_detail
+    why = ": ".join(part for part in (detail.reason, detail.message) if part)
+    if detail.plugin:
+        why += "; " + tr("plugin {plugin}", plugin=detail.plugin)
+    return f"{status_word(match.status)} ({why})" if why else status_word(match.status)
+
+
 def describe_end(match: pb.Match) -> str:
     """One line: where the match stands after an ending call."""
     status = status_word(match.status)

@@ -205,8 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_authoring_commands(sub)
 
-    key = sub.add_parser("api-key", help="make an API key: prints the key (stderr) and its key-file entry (stdout)")
+    key = sub.add_parser("api-key", help="make an API key: prints the key (stderr) and a key file holding it "
+                                         "(stdout), or adds it to a key file with --file")
     key.add_argument("name", help="the key holder's user id")
+    key.add_argument("--file", default="", help="add the key to this key file (made if missing), the file "
+                                                "`gamehost serve --api-keys FILE` reads")
     key.add_argument("--roles", default="", help="comma-separated roles, e.g. admin")
     key.add_argument("--display-name", default="")
     key.set_defaults(run=commands.api_key)
@@ -315,6 +318,10 @@ def run_serve(args) -> int:
 
     config = args.settings
     configure(config.log_format, config.log_level)
+    if config.api_keys:  # a key file the host cannot read stops it here, before any process starts
+        from gamehost.host.auth.api_keys import ApiKeys
+
+        ApiKeys.load(config.api_keys)
     if args.reload:
         from gamehost.cli.reload import supervise
 

@@ -5,7 +5,9 @@ The file is JSON, a list of entries::
     [{"name": "ops", "sha256": "<hex digest of the key>", "roles": ["admin"],
       "display_name": "Operations"}]
 
-``gamehost api-key NAME`` makes a new key and prints its entry. A key is
+A file holding one entry alone (an object, not a list) is read as a list of
+one, so the entry ``gamehost api-key NAME`` prints can be saved as it is;
+``gamehost api-key NAME --file F`` appends it to ``F`` (creating it). A key is
 checked by hashing what the caller sent and comparing the digest with every
 entry in constant time, so neither the keys nor the time taken tell an
 attacker which prefix was right.
@@ -46,6 +48,26 @@ def key_entry(name: str, key: str, roles: list[str], display_name: str = "") -> 
     return {"name": name, "sha256": key_digest(key).hex(), "roles": roles, "display_name": display_name or name}
 
 
+def append_entry(path: str | Path, entry: dict) -> int:
+    """Add ``entry`` to the key file at ``path`` (made if missing, readable by
+    its owner only) and return how many entries it holds now. The file is
+    checked as the host will read it, so a file the host would refuse is left
+    untouched and named, and it is replaced whole so a crash never leaves half
+    of it."""
+    path = Path(path)
+    entries: list = []
+    if path.exists():
+        ApiKeys.load(path)  # refuses (SystemExit) a file the host could not read
+        loaded = json.loads(path.read_text())
+        entries = [loaded] if isinstance(loaded, dict) else loaded
+    entries.append(entry)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(entries, indent=2) + "\n")
+    partial.chmod(0o600)
+    partial.replace(path)
+    return len(entries)
+
+
 class ApiKeys:
     def __init__(self, keys: list[ApiKey]) -> None:
         self.keys = keys
@@ -57,8 +79,10 @@ class ApiKeys:
             entries = json.loads(Path(path).read_text())
         except (OSError, ValueError) as error:
             raise SystemExit(f"gamehost: cannot read the API key file {path}: {error}") from None
+        if isinstance(entries, dict):
+            entries = [entries]
         if not isinstance(entries, list):
-            raise SystemExit(f"gamehost: {path} must hold a JSON list of keys")
+            raise SystemExit(f"gamehost: {path} must hold a JSON list of keys (or one key's object)")
         keys = []
         for number, entry in enumerate(entries, 1):
             try:

@@ -105,6 +105,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     set for serving; a host started inside another program (tests) leaves
     that program's collector as it is."""
     catalog = catalog or load_catalog()
+    hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
+    # first, so a key file the host cannot read stops it before the store and the workers start
+    authenticator = Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ())
     store = store or open_store(config.store, config.data_dir, config.durability, owner=config.replica_id,
                                 claim_lease=config.claim_lease)
     await store.open()
@@ -152,14 +155,13 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         options = [*(option for option in options if option[0] != "grpc.so_reuseport"), ("grpc.so_reuseport", 1)]
     server = grpc.aio.server(interceptors=interceptors or None, options=options)
     gateway_key = new_gateway_key()
-    hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     front = GrpcFront(FrontLimits(config.max_connections, config.max_connections_per_peer,
                                   config.first_call_timeout)) \
         if config.max_connections or config.max_connections_per_peer or config.first_call_timeout else None
-    gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
-                Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
-                                                            QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
-                                                            front.client_of if front else None))
+    gate = Gate(authenticator, Quotas(config.quota_limits()),
+                PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
+                             QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
+                             front.client_of if front else None))
     matches = GameHostService(engine, gate)
     services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                           health_servicer)
