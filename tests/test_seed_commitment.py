@@ -77,6 +77,8 @@ def test_commitment_shown_from_creation_and_secret_until_the_end(admin_host, adm
         match, tokens = seated(spectator, "campanile")
         committed = match.seed_commitment
         assert len(committed) == 32, "CreateMatch's answer shows the commitment"
+        [created] = admin_host.wait_for_log("match created", match.name)
+        assert created["seed_commitment"] == committed.hex(), "operators find it in the log"
         assert spectator.match(match.name).seed_commitment == committed
         assert [m.seed_commitment for m in spectator.matches(game="campanile", limit=100)
                 if m.name == match.name] == [committed], "listed matches show it too"
@@ -222,6 +224,7 @@ def ts_build(tmp_path_factory) -> Path:
     shutil.rmtree(out, ignore_errors=True)
 
 
+@pytest.mark.long_running
 def test_the_typescript_client_checks_the_commitment(ts_build, admin_host, tampered):
     cases = [{"match": tampered[case][0], "seen": tampered[case][1].hex() if kept else "", "expect": expected,
               "name": f"{case}{' (commitment kept)' if kept else ''}"} for (case, kept), expected in EXPECTED.items()]
@@ -247,6 +250,7 @@ def replicas(tmp_path):
         drop_database(url)
 
 
+@pytest.mark.long_running
 def test_two_postgres_replicas_show_one_commitment_and_reveal_it_at_the_end(replicas):
     first, second = replicas
     with first.client() as one, second.client() as other:
