@@ -264,3 +264,46 @@ def test_two_postgres_replicas_show_one_commitment_and_reveal_it_at_the_end(repl
     assert log.complete and commitment(log.seed, log.seed_salt) == match.seed_commitment
     done = replay(first, match.name, "--commitment", match.seed_commitment.hex())
     assert done.returncode == 0 and "commitment verified" in done.stdout, done.stdout + done.stderr
+
+
+def older_store(current: Path, older: Path) -> None:
+    """``older``: a SQLite file at the schema before commitments, holding
+    the rows of ``current`` (each table's columns of that schema), as a host
+    of that time would have written them."""
+    from gamehost.host.store.sqlite_schema import MIGRATIONS
+
+    before = next(i for i, migration in enumerate(MIGRATIONS) if "seed_commitment" in migration)
+    with sqlite3.connect(older, isolation_level=None) as db:
+        for version, migration in enumerate(MIGRATIONS[:before]):
+            db.executescript(f"BEGIN; {migration} PRAGMA user_version = {version + 1}; COMMIT;")
+        db.execute("ATTACH DATABASE ? AS current", (str(current),))
+        tables = [row[0] for row in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            columns = ", ".join(row[1] for row in db.execute(f"PRAGMA main.table_info({table})"))
+            db.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM current.{table}")
+        assert "seed_commitment" not in {row[1] for row in db.execute("PRAGMA main.table_info(matches)")}
+    db.close()
+
+
+def test_a_match_stored_before_commitments_is_migrated_and_replays_with_a_note(tmp_path):
+    played = HostProcess(data_dir=tmp_path / "now").start()
+    try:
+        with played.client() as client:
+            match, _ = tictactoe_won_by_x(client)
+    finally:
+        played.stop()
+    (tmp_path / "before").mkdir()
+    older_store(tmp_path / "now" / "gamehost.db", tmp_path / "before" / "gamehost.db")
+    host = HostProcess(data_dir=tmp_path / "before").start()
+    try:
+        with host.client() as client:
+            assert client.match(match.name).seed_commitment == b""
+            log = client.log(match.name)
+            assert log.complete and log.HasField("seed") and not log.seed_salt and not log.seed_commitment
+            assert len(client.create_match("tictactoe").seed_commitment) == 32, "new matches commit"
+        done = replay(host, match.name)
+    finally:
+        host.stop()
+    assert done.returncode == 0, done.stderr
+    assert "note: no commitment recorded" in done.stdout
+    assert "verified: 9 events replay to the recorded result" in done.stdout
