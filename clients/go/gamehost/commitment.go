@@ -75,8 +75,11 @@ func CheckCommitment(log *gamehostv1.MatchLog, seen []byte) error {
 
 // CheckEvents checks that a complete log holds every event once, in order
 // (versions 1 to its last), and that each event in seen, as the caller
-// received it while following the match, is in the log unchanged: the log
-// published with the seed tells the match that was played.
+// received it while following the match, is in the log unchanged (kind,
+// seat, and move when it had one): the log published with the seed tells
+// the match that was played. While a match runs the host may show another
+// seat's move reduced (a hidden move): pass only the events whose moves
+// were seen whole, or without their move.
 func CheckEvents(log *gamehostv1.MatchLog, seen []*gamehostv1.MatchEvent) error {
 	events := log.GetEvents()
 	for i, event := range events {
@@ -92,7 +95,7 @@ func CheckEvents(log *gamehostv1.MatchLog, seen []*gamehostv1.MatchEvent) error 
 		}
 		logged := events[v-1]
 		if logged.GetKind() != followed.GetKind() || logged.GetSeat() != followed.GetSeat() ||
-			!proto.Equal(logged.GetMove(), followed.GetMove()) {
+			(followed.GetMove() != nil && !proto.Equal(logged.GetMove(), followed.GetMove())) {
 			return &CommitmentError{Reason: fmt.Sprintf("the log's event %d (%s by seat %d) is not the one "+
 				"played (%s by seat %d)", v, logged.GetKind(), logged.GetSeat(), followed.GetKind(),
 				followed.GetSeat())}

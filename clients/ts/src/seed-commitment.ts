@@ -3,7 +3,8 @@
 // once it is over. The byte layout (docs/security.md), the same in every
 // client: SHA-256 over "gamehost/seed-commitment/v1", a zero byte, the seed as
 // 8 bytes big-endian and the 32-byte salt.
-import type { MatchLog } from "./gen/gamehost/v1/gamehost_pb.js";
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { MatchEvent, MatchLog } from "./gen/gamehost/v1/gamehost_pb.js";
 
 const DOMAIN = Uint8Array.from("gamehost/seed-commitment/v1\0", (char) => char.charCodeAt(0)); // ASCII
 export const SEED_SALT_BYTES = 32;
@@ -47,12 +48,36 @@ export async function checkCommitment(log: MatchLog, seen?: Uint8Array): Promise
   return { outcome: "verified", message: `seed ${log.seed} was fixed when the match was created (${hexOf(published)})` };
 }
 
-/** Check that a complete log holds every event once, in order (versions 1 to its last); the problem found, or
- * undefined. */
-export function eventsProblem(log: MatchLog): string | undefined {
+/** Check that a complete log holds every event once, in order (versions 1 to its last), and each event of `seen`,
+ * as the caller received it while following the match, unchanged (kind, seat, and move when it had one): the log
+ * published with the seed tells the match that was played. While a match runs the host may show another seat's
+ * move reduced (a hidden move): pass only the events whose moves you saw whole, or without their move. The
+ * problem found, or undefined. */
+export function eventsProblem(log: MatchLog, seen: readonly MatchEvent[] = []): string | undefined {
   const wrong = log.events.findIndex((event, index) => event.version !== BigInt(index + 1));
-  return wrong < 0 ? undefined
-    : `the log's event ${wrong + 1} has version ${log.events[wrong]!.version}: events are missing or out of order`;
+  if (wrong >= 0) {
+    return `the log's event ${wrong + 1} has version ${log.events[wrong]!.version}: events are missing or out of order`;
+  }
+  for (const followed of seen) {
+    const logged = log.events[Number(followed.version) - 1];
+    if (logged === undefined) return `the log has no event ${followed.version}, which was played`;
+    const sameMove = followed.move === undefined || sameJson(logged.move, followed.move);
+    if (logged.kind !== followed.kind || logged.seat !== followed.seat || !sameMove) {
+      return `the log's event ${followed.version} is not the one played`;
+    }
+  }
+  return undefined;
+}
+
+/** Equal JSON values, whatever the order of their objects' keys. */
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  }
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
 }
 
 function rejected(reason: string): CommitmentCheck {

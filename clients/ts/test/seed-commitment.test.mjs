@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { clone, fromJson } from "@bufbuild/protobuf";
 
 const build = process.env.GAMEHOST_TS_BUILD ?? new URL("../dist", import.meta.url).pathname;
-const { MatchLogSchema, checkCommitment, eventsProblem, hexOf, seedCommitment } =
+const { MatchEventSchema, MatchLogSchema, checkCommitment, eventsProblem, hexOf, seedCommitment } =
   await import(pathToFileURL(`${build}/index.js`).href);
 
 const COUNTING_SALT = Uint8Array.from({ length: 32 }, (_, index) => index);
@@ -42,6 +42,18 @@ test("a tampered seed or salt is rejected", async () => {
   const kept = await checkCommitment(honest, new Uint8Array(32));
   assert.equal(kept.outcome, "rejected");
   assert.match(kept.message, /is not the one the match showed at its creation/);
+});
+
+test("every event once, in order, and as it was played", () => {
+  const event = (version, move) => ({ version: String(version), kind: "EVENT_KIND_MOVED", seat: 0,
+                                      ...(move ? { move: { cell: move } } : {}) });
+  const log = fromJson(MatchLogSchema, { complete: true, events: [event(1), event(2, "b2")] });
+  const played = fromJson(MatchEventSchema, event(2, "b2"));
+  assert.equal(eventsProblem(log, [played]), undefined);
+  assert.match(eventsProblem(log, [fromJson(MatchEventSchema, event(2, "c3"))]), /is not the one played/);
+  assert.match(eventsProblem(log, [fromJson(MatchEventSchema, event(3, "a1"))]), /no event 3/);
+  log.events.shift();
+  assert.match(eventsProblem(log), /missing or out of order/);
 });
 
 const cases = JSON.parse(process.env.GAMEHOST_COMMITMENT_CASES ?? "[]");
