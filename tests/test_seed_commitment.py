@@ -6,8 +6,9 @@ reveals both at the end, whatever the ending. The Python replay
 package (`checkCommitment`, in a node test) accept the honest matches and
 reject those whose seed or salt was changed in the store afterwards, or
 whose commitment is not the one shown at creation; a match stored before
-commitments replays with a note. Both stores keep the commitment; two
-PostgreSQL replicas show the same one."""
+commitments (a SQLite file of the older schema, migrated) replays with a
+note. Both stores keep the commitment; two PostgreSQL replicas show the
+same one."""
 
 from __future__ import annotations
 
