@@ -2,9 +2,9 @@
 its seed from its creation on, keeps the seed and salt secret from every
 caller (spectators, its seats, an admin's ordinary reads) until it ends, and
 reveals both at the end, whatever the ending. The Python replay
-(`gamehost replay`), the Go client (`gamehost-go verify`) and the TypeScript
-package (`checkCommitment`, in a node test) accept the honest matches and
-reject those whose seed or salt was changed in the store afterwards, or
+(`gamehost replay`), the Go client (`gamehost-go verify`, and its library
+in `go test`) and the TypeScript package (`checkCommitment`, in a node
+test) accept the honest matches and reject those whose seed or salt was changed in the store afterwards, or
 whose commitment is not the one shown at creation; a match stored before
 commitments (a SQLite file of the older schema, migrated) replays with a
 note. Both stores keep the commitment; two PostgreSQL replicas show the
@@ -28,7 +28,7 @@ from gamehost.client import GameHostClient
 from gamehost.client.seed_commitment import commitment
 from gamehost.v1 import gamehost_pb2 as pb
 from databases import create_database, drop_database
-from go_client import GO
+from go_client import GO, GO_MODULE
 from hosts import HostProcess
 
 pytestmark = pytest.mark.timeout(240)
@@ -204,6 +204,25 @@ def test_the_go_client_checks_the_commitment(gamehost_go, admin_host, tampered, 
         assert f"{match}: 9 events, every version once and in order" in done.stdout
 
 
+def cases_of(tampered: dict[str, tuple[str, bytes]]) -> str:
+    """EXPECTED as the Go and node tests read it (GAMEHOST_COMMITMENT_CASES)."""
+    return json.dumps([{"name": f"{case}{' (commitment kept)' if kept else ''}", "match": tampered[case][0],
+                        "seen": tampered[case][1].hex() if kept else "", "expect": expected}
+                       for (case, kept), expected in EXPECTED.items()])
+
+
+@pytest.mark.skipif(GO is None and not os.environ.get("CI"), reason="go is not installed (CI has it)")
+def test_the_go_library_checks_the_commitment_in_go_test(gamehost_go, admin_host, tampered):
+    """The library's own test (clients/go/gamehost/commitment_host_test.go) on this host's matches; asking for
+    the binary first lets it reuse the compiled dependencies."""
+    env = {**os.environ, "GAMEHOST_TEST_TARGET": admin_host.target, "GAMEHOST_COMMITMENT_CASES": cases_of(tampered)}
+    done = subprocess.run([GO, "test", "-count=1", "-v", "-run", "TestMatchesOfARealHost", "./gamehost/"],
+                          cwd=GO_MODULE, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("--- PASS: TestMatchesOfARealHost/") == len(EXPECTED), done.stdout
+    assert "SKIP" not in done.stdout
+
+
 @pytest.fixture(scope="module")
 def ts_build(tmp_path_factory) -> Path:
     """clients/ts compiled into a folder of its own (its node_modules resolve the peers): the package test
@@ -227,10 +246,8 @@ def ts_build(tmp_path_factory) -> Path:
 
 @pytest.mark.long_running
 def test_the_typescript_client_checks_the_commitment(ts_build, admin_host, tampered):
-    cases = [{"match": tampered[case][0], "seen": tampered[case][1].hex() if kept else "", "expect": expected,
-              "name": f"{case}{' (commitment kept)' if kept else ''}"} for (case, kept), expected in EXPECTED.items()]
     env = {**os.environ, "GAMEHOST_TS_BUILD": str(ts_build), "GAMEHOST_WEB_URL": admin_host.web_url,
-           "GAMEHOST_COMMITMENT_CASES": json.dumps(cases)}
+           "GAMEHOST_COMMITMENT_CASES": cases_of(tampered)}
     done = subprocess.run([NODE, "--test", str(NODE_TEST)], cwd=TS_PACKAGE, env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
