@@ -204,6 +204,18 @@ def test_the_go_client_checks_the_commitment(gamehost_go, admin_host, tampered, 
         assert f"{match}: 9 events, every version once and in order" in done.stdout
 
 
+@pytest.mark.skipif(GO is None and not os.environ.get("CI"), reason="go is not installed (CI has it)")
+def test_the_go_client_checks_the_match_it_played(gamehost_go, admin_host):
+    done = subprocess.run([str(gamehost_go), "play", "tictactoe", "--host", admin_host.target, "--seed", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    match = lines[0].split(":")[0]
+    with admin_host.client() as client:
+        committed = client.match(match).seed_commitment
+    assert lines[-1].startswith(f"{match}: commitment verified: seed ") and lines[-1].endswith(f"({committed.hex()})")
+
+
 def cases_of(tampered: dict[str, tuple[str, bytes]]) -> str:
     """EXPECTED as the Go and node tests read it (GAMEHOST_COMMITMENT_CASES)."""
     return json.dumps([{"name": f"{case}{' (commitment kept)' if kept else ''}", "match": tampered[case][0],

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"gamehost.dev/clients/go/gamehost"
+	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
 // runVerify reads a finished match's log and checks it without the game's
@@ -45,6 +46,20 @@ func runVerify(ctx context.Context, args []string, out io.Writer) error {
 	if !log.GetComplete() {
 		return fmt.Errorf("%s is not over: its seed and salt are revealed when it ends", log.GetMatch())
 	}
+	if err := reportCommitment(out, log, seen); err != nil {
+		return err
+	}
+	if err := gamehost.CheckEvents(log, nil); err != nil {
+		return fmt.Errorf("%s: %w", log.GetMatch(), err)
+	}
+	fmt.Fprintf(out, "%s: %d events, every version once and in order\n", log.GetMatch(), len(log.GetEvents()))
+	return nil
+}
+
+// reportCommitment checks a complete log's revealed seed against its
+// commitment (and seen, when not nil) and prints what it found; a seed that
+// was not committed to is the error.
+func reportCommitment(out io.Writer, log *gamehostv1.MatchLog, seen []byte) error {
 	switch err := gamehost.CheckCommitment(log, seen); {
 	case errors.Is(err, gamehost.ErrNoCommitment):
 		fmt.Fprintf(out, "%s: note: %v\n", log.GetMatch(), err)
@@ -54,9 +69,15 @@ func runVerify(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s: commitment verified: seed %d was fixed when the match was created (%s)\n",
 			log.GetMatch(), log.GetSeed(), hex.EncodeToString(log.GetSeedCommitment()))
 	}
-	if err := gamehost.CheckEvents(log, nil); err != nil {
-		return fmt.Errorf("%s: %w", log.GetMatch(), err)
-	}
-	fmt.Fprintf(out, "%s: %d events, every version once and in order\n", log.GetMatch(), len(log.GetEvents()))
 	return nil
+}
+
+// checkPlayed checks, once a match this client played is over, that the
+// seed it reveals is the one the match committed to when the client joined.
+func checkPlayed(ctx context.Context, host *gamehost.Client, held seatHeld, out io.Writer) error {
+	log, err := host.Log(ctx, held.match, held.token)
+	if err != nil {
+		return err
+	}
+	return reportCommitment(out, log, held.commitment)
 }
