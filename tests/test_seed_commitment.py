@@ -213,7 +213,8 @@ def test_the_go_client_checks_the_match_it_played(gamehost_go, admin_host):
     match = lines[0].split(":")[0]
     with admin_host.client() as client:
         committed = client.match(match).seed_commitment
-    assert lines[-1].startswith(f"{match}: commitment verified: seed ") and lines[-1].endswith(f"({committed.hex()})")
+    [checked] = [line for line in lines if line.startswith(f"{match}: commitment verified: seed ")]
+    assert checked.endswith(f"({committed.hex()})") and lines[-2].startswith("finished at version ")
 
 
 def cases_of(tampered: dict[str, tuple[str, bytes]]) -> str:

@@ -103,8 +103,9 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
+	checked := checkPlayed(ctx, host, held, out) // before the outcome, which stays the last lines
 	printOutcome(out, final, match)
-	return checkPlayed(ctx, host, held, out)
+	return checked
 }
 
 // createAgainstBots creates a match of the game with bots on every seat but
