@@ -1,7 +1,8 @@
 """One scripted match (a fixed seed, fixed moves) played from Python (the
 `gamehost script` command), Go (`gamehost-go script`) and the browser (the web
 client, driven by clicks in headless Chromium): the three final logs are the
-same, byte for byte, but for each match's own name and the events' times."""
+same, byte for byte, but for each match's own name, seed salt and commitment,
+and the events' times."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def comparable(canonical: str) -> dict:
     """A printed log without what differs between two matches by design."""
     log = json.loads(canonical)
     del log["match"]
+    log.pop("seedCommitment", None), log.pop("seedSalt", None)  # each match draws its own salt
     log.pop("locale", None)  # the browser asks in its language (Accept-Language), and the log says which
     for event in log["events"]:
         del event["time"]
@@ -64,6 +66,7 @@ def comparable(canonical: str) -> dict:
 
 def without_names_and_times(canonical: str) -> str:
     canonical = re.sub(r'"locale":"[^"]*",', "", canonical)
+    canonical = re.sub(r',"seed(Commitment|Salt)":"[^"]*"', "", canonical)
     return re.sub(r'"time":"[^"]*"', '"time":""', re.sub(r'"match":"matches/[^"]*"', '"match":""', canonical))
 
 

@@ -5,3 +5,4 @@ export { createGamehostClient, type GamehostClient, type GamehostClientOptions, 
 export { MatchFollower, type Connection, type FollowerHandlers, type FollowerOptions } from "./match-follower.js";
 export { isFinalEvent, isOver } from "./match-status.js";
 export { errorReason, isTransient } from "./transient.js";
+export { checkCommitment, eventsProblem, hexOf, seedCommitment, SEED_SALT_BYTES, type CommitmentCheck } from "./seed-commitment.js";

@@ -12,3 +12,8 @@ declare class AbortController {
   readonly signal: AbortSignal;
   abort(reason?: unknown): void;
 }
+
+// Web Crypto's SHA-256, for the seed commitments (seed-commitment.ts).
+declare const crypto: {
+  readonly subtle: { digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer> };
+};

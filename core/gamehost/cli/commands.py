@@ -14,6 +14,7 @@ from gamehost.cli.seats import SeatNames, seat_label, seat_name, seat_with_numbe
 from gamehost.cli.words import _, tr
 from gamehost.sdk.i18n import ENGLISH, Translator, catalogues_of, negotiate, translating
 from gamehost.client import GameHostClient, Resume, candidates, canonical_json, choices, composed, from_struct
+from gamehost.client import seed_commitment
 from gamehost.v1 import gamehost_pb2 as pb
 
 STATUS_NAMES = {"open": pb.MATCH_STATUS_OPEN, "active": pb.MATCH_STATUS_ACTIVE,
@@ -442,6 +443,30 @@ def _pictures_translator(game, wanted: str) -> Translator:
     return catalogues.translator(negotiate([wanted], catalogues.languages) if wanted else ENGLISH)
 
 
+def _seed_committed(log: pb.MatchLog, seen: bytes) -> bool:
+    """Check the revealed seed and salt against the commitment the match
+    published at creation (and against ``seen``, that commitment as the
+    caller kept it, when given); say what was found. False: the seed is not
+    the one committed to, and the replay is refused."""
+    if seen and seen != log.seed_commitment:
+        print(tr("REJECTED: the log's seed commitment {logged} is not the one the match showed at its creation, "
+                 "{seen}", logged=log.seed_commitment.hex() or "-", seen=seen.hex()), file=sys.stderr)
+        return False
+    found = seed_commitment.check(log.seed_commitment, log.seed, log.seed_salt)
+    if not found.recorded:
+        print(tr("note: no commitment recorded: the match was created before the host committed to seeds, so "
+                 "nothing shows that its seed was fixed before the first move"))
+    elif found.rejected:
+        print(tr("REJECTED: the revealed seed {seed} and salt {salt} do not hash to the commitment {commitment} "
+                 "published when the match was created: the seed is not the one the match was played with",
+                 seed=log.seed, salt=log.seed_salt.hex(), commitment=log.seed_commitment.hex()), file=sys.stderr)
+        return False
+    else:
+        print(tr("commitment verified: seed {seed} was fixed when the match was created ({commitment})",
+                 seed=log.seed, commitment=log.seed_commitment.hex()))
+    return True
+
+
 def replay(args) -> int:
     from gamehost.host.plugins import load_catalog
     from gamehost.sdk.replay import RecordedMove, initial_state
@@ -454,6 +479,8 @@ def replay(args) -> int:
     if not log.complete:
         print(tr("error: {match} is not over; its full log (with the seed) is published at the end",
                  match=log.match), file=sys.stderr)
+        return 1
+    if not _seed_committed(log, args.commitment):
         return 1
     game_id = log.game.removeprefix("games/")
     entry = load_catalog().get(game_id)

@@ -177,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="fetch a finished match's log and verify it with the local plugin")
     replay_cmd.add_argument("match")
     replay_cmd.add_argument("--quiet", action="store_true", help="only verify, do not print each position")
+    replay_cmd.add_argument("--commitment", type=bytes.fromhex, default=b"", metavar="HEX",
+                            help="the seed commitment the match showed when it was created (Match.seed_commitment, "
+                                 "in hex): the replay is refused unless the log carries that same commitment")
     replay_cmd.set_defaults(run=commands.replay)
 
     sub.add_parser("whoami", parents=[client], help="who the host takes you to be (with --bearer-token)").set_defaults(

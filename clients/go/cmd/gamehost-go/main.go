@@ -34,6 +34,7 @@ var commands = []command{
 	{"resign", "resign your seat: with one opponent left, it wins (--session: over a stream)", runResign},
 	{"draw", "draw by agreement: offer, accept, decline or withdraw (--session: over a stream)", runDraw},
 	{"claim", "claim victory over opponents absent past the match's grace (--session: over a stream)", runClaim},
+	{"verify", "check a finished match's revealed seed against the commitment it published at creation", runVerify},
 }
 
 func main() {

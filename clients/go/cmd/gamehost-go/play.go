@@ -24,11 +24,13 @@ type seatHeld struct {
 	match      string
 	seat       int32
 	token      string
-	seedChosen bool // the match's creator chose its seed
+	seedChosen bool   // the match's creator chose its seed
+	commitment []byte // the commitment to its seed the match showed when this client joined
 }
 
 // runPlay opens a match against bots (or joins one with --match) and plays
-// its seat to the end, following the match on a WatchMatch stream.
+// its seat to the end, following the match on a WatchMatch stream; then it
+// checks the revealed seed against the commitment shown when it joined.
 func runPlay(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("play", "<game> | --match <match>")
 	flags := playFlags{options: optionsFlag{}}
@@ -101,8 +103,9 @@ func runPlay(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
+	checked := checkPlayed(ctx, host, held, out) // before the outcome, which stays the last lines
 	printOutcome(out, final, match)
-	return nil
+	return checked
 }
 
 // createAgainstBots creates a match of the game with bots on every seat but
@@ -156,5 +159,5 @@ func joinMatch(ctx context.Context, host *gamehost.Client, flags playFlags) (sea
 		return seatHeld{}, err
 	}
 	return seatHeld{match: joined.GetMatch().GetName(), seat: joined.GetSeat(), token: joined.GetPlayerToken(),
-		seedChosen: joined.GetMatch().GetSeedChosen()}, nil
+		seedChosen: joined.GetMatch().GetSeedChosen(), commitment: joined.GetMatch().GetSeedCommitment()}, nil
 }

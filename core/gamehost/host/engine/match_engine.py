@@ -48,6 +48,7 @@ from typing import Any, AsyncIterator, Mapping, Sequence
 
 import structlog
 
+from gamehost.client import seed_commitment
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
@@ -290,6 +291,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             bot_seats = tuple(s.index for s in seat_holders if s.kind == "bot")
         self.quotas.check(caller, len(bot_seats) == seats, self._live)
         seed = secrets.randbits(63) if seed is None else seed
+        salt = seed_commitment.new_salt()
+        committed = seed_commitment.commitment(seed, salt)  # published from the first answer on
         now = time.time()
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
@@ -298,7 +301,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
              SeatRecord(i, reserved_for=held.get(i, "")) for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
             creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
-            absent_grace=absent_grace, visibility=visibility, spectators=spectators, rated=rated)
+            absent_grace=absent_grace, visibility=visibility, spectators=spectators, rated=rated,
+            seed_salt=salt, seed_commitment=committed)
         bound = log.bind(match_id=record.id, game=game.id)
         live = LiveMatch(record, entry, None, 0, bound)
         try:
@@ -330,7 +334,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if record.status == "active":
             live.cache.settle_to_move(to_move)
         self._live[record.id] = live
-        bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged)
+        bound.info("match created", seats=seats, bots=list(bot_seats), bot=bot, options=merged,
+                   seed_commitment=committed.hex())
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live, invitation

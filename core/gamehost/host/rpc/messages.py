@@ -108,7 +108,7 @@ def match_pb(record: MatchRecord, to_move: Sequence[int], rules_available: bool)
         clock=clock_pb(record, to_move),
         absent_grace=None if record.absent_grace is None else duration(record.absent_grace),
         visibility=VISIBILITY_TO_PB[record.visibility], spectators=SPECTATORS_TO_PB[record.spectators],
-        rated=may_be_rated(record))
+        rated=may_be_rated(record), seed_commitment=record.seed_commitment or b"")
 
 
 def may_be_rated(record: MatchRecord) -> bool:

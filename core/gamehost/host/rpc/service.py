@@ -369,8 +369,12 @@ class GameHostService(pb_grpc.GameHostServicer):
             message.locale = locale.tag
             if record.result is not None and not locale.english:
                 message.result.summary = locale.say(record.result["summary"], record.result.get("summary_text"))
-        if live.over:
+        if record.seed_commitment is not None:
+            message.seed_commitment = record.seed_commitment
+        if live.over:  # revealed only now: while it runs, the seed would tell what chance holds
             message.seed = record.seed
+            if record.seed_salt is not None:
+                message.seed_salt = record.seed_salt
         return message
 
     # ------------------------------------------------------------ undo

@@ -73,6 +73,10 @@ class MatchRecord:
     visibility: str = "public"  # "public" | "unlisted" | "private" (match_access.py)
     spectators: str = "anyone"  # who may watch without a seat: "anyone" | "players" | "none"
     rated: bool | None = None  # False: casual, whatever the seats; None: rated by the rule (rating_rules.py)
+    # The seed's salt and the commitment published at creation (gamehost.client.seed_commitment);
+    # None in a match created before the host made commitments.
+    seed_salt: bytes | None = None
+    seed_commitment: bytes | None = None
 
     def replace(self, **changes: Any) -> "MatchRecord":
         """A copy with ``changes``: the engine's way to make the next row

@@ -187,6 +187,9 @@ MIGRATIONS = [
         ADD COLUMN spectators text NOT NULL DEFAULT 'anyone', ADD COLUMN rated boolean;
     CREATE TABLE match_invitations (match_id text PRIMARY KEY REFERENCES matches (id), code_hash text NOT NULL);
     """,
+    # Verifiable chance: the seed's salt and the commitment published at creation, as hex (records.py);
+    # NULL in the matches created before.
+    "ALTER TABLE matches ADD COLUMN seed_salt text, ADD COLUMN seed_commitment text;",
 ]
 
 

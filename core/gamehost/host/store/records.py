@@ -35,7 +35,7 @@ def copy_record(record: MatchRecord) -> MatchRecord:
 # The matches columns in the order of match_values and row_to_record.
 MATCH_COLUMNS = ("id, game_id, rules_version, options, seed, seats, status, version, "
                  "create_time, update_time, result, create_request_id, turn_timeout, creator, seed_chosen, "
-                 "status_detail, clock, absent_grace, visibility, spectators, rated")
+                 "status_detail, clock, absent_grace, visibility, spectators, rated, seed_salt, seed_commitment")
 MATCH_COLUMN_COUNT = MATCH_COLUMNS.count(",") + 1
 
 
@@ -53,6 +53,7 @@ def row_to_record(row) -> MatchRecord:
         clock=None if row[16] is None else loads(row[16]),
         absent_grace=row[17], visibility=row[18], spectators=row[19],
         rated=None if row[20] is None else bool(row[20]),
+        seed_salt=from_hex(row[21]), seed_commitment=from_hex(row[22]),
     )
 
 
@@ -62,7 +63,16 @@ def match_values(record: MatchRecord) -> tuple:
             record.update_time, None if record.result is None else dumps(record.result),
             record.create_request_id or None, record.turn_timeout, record.creator, bool(record.seed_chosen),
             detail_json(record), clock_json(record), record.absent_grace, record.visibility, record.spectators,
-            record.rated)
+            record.rated, to_hex(record.seed_salt), to_hex(record.seed_commitment))
+
+
+def to_hex(value: bytes | None) -> str | None:
+    """Bytes as the hex text both databases keep (readable in a dump, same in each)."""
+    return None if value is None else value.hex()
+
+
+def from_hex(text: str | None) -> bytes | None:
+    return None if text is None else bytes.fromhex(text)
 
 
 def detail_json(record: MatchRecord) -> str | None:

@@ -149,4 +149,7 @@ MIGRATIONS = [
     CREATE TABLE match_invitations (match_id TEXT PRIMARY KEY REFERENCES matches (id), code_hash TEXT NOT NULL)
         WITHOUT ROWID;
     """,
+    # Verifiable chance: the seed's salt and the commitment published at creation, as hex (records.py);
+    # NULL in the matches created before.
+    "ALTER TABLE matches ADD COLUMN seed_salt TEXT; ALTER TABLE matches ADD COLUMN seed_commitment TEXT;",
 ]

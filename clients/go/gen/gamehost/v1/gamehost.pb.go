@@ -1388,9 +1388,17 @@ type Match struct {
 	// Languages. The language of this message's words when the request asked
 	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
 	// "en" when the plugin has no language that fits. Empty: English, none asked.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// Verifiable chance. The host's commitment to the seed, fixed when the
+	// match is created and shown from the first answer on: SHA-256 over
+	// "gamehost/seed-commitment/v1", a zero byte, the seed as 8 bytes
+	// big-endian and MatchLog.seed_salt (32 bytes). The seed and salt are
+	// revealed in MatchLog once the match is over, so anyone can check that
+	// the seed was fixed before the first move (docs/security.md). Empty for
+	// a match created before the host made commitments.
+	SeedCommitment []byte `protobuf:"bytes,150,opt,name=seed_commitment,json=seedCommitment,proto3" json:"seed_commitment,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Match) Reset() {
@@ -1610,6 +1618,13 @@ func (x *Match) GetLocale() string {
 		return x.Locale
 	}
 	return ""
+}
+
+func (x *Match) GetSeedCommitment() []byte {
+	if x != nil {
+		return x.SeedCommitment
+	}
+	return nil
 }
 
 // Private matches, reserved seats and invitations.
@@ -3474,7 +3489,14 @@ type MatchLog struct {
 	// Languages. The language of this message's words when the request asked
 	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
 	// "en" when the plugin has no language that fits. Empty: English, none asked.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// Verifiable chance. The commitment to the seed, as Match.seed_commitment
+	// (set from the first page on, while the match runs too; empty for a
+	// match created before the host made commitments).
+	SeedCommitment []byte `protobuf:"bytes,150,opt,name=seed_commitment,json=seedCommitment,proto3" json:"seed_commitment,omitempty"`
+	// The 32 random bytes hashed with the seed into seed_commitment: set, with
+	// seed, only once the match is over.
+	SeedSalt      []byte `protobuf:"bytes,151,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3584,6 +3606,20 @@ func (x *MatchLog) GetLocale() string {
 		return x.Locale
 	}
 	return ""
+}
+
+func (x *MatchLog) GetSeedCommitment() []byte {
+	if x != nil {
+		return x.SeedCommitment
+	}
+	return nil
+}
+
+func (x *MatchLog) GetSeedSalt() []byte {
+	if x != nil {
+		return x.SeedSalt
+	}
+	return nil
 }
 
 type AskUndoRequest struct {
@@ -6780,7 +6816,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06scores\x18\x01 \x03(\x01R\x06scores\x12\x18\n" +
 	"\aranking\x18\x02 \x03(\x05R\aranking\x12\x18\n" +
 	"\awinners\x18\x03 \x03(\x05R\awinners\x12\x18\n" +
-	"\asummary\x18\x04 \x01(\tR\asummary\"\xca\t\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\"\xf4\t\n" +
 	"\x05Match\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -6818,7 +6854,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x0finvitation_code\x18S \x01(\tR\x0einvitationCode\x125\n" +
 	"\n" +
 	"draw_offer\x18T \x01(\v2\x16.gamehost.v1.DrawOfferR\tdrawOffer\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"?\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x12(\n" +
+	"\x0fseed_commitment\x18\x96\x01 \x01(\fR\x0eseedCommitment\"?\n" +
 	"\x0fSeatReservation\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x18\n" +
 	"\asubject\x18\x02 \x01(\tR\asubject\"\xed\x02\n" +
@@ -6975,7 +7012,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"page_token\x18\x04 \x01(\tR\tpageToken\x12'\n" +
 	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"\xfe\x02\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\xc6\x03\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -6988,7 +7025,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06result\x18\t \x01(\v2\x13.gamehost.v1.ResultR\x06result\x12&\n" +
 	"\x0fnext_page_token\x18\n" +
 	" \x01(\tR\rnextPageToken\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06localeB\a\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x12(\n" +
+	"\x0fseed_commitment\x18\x96\x01 \x01(\fR\x0eseedCommitment\x12\x1c\n" +
+	"\tseed_salt\x18\x97\x01 \x01(\fR\bseedSaltB\a\n" +
 	"\x05_seed\"G\n" +
 	"\x0eAskUndoRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
