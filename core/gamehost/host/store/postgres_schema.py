@@ -187,6 +187,12 @@ MIGRATIONS = [
         ADD COLUMN spectators text NOT NULL DEFAULT 'anyone', ADD COLUMN rated boolean;
     CREATE TABLE match_invitations (match_id text PRIMARY KEY REFERENCES matches (id), code_hash text NOT NULL);
     """,
+    # Browsers' Web Push subscriptions, per signed-in user (push_rows.py)
+    """
+    CREATE TABLE push_subscriptions (endpoint text PRIMARY KEY, subject text NOT NULL, p256dh text NOT NULL,
+        auth text NOT NULL, locale text NOT NULL, created double precision NOT NULL);
+    CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
+    """,
 ]
 
 

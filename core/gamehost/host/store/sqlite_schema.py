@@ -149,4 +149,10 @@ MIGRATIONS = [
     CREATE TABLE match_invitations (match_id TEXT PRIMARY KEY REFERENCES matches (id), code_hash TEXT NOT NULL)
         WITHOUT ROWID;
     """,
+    # Browsers' Web Push subscriptions, per signed-in user (push_rows.py)
+    """
+    CREATE TABLE push_subscriptions (endpoint TEXT PRIMARY KEY, subject TEXT NOT NULL, p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL, locale TEXT NOT NULL, created REAL NOT NULL) WITHOUT ROWID;
+    CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
+    """,
 ]
