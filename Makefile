@@ -97,7 +97,7 @@ packages: $(TS_MODULES)
 WEB := clients/web
 WEB_MODULES := $(WEB)/node_modules/.installed
 WEB_BUILT := $(WEB)/dist/.built
-WEB_SOURCES := $(shell find $(WEB)/src -type f) $(addprefix $(WEB)/,index.html vite.config.ts tsconfig.json)
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/public -type f) $(addprefix $(WEB)/,index.html vite.config.ts tsconfig.json)
 # The browser tests drive Debian's chromium: browsers cannot be downloaded here.
 CHROMIUM := /usr/bin/chromium
 

@@ -8,6 +8,7 @@ import { h, replaceChildren } from "./elements";
 import { problemOf } from "./errors";
 import { signedInIdentity } from "./identity";
 import { tr } from "./i18n";
+import { pushAlertsSwitch } from "./push-alerts";
 
 export function showSignInBar(root: HTMLElement, addressProblem = ""): void {
   root.dataset.state = "checking";
@@ -30,7 +31,7 @@ export function showSignInBar(root: HTMLElement, addressProblem = ""): void {
     replaceChildren(root, tr("Signed in as "), h("strong", { id: "signed-in-name" }, identity.displayName || identity.subject),
       identity.displayName ? h("small", { class: "muted" }, ` (${identity.subject})`) : null,
       identity.roles.length ? h("small", { class: "muted" }, ` · ${identity.roles.join(", ")}`) : null, " ",
-      signOutButton());
+      pushAlertsSwitch(), " ", signOutButton());
   }, (error) => {
     const problem = problemOf(error);
     Object.assign(root.dataset, { state: "refused", code: problem.code, reason: problem.reason });

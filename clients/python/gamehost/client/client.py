@@ -354,6 +354,20 @@ class GameHostClient:
         """End the match over opponents absent past its grace: they rank last."""
         return self._call(self.stub.ClaimVictory, pb.ClaimVictoryRequest(name=match_name(match), player_token=token))
 
+    # ------------------------------------------------------------ push
+
+    def push_key(self) -> str:
+        """The host's VAPID public key (applicationServerKey), base64url."""
+        return self._call(self.stub.GetPushKey, pb.GetPushKeyRequest()).application_server_key
+
+    def subscribe_push(self, endpoint: str, p256dh: str, auth: str, locale: str = "") -> pb.PushSubscription:
+        """Keep a browser's push subscription for the signed-in caller."""
+        return self._call(self.stub.SubscribePush, pb.SubscribePushRequest(endpoint=endpoint, p256dh=p256dh,
+                                                                           auth=auth, locale=locale))
+
+    def unsubscribe_push(self, endpoint: str) -> None:
+        self._call(self.stub.UnsubscribePush, pb.UnsubscribePushRequest(endpoint=endpoint))
+
     # ------------------------------------------------------------ identity and admin
 
     def identity(self) -> pb.Identity:

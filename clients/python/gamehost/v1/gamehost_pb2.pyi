@@ -812,6 +812,48 @@ class Identity(_message.Message):
     method: str
     def __init__(self, subject: _Optional[str] = ..., display_name: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., method: _Optional[str] = ...) -> None: ...
 
+class GetPushKeyRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class PushKey(_message.Message):
+    __slots__ = ("application_server_key",)
+    APPLICATION_SERVER_KEY_FIELD_NUMBER: _ClassVar[int]
+    application_server_key: str
+    def __init__(self, application_server_key: _Optional[str] = ...) -> None: ...
+
+class SubscribePushRequest(_message.Message):
+    __slots__ = ("endpoint", "p256dh", "auth", "locale")
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    P256DH_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
+    LOCALE_FIELD_NUMBER: _ClassVar[int]
+    endpoint: str
+    p256dh: str
+    auth: str
+    locale: str
+    def __init__(self, endpoint: _Optional[str] = ..., p256dh: _Optional[str] = ..., auth: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
+
+class PushSubscription(_message.Message):
+    __slots__ = ("endpoint", "subject", "create_time")
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    endpoint: str
+    subject: str
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, endpoint: _Optional[str] = ..., subject: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class UnsubscribePushRequest(_message.Message):
+    __slots__ = ("endpoint",)
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    endpoint: str
+    def __init__(self, endpoint: _Optional[str] = ...) -> None: ...
+
+class UnsubscribePushResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class AbortMatchRequest(_message.Message):
     __slots__ = ("name", "reason")
     NAME_FIELD_NUMBER: _ClassVar[int]

@@ -188,6 +188,21 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
                 _registered_method=True)
+        self.GetPushKey = channel.unary_unary(
+                '/gamehost.v1.GameHost/GetPushKey',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetPushKeyRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.PushKey.FromString,
+                _registered_method=True)
+        self.SubscribePush = channel.unary_unary(
+                '/gamehost.v1.GameHost/SubscribePush',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SubscribePushRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.PushSubscription.FromString,
+                _registered_method=True)
+        self.UnsubscribePush = channel.unary_unary(
+                '/gamehost.v1.GameHost/UnsubscribePush',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushResponse.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -452,6 +467,32 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetPushKey(self, request, context):
+        """Web Push (RFC 8030) for a signed-in user's browsers: "your turn" and
+        "match over" reach them with the page closed. The key a page hands
+        PushManager.subscribe (applicationServerKey); FAILED_PRECONDITION when
+        the host sends no push (started without --push-vapid-key).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubscribePush(self, request, context):
+        """Keeps a browser's push subscription for the signed-in caller (an
+        endpoint already kept moves to the caller). UNAUTHENTICATED anonymous.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnsubscribePush(self, request, context):
+        """Forgets one of the caller's subscriptions (signing out, a page that
+        unsubscribed). NOT_FOUND when the caller has none at that endpoint.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -604,6 +645,21 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.ClaimVictory,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Match.SerializeToString,
+            ),
+            'GetPushKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPushKey,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetPushKeyRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.PushKey.SerializeToString,
+            ),
+            'SubscribePush': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubscribePush,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SubscribePushRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.PushSubscription.SerializeToString,
+            ),
+            'UnsubscribePush': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnsubscribePush,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1420,6 +1476,87 @@ class GameHost:
             '/gamehost.v1.GameHost/ClaimVictory',
             gamehost_dot_v1_dot_gamehost__pb2.ClaimVictoryRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPushKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/GetPushKey',
+            gamehost_dot_v1_dot_gamehost__pb2.GetPushKeyRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.PushKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubscribePush(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/SubscribePush',
+            gamehost_dot_v1_dot_gamehost__pb2.SubscribePushRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.PushSubscription.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnsubscribePush(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/UnsubscribePush',
+            gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -250,6 +250,13 @@ class HostConfig(BaseSettings):
                                       "with --webhook-url")
     webhook_retry: Positive = setting(1.0, "seconds before the first retry of a failed notification, doubled at "
                                            "each retry", metavar="SECONDS")
+    push_vapid_key: str = setting("", "send Web Push (your turn, match over) to the browsers players subscribe, "
+                                      "signed with this VAPID private key (PEM; made there if missing); '' sends "
+                                      "none", metavar="FILE")
+    push_contact: str = setting("mailto:webmaster@localhost", "how push services reach the operator (VAPID "
+                                "'sub' claim): a mailto: or https: URL", metavar="URL")
+    push_insecure_endpoints: bool = setting(False, "accept http:// push endpoints (a local push service in "
+                                                   "development); off: https only")
     web_port: Port = setting(
         8080, "HTTP port for browsers: Connect, gRPC-Web and the web client; 0 picks a free port, 'off' serves none")
     cors_origins: Annotated[CommaList, AfterValidator(_origins)] = setting(
@@ -396,6 +403,9 @@ class HostConfig(BaseSettings):
         if self.webhook_url and not self.webhook_secret:
             raise SettingsConflict("--webhook-url needs --webhook-secret: notifications are signed",
                                    "webhook_url", "webhook_secret")
+        if self.push_vapid_key and not self.push_contact.startswith(("mailto:", "https:")):
+            raise SettingsConflict("--push-contact must be a mailto: or https: URL (push services require it)",
+                                   "push_contact", "push_vapid_key")
         from gamehost.sdk.search import LEVELS
 
         hardest = LEVELS[-1]

@@ -30,6 +30,7 @@ from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key
 from gamehost.host.plugins import Catalog, load_catalog
 from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_ports_free
+from gamehost.host.rpc.push_calls import PushCalls
 from gamehost.host.rpc.quotas import Quotas
 from gamehost.host.ops.loop_lag import LoopLag
 from gamehost.host.ops.readiness import StoreReadiness
@@ -121,6 +122,13 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if config.webhook_url and catalog.plugin_manager:  # before the engine collects the observers
         notifier = TurnNotifier(config.webhook_url, config.webhook_secret, config.webhook_retry, config.claim_lease)
         catalog.plugin_manager.register(notifier, name="gamehost-webhooks")
+    push = None
+    if config.push_vapid_key and catalog.plugin_manager:  # before the engine collects the observers
+        from gamehost.host.ops.push import PushSender, vapid_key  # pywebpush is loaded only when push is on
+
+        push_key = vapid_key(config.push_vapid_key)
+        push = PushSender(push_key, config.push_contact)
+        catalog.plugin_manager.register(push, name="gamehost-push")
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
@@ -133,6 +141,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                          replay_cache_bytes=config.replay_cache_mb * 1024 * 1024)
     if notifier is not None:
         notifier.attach(engine)
+    if push is not None:
+        push.attach(engine)
     await engine.start()
     if own_process:
         settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
@@ -162,7 +172,9 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                 PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
                              QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
                              front.client_of if front else None))
-    matches = GameHostService(engine, gate)
+    matches = GameHostService(engine, gate, PushCalls(store, push.application_server_key,
+                                                      insecure_endpoints=config.push_insecure_endpoints)
+                              if push is not None else None)
     services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                           health_servicer)
     forwarder = Forwarder(member, gate, config.max_message_bytes) if member is not None else None

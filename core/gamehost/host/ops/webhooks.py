@@ -35,6 +35,7 @@ from typing import Any, Mapping
 
 import structlog
 
+from gamehost.host.ops.turn_audience import seats_to_tell
 from gamehost.host.store.base import PendingDelivery
 from gamehost.host.engine.undo_asks import ASK_EVENTS
 from gamehost.sdk import hookimpl
@@ -95,23 +96,7 @@ class TurnNotifier:
             self.engine.background(self._turns(match_id, game_id, event["version"]))
 
     async def _turns(self, match_id: str, game_id: str, version: int) -> None:
-        """The people to move once this step is committed. Only the step's
-        last event (the live match's version) asks: one look per step."""
-        live = self.engine.held(match_id)
-        if live is None or live.version != version or live.record.status != "active":
-            return
-        try:
-            to_move = await self.engine.to_move(live)
-        except Exception as error:  # rules failing: the strikes are counted where they fail
-            live.log.warning("turn notification skipped", error=str(error))
-            return
-        record = live.record
-        if record.version != version:
-            return  # moved on meanwhile: the next step notifies
-        for seat in to_move:
-            holder = record.seats[seat]
-            if holder.kind != "human" or not holder.subject:
-                continue  # a bot, or an anonymous seat: no one a receiver could reach
+        for seat, holder in await seats_to_tell(self.engine, match_id, version):
             body = {"type": "your_turn", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": version, "seat": seat, "player_name": holder.player_name, "subject": holder.subject}
             await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body)

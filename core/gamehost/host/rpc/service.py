@@ -30,6 +30,7 @@ from gamehost.host.rpc.match_messages import MatchMessages, localized_match
 from gamehost.host.rpc.messages import (
     SPECTATORS_FROM_PB, STATUS_FROM_PB, TICKET_STATE_FROM_PB, VISIBILITY_FROM_PB, player_rating_pb, result_pb,
     ticket_pb, user_match_pb)
+from gamehost.host.rpc.push_calls import PushCalls, push_off
 from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
@@ -51,9 +52,10 @@ class MatchListing(TypedDict):
 
 
 class GameHostService(pb_grpc.GameHostServicer):
-    def __init__(self, engine: MatchEngine, gate: Gate) -> None:
+    def __init__(self, engine: MatchEngine, gate: Gate, push: PushCalls | None = None) -> None:
         self.engine = engine
         self.gate = gate
+        self.push = push  # None: the host sends no push
         self.messages = MatchMessages(engine)
         self.locales = Locales()
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
@@ -424,6 +426,28 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def ClaimVictory(self, request: pb.ClaimVictoryRequest, context: Context, caller: Principal) -> pb.Match:
         return await self.seat_calls.claim_victory(request, caller)
+
+    # ------------------------------------------------------------ push
+
+    @unary
+    async def GetPushKey(self, request: pb.GetPushKeyRequest, context: Context, caller: Principal) -> pb.PushKey:
+        if self.push is None:
+            raise push_off()
+        return self.push.key()
+
+    @unary
+    async def SubscribePush(self, request: pb.SubscribePushRequest, context: Context,
+                            caller: Principal) -> pb.PushSubscription:
+        if self.push is None:
+            raise push_off()
+        return await self.push.subscribe(request, caller)
+
+    @unary
+    async def UnsubscribePush(self, request: pb.UnsubscribePushRequest, context: Context,
+                              caller: Principal) -> pb.UnsubscribePushResponse:
+        if self.push is None:
+            raise push_off()
+        return await self.push.unsubscribe(request, caller)
 
     # ------------------------------------------------------------ identity
 

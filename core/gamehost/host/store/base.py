@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, Sequence
 
+from gamehost.host.store.push_rows import PushSubscriptionRecord
+
 
 class StoreUnusable(Exception):
     """The store cannot be opened as a gamehost store (an empty or damaged
@@ -346,6 +348,19 @@ class Store(Protocol):
 
     # Rules strikes (engine_rules_failures.py): counted in the store, so a
     # restart does not forgive them and replicas add up to one count.
+    # Browsers' Web Push subscriptions (push_rows.py), per signed-in user.
+    async def add_push_subscription(self, subscription: PushSubscriptionRecord, keep: int) -> None:
+        """Keep the browser's subscription (an endpoint kept already is
+        replaced: it may have moved to another user), then forget the
+        subject's subscriptions past its newest ``keep``."""
+
+    async def push_subscriptions(self, subjects: Sequence[str]) -> list[PushSubscriptionRecord]:
+        """Every subscription held for one of ``subjects``."""
+
+    async def remove_push_subscription(self, endpoint: str, subject: str | None = None) -> bool:
+        """Forget the subscription at ``endpoint`` (only if ``subject`` holds
+        it, when given); False when there was none."""
+
     # Private matches' invitations: only a hash of each code is kept.
     async def set_invitation(self, match_id: str, code_hash: str) -> None:
         """Give the match the invitation whose code hashes to ``code_hash``

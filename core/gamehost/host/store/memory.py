@@ -14,6 +14,7 @@ from typing import Sequence
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery,
                                       PartyFull, PlayerRating, Snapshot, TicketRecord, VersionConflict,
                                       delivery_state)
+from gamehost.host.store.push_rows import PushSubscriptionRecord
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 from gamehost.host.store.ticket_rows import party_full
 
@@ -49,6 +50,7 @@ class MemoryStore:
         self._turns: dict[str, dict[str, float | None]] = {}  # match -> signed-in player -> since when to move
         self._strikes: dict[str, int] = {}  # match -> rules failures counted
         self._invitations: dict[str, str] = {}  # match -> the hash of its invitation code
+        self._push: dict[str, PushSubscriptionRecord] = {}  # endpoint -> its browser's subscription
 
     async def open(self) -> None:
         pass
@@ -244,6 +246,24 @@ class MemoryStore:
     async def add_strike(self, match_id: str) -> int:
         self._strikes[match_id] = self._strikes.get(match_id, 0) + 1
         return self._strikes[match_id]
+
+    async def add_push_subscription(self, subscription: PushSubscriptionRecord, keep: int) -> None:
+        self._push[subscription.endpoint] = subscription
+        held = sorted((s for s in self._push.values() if s.subject == subscription.subject),
+                      key=lambda s: (-s.created, s.endpoint))
+        for beyond in held[keep:]:
+            del self._push[beyond.endpoint]
+
+    async def push_subscriptions(self, subjects: Sequence[str]) -> list[PushSubscriptionRecord]:
+        wanted = set(subjects)
+        return sorted((s for s in self._push.values() if s.subject in wanted), key=lambda s: (s.subject, s.created))
+
+    async def remove_push_subscription(self, endpoint: str, subject: str | None = None) -> bool:
+        held = self._push.get(endpoint)
+        if held is None or (subject is not None and held.subject != subject):
+            return False
+        del self._push[endpoint]
+        return True
 
     async def set_invitation(self, match_id: str, code_hash: str) -> None:
         self._invitations[match_id] = code_hash

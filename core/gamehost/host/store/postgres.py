@@ -33,6 +33,7 @@ from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, 
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 from gamehost.host.store.invitation_rows import PostgresInvitations
+from gamehost.host.store.push_rows import PostgresPushSubscriptions
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -66,7 +67,7 @@ async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any
     return row[0]
 
 
-class PostgresStore(PostgresInvitations):
+class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
     shared = True  # other replicas write too: the engine must catch up and claim
 
     def __init__(self, url: str, *, owner: str = "", lease: float = 10.0, pool_size: int = 10,

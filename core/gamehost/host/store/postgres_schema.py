@@ -190,6 +190,12 @@ MIGRATIONS = [
     # Verifiable chance: the seed's salt and the commitment published at creation, as hex (records.py);
     # NULL in the matches created before.
     "ALTER TABLE matches ADD COLUMN seed_salt text, ADD COLUMN seed_commitment text;",
+    # Browsers' Web Push subscriptions, per signed-in user (push_rows.py)
+    """
+    CREATE TABLE push_subscriptions (endpoint text PRIMARY KEY, subject text NOT NULL, p256dh text NOT NULL,
+        auth text NOT NULL, locale text NOT NULL, created double precision NOT NULL);
+    CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
+    """,
 ]
 
 

@@ -27,6 +27,7 @@ from gamehost.host.store.sqlite_schema import MIGRATIONS
 from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
                                              row_to_rating, upsert_sql)
 import gamehost.host.store.invitation_rows as invitation_rows
+import gamehost.host.store.push_rows as push_rows
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -414,6 +415,28 @@ class SQLiteStore:
         revoked: list[list] = []
         self._transaction(lambda db: revoked.append(db.execute(invitation_rows.revoke_sql("?"), (match_id,)).fetchall()))
         return bool(revoked[0])
+
+    async def add_push_subscription(self, subscription: push_rows.PushSubscriptionRecord, keep: int) -> None:
+        s = subscription
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(push_rows.upsert_sql("?"), (s.endpoint, s.subject, s.p256dh, s.auth, s.locale,
+                                                   s.created)).fetchall()
+            db.execute(push_rows.beyond_newest_sql("?"), (s.subject, keep)).fetchall()
+        self._transaction(work)
+
+    async def push_subscriptions(self, subjects: Sequence[str]) -> list[push_rows.PushSubscriptionRecord]:
+        if not subjects:
+            return []
+        rows = self._db.execute(push_rows.of_subjects_sql("?", len(subjects)), tuple(subjects)).fetchall()
+        return [push_rows.record(row) for row in rows]
+
+    async def remove_push_subscription(self, endpoint: str, subject: str | None = None) -> bool:
+        removed: list[list] = []
+        params = (endpoint,) if subject is None else (endpoint, subject)
+        self._transaction(lambda db: removed.append(
+            db.execute(push_rows.remove_sql("?", subject is not None), params).fetchall()))
+        return bool(removed[0])
 
     async def add_strike(self, match_id: str) -> int:
         counted: list[int] = []

@@ -152,4 +152,10 @@ MIGRATIONS = [
     # Verifiable chance: the seed's salt and the commitment published at creation, as hex (records.py);
     # NULL in the matches created before.
     "ALTER TABLE matches ADD COLUMN seed_salt TEXT; ALTER TABLE matches ADD COLUMN seed_commitment TEXT;",
+    # Browsers' Web Push subscriptions, per signed-in user (push_rows.py)
+    """
+    CREATE TABLE push_subscriptions (endpoint TEXT PRIMARY KEY, subject TEXT NOT NULL, p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL, locale TEXT NOT NULL, created REAL NOT NULL) WITHOUT ROWID;
+    CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
+    """,
 ]

@@ -4539,6 +4539,304 @@ func (x *Identity) GetMethod() string {
 	return ""
 }
 
+type GetPushKeyRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPushKeyRequest) Reset() {
+	*x = GetPushKeyRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPushKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPushKeyRequest) ProtoMessage() {}
+
+func (x *GetPushKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPushKeyRequest.ProtoReflect.Descriptor instead.
+func (*GetPushKeyRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+}
+
+type PushKey struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The VAPID public key (an uncompressed P-256 point), base64url without
+	// padding: PushManager.subscribe's applicationServerKey.
+	ApplicationServerKey string `protobuf:"bytes,1,opt,name=application_server_key,json=applicationServerKey,proto3" json:"application_server_key,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *PushKey) Reset() {
+	*x = PushKey{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PushKey) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PushKey) ProtoMessage() {}
+
+func (x *PushKey) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PushKey.ProtoReflect.Descriptor instead.
+func (*PushKey) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *PushKey) GetApplicationServerKey() string {
+	if x != nil {
+		return x.ApplicationServerKey
+	}
+	return ""
+}
+
+type SubscribePushRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The push service's URL for this browser (PushSubscription.endpoint):
+	// https, at most 1,024 characters.
+	Endpoint string `protobuf:"bytes,1,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	// PushSubscription.getKey("p256dh"): the browser's P-256 public key,
+	// base64url (65 bytes).
+	P256Dh string `protobuf:"bytes,2,opt,name=p256dh,proto3" json:"p256dh,omitempty"`
+	// PushSubscription.getKey("auth"): 16 bytes, base64url.
+	Auth string `protobuf:"bytes,3,opt,name=auth,proto3" json:"auth,omitempty"`
+	// The language the notifications are written in (BCP 47); the host's
+	// best match, English when none fits.
+	Locale        string `protobuf:"bytes,4,opt,name=locale,proto3" json:"locale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubscribePushRequest) Reset() {
+	*x = SubscribePushRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubscribePushRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubscribePushRequest) ProtoMessage() {}
+
+func (x *SubscribePushRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubscribePushRequest.ProtoReflect.Descriptor instead.
+func (*SubscribePushRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *SubscribePushRequest) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+func (x *SubscribePushRequest) GetP256Dh() string {
+	if x != nil {
+		return x.P256Dh
+	}
+	return ""
+}
+
+func (x *SubscribePushRequest) GetAuth() string {
+	if x != nil {
+		return x.Auth
+	}
+	return ""
+}
+
+func (x *SubscribePushRequest) GetLocale() string {
+	if x != nil {
+		return x.Locale
+	}
+	return ""
+}
+
+type PushSubscription struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Endpoint string                 `protobuf:"bytes,1,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	// The signed-in user it notifies.
+	Subject       string                 `protobuf:"bytes,2,opt,name=subject,proto3" json:"subject,omitempty"`
+	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PushSubscription) Reset() {
+	*x = PushSubscription{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PushSubscription) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PushSubscription) ProtoMessage() {}
+
+func (x *PushSubscription) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PushSubscription.ProtoReflect.Descriptor instead.
+func (*PushSubscription) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *PushSubscription) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+func (x *PushSubscription) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *PushSubscription) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+type UnsubscribePushRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Endpoint      string                 `protobuf:"bytes,1,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnsubscribePushRequest) Reset() {
+	*x = UnsubscribePushRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnsubscribePushRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnsubscribePushRequest) ProtoMessage() {}
+
+func (x *UnsubscribePushRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnsubscribePushRequest.ProtoReflect.Descriptor instead.
+func (*UnsubscribePushRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *UnsubscribePushRequest) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+type UnsubscribePushResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnsubscribePushResponse) Reset() {
+	*x = UnsubscribePushResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnsubscribePushResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnsubscribePushResponse) ProtoMessage() {}
+
+func (x *UnsubscribePushResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnsubscribePushResponse.ProtoReflect.Descriptor instead.
+func (*UnsubscribePushResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+}
+
 type AbortMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -4551,7 +4849,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4563,7 +4861,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4576,7 +4874,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -4603,7 +4901,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4615,7 +4913,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4628,7 +4926,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -4646,7 +4944,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4658,7 +4956,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4671,7 +4969,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 type AssignBotRequest struct {
@@ -4687,7 +4985,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4699,7 +4997,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4712,7 +5010,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -4746,7 +5044,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4758,7 +5056,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4771,7 +5069,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -4806,7 +5104,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4818,7 +5116,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4831,7 +5129,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -5045,7 +5343,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5057,7 +5355,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5070,7 +5368,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -5118,7 +5416,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5130,7 +5428,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5143,7 +5441,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -5315,7 +5613,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5327,7 +5625,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5340,7 +5638,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -5360,7 +5658,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5372,7 +5670,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5385,7 +5683,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -5419,7 +5717,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5431,7 +5729,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5444,7 +5742,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -5530,7 +5828,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5542,7 +5840,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5555,7 +5853,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -5589,7 +5887,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5601,7 +5899,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5614,7 +5912,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -5641,7 +5939,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5653,7 +5951,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5666,7 +5964,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -5693,7 +5991,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5705,7 +6003,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5718,7 +6016,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -5811,7 +6109,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5823,7 +6121,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5836,7 +6134,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -5977,7 +6275,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5989,7 +6287,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6002,7 +6300,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Ticket) GetName() string {
@@ -6169,7 +6467,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6181,7 +6479,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6194,7 +6492,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -6214,7 +6512,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6226,7 +6524,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6239,7 +6537,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -6259,7 +6557,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6271,7 +6569,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6284,7 +6582,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -6308,7 +6606,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6320,7 +6618,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6333,7 +6631,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -6368,7 +6666,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6380,7 +6678,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6393,7 +6691,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -6425,7 +6723,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6437,7 +6735,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6450,7 +6748,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -6502,7 +6800,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6514,7 +6812,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6527,7 +6825,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *Delivery) GetKey() string {
@@ -6595,7 +6893,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6607,7 +6905,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6620,7 +6918,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -6662,7 +6960,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6674,7 +6972,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6687,7 +6985,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -6714,7 +7012,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6726,7 +7024,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6739,7 +7037,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -7091,7 +7389,23 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12!\n" +
 	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12\x14\n" +
 	"\x05roles\x18\x03 \x03(\tR\x05roles\x12\x16\n" +
-	"\x06method\x18\x04 \x01(\tR\x06method\"?\n" +
+	"\x06method\x18\x04 \x01(\tR\x06method\"\x13\n" +
+	"\x11GetPushKeyRequest\"?\n" +
+	"\aPushKey\x124\n" +
+	"\x16application_server_key\x18\x01 \x01(\tR\x14applicationServerKey\"v\n" +
+	"\x14SubscribePushRequest\x12\x1a\n" +
+	"\bendpoint\x18\x01 \x01(\tR\bendpoint\x12\x16\n" +
+	"\x06p256dh\x18\x02 \x01(\tR\x06p256dh\x12\x12\n" +
+	"\x04auth\x18\x03 \x01(\tR\x04auth\x12\x16\n" +
+	"\x06locale\x18\x04 \x01(\tR\x06locale\"\x85\x01\n" +
+	"\x10PushSubscription\x12\x1a\n" +
+	"\bendpoint\x18\x01 \x01(\tR\bendpoint\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\x12;\n" +
+	"\vcreate_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\"4\n" +
+	"\x16UnsubscribePushRequest\x12\x1a\n" +
+	"\bendpoint\x18\x01 \x01(\tR\bendpoint\"\x19\n" +
+	"\x17UnsubscribePushResponse\"?\n" +
 	"\x11AbortMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\"(\n" +
@@ -7337,7 +7651,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
 	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
-	"\x15DELIVERY_STATE_FAILED\x10\x032\xa4\x11\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x032\x9e\x13\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -7373,7 +7687,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"AnswerDraw\x12\x1e.gamehost.v1.AnswerDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12K\n" +
 	"\fWithdrawDraw\x12 .gamehost.v1.WithdrawDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12D\n" +
-	"\fClaimVictory\x12 .gamehost.v1.ClaimVictoryRequest\x1a\x12.gamehost.v1.Match2\xd2\x03\n" +
+	"\fClaimVictory\x12 .gamehost.v1.ClaimVictoryRequest\x1a\x12.gamehost.v1.Match\x12G\n" +
+	"\n" +
+	"GetPushKey\x12\x1e.gamehost.v1.GetPushKeyRequest\x1a\x14.gamehost.v1.PushKey\"\x03\x90\x02\x01\x12Q\n" +
+	"\rSubscribePush\x12!.gamehost.v1.SubscribePushRequest\x1a\x1d.gamehost.v1.PushSubscription\x12\\\n" +
+	"\x0fUnsubscribePush\x12#.gamehost.v1.UnsubscribePushRequest\x1a$.gamehost.v1.UnsubscribePushResponse2\xd2\x03\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -7396,7 +7714,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 78)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -7450,222 +7768,235 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*DrawOffer)(nil),               // 49: gamehost.v1.DrawOffer
 	(*GetIdentityRequest)(nil),      // 50: gamehost.v1.GetIdentityRequest
 	(*Identity)(nil),                // 51: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 52: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 53: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 54: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 55: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 56: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 57: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 58: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 59: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 60: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 61: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 62: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 63: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 64: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 65: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 66: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 67: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 68: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 69: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 70: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 71: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 72: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 73: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 74: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 75: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 76: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 77: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 78: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 79: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 80: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 81: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 82: google.protobuf.Any
+	(*GetPushKeyRequest)(nil),       // 52: gamehost.v1.GetPushKeyRequest
+	(*PushKey)(nil),                 // 53: gamehost.v1.PushKey
+	(*SubscribePushRequest)(nil),    // 54: gamehost.v1.SubscribePushRequest
+	(*PushSubscription)(nil),        // 55: gamehost.v1.PushSubscription
+	(*UnsubscribePushRequest)(nil),  // 56: gamehost.v1.UnsubscribePushRequest
+	(*UnsubscribePushResponse)(nil), // 57: gamehost.v1.UnsubscribePushResponse
+	(*AbortMatchRequest)(nil),       // 58: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 59: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 60: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 61: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 62: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 63: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 64: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 65: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 66: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 67: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 68: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 69: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 70: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 71: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 72: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 73: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 74: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 75: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 76: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 77: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 78: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 79: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 80: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 81: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 82: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 83: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 84: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 85: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 86: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 87: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 88: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	79,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	79,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	85,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	85,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	79,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	85,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	80,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	86,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	79,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	85,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	80,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	81,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	80,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	86,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	86,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	87,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	86,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	81,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	87,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	86,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
 	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	81,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	81,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	81,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	80,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	80,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	81,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	79,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	81,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	81,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	81,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	81,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	81,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	87,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	87,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	87,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	86,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	86,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	87,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	85,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	87,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	87,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	87,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	87,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	87,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	79,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	85,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	79,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	85,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	85,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	80,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	79,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	86,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	85,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	80,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	86,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	86,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
 	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	85,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	86,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	80,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	34,  // 66: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	31,  // 67: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	37,  // 68: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	38,  // 69: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	39,  // 70: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	43,  // 71: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	44,  // 72: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	45,  // 73: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	46,  // 74: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	47,  // 75: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	82,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	33,  // 77: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	32,  // 78: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	16,  // 79: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	58,  // 80: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	60,  // 81: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	40,  // 82: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	16,  // 83: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	48,  // 84: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	62,  // 85: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	62,  // 86: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	79,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	81,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	81,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	79,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 91: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	81,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	80,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 96: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	68,  // 97: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	80,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 99: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	80,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	74,  // 102: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	79,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 104: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	75,  // 105: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 106: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 107: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 108: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 109: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 110: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 111: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 112: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 113: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 114: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 115: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 116: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	50,  // 117: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	57,  // 118: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	61,  // 119: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	63,  // 120: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	65,  // 121: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	67,  // 122: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	69,  // 123: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	70,  // 124: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	71,  // 125: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	72,  // 126: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 127: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 128: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 129: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 130: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	43,  // 131: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	44,  // 132: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	45,  // 133: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	46,  // 134: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	47,  // 135: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	52,  // 136: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	53,  // 137: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	55,  // 138: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	56,  // 139: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	76,  // 140: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	78,  // 141: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 142: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 143: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 144: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 145: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 146: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 147: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 148: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 149: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 150: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 151: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 152: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	51,  // 153: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	59,  // 154: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 155: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	64,  // 156: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	66,  // 157: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	68,  // 158: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	68,  // 159: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	68,  // 160: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	68,  // 161: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	73,  // 162: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 163: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 164: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 165: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 166: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 167: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	48,  // 168: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 169: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 170: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	16,  // 171: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	16,  // 172: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	54,  // 173: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 174: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 175: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77,  // 176: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	75,  // 177: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	142, // [142:178] is the sub-list for method output_type
-	106, // [106:142] is the sub-list for method input_type
-	106, // [106:106] is the sub-list for extension type_name
-	106, // [106:106] is the sub-list for extension extendee
-	0,   // [0:106] is the sub-list for field type_name
+	86,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	86,  // 66: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	34,  // 67: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	31,  // 68: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	37,  // 69: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	38,  // 70: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	39,  // 71: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	43,  // 72: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	44,  // 73: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	45,  // 74: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	46,  // 75: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	47,  // 76: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	88,  // 77: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	33,  // 78: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	32,  // 79: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	16,  // 80: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	64,  // 81: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	66,  // 82: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	40,  // 83: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	16,  // 84: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	48,  // 85: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	68,  // 86: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	68,  // 87: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	85,  // 88: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	87,  // 89: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	87,  // 90: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	85,  // 91: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 92: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	87,  // 93: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	86,  // 94: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	86,  // 95: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	86,  // 96: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 97: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	74,  // 98: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	86,  // 99: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 100: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	86,  // 101: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	86,  // 102: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	80,  // 103: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	85,  // 104: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 105: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	81,  // 106: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	10,  // 107: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 108: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 109: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 110: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 111: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 112: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 113: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	30,  // 114: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	31,  // 115: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	34,  // 116: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	35,  // 117: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	50,  // 118: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	63,  // 119: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	67,  // 120: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	69,  // 121: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	71,  // 122: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	73,  // 123: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	75,  // 124: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	76,  // 125: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	77,  // 126: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	78,  // 127: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	37,  // 128: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	38,  // 129: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	39,  // 130: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	42,  // 131: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	43,  // 132: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	44,  // 133: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	45,  // 134: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	46,  // 135: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	47,  // 136: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	52,  // 137: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	54,  // 138: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	56,  // 139: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	58,  // 140: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	59,  // 141: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	61,  // 142: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	62,  // 143: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	82,  // 144: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	84,  // 145: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	11,  // 146: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 147: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 148: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 149: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 150: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 151: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 152: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 153: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	32,  // 154: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	33,  // 155: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	36,  // 156: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	51,  // 157: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	65,  // 158: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 159: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	70,  // 160: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	72,  // 161: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	74,  // 162: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	74,  // 163: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	74,  // 164: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	74,  // 165: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	79,  // 166: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	40,  // 167: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 168: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 169: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 170: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 171: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	48,  // 172: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 173: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 174: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	16,  // 175: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	53,  // 176: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	55,  // 177: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	57,  // 178: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	16,  // 179: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	60,  // 180: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 181: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 182: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	83,  // 183: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	81,  // 184: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	146, // [146:185] is the sub-list for method output_type
+	107, // [107:146] is the sub-list for method input_type
+	107, // [107:107] is the sub-list for extension type_name
+	107, // [107:107] is the sub-list for extension extendee
+	0,   // [0:107] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -7683,7 +8014,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 	file_gamehost_v1_gamehost_proto_msgTypes[29].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[31].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[50].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[56].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -7696,7 +8027,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_WithdrawDraw)(nil),
 		(*SessionRequest_ClaimVictory)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[58].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -7706,15 +8037,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Ended)(nil),
 		(*SessionEvent_Draw)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[66].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[67].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   72,
+			NumMessages:   78,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -59,6 +59,9 @@ const (
 	GameHost_AnswerDraw_FullMethodName       = "/gamehost.v1.GameHost/AnswerDraw"
 	GameHost_WithdrawDraw_FullMethodName     = "/gamehost.v1.GameHost/WithdrawDraw"
 	GameHost_ClaimVictory_FullMethodName     = "/gamehost.v1.GameHost/ClaimVictory"
+	GameHost_GetPushKey_FullMethodName       = "/gamehost.v1.GameHost/GetPushKey"
+	GameHost_SubscribePush_FullMethodName    = "/gamehost.v1.GameHost/SubscribePush"
+	GameHost_UnsubscribePush_FullMethodName  = "/gamehost.v1.GameHost/UnsubscribePush"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -175,6 +178,17 @@ type GameHostClient interface {
 	// the match's grace (absent_grace, else the host's 120 s): the absent rank
 	// last, the seats present share first place. Returns the match after it.
 	ClaimVictory(ctx context.Context, in *ClaimVictoryRequest, opts ...grpc.CallOption) (*Match, error)
+	// Web Push (RFC 8030) for a signed-in user's browsers: "your turn" and
+	// "match over" reach them with the page closed. The key a page hands
+	// PushManager.subscribe (applicationServerKey); FAILED_PRECONDITION when
+	// the host sends no push (started without --push-vapid-key).
+	GetPushKey(ctx context.Context, in *GetPushKeyRequest, opts ...grpc.CallOption) (*PushKey, error)
+	// Keeps a browser's push subscription for the signed-in caller (an
+	// endpoint already kept moves to the caller). UNAUTHENTICATED anonymous.
+	SubscribePush(ctx context.Context, in *SubscribePushRequest, opts ...grpc.CallOption) (*PushSubscription, error)
+	// Forgets one of the caller's subscriptions (signing out, a page that
+	// unsubscribed). NOT_FOUND when the caller has none at that endpoint.
+	UnsubscribePush(ctx context.Context, in *UnsubscribePushRequest, opts ...grpc.CallOption) (*UnsubscribePushResponse, error)
 }
 
 type gameHostClient struct {
@@ -506,6 +520,36 @@ func (c *gameHostClient) ClaimVictory(ctx context.Context, in *ClaimVictoryReque
 	return out, nil
 }
 
+func (c *gameHostClient) GetPushKey(ctx context.Context, in *GetPushKeyRequest, opts ...grpc.CallOption) (*PushKey, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PushKey)
+	err := c.cc.Invoke(ctx, GameHost_GetPushKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) SubscribePush(ctx context.Context, in *SubscribePushRequest, opts ...grpc.CallOption) (*PushSubscription, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PushSubscription)
+	err := c.cc.Invoke(ctx, GameHost_SubscribePush_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) UnsubscribePush(ctx context.Context, in *UnsubscribePushRequest, opts ...grpc.CallOption) (*UnsubscribePushResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UnsubscribePushResponse)
+	err := c.cc.Invoke(ctx, GameHost_UnsubscribePush_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -620,6 +664,17 @@ type GameHostServer interface {
 	// the match's grace (absent_grace, else the host's 120 s): the absent rank
 	// last, the seats present share first place. Returns the match after it.
 	ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error)
+	// Web Push (RFC 8030) for a signed-in user's browsers: "your turn" and
+	// "match over" reach them with the page closed. The key a page hands
+	// PushManager.subscribe (applicationServerKey); FAILED_PRECONDITION when
+	// the host sends no push (started without --push-vapid-key).
+	GetPushKey(context.Context, *GetPushKeyRequest) (*PushKey, error)
+	// Keeps a browser's push subscription for the signed-in caller (an
+	// endpoint already kept moves to the caller). UNAUTHENTICATED anonymous.
+	SubscribePush(context.Context, *SubscribePushRequest) (*PushSubscription, error)
+	// Forgets one of the caller's subscriptions (signing out, a page that
+	// unsubscribed). NOT_FOUND when the caller has none at that endpoint.
+	UnsubscribePush(context.Context, *UnsubscribePushRequest) (*UnsubscribePushResponse, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -719,6 +774,15 @@ func (UnimplementedGameHostServer) WithdrawDraw(context.Context, *WithdrawDrawRe
 }
 func (UnimplementedGameHostServer) ClaimVictory(context.Context, *ClaimVictoryRequest) (*Match, error) {
 	return nil, status.Error(codes.Unimplemented, "method ClaimVictory not implemented")
+}
+func (UnimplementedGameHostServer) GetPushKey(context.Context, *GetPushKeyRequest) (*PushKey, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPushKey not implemented")
+}
+func (UnimplementedGameHostServer) SubscribePush(context.Context, *SubscribePushRequest) (*PushSubscription, error) {
+	return nil, status.Error(codes.Unimplemented, "method SubscribePush not implemented")
+}
+func (UnimplementedGameHostServer) UnsubscribePush(context.Context, *UnsubscribePushRequest) (*UnsubscribePushResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UnsubscribePush not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1256,6 +1320,60 @@ func _GameHost_ClaimVictory_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_GetPushKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPushKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).GetPushKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_GetPushKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).GetPushKey(ctx, req.(*GetPushKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_SubscribePush_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SubscribePushRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).SubscribePush(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_SubscribePush_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).SubscribePush(ctx, req.(*SubscribePushRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_UnsubscribePush_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnsubscribePushRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).UnsubscribePush(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_UnsubscribePush_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).UnsubscribePush(ctx, req.(*UnsubscribePushRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1370,6 +1488,18 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ClaimVictory",
 			Handler:    _GameHost_ClaimVictory_Handler,
+		},
+		{
+			MethodName: "GetPushKey",
+			Handler:    _GameHost_GetPushKey_Handler,
+		},
+		{
+			MethodName: "SubscribePush",
+			Handler:    _GameHost_SubscribePush_Handler,
+		},
+		{
+			MethodName: "UnsubscribePush",
+			Handler:    _GameHost_UnsubscribePush_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
