@@ -51,6 +51,7 @@ class AgentTurns(EngineCore):
                                                      "move ids.", "MOVE_MISSING",
                                                      field_violations=[("move_id", "must not be empty.")])
                     await self._play(live, seat, answer, None, "")
+                    live.log.debug("agent's move played", agent=name, seat=seat, version=version + 1)
                     outcome.append(Verdict(name, offer.turn_id, "played", self.agents.strikes.get(name, 0)))
                     return
                 except errors.HostError as error:

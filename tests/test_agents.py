@@ -1,0 +1,180 @@
+"""Remote agents (ServeAgent): agent processes on the Python library and
+the Go example play bot seats of every shipped game, on SQLite and across
+two PostgreSQL replicas; agents that answer late, answer illegal moves or
+leave mid-match get the fallback bot and strikes, and the matches finish."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from gamehost.client import GameHostClient, GameHostError
+from gamehost.v1 import gamehost_pb2 as pb
+from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
+
+from go_client import GO, GO_MODULE
+from hosts import HostProcess, wait_for
+from identities import write_api_keys
+
+GAMES = ("tictactoe", "campanile", "callisto", "burgbaumeister", "scalino", "kensington")
+AGENT_TIMEOUT = "1.5"  # seconds an agent has per turn: late answers cost this much each
+PLAYER = Path(__file__).parent / "agent_player.py"
+
+pytestmark = pytest.mark.long_running
+
+
+class AgentProcess:
+    """An agent in a child process; its JSON lines (verdicts, registrations) are collected."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.lines: list[dict] = []
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            try:
+                self.lines.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+
+    def outcomes(self, outcome: str) -> list[dict]:
+        return [line for line in self.lines if line.get("outcome") == outcome]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    path = tmp_path_factory.mktemp("keys") / "api-keys.json"
+    return path, write_api_keys(path, ("robots", ["agent"]), ("ops", ["admin"]), ("someone", []))
+
+
+@pytest.fixture(scope="module")
+def go_random_agent(tmp_path_factory) -> Path:
+    assert GO, "go must be on PATH"
+    binary = tmp_path_factory.mktemp("go") / "random-agent"
+    built = subprocess.run([GO, "build", "-buildvcs=false", "-o", str(binary), "./cmd/random-agent"], cwd=GO_MODULE,
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    return binary
+
+
+@pytest.fixture()
+def agents():
+    """Start agent processes; all are stopped after the test."""
+    started: list[AgentProcess] = []
+
+    def start(command: list[str]) -> AgentProcess:
+        started.append(AgentProcess(command))
+        return started[-1]
+
+    yield start
+    for process in started:
+        process.stop()
+
+
+def python_agent(target: str, key: str, name: str, behaviour: str, games=GAMES, *extra: str) -> list[str]:
+    return [sys.executable, str(PLAYER), target, key, name, behaviour, *games, *extra]
+
+
+def go_agent(binary: Path, target: str, key: str, name: str, games=GAMES) -> list[str]:
+    return [str(binary), "-host", target, "-bearer-token", key, "-name", name, "-seed", "5",
+            *(flag for game in games for flag in ("-game", game))]
+
+
+def agent_bots(client: GameHostClient, game: str) -> set[str]:
+    return {bot.name for bot in client.game(game).bots if bot.agent}
+
+
+def wait_finished(client: GameHostClient, matches: list[str], timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    for match in matches:
+        while client.match(match).status != pb.MATCH_STATUS_FINISHED:
+            assert time.monotonic() < deadline, f"{match} did not finish: {client.match(match)}"
+            time.sleep(0.1)
+
+
+def played(host: HostProcess, agent: str) -> list[dict]:
+    """The host's log lines of the moves ``agent`` chose that were played."""
+    return [line for line in host.logs if line.get("event") == "agent's move played" and line.get("agent") == agent]
+
+
+def moves_by(client: GameHostClient, match: str) -> list[pb.MatchEvent]:
+    return [event for event in client.log(match).events if event.kind == pb.EVENT_KIND_MOVED]
+
+
+def play_every_game(create_on: GameHostClient, admin: GameHostClient, python_bot: str, go_bot: str,
+                    seed: int) -> list[str]:
+    """Per game: the Python agent against itself, the Go agent against
+    itself, and the two against each other (the second seat handed to the Go
+    agent by AssignBot)."""
+    matches = []
+    for number, game in enumerate(GAMES):
+        for bot in (python_bot, go_bot):
+            matches.append(create_on.create_match(game, bots=[0, 1], bot=bot, seed=seed + number).name)
+        mixed = create_on.create_match(game, bots=[0], bot=python_bot, seed=seed + 100 + number).name
+        admin.assign_bot(mixed, 1, go_bot)
+        matches.append(mixed)
+    return matches
+
+
+def test_agents_play_every_game_and_misbehaving_ones_get_the_fallback_on_sqlite(
+        start_host, keys, agents, go_random_agent, tmp_path):
+    path, key = keys
+    host = start_host("--api-keys", str(path), "--agent-timeout", AGENT_TIMEOUT, "--bot-delay", "0",
+                      data_dir=tmp_path)
+    robots = key["robots"]
+    python = agents(python_agent(host.target, robots, "py-random", "random"))
+    go = agents(go_agent(go_random_agent, host.target, robots, "go-random"))
+    late = agents(python_agent(host.target, robots, "late", "late", ("tictactoe",)))
+    illegal = agents(python_agent(host.target, robots, "illegal", "illegal", ("tictactoe", "callisto")))
+    leaving = agents(python_agent(host.target, robots, "leaving", "leaving", ("tictactoe", "scalino")))
+    with host.client() as client, host.client(key["ops"]) as admin:
+        assert wait_for(lambda: agent_bots(client, "tictactoe") == {
+            "agent:py-random", "agent:go-random", "agent:late", "agent:illegal", "agent:leaving"}, 30)
+        assert agent_bots(client, "kensington") == {"agent:py-random", "agent:go-random"}
+        matches = play_every_game(client, admin, "agent:py-random", "agent:go-random", seed=11)
+        late_match = client.create_match("tictactoe", bots=[0, 1], bot="agent:late", seed=3).name
+        illegal_matches = [client.create_match(game, bots=[0, 1], bot="agent:illegal", seed=4).name
+                           for game in ("tictactoe", "callisto")]
+        leaving_matches = [client.create_match(game, bots=[0, 1], bot="agent:leaving", seed=5).name
+                           for game in ("tictactoe", "scalino")]
+        wait_finished(client, [*matches, late_match, *illegal_matches, *leaving_matches])
+
+        # The well-behaved agents played every move of their matches themselves.
+        played_by = {name: len(played(host, name)) for name in ("py-random", "go-random")}
+        assert wait_for(lambda: len(python.outcomes("OUTCOME_PLAYED")) == played_by["py-random"], 10)
+        assert played_by["go-random"]
+        assert not python.outcomes("OUTCOME_TIMED_OUT") and not python.outcomes("OUTCOME_REFUSED")
+        assert sum(len(moves_by(client, match)) for match in matches) == sum(played_by.values())
+        assert not [line for line in host.logs if line.get("event", "").startswith("agent") and
+                    line.get("agent") in ("py-random", "go-random") and line.get("level") == "warning"]
+
+        # Late answers: the fallback bot played those moves, each a strike, counted on.
+        timed_out = late.outcomes("OUTCOME_TIMED_OUT")
+        assert timed_out and [line["strikes"] for line in timed_out] == list(range(1, len(timed_out) + 1))
+        assert late.outcomes("OUTCOME_PLAYED")
+        # Illegal answers: refused with the reason SubmitMove gives, the fallback bot played them.
+        refused = illegal.outcomes("OUTCOME_REFUSED")
+        assert refused and {line["reason"] for line in refused} == {"UNKNOWN_MOVE"}
+        assert len(refused) + len(illegal.outcomes("OUTCOME_PLAYED")) == sum(
+            len(moves_by(client, match)) for match in illegal_matches)
+        # Leaving mid-match: it came back, and its matches went on through its seats.
+        assert [line for line in leaving.lines if "left" in line]
+        assert len([line for line in leaving.lines if "registered" in line]) >= 2
+        assert leaving.outcomes("OUTCOME_PLAYED")
