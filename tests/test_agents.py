@@ -24,6 +24,9 @@ from identities import write_api_keys
 
 GAMES = ("tictactoe", "campanile", "callisto", "burgbaumeister", "scalino", "kensington")
 AGENT_TIMEOUT = "1.5"  # seconds an agent has per turn: late answers cost this much each
+# Across replicas a turn's view is read on the agent's replica, which first
+# takes the other's steps: more time, on a loaded machine, than on one host.
+REPLICA_AGENT_TIMEOUT = "4"
 PLAYER = Path(__file__).parent / "agent_player.py"
 
 pytestmark = pytest.mark.long_running
@@ -178,3 +181,103 @@ def test_agents_play_every_game_and_misbehaving_ones_get_the_fallback_on_sqlite(
         assert [line for line in leaving.lines if "left" in line]
         assert len([line for line in leaving.lines if "registered" in line]) >= 2
         assert leaving.outcomes("OUTCOME_PLAYED")
+
+
+def test_agents_on_one_replica_play_matches_moved_on_the_other(start_host, postgres_url, keys, agents,
+                                                                go_random_agent):
+    """The Python agents hold streams to replica a, the Go agent to b; the
+    matches are created on the other replica than their agents', and the
+    leaving agent comes back on the other replica each time."""
+    path, key = keys
+    a, b = [start_host("--store", postgres_url, "--api-keys", str(path), "--agent-timeout", REPLICA_AGENT_TIMEOUT,
+                       "--bot-delay", "0", "--replica-id", name) for name in "ab"]
+    robots = key["robots"]
+    python = agents(python_agent(a.target, robots, "py-random", "random"))
+    agents(go_agent(go_random_agent, b.target, robots, "go-random"))
+    late = agents(python_agent(a.target, robots, "late", "late", ("tictactoe",)))
+    illegal = agents(python_agent(b.target, robots, "illegal", "illegal", ("tictactoe",)))
+    leaving = agents(python_agent(a.target, robots, "leaving", "leaving", ("tictactoe",), "--back-at", b.target))
+    everyone = {"agent:py-random", "agent:go-random", "agent:late", "agent:illegal", "agent:leaving"}
+    with a.client() as on_a, b.client() as on_b, b.client(key["ops"]) as admin_b:
+        for replica in (on_a, on_b):  # each replica knows the agents the other holds
+            assert wait_for(lambda: agent_bots(replica, "tictactoe") == everyone, 30)
+        matches = play_every_game(on_b, admin_b, "agent:py-random", "agent:go-random", seed=21)
+        misbehaving = [on_b.create_match("tictactoe", bots=[0, 1], bot="agent:late", seed=6).name,
+                       on_a.create_match("tictactoe", bots=[0, 1], bot="agent:illegal", seed=7).name,
+                       on_b.create_match("tictactoe", bots=[0, 1], bot="agent:leaving", seed=8).name]
+        wait_finished(on_a, [*matches, *misbehaving])
+        for match in matches + misbehaving:  # one gapless log, each move once
+            log = on_a.log(match).events
+            assert [event.version for event in log] == list(range(1, len(log) + 1))
+        hosts = (a, b)
+        agent_moves = sum(len(played(host, name)) for host in hosts for name in ("py-random", "go-random"))
+        fallbacks = [line for host in hosts for line in host.logs if line.get("agent") in ("py-random", "go-random")
+                     and line.get("level") == "warning"]
+        assert sum(len(moves_by(on_a, match)) for match in matches) == agent_moves, fallbacks[:5]
+        assert wait_for(lambda: len(python.outcomes("OUTCOME_PLAYED")) == sum(
+            len(played(host, "py-random")) for host in hosts), 10)
+        assert not python.outcomes("OUTCOME_TIMED_OUT") and not python.outcomes("OUTCOME_REFUSED")
+        assert late.outcomes("OUTCOME_TIMED_OUT") and late.outcomes("OUTCOME_PLAYED")
+        assert {line["reason"] for line in illegal.outcomes("OUTCOME_REFUSED")} == {"UNKNOWN_MOVE"}
+        assert [line for line in leaving.lines if "left" in line] and leaving.outcomes("OUTCOME_PLAYED")
+        assert any(line.get("event") == "agent connected" and line.get("agent") == "leaving" for line in b.logs)
+
+
+def serve_agent(target: str, key: str, *requests: pb.AgentRequest) -> list[pb.AgentEvent]:
+    """The events a ServeAgent stream sends for ``requests`` until it ends or has sent two."""
+    with grpc.insecure_channel(target) as channel:
+        call = pb_grpc.GameHostStub(channel).ServeAgent(
+            iter(requests), metadata=(("authorization", f"Bearer {key}"),) if key else None, timeout=10)
+        events = []
+        try:
+            for event in call:
+                events.append(event)
+                if len(events) == len(requests):
+                    break
+        finally:
+            call.cancel()
+        return events
+
+
+def registration(name: str, *games: str) -> pb.AgentRequest:
+    return pb.AgentRequest(register=pb.AgentRegistration(name=name, games=list(games)))
+
+
+def refusal(target: str, key: str, *requests: pb.AgentRequest) -> GameHostError:
+    with pytest.raises(grpc.RpcError) as raised:
+        serve_agent(target, key, *requests)
+    return GameHostError.from_rpc_error(raised.value)
+
+
+def test_refused_agents_and_seats_change_nothing(start_host, keys):
+    path, key = keys
+    host = start_host("--api-keys", str(path))
+    anonymous = refusal(host.target, "", registration("ann", "games/tictactoe"))
+    assert (anonymous.code, anonymous.reason) == (grpc.StatusCode.UNAUTHENTICATED, "AUTHENTICATION_REQUIRED")
+    no_role = refusal(host.target, key["someone"], registration("ann", "games/tictactoe"))
+    assert (no_role.code, no_role.reason, no_role.metadata["role"]) == (
+        grpc.StatusCode.PERMISSION_DENIED, "ROLE_REQUIRED", "agent")
+    robots = key["robots"]
+    bad_name = refusal(host.target, robots, registration("Ann Smith", "games/tictactoe"))
+    assert bad_name.code == grpc.StatusCode.INVALID_ARGUMENT and bad_name.field_violations[0][0] == "register.name"
+    no_games = refusal(host.target, robots, registration("ann"))
+    assert no_games.code == grpc.StatusCode.INVALID_ARGUMENT and no_games.field_violations[0][0] == "register.games"
+    unknown_game = refusal(host.target, robots, registration("ann", "games/chess"))
+    assert (unknown_game.code, unknown_game.reason) == (grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND")
+    move_first = refusal(host.target, robots, pb.AgentRequest(move=pb.AgentMove(turn_id="x/1/0", move_id="a1")))
+    assert (move_first.code, move_first.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "AGENT_NOT_REGISTERED")
+    with host.client() as client:
+        assert not agent_bots(client, "tictactoe")  # no refused registration is listed
+        before = len(client.matches())
+        for bot, game in (("agent:ann", "tictactoe"), ("agent:ann", "callisto")):
+            with pytest.raises(GameHostError) as raised:
+                client.create_match(game, bots=[1], bot=bot)
+            assert raised.value.reason == "AGENT_NOT_CONNECTED" and raised.value.field_violations[0][0] == "bot"
+        assert len(client.matches()) == before
+
+        # A connected agent answers a turn it was never offered: refused on the stream, which goes on.
+        events = serve_agent(host.target, robots, registration("ann", "games/tictactoe"),
+                             pb.AgentRequest(move=pb.AgentMove(move_id="a1")))
+        assert events[0].registered.bot == "agent:ann" and list(events[0].registered.games) == ["games/tictactoe"]
+        assert events[1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        assert "move.turn_id" in events[1].error.message
