@@ -320,7 +320,7 @@ function unavailableRow(match: Match, title: string): HTMLElement {
 /** The bots the catalog lists for the game, weakest first, by title and level, then the remote agents
  * connected for it; the host's random bot when the catalog names none (an older host). */
 function botChoice(game: Game): HTMLSelectElement {
-  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0 }];
+  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0, agent: false }];
   return h("select", { name: "bot", title: tr("The bot that plays the seats ticked below") },
     bots.map((bot) => h("option", { value: bot.name, "data-level": bot.level },
       bot.agent ? tr("{bot} (remote agent)", { bot: bot.title || bot.name })
