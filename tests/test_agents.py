@@ -281,3 +281,28 @@ def test_refused_agents_and_seats_change_nothing(start_host, keys):
         assert events[0].registered.bot == "agent:ann" and list(events[0].registered.games) == ["games/tictactoe"]
         assert events[1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
         assert "move.turn_id" in events[1].error.message
+
+
+def test_matchmaking_fills_a_waiting_players_seats_with_an_agent(start_host, keys, agents):
+    path, key = keys
+    host = start_host("--api-keys", str(path), "--bot-delay", "0")
+    python = agents(python_agent(host.target, key["robots"], "filler", "random", ("tictactoe",)))
+    with host.client(key["someone"]) as player:
+        assert wait_for(lambda: agent_bots(player, "tictactoe") == {"agent:filler"}, 30)
+        with pytest.raises(GameHostError) as raised:  # an agent of another game fills no seat
+            player.create_ticket("callisto", ttl=60, bot_wait=0, bot="agent:filler")
+        assert raised.value.reason == "AGENT_NOT_CONNECTED"
+        ticket = player.create_ticket("tictactoe", ttl=60, bot_wait=0, bot="agent:filler")
+        final = list(player.watch_ticket(ticket.name))[-1]
+        assert final.state == pb.TICKET_STATE_MATCHED
+        match = player.match(final.match)
+        [other] = [seat for seat in match.seats if seat.index != final.seat]
+        assert (other.kind, other.bot) == (pb.SEAT_KIND_BOT, "agent:filler")
+        while (view := player.view(final.match)).status != pb.MATCH_STATUS_FINISHED:
+            if final.seat in view.to_move:
+                player.move(final.match, "", move_id=view.legal_moves[0].id)
+            else:
+                time.sleep(0.02)
+        mine = {event.version for event in moves_by(player, final.match) if event.seat == final.seat}
+        assert len(moves_by(player, final.match)) - len(mine) == len(played(host, "filler")) > 0
+        assert wait_for(lambda: len(python.outcomes("OUTCOME_PLAYED")) == len(played(host, "filler")), 10)

@@ -279,10 +279,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
-        if agent_name(bot) is not None and bot_seats and seat_holders is None and not self.agents.plays(bot, game.id):
-            raise errors.invalid_field("bot", f"no agent {shown(bot)} is connected for {game.id} now (agents playing "
-                                              f"it: {', '.join(self.agents.for_game(game.id)) or 'none'}); start it "
-                                              f"first, or seat one of the host's bots.", "AGENT_NOT_CONNECTED")
+        if bot_seats and seat_holders is None:
+            self.check_agent_plays(bot, game.id)
         if bot not in self.bots:
             raise errors.invalid_field("bot",
                                        f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
@@ -345,6 +343,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live, invitation
+
+    def check_agent_plays(self, bot: str, game_id: str) -> None:
+        """Refuse a remote agent's bot name (``agent:{name}``) unless that agent is connected for the game now."""
+        if agent_name(bot) is not None and not self.agents.plays(bot, game_id):
+            raise errors.invalid_field("bot", f"no agent {shown(bot)} is connected for {game_id} now (agents playing "
+                                              f"it: {', '.join(self.agents.for_game(game_id)) or 'none'}); start it "
+                                              f"first, or seat one of the host's bots.", "AGENT_NOT_CONNECTED")
 
     def check_player_quota(self, caller: Principal) -> None:
         """Refuse ``caller`` one more seat (a ticket) over the per-player limit."""
