@@ -15,14 +15,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 	"gamehost.dev/clients/go/gamehost"
+	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
 // Turn is a seat of the agent to move.
@@ -49,11 +50,13 @@ func Moves(choose func(view *gamehostv1.View, legal []*gamehostv1.LegalMove) str
 
 // Agent is one remote agent: its name, the games it plays and its choice.
 type Agent struct {
-	Name    string   // seats call it "agent:{Name}"
-	Games   []string // "tictactoe" or "games/tictactoe"
-	Choose  Chooser
+	Name   string   // seats call it "agent:{Name}"
+	Games  []string // "tictactoe" or "games/tictactoe"
+	Choose Chooser
 	// Verdict hears what became of each turn (optional).
 	Verdict func(*gamehostv1.AgentVerdict)
+	// Refused hears a request the host refused on the stream, which goes on (optional).
+	Refused func(*gamehostv1.SessionError)
 	// Registered hears each accepted registration, once per stream (optional).
 	Registered func(*gamehostv1.AgentRegistered)
 	// NoReconnect makes Serve return when the stream ends instead of
@@ -97,11 +100,18 @@ func (a *Agent) Serve(ctx context.Context, client *gamehost.Client) error {
 
 // passing reports whether the same stream may work later.
 func passing(err error) bool {
-	switch status.Code(err) {
+	if errors.Is(err, errStreamEnded) {
+		return true
+	}
+	found, ok := status.FromError(err)
+	if !ok {
+		return false
+	}
+	switch found.Code() {
 	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded, codes.Aborted, codes.Internal, codes.Unknown:
 		return gamehost.Reason(err) == ""
 	}
-	return errors.Is(err, errStreamEnded)
+	return false
 }
 
 var errStreamEnded = errors.New("the host ended the agent stream")
@@ -126,7 +136,7 @@ func (a *Agent) serveOnce(ctx context.Context, client *gamehost.Client) (bool, e
 	for {
 		event, err := stream.Recv()
 		if err != nil {
-			if err.Error() == "EOF" || errors.Is(err, context.Canceled) {
+			if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 				return registered, errStreamEnded
 			}
 			return registered, err
@@ -153,8 +163,8 @@ func (a *Agent) serveOnce(ctx context.Context, client *gamehost.Client) (bool, e
 				a.Verdict(kind.Verdict)
 			}
 		case *gamehostv1.AgentEvent_Error:
-			if a.Verdict == nil {
-				continue // a refused answer comes back as its turn's verdict too
+			if a.Refused != nil {
+				a.Refused(kind.Error)
 			}
 		}
 	}

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"syscall"
 
-	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 	"gamehost.dev/clients/go/agent"
 	"gamehost.dev/clients/go/gamehost"
+	gamehostv1 "gamehost.dev/clients/go/gen/gamehost/v1"
 )
 
 type gameList []string
