@@ -308,3 +308,23 @@ def test_matchmaking_fills_a_waiting_players_seats_with_an_agent(start_host, key
         mine = {event.version for event in moves_by(player, final.match) if event.seat == final.seat}
         assert len(moves_by(player, final.match)) - len(mine) == len(played(host, "filler")) > 0
         assert wait_for(lambda: len(python.outcomes("OUTCOME_PLAYED")) == len(played(host, "filler")), 10)
+
+
+def test_the_lobby_offers_a_connected_agent_beside_the_bots(start_host, keys, agents):
+    from test_web_site_basics import CHROMIUM, WEB, site
+
+    if not (WEB / "dist" / "index.html").is_file() or not CHROMIUM.exists():
+        pytest.fail("the web client is not built or chromium is missing: run `make web` (make test does both)")
+    path, key = keys
+    host = start_host("--api-keys", str(path), "--web-root", str(WEB / "dist"))
+    agents(python_agent(host.target, key["robots"], "dice", "random", ("tictactoe",)))
+    with host.client() as client:
+        assert wait_for(lambda: agent_bots(client, "tictactoe") == {"agent:dice"}, 30)
+        bots = client.game("tictactoe").bots
+    assert [(bot.name, bot.title, bot.agent) for bot in bots][-1] == ("agent:dice", "dice", True)
+    shown = site("botClick", host.web_url, game="tictactoe", bot="agent:dice")
+    assert [button["bot"] for button in shown["buttons"]] == [bot.name for bot in bots]
+    assert shown["buttons"][-1]["text"] == "Play against dice"
+    with host.client() as client:
+        seats = client.match(f"matches/{shown['match']}").seats
+    assert [(seat.kind, seat.bot) for seat in seats] == [(pb.SEAT_KIND_HUMAN, ""), (pb.SEAT_KIND_BOT, "agent:dice")]
