@@ -40,6 +40,7 @@ FALLBACK_BOT = "random"  # plays an agent's turn that timed out or was refused
 OFFER_AGAIN = 1.0  # seconds between offers of a turn still open: how soon an agent that reconnects hears of it
 PRESENCE_EVERY = 2.0  # seconds between a replica's announcements of its agents
 PRESENCE_LAPSE = 3 * PRESENCE_EVERY  # an agent not announced for this long has left that replica
+OFFERED_KEPT = 1024  # turn ids a stream remembers having been offered
 
 
 def agent_name(bot: str) -> str | None:
@@ -112,18 +113,25 @@ class Verdict:
 
 @dataclass(eq=False)
 class AgentLink:
-    """One ServeAgent stream: the agent's name, its games, what it was offered."""
+    """One ServeAgent stream: the agent's name, its games, the turns it was
+    offered (the latest ``OFFERED_KEPT``: a turn another replica played
+    leaves no verdict to forget it by)."""
 
     name: str
     games: frozenset[str]
     subject: str
     outbox: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)  # offers, verdicts, the stream's own refusals
-    offered: set[str] = field(default_factory=set)
+    offered: dict[str, None] = field(default_factory=dict)  # turn ids, oldest first
 
     def offer(self, offer: TurnOffer) -> None:
         if offer.turn_id not in self.offered:
-            self.offered.add(offer.turn_id)
+            self.offered[offer.turn_id] = None
+            while len(self.offered) > OFFERED_KEPT:
+                del self.offered[next(iter(self.offered))]
             self.outbox.put_nowait(offer)
+
+    def forget(self, turn_id: str) -> None:
+        self.offered.pop(turn_id, None)
 
 
 class AgentRelay(Protocol):
@@ -240,16 +248,17 @@ class AgentDirectory:
             self.waits.pop(offer.turn_id, None)
 
     def _offer(self, offer: TurnOffer) -> None:
-        """To one local stream of the agent (the one already offered it, if
-        still connected), else to the replicas."""
-        links = self.links.get(offer.agent, [])
-        if any(offer.turn_id in link.offered for link in links):
-            return
-        playing = [link for link in links if offer.game_id in link.games]
-        if playing:
-            playing[0].offer(offer)
-        else:
+        """To one local stream of the agent, else to the replicas."""
+        if not self._offer_here(offer):
             self._publish({"kind": "offer", "replica": self.replica, **offer.to_json()})
+
+    def _offer_here(self, offer: TurnOffer) -> bool:
+        """To the local stream already offered it, if still connected, else
+        to the first one playing the game; False when none is here."""
+        links = [link for link in self.links.get(offer.agent, []) if offer.game_id in link.games]
+        if links and not any(offer.turn_id in link.offered for link in links):
+            links[0].offer(offer)
+        return bool(links)
 
     def answer(self, turn_id: str, move_id: str) -> None:
         """A stream's answer: to the turn waiting here, else to the replica waiting on it."""
@@ -266,14 +275,17 @@ class AgentDirectory:
 
     def tell(self, verdict: Verdict) -> None:
         """To the local streams offered the turn, else to the replicas."""
+        if not self._tell_here(verdict):
+            self._publish({"kind": "verdict", "replica": self.replica, **verdict.to_json()})
+
+    def _tell_here(self, verdict: Verdict) -> bool:
         told = False
         for link in self.links.get(verdict.agent, []):
             if verdict.turn_id in link.offered:
-                link.offered.discard(verdict.turn_id)
+                link.forget(verdict.turn_id)
                 link.outbox.put_nowait(verdict)
                 told = True
-        if not told:
-            self._publish({"kind": "verdict", "replica": self.replica, **verdict.to_json()})
+        return told
 
     # ------------------------------------------------------------ other replicas
 
@@ -307,18 +319,12 @@ class AgentDirectory:
             elif kind == "absent":
                 self.elsewhere.pop((str(message["agent"]), str(message["replica"])), None)
             elif kind == "offer":
-                offer = TurnOffer.from_json(message)
-                for link in self.links.get(offer.agent, [])[:1]:
-                    link.offer(offer)
+                self._offer_here(TurnOffer.from_json(message))
             elif kind == "answer":
                 future = self.waits.get(str(message["turn"]))
                 if future is not None and not future.done():
                     future.set_result(str(message["move"]))
             elif kind == "verdict":
-                verdict = Verdict.from_json(message)
-                for link in self.links.get(verdict.agent, []):
-                    if verdict.turn_id in link.offered:
-                        link.offered.discard(verdict.turn_id)
-                        link.outbox.put_nowait(verdict)
+                self._tell_here(Verdict.from_json(message))
         except (KeyError, TypeError, ValueError) as error:  # another version's message: not ours to read
             log.warning("agent message from a replica not understood", error=str(error), payload=payload[:200])

@@ -138,7 +138,7 @@ class AgentStream:
         try:
             live = await self.engine.read_match(offer.match_id)
             if live.version != offer.version or live.record.status != "active":
-                link.offered.discard(offer.turn_id)
+                link.forget(offer.turn_id)
                 return None
             view = await self.messages.view_message(live, offer.seat, False, False)
         except errors.HostError as error:  # the match gone, or its rules failing: the fallback bot plays
