@@ -22,7 +22,7 @@ from go_client import GO, GO_MODULE
 from hosts import HostProcess, wait_for
 from identities import write_api_keys
 
-GAMES = ("tictactoe", "campanile", "callisto", "burgbaumeister", "scalino", "kensington")
+GAMES = ("tictactoe", "campanile", "callisto", "burgbaumeister", "scalino", "scalino-pyramid", "kensington")
 AGENT_TIMEOUT = "1.5"  # seconds an agent has per turn: late answers cost this much each
 # Across replicas a turn's view is read on the agent's replica, which first
 # takes the other's steps: more time, on a loaded machine, than on one host.
@@ -153,6 +153,8 @@ def test_agents_play_every_game_and_misbehaving_ones_get_the_fallback_on_sqlite(
         assert wait_for(lambda: agent_bots(client, "tictactoe") == {
             "agent:py-random", "agent:go-random", "agent:late", "agent:illegal", "agent:leaving"}, 30)
         assert agent_bots(client, "kensington") == {"agent:py-random", "agent:go-random"}
+        shipped = {f"gamehost-{folder.name}" for folder in (Path(__file__).parents[1] / "plugins").iterdir()}
+        assert {game.id for game in client.games() if game.plugin.split()[0] in shipped} == set(GAMES)
         matches = play_every_game(client, admin, "agent:py-random", "agent:go-random", seed=11)
         late_match = client.create_match("tictactoe", bots=[0, 1], bot="agent:late", seed=3).name
         illegal_matches = [client.create_match(game, bots=[0, 1], bot="agent:illegal", seed=4).name
