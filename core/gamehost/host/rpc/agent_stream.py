@@ -142,7 +142,8 @@ class AgentStream:
                 return None
             view = await self.messages.view_message(live, offer.seat, False, False)
         except errors.HostError as error:  # the match gone, or its rules failing: the fallback bot plays
-            log.warning("agent turn not sent", agent=link.name, match_id=offer.match_id, error=str(error))
+            log.warning("agent turn not sent", agent=link.name, match_id=offer.match_id, game=offer.game_id,
+                        error=str(error))
             return None
         deadline = Timestamp()
         deadline.FromNanoseconds(int(offer.deadline * 1e9))
