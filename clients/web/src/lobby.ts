@@ -317,14 +317,15 @@ function unavailableRow(match: Match, title: string): HTMLElement {
     h("td", { class: "actions muted" }, tr("cannot be opened on this host")));
 }
 
-/** The bots the catalog lists for the game, weakest first, by title and level; the host's random bot when
- * the catalog names none (an older host). */
+/** The bots the catalog lists for the game, weakest first, by title and level, then the remote agents
+ * connected for it; the host's random bot when the catalog names none (an older host). */
 function botChoice(game: Game): HTMLSelectElement {
-  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0 }];
+  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0, agent: false }];
   return h("select", { name: "bot", title: tr("The bot that plays the seats ticked below") },
     bots.map((bot) => h("option", { value: bot.name, "data-level": bot.level },
-      bot.level > 0 ? tr("{bot} (level {level})", { bot: bot.title || bot.name, level: bot.level })
-        : bot.title || bot.name)));
+      bot.agent ? tr("{bot} (remote agent)", { bot: bot.title || bot.name })
+        : bot.level > 0 ? tr("{bot} (level {level})", { bot: bot.title || bot.name, level: bot.level })
+          : bot.title || bot.name)));
 }
 
 function durationOf(seconds: number) {

@@ -185,14 +185,16 @@ class Game(_message.Message):
     def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., player_counts: _Optional[_Iterable[int]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ..., locale: _Optional[str] = ..., how_to_play: _Optional[str] = ...) -> None: ...
 
 class GameBot(_message.Message):
-    __slots__ = ("name", "title", "level")
+    __slots__ = ("name", "title", "level", "agent")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
+    AGENT_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     level: int
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., level: _Optional[int] = ...) -> None: ...
+    agent: bool
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., level: _Optional[int] = ..., agent: _Optional[bool] = ...) -> None: ...
 
 class Variant(_message.Message):
     __slots__ = ("id", "title", "description", "options")
@@ -1195,3 +1197,89 @@ class RetryDeliveryRequest(_message.Message):
     KEY_FIELD_NUMBER: _ClassVar[int]
     key: str
     def __init__(self, key: _Optional[str] = ...) -> None: ...
+
+class AgentRequest(_message.Message):
+    __slots__ = ("register", "move")
+    REGISTER_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    register: AgentRegistration
+    move: AgentMove
+    def __init__(self, register: _Optional[_Union[AgentRegistration, _Mapping]] = ..., move: _Optional[_Union[AgentMove, _Mapping]] = ...) -> None: ...
+
+class AgentRegistration(_message.Message):
+    __slots__ = ("name", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AgentMove(_message.Message):
+    __slots__ = ("turn_id", "move_id")
+    TURN_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    turn_id: str
+    move_id: str
+    def __init__(self, turn_id: _Optional[str] = ..., move_id: _Optional[str] = ...) -> None: ...
+
+class AgentEvent(_message.Message):
+    __slots__ = ("registered", "turn", "verdict", "error")
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    registered: AgentRegistered
+    turn: AgentTurn
+    verdict: AgentVerdict
+    error: SessionError
+    def __init__(self, registered: _Optional[_Union[AgentRegistered, _Mapping]] = ..., turn: _Optional[_Union[AgentTurn, _Mapping]] = ..., verdict: _Optional[_Union[AgentVerdict, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ...) -> None: ...
+
+class AgentRegistered(_message.Message):
+    __slots__ = ("bot", "games")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AgentTurn(_message.Message):
+    __slots__ = ("turn_id", "match", "game", "seat", "version", "view", "deadline")
+    TURN_ID_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    turn_id: str
+    match: str
+    game: str
+    seat: int
+    version: int
+    view: View
+    deadline: _timestamp_pb2.Timestamp
+    def __init__(self, turn_id: _Optional[str] = ..., match: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class AgentVerdict(_message.Message):
+    __slots__ = ("turn_id", "outcome", "error", "strikes", "fallback")
+    class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        OUTCOME_UNSPECIFIED: _ClassVar[AgentVerdict.Outcome]
+        OUTCOME_PLAYED: _ClassVar[AgentVerdict.Outcome]
+        OUTCOME_TIMED_OUT: _ClassVar[AgentVerdict.Outcome]
+        OUTCOME_REFUSED: _ClassVar[AgentVerdict.Outcome]
+    OUTCOME_UNSPECIFIED: AgentVerdict.Outcome
+    OUTCOME_PLAYED: AgentVerdict.Outcome
+    OUTCOME_TIMED_OUT: AgentVerdict.Outcome
+    OUTCOME_REFUSED: AgentVerdict.Outcome
+    TURN_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    STRIKES_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_FIELD_NUMBER: _ClassVar[int]
+    turn_id: str
+    outcome: AgentVerdict.Outcome
+    error: SessionError
+    strikes: int
+    fallback: str
+    def __init__(self, turn_id: _Optional[str] = ..., outcome: _Optional[_Union[AgentVerdict.Outcome, str]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., strikes: _Optional[int] = ..., fallback: _Optional[str] = ...) -> None: ...

@@ -103,6 +103,11 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
                 _registered_method=True)
+        self.ServeAgent = channel.stream_stream(
+                '/gamehost.v1.GameHost/ServeAgent',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.AgentRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AgentEvent.FromString,
+                _registered_method=True)
         self.Rematch = channel.unary_unary(
                 '/gamehost.v1.GameHost/Rematch',
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RematchRequest.SerializeToString,
@@ -310,6 +315,23 @@ class GameHostServicer:
         SessionEvent carrying its tag; a refused request is answered with an
         error and the stream goes on. Native gRPC clients only: browsers keep
         SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ServeAgent(self, request_iterator, context):
+        """--- Remote agents: programs that play bot seats from outside the host.
+        An agent opens this stream with an API key whose roles include "agent",
+        registers under a name (AgentRequest.register) for the games it plays,
+        and from then on is offered each turn of the seats that name it
+        ("agent:{name}" in CreateMatchRequest.bot or a ticket's bot): the
+        seat's view with its legal moves and a deadline. It answers with a move
+        id; a late, illegal or missing answer has the host's fallback bot play
+        that move and counts a strike for the agent (AgentVerdict). Several
+        streams may register one name: each turn goes to one of them. Native
+        gRPC clients only.
+        --- end of remote agents.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -560,6 +582,11 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.Session,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.SerializeToString,
+            ),
+            'ServeAgent': grpc.stream_stream_rpc_method_handler(
+                    servicer.ServeAgent,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.AgentRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.AgentEvent.SerializeToString,
             ),
             'Rematch': grpc.unary_unary_rpc_method_handler(
                     servicer.Rematch,
@@ -1017,6 +1044,33 @@ class GameHost:
             '/gamehost.v1.GameHost/Session',
             gamehost_dot_v1_dot_gamehost__pb2.SessionRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.SessionEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ServeAgent(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/gamehost.v1.GameHost/ServeAgent',
+            gamehost_dot_v1_dot_gamehost__pb2.AgentRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.AgentEvent.FromString,
             options,
             channel_credentials,
             insecure,

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 ADMIN = "admin"
 # A backend that seats its own users: it may create matches reserving seats for any users (match_access.py).
 MATCHMAKER = "matchmaker"
+# A remote agent: it may register on the ServeAgent stream and play the seats that name it (engine/agents.py).
+AGENT = "agent"
 
 
 @dataclass(frozen=True)

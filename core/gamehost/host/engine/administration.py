@@ -59,6 +59,8 @@ class AdministeredMatches(Protocol):
 
     async def stored_match(self, match_id: str) -> MatchRecord: ...
 
+    def check_agent_plays(self, bot: str, game_id: str) -> None: ...
+
     async def locked(self, live: LiveMatch, attempt: Callable[[], Awaitable[T]]) -> T: ...
 
     async def commit(self, live: LiveMatch, record: MatchRecord, events: list[dict], *,
@@ -160,6 +162,7 @@ class MatchAdministration:
             raise errors.invalid_field("bot", f"no bot {bot[:40]!r} on this host "
                                               f"(bots: {', '.join(sorted(self.bots))}).")
         live = await self.matches.live_match(match_id)
+        self.matches.check_agent_plays(bot, live.record.game_id)
 
         async def attempt() -> LiveMatch:
             record = live.record

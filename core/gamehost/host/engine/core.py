@@ -20,6 +20,7 @@ import pluggy
 from gamehost.host import errors
 from gamehost.host.auth import Principal
 from gamehost.host.bots import Bot
+from gamehost.host.engine.agents import AgentDirectory
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_access import Access
 from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
@@ -58,6 +59,8 @@ class EngineCore(abc.ABC):
     shared: bool  # the store is shared with other replicas
     rules: RulesRunner  # where the rules run: every rules call awaits it
     bots: dict[str, Bot]
+    agents: AgentDirectory  # remote agents: who is connected, the turns offered them
+    agent_timeout: float  # seconds an agent has to answer a turn
     ratings: MatchRatings
     renderings: MatchRenderings
     snapshot_every: int
@@ -160,8 +163,17 @@ class EngineCore(abc.ABC):
     def _bot_delay(self, record: MatchRecord) -> float: ...
 
     @abc.abstractmethod
+    async def _play_for(self, live: LiveMatch, seat: int, bot_name: str, *, timed_out: bool = False,
+                        retry: int = 0) -> None: ...
+
+    @abc.abstractmethod
     async def _host_move(self, live: LiveMatch, attempt: Callable[[int], Awaitable[None]],
                          failed: Callable[[Exception], None], **fields: Any) -> None: ...
+
+    # ------------------------------------------------------------ agent_turns.py
+
+    @abc.abstractmethod
+    async def _agent_turn(self, live: LiveMatch, seat: int) -> None: ...
 
     # ------------------------------------------------------------ rules_failures.py
 

@@ -15,6 +15,7 @@ import structlog
 
 from gamehost.host import errors
 from gamehost.host.due_timers import DueTimer, sleep_until
+from gamehost.host.engine.agents import agent_name
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_quotas import host_played, kept_timing_out
@@ -74,7 +75,8 @@ class HostMoves(EngineCore):
         for seat in to_move:
             if record.seats[seat].kind == "bot" and seat not in live.bot_pending:
                 live.bot_pending.add(seat)
-                self._spawn(self._bot_turn(live, seat))
+                agent = agent_name(record.seats[seat].bot) is not None
+                self._spawn(self._agent_turn(live, seat) if agent else self._bot_turn(live, seat))
         if record.turn_timeout and any(record.seats[seat].kind == "human" for seat in to_move):
             live.deadline = DueTimer(record.update_time + record.turn_timeout,
                                      lambda: self._spawn(self._turn_timed_out(live)))

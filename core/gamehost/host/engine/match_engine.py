@@ -10,6 +10,8 @@ is made of, one job each:
 - ``moves``: a seat's move, checked and applied by the rules;
 - ``steps``: the step commit every change goes through;
 - ``host_moves``: bots, turn deadlines, the sweep of due turns;
+- ``agent_turns``: the turns of seats remote agents play (``agents``: who
+  is connected, on this replica and the others);
 - ``rules_failures``: strikes and suspension;
 - ``views``: to move, legal moves, views, renders, watching;
 - ``match_clocks``: chess-style clocks;
@@ -44,7 +46,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Mapping, Sequence, cast
 
 import structlog
 
@@ -54,6 +56,8 @@ from gamehost.host.auth import Principal
 from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.engine import clocks
 from gamehost.host.engine.administration import UNFINISHED, MatchAdministration
+from gamehost.host.engine.agent_turns import AgentTurns
+from gamehost.host.engine.agents import AgentDirectory, AgentRelay, HostBots, agent_name
 from gamehost.host.engine.match_clocks import MatchClocks
 from gamehost.host.engine.directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine.host_moves import HOST_MOVE_RETRY_MAX, HostMoves
@@ -111,8 +115,8 @@ def outcome_to_result(outcome: Outcome) -> dict:
             "winners": outcome.winners, **summary_fields(outcome.summary)}
 
 
-class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, RulesFailures, MatchViews,
-                  MatchClocks, MatchUndo, MatchEndings):
+class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves, AgentTurns, RulesFailures,
+                  MatchViews, MatchClocks, MatchUndo, MatchEndings):
     """One host's matches. The core's parts (see the module's docstring)
     share the state this class sets (``EngineCore`` declares it); the
     loosely tied parts are the objects it holds. It keeps the lifecycle
@@ -126,7 +130,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                  chosen_seeds: str = "admins", placement: RulesPlacement | None = None,
                  max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME,
                  max_asks_per_move: int = MAX_ASKS_PER_MOVE, max_match_events: int = MAX_MATCH_EVENTS,
-                 replay_cache_bytes: int = REPLAY_CACHE_BUDGET) -> None:
+                 replay_cache_bytes: int = REPLAY_CACHE_BUDGET, agent_timeout: float = 5.0) -> None:
         self.catalog = catalog
         self.quotas = quotas or MatchQuotas(0, 0)
         self.chosen_seeds = chosen_seeds
@@ -138,10 +142,12 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.bot_delay_with_humans = bot_delay if bot_delay_with_humans is None else bot_delay_with_humans
         self.host_move_retry = host_move_retry
         self.max_watchers_per_match = max_watchers_per_match
-        self.bots: dict[str, Bot] = {**(bots or {}), **BUILTIN_BOTS}
         self._live = HeldMatches()
         self._finished_order: list[str] = []
         self._tasks: set[asyncio.Task] = set()
+        self.agents = AgentDirectory(uuid.uuid4().hex, self._spawn)
+        self.agent_timeout = agent_timeout
+        self.bots: dict[str, Bot] = HostBots({**(bots or {}), **BUILTIN_BOTS}, self.agents)
         self._closing = False
         self.closed = asyncio.Event()  # set by close(): Session streams end (session.py)
         self.ticket_stats = TicketStats()  # matchmaking's figures, for the metrics
@@ -189,6 +195,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         await self.rules.start()
         self._spawn(self.matchmaking.sweep())
         if self.shared:
+            self.agents.start(cast(AgentRelay, self.store))
             self.replicas.subscribe_tickets(self.matchmaking.tickets_changed)
             self.replicas.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
@@ -273,6 +280,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
+        if bot_seats and seat_holders is None:
+            self.check_agent_plays(bot, game.id)
         if bot not in self.bots:
             raise errors.invalid_field("bot",
                                        f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
@@ -339,6 +348,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live, invitation
+
+    def check_agent_plays(self, bot: str, game_id: str) -> None:
+        """Refuse a remote agent's bot name (``agent:{name}``) unless that agent is connected for the game now."""
+        if agent_name(bot) is not None and not self.agents.plays(bot, game_id):
+            raise errors.invalid_field("bot", f"no agent {shown(bot)} is connected for {game_id} now (agents playing "
+                                              f"it: {', '.join(self.agents.for_game(game_id)) or 'none'}); start it "
+                                              f"first, or seat one of the host's bots.", "AGENT_NOT_CONNECTED")
 
     def check_player_quota(self, caller: Principal) -> None:
         """Refuse ``caller`` one more seat (a ticket) over the per-player limit."""

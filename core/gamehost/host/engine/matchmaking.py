@@ -112,6 +112,8 @@ class MatchForming(Protocol):
 
     def check_player_quota(self, caller: Principal) -> None: ...
 
+    def check_agent_plays(self, bot: str, game_id: str) -> None: ...
+
 
 class Matchmaking:
     def __init__(self, matches: MatchForming, store: Store, bots: Mapping[str, Bot], stats: TicketStats, *,
@@ -152,6 +154,8 @@ class Matchmaking:
             raise errors.invalid_field("party_size", f"a party of {game.title} with {seats} players has 2 to "
                                                      f"{seats} players, not {party_size}.")
         ttl, bot = self._ticket_terms(ttl, bot_wait, bot, min_rating, max_rating)
+        if bot_wait is not None:
+            self.matches.check_agent_plays(bot, game.id)
         _check_widening(widen_per_second, max_widening, min_rating, max_rating)
         rating = next((r.rating for r in await self.store.player_ratings(caller.subject) if r.game_id == game.id),
                       0.0)

@@ -221,6 +221,9 @@ class HostConfig(BaseSettings):
     bot_delay: NonNegative = setting(0.0, "seconds a bot waits before it moves in an all-bot match")
     bot_delay_with_humans: NonNegative = setting(
         0.6, "seconds a bot waits before it moves in a match with a human seat: a person's pace")
+    agent_timeout: Positive = setting(
+        5.0, "seconds a remote agent has to answer a turn before the fallback bot plays it and the agent gets a "
+             "strike")
     bot_think_scale: Positive = setting(
         1.0, "multiplies the search bots' iteration and time budgets; below 1 for slow machines and tests")
     claim_lease: NonNegative = setting(

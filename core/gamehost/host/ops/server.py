@@ -138,7 +138,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                          placement=rules_placement(config), max_strikes=config.max_strikes,
                          undo_ask_lifetime=config.undo_ask_lifetime, max_asks_per_move=config.max_undo_asks,
                          max_match_events=config.max_match_events,
-                         replay_cache_bytes=config.replay_cache_mb * 1024 * 1024)
+                         replay_cache_bytes=config.replay_cache_mb * 1024 * 1024,
+                         agent_timeout=config.agent_timeout)
     if notifier is not None:
         notifier.attach(engine)
     if push is not None:

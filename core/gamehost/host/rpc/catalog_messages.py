@@ -90,6 +90,22 @@ class CatalogMessages:
             [pb.GameBot(name=name, title=name) for name in sorted(bots) if name not in known]
 
 
+def with_agents(games: list[pb.Game], agents_for: Callable[[str], list[str]]) -> list[pb.Game]:
+    """``games`` with, after each one's bots, the remote agents playing it now
+    (``agents_for(game id)``: their bot names), on copies: the cached
+    messages stay as they are. An agent's title is its name, said in no language."""
+    shown = []
+    for game in games:
+        agents = agents_for(game.id)
+        if agents:
+            copy = pb.Game()
+            copy.CopyFrom(game)
+            copy.bots.extend(pb.GameBot(name=bot, title=bot.partition(":")[2], agent=True) for bot in agents)
+            game = copy
+        shown.append(game)
+    return shown
+
+
 def how_to_play_markdown(game: Game, say: Callable[[str], str]) -> str:
     """``game``'s how-to-play paragraphs, each said by ``say``, as one Markdown text."""
     return "\n\n".join(say(paragraph).strip() for paragraph in game.how_to_play)

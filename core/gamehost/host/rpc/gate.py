@@ -9,16 +9,17 @@ nor the store.
 from __future__ import annotations
 
 from gamehost.host import errors
-from gamehost.host.auth import ADMIN, Principal, anonymous
+from gamehost.host.auth import ADMIN, AGENT, Principal, anonymous
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
 from gamehost.host.rpc.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.rpc.peers import PeerResolver
 from gamehost.host.rpc.quotas import STREAM_KINDS, QuotaLimits, Quotas
 from gamehost.host.rpc.grpc_handlers import Undecodable
 
-# Methods only some roles may call (the GameHostAdmin service).
-REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
-                                               "ListDeliveries", "RetryDelivery")}
+# Methods only some roles may call (the GameHostAdmin service; remote agents' stream).
+REQUIRED_ROLES = {**{method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
+                                                  "ListDeliveries", "RetryDelivery")},
+                  "ServeAgent": AGENT}
 
 
 def call_metadata(context) -> dict[str, str]:

@@ -24,9 +24,9 @@ WATCH = "WatchMatch"
 # The kinds of stream a caller may hold open, each under its own caps.
 WATCHES, SESSIONS, HEALTH_WATCHES, REFLECTION = "watch", "session", "health_watch", "reflection"
 # The stream methods and the kind of stream each holds while open (Session's
-# watches each hold a watch as well).
-STREAM_KINDS = {WATCH: WATCHES, "WatchTicket": WATCHES, "Session": SESSIONS, "Watch": HEALTH_WATCHES,
-                "ServerReflectionInfo": REFLECTION}
+# watches each hold a watch as well; a remote agent's stream counts as a Session).
+STREAM_KINDS = {WATCH: WATCHES, "WatchTicket": WATCHES, "Session": SESSIONS, "ServeAgent": SESSIONS,
+                "Watch": HEALTH_WATCHES, "ServerReflectionInfo": REFLECTION}
 
 
 @dataclass(frozen=True)

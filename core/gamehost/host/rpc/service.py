@@ -21,7 +21,8 @@ from gamehost.host.engine.rematches import REMATCH_REQUEST_PREFIX
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
-from gamehost.host.rpc.catalog_messages import CatalogMessages
+from gamehost.host.rpc.agent_stream import AgentStream
+from gamehost.host.rpc.catalog_messages import CatalogMessages, with_agents
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
@@ -71,7 +72,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def ListGames(self, request: pb.ListGamesRequest, context: Context,
                         caller: Principal) -> pb.ListGamesResponse:
         size = page_size(request.page_size, GAME_PAGE)
-        games = self.catalog.games(asked(request, context))
+        games = with_agents(self.catalog.games(asked(request, context)), self.engine.agents.for_game)
         start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(games))) \
             if request.page_token else 0
         page = games[start:start + size]
@@ -82,7 +83,8 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def GetGame(self, request: pb.GetGameRequest, context: Context, caller: Principal) -> pb.Game:
         game_id = resource_id(request.name, "games")
         self.engine.game_entry(game_id)
-        return next(game for game in self.catalog.games(asked(request, context)) if game.id == game_id)
+        game = next(game for game in self.catalog.games(asked(request, context)) if game.id == game_id)
+        return with_agents([game], self.engine.agents.for_game)[0]
 
     # ------------------------------------------------------------ matches
 
@@ -345,6 +347,12 @@ class GameHostService(pb_grpc.GameHostServicer):
         session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
                                 header_languages(context))
         async for message in session.run(requests):
+            yield message
+
+    @bidirectional
+    async def ServeAgent(self, requests: AsyncIterable[pb.AgentRequest | Undecodable], context: Context,
+                         caller: Principal) -> AsyncIterator[pb.AgentEvent]:
+        async for message in AgentStream(self.engine, self.gate, self.messages, caller).run(requests):
             yield message
 
     @unary

@@ -43,7 +43,7 @@ from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_IN_PARTIE
                                              party_friends_sql, party_full, party_sql, player_tickets_sql, pools_sql,
                                              queued_sql, row_to_ticket, ticket_values)
 
-from gamehost.host.store.postgres_notifications import ChangeNotifications, notify_tickets
+from gamehost.host.store.postgres_notifications import AGENT_CHANNEL, ChangeNotifications, notify_tickets
 from gamehost.host.store.postgres_schema import migrate
 
 log = structlog.get_logger("gamehost.store.postgres")
@@ -485,6 +485,16 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
         commits, and ``on_change(None, 0)`` after a lost connection came back
         (notifications sent meanwhile are lost: the engine catches up)."""
         self._notifications.start(on_change)
+
+    def subscribe_agents(self, on_message: Callable[[str], None]) -> None:
+        """Hear the remote agents' messages of every replica (engine/agents.py);
+        before ``subscribe``, which starts the listening."""
+        self._notifications.on_agents = on_message
+
+    async def publish_agents(self, payload: str) -> None:
+        """One remote agents' message to every replica (this one too), at most 8000 bytes."""
+        async with self._pool.connection() as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (AGENT_CHANNEL, payload))
 
     def subscribe_tickets(self, on_tickets: Callable[[list[str] | None], None]) -> None:
         """Call ``on_tickets(ids)`` for the tickets whose state any replica

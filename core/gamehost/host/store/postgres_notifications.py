@@ -1,6 +1,8 @@
 """Listening to what other replicas commit: one connection LISTENs on the
 matches' channel (``'<match> <version>'`` per committed step) and, when the
-engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``).
+engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``),
+and, when the engine hears remote agents, on the agents' channel (a JSON
+message each: engine/agents.py).
 A lost connection is retried for ever; after it comes back the listeners are
 told so (``None``), since notifications sent meanwhile are lost."""
 
@@ -16,9 +18,11 @@ log = structlog.get_logger("gamehost.store.postgres")
 
 CHANNEL = "gamehost_matches"
 TICKET_CHANNEL = "gamehost_tickets"
+AGENT_CHANNEL = "gamehost_agents"
 
 OnChange = Callable[[str | None, int], Awaitable[None] | None]
 OnTickets = Callable[[list[str] | None], None]
+OnAgents = Callable[[str], None]
 
 
 async def notify_tickets(conn: psycopg.AsyncConnection[Any], ticket_ids: list[str]) -> None:
@@ -31,6 +35,7 @@ class ChangeNotifications:
     def __init__(self, url: str) -> None:
         self.url = url
         self.on_tickets: OnTickets | None = None
+        self.on_agents: OnAgents | None = None
         self._task: asyncio.Task | None = None
 
     def start(self, on_change: OnChange) -> None:
@@ -50,6 +55,8 @@ class ChangeNotifications:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if self.on_tickets is not None:
                         await conn.execute(f"LISTEN {TICKET_CHANNEL}")
+                    if self.on_agents is not None:
+                        await conn.execute(f"LISTEN {AGENT_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
@@ -59,6 +66,10 @@ class ChangeNotifications:
                     async for note in conn.notifies():
                         if note.channel == TICKET_CHANNEL and self.on_tickets is not None:
                             self.on_tickets(note.payload.split())
+                            continue
+                        if note.channel == AGENT_CHANNEL:
+                            if self.on_agents is not None:
+                                self.on_agents(note.payload)
                             continue
                         match_id, _, version = note.payload.partition(" ")
                         await _call(on_change, match_id, int(version))

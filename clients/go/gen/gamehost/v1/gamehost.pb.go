@@ -543,6 +543,61 @@ func (DeliveryState) EnumDescriptor() ([]byte, []int) {
 	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
 }
 
+type AgentVerdict_Outcome int32
+
+const (
+	AgentVerdict_OUTCOME_UNSPECIFIED AgentVerdict_Outcome = 0
+	// The agent's move was played.
+	AgentVerdict_OUTCOME_PLAYED AgentVerdict_Outcome = 1
+	// No answer before the deadline: the fallback bot played; a strike.
+	AgentVerdict_OUTCOME_TIMED_OUT AgentVerdict_Outcome = 2
+	// The answer was not a legal move: the fallback bot played; a strike.
+	AgentVerdict_OUTCOME_REFUSED AgentVerdict_Outcome = 3
+)
+
+// Enum value maps for AgentVerdict_Outcome.
+var (
+	AgentVerdict_Outcome_name = map[int32]string{
+		0: "OUTCOME_UNSPECIFIED",
+		1: "OUTCOME_PLAYED",
+		2: "OUTCOME_TIMED_OUT",
+		3: "OUTCOME_REFUSED",
+	}
+	AgentVerdict_Outcome_value = map[string]int32{
+		"OUTCOME_UNSPECIFIED": 0,
+		"OUTCOME_PLAYED":      1,
+		"OUTCOME_TIMED_OUT":   2,
+		"OUTCOME_REFUSED":     3,
+	}
+)
+
+func (x AgentVerdict_Outcome) Enum() *AgentVerdict_Outcome {
+	p := new(AgentVerdict_Outcome)
+	*p = x
+	return p
+}
+
+func (x AgentVerdict_Outcome) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (AgentVerdict_Outcome) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[7].Descriptor()
+}
+
+func (AgentVerdict_Outcome) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[7]
+}
+
+func (x AgentVerdict_Outcome) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use AgentVerdict_Outcome.Descriptor instead.
+func (AgentVerdict_Outcome) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84, 0}
+}
+
 type Game struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "games/{game}".
@@ -759,7 +814,10 @@ type GameBot struct {
 	Name  string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
 	// 0 plays random moves; higher levels search harder. Plugin bots have level 0 unless built in.
-	Level         int32 `protobuf:"varint,3,opt,name=level,proto3" json:"level,omitempty"`
+	Level int32 `protobuf:"varint,3,opt,name=level,proto3" json:"level,omitempty"`
+	// --- A remote agent (ServeAgent) registered for this game now, on this
+	// host or one of its replicas; its name is "agent:{name}".
+	Agent         bool `protobuf:"varint,140,opt,name=agent,proto3" json:"agent,omitempty"` // --- end of remote agents.
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -813,6 +871,13 @@ func (x *GameBot) GetLevel() int32 {
 		return x.Level
 	}
 	return 0
+}
+
+func (x *GameBot) GetAgent() bool {
+	if x != nil {
+		return x.Agent
+	}
+	return false
 }
 
 // A named preset of options.
@@ -7047,6 +7112,550 @@ func (x *RetryDeliveryRequest) GetKey() string {
 	return ""
 }
 
+type AgentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*AgentRequest_Register
+	//	*AgentRequest_Move
+	Kind          isAgentRequest_Kind `protobuf_oneof:"kind"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentRequest) Reset() {
+	*x = AgentRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentRequest) ProtoMessage() {}
+
+func (x *AgentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentRequest.ProtoReflect.Descriptor instead.
+func (*AgentRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *AgentRequest) GetKind() isAgentRequest_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *AgentRequest) GetRegister() *AgentRegistration {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentRequest_Register); ok {
+			return x.Register
+		}
+	}
+	return nil
+}
+
+func (x *AgentRequest) GetMove() *AgentMove {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentRequest_Move); ok {
+			return x.Move
+		}
+	}
+	return nil
+}
+
+type isAgentRequest_Kind interface {
+	isAgentRequest_Kind()
+}
+
+type AgentRequest_Register struct {
+	// The first message: who the agent is and what it plays.
+	Register *AgentRegistration `protobuf:"bytes,1,opt,name=register,proto3,oneof"`
+}
+
+type AgentRequest_Move struct {
+	// An answer to an AgentTurn.
+	Move *AgentMove `protobuf:"bytes,2,opt,name=move,proto3,oneof"`
+}
+
+func (*AgentRequest_Register) isAgentRequest_Kind() {}
+
+func (*AgentRequest_Move) isAgentRequest_Kind() {}
+
+type AgentRegistration struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 to 32 characters of a-z, 0-9 and "-", starting with a letter; seats
+	// name the agent "agent:{name}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The games it plays ("games/{game}"), at least one, each one of the host's.
+	Games         []string `protobuf:"bytes,2,rep,name=games,proto3" json:"games,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentRegistration) Reset() {
+	*x = AgentRegistration{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentRegistration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentRegistration) ProtoMessage() {}
+
+func (x *AgentRegistration) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentRegistration.ProtoReflect.Descriptor instead.
+func (*AgentRegistration) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *AgentRegistration) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AgentRegistration) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+type AgentMove struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The AgentTurn.turn_id answered.
+	TurnId string `protobuf:"bytes,1,opt,name=turn_id,json=turnId,proto3" json:"turn_id,omitempty"`
+	// One of the turn's legal move ids (LegalMove.id).
+	MoveId        string `protobuf:"bytes,2,opt,name=move_id,json=moveId,proto3" json:"move_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentMove) Reset() {
+	*x = AgentMove{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentMove) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentMove) ProtoMessage() {}
+
+func (x *AgentMove) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentMove.ProtoReflect.Descriptor instead.
+func (*AgentMove) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *AgentMove) GetTurnId() string {
+	if x != nil {
+		return x.TurnId
+	}
+	return ""
+}
+
+func (x *AgentMove) GetMoveId() string {
+	if x != nil {
+		return x.MoveId
+	}
+	return ""
+}
+
+type AgentEvent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*AgentEvent_Registered
+	//	*AgentEvent_Turn
+	//	*AgentEvent_Verdict
+	//	*AgentEvent_Error
+	Kind          isAgentEvent_Kind `protobuf_oneof:"kind"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentEvent) Reset() {
+	*x = AgentEvent{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentEvent) ProtoMessage() {}
+
+func (x *AgentEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentEvent.ProtoReflect.Descriptor instead.
+func (*AgentEvent) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *AgentEvent) GetKind() isAgentEvent_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *AgentEvent) GetRegistered() *AgentRegistered {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentEvent_Registered); ok {
+			return x.Registered
+		}
+	}
+	return nil
+}
+
+func (x *AgentEvent) GetTurn() *AgentTurn {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentEvent_Turn); ok {
+			return x.Turn
+		}
+	}
+	return nil
+}
+
+func (x *AgentEvent) GetVerdict() *AgentVerdict {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentEvent_Verdict); ok {
+			return x.Verdict
+		}
+	}
+	return nil
+}
+
+func (x *AgentEvent) GetError() *SessionError {
+	if x != nil {
+		if x, ok := x.Kind.(*AgentEvent_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+type isAgentEvent_Kind interface {
+	isAgentEvent_Kind()
+}
+
+type AgentEvent_Registered struct {
+	// The registration was accepted: the agent is in the catalog now.
+	Registered *AgentRegistered `protobuf:"bytes,1,opt,name=registered,proto3,oneof"`
+}
+
+type AgentEvent_Turn struct {
+	// A seat of the agent is to move.
+	Turn *AgentTurn `protobuf:"bytes,2,opt,name=turn,proto3,oneof"`
+}
+
+type AgentEvent_Verdict struct {
+	// What became of a turn: played as answered, or played by the fallback bot.
+	Verdict *AgentVerdict `protobuf:"bytes,3,opt,name=verdict,proto3,oneof"`
+}
+
+type AgentEvent_Error struct {
+	// A move was refused and changed nothing; the stream goes on. (A
+	// refused registration ends the stream with its status instead.)
+	Error *SessionError `protobuf:"bytes,4,opt,name=error,proto3,oneof"`
+}
+
+func (*AgentEvent_Registered) isAgentEvent_Kind() {}
+
+func (*AgentEvent_Turn) isAgentEvent_Kind() {}
+
+func (*AgentEvent_Verdict) isAgentEvent_Kind() {}
+
+func (*AgentEvent_Error) isAgentEvent_Kind() {}
+
+type AgentRegistered struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What CreateMatchRequest.bot takes to seat this agent: "agent:{name}".
+	Bot string `protobuf:"bytes,1,opt,name=bot,proto3" json:"bot,omitempty"`
+	// The games registered ("games/{game}").
+	Games         []string `protobuf:"bytes,2,rep,name=games,proto3" json:"games,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentRegistered) Reset() {
+	*x = AgentRegistered{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentRegistered) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentRegistered) ProtoMessage() {}
+
+func (x *AgentRegistered) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentRegistered.ProtoReflect.Descriptor instead.
+func (*AgentRegistered) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *AgentRegistered) GetBot() string {
+	if x != nil {
+		return x.Bot
+	}
+	return ""
+}
+
+func (x *AgentRegistered) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+type AgentTurn struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Answer with this in AgentMove.turn_id: "{match id}/{version}/{seat}".
+	TurnId string `protobuf:"bytes,1,opt,name=turn_id,json=turnId,proto3" json:"turn_id,omitempty"`
+	// "matches/{match}".
+	Match string `protobuf:"bytes,2,opt,name=match,proto3" json:"match,omitempty"`
+	// "games/{game}".
+	Game string `protobuf:"bytes,3,opt,name=game,proto3" json:"game,omitempty"`
+	Seat int32  `protobuf:"varint,4,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The match's version the move is for.
+	Version int64 `protobuf:"varint,5,opt,name=version,proto3" json:"version,omitempty"`
+	// The seat's view, with its legal moves.
+	View *View `protobuf:"bytes,6,opt,name=view,proto3" json:"view,omitempty"`
+	// After this the host's fallback bot plays the move.
+	Deadline      *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentTurn) Reset() {
+	*x = AgentTurn{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentTurn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentTurn) ProtoMessage() {}
+
+func (x *AgentTurn) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentTurn.ProtoReflect.Descriptor instead.
+func (*AgentTurn) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{83}
+}
+
+func (x *AgentTurn) GetTurnId() string {
+	if x != nil {
+		return x.TurnId
+	}
+	return ""
+}
+
+func (x *AgentTurn) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *AgentTurn) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *AgentTurn) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *AgentTurn) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *AgentTurn) GetView() *View {
+	if x != nil {
+		return x.View
+	}
+	return nil
+}
+
+func (x *AgentTurn) GetDeadline() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Deadline
+	}
+	return nil
+}
+
+type AgentVerdict struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	TurnId  string                 `protobuf:"bytes,1,opt,name=turn_id,json=turnId,proto3" json:"turn_id,omitempty"`
+	Outcome AgentVerdict_Outcome   `protobuf:"varint,2,opt,name=outcome,proto3,enum=gamehost.v1.AgentVerdict_Outcome" json:"outcome,omitempty"`
+	// Why a refused move was refused: the status SubmitMove would have
+	// ended with (google.rpc.Status's fields and numbers).
+	Error *SessionError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	// The agent's strikes on this host so far.
+	Strikes int32 `protobuf:"varint,4,opt,name=strikes,proto3" json:"strikes,omitempty"`
+	// The fallback bot that played the move, when it did.
+	Fallback      string `protobuf:"bytes,5,opt,name=fallback,proto3" json:"fallback,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentVerdict) Reset() {
+	*x = AgentVerdict{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentVerdict) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentVerdict) ProtoMessage() {}
+
+func (x *AgentVerdict) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentVerdict.ProtoReflect.Descriptor instead.
+func (*AgentVerdict) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84}
+}
+
+func (x *AgentVerdict) GetTurnId() string {
+	if x != nil {
+		return x.TurnId
+	}
+	return ""
+}
+
+func (x *AgentVerdict) GetOutcome() AgentVerdict_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return AgentVerdict_OUTCOME_UNSPECIFIED
+}
+
+func (x *AgentVerdict) GetError() *SessionError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+func (x *AgentVerdict) GetStrikes() int32 {
+	if x != nil {
+		return x.Strikes
+	}
+	return 0
+}
+
+func (x *AgentVerdict) GetFallback() string {
+	if x != nil {
+		return x.Fallback
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -7074,11 +7683,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
 	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\x12\x1e\n" +
-	"\vhow_to_play\x18d \x01(\tR\thowToPlay\"I\n" +
+	"\vhow_to_play\x18d \x01(\tR\thowToPlay\"`\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
-	"\x05level\x18\x03 \x01(\x05R\x05level\"\x84\x01\n" +
+	"\x05level\x18\x03 \x01(\x05R\x05level\x12\x15\n" +
+	"\x05agent\x18\x8c\x01 \x01(\bR\x05agent\"\x84\x01\n" +
 	"\aVariant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -7587,7 +8197,48 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"deliveries\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"(\n" +
 	"\x14RetryDeliveryRequest\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key*\xc8\x01\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\"\x82\x01\n" +
+	"\fAgentRequest\x12<\n" +
+	"\bregister\x18\x01 \x01(\v2\x1e.gamehost.v1.AgentRegistrationH\x00R\bregister\x12,\n" +
+	"\x04move\x18\x02 \x01(\v2\x16.gamehost.v1.AgentMoveH\x00R\x04moveB\x06\n" +
+	"\x04kind\"=\n" +
+	"\x11AgentRegistration\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05games\x18\x02 \x03(\tR\x05games\"=\n" +
+	"\tAgentMove\x12\x17\n" +
+	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12\x17\n" +
+	"\amove_id\x18\x02 \x01(\tR\x06moveId\"\xec\x01\n" +
+	"\n" +
+	"AgentEvent\x12>\n" +
+	"\n" +
+	"registered\x18\x01 \x01(\v2\x1c.gamehost.v1.AgentRegisteredH\x00R\n" +
+	"registered\x12,\n" +
+	"\x04turn\x18\x02 \x01(\v2\x16.gamehost.v1.AgentTurnH\x00R\x04turn\x125\n" +
+	"\averdict\x18\x03 \x01(\v2\x19.gamehost.v1.AgentVerdictH\x00R\averdict\x121\n" +
+	"\x05error\x18\x04 \x01(\v2\x19.gamehost.v1.SessionErrorH\x00R\x05errorB\x06\n" +
+	"\x04kind\"9\n" +
+	"\x0fAgentRegistered\x12\x10\n" +
+	"\x03bot\x18\x01 \x01(\tR\x03bot\x12\x14\n" +
+	"\x05games\x18\x02 \x03(\tR\x05games\"\xdb\x01\n" +
+	"\tAgentTurn\x12\x17\n" +
+	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12\x14\n" +
+	"\x05match\x18\x02 \x01(\tR\x05match\x12\x12\n" +
+	"\x04game\x18\x03 \x01(\tR\x04game\x12\x12\n" +
+	"\x04seat\x18\x04 \x01(\x05R\x04seat\x12\x18\n" +
+	"\aversion\x18\x05 \x01(\x03R\aversion\x12%\n" +
+	"\x04view\x18\x06 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x126\n" +
+	"\bdeadline\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\"\xaf\x02\n" +
+	"\fAgentVerdict\x12\x17\n" +
+	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12;\n" +
+	"\aoutcome\x18\x02 \x01(\x0e2!.gamehost.v1.AgentVerdict.OutcomeR\aoutcome\x12/\n" +
+	"\x05error\x18\x03 \x01(\v2\x19.gamehost.v1.SessionErrorR\x05error\x12\x18\n" +
+	"\astrikes\x18\x04 \x01(\x05R\astrikes\x12\x1a\n" +
+	"\bfallback\x18\x05 \x01(\tR\bfallback\"b\n" +
+	"\aOutcome\x12\x17\n" +
+	"\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eOUTCOME_PLAYED\x10\x01\x12\x15\n" +
+	"\x11OUTCOME_TIMED_OUT\x10\x02\x12\x13\n" +
+	"\x0fOUTCOME_REFUSED\x10\x03*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -7651,7 +8302,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
 	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
-	"\x15DELIVERY_STATE_FAILED\x10\x032\x9e\x13\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x032\xe4\x13\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -7668,7 +8319,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"WatchMatch\x12\x1e.gamehost.v1.WatchMatchRequest\x1a\x17.gamehost.v1.MatchEvent0\x01\x12E\n" +
 	"\vGetMatchLog\x12\x1f.gamehost.v1.GetMatchLogRequest\x1a\x15.gamehost.v1.MatchLog\x12J\n" +
 	"\vGetIdentity\x12\x1f.gamehost.v1.GetIdentityRequest\x1a\x15.gamehost.v1.Identity\"\x03\x90\x02\x01\x12E\n" +
-	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12:\n" +
+	"\aSession\x12\x1b.gamehost.v1.SessionRequest\x1a\x19.gamehost.v1.SessionEvent(\x010\x01\x12D\n" +
+	"\n" +
+	"ServeAgent\x12\x19.gamehost.v1.AgentRequest\x1a\x17.gamehost.v1.AgentEvent(\x010\x01\x12:\n" +
 	"\aRematch\x12\x1b.gamehost.v1.RematchRequest\x1a\x12.gamehost.v1.Match\x12a\n" +
 	"\x0fListLeaderboard\x12#.gamehost.v1.ListLeaderboardRequest\x1a$.gamehost.v1.ListLeaderboardResponse\"\x03\x90\x02\x01\x12Y\n" +
 	"\x10GetPlayerProfile\x12$.gamehost.v1.GetPlayerProfileRequest\x1a\x1a.gamehost.v1.PlayerProfile\"\x03\x90\x02\x01\x12E\n" +
@@ -7713,8 +8366,8 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 	return file_gamehost_v1_gamehost_proto_rawDescData
 }
 
-var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 78)
+var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -7723,280 +8376,300 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(EventKind)(0),                  // 4: gamehost.v1.EventKind
 	(TicketState)(0),                // 5: gamehost.v1.TicketState
 	(DeliveryState)(0),              // 6: gamehost.v1.DeliveryState
-	(*Game)(nil),                    // 7: gamehost.v1.Game
-	(*GameBot)(nil),                 // 8: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 9: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 10: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 11: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 12: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 13: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 14: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 15: gamehost.v1.Result
-	(*Match)(nil),                   // 16: gamehost.v1.Match
-	(*SeatReservation)(nil),         // 17: gamehost.v1.SeatReservation
-	(*ChessClock)(nil),              // 18: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 19: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 20: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 21: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 22: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 23: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 24: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 25: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 26: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 27: gamehost.v1.MovePart
-	(*View)(nil),                    // 28: gamehost.v1.View
-	(*RenderOptions)(nil),           // 29: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 30: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 31: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 32: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 33: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 34: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 35: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 36: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 37: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 38: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 39: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 40: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 41: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 42: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 43: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 44: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 45: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 46: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 47: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 48: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 49: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 50: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 51: gamehost.v1.Identity
-	(*GetPushKeyRequest)(nil),       // 52: gamehost.v1.GetPushKeyRequest
-	(*PushKey)(nil),                 // 53: gamehost.v1.PushKey
-	(*SubscribePushRequest)(nil),    // 54: gamehost.v1.SubscribePushRequest
-	(*PushSubscription)(nil),        // 55: gamehost.v1.PushSubscription
-	(*UnsubscribePushRequest)(nil),  // 56: gamehost.v1.UnsubscribePushRequest
-	(*UnsubscribePushResponse)(nil), // 57: gamehost.v1.UnsubscribePushResponse
-	(*AbortMatchRequest)(nil),       // 58: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 59: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 60: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 61: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 62: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 63: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 64: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 65: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 66: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 67: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 68: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 69: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 70: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 71: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 72: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 73: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 74: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 75: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 76: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 77: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 78: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 79: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 80: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 81: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 82: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 83: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 84: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 85: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 86: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 87: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 88: google.protobuf.Any
+	(AgentVerdict_Outcome)(0),       // 7: gamehost.v1.AgentVerdict.Outcome
+	(*Game)(nil),                    // 8: gamehost.v1.Game
+	(*GameBot)(nil),                 // 9: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 10: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 11: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 12: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 13: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 14: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 15: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 16: gamehost.v1.Result
+	(*Match)(nil),                   // 17: gamehost.v1.Match
+	(*SeatReservation)(nil),         // 18: gamehost.v1.SeatReservation
+	(*ChessClock)(nil),              // 19: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 20: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 21: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 22: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 23: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 24: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 25: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 26: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 27: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 28: gamehost.v1.MovePart
+	(*View)(nil),                    // 29: gamehost.v1.View
+	(*RenderOptions)(nil),           // 30: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 31: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 32: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 33: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 34: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 35: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 36: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 37: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 38: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 39: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 40: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 41: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 42: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 43: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 44: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 45: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 46: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 47: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 48: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 49: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 50: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 51: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 52: gamehost.v1.Identity
+	(*GetPushKeyRequest)(nil),       // 53: gamehost.v1.GetPushKeyRequest
+	(*PushKey)(nil),                 // 54: gamehost.v1.PushKey
+	(*SubscribePushRequest)(nil),    // 55: gamehost.v1.SubscribePushRequest
+	(*PushSubscription)(nil),        // 56: gamehost.v1.PushSubscription
+	(*UnsubscribePushRequest)(nil),  // 57: gamehost.v1.UnsubscribePushRequest
+	(*UnsubscribePushResponse)(nil), // 58: gamehost.v1.UnsubscribePushResponse
+	(*AbortMatchRequest)(nil),       // 59: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 60: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 61: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 62: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 63: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 64: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 65: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 66: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 67: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 68: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 69: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 70: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 71: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 72: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 73: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 74: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 75: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 76: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 77: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 78: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 79: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 80: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 81: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 82: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 83: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 84: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 85: gamehost.v1.RetryDeliveryRequest
+	(*AgentRequest)(nil),            // 86: gamehost.v1.AgentRequest
+	(*AgentRegistration)(nil),       // 87: gamehost.v1.AgentRegistration
+	(*AgentMove)(nil),               // 88: gamehost.v1.AgentMove
+	(*AgentEvent)(nil),              // 89: gamehost.v1.AgentEvent
+	(*AgentRegistered)(nil),         // 90: gamehost.v1.AgentRegistered
+	(*AgentTurn)(nil),               // 91: gamehost.v1.AgentTurn
+	(*AgentVerdict)(nil),            // 92: gamehost.v1.AgentVerdict
+	(*structpb.Struct)(nil),         // 93: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 94: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 95: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 96: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	85,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	85,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	85,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	93,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	93,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	10,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	9,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	93,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	8,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	86,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	94,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	85,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	86,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	86,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	87,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	86,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	87,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	86,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	14,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	93,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	16,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	94,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	94,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	95,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	94,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	15,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	19,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	95,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	42,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	94,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	87,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	87,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	87,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	86,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	86,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	87,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	85,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	87,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	87,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	87,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	87,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	87,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	50,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	95,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	95,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	95,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	94,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	94,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	95,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	93,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	95,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	95,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	95,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	95,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	95,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
-	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
+	18,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	85,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	17,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	17,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	93,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	28,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	85,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	85,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	93,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	27,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	16,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	30,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	93,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	30,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	29,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	86,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	85,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	86,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	86,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	85,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	86,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	86,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	86,  // 66: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
-	34,  // 67: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	31,  // 68: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	37,  // 69: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	38,  // 70: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	39,  // 71: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	43,  // 72: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	44,  // 73: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	45,  // 74: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	46,  // 75: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	47,  // 76: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	88,  // 77: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	33,  // 78: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	32,  // 79: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	16,  // 80: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	64,  // 81: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	66,  // 82: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	40,  // 83: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	16,  // 84: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	48,  // 85: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	68,  // 86: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	68,  // 87: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	85,  // 88: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	87,  // 89: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	87,  // 90: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	85,  // 91: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	94,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	93,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	29,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	94,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	94,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	30,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	93,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	34,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	16,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	42,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	94,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	50,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	94,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	94,  // 66: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	35,  // 67: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	32,  // 68: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	38,  // 69: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	39,  // 70: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	40,  // 71: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	44,  // 72: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	45,  // 73: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	46,  // 74: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	47,  // 75: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	48,  // 76: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	96,  // 77: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	34,  // 78: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	33,  // 79: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	17,  // 80: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	65,  // 81: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	67,  // 82: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	41,  // 83: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	17,  // 84: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	49,  // 85: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	69,  // 86: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	69,  // 87: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	93,  // 88: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	95,  // 89: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	95,  // 90: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	93,  // 91: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	5,   // 92: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	87,  // 93: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	86,  // 94: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	86,  // 95: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	86,  // 96: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	95,  // 93: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	94,  // 94: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	94,  // 95: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	94,  // 96: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
 	5,   // 97: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	74,  // 98: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	86,  // 99: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	75,  // 98: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	94,  // 99: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
 	6,   // 100: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	86,  // 101: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	86,  // 102: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	80,  // 103: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	85,  // 104: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	94,  // 101: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	94,  // 102: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	81,  // 103: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	93,  // 104: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
 	6,   // 105: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	81,  // 106: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 107: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 108: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 109: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 110: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 111: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 112: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 113: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 114: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 115: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 116: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 117: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	50,  // 118: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	63,  // 119: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	67,  // 120: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	69,  // 121: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	71,  // 122: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	73,  // 123: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	75,  // 124: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	76,  // 125: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	77,  // 126: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	78,  // 127: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 128: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 129: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 130: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 131: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	43,  // 132: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	44,  // 133: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	45,  // 134: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	46,  // 135: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	47,  // 136: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	52,  // 137: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	54,  // 138: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	56,  // 139: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	58,  // 140: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	59,  // 141: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	61,  // 142: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	62,  // 143: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	82,  // 144: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	84,  // 145: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 146: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 147: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 148: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 149: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 150: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 151: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 152: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 153: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 154: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 155: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 156: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	51,  // 157: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	65,  // 158: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 159: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	70,  // 160: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	72,  // 161: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	74,  // 162: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	74,  // 163: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	74,  // 164: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	74,  // 165: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	79,  // 166: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 167: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 168: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 169: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 170: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 171: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	48,  // 172: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 173: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 174: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	16,  // 175: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	53,  // 176: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	55,  // 177: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	57,  // 178: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	16,  // 179: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	60,  // 180: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 181: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 182: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	83,  // 183: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	81,  // 184: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	146, // [146:185] is the sub-list for method output_type
-	107, // [107:146] is the sub-list for method input_type
-	107, // [107:107] is the sub-list for extension type_name
-	107, // [107:107] is the sub-list for extension extendee
-	0,   // [0:107] is the sub-list for field type_name
+	82,  // 106: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	87,  // 107: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
+	88,  // 108: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
+	90,  // 109: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
+	91,  // 110: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
+	92,  // 111: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
+	65,  // 112: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
+	29,  // 113: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
+	94,  // 114: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	7,   // 115: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
+	65,  // 116: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
+	11,  // 117: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	13,  // 118: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	20,  // 119: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	21,  // 120: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	23,  // 121: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	24,  // 122: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	26,  // 123: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	31,  // 124: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	32,  // 125: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	35,  // 126: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	36,  // 127: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	51,  // 128: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	64,  // 129: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	86,  // 130: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	68,  // 131: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	70,  // 132: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	72,  // 133: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	74,  // 134: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	76,  // 135: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	77,  // 136: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	78,  // 137: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	79,  // 138: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	38,  // 139: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	39,  // 140: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	40,  // 141: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	43,  // 142: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	44,  // 143: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	45,  // 144: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	46,  // 145: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	47,  // 146: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	48,  // 147: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	53,  // 148: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	55,  // 149: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	57,  // 150: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	59,  // 151: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	60,  // 152: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	62,  // 153: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	63,  // 154: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	83,  // 155: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	85,  // 156: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	12,  // 157: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	8,   // 158: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	17,  // 159: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	22,  // 160: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	17,  // 161: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	25,  // 162: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	17,  // 163: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	29,  // 164: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	33,  // 165: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	34,  // 166: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	37,  // 167: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	52,  // 168: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	66,  // 169: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	89,  // 170: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	17,  // 171: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	71,  // 172: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	73,  // 173: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	75,  // 174: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	75,  // 175: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	75,  // 176: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	75,  // 177: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	80,  // 178: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	41,  // 179: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	41,  // 180: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	41,  // 181: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	17,  // 182: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	17,  // 183: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	49,  // 184: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	49,  // 185: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	49,  // 186: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	17,  // 187: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	54,  // 188: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	56,  // 189: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	58,  // 190: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	17,  // 191: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	61,  // 192: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	17,  // 193: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	17,  // 194: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	84,  // 195: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	82,  // 196: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	157, // [157:197] is the sub-list for method output_type
+	117, // [117:157] is the sub-list for method input_type
+	117, // [117:117] is the sub-list for extension type_name
+	117, // [117:117] is the sub-list for extension extendee
+	0,   // [0:117] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -8039,13 +8712,23 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[66].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[67].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[78].OneofWrappers = []any{
+		(*AgentRequest_Register)(nil),
+		(*AgentRequest_Move)(nil),
+	}
+	file_gamehost_v1_gamehost_proto_msgTypes[81].OneofWrappers = []any{
+		(*AgentEvent_Registered)(nil),
+		(*AgentEvent_Turn)(nil),
+		(*AgentEvent_Verdict)(nil),
+		(*AgentEvent_Error)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
-			NumEnums:      7,
-			NumMessages:   78,
+			NumEnums:      8,
+			NumMessages:   85,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

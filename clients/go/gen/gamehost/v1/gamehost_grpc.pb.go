@@ -42,6 +42,7 @@ const (
 	GameHost_GetMatchLog_FullMethodName      = "/gamehost.v1.GameHost/GetMatchLog"
 	GameHost_GetIdentity_FullMethodName      = "/gamehost.v1.GameHost/GetIdentity"
 	GameHost_Session_FullMethodName          = "/gamehost.v1.GameHost/Session"
+	GameHost_ServeAgent_FullMethodName       = "/gamehost.v1.GameHost/ServeAgent"
 	GameHost_Rematch_FullMethodName          = "/gamehost.v1.GameHost/Rematch"
 	GameHost_ListLeaderboard_FullMethodName  = "/gamehost.v1.GameHost/ListLeaderboard"
 	GameHost_GetPlayerProfile_FullMethodName = "/gamehost.v1.GameHost/GetPlayerProfile"
@@ -111,6 +112,17 @@ type GameHostClient interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SessionRequest, SessionEvent], error)
+	// --- Remote agents: programs that play bot seats from outside the host.
+	// An agent opens this stream with an API key whose roles include "agent",
+	// registers under a name (AgentRequest.register) for the games it plays,
+	// and from then on is offered each turn of the seats that name it
+	// ("agent:{name}" in CreateMatchRequest.bot or a ticket's bot): the
+	// seat's view with its legal moves and a deadline. It answers with a move
+	// id; a late, illegal or missing answer has the host's fallback bot play
+	// that move and counts a strike for the agent (AgentVerdict). Several
+	// streams may register one name: each turn goes to one of them. Native
+	// gRPC clients only.
+	ServeAgent(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[AgentRequest, AgentEvent], error)
 	// --- Players: matchmaking, ratings, rematch. ---
 	// A new match of the same game, options and seat count with the same
 	// players, each moved one seat on (seat i's player takes seat i+1, the
@@ -341,6 +353,19 @@ func (c *gameHostClient) Session(ctx context.Context, opts ...grpc.CallOption) (
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionClient = grpc.BidiStreamingClient[SessionRequest, SessionEvent]
 
+func (c *gameHostClient) ServeAgent(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[AgentRequest, AgentEvent], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &GameHost_ServiceDesc.Streams[2], GameHost_ServeAgent_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[AgentRequest, AgentEvent]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_ServeAgentClient = grpc.BidiStreamingClient[AgentRequest, AgentEvent]
+
 func (c *gameHostClient) Rematch(ctx context.Context, in *RematchRequest, opts ...grpc.CallOption) (*Match, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(Match)
@@ -393,7 +418,7 @@ func (c *gameHostClient) GetTicket(ctx context.Context, in *GetTicketRequest, op
 
 func (c *gameHostClient) WatchTicket(ctx context.Context, in *WatchTicketRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Ticket], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	stream, err := c.cc.NewStream(ctx, &GameHost_ServiceDesc.Streams[2], GameHost_WatchTicket_FullMethodName, cOpts...)
+	stream, err := c.cc.NewStream(ctx, &GameHost_ServiceDesc.Streams[3], GameHost_WatchTicket_FullMethodName, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -597,6 +622,17 @@ type GameHostServer interface {
 	// error and the stream goes on. Native gRPC clients only: browsers keep
 	// SubmitMove and WatchMatch (HTTP/1.1 cannot stream requests).
 	Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error
+	// --- Remote agents: programs that play bot seats from outside the host.
+	// An agent opens this stream with an API key whose roles include "agent",
+	// registers under a name (AgentRequest.register) for the games it plays,
+	// and from then on is offered each turn of the seats that name it
+	// ("agent:{name}" in CreateMatchRequest.bot or a ticket's bot): the
+	// seat's view with its legal moves and a deadline. It answers with a move
+	// id; a late, illegal or missing answer has the host's fallback bot play
+	// that move and counts a strike for the agent (AgentVerdict). Several
+	// streams may register one name: each turn goes to one of them. Native
+	// gRPC clients only.
+	ServeAgent(grpc.BidiStreamingServer[AgentRequest, AgentEvent]) error
 	// --- Players: matchmaking, ratings, rematch. ---
 	// A new match of the same game, options and seat count with the same
 	// players, each moved one seat on (seat i's player takes seat i+1, the
@@ -723,6 +759,9 @@ func (UnimplementedGameHostServer) GetIdentity(context.Context, *GetIdentityRequ
 }
 func (UnimplementedGameHostServer) Session(grpc.BidiStreamingServer[SessionRequest, SessionEvent]) error {
 	return status.Error(codes.Unimplemented, "method Session not implemented")
+}
+func (UnimplementedGameHostServer) ServeAgent(grpc.BidiStreamingServer[AgentRequest, AgentEvent]) error {
+	return status.Error(codes.Unimplemented, "method ServeAgent not implemented")
 }
 func (UnimplementedGameHostServer) Rematch(context.Context, *RematchRequest) (*Match, error) {
 	return nil, status.Error(codes.Unimplemented, "method Rematch not implemented")
@@ -1020,6 +1059,13 @@ func _GameHost_Session_Handler(srv interface{}, stream grpc.ServerStream) error 
 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type GameHost_SessionServer = grpc.BidiStreamingServer[SessionRequest, SessionEvent]
+
+func _GameHost_ServeAgent_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(GameHostServer).ServeAgent(&grpc.GenericServerStream[AgentRequest, AgentEvent]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type GameHost_ServeAgentServer = grpc.BidiStreamingServer[AgentRequest, AgentEvent]
 
 func _GameHost_Rematch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(RematchRequest)
@@ -1511,6 +1557,12 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "Session",
 			Handler:       _GameHost_Session_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "ServeAgent",
+			Handler:       _GameHost_ServeAgent_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
 		},
