@@ -26,6 +26,18 @@ if (!target || !game || !language) {
 }
 
 /** Everything a person reads on the page now, by where it is, the match id and the host's address left out. */
+const REPLAY_STEPPED = 12;  // the replay's first steps, each read
+const REPLAY_STRIDE = 10;  // then one step in this many, and the last
+
+/** The replay's versions the scenario reads (tests/test_web_languages.py expects the same). */
+function replayVersions(lastVersion) {
+  const versions = [];
+  for (let version = 0; version <= lastVersion; version += 1) {
+    if (version <= REPLAY_STEPPED || version % REPLAY_STRIDE === 0 || version === lastVersion) versions.push(version);
+  }
+  return versions;
+}
+
 function texts(page, where, matchId) {
   return page.evaluate(({ where, matchId }) => {
     const strip = (text) => text.split(matchId).join(" ").split(window.location.origin).join(" ");
@@ -106,8 +118,11 @@ try {
   await player.waitForSelector('.replay-page[data-version="0"]:not([data-loading])');
   const lastVersion = Number(await player.locator(".replay-page").getAttribute("data-last-version"));
   snapshots.push(await texts(player, "replay", id));
-  for (let version = 1; version <= lastVersion; version += 1) {
-    await player.locator("#replay-next").click();
+  // The first steps one by one with the button, then every REPLAY_STRIDE-th by the slider, and the last: each
+  // state's words were read live already (player and spectator); the replay's own words are in every step.
+  for (const version of replayVersions(lastVersion).slice(1)) {
+    if (version <= REPLAY_STEPPED) await player.locator("#replay-next").click();
+    else await player.locator("#replay-slider").fill(String(version));
     await player.waitForSelector(`.replay-page[data-version="${version}"]:not([data-loading])`);
     snapshots.push(await texts(player, "replay", id));
   }
