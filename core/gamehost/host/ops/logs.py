@@ -18,6 +18,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from structlog.typing import EventDict, Processor, WrappedLogger
 
 from gamehost.host.errors import shown
+from gamehost.host.traces import add_trace_ids
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
@@ -99,6 +100,7 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            add_trace_ids,  # a line logged under a span names its trace (nothing when tracing is off)
             structlog.processors.add_log_level,
             timestamper,
             exc_processor,
