@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Mapping, MutableMapping
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -88,6 +88,15 @@ def client_span(name: str, attributes: Mapping[str, Any] | None = None) -> Conte
     from opentelemetry.trace import SpanKind
 
     return tracer.start_as_current_span(name, kind=SpanKind.CLIENT, attributes=attributes)
+
+
+def annotate(attributes: Mapping[str, Any]) -> None:
+    """Attributes learnt once the current span had started (the game of a match found)."""
+    if _installed.tracer is None:
+        return
+    from opentelemetry import trace
+
+    trace.get_current_span().set_attributes(dict(attributes))
 
 
 def failed(error: BaseException) -> None:
@@ -169,7 +178,7 @@ def record_worker_span(finished: Mapping[str, Any]) -> None:
                         instrumentation_scope=InstrumentationScope("gamehost.workers")))
 
 
-def add_trace_ids(logger: Any, method_name: str, event_dict: dict[str, Any]) -> dict[str, Any]:
+def add_trace_ids(logger: Any, method_name: str, event_dict: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """structlog processor: a line logged while a span is current carries its
     ``trace_id`` and ``span_id`` (hex, as trace back ends show them)."""
     if _installed.tracer is None:
@@ -181,11 +190,6 @@ def add_trace_ids(logger: Any, method_name: str, event_dict: dict[str, Any]) -> 
         event_dict.setdefault("trace_id", f"{context.trace_id:032x}")
         event_dict.setdefault("span_id", f"{context.span_id:016x}")
     return event_dict
-
-
-def valid_traceparent(text: str) -> bool:
-    match = TRACEPARENT.match(text)
-    return bool(match) and set(match.group(1)) != {"0"} and set(match.group(2)) != {"0"}  # type: ignore[union-attr]
 
 
 def carrier_of(pairs: Iterable[tuple[str, Any]]) -> dict[str, str]:

@@ -54,6 +54,8 @@ class MatchMoves(EngineCore):
             raise errors.invalid_field("move", "send a legal move id (move_id) or a structured move (structured).",
                                        "MOVE_MISSING")
         live = await self.live_match(match_id)
+        if traces.on():
+            traces.annotate({"gamehost.game": live.record.game_id, "gamehost.version": live.version})
 
         async def attempt() -> MoveResult:
             seat = self._seat_of(live, token, action="move", caller=caller)
