@@ -198,3 +198,52 @@ def test_tracing_is_off_unless_the_otel_variables_ask(keys, webhook_receiver, tm
         assert all("trace_id" not in line for line in host.logs)
     finally:
         host.stop()
+
+
+def test_a_bot_s_reply_is_a_trace_of_its_own_and_a_session_s_move_too(traced_host, otlp, keys):
+    ada = keys[1]["ada"]
+    status, created = connect_call(traced_host, "CreateMatch", {"game": "games/tictactoe", "botSeats": [1]},
+                                   {"Authorization": f"Bearer {ada}"})
+    assert status == 200, created
+    match = created["name"]
+    status, joined = connect_call(traced_host, "JoinMatch", {"name": match}, {"Authorization": f"Bearer {ada}"})
+    assert status == 200, joined
+    traceparent, trace_id, _ = new_traceparent()
+    status, answer = connect_call(traced_host, "SubmitMove",
+                                  {"name": match, "playerToken": joined["playerToken"], "moveId": "b2"},
+                                  {"Authorization": f"Bearer {ada}", "traceparent": traceparent})
+    assert status == 200, answer
+    match_id = match.removeprefix("matches/")
+
+    def bot_move(spans: list[ReceivedSpan]) -> list[ReceivedSpan]:
+        return [s for s in spans if s.name == "engine host move" and s.attributes.get("gamehost.match_id") == match_id]
+
+    spans = otlp.receiver.wait_for(lambda received: bot_move(received) and any(
+        s.name == "store commit" and s.trace_id == bot_move(received)[0].trace_id for s in received))
+    bot = bot_move(spans)[0]
+    assert bot.trace_id != trace_id and bot.parent_id == "" and bot.attributes["gamehost.seat"] == 1
+    bot_trace = [s for s in spans if s.trace_id == bot.trace_id]
+    assert one_named(bot_trace, "store commit").parent_id == bot.span_id
+    assert any(s.name == "worker choose" and s.parent_id == bot.span_id for s in bot_trace)
+    # The player's trace holds the player's commit alone.
+    one_named([s for s in spans if s.trace_id == trace_id], "store commit")
+
+    # A move on the Session stream: a trace per request, with the same tree below it.
+    from gamehost.v1 import gamehost_pb2 as pb, gamehost_pb2_grpc
+
+    with grpc.insecure_channel(traced_host.target) as channel:
+        stub = gamehost_pb2_grpc.GameHostStub(channel)
+        version = stub.GetMatch(pb.GetMatchRequest(name=match)).version  # the bot has moved: the player's turn
+        requests = iter([pb.SessionRequest(tag=7, move=pb.SubmitMoveRequest(
+            name=match, player_token=joined["playerToken"], move_id="a1", expected_version=version))])
+        events = list(stub.Session(requests, metadata=(
+            ("authorization", f"Bearer {ada}"),)))
+    assert events[0].tag == 7 and events[0].WhichOneof("event") == "moved", events
+    spans = otlp.receiver.wait_for(lambda received: any(
+        s.name == "session move" and any(c.name == "store commit" and c.trace_id == s.trace_id for c in received)
+        for s in received))
+    session = next(s for s in spans if s.name == "session move")
+    below = [s for s in spans if s.trace_id == session.trace_id]
+    engine = one_named(below, "engine submit move")
+    assert engine.parent_id == session.span_id and session.parent_id == ""
+    assert one_named(below, "store commit").parent_id == engine.span_id

@@ -17,6 +17,7 @@ workers' requests, whose spans come back in their answers
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import re
 from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Mapping, MutableMapping
 
@@ -153,6 +154,22 @@ def _attached(traceparent: str) -> Any:
     token = context.attach(extract({"traceparent": traceparent}))
     try:
         yield
+    finally:
+        context.detach(token)
+
+
+def detached() -> contextvars.Context | None:
+    """A copy of the current context with no span in it, for a background
+    task that must not join the trace of the call that started it (a bot's
+    move after a player's: a trace of its own); None when tracing is off,
+    which asks asyncio for its usual copy."""
+    if _installed.tracer is None:
+        return None
+    from opentelemetry import context
+
+    token = context.attach(context.Context())
+    try:
+        return contextvars.copy_context()
     finally:
         context.detach(token)
 

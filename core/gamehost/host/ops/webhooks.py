@@ -94,14 +94,15 @@ class TurnNotifier:
     def gamehost_match_event(self, match_id: str, game_id: str, event: Mapping[str, Any]) -> None:
         if self.engine is None:
             return
+        traceparent = traces.current_traceparent()  # the step's: its deliveries continue its trace
         if event["kind"] == "finished":
             body = {"type": "match_finished", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": event["version"], "result": event.get("result")}
-            self.engine.background(self._queue(f"finished:{match_id}", match_id, game_id, body))
+            self.engine.background(self._queue(f"finished:{match_id}", match_id, game_id, body, traceparent))
         elif event["kind"] not in ASK_EVENTS:  # an undo asked or answered: still the same turn, told already
-            self.engine.background(self._turns(match_id, game_id, event["version"]))
+            self.engine.background(self._turns(match_id, game_id, event["version"], traceparent))
 
-    async def _turns(self, match_id: str, game_id: str, version: int) -> None:
+    async def _turns(self, match_id: str, game_id: str, version: int, traceparent: str = "") -> None:
         """The people to move once this step is committed. Only the step's
         last event (the live match's version) asks: one look per step."""
         live = self.engine.held(match_id)
@@ -121,9 +122,9 @@ class TurnNotifier:
                 continue  # a bot, or an anonymous seat: no one a receiver could reach
             body = {"type": "your_turn", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": version, "seat": seat, "player_name": holder.player_name, "subject": holder.subject}
-            await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body)
+            await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body, traceparent)
 
-    async def _queue(self, key: str, match_id: str, game_id: str, payload: dict) -> None:
+    async def _queue(self, key: str, match_id: str, game_id: str, payload: dict, traceparent: str = "") -> None:
         """Record the notification in the store's queue (once per key, also
         with replicas), then wake the delivery task."""
         payload = {**payload, "key": key}
@@ -135,7 +136,6 @@ class TurnNotifier:
             log.error("notification not recorded; not sent", match_id=match_id, game=game_id, notification=key,
                       error=str(error))
             return
-        traceparent = traces.current_traceparent()
         if traceparent:
             if len(self._traced) >= MAX_TRACED:  # deliveries failing for long: the oldest lose their link
                 self._traced.pop(next(iter(self._traced)))
