@@ -179,8 +179,12 @@ def test_a_grpc_client_s_traceparent_is_the_parent_and_a_malformed_one_starts_a_
         channel.close()
 
 
-def test_tracing_is_off_unless_the_otel_variables_ask(keys, webhook_receiver, tmp_path):
+@pytest.mark.parametrize("otel", [{}, {"OTEL_SDK_DISABLED": "true"}], ids=["no OTEL variable", "OTEL_SDK_DISABLED"])
+def test_tracing_is_off_unless_the_otel_variables_ask(keys, webhook_receiver, otlp, tmp_path, otel):
     env = {name: "" for name in os.environ if name.startswith("OTEL_")}
+    if otel:  # an endpoint would turn tracing on; the SDK's own switch keeps it off
+        env.update(otel, OTEL_EXPORTER_OTLP_ENDPOINT=otlp.endpoint, OTEL_SERVICE_NAME="gamehost-disabled",
+                   OTEL_BSP_SCHEDULE_DELAY="50")
     host = HostProcess("--api-keys", str(keys[0]), data_dir=tmp_path, env={
         **env, "GAMEHOST_WEBHOOK_URL": f"http://127.0.0.1:{webhook_receiver.server_port}/hook",
         "GAMEHOST_WEBHOOK_SECRET": SECRET}).start()
@@ -197,7 +201,8 @@ def test_tracing_is_off_unless_the_otel_variables_ask(keys, webhook_receiver, tm
         assert not host.log_lines("tracing on")
         assert all("trace_id" not in line for line in host.logs)
     finally:
-        host.stop()
+        host.stop()  # a traced host sends its queued spans as it stops: none may come
+    assert not [span for span in otlp.receiver.spans if span.service == "gamehost-disabled" or span.trace_id == trace_id]
 
 
 def test_a_bot_s_reply_is_a_trace_of_its_own_and_a_session_s_move_too(traced_host, otlp, keys):

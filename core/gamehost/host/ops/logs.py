@@ -74,7 +74,7 @@ class _LibraryRecords(logging.StreamHandler):
 
 def _route_library_logs(timestamper: Processor, exc_processor: Processor, renderer: Processor, level: str) -> None:
     formatter = structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=[structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, timestamper,
+        foreign_pre_chain=[add_trace_ids, structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, timestamper,
                            _malformed_http_in_one_line, _drop_format_args],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, exc_processor, renderer],
         pass_foreign_args=True)
