@@ -26,7 +26,7 @@ HOST_LAYERS = [
     ["gamehost.host.workers"],
     ["gamehost.host.codec", "gamehost.host.store", "gamehost.host.auth"],
     ["gamehost.host.errors", "gamehost.host.plugins", "gamehost.host.bots", "gamehost.host.due_timers",
-     "gamehost.host.collector"],
+     "gamehost.host.collector", "gamehost.host.traces"],
 ]
 
 

@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable, Coroutine, Mapping, Protocol, Seque
 
 import pluggy
 
-from gamehost.host import errors
+from gamehost.host import errors, traces
 from gamehost.host.auth import Principal
 from gamehost.host.bots import Bot
 from gamehost.host.engine.agents import AgentDirectory
@@ -89,8 +89,10 @@ class EngineCore(abc.ABC):
         return cast(ReplicaFeed, self.store)
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
-        """Run ``work`` in the background until it ends or the engine closes."""
-        task = asyncio.get_running_loop().create_task(work)
+        """Run ``work`` in the background until it ends or the engine closes.
+        It is no part of the current call's trace: it may run long after,
+        and a bot's move it makes is a trace of its own."""
+        task = asyncio.get_running_loop().create_task(work, context=traces.detached())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 
-from gamehost.host import errors
+from gamehost.host import errors, traces
 from gamehost.host.due_timers import DueTimer, sleep_until
 from gamehost.host.engine.agents import agent_name
 from gamehost.host.engine.core import EngineCore
@@ -152,7 +152,13 @@ class HostMoves(EngineCore):
         retry = apply_failures = 0
         while not self._closing and live.record.status == "active":
             try:
-                await self.locked(live, lambda: attempt(retry))
+                if not traces.on():
+                    await self.locked(live, lambda: attempt(retry))
+                    return
+                with traces.span("engine host move", {"gamehost.match_id": live.id, "gamehost.game": live.record.game_id,
+                                                      "gamehost.retry": retry,
+                                                      **{f"gamehost.{key}": value for key, value in fields.items()}}):
+                    await self.locked(live, lambda: attempt(retry))
                 return
             except asyncio.CancelledError:
                 raise

@@ -11,7 +11,7 @@ import dataclasses
 import time
 from typing import Any, Mapping, NoReturn
 
-from gamehost.host import errors
+from gamehost.host import errors, traces
 from gamehost.host.auth import Principal
 from gamehost.host.errors import shown
 from gamehost.host.engine.core import EngineCore
@@ -43,10 +43,19 @@ class MatchMoves(EngineCore):
     async def submit(self, match_id: str, token: str, *, move_id: str = "", move: Mapping[str, Any] | None = None,
                      expected_version: int | None = None, request_id: str = "",
                      caller: Principal | None = None) -> MoveResult:
+        if not traces.on():
+            return await self._submit(match_id, token, move_id, move, expected_version, request_id, caller)
+        with traces.span("engine submit move", {"gamehost.match_id": match_id}):
+            return await self._submit(match_id, token, move_id, move, expected_version, request_id, caller)
+
+    async def _submit(self, match_id: str, token: str, move_id: str, move: Mapping[str, Any] | None,
+                      expected_version: int | None, request_id: str, caller: Principal | None) -> MoveResult:
         if not move_id and move is None:
             raise errors.invalid_field("move", "send a legal move id (move_id) or a structured move (structured).",
                                        "MOVE_MISSING")
         live = await self.live_match(match_id)
+        if traces.on():
+            traces.annotate({"gamehost.game": live.record.game_id, "gamehost.version": live.version})
 
         async def attempt() -> MoveResult:
             seat = self._seat_of(live, token, action="move", caller=caller)

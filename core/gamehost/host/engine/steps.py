@@ -12,7 +12,7 @@ from typing import Any
 
 from gamehost.host.engine import clocks
 
-from gamehost.host import errors
+from gamehost.host import errors, traces
 from gamehost.host.engine.view_data import EncodedView, ViewData
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
@@ -45,10 +45,18 @@ class MatchSteps(EngineCore):
             except errors.HostError as error:  # failing rules: the step goes on, the turn index waits for the next
                 live.log.warning("seats to move unknown for the turn index", error=str(error))
         due_in = None if to_move is None or not self.shared else self._due_in(record, to_move)
+        step = Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
+                      record.status_detail != live.record.status_detail, record.clock is not live.record.clock,
+                      to_move=to_move)
         try:
-            await self.store.append(Append(record, events, snapshot, record.seats is not live.record.seats, due_in,
-                                           record.status_detail != live.record.status_detail,
-                                           record.clock is not live.record.clock, to_move=to_move))
+            if traces.on():
+                with traces.span("store commit", {"gamehost.store": type(self.store).__name__,
+                                                  "gamehost.match_id": live.id, "gamehost.version": record.version,
+                                                  "gamehost.events": len(events),
+                                                  "gamehost.snapshot": snapshot is not None}):
+                    await self.store.append(step)
+            else:
+                await self.store.append(step)
         except VersionConflict:
             raise errors.Aborted(f"matches/{live.id} changed while this call was applied; fetch the view again.",
                                  "CONCURRENT_UPDATE") from None

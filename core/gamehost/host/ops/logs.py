@@ -18,6 +18,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from structlog.typing import EventDict, Processor, WrappedLogger
 
 from gamehost.host.errors import shown
+from gamehost.host.traces import add_trace_ids
 
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
@@ -73,7 +74,7 @@ class _LibraryRecords(logging.StreamHandler):
 
 def _route_library_logs(timestamper: Processor, exc_processor: Processor, renderer: Processor, level: str) -> None:
     formatter = structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=[structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, timestamper,
+        foreign_pre_chain=[add_trace_ids, structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, timestamper,
                            _malformed_http_in_one_line, _drop_format_args],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, exc_processor, renderer],
         pass_foreign_args=True)
@@ -99,6 +100,7 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            add_trace_ids,  # a line logged under a span names its trace (nothing when tracing is off)
             structlog.processors.add_log_level,
             timestamper,
             exc_processor,

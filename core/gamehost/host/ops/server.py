@@ -28,6 +28,7 @@ from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
 from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key, parse_networks
 from gamehost.host.plugins import Catalog, load_catalog
+from gamehost.host.ops import trace_export
 from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_ports_free
 from gamehost.host.rpc.push_calls import PushCalls
@@ -310,9 +311,13 @@ async def serve(config: HostConfig, member: GroupMember | None = None) -> None:
     loop.set_exception_handler(_log_uncaught)
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    host = await start_host(config, member=member, own_process=True)
-    if member is not None:
-        print(f"ready {host.port}", flush=True)
-    await stopping.wait()
-    log.info("shutting down", grace_seconds=config.shutdown_grace)
-    await host.stop(config.shutdown_grace)
+    export = trace_export.start()  # the OTEL_* variables: off unless they ask
+    try:
+        host = await start_host(config, member=member, own_process=True)
+        if member is not None:
+            print(f"ready {host.port}", flush=True)
+        await stopping.wait()
+        log.info("shutting down", grace_seconds=config.shutdown_grace)
+        await host.stop(config.shutdown_grace)
+    finally:
+        await asyncio.to_thread(trace_export.stop, export)  # the spans still queued are sent

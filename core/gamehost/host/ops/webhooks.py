@@ -35,6 +35,7 @@ from typing import Any, Mapping
 
 import structlog
 
+from gamehost.host import traces
 from gamehost.host.ops.turn_audience import seats_to_tell
 from gamehost.host.store.base import PendingDelivery
 from gamehost.host.engine.undo_asks import ASK_EVENTS
@@ -46,6 +47,7 @@ MAX_ATTEMPTS = 6
 MAX_BACKOFF = 300.0  # seconds between two attempts at most
 SEND_TIMEOUT = 10.0  # seconds a receiver may take to answer
 MAX_IN_FLIGHT = 8  # attempts under way at once in one host; the rest wait in the store
+MAX_TRACED = 10_000  # pending notifications whose move's trace context is kept for their deliveries
 MAX_POLL = 1.0  # seconds between two looks for due attempts at most (retries, other replicas' expired claims)
 
 
@@ -70,6 +72,11 @@ class TurnNotifier:
         self.hold = SEND_TIMEOUT + lease  # a claim outlasts its attempt; then another replica may take it
         self.poll = min(retry, MAX_POLL)
         self.engine: Any = None
+        # The trace context of the step that queued each notification, while
+        # it is pending here: its deliveries continue that step's trace (a
+        # notification another process queued, or queued before a restart,
+        # is delivered in a trace of its own).
+        self._traced: dict[str, str] = {}
         self._due = asyncio.Event()  # set when a notification is queued or a slot frees: look now
         self._in_flight = 0
         # Its own threads, one per attempt in flight: a slow receiver never
@@ -88,20 +95,21 @@ class TurnNotifier:
     def gamehost_match_event(self, match_id: str, game_id: str, event: Mapping[str, Any]) -> None:
         if self.engine is None:
             return
+        traceparent = traces.current_traceparent()  # the step's: its deliveries continue its trace
         if event["kind"] == "finished":
             body = {"type": "match_finished", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": event["version"], "result": event.get("result")}
-            self.engine.background(self._queue(f"finished:{match_id}", match_id, game_id, body))
+            self.engine.background(self._queue(f"finished:{match_id}", match_id, game_id, body, traceparent))
         elif event["kind"] not in ASK_EVENTS:  # an undo asked or answered: still the same turn, told already
-            self.engine.background(self._turns(match_id, game_id, event["version"]))
+            self.engine.background(self._turns(match_id, game_id, event["version"], traceparent))
 
-    async def _turns(self, match_id: str, game_id: str, version: int) -> None:
+    async def _turns(self, match_id: str, game_id: str, version: int, traceparent: str = "") -> None:
         for seat, holder in await seats_to_tell(self.engine, match_id, version):
             body = {"type": "your_turn", "match": f"matches/{match_id}", "game": f"games/{game_id}",
                     "version": version, "seat": seat, "player_name": holder.player_name, "subject": holder.subject}
-            await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body)
+            await self._queue(f"turn:{match_id}:{version}:{seat}", match_id, game_id, body, traceparent)
 
-    async def _queue(self, key: str, match_id: str, game_id: str, payload: dict) -> None:
+    async def _queue(self, key: str, match_id: str, game_id: str, payload: dict, traceparent: str = "") -> None:
         """Record the notification in the store's queue (once per key, also
         with replicas), then wake the delivery task."""
         payload = {**payload, "key": key}
@@ -113,6 +121,10 @@ class TurnNotifier:
             log.error("notification not recorded; not sent", match_id=match_id, game=game_id, notification=key,
                       error=str(error))
             return
+        if traceparent:
+            if len(self._traced) >= MAX_TRACED:  # deliveries failing for long: the oldest lose their link
+                self._traced.pop(next(iter(self._traced)))
+            self._traced[key] = traceparent
         self._due.set()
 
     async def _deliver_due(self) -> None:
@@ -144,34 +156,53 @@ class TurnNotifier:
                 pass
 
     async def _attempt(self, delivery: PendingDelivery) -> None:
-        attempt = delivery.attempts + 1
-        game = json.loads(delivery.body).get("game", "").removeprefix("games/")
-        bound = log.bind(match_id=delivery.match_id, game=game, notification=delivery.key)
         try:
-            status, error = await asyncio.get_running_loop().run_in_executor(
-                self._senders, self._post, delivery.key, delivery.body.encode())
-            retry_in = None if 200 <= status < 300 else backoff(self.retry, attempt - delivery.round_start)
-            try:
-                await self.engine.store.record_delivery_attempt(delivery.key, attempt, time.time(), status, error,
-                                                                retry_in)
-            except Exception as failure:  # the claim runs out, and the attempt is made again
-                bound.warning("delivery attempt not recorded", error=str(failure))
-            if 200 <= status < 300:
-                bound.info("notification delivered", attempt=attempt)
-            elif retry_in is None:
-                bound.error("notification given up", attempt=attempt, status=status, error=error)
-            else:
-                bound.warning("notification not delivered", attempt=attempt, status=status, error=error,
-                              retry_in=retry_in)
+            if not traces.on():
+                await self._send(delivery)
+                return
+            # A span of its own, the queuing step's child when this process queued it
+            with traces.attached(self._traced.get(delivery.key, "")), \
+                    traces.client_span("webhook delivery", {"http.request.method": "POST", "url.full": self.url,
+                                                            "gamehost.match_id": delivery.match_id,
+                                                            "gamehost.notification": delivery.key,
+                                                            "gamehost.attempt": delivery.attempts + 1}):
+                if not await self._send(delivery):
+                    traces.failed(RuntimeError("not delivered"))
         finally:
             self._in_flight -= 1
             self._due.set()  # a slot is free: due attempts left behind may go
 
-    def _post(self, key: str, body: bytes) -> tuple[int, str]:
-        """(HTTP status, "") or (status or 0, why it failed); signed afresh per attempt."""
+    async def _send(self, delivery: PendingDelivery) -> bool:
+        """One attempt, recorded in the store; whether it was delivered."""
+        attempt = delivery.attempts + 1
+        game = json.loads(delivery.body).get("game", "").removeprefix("games/")
+        bound = log.bind(match_id=delivery.match_id, game=game, notification=delivery.key)
+        status, error = await asyncio.get_running_loop().run_in_executor(
+            self._senders, self._post, delivery.key, delivery.body.encode(), traces.outgoing_headers())
+        retry_in = None if 200 <= status < 300 else backoff(self.retry, attempt - delivery.round_start)
+        if retry_in is None:
+            self._traced.pop(delivery.key, None)
+        try:
+            await self.engine.store.record_delivery_attempt(delivery.key, attempt, time.time(), status, error,
+                                                            retry_in)
+        except Exception as failure:  # the claim runs out, and the attempt is made again
+            bound.warning("delivery attempt not recorded", error=str(failure))
+        if 200 <= status < 300:
+            bound.info("notification delivered", attempt=attempt)
+        elif retry_in is None:
+            bound.error("notification given up", attempt=attempt, status=status, error=error)
+        else:
+            bound.warning("notification not delivered", attempt=attempt, status=status, error=error,
+                          retry_in=retry_in)
+        return 200 <= status < 300
+
+    def _post(self, key: str, body: bytes, trace_headers: Mapping[str, str]) -> tuple[int, str]:
+        """(HTTP status, "") or (status or 0, why it failed); signed afresh per
+        attempt. ``trace_headers``: the delivery span's W3C trace context
+        (``traceparent``) when tracing is on, for the receiver's own spans."""
         stamp = int(time.time())
         request = urllib.request.Request(self.url, data=body, method="POST", headers={
-            "Content-Type": "application/json", "Gamehost-Timestamp": str(stamp),
+            **trace_headers, "Content-Type": "application/json", "Gamehost-Timestamp": str(stamp),
             "Gamehost-Signature": signature(self.secret, stamp, body), "Gamehost-Delivery": key})
         try:
             with urllib.request.urlopen(request, timeout=SEND_TIMEOUT) as answer:

@@ -33,7 +33,7 @@ from typing import AsyncIterable, AsyncIterator, Callable
 
 import structlog
 
-from gamehost.host import errors
+from gamehost.host import errors, traces
 from gamehost.host.auth.principal import Principal
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_engine import MatchEngine
@@ -194,6 +194,16 @@ class SessionStream:
             self._wake()
 
     async def _answer(self, request: pb.SessionRequest | Undecodable) -> None:
+        if not traces.on() or isinstance(request, Undecodable):
+            await self._answer_request(request)
+            return
+        # Each request on the stream is a trace of its own: the stream may stay open for hours.
+        kind = request.WhichOneof("request") or "none"
+        with traces.span(f"session {kind}", {"rpc.system": "grpc", "rpc.method": "Session",
+                                              "gamehost.session_request": kind}):
+            await self._answer_request(request)
+
+    async def _answer_request(self, request: pb.SessionRequest | Undecodable) -> None:
         if isinstance(request, Undecodable):  # refused as the gate's input check refuses it (Gate.check_input)
             await self._refuse(0, "", request.error())
             return
@@ -241,6 +251,7 @@ class SessionStream:
                 f"The host failed on Session ({kind}): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
 
     async def _refuse(self, tag: int, match: str, error: errors.HostError) -> None:
+        traces.failed(error)
         await self.outbox.put(self._error_event(tag, match, error))
 
     @staticmethod

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import grpc
 from aiohttp import web
 
+from gamehost.host import traces
 from gamehost.host.rpc.peers import FORWARDED_PEER, GATEWAY_KEY, Network, behind_proxies, peer_name
 from gamehost.host.web.codec import JSON
 from gamehost.host.web.upstream import Failure, Upstream
@@ -44,6 +45,8 @@ class Gateway:
         if languages and len(languages) <= MAX_ACCEPT_LANGUAGE and _is_metadata_value(languages):
             # the words of the answer in the browser's language when the request names none (rpc/locales.py)
             forwarded = (*forwarded, ("accept-language", languages))
+        if traces.on():  # the web port's span, parent of the servicer's
+            forwarded = (*forwarded, *traces.outgoing_headers().items())
         if not self.key:
             return forwarded
         ip = behind_proxies(request.remote or "", request.headers.get("X-Forwarded-For"), self.trusted_proxies)

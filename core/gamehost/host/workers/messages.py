@@ -27,6 +27,22 @@ Outcome = dict[str, Any]  # {"scores", "ranking", "winners", "summary"}
 class AtHeld(TypedDict, total=False):
     match: str
     tag: int
+    # The trace context of the host's span that sends the request, when it
+    # is sampled: the worker answers with its own span of it (``span``).
+    traceparent: str
+
+
+class WorkerSpan(TypedDict):
+    """A worker's span of one request (worker_spans.py), in any answer to a
+    request that carried a ``traceparent``: ids in hex as in the header,
+    times in Unix nanoseconds."""
+    name: str
+    trace_id: str
+    parent_id: str
+    span_id: str
+    start: int
+    end: int
+    attributes: dict[str, str | int]
 
 
 # ------------------------------------------------------------ requests
@@ -46,6 +62,7 @@ class Setup(TypedDict):
     options: dict[str, Any]
     seed: int
     new_tag: int
+    traceparent: NotRequired[str]
 
 
 class Load(TypedDict):
@@ -59,6 +76,7 @@ class Load(TypedDict):
     moves: list[list[Any]]  # [version, seat, move]
     new_tag: int
     active: NotRequired[bool]
+    traceparent: NotRequired[str]
 
 
 class Advance(AtHeld):

@@ -31,6 +31,7 @@ from typing import Any, cast
 
 import structlog
 
+from gamehost.host import traces
 from gamehost.host.due_timers import DueTimer
 from gamehost.host.workers import messages, wire
 from gamehost.host.workers.messages import Request
@@ -333,7 +334,13 @@ class WorkerPool:
             if self._closing:
                 raise WorkerRestarted("the host is stopping")
             await self._replace(worker)
+        if traces.on():
+            traceparent = traces.current_traceparent()
+            if traceparent:  # the worker times its work as this span's child and sends its span back
+                cast(dict[str, Any], request)["traceparent"] = traceparent
         answer = await worker.send(request, timeout, think=think)
+        if "span" in answer:
+            traces.record_worker_span(answer.pop("span"))
         if answer.get("error") == "memory":
             worker.retire()
         return answer

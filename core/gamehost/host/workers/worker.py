@@ -19,7 +19,7 @@ import time
 from collections import deque
 from typing import IO, Any, Callable, Mapping, cast
 
-from gamehost.host.workers import messages, wire
+from gamehost.host.workers import messages, wire, worker_spans
 from gamehost.host.workers.choosing import Choosing
 from gamehost.host.workers.messages import Request
 from gamehost.host.workers.resident import ResidentMatches
@@ -124,6 +124,14 @@ def _framed_as_is(answer: Mapping[str, Any], request_id: Any) -> bytes:
     return wire.frame({**answer, "id": request_id})
 
 
+def _answered(table: ResidentMatches, request: dict[str, Any]) -> Any:
+    """The table's answer to ``request``; with the worker's span of it when
+    the host sent the trace context of a sampled span."""
+    if "traceparent" in request:
+        return worker_spans.traced(request, lambda: table.handle(cast(Request, request)))
+    return table.handle(cast(Request, request))
+
+
 def serve(table: ResidentMatches, wire_in: IO[bytes], wire_out: IO[bytes]) -> int:
     """Answer requests until the host closes the pipe. Plain calls are
     answered in the order they came; a search bot's think is acknowledged in
@@ -140,7 +148,7 @@ def serve(table: ResidentMatches, wire_in: IO[bytes], wire_out: IO[bytes]) -> in
                 if thinking:  # the host starts this call's deadline now, not during a slice before
                     started: messages.Started = {"started": True}
                     wire_out.write(_framed_as_is(started, request.get("id")))
-                answer = _guarded(table, lambda: table.handle(cast(Request, request)))
+                answer = _guarded(table, lambda: _answered(table, request))
                 if isinstance(answer, Choosing):
                     thinking.append((request, answer))
                     acknowledged: messages.Thinking = {"thinking": True}
