@@ -23,6 +23,7 @@ from gamehost.host.rpc.forwarded_caller import SiblingGate
 from gamehost.host.ops.forwarding import Forwarder
 from gamehost.host.ops.grpc_front import FrontLimits, GrpcFront
 from gamehost.host.auth.authenticator import Authenticator
+from gamehost.host.auth.bans import BannedSubjects
 from gamehost.host.collector import settle_after_start
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
@@ -119,6 +120,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         notifier = TurnNotifier(config.webhook_url, config.webhook_secret, config.webhook_retry, config.claim_lease)
         catalog.plugin_manager.register(notifier, name="gamehost-webhooks")
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
+    bans = BannedSubjects()  # the engine's chat keeps it up to date, the gate refuses whom it names
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl,
@@ -127,7 +129,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                          placement=rules_placement(config), max_strikes=config.max_strikes,
                          undo_ask_lifetime=config.undo_ask_lifetime, max_asks_per_move=config.max_undo_asks,
                          max_match_events=config.max_match_events,
-                         replay_cache_bytes=config.replay_cache_mb * 1024 * 1024)
+                         replay_cache_bytes=config.replay_cache_mb * 1024 * 1024, bans=bans)
     if notifier is not None:
         notifier.attach(engine)
     await engine.start()
@@ -159,7 +161,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gate = Gate(Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ()),
                 Quotas(config.quota_limits()), PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
                                                             QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
-                                                            front.client_of if front else None))
+                                                            front.client_of if front else None),
+                bans=bans)
     matches = GameHostService(engine, gate)
     services: Services = (matches, GameHostAdminService(engine, gate, matches, DeliveryAdministration(store, notifier)),
                           health_servicer)

@@ -22,6 +22,7 @@ from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
 from gamehost.host.rpc.catalog_messages import CatalogMessages
+from gamehost.host.rpc.chat_calls import ChatCalls, merged
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
@@ -58,6 +59,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.locales = Locales()
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
+        self.chat = ChatCalls(engine)
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
         entry = self.engine.catalog.games.get(game_id)
@@ -329,11 +331,20 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         locale = self.locales.for_game(live.game, wanted)
         sent = 0
-        try:
+
+        async def events() -> AsyncIterator[bytes]:
             async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
-                    sent += 1
+
+        async def chat() -> AsyncIterator[bytes]:
+            async for event in self.chat.events(live, seat, caller, request.chat_after_sequence):
+                yield event.SerializeToString()
+
+        try:
+            async for frame in merged(events(), chat()) if request.with_chat else events():
+                yield frame
+                sent += 1
         finally:  # also when the watcher cancels: operators see streams end
             live.log.debug("watch ended", seat=seat, events_sent=sent)
 
@@ -341,7 +352,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def Session(self, requests: AsyncIterable[pb.SessionRequest | Undecodable], context: Context,
                       caller: Principal) -> AsyncIterator[pb.SessionEvent | bytes]:
         session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
-                                header_languages(context))
+                                header_languages(context), self.chat)
         async for message in session.run(requests):
             yield message
 
@@ -371,6 +382,8 @@ class GameHostService(pb_grpc.GameHostServicer):
                 message.result.summary = locale.say(record.result["summary"], record.result.get("summary_text"))
         if live.over:
             message.seed = record.seed
+        if not request.page_token:
+            message.chat.extend(await self.chat.log(live, seat, caller))
         return message
 
     # ------------------------------------------------------------ undo
@@ -420,6 +433,44 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def ClaimVictory(self, request: pb.ClaimVictoryRequest, context: Context, caller: Principal) -> pb.Match:
         return await self.seat_calls.claim_victory(request, caller)
+
+    # ------------------------------------------------------------ chat
+
+    @unary
+    async def SendChat(self, request: pb.SendChatRequest, context: Context, caller: Principal) -> pb.ChatMessage:
+        return await self.chat.send(request, caller)
+
+    @unary
+    async def ReportChat(self, request: pb.ReportChatRequest, context: Context, caller: Principal) -> pb.ChatReport:
+        return await self.chat.report_message(request, caller)
+
+    @unary
+    async def ReportPlayer(self, request: pb.ReportPlayerRequest, context: Context,
+                           caller: Principal) -> pb.ChatReport:
+        return await self.chat.report_player(request, caller)
+
+    @unary
+    async def MuteUser(self, request: pb.MuteUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
+        return await self.chat.mute(request, caller)
+
+    @unary
+    async def UnmuteUser(self, request: pb.UnmuteUserRequest, context: Context,
+                         caller: Principal) -> pb.ChatRelations:
+        return await self.chat.unmute(request, caller)
+
+    @unary
+    async def BlockUser(self, request: pb.BlockUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
+        return await self.chat.block(request, caller)
+
+    @unary
+    async def UnblockUser(self, request: pb.UnblockUserRequest, context: Context,
+                          caller: Principal) -> pb.ChatRelations:
+        return await self.chat.unblock(request, caller)
+
+    @unary
+    async def GetChatRelations(self, request: pb.GetChatRelationsRequest, context: Context,
+                               caller: Principal) -> pb.ChatRelations:
+        return await self.chat.relations(caller)
 
     # ------------------------------------------------------------ identity
 

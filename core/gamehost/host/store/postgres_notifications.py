@@ -1,6 +1,7 @@
 """Listening to what other replicas commit: one connection LISTENs on the
 matches' channel (``'<match> <version>'`` per committed step) and, when the
-engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``).
+engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``),
+and when it follows chat, on the chat's (``postgres_chat.py``).
 A lost connection is retried for ever; after it comes back the listeners are
 told so (``None``), since notifications sent meanwhile are lost."""
 
@@ -12,6 +13,8 @@ from typing import Any, Awaitable, Callable
 import psycopg
 import structlog
 
+from gamehost.host.store.postgres_chat import CHAT_CHANNEL
+
 log = structlog.get_logger("gamehost.store.postgres")
 
 CHANNEL = "gamehost_matches"
@@ -19,6 +22,7 @@ TICKET_CHANNEL = "gamehost_tickets"
 
 OnChange = Callable[[str | None, int], Awaitable[None] | None]
 OnTickets = Callable[[list[str] | None], None]
+OnChat = Callable[[str | None], None]
 
 
 async def notify_tickets(conn: psycopg.AsyncConnection[Any], ticket_ids: list[str]) -> None:
@@ -31,6 +35,7 @@ class ChangeNotifications:
     def __init__(self, url: str) -> None:
         self.url = url
         self.on_tickets: OnTickets | None = None
+        self.on_chat: OnChat | None = None
         self._task: asyncio.Task | None = None
 
     def start(self, on_change: OnChange) -> None:
@@ -50,15 +55,23 @@ class ChangeNotifications:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if self.on_tickets is not None:
                         await conn.execute(f"LISTEN {TICKET_CHANNEL}")
+                    if self.on_chat is not None:
+                        await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
                         await _call(on_change, None, 0)
                         if self.on_tickets is not None:
                             self.on_tickets(None)
+                        if self.on_chat is not None:
+                            self.on_chat(None)
                     async for note in conn.notifies():
                         if note.channel == TICKET_CHANNEL and self.on_tickets is not None:
                             self.on_tickets(note.payload.split())
+                            continue
+                        if note.channel == CHAT_CHANNEL:
+                            if self.on_chat is not None:
+                                self.on_chat(note.payload)
                             continue
                         match_id, _, version = note.payload.partition(" ")
                         await _call(on_change, match_id, int(version))

@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import structlog
 
+from gamehost.host.store.chat_rows import POSTGRES_TABLES as CHAT_TABLES
 from gamehost.host.store.delivery_rows import DUE_INDEX, LEGACY_STATES, RETRY_ROUNDS
 
 log = structlog.get_logger("gamehost.store.postgres")
@@ -187,6 +188,8 @@ MIGRATIONS = [
         ADD COLUMN spectators text NOT NULL DEFAULT 'anyone', ADD COLUMN rated boolean;
     CREATE TABLE match_invitations (match_id text PRIMARY KEY REFERENCES matches (id), code_hash text NOT NULL);
     """,
+    # Chat and moderation: messages, reports, mutes and blocks, bans (chat_rows.py)
+    CHAT_TABLES,
 ]
 
 

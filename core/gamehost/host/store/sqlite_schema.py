@@ -3,6 +3,7 @@ database from version i to i + 1 (``SQLiteStore`` applies them on open)."""
 
 from __future__ import annotations
 
+from gamehost.host.store.chat_rows import SQLITE_TABLES as CHAT_TABLES
 from gamehost.host.store.delivery_rows import DUE_INDEX, LEGACY_STATES, RETRY_ROUNDS
 
 # Versioned schema: entry i brings the database from user_version i to i + 1.
@@ -149,4 +150,6 @@ MIGRATIONS = [
     CREATE TABLE match_invitations (match_id TEXT PRIMARY KEY REFERENCES matches (id), code_hash TEXT NOT NULL)
         WITHOUT ROWID;
     """,
+    # Chat and moderation: messages, reports, mutes and blocks, bans (chat_rows.py)
+    CHAT_TABLES,
 ]
