@@ -495,7 +495,6 @@ class PostgresStore(PostgresInvitations):
         self._notifications.on_tickets = on_tickets
 
     def subscribe_chat(self, on_chat: Callable[[str | None], None]) -> None:
-        """Call ``on_chat(note)`` for each chat or moderation change any
-        replica commits (``postgres_chat.py`` says the notes), ``on_chat(None)``
-        after a lost connection came back. Before ``subscribe``."""
+        """``on_chat(note)`` for each chat change any replica commits (postgres_chat.py), None after a lost
+        connection came back. Before ``subscribe``."""
         self._notifications.on_chat = on_chat
