@@ -68,7 +68,7 @@ class MatchChat:
 
     async def send(self, match_id: str, text: str, access: Access) -> ChatRecord:
         caller = access.caller
-        if caller.anonymous:
+        if caller is None or caller.anonymous:
             raise errors.Unauthenticated("Chat needs a signed-in user, so that reports, mutes and bans have "
                                          "someone to name: sign in (authorization: Bearer ...).", SIGN_IN_TO_CHAT)
         words = text.strip()
@@ -188,8 +188,8 @@ class MatchChat:
         return await self.rows.blocked_pairs([subject for subject in subjects if subject])
 
     @staticmethod
-    def _signed_in(caller: Principal, action: str) -> str:
-        if caller.anonymous:
+    def _signed_in(caller: Principal | None, action: str) -> str:
+        if caller is None or caller.anonymous:
             raise errors.Unauthenticated(f"Only a signed-in user may {action}: sign in "
                                          "(authorization: Bearer ...).", SIGN_IN_TO_CHAT)
         return caller.subject

@@ -230,7 +230,10 @@ class Store(Protocol):
     """
 
     shared: bool
-    chat: ChatStore  # a match's chat, reports, mutes and blocks, bans (chat_rows.py)
+
+    @property
+    def chat(self) -> ChatStore:
+        """A match's chat, reports, mutes and blocks, bans (chat_rows.py)."""
 
     async def open(self) -> None: ...
 
