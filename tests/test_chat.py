@@ -30,16 +30,17 @@ def hosts(request, tmp_path_factory):
     B), or two replicas of one fresh PostgreSQL database."""
     folder = tmp_path_factory.mktemp("chat")
     keys = folder / "api-keys.json"
-    admin_key = write_api_keys(keys, ("moderator", ["admin"]))["moderator"]
+    written = write_api_keys(keys, ("moderator", ["admin"]), ("troll", []))
+    admin_key, troll_key = written["moderator"], written["troll"]
     args = ("--api-keys", str(keys))
     if request.param == "sqlite":
         host = HostProcess(*args, data_dir=folder / "data").start()
-        yield host, host, admin_key
+        yield host, host, admin_key, troll_key
         host.stop()
         return
     url = create_database()
     started = [HostProcess(*args, "--store", url, "--replica-id", name).start() for name in "ab"]
-    yield started[0], started[1], admin_key
+    yield started[0], started[1], admin_key, troll_key
     for host in started:
         host.stop()
     drop_database(url)
@@ -128,7 +129,7 @@ def details(error: grpc.RpcError) -> tuple[str, list[tuple[str, str]], float | N
 def table(hosts):
     """A tictactoe match with two signed-in players seated, a spectator,
     each as a caller on replica A and on replica B."""
-    a, b, admin_key = hosts
+    a, b, admin_key, troll_key = hosts
     ann, bob, cy = name("ann"), name("bob"), name("cy")
     opened: list[Caller] = []
 
@@ -142,7 +143,8 @@ def table(hosts):
         tokens[user] = caller(a, user)("JoinMatch", pb.JoinMatchRequest(name=match, seat=seat)).player_token
     yield {"match": match, "tokens": tokens, "ann": (caller(a, ann), caller(b, ann)),
            "bob": (caller(a, bob), caller(b, bob)), "cy": (caller(a, cy), caller(b, cy)),
-           "admin": (caller(a, key=admin_key), caller(b, key=admin_key)), "caller": caller, "hosts": (a, b)}
+           "admin": (caller(a, key=admin_key), caller(b, key=admin_key)), "caller": caller, "hosts": (a, b),
+           "troll": (caller(a, key=troll_key), caller(b, key=troll_key))}
     for opened_caller in opened:
         opened_caller.close()
 
@@ -227,8 +229,10 @@ def test_a_caller_past_the_chat_rate_is_refused_with_when_to_retry(table):
 def test_the_replay_log_holds_the_chat_of_a_finished_match(table):
     match, tokens = table["match"], table["tokens"]
     (ann_a, _), (bob_a, _), (cy_a, _) = table["ann"], table["bob"], table["cy"]
+    version = ann_a("GetMatch", pb.GetMatchRequest(name=match)).version
     ann_a.send(match, "gl hf")
     cy_a.send(match, "watching")
+    assert table["ann"][1]("GetMatch", pb.GetMatchRequest(name=match)).version == version  # chat is no step
     for move, player in zip(["a1", "b1", "a2", "b2", "a3"], [ann_a, bob_a] * 3):
         player("SubmitMove", pb.SubmitMoveRequest(name=match, player_token=tokens[player.subject], move_id=move))
     bob_a.send(match, "gg")
@@ -291,6 +295,26 @@ def test_a_banned_user_is_refused_on_every_replica_until_unbanned(table):
     assert wait_for(lambda: not refused_on(bob_a), timeout=20), "replica A still refuses the unbanned user"
     missing = admin_b.refused("UnbanUser", pb.UnbanUserRequest(player=f"players/{subject}"), admin=True)
     assert missing.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_an_api_key_of_a_banned_subject_is_refused_and_an_admin_cannot_ban_themselves(table):
+    (troll_a, troll_b), (admin_a, admin_b) = table["troll"], table["admin"]
+    assert troll_b("GetIdentity", pb.GetIdentityRequest()).subject == "troll"
+    admin_b("BanUser", pb.BanUserRequest(player="players/troll", reason="spam"), admin=True)
+    try:
+        def refused() -> bool:
+            try:
+                troll_a("GetIdentity", pb.GetIdentityRequest())
+            except grpc.RpcError as error:
+                return error.code() == grpc.StatusCode.PERMISSION_DENIED and details(error)[0] == "BANNED"
+            return False
+
+        assert wait_for(refused, timeout=20), "the banned subject's API key still works on replica A"
+    finally:
+        admin_a("UnbanUser", pb.UnbanUserRequest(player="players/troll"), admin=True)
+    error = admin_a.refused("BanUser", pb.BanUserRequest(player="players/moderator"), admin=True)
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert admin_b("GetIdentity", pb.GetIdentityRequest()).subject == "moderator"
 
 
 def test_a_muted_user_s_messages_leave_the_muter_s_sight_only(table):

@@ -127,19 +127,24 @@ class MatchChat:
 
     async def watch(self, live: LiveMatch, seat: int | None, caller: Principal,
                     after: int) -> AsyncIterator[list[ChatRecord]]:
-        """The chat ``caller`` may read, after the message ``after``, then
-        each new or hidden message, until the engine closes (or the caller stops)."""
+        """The chat ``caller`` may read, after the message ``after`` (the
+        first batch, maybe empty), then each new or hidden message, until the
+        engine closes (or the caller stops)."""
         viewer = await self.viewer(live, seat, caller)
         feed = self.feeds.get(live.id)
-        if feed is None:
-            feed = ChatFeed(live.id, await self.rows.messages(live.id))
-            feed = self.feeds.setdefault(live.id, feed)
+        fresh = feed is None
+        if feed is None:  # held before the read: a write or another replica's note meanwhile reaches it too
+            feed = self.feeds[live.id] = ChatFeed(live.id, ())
         feed.watchers += 1
         try:
+            if fresh:
+                feed.take(await self.rows.messages(live.id))
+            first = True
             async for batch in feed.follow(after, self.closing):
                 shown = self.shown(batch, viewer, live.over)
-                if shown:
+                if shown or first:
                     yield shown
+                first = False
         finally:
             feed.watchers -= 1
             if not feed.watchers and self.feeds.get(live.id) is feed:

@@ -71,12 +71,15 @@ class ChatFeed:
         return self.revision, [record for _, record in changed]
 
     async def follow(self, after: int, closing: Callable[[], bool]) -> AsyncIterator[list[ChatRecord]]:
-        """The messages after ``after``, then each change, batch by batch, until ``closing()``."""
+        """The messages after ``after`` (always a first batch, maybe empty:
+        the watcher is then caught up), then each change, batch by batch,
+        until ``closing()``."""
         revision, batch = self.after(after)
-        if batch:
-            yield batch
+        yield batch
         while not closing():
-            await self.changed.wait()
+            # Changes made while the last batch was being sent are taken before waiting: no wake-up is lost.
             revision, batch = self.since(revision)
             if batch:
                 yield batch
+            else:
+                await self.changed.wait()

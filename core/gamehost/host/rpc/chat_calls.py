@@ -121,17 +121,25 @@ class ChatCalls:
         return [chat_pb(record, caller.admin) for record in await self.chat.log(live, seat, caller)]
 
     async def events(self, live: LiveMatch, seat: int | None, caller: Principal,
-                     after: int) -> AsyncIterator[pb.MatchEvent]:
-        """The chat a watcher may read, as match events."""
+                     after: int) -> AsyncIterator[list[pb.MatchEvent]]:
+        """The chat a watcher may read, as batches of match events: first the
+        messages after ``after`` (maybe none), then each change."""
         async for batch in self.chat.watch(live, seat, caller, after):
-            for record in batch:
-                yield chat_event(live, record, caller.admin)
+            yield [chat_event(live, record, caller.admin) for record in batch]
+
+
+async def flattened(batches: AsyncIterator[list[T]]) -> AsyncIterator[T]:
+    async for batch in batches:
+        for item in batch:
+            yield item
 
 
 async def merged(events: AsyncIterator[T], chat: AsyncIterator[T]) -> AsyncIterator[T]:
     """``events`` with ``chat`` sent in between, each in its own order, until
     ``events`` ends (the match's watch: over and fully sent, or the host
-    closing); then the chat stops too. A failure of either ends both."""
+    closing); then the chat stops too. A failure of either ends both. The
+    chat's backlog goes first, before this (``WatchMatch``), so a watch of a
+    match that is over still gets it."""
     queue: asyncio.Queue[tuple[bool, T | BaseException | None]] = asyncio.Queue(maxsize=64)
 
     async def pump(source: AsyncIterator[T], last: bool) -> None:

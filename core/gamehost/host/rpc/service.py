@@ -22,7 +22,7 @@ from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
 from gamehost.host.rpc.catalog_messages import CatalogMessages
-from gamehost.host.rpc.chat_calls import ChatCalls, merged
+from gamehost.host.rpc.chat_calls import ChatCalls, flattened, merged
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
@@ -337,12 +337,20 @@ class GameHostService(pb_grpc.GameHostServicer):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
 
-        async def chat() -> AsyncIterator[bytes]:
-            async for event in self.chat.events(live, seat, caller, request.chat_after_sequence):
+        async def chat(batches: AsyncIterator[list[pb.MatchEvent]]) -> AsyncIterator[bytes]:
+            async for event in flattened(batches):
                 yield event.SerializeToString()
 
         try:
-            async for frame in merged(events(), chat()) if request.with_chat else events():
+            if not request.with_chat:
+                async for frame in events():
+                    yield frame
+                    sent += 1
+                return
+            chat_batches = self.chat.events(live, seat, caller, request.chat_after_sequence)
+            for event in await anext(chat_batches):  # the backlog first: a match that is over sends it too
+                yield event.SerializeToString()
+            async for frame in merged(events(), chat(chat_batches)):
                 yield frame
                 sent += 1
         finally:  # also when the watcher cancels: operators see streams end

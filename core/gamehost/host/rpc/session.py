@@ -280,9 +280,14 @@ class SessionStream:
     async def _follow(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest, tag: int,
                       watch: _Watch, locale: Locale | None = None) -> None:
         text, svg = request.render.text, request.render.svg
-        chat = asyncio.ensure_future(self._follow_chat(live, seat, request)) if request.with_chat else None
+        chat: asyncio.Future | None = None
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
+                if request.with_chat:  # the backlog first, so a match that is over sends it too
+                    batches = self.chat.events(live, seat, self.caller, request.chat_after_sequence)
+                    for chat_event in await anext(batches):
+                        await self.outbox.put(pb.SessionEvent(match=request.name, match_event=chat_event))
+                    chat = asyncio.ensure_future(self._follow_chat(batches, request.name))
                 async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
@@ -308,13 +313,14 @@ class SessionStream:
             live.log.debug("watch ended", seat=seat, last_version=watch.sent, via="session")
             self._wake()
 
-    async def _follow_chat(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest) -> None:
-        """A followed match's chat, as match events nobody asked for (tag 0), beside its events."""
+    async def _follow_chat(self, batches: AsyncIterator[list[pb.MatchEvent]], name: str) -> None:
+        """A followed match's chat after its backlog, as match events nobody asked for (tag 0), beside its events."""
         try:
-            async for event in self.chat.events(live, seat, self.caller, request.chat_after_sequence):
-                await self.outbox.put(pb.SessionEvent(match=request.name, match_event=event))
+            async for batch in batches:
+                for event in batch:
+                    await self.outbox.put(pb.SessionEvent(match=name, match_event=event))
         except errors.HostError as error:
-            await self.outbox.put(self._error_event(0, request.name, error))
+            await self.outbox.put(self._error_event(0, name, error))
 
     async def _unwatch(self, tag: int, name: str) -> None:
         match_id = resource_id(name, "matches", "unwatch")
