@@ -74,6 +74,13 @@ export class ChatPanel {
     }
   }
 
+  private async reload(): Promise<void> {
+    const log = await gamehost.getMatchLog({ name: this.page.name, playerToken: this.page.token(), pageSize: 1,
+      invitationCode: this.page.invitationCode ?? "" });
+    for (const message of log.chat) this.messages.set(message.sequence, message);
+    this.render();
+  }
+
   stop(): void {
     this.stopped = true;
     this.stream?.abort();
@@ -94,7 +101,9 @@ export class ChatPanel {
           this.messages.set(event.chat.sequence, event.chat);
           this.render();
         }
-        return; // the match is over: its chat is complete but for what this page sends
+        // The match is over: players may now read the spectators' channel too.
+        await this.reload();
+        return;
       } catch {
         if (this.stopped) return;
         await new Promise((resolve) => window.setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));

@@ -7046,7 +7046,7 @@ type ChatReport struct {
 	Match string `protobuf:"bytes,4,opt,name=match,proto3" json:"match,omitempty"`
 	// The reported message's sequence, 0 for a report of a player.
 	Sequence int64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
-	// The reporter's words (at most 500 characters).
+	// The reporter's words (the first 200 characters).
 	Reason     string                 `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// For a reported message: the message as stored (text kept even if hidden).

@@ -3683,7 +3683,7 @@ export type ChatReport = Message<"gamehost.v1.ChatReport"> & {
   sequence: bigint;
 
   /**
-   * The reporter's words (at most 500 characters).
+   * The reporter's words (the first 200 characters).
    *
    * @generated from field: string reason = 6;
    */
