@@ -12,7 +12,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { gamehost, transport } from "./api";
 import { h, replaceChildren } from "./elements";
 import { problemOf } from "./errors";
-import { tr } from "./i18n";
+import { language, tr } from "./i18n";
 import { signedInOrNull } from "./identity";
 
 const MAX_CHARS = 500; // the host's bound on one message
@@ -149,7 +149,7 @@ export class ChatPanel {
 
   private line(message: ChatMessage): HTMLElement {
     const mine = message.sender === this.me;
-    const when = message.time ? timestampDate(message.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    const when = message.time ? timestampDate(message.time).toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" }) : "";
     const words = message.hidden && !this.isAdmin
       ? h("em", { class: "chat-hidden" }, tr("(hidden by a moderator)"))
       : h("span", { class: "chat-text" }, message.text, message.hidden ? [" ", h("em", {}, tr("(hidden)"))] : null);
