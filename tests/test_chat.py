@@ -73,8 +73,8 @@ class Caller:
     def texts(self, match: str) -> list[str]:
         return [message.text for message in self.chat(match)]
 
-    def watch(self, match: str, after: int = 0) -> "ChatWatch":
-        return ChatWatch(self, match, after)
+    def watch(self, match: str, after: int = 0, chat_only: bool = False) -> "ChatWatch":
+        return ChatWatch(self, match, after, chat_only)
 
     def close(self) -> None:
         self.channel.close()
@@ -83,10 +83,11 @@ class Caller:
 class ChatWatch:
     """A WatchMatch stream with chat, read by a thread into a queue."""
 
-    def __init__(self, caller: Caller, match: str, after: int) -> None:
-        self.stream = caller.game.WatchMatch(pb.WatchMatchRequest(name=match, with_chat=True,
+    def __init__(self, caller: Caller, match: str, after: int, chat_only: bool = False) -> None:
+        self.stream = caller.game.WatchMatch(pb.WatchMatchRequest(name=match, with_chat=True, chat_only=chat_only,
                                                                   chat_after_sequence=after),
                                              metadata=caller.metadata)
+        self.kinds: list[int] = []
         self.messages: queue.Queue[pb.ChatMessage] = queue.Queue()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -94,6 +95,7 @@ class ChatWatch:
     def _read(self) -> None:
         try:
             for event in self.stream:
+                self.kinds.append(event.kind)
                 if event.kind == pb.EVENT_KIND_CHAT:
                     self.messages.put(event.chat)
         except grpc.RpcError:
@@ -240,12 +242,17 @@ def test_the_replay_log_holds_the_chat_of_a_finished_match(table):
     assert replay.complete
     assert [(m.text, m.channel) for m in replay.chat] == [
         ("gl hf", pb.CHAT_CHANNEL_PLAYERS), ("watching", pb.CHAT_CHANNEL_SPECTATORS), ("gg", pb.CHAT_CHANNEL_PLAYERS)]
-    # A resuming watcher gets the chat after the sequence it names.
+    # A resuming watcher gets the chat after the sequence it names; asking for the chat only, nothing else.
     watch = table["cy"][1].watch(match, after=2)
+    chat_only = table["cy"][1].watch(match, chat_only=True)
     try:
         assert watch.next().text == "gg"
+        assert [chat_only.next().text for _ in range(3)] == ["gl hf", "watching", "gg"]
+        chat_only.thread.join(20)  # the match is over: the stream ends once its chat is sent
+        assert chat_only.kinds == [pb.EVENT_KIND_CHAT] * 3
     finally:
         watch.close()
+        chat_only.close()
 
 
 def test_an_admin_hides_a_message_for_everyone_and_keeps_it_for_audit(table):

@@ -1,6 +1,6 @@
 // The match's chat (docs/protocol.md, "Chat"), a small collapsible panel of
 // its own: it reads the chat from the match log, follows it on a WatchMatch
-// stream of its own (with_chat), and sends through SendChat. Each message
+// stream of its own (with_chat and chat_only: no views), and sends through SendChat. Each message
 // of another user has Report and Mute; an admin also sees Hide and Ban.
 // Players see the spectators' channel once the match is over; the host
 // decides that, the panel shows what it is sent. It needs nothing from the
@@ -94,7 +94,7 @@ export class ChatPanel {
         const match = await gamehost.getMatch({ name: this.page.name, invitationCode: this.page.invitationCode ?? "" });
         const last = [...this.messages.keys()].reduce((a, b) => (a > b ? a : b), 0n);
         for await (const event of gamehost.watchMatch({ name: this.page.name, playerToken: this.page.token(),
-          afterVersion: match.version, withChat: true, chatAfterSequence: last,
+          afterVersion: match.version, withChat: true, chatOnly: true, chatAfterSequence: last,
           invitationCode: this.page.invitationCode ?? "" }, { signal: this.stream.signal })) {
           attempt = 0;
           if (event.kind !== EventKind.CHAT || !event.chat) continue;

@@ -618,7 +618,7 @@ class MatchEvent(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "locale")
+    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "chat_only", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -626,6 +626,7 @@ class WatchMatchRequest(_message.Message):
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
     WITH_CHAT_FIELD_NUMBER: _ClassVar[int]
     CHAT_AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    CHAT_ONLY_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
@@ -634,8 +635,9 @@ class WatchMatchRequest(_message.Message):
     invitation_code: str
     with_chat: bool
     chat_after_sequence: int
+    chat_only: bool
     locale: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., with_chat: _Optional[bool] = ..., chat_after_sequence: _Optional[int] = ..., locale: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., with_chat: _Optional[bool] = ..., chat_after_sequence: _Optional[int] = ..., chat_only: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
     __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code", "locale")

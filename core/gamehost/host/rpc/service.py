@@ -332,8 +332,12 @@ class GameHostService(pb_grpc.GameHostServicer):
         locale = self.locales.for_game(live.game, wanted)
         sent = 0
 
+        chat_only = request.with_chat and request.chat_only
+
         async def events() -> AsyncIterator[bytes]:
             async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
+                if chat_only:  # followed only to end with the match
+                    continue
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
 

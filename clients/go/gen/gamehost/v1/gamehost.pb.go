@@ -3341,6 +3341,10 @@ type WatchMatchRequest struct {
 	// the caller may see: those after chat_after_sequence, then each new one.
 	WithChat          bool  `protobuf:"varint,130,opt,name=with_chat,json=withChat,proto3" json:"with_chat,omitempty"`
 	ChatAfterSequence int64 `protobuf:"varint,131,opt,name=chat_after_sequence,json=chatAfterSequence,proto3" json:"chat_after_sequence,omitempty"`
+	// With with_chat: send the chat only, none of the match's own events (a
+	// chat panel beside a page that follows the match already); the stream
+	// still ends when the match's would.
+	ChatOnly bool `protobuf:"varint,132,opt,name=chat_only,json=chatOnly,proto3" json:"chat_only,omitempty"`
 	// Languages. The language of the words in the answer (labels, results,
 	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
 	// best the game's plugin (or the host, for its own words) offers,
@@ -3430,6 +3434,13 @@ func (x *WatchMatchRequest) GetChatAfterSequence() int64 {
 		return x.ChatAfterSequence
 	}
 	return 0
+}
+
+func (x *WatchMatchRequest) GetChatOnly() bool {
+	if x != nil {
+		return x.ChatOnly
+	}
+	return false
 }
 
 func (x *WatchMatchRequest) GetLocale() string {
@@ -8130,7 +8141,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
 	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
 	"\x04left\x18R \x01(\bR\x04left\x12-\n" +
-	"\x04chat\x18\x82\x01 \x01(\v2\x18.gamehost.v1.ChatMessageR\x04chat\"\xb3\x02\n" +
+	"\x04chat\x18\x82\x01 \x01(\v2\x18.gamehost.v1.ChatMessageR\x04chat\"\xd1\x02\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -8138,7 +8149,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12'\n" +
 	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x1c\n" +
 	"\twith_chat\x18\x82\x01 \x01(\bR\bwithChat\x12/\n" +
-	"\x13chat_after_sequence\x18\x83\x01 \x01(\x03R\x11chatAfterSequence\x12\x16\n" +
+	"\x13chat_after_sequence\x18\x83\x01 \x01(\x03R\x11chatAfterSequence\x12\x1c\n" +
+	"\tchat_only\x18\x84\x01 \x01(\bR\bchatOnly\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\"\xc8\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
