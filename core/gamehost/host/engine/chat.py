@@ -138,7 +138,12 @@ class MatchChat:
         feed.watchers += 1
         try:
             if fresh:
-                feed.take(await self.rows.messages(live.id))
+                try:
+                    feed.take(await self.rows.messages(live.id))
+                finally:
+                    feed.loaded.set()
+            else:  # another watcher is reading the stored messages: the backlog waits for them
+                await feed.loaded.wait()
             first = True
             async for batch in feed.follow(after, self.closing):
                 shown = self.shown(batch, viewer, live.over)

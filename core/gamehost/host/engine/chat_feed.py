@@ -44,6 +44,7 @@ class ChatFeed:
         self.revision = 0
         self.records: dict[int, tuple[int, ChatRecord]] = {}  # sequence -> (revision, record)
         self.changed = asyncio.Event()
+        self.loaded = asyncio.Event()  # set once the stored messages were taken
         self.watchers = 0
         self.take(records)
 
