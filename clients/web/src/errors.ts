@@ -116,6 +116,11 @@ const ADVICE_BY_REASON: Record<string, (metadata: Record<string, string>) => str
     : tr("A match was found already: play it, or leave it there."),
   TICKET_NOT_FOUND: () => tr("That ticket is no longer kept on this host; queue again."),
   NOT_TICKET_HOLDER: () => tr("That ticket is another player's: only they may follow or cancel it."),
+  // Chat (chat-panel.ts).
+  CHAT_RATE: () => tr("You are writing too fast: wait a moment, then send again."),
+  CHAT_REFUSED: () => tr("The host's word filter refused this message: say it otherwise."),
+  CHAT_FULL: () => tr("This match's chat is full: nothing more can be said in it."),
+  BANNED: () => tr("This account is banned from this host. Contact its operators to appeal."),
   PLUGIN_ERROR: () => tr("The game's plugin failed on this request; the match is unchanged. Another move may work; please report it."),
   HOST_ERROR: () => tr("The host failed unexpectedly; try again later and report it."),
 };

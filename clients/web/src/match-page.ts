@@ -23,6 +23,7 @@ import { LastMove } from "./last-move";
 import { endingBanner, endingText } from "./match-outcome";
 import { TurnSignal } from "./turn-signal";
 import { UndoPanel } from "./undo-panel";
+import { ChatPanel } from "./chat-panel";
 import { EndingsPanel } from "./endings-panel";
 import { RematchPanel } from "./rematch-panel";
 import { invitationCode, invitationLink, takeInvitationFromAddress } from "./invitations";
@@ -73,6 +74,7 @@ class MatchPage {
   private readonly lastMove = new LastMove();
   private readonly howToPlay = new HowToPlay();
   private readonly undo: UndoPanel;
+  private readonly chat: ChatPanel;
   private readonly endings: EndingsPanel;
   private readonly rematch = new RematchPanel({ report: (problem, context) => this.showProblem(problem, context) });
   private readonly invitation = h("section", { id: "invitation", class: "invitation", hidden: true,
@@ -103,6 +105,7 @@ class MatchPage {
       clearProblems: () => this.problems.replaceChildren(), refresh: () => void this.refreshMatch(),
       resigned: (seat, match) => void this.resigned(seat, match),
     });
+    this.chat = new ChatPanel({ name, token: () => this.token, invitationCode: this.invite });
     this.container.dataset.match = id;
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
     replaceChildren(this.container,
@@ -116,7 +119,7 @@ class MatchPage {
       this.composer.bar,
       h("div", { class: "match-body" }, this.board,
         h("aside", {}, this.moves, this.result, this.seats,
-          h("section", {}, h("h3", {}, tr("Move log")), this.moveLog))));
+          h("section", {}, h("h3", {}, tr("Move log")), this.moveLog), this.chat.element)));
     this.board.addEventListener("click", (event) => this.clickBoard(event));
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") this.clickBoard(event);
@@ -164,6 +167,7 @@ class MatchPage {
     if (this.closed) return;
     this.lastMove.show(this.board, view.version, this.match?.seats ?? []);
     this.follow(view);
+    void this.chat.start();
   }
 
   /** Follows the match live, with this page's token, after `view`. */
@@ -181,6 +185,7 @@ class MatchPage {
     this.closed = true;
     this.follower?.stop();
     this.undo.stop();
+    this.chat.stop();
     this.rematch.stop();
     window.clearInterval(this.clockTimer);
   }

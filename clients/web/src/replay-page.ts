@@ -14,6 +14,7 @@ import { eventText, gameId } from "./match-text";
 import { formatNumber, tr } from "./i18n";
 import { markChanges } from "./picture-changes";
 import { heldSeat } from "./seat-tokens";
+import { ChatPanel } from "./chat-panel";
 import { sanitizeSvg } from "./svg-sanitizer";
 
 export function showReplay(root: HTMLElement, id: string): () => void {
@@ -44,11 +45,13 @@ class ReplayPage {
   private readonly ending = h("div", { id: "replay-ending" });
   private readonly raw = h("pre", { id: "match-log" });
   private readonly controls: HTMLElement;
+  private readonly chat: ChatPanel;
 
   constructor(root: HTMLElement, private readonly id: string) {
     this.name = `matches/${id}`;
     this.token = heldSeat(id)?.token ?? "";
     this.container.dataset.match = id;
+    this.chat = new ChatPanel({ name: this.name, token: () => this.token }, false);
     const button = (buttonId: string, label: string, text: string, to: () => number) =>
       h("button", { type: "button", id: buttonId, "aria-label": label, title: label,
         onclick: () => this.go(to()) }, text);
@@ -62,13 +65,14 @@ class ReplayPage {
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ",
         h("a", { href: `#/matches/${id}` }, tr("back to the match")), " ", h("a", { href: "#/" }, tr("lobby"))),
-      this.note, this.problems, this.controls, this.step, this.ending, this.board,
+      this.note, this.problems, this.controls, this.step, this.ending, this.board, this.chat.element,
       h("details", { class: "raw-log" }, h("summary", {}, tr("The raw match log (JSON)")), this.raw));
     document.addEventListener("keydown", this.onKey);
   }
 
   close(): void {
     document.removeEventListener("keydown", this.onKey);
+    this.chat.stop();
   }
 
   async open(): Promise<void> {
@@ -90,6 +94,7 @@ class ReplayPage {
       return;
     }
     this.note.hidden = true;
+    void this.chat.start();
     this.lastVersion = Number(this.log.events.at(-1)?.version ?? 0n);
     this.container.dataset.lastVersion = String(this.lastVersion);
     this.slider.max = String(this.lastVersion);

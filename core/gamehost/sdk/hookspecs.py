@@ -97,3 +97,20 @@ def gamehost_seat_resigned(game_id: str, seats: int, resigned: Sequence[int]) ->
     An exception, a time-out or an answer that is not one place (1 to
     ``seats``) per seat is logged and the host's rule applies.
     """
+
+
+@hookspec
+def gamehost_chat_filter(text: str, game_id: str, match_id: str, sender: str) -> str | None:
+    """Filter the words of a chat message before it is stored: ``text`` as
+    the sender wrote it (or as the previous plugin's filter left it),
+    written in a match of ``game_id`` by the signed-in user ``sender``.
+
+    Return None to keep the text as it is, a string to keep that instead
+    (e.g. with words masked), or ``""`` to refuse the message: the sender
+    gets INVALID_ARGUMENT (reason ``CHAT_REFUSED``) and nothing is stored.
+    The host calls every plugin's filter in turn, each on what the one
+    before it left, in the host's own process before every message: keep
+    it quick and keep no state. An exception is logged and that plugin is
+    passed over. A filter sees chat only: never a player's hidden
+    information.
+    """

@@ -287,12 +287,16 @@ class GameHostClient:
 
     def log(self, match: str, token: str = "", *, page_size: int = 0, invitation_code: str = "") -> pb.MatchLog:
         """The match's whole log: every page of GetMatchLog, its events in
-        one message (the other fields as the last page has them)."""
+        one message, the chat of the first page (the other fields as the
+        last page has them)."""
         pages = list(self.log_pages(match, token, page_size=page_size, invitation_code=invitation_code))
         whole = pages[-1]
         events = [event for page in pages for event in page.events]
         del whole.events[:]
         whole.events.extend(events)
+        if whole is not pages[0]:
+            del whole.chat[:]
+            whole.chat.extend(pages[0].chat)
         return whole
 
     def log_pages(self, match: str, token: str = "", *, page_size: int = 0,

@@ -72,6 +72,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_DRAW_LAPSED: _ClassVar[EventKind]
     EVENT_KIND_DRAW_AGREED: _ClassVar[EventKind]
     EVENT_KIND_VICTORY_CLAIMED: _ClassVar[EventKind]
+    EVENT_KIND_CHAT: _ClassVar[EventKind]
 
 class TicketState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -87,6 +88,12 @@ class DeliveryState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DELIVERY_STATE_PENDING: _ClassVar[DeliveryState]
     DELIVERY_STATE_DELIVERED: _ClassVar[DeliveryState]
     DELIVERY_STATE_FAILED: _ClassVar[DeliveryState]
+
+class ChatChannel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHAT_CHANNEL_UNSPECIFIED: _ClassVar[ChatChannel]
+    CHAT_CHANNEL_PLAYERS: _ClassVar[ChatChannel]
+    CHAT_CHANNEL_SPECTATORS: _ClassVar[ChatChannel]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_OPEN: MatchStatus
 MATCH_STATUS_ACTIVE: MatchStatus
@@ -132,6 +139,7 @@ EVENT_KIND_DRAW_WITHDRAWN: EventKind
 EVENT_KIND_DRAW_LAPSED: EventKind
 EVENT_KIND_DRAW_AGREED: EventKind
 EVENT_KIND_VICTORY_CLAIMED: EventKind
+EVENT_KIND_CHAT: EventKind
 TICKET_STATE_UNSPECIFIED: TicketState
 TICKET_STATE_QUEUED: TicketState
 TICKET_STATE_MATCHED: TicketState
@@ -141,6 +149,9 @@ DELIVERY_STATE_UNSPECIFIED: DeliveryState
 DELIVERY_STATE_PENDING: DeliveryState
 DELIVERY_STATE_DELIVERED: DeliveryState
 DELIVERY_STATE_FAILED: DeliveryState
+CHAT_CHANNEL_UNSPECIFIED: ChatChannel
+CHAT_CHANNEL_PLAYERS: ChatChannel
+CHAT_CHANNEL_SPECTATORS: ChatChannel
 
 class Game(_message.Message):
     __slots__ = ("name", "id", "title", "summary", "rules_version", "min_players", "max_players", "options_schema", "default_options", "variants", "hidden_information", "chance", "plugin", "bots", "player_counts", "undo", "draw_by_agreement", "locale", "how_to_play")
@@ -577,7 +588,7 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left", "chat")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -592,6 +603,7 @@ class MatchEvent(_message.Message):
     DRAW_EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     LEFT_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -606,23 +618,30 @@ class MatchEvent(_message.Message):
     draw_expire_time: _timestamp_pb2.Timestamp
     absent_seats: _containers.RepeatedScalarFieldContainer[int]
     left: bool
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ...) -> None: ...
+    chat: ChatMessage
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "locale")
+    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "chat_only", "locale")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     RENDER_FIELD_NUMBER: _ClassVar[int]
     INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    WITH_CHAT_FIELD_NUMBER: _ClassVar[int]
+    CHAT_AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    CHAT_ONLY_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     after_version: int
     render: RenderOptions
     invitation_code: str
+    with_chat: bool
+    chat_after_sequence: int
+    chat_only: bool
     locale: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., with_chat: _Optional[bool] = ..., chat_after_sequence: _Optional[int] = ..., chat_only: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
     __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code", "locale")
@@ -641,7 +660,7 @@ class GetMatchLogRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., invitation_code: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class MatchLog(_message.Message):
-    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token", "locale", "seed_commitment", "seed_salt")
+    __slots__ = ("match", "game", "rules_version", "seats", "options", "seed", "complete", "events", "result", "next_page_token", "locale", "seed_commitment", "seed_salt", "chat")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -655,6 +674,7 @@ class MatchLog(_message.Message):
     LOCALE_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     SEED_SALT_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     match: str
     game: str
     rules_version: str
@@ -668,7 +688,8 @@ class MatchLog(_message.Message):
     locale: str
     seed_commitment: bytes
     seed_salt: bytes
-    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., next_page_token: _Optional[str] = ..., locale: _Optional[str] = ..., seed_commitment: _Optional[bytes] = ..., seed_salt: _Optional[bytes] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[ChatMessage]
+    def __init__(self, match: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., complete: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[MatchEvent, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., next_page_token: _Optional[str] = ..., locale: _Optional[str] = ..., seed_commitment: _Optional[bytes] = ..., seed_salt: _Optional[bytes] = ..., chat: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ...) -> None: ...
 
 class AskUndoRequest(_message.Message):
     __slots__ = ("name", "player_token")
@@ -891,7 +912,7 @@ class ResumeMatchRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
-    __slots__ = ("tag", "watch", "move", "unwatch", "ask_undo", "answer_undo", "withdraw_undo", "resign", "offer_draw", "answer_draw", "withdraw_draw", "claim_victory")
+    __slots__ = ("tag", "watch", "move", "unwatch", "ask_undo", "answer_undo", "withdraw_undo", "resign", "offer_draw", "answer_draw", "withdraw_draw", "claim_victory", "send_chat")
     TAG_FIELD_NUMBER: _ClassVar[int]
     WATCH_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -904,6 +925,7 @@ class SessionRequest(_message.Message):
     ANSWER_DRAW_FIELD_NUMBER: _ClassVar[int]
     WITHDRAW_DRAW_FIELD_NUMBER: _ClassVar[int]
     CLAIM_VICTORY_FIELD_NUMBER: _ClassVar[int]
+    SEND_CHAT_FIELD_NUMBER: _ClassVar[int]
     tag: int
     watch: WatchMatchRequest
     move: SubmitMoveRequest
@@ -916,7 +938,8 @@ class SessionRequest(_message.Message):
     answer_draw: AnswerDrawRequest
     withdraw_draw: WithdrawDrawRequest
     claim_victory: ClaimVictoryRequest
-    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ..., ask_undo: _Optional[_Union[AskUndoRequest, _Mapping]] = ..., answer_undo: _Optional[_Union[AnswerUndoRequest, _Mapping]] = ..., withdraw_undo: _Optional[_Union[WithdrawUndoRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., offer_draw: _Optional[_Union[OfferDrawRequest, _Mapping]] = ..., answer_draw: _Optional[_Union[AnswerDrawRequest, _Mapping]] = ..., withdraw_draw: _Optional[_Union[WithdrawDrawRequest, _Mapping]] = ..., claim_victory: _Optional[_Union[ClaimVictoryRequest, _Mapping]] = ...) -> None: ...
+    send_chat: SendChatRequest
+    def __init__(self, tag: _Optional[int] = ..., watch: _Optional[_Union[WatchMatchRequest, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ..., unwatch: _Optional[str] = ..., ask_undo: _Optional[_Union[AskUndoRequest, _Mapping]] = ..., answer_undo: _Optional[_Union[AnswerUndoRequest, _Mapping]] = ..., withdraw_undo: _Optional[_Union[WithdrawUndoRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., offer_draw: _Optional[_Union[OfferDrawRequest, _Mapping]] = ..., answer_draw: _Optional[_Union[AnswerDrawRequest, _Mapping]] = ..., withdraw_draw: _Optional[_Union[WithdrawDrawRequest, _Mapping]] = ..., claim_victory: _Optional[_Union[ClaimVictoryRequest, _Mapping]] = ..., send_chat: _Optional[_Union[SendChatRequest, _Mapping]] = ...) -> None: ...
 
 class SessionError(_message.Message):
     __slots__ = ("code", "message", "details")
@@ -929,7 +952,7 @@ class SessionError(_message.Message):
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended", "undo", "ended", "draw")
+    __slots__ = ("tag", "match", "match_event", "moved", "watching", "error", "watch_ended", "undo", "ended", "draw", "chat_sent")
     TAG_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     MATCH_EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -940,6 +963,7 @@ class SessionEvent(_message.Message):
     UNDO_FIELD_NUMBER: _ClassVar[int]
     ENDED_FIELD_NUMBER: _ClassVar[int]
     DRAW_FIELD_NUMBER: _ClassVar[int]
+    CHAT_SENT_FIELD_NUMBER: _ClassVar[int]
     tag: int
     match: str
     match_event: MatchEvent
@@ -950,7 +974,8 @@ class SessionEvent(_message.Message):
     undo: UndoResponse
     ended: Match
     draw: DrawResponse
-    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ..., undo: _Optional[_Union[UndoResponse, _Mapping]] = ..., ended: _Optional[_Union[Match, _Mapping]] = ..., draw: _Optional[_Union[DrawResponse, _Mapping]] = ...) -> None: ...
+    chat_sent: ChatMessage
+    def __init__(self, tag: _Optional[int] = ..., match: _Optional[str] = ..., match_event: _Optional[_Union[MatchEvent, _Mapping]] = ..., moved: _Optional[_Union[SubmitMoveResponse, _Mapping]] = ..., watching: _Optional[_Union[Match, _Mapping]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., watch_ended: _Optional[_Union[WatchEnded, _Mapping]] = ..., undo: _Optional[_Union[UndoResponse, _Mapping]] = ..., ended: _Optional[_Union[Match, _Mapping]] = ..., draw: _Optional[_Union[DrawResponse, _Mapping]] = ..., chat_sent: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
 
 class WatchEnded(_message.Message):
     __slots__ = ("version",)
@@ -1283,3 +1308,169 @@ class AgentVerdict(_message.Message):
     strikes: int
     fallback: str
     def __init__(self, turn_id: _Optional[str] = ..., outcome: _Optional[_Union[AgentVerdict.Outcome, str]] = ..., error: _Optional[_Union[SessionError, _Mapping]] = ..., strikes: _Optional[int] = ..., fallback: _Optional[str] = ...) -> None: ...
+
+class ChatMessage(_message.Message):
+    __slots__ = ("match", "sequence", "channel", "sender", "sender_name", "seat", "text", "time", "hidden")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    CHANNEL_FIELD_NUMBER: _ClassVar[int]
+    SENDER_FIELD_NUMBER: _ClassVar[int]
+    SENDER_NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    match: str
+    sequence: int
+    channel: ChatChannel
+    sender: str
+    sender_name: str
+    seat: int
+    text: str
+    time: _timestamp_pb2.Timestamp
+    hidden: bool
+    def __init__(self, match: _Optional[str] = ..., sequence: _Optional[int] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., sender: _Optional[str] = ..., sender_name: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hidden: _Optional[bool] = ...) -> None: ...
+
+class SendChatRequest(_message.Message):
+    __slots__ = ("name", "text", "player_token", "invitation_code")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    text: str
+    player_token: str
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., player_token: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+
+class ChatReport(_message.Message):
+    __slots__ = ("name", "reporter", "reported", "match", "sequence", "reason", "create_time", "message")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REPORTER_FIELD_NUMBER: _ClassVar[int]
+    REPORTED_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    reporter: str
+    reported: str
+    match: str
+    sequence: int
+    reason: str
+    create_time: _timestamp_pb2.Timestamp
+    message: ChatMessage
+    def __init__(self, name: _Optional[str] = ..., reporter: _Optional[str] = ..., reported: _Optional[str] = ..., match: _Optional[str] = ..., sequence: _Optional[int] = ..., reason: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., message: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
+
+class ReportChatRequest(_message.Message):
+    __slots__ = ("name", "sequence", "reason", "invitation_code")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_CODE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    sequence: int
+    reason: str
+    invitation_code: str
+    def __init__(self, name: _Optional[str] = ..., sequence: _Optional[int] = ..., reason: _Optional[str] = ..., invitation_code: _Optional[str] = ...) -> None: ...
+
+class ReportPlayerRequest(_message.Message):
+    __slots__ = ("player", "reason", "match")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    reason: str
+    match: str
+    def __init__(self, player: _Optional[str] = ..., reason: _Optional[str] = ..., match: _Optional[str] = ...) -> None: ...
+
+class MuteUserRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class UnmuteUserRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class BlockUserRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class UnblockUserRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class GetChatRelationsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ChatRelations(_message.Message):
+    __slots__ = ("muted", "blocked")
+    MUTED_FIELD_NUMBER: _ClassVar[int]
+    BLOCKED_FIELD_NUMBER: _ClassVar[int]
+    muted: _containers.RepeatedScalarFieldContainer[str]
+    blocked: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, muted: _Optional[_Iterable[str]] = ..., blocked: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class HideMessageRequest(_message.Message):
+    __slots__ = ("name", "sequence")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    sequence: int
+    def __init__(self, name: _Optional[str] = ..., sequence: _Optional[int] = ...) -> None: ...
+
+class BanUserRequest(_message.Message):
+    __slots__ = ("player", "reason")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    reason: str
+    def __init__(self, player: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class UnbanUserRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class Ban(_message.Message):
+    __slots__ = ("player", "reason", "banned_by", "create_time", "active")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    BANNED_BY_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    reason: str
+    banned_by: str
+    create_time: _timestamp_pb2.Timestamp
+    active: bool
+    def __init__(self, player: _Optional[str] = ..., reason: _Optional[str] = ..., banned_by: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., active: _Optional[bool] = ...) -> None: ...
+
+class ListReportsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "reported")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REPORTED_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    reported: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., reported: _Optional[str] = ...) -> None: ...
+
+class ListReportsResponse(_message.Message):
+    __slots__ = ("reports", "next_page_token")
+    REPORTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    reports: _containers.RepeatedCompositeFieldContainer[ChatReport]
+    next_page_token: str
+    def __init__(self, reports: _Optional[_Iterable[_Union[ChatReport, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -208,6 +208,46 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushResponse.FromString,
                 _registered_method=True)
+        self.SendChat = channel.unary_unary(
+                '/gamehost.v1.GameHost/SendChat',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.SendChatRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.FromString,
+                _registered_method=True)
+        self.ReportChat = channel.unary_unary(
+                '/gamehost.v1.GameHost/ReportChat',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ReportChatRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatReport.FromString,
+                _registered_method=True)
+        self.ReportPlayer = channel.unary_unary(
+                '/gamehost.v1.GameHost/ReportPlayer',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ReportPlayerRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatReport.FromString,
+                _registered_method=True)
+        self.MuteUser = channel.unary_unary(
+                '/gamehost.v1.GameHost/MuteUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.MuteUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+                _registered_method=True)
+        self.UnmuteUser = channel.unary_unary(
+                '/gamehost.v1.GameHost/UnmuteUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnmuteUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+                _registered_method=True)
+        self.BlockUser = channel.unary_unary(
+                '/gamehost.v1.GameHost/BlockUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.BlockUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+                _registered_method=True)
+        self.UnblockUser = channel.unary_unary(
+                '/gamehost.v1.GameHost/UnblockUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnblockUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+                _registered_method=True)
+        self.GetChatRelations = channel.unary_unary(
+                '/gamehost.v1.GameHost/GetChatRelations',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -515,6 +555,67 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SendChat(self, request, context):
+        """Chat and moderation. See docs/protocol.md, "Chat". A match's chat is
+        public to whoever may watch the match: players write on the players'
+        channel, everyone else on the spectators' one, which players see once
+        the match is over. Writing needs a signed-in caller.
+        Posts a message to the match's chat; returns it as stored (its words
+        may have been filtered). RESOURCE_EXHAUSTED with RetryInfo past the
+        per-caller rate.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReportChat(self, request, context):
+        """Reports a message of a match's chat to the admins.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReportPlayer(self, request, context):
+        """Reports a player ("players/{subject}") to the admins.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MuteUser(self, request, context):
+        """The caller stops (or starts again) seeing a user's chat messages.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnmuteUser(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BlockUser(self, request, context):
+        """The caller and the user no longer see each other's messages and
+        matchmaking never seats them together (until unblocked).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnblockUser(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetChatRelations(self, request, context):
+        """The users the signed-in caller mutes and blocks.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -687,6 +788,46 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.UnsubscribePush,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnsubscribePushResponse.SerializeToString,
+            ),
+            'SendChat': grpc.unary_unary_rpc_method_handler(
+                    servicer.SendChat,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.SendChatRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.SerializeToString,
+            ),
+            'ReportChat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportChat,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ReportChatRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatReport.SerializeToString,
+            ),
+            'ReportPlayer': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportPlayer,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ReportPlayerRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatReport.SerializeToString,
+            ),
+            'MuteUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.MuteUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.MuteUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
+            ),
+            'UnmuteUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnmuteUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnmuteUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
+            ),
+            'BlockUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.BlockUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.BlockUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
+            ),
+            'UnblockUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnblockUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnblockUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
+            ),
+            'GetChatRelations': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetChatRelations,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1621,6 +1762,222 @@ class GameHost:
             metadata,
             _registered_method=True)
 
+    @staticmethod
+    def SendChat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/SendChat',
+            gamehost_dot_v1_dot_gamehost__pb2.SendChatRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportChat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ReportChat',
+            gamehost_dot_v1_dot_gamehost__pb2.ReportChatRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatReport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportPlayer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ReportPlayer',
+            gamehost_dot_v1_dot_gamehost__pb2.ReportPlayerRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatReport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MuteUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/MuteUser',
+            gamehost_dot_v1_dot_gamehost__pb2.MuteUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnmuteUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/UnmuteUser',
+            gamehost_dot_v1_dot_gamehost__pb2.UnmuteUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BlockUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/BlockUser',
+            gamehost_dot_v1_dot_gamehost__pb2.BlockUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnblockUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/UnblockUser',
+            gamehost_dot_v1_dot_gamehost__pb2.UnblockUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetChatRelations(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/GetChatRelations',
+            gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
 
 class GameHostAdminStub:
     """Operators' calls: every one needs the "admin" role (an API key or a JWT
@@ -1662,6 +2019,26 @@ class GameHostAdminStub:
                 '/gamehost.v1.GameHostAdmin/RetryDelivery',
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Delivery.FromString,
+                _registered_method=True)
+        self.HideMessage = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/HideMessage',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.HideMessageRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.FromString,
+                _registered_method=True)
+        self.BanUser = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/BanUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.BanUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ban.FromString,
+                _registered_method=True)
+        self.UnbanUser = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/UnbanUser',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.UnbanUserRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.Ban.FromString,
+                _registered_method=True)
+        self.ListReports = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/ListReports',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.FromString,
                 _registered_method=True)
 
 
@@ -1713,6 +2090,35 @@ class GameHostAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def HideMessage(self, request, context):
+        """Chat moderation (docs/security.md, "Chat moderation").
+        Hides a chat message for everyone; its text is kept for audit.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BanUser(self, request, context):
+        """Bans a user: every call with their credentials is refused with
+        PERMISSION_DENIED (reason BANNED), on every replica, until unbanned.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnbanUser(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListReports(self, request, context):
+        """The players' reports, newest first; paged.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1745,6 +2151,26 @@ def add_GameHostAdminServicer_to_server(servicer, server):
                     servicer.RetryDelivery,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Delivery.SerializeToString,
+            ),
+            'HideMessage': grpc.unary_unary_rpc_method_handler(
+                    servicer.HideMessage,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.HideMessageRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.SerializeToString,
+            ),
+            'BanUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.BanUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.BanUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ban.SerializeToString,
+            ),
+            'UnbanUser': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnbanUser,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UnbanUserRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.Ban.SerializeToString,
+            ),
+            'ListReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListReports,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1911,6 +2337,114 @@ class GameHostAdmin:
             '/gamehost.v1.GameHostAdmin/RetryDelivery',
             gamehost_dot_v1_dot_gamehost__pb2.RetryDeliveryRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.Delivery.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def HideMessage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/HideMessage',
+            gamehost_dot_v1_dot_gamehost__pb2.HideMessageRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ChatMessage.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BanUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/BanUser',
+            gamehost_dot_v1_dot_gamehost__pb2.BanUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ban.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnbanUser(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/UnbanUser',
+            gamehost_dot_v1_dot_gamehost__pb2.UnbanUserRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.Ban.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/ListReports',
+            gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.FromString,
             options,
             channel_credentials,
             insecure,

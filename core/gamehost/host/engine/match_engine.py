@@ -23,8 +23,9 @@ The parts that need little of the core are objects the engine holds, built
 with what they use: ``renderings`` (made in the rules workers),
 ``administration`` (operators' changes: abort, delete, bot, resume),
 ``rematches``, ``ratings`` (a rated result counted once, leaderboards),
-``replay`` (a finished match's past views) and ``matchmaking`` (players'
-tickets, matched into matches). The engine's public methods that callers
+``replay`` (a finished match's past views), ``matchmaking`` (players'
+tickets, matched into matches) and ``chat`` (a match's chat and its
+moderation). The engine's public methods that callers
 use (the servicer, operations, tests) hand over to them.
 
 It knows games only through the rules interface and storage only through the
@@ -53,11 +54,13 @@ import structlog
 from gamehost.client import seed_commitment
 from gamehost.host import errors
 from gamehost.host.auth import Principal
+from gamehost.host.auth.bans import BannedSubjects
 from gamehost.host.bots import BUILTIN_BOTS, Bot
 from gamehost.host.engine import clocks
 from gamehost.host.engine.administration import UNFINISHED, MatchAdministration
 from gamehost.host.engine.agent_turns import AgentTurns
 from gamehost.host.engine.agents import AgentDirectory, AgentRelay, HostBots, agent_name
+from gamehost.host.engine.chat import MatchChat
 from gamehost.host.engine.match_clocks import MatchClocks
 from gamehost.host.engine.directory import FINISHED_CACHE, STALE_RETRIES, MatchDirectory
 from gamehost.host.engine.host_moves import HOST_MOVE_RETRY_MAX, HostMoves
@@ -130,7 +133,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                  chosen_seeds: str = "admins", placement: RulesPlacement | None = None,
                  max_strikes: int = MAX_STRIKES, undo_ask_lifetime: float = ASK_LIFETIME,
                  max_asks_per_move: int = MAX_ASKS_PER_MOVE, max_match_events: int = MAX_MATCH_EVENTS,
-                 replay_cache_bytes: int = REPLAY_CACHE_BUDGET, agent_timeout: float = 5.0) -> None:
+                 replay_cache_bytes: int = REPLAY_CACHE_BUDGET, agent_timeout: float = 5.0,
+                 bans: BannedSubjects | None = None) -> None:
         self.catalog = catalog
         self.quotas = quotas or MatchQuotas(0, 0)
         self.chosen_seeds = chosen_seeds
@@ -173,6 +177,10 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.administration = MatchAdministration(self, store, self.bots)
         self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, sweep_interval=sweep_interval,
                                        closing=lambda: self._closing, spawn=self._spawn)
+        # ``bans`` is the gate's too: a ban heard here refuses the user's next call.
+        self.chat = MatchChat(self, store, bans or BannedSubjects(),
+                              hook.gamehost_chat_filter.get_hookimpls() if hook else [], self._spawn,
+                              lambda: self._closing)
 
     def _add_plugin_bots(self, impl) -> None:
         try:
@@ -193,6 +201,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         store, follow other replicas' commits and sweep for due bot moves
         and deadlines."""
         await self.rules.start()
+        await self.chat.start()
         self._spawn(self.matchmaking.sweep())
         if self.shared:
             self.agents.start(cast(AgentRelay, self.store))

@@ -368,7 +368,8 @@ class Matchmaking:
     async def _form_match(self, queued: list[TicketRecord], grouped: list[TicketRecord],
                           now: float) -> dict[str, tuple[str, int]]:
         """Choose a group at ``now`` and create its match; ``grouped`` gets the group."""
-        chosen = matchmaking.choose_group(queued, now)
+        blocked = await self.store.chat.blocked_pairs(sorted({ticket.subject for ticket in queued}))
+        chosen = matchmaking.choose_group(queued, now, blocked)
         if chosen is None:
             return {}
         group, bots = chosen

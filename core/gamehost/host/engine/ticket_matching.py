@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from gamehost.host.store.base import SeatRecord, TicketRecord
 from gamehost.host.store.records import dumps
@@ -64,9 +64,12 @@ def accepts(ticket: TicketRecord, other: TicketRecord, now: float) -> bool:
     return (low is None or other.rating >= low) and (high is None or other.rating <= high)
 
 
-def fits(group: Sequence[TicketRecord], ticket: TicketRecord, now: float) -> bool:
+def fits(group: Sequence[TicketRecord], ticket: TicketRecord, now: float,
+         blocked: Collection[frozenset[str]] = ()) -> bool:
+    """``ticket`` may join ``group``: another player, within each other's
+    ranges, and neither has blocked the other (``blocked``: such pairs)."""
     return all(member.subject != ticket.subject and accepts(member, ticket, now) and accepts(ticket, member, now)
-               for member in group)
+               and frozenset((member.subject, ticket.subject)) not in blocked for member in group)
 
 
 def bots_allowed(unit: Sequence[TicketRecord], now: float) -> bool:
@@ -94,30 +97,33 @@ def units(queued: Sequence[TicketRecord]) -> list[list[TicketRecord]]:
 
 
 def _grow(anchor: list[TicketRecord], candidates: Sequence[list[TicketRecord]], size: int,
-          now: float) -> list[TicketRecord]:
+          now: float, blocked: Collection[frozenset[str]]) -> list[TicketRecord]:
     group = list(anchor)
     for unit in candidates:
         if len(group) == size:
             break
-        if unit is not anchor and len(group) + len(unit) <= size and all(fits(group, t, now) for t in unit):
+        if unit is not anchor and len(group) + len(unit) <= size and all(fits(group, t, now, blocked)
+                                                                         for t in unit):
             group += unit
     return group
 
 
-def choose_group(queued: Sequence[TicketRecord], now: float) -> tuple[list[TicketRecord], int] | None:
+def choose_group(queued: Sequence[TicketRecord], now: float,
+                 blocked: Collection[frozenset[str]] = ()) -> tuple[list[TicketRecord], int] | None:
     """One group to seat from a pool's queued tickets (oldest first), with
-    how many bots fill it; None when no group can be made now."""
+    how many bots fill it; None when no group can be made now. No group
+    holds two players of a pair in ``blocked`` (one blocked the other)."""
     if not queued:
         return None
     seats = queued[0].seats
     whole = units(queued)
     for anchor in whole:
-        group = _grow(anchor, whole, seats, now)
+        group = _grow(anchor, whole, seats, now, blocked)
         if len(group) == seats:
             return group, 0
     waiting = [unit for unit in whole if bots_allowed(unit, now)]
     if waiting:
-        group = _grow(waiting[0], waiting, seats, now)
+        group = _grow(waiting[0], waiting, seats, now, blocked)
         return group, seats - len(group)
     return None
 

@@ -23,6 +23,7 @@ from gamehost.host.rpc.forwarded_caller import SiblingGate
 from gamehost.host.ops.forwarding import Forwarder
 from gamehost.host.ops.grpc_front import FrontLimits, GrpcFront
 from gamehost.host.auth.authenticator import Authenticator
+from gamehost.host.auth.bans import BannedSubjects
 from gamehost.host.collector import settle_after_start
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
@@ -131,6 +132,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
         push = PushSender(push_key, config.push_contact)
         catalog.plugin_manager.register(push, name="gamehost-push")
     set_think_scale(config.bot_think_scale)  # before the workers start: they inherit it
+    bans = BannedSubjects()  # the engine's chat keeps it up to date, the gate refuses whom it names
     engine = MatchEngine(catalog, store, bot_delay=config.bot_delay, bot_delay_with_humans=config.bot_delay_with_humans,
                          chosen_seeds=config.chosen_seeds,
                          quotas=MatchQuotas(config.max_open_matches, config.max_bot_matches, config.open_match_ttl,
@@ -140,7 +142,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
                          undo_ask_lifetime=config.undo_ask_lifetime, max_asks_per_move=config.max_undo_asks,
                          max_match_events=config.max_match_events,
                          replay_cache_bytes=config.replay_cache_mb * 1024 * 1024,
-                         agent_timeout=config.agent_timeout)
+                         agent_timeout=config.agent_timeout, bans=bans)
     if notifier is not None:
         notifier.attach(engine)
     if push is not None:
@@ -173,7 +175,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     gate = Gate(authenticator, Quotas(config.quota_limits()),
                 PeerResolver(gateway_key, parse_networks(config.trusted_proxies),
                              QuotaNetworks(config.quota_ipv4_prefix, config.quota_ipv6_prefix),
-                             front.client_of if front else None))
+                             front.client_of if front else None),
+                bans=bans)
     matches = GameHostService(engine, gate, PushCalls(store, push.application_server_key,
                                                       insecure_endpoints=config.push_insecure_endpoints)
                               if push is not None else None)

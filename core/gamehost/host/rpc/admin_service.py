@@ -15,12 +15,14 @@ from gamehost.client.structs import to_struct
 from gamehost.host import errors
 from gamehost.host.auth.principal import Principal
 from gamehost.host.rpc import page_tokens
+from gamehost.host.rpc.chat_calls import ban_pb, chat_pb, player_subject, report_pb
 from gamehost.host.rpc.delivery_admin import DeliveryAdministration, time_and_key_position
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, unary
 from gamehost.host.rpc.messages import timestamp
 from gamehost.host.rpc.request_fields import TICKET_PAGE, page_size, resource_id
+from gamehost.host.engine.chat import MAX_REASON_CHARS
 from gamehost.host.rpc.service import GameHostService
 from gamehost.host.store.base import DeliveryRecord
 from gamehost.v1 import gamehost_pb2 as pb
@@ -30,6 +32,7 @@ log = structlog.get_logger("gamehost.admin")
 
 MAX_REASON = 200  # characters of an abort's reason kept
 DELIVERY_PAGE = TICKET_PAGE  # 50 a page unless asked, at most 100
+REPORT_PAGE = TICKET_PAGE
 DELIVERY_STATE_TO_PB = {"pending": pb.DELIVERY_STATE_PENDING, "delivered": pb.DELIVERY_STATE_DELIVERED,
                         "failed": pb.DELIVERY_STATE_FAILED}
 DELIVERY_STATE_FROM_PB = {value: state for state, value in DELIVERY_STATE_TO_PB.items()}
@@ -105,3 +108,36 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
         record = await self.deliveries.retry(request.key)
         log.info("admin retried a delivery", match_id=record.match_id, notification=record.key, admin=caller.subject)
         return delivery_pb(record)
+
+    # ------------------------------------------------------------ chat moderation
+
+    @unary
+    async def HideMessage(self, request: pb.HideMessageRequest, context: Context,
+                          caller: Principal) -> pb.ChatMessage:
+        record = await self.engine.chat.hide(resource_id(request.name, "matches"), request.sequence, caller)
+        return chat_pb(record, admin=True)
+
+    @unary
+    async def BanUser(self, request: pb.BanUserRequest, context: Context, caller: Principal) -> pb.Ban:
+        record = await self.engine.chat.ban(player_subject(request.player), request.reason[:MAX_REASON_CHARS],
+                                            caller)
+        return ban_pb(record, active=True)
+
+    @unary
+    async def UnbanUser(self, request: pb.UnbanUserRequest, context: Context, caller: Principal) -> pb.Ban:
+        return ban_pb(await self.engine.chat.unban(player_subject(request.player), caller), active=False)
+
+    @unary
+    async def ListReports(self, request: pb.ListReportsRequest, context: Context,
+                          caller: Principal) -> pb.ListReportsResponse:
+        size = page_size(request.page_size, REPORT_PAGE)
+        reported = player_subject(request.reported, "reported") if request.reported else ""
+        query = {"reports": reported}
+        after = page_tokens.decode(request.page_token, query, time_and_key_position) if request.page_token else None
+        reports = await self.engine.chat.reports(reported, after, size + 1)
+        page = reports[:size]
+        messages = [await self.engine.store.chat.message(r.match_id, r.sequence) if r.sequence else None
+                    for r in page]
+        token = page_tokens.encode(query, [page[-1].create_time, page[-1].id]) if len(reports) > size else ""
+        return pb.ListReportsResponse(reports=[report_pb(r, m) for r, m in zip(page, messages)],
+                                      next_page_token=token)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from gamehost.host import errors
 from gamehost.host.auth import ADMIN, AGENT, Principal, anonymous
 from gamehost.host.auth.authenticator import AuthSettings, Authenticator
+from gamehost.host.auth.bans import BannedSubjects
 from gamehost.host.rpc.limits import DEFAULT_LIMITS, InputLimits, check_request
 from gamehost.host.rpc.peers import PeerResolver
 from gamehost.host.rpc.quotas import STREAM_KINDS, QuotaLimits, Quotas
@@ -18,7 +19,8 @@ from gamehost.host.rpc.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service; remote agents' stream).
 REQUIRED_ROLES = {**{method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
-                                                  "ListDeliveries", "RetryDelivery")},
+                                                  "ListDeliveries", "RetryDelivery", "HideMessage", "BanUser",
+                                                  "UnbanUser", "ListReports")},
                   "ServeAgent": AGENT}
 
 
@@ -30,13 +32,15 @@ def call_metadata(context) -> dict[str, str]:
 
 class Gate:
     def __init__(self, authenticator: Authenticator | None = None, quotas: Quotas | None = None,
-                 peers: PeerResolver | None = None, limits: InputLimits = DEFAULT_LIMITS) -> None:
+                 peers: PeerResolver | None = None, limits: InputLimits = DEFAULT_LIMITS,
+                 bans: BannedSubjects | None = None) -> None:
         self.authenticator = authenticator or Authenticator(AuthSettings())
         self.quotas = quotas or Quotas(QuotaLimits(call_rate=0, create_rate=0, watchers_per_caller=0, watchers=0,
                                                    sessions_per_caller=0, sessions=0, session_idle=0,
                                                    probe_streams_per_caller=0, probe_streams=0))
         self.peers = peers or PeerResolver()
         self.limits = limits
+        self.bans = bans or BannedSubjects()  # refused on every call, whatever their credentials
 
     async def admit(self, method: str, request, context) -> Principal:
         """The caller of ``method``, once it may go on; raises a HostError
@@ -47,6 +51,7 @@ class Gate:
         try:
             self.check_input(request)
             caller = await self.authenticator.authenticate(call_metadata(context), address)
+            self.bans.check(caller)
         except errors.HostError:
             self.quotas.charge(method, anonymous(address))
             raise
@@ -65,6 +70,7 @@ class Gate:
         (Session): within every input limit, and spent from the caller's
         budget as a call of ``method`` (SubmitMove, WatchMatch) would be."""
         self.check_input(request)
+        self.bans.check(caller)  # banned while the stream was open
         self.authorize(method, caller)
         self.quotas.charge(method, caller)
 

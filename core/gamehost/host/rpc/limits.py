@@ -31,6 +31,7 @@ class InputLimits:
     request_id_chars: int = 128       # CreateMatch and SubmitMove request ids (kept per match for retries)
     token_chars: int = 512            # player tokens and page tokens (the host issues far shorter ones)
     text_chars: int = 256             # any other string field: move ids, variants, bots, reasons, filters
+    chat_chars: int = 500             # SendChatRequest.text: one chat message
     repeated_items: int = 64          # entries of a repeated request field (bot_seats)
     page_size: int = 1000             # page_size above this is refused (below it the listing clamps to its own cap)
     struct_bytes: int = 16 * 1024     # encoded size of one Struct (options, a structured move)
@@ -52,6 +53,7 @@ _STRING_LIMIT = {  # field name -> the InputLimits attribute bounding it
     "party": "name_chars",  # CreateTicketRequest: the name of the party queuing together
     "request_id": "request_id_chars",
     "player_token": "token_chars", "page_token": "token_chars",
+    "text": "chat_chars",  # SendChatRequest: a chat message
 }
 
 

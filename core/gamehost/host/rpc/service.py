@@ -23,6 +23,7 @@ from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
 from gamehost.host.rpc.agent_stream import AgentStream
 from gamehost.host.rpc.catalog_messages import CatalogMessages, with_agents
+from gamehost.host.rpc.chat_calls import ChatCalls, flattened, merged
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
 from gamehost.host.rpc.grpc_handlers import Undecodable
@@ -61,6 +62,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.locales = Locales()
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
+        self.chat = ChatCalls(engine)
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
         entry = self.engine.catalog.games.get(game_id)
@@ -333,11 +335,32 @@ class GameHostService(pb_grpc.GameHostServicer):
         text, svg = request.render.text, request.render.svg
         locale = self.locales.for_game(live.game, wanted)
         sent = 0
-        try:
+
+        chat_only = request.with_chat and request.chat_only
+
+        async def events() -> AsyncIterator[bytes]:
             async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
+                if chat_only:  # followed only to end with the match
+                    continue
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
                     yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
+
+        async def chat(batches: AsyncIterator[list[pb.MatchEvent]]) -> AsyncIterator[bytes]:
+            async for event in flattened(batches):
+                yield event.SerializeToString()
+
+        try:
+            if not request.with_chat:
+                async for frame in events():
+                    yield frame
                     sent += 1
+                return
+            chat_batches = self.chat.events(live, seat, caller, request.chat_after_sequence)
+            for event in await anext(chat_batches):  # the backlog first: a match that is over sends it too
+                yield event.SerializeToString()
+            async for frame in merged(events(), chat(chat_batches)):
+                yield frame
+                sent += 1
         finally:  # also when the watcher cancels: operators see streams end
             live.log.debug("watch ended", seat=seat, events_sent=sent)
 
@@ -345,7 +368,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def Session(self, requests: AsyncIterable[pb.SessionRequest | Undecodable], context: Context,
                       caller: Principal) -> AsyncIterator[pb.SessionEvent | bytes]:
         session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
-                                header_languages(context))
+                                header_languages(context), self.chat)
         async for message in session.run(requests):
             yield message
 
@@ -385,6 +408,8 @@ class GameHostService(pb_grpc.GameHostServicer):
             message.seed = record.seed
             if record.seed_salt is not None:
                 message.seed_salt = record.seed_salt
+        if not request.page_token:
+            message.chat.extend(await self.chat.log(live, seat, caller))
         return message
 
     # ------------------------------------------------------------ undo
@@ -456,6 +481,43 @@ class GameHostService(pb_grpc.GameHostServicer):
         if self.push is None:
             raise push_off()
         return await self.push.unsubscribe(request, caller)
+    # ------------------------------------------------------------ chat
+
+    @unary
+    async def SendChat(self, request: pb.SendChatRequest, context: Context, caller: Principal) -> pb.ChatMessage:
+        return await self.chat.send(request, caller)
+
+    @unary
+    async def ReportChat(self, request: pb.ReportChatRequest, context: Context, caller: Principal) -> pb.ChatReport:
+        return await self.chat.report_message(request, caller)
+
+    @unary
+    async def ReportPlayer(self, request: pb.ReportPlayerRequest, context: Context,
+                           caller: Principal) -> pb.ChatReport:
+        return await self.chat.report_player(request, caller)
+
+    @unary
+    async def MuteUser(self, request: pb.MuteUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
+        return await self.chat.mute(request, caller)
+
+    @unary
+    async def UnmuteUser(self, request: pb.UnmuteUserRequest, context: Context,
+                         caller: Principal) -> pb.ChatRelations:
+        return await self.chat.unmute(request, caller)
+
+    @unary
+    async def BlockUser(self, request: pb.BlockUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
+        return await self.chat.block(request, caller)
+
+    @unary
+    async def UnblockUser(self, request: pb.UnblockUserRequest, context: Context,
+                          caller: Principal) -> pb.ChatRelations:
+        return await self.chat.unblock(request, caller)
+
+    @unary
+    async def GetChatRelations(self, request: pb.GetChatRelationsRequest, context: Context,
+                               caller: Principal) -> pb.ChatRelations:
+        return await self.chat.relations(caller)
 
     # ------------------------------------------------------------ identity
 

@@ -39,6 +39,7 @@ from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.rpc import event_frames
+from gamehost.host.rpc.chat_calls import ChatCalls
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.grpc_handlers import Undecodable
 from gamehost.host.rpc.match_messages import MatchMessages
@@ -65,7 +66,7 @@ _WAKE = _Wake()
 METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
              "answer_undo": "AnswerUndo", "withdraw_undo": "WithdrawUndo", "resign": "Resign",
              "offer_draw": "OfferDraw", "answer_draw": "AnswerDraw", "withdraw_draw": "WithdrawDraw",
-             "claim_victory": "ClaimVictory", None: "Session"}
+             "claim_victory": "ClaimVictory", "send_chat": "SendChat", None: "Session"}
 # Undo requests, each answered by SeatCalls' method of the same name (as the unary call is).
 UNDO_REQUESTS = ("ask_undo", "answer_undo", "withdraw_undo")
 # Endings, answered the same way: by the match after it (`ended`) or the draw offer's answer (`draw`).
@@ -92,8 +93,9 @@ class _Watch:
 
 class SessionStream:
     def __init__(self, engine: MatchEngine, gate: Gate, messages: MatchMessages, calls: SeatCalls,
-                 caller: Principal, languages: tuple[str, ...] = ()) -> None:
+                 caller: Principal, languages: tuple[str, ...] = (), chat: ChatCalls | None = None) -> None:
         self.engine = engine
+        self.chat = chat or ChatCalls(engine)
         self.languages = languages  # the stream's Accept-Language, for requests that name no locale
         self.gate = gate
         self.messages = messages
@@ -239,10 +241,14 @@ class SessionStream:
                 match = draw_request.name
                 drawn = await getattr(self.calls, kind)(draw_request, self.caller)
                 await self.outbox.put(pb.SessionEvent(tag=tag, match=match, draw=drawn))
+            elif kind == "send_chat":
+                match = request.send_chat.name
+                sent = await self.chat.send(request.send_chat, self.caller)
+                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, chat_sent=sent))
             else:
                 raise errors.invalid_field("request", "send watch, move, unwatch, ask_undo, answer_undo, "
-                                           "withdraw_undo, resign, offer_draw, answer_draw, withdraw_draw or "
-                                           "claim_victory.", "REQUEST_MISSING")
+                                           "withdraw_undo, resign, offer_draw, answer_draw, withdraw_draw, "
+                                           "claim_victory or send_chat.", "REQUEST_MISSING")
         except errors.HostError as error:
             await self._refuse(tag, match, error)
         except Exception as error:  # the host's own failure: logged, and answered as the calls answer it
@@ -285,8 +291,14 @@ class SessionStream:
     async def _follow(self, live: LiveMatch, seat: int | None, request: pb.WatchMatchRequest, tag: int,
                       watch: _Watch, locale: Locale | None = None) -> None:
         text, svg = request.render.text, request.render.svg
+        chat: asyncio.Future | None = None
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
+                if request.with_chat:  # the backlog first, so a match that is over sends it too
+                    batches = self.chat.events(live, seat, self.caller, request.chat_after_sequence)
+                    for chat_event in await anext(batches):
+                        await self.outbox.put(pb.SessionEvent(match=request.name, match_event=chat_event))
+                    chat = asyncio.ensure_future(self._follow_chat(batches, request.name))
                 async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
                         await self.outbox.put(await event_frames.session_event_bytes(
@@ -301,6 +313,9 @@ class SessionStream:
                     f"The host failed on Session (watch): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
             finally:
                 watch.release()
+                if chat is not None:  # the chat goes as long as the match's events do
+                    chat.cancel()
+                    await asyncio.gather(chat, return_exceptions=True)
             await self.outbox.put(last)
         finally:  # the watch leaves the table only once its last message is queued: the writer ends after it
             if self.watches.get(live.id) is watch:
@@ -308,6 +323,15 @@ class SessionStream:
             self.idle_since = asyncio.get_running_loop().time()
             live.log.debug("watch ended", seat=seat, last_version=watch.sent, via="session")
             self._wake()
+
+    async def _follow_chat(self, batches: AsyncIterator[list[pb.MatchEvent]], name: str) -> None:
+        """A followed match's chat after its backlog, as match events nobody asked for (tag 0), beside its events."""
+        try:
+            async for batch in batches:
+                for event in batch:
+                    await self.outbox.put(pb.SessionEvent(match=name, match_event=event))
+        except errors.HostError as error:
+            await self.outbox.put(self._error_event(0, name, error))
 
     async def _unwatch(self, tag: int, name: str) -> None:
         match_id = resource_id(name, "matches", "unwatch")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from gamehost.host.store.push_rows import PushSubscriptionRecord
+from gamehost.host.store.chat_rows import ChatStore
 
 
 class StoreUnusable(Exception):
@@ -228,10 +229,16 @@ class Store(Protocol):
     replica commits) and ``claim_due`` (bot moves and deadlines nobody is
     acting on), and records ``due_in`` for those claims; the other stores
     ignore ``due_in``. It also offers ``subscribe_tickets`` (a call with the
-    tickets any replica changed: matchmaking's watchers).
+    tickets any replica changed: matchmaking's watchers), and
+    ``subscribe_chat`` (a call per chat or moderation change, before
+    ``subscribe``).
     """
 
     shared: bool
+
+    @property
+    def chat(self) -> ChatStore:
+        """A match's chat, reports, mutes and blocks, bans (chat_rows.py)."""
 
     async def open(self) -> None: ...
 

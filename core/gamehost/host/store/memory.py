@@ -16,6 +16,7 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, Mat
                                       delivery_state)
 from gamehost.host.store.push_rows import PushSubscriptionRecord
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
+from gamehost.host.store.memory_chat import MemoryChat
 from gamehost.host.store.ticket_rows import party_full
 
 
@@ -51,6 +52,7 @@ class MemoryStore:
         self._strikes: dict[str, int] = {}  # match -> rules failures counted
         self._invitations: dict[str, str] = {}  # match -> the hash of its invitation code
         self._push: dict[str, PushSubscriptionRecord] = {}  # endpoint -> its browser's subscription
+        self.chat = MemoryChat()  # chat and moderation (chat_rows.py)
 
     async def open(self) -> None:
         pass
@@ -149,6 +151,7 @@ class MemoryStore:
         for table in (self._matches, self._events, self._snapshots, self._requests, self._turns, self._strikes,
                       self._invitations):
             table.pop(match_id, None)
+        self.chat.forget_match(match_id)
         return True
 
     async def stale_open_matches(self, created_before: float, limit: int) -> list[str]:

@@ -43,6 +43,7 @@ from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_IN_PARTIE
                                              party_friends_sql, party_full, party_sql, player_tickets_sql, pools_sql,
                                              queued_sql, row_to_ticket, ticket_values)
 
+from gamehost.host.store.postgres_chat import PostgresChat
 from gamehost.host.store.postgres_notifications import AGENT_CHANNEL, ChangeNotifications, notify_tickets
 from gamehost.host.store.postgres_schema import migrate
 
@@ -79,6 +80,7 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
         self._pool = AsyncConnectionPool(url, min_size=2, max_size=pool_size, open=False,
                                          kwargs={"autocommit": True}, name="gamehost")
         self._notifications = ChangeNotifications(url)
+        self.chat = PostgresChat(self._pool)  # chat and moderation (chat_rows.py)
         # A forming transaction holds a connection while the match is created
         # on others: at most half the pool forms at once, so creating never
         # waits for a connection only a forming transaction could give back.
@@ -355,7 +357,8 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
             (match_ids, list(OVER_STATUSES)))).fetchall()
         over = [row[0] for row in rows]
         if over:
-            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations",
+                          "chat_messages"):
                 await conn.execute(f"DELETE FROM {table} WHERE match_id = ANY(%s)", (over,))
             await conn.execute("DELETE FROM matches WHERE id = ANY(%s)", (over,))
         return over
@@ -501,3 +504,8 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
         changed, ``on_tickets(None)`` after a lost connection came back.
         Before ``subscribe``, whose connection carries both channels."""
         self._notifications.on_tickets = on_tickets
+
+    def subscribe_chat(self, on_chat: Callable[[str | None], None]) -> None:
+        """``on_chat(note)`` for each chat change any replica commits (postgres_chat.py), None after a lost
+        connection came back. Before ``subscribe``."""
+        self._notifications.on_chat = on_chat

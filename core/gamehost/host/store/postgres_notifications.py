@@ -1,8 +1,9 @@
 """Listening to what other replicas commit: one connection LISTENs on the
 matches' channel (``'<match> <version>'`` per committed step) and, when the
 engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``),
-and, when the engine hears remote agents, on the agents' channel (a JSON
-message each: engine/agents.py).
+on the agents' channel when the engine hears remote agents (a JSON
+message each: engine/agents.py), and on the chat's when it follows chat
+(``postgres_chat.py``).
 A lost connection is retried for ever; after it comes back the listeners are
 told so (``None``), since notifications sent meanwhile are lost."""
 
@@ -14,6 +15,8 @@ from typing import Any, Awaitable, Callable
 import psycopg
 import structlog
 
+from gamehost.host.store.postgres_chat import CHAT_CHANNEL
+
 log = structlog.get_logger("gamehost.store.postgres")
 
 CHANNEL = "gamehost_matches"
@@ -23,6 +26,7 @@ AGENT_CHANNEL = "gamehost_agents"
 OnChange = Callable[[str | None, int], Awaitable[None] | None]
 OnTickets = Callable[[list[str] | None], None]
 OnAgents = Callable[[str], None]
+OnChat = Callable[[str | None], None]
 
 
 async def notify_tickets(conn: psycopg.AsyncConnection[Any], ticket_ids: list[str]) -> None:
@@ -36,6 +40,7 @@ class ChangeNotifications:
         self.url = url
         self.on_tickets: OnTickets | None = None
         self.on_agents: OnAgents | None = None
+        self.on_chat: OnChat | None = None
         self._task: asyncio.Task | None = None
 
     def start(self, on_change: OnChange) -> None:
@@ -57,12 +62,16 @@ class ChangeNotifications:
                         await conn.execute(f"LISTEN {TICKET_CHANNEL}")
                     if self.on_agents is not None:
                         await conn.execute(f"LISTEN {AGENT_CHANNEL}")
+                    if self.on_chat is not None:
+                        await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
                         await _call(on_change, None, 0)
                         if self.on_tickets is not None:
                             self.on_tickets(None)
+                        if self.on_chat is not None:
+                            self.on_chat(None)
                     async for note in conn.notifies():
                         if note.channel == TICKET_CHANNEL and self.on_tickets is not None:
                             self.on_tickets(note.payload.split())
@@ -70,6 +79,10 @@ class ChangeNotifications:
                         if note.channel == AGENT_CHANNEL:
                             if self.on_agents is not None:
                                 self.on_agents(note.payload)
+                            continue
+                        if note.channel == CHAT_CHANNEL:
+                            if self.on_chat is not None:
+                                self.on_chat(note.payload)
                             continue
                         match_id, _, version = note.payload.partition(" ")
                         await _call(on_change, match_id, int(version))

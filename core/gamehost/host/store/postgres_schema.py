@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import structlog
 
+from gamehost.host.store.chat_rows import POSTGRES_TABLES as CHAT_TABLES
 from gamehost.host.store.delivery_rows import DUE_INDEX, LEGACY_STATES, RETRY_ROUNDS
 
 log = structlog.get_logger("gamehost.store.postgres")
@@ -196,6 +197,8 @@ MIGRATIONS = [
         auth text NOT NULL, locale text NOT NULL, created double precision NOT NULL);
     CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
     """,
+    # Chat and moderation: messages, reports, mutes and blocks, bans (chat_rows.py)
+    CHAT_TABLES,
 ]
 
 

@@ -28,6 +28,7 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
                                              row_to_rating, upsert_sql)
 import gamehost.host.store.invitation_rows as invitation_rows
 import gamehost.host.store.push_rows as push_rows
+from gamehost.host.store.sqlite_chat import SQLiteChat
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -55,6 +56,7 @@ class SQLiteStore:
         # host that stopped, and free.
         self._claimer = uuid.uuid4().hex
         self._checkpointer: WalCheckpointer | None = None
+        self.chat = SQLiteChat(lambda: self._db)  # chat and moderation (chat_rows.py)
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -310,7 +312,8 @@ class SQLiteStore:
             f"SELECT id FROM matches WHERE id IN ({marks}) AND status IN ({_OVER})", match_ids).fetchall()]
         if over:
             marks = ",".join("?" * len(over))
-            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations"):
+            for table in ("events", "snapshots", "match_players", "rules_strikes", "match_invitations",
+                          "chat_messages"):
                 db.execute(f"DELETE FROM {table} WHERE match_id IN ({marks})", over)
             db.execute(f"DELETE FROM matches WHERE id IN ({marks})", over)
         return over

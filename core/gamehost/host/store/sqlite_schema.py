@@ -3,6 +3,7 @@ database from version i to i + 1 (``SQLiteStore`` applies them on open)."""
 
 from __future__ import annotations
 
+from gamehost.host.store.chat_rows import SQLITE_TABLES as CHAT_TABLES
 from gamehost.host.store.delivery_rows import DUE_INDEX, LEGACY_STATES, RETRY_ROUNDS
 
 # Versioned schema: entry i brings the database from user_version i to i + 1.
@@ -158,4 +159,6 @@ MIGRATIONS = [
         auth TEXT NOT NULL, locale TEXT NOT NULL, created REAL NOT NULL) WITHOUT ROWID;
     CREATE INDEX push_subscriptions_by_subject ON push_subscriptions (subject, created);
     """,
+    # Chat and moderation: messages, reports, mutes and blocks, bans (chat_rows.py)
+    CHAT_TABLES,
 ]

@@ -340,37 +340,43 @@ const (
 	// The seat claimed victory over the absent seats (MatchEvent.absent_seats):
 	// FINISHED follows, the absent ranked last.
 	EventKind_EVENT_KIND_VICTORY_CLAIMED EventKind = 87
+	// Chat: a message of the match's chat (MatchEvent.chat), sent only to
+	// watchers that asked for chat (WatchMatchRequest.with_chat). Not a step:
+	// its version is the match's version when it was delivered, and a message
+	// an admin hid comes again with hidden set.
+	EventKind_EVENT_KIND_CHAT EventKind = 130
 )
 
 // Enum value maps for EventKind.
 var (
 	EventKind_name = map[int32]string{
-		0:  "EVENT_KIND_UNSPECIFIED",
-		1:  "EVENT_KIND_JOINED",
-		2:  "EVENT_KIND_LEFT",
-		3:  "EVENT_KIND_STARTED",
-		4:  "EVENT_KIND_MOVED",
-		5:  "EVENT_KIND_FINISHED",
-		6:  "EVENT_KIND_ABANDONED",
-		7:  "EVENT_KIND_ABORTED",
-		8:  "EVENT_KIND_SUSPENDED",
-		9:  "EVENT_KIND_RESUMED",
-		10: "EVENT_KIND_BOT_ASSIGNED",
-		40: "EVENT_KIND_CLOCK_RAN_OUT",
-		50: "EVENT_KIND_UNDO_ASKED",
-		51: "EVENT_KIND_UNDO_ACCEPTED",
-		52: "EVENT_KIND_UNDO_REFUSED",
-		53: "EVENT_KIND_UNDO_WITHDRAWN",
-		54: "EVENT_KIND_UNDONE",
-		55: "EVENT_KIND_UNDO_LAPSED",
-		80: "EVENT_KIND_RESIGNED",
-		81: "EVENT_KIND_DRAW_OFFERED",
-		82: "EVENT_KIND_DRAW_ACCEPTED",
-		83: "EVENT_KIND_DRAW_DECLINED",
-		84: "EVENT_KIND_DRAW_WITHDRAWN",
-		85: "EVENT_KIND_DRAW_LAPSED",
-		86: "EVENT_KIND_DRAW_AGREED",
-		87: "EVENT_KIND_VICTORY_CLAIMED",
+		0:   "EVENT_KIND_UNSPECIFIED",
+		1:   "EVENT_KIND_JOINED",
+		2:   "EVENT_KIND_LEFT",
+		3:   "EVENT_KIND_STARTED",
+		4:   "EVENT_KIND_MOVED",
+		5:   "EVENT_KIND_FINISHED",
+		6:   "EVENT_KIND_ABANDONED",
+		7:   "EVENT_KIND_ABORTED",
+		8:   "EVENT_KIND_SUSPENDED",
+		9:   "EVENT_KIND_RESUMED",
+		10:  "EVENT_KIND_BOT_ASSIGNED",
+		40:  "EVENT_KIND_CLOCK_RAN_OUT",
+		50:  "EVENT_KIND_UNDO_ASKED",
+		51:  "EVENT_KIND_UNDO_ACCEPTED",
+		52:  "EVENT_KIND_UNDO_REFUSED",
+		53:  "EVENT_KIND_UNDO_WITHDRAWN",
+		54:  "EVENT_KIND_UNDONE",
+		55:  "EVENT_KIND_UNDO_LAPSED",
+		80:  "EVENT_KIND_RESIGNED",
+		81:  "EVENT_KIND_DRAW_OFFERED",
+		82:  "EVENT_KIND_DRAW_ACCEPTED",
+		83:  "EVENT_KIND_DRAW_DECLINED",
+		84:  "EVENT_KIND_DRAW_WITHDRAWN",
+		85:  "EVENT_KIND_DRAW_LAPSED",
+		86:  "EVENT_KIND_DRAW_AGREED",
+		87:  "EVENT_KIND_VICTORY_CLAIMED",
+		130: "EVENT_KIND_CHAT",
 	}
 	EventKind_value = map[string]int32{
 		"EVENT_KIND_UNSPECIFIED":     0,
@@ -399,6 +405,7 @@ var (
 		"EVENT_KIND_DRAW_LAPSED":     85,
 		"EVENT_KIND_DRAW_AGREED":     86,
 		"EVENT_KIND_VICTORY_CLAIMED": 87,
+		"EVENT_KIND_CHAT":            130,
 	}
 )
 
@@ -543,6 +550,58 @@ func (DeliveryState) EnumDescriptor() ([]byte, []int) {
 	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
 }
 
+type ChatChannel int32
+
+const (
+	ChatChannel_CHAT_CHANNEL_UNSPECIFIED ChatChannel = 0
+	// Written by the match's seated players; seen by everyone who may watch.
+	ChatChannel_CHAT_CHANNEL_PLAYERS ChatChannel = 1
+	// Written by everyone else; seen by spectators, and by players once the
+	// match is over.
+	ChatChannel_CHAT_CHANNEL_SPECTATORS ChatChannel = 2
+)
+
+// Enum value maps for ChatChannel.
+var (
+	ChatChannel_name = map[int32]string{
+		0: "CHAT_CHANNEL_UNSPECIFIED",
+		1: "CHAT_CHANNEL_PLAYERS",
+		2: "CHAT_CHANNEL_SPECTATORS",
+	}
+	ChatChannel_value = map[string]int32{
+		"CHAT_CHANNEL_UNSPECIFIED": 0,
+		"CHAT_CHANNEL_PLAYERS":     1,
+		"CHAT_CHANNEL_SPECTATORS":  2,
+	}
+)
+
+func (x ChatChannel) Enum() *ChatChannel {
+	p := new(ChatChannel)
+	*p = x
+	return p
+}
+
+func (x ChatChannel) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ChatChannel) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamehost_v1_gamehost_proto_enumTypes[7].Descriptor()
+}
+
+func (ChatChannel) Type() protoreflect.EnumType {
+	return &file_gamehost_v1_gamehost_proto_enumTypes[7]
+}
+
+func (x ChatChannel) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ChatChannel.Descriptor instead.
+func (ChatChannel) EnumDescriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
+}
+
 type AgentVerdict_Outcome int32
 
 const (
@@ -582,11 +641,11 @@ func (x AgentVerdict_Outcome) String() string {
 }
 
 func (AgentVerdict_Outcome) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamehost_v1_gamehost_proto_enumTypes[7].Descriptor()
+	return file_gamehost_v1_gamehost_proto_enumTypes[8].Descriptor()
 }
 
 func (AgentVerdict_Outcome) Type() protoreflect.EnumType {
-	return &file_gamehost_v1_gamehost_proto_enumTypes[7]
+	return &file_gamehost_v1_gamehost_proto_enumTypes[8]
 }
 
 func (x AgentVerdict_Outcome) Number() protoreflect.EnumNumber {
@@ -3203,7 +3262,9 @@ type MatchEvent struct {
 	// For VICTORY_CLAIMED: the seats found absent, ranked last.
 	AbsentSeats []int32 `protobuf:"varint,81,rep,packed,name=absent_seats,json=absentSeats,proto3" json:"absent_seats,omitempty"`
 	// For RESIGNED: the seat resigned by leaving a rated match.
-	Left          bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	Left bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	// Chat. For CHAT: the message.
+	Chat          *ChatMessage `protobuf:"bytes,130,opt,name=chat,proto3" json:"chat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3336,6 +3397,13 @@ func (x *MatchEvent) GetLeft() bool {
 	return false
 }
 
+func (x *MatchEvent) GetChat() *ChatMessage {
+	if x != nil {
+		return x.Chat
+	}
+	return nil
+}
+
 type WatchMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3349,6 +3417,14 @@ type WatchMatchRequest struct {
 	// The match's invitation code (Match.invitation_code): admits its holder
 	// to a private match it could not see otherwise, until it is revoked.
 	InvitationCode string `protobuf:"bytes,80,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	// Chat. Also send the match's chat messages (EVENT_KIND_CHAT events)
+	// the caller may see: those after chat_after_sequence, then each new one.
+	WithChat          bool  `protobuf:"varint,130,opt,name=with_chat,json=withChat,proto3" json:"with_chat,omitempty"`
+	ChatAfterSequence int64 `protobuf:"varint,131,opt,name=chat_after_sequence,json=chatAfterSequence,proto3" json:"chat_after_sequence,omitempty"`
+	// With with_chat: send the chat only, none of the match's own events (a
+	// chat panel beside a page that follows the match already); the stream
+	// still ends when the match's would.
+	ChatOnly bool `protobuf:"varint,132,opt,name=chat_only,json=chatOnly,proto3" json:"chat_only,omitempty"`
 	// Languages. The language of the words in the answer (labels, results,
 	// log lines, renderings, titles), as a BCP 47 tag ("fr", "fr-CH"): the
 	// best the game's plugin (or the host, for its own words) offers,
@@ -3424,6 +3500,27 @@ func (x *WatchMatchRequest) GetInvitationCode() string {
 		return x.InvitationCode
 	}
 	return ""
+}
+
+func (x *WatchMatchRequest) GetWithChat() bool {
+	if x != nil {
+		return x.WithChat
+	}
+	return false
+}
+
+func (x *WatchMatchRequest) GetChatAfterSequence() int64 {
+	if x != nil {
+		return x.ChatAfterSequence
+	}
+	return 0
+}
+
+func (x *WatchMatchRequest) GetChatOnly() bool {
+	if x != nil {
+		return x.ChatOnly
+	}
+	return false
 }
 
 func (x *WatchMatchRequest) GetLocale() string {
@@ -3561,7 +3658,10 @@ type MatchLog struct {
 	SeedCommitment []byte `protobuf:"bytes,150,opt,name=seed_commitment,json=seedCommitment,proto3" json:"seed_commitment,omitempty"`
 	// The 32 random bytes hashed with the seed into seed_commitment: set, with
 	// seed, only once the match is over.
-	SeedSalt      []byte `protobuf:"bytes,151,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
+	SeedSalt []byte `protobuf:"bytes,151,opt,name=seed_salt,json=seedSalt,proto3" json:"seed_salt,omitempty"`
+	// Chat. On the first page: the match's chat messages the caller may see,
+	// oldest first (hidden ones with hidden set and no text).
+	Chat          []*ChatMessage `protobuf:"bytes,130,rep,name=chat,proto3" json:"chat,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3683,6 +3783,13 @@ func (x *MatchLog) GetSeedCommitment() []byte {
 func (x *MatchLog) GetSeedSalt() []byte {
 	if x != nil {
 		return x.SeedSalt
+	}
+	return nil
+}
+
+func (x *MatchLog) GetChat() []*ChatMessage {
+	if x != nil {
+		return x.Chat
 	}
 	return nil
 }
@@ -5162,6 +5269,7 @@ type SessionRequest struct {
 	//	*SessionRequest_AnswerDraw
 	//	*SessionRequest_WithdrawDraw
 	//	*SessionRequest_ClaimVictory
+	//	*SessionRequest_SendChat
 	Request       isSessionRequest_Request `protobuf_oneof:"request"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -5310,6 +5418,15 @@ func (x *SessionRequest) GetClaimVictory() *ClaimVictoryRequest {
 	return nil
 }
 
+func (x *SessionRequest) GetSendChat() *SendChatRequest {
+	if x != nil {
+		if x, ok := x.Request.(*SessionRequest_SendChat); ok {
+			return x.SendChat
+		}
+	}
+	return nil
+}
+
 type isSessionRequest_Request interface {
 	isSessionRequest_Request()
 }
@@ -5367,7 +5484,14 @@ type SessionRequest_WithdrawDraw struct {
 }
 
 type SessionRequest_ClaimVictory struct {
-	ClaimVictory *ClaimVictoryRequest `protobuf:"bytes,84,opt,name=claim_victory,json=claimVictory,proto3,oneof"` // --- end of endings on the Session stream.
+	ClaimVictory *ClaimVictoryRequest `protobuf:"bytes,84,opt,name=claim_victory,json=claimVictory,proto3,oneof"`
+}
+
+type SessionRequest_SendChat struct {
+	// --- end of endings on the Session stream.
+	// Chat: as SendChat does; answered by `chat_sent`. A followed match's
+	// chat arrives as match events when its watch asked with_chat.
+	SendChat *SendChatRequest `protobuf:"bytes,130,opt,name=send_chat,json=sendChat,proto3,oneof"`
 }
 
 func (*SessionRequest_Watch) isSessionRequest_Request() {}
@@ -5391,6 +5515,8 @@ func (*SessionRequest_AnswerDraw) isSessionRequest_Request() {}
 func (*SessionRequest_WithdrawDraw) isSessionRequest_Request() {}
 
 func (*SessionRequest_ClaimVictory) isSessionRequest_Request() {}
+
+func (*SessionRequest_SendChat) isSessionRequest_Request() {}
 
 // What a failed request got: the status SubmitMove or WatchMatch (AskUndo,
 // AnswerUndo, WithdrawUndo) would have ended with. The same fields, numbers
@@ -5474,6 +5600,7 @@ type SessionEvent struct {
 	//	*SessionEvent_Undo
 	//	*SessionEvent_Ended
 	//	*SessionEvent_Draw
+	//	*SessionEvent_ChatSent
 	Event         isSessionEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -5602,6 +5729,15 @@ func (x *SessionEvent) GetDraw() *DrawResponse {
 	return nil
 }
 
+func (x *SessionEvent) GetChatSent() *ChatMessage {
+	if x != nil {
+		if x, ok := x.Event.(*SessionEvent_ChatSent); ok {
+			return x.ChatSent
+		}
+	}
+	return nil
+}
+
 type isSessionEvent_Event interface {
 	isSessionEvent_Event()
 }
@@ -5649,7 +5785,13 @@ type SessionEvent_Ended struct {
 type SessionEvent_Draw struct {
 	// --- An offer_draw, answer_draw or withdraw_draw was answered: what
 	// OfferDraw, AnswerDraw or WithdrawDraw would return.
-	Draw *DrawResponse `protobuf:"bytes,81,opt,name=draw,proto3,oneof"` // --- end of endings on the Session stream.
+	Draw *DrawResponse `protobuf:"bytes,81,opt,name=draw,proto3,oneof"`
+}
+
+type SessionEvent_ChatSent struct {
+	// --- end of endings on the Session stream.
+	// Chat: a send_chat was answered: the message as SendChat returns it.
+	ChatSent *ChatMessage `protobuf:"bytes,130,opt,name=chat_sent,json=chatSent,proto3,oneof"`
 }
 
 func (*SessionEvent_MatchEvent) isSessionEvent_Event() {}
@@ -5667,6 +5809,8 @@ func (*SessionEvent_Undo) isSessionEvent_Event() {}
 func (*SessionEvent_Ended) isSessionEvent_Event() {}
 
 func (*SessionEvent_Draw) isSessionEvent_Event() {}
+
+func (*SessionEvent_ChatSent) isSessionEvent_Event() {}
 
 type WatchEnded struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -7656,6 +7800,1042 @@ func (x *AgentVerdict) GetFallback() string {
 	return ""
 }
 
+type ChatMessage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Match string `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	// The message's number in the match's chat, from 1, in the order sent.
+	Sequence int64       `protobuf:"varint,2,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	Channel  ChatChannel `protobuf:"varint,3,opt,name=channel,proto3,enum=gamehost.v1.ChatChannel" json:"channel,omitempty"`
+	// "players/{subject}": who wrote it.
+	Sender string `protobuf:"bytes,4,opt,name=sender,proto3" json:"sender,omitempty"`
+	// The sender's display name, as it was when it was written.
+	SenderName string `protobuf:"bytes,5,opt,name=sender_name,json=senderName,proto3" json:"sender_name,omitempty"`
+	// The sender's seat for the players' channel, else -1.
+	Seat int32 `protobuf:"varint,6,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The words, after the host's filters. Empty when hidden, but for admins.
+	Text string                 `protobuf:"bytes,7,opt,name=text,proto3" json:"text,omitempty"`
+	Time *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=time,proto3" json:"time,omitempty"`
+	// An admin hid it: shown to nobody, kept for audit.
+	Hidden        bool `protobuf:"varint,9,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChatMessage) Reset() {
+	*x = ChatMessage{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChatMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChatMessage) ProtoMessage() {}
+
+func (x *ChatMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChatMessage.ProtoReflect.Descriptor instead.
+func (*ChatMessage) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{85}
+}
+
+func (x *ChatMessage) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *ChatMessage) GetSequence() int64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+func (x *ChatMessage) GetChannel() ChatChannel {
+	if x != nil {
+		return x.Channel
+	}
+	return ChatChannel_CHAT_CHANNEL_UNSPECIFIED
+}
+
+func (x *ChatMessage) GetSender() string {
+	if x != nil {
+		return x.Sender
+	}
+	return ""
+}
+
+func (x *ChatMessage) GetSenderName() string {
+	if x != nil {
+		return x.SenderName
+	}
+	return ""
+}
+
+func (x *ChatMessage) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *ChatMessage) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ChatMessage) GetTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+func (x *ChatMessage) GetHidden() bool {
+	if x != nil {
+		return x.Hidden
+	}
+	return false
+}
+
+type SendChatRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// 1 to 500 characters (after trimming spaces).
+	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// A player token of the match: writes as that seat. Empty: the signed-in
+	// caller's seat if they hold one, else a spectator.
+	PlayerToken string `protobuf:"bytes,3,opt,name=player_token,json=playerToken,proto3" json:"player_token,omitempty"`
+	// The match's invitation code, for a private match.
+	InvitationCode string `protobuf:"bytes,4,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SendChatRequest) Reset() {
+	*x = SendChatRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendChatRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendChatRequest) ProtoMessage() {}
+
+func (x *SendChatRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendChatRequest.ProtoReflect.Descriptor instead.
+func (*SendChatRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *SendChatRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SendChatRequest) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *SendChatRequest) GetPlayerToken() string {
+	if x != nil {
+		return x.PlayerToken
+	}
+	return ""
+}
+
+func (x *SendChatRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
+type ChatReport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "reports/{id}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// "players/{subject}": who reported.
+	Reporter string `protobuf:"bytes,2,opt,name=reporter,proto3" json:"reporter,omitempty"`
+	// "players/{subject}": who is reported.
+	Reported string `protobuf:"bytes,3,opt,name=reported,proto3" json:"reported,omitempty"`
+	// "matches/{match}", for a reported message; may be empty for a player.
+	Match string `protobuf:"bytes,4,opt,name=match,proto3" json:"match,omitempty"`
+	// The reported message's sequence, 0 for a report of a player.
+	Sequence int64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	// The reporter's words (the first 200 characters).
+	Reason     string                 `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// For a reported message: the message as stored (text kept even if hidden).
+	Message       *ChatMessage `protobuf:"bytes,8,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChatReport) Reset() {
+	*x = ChatReport{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChatReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChatReport) ProtoMessage() {}
+
+func (x *ChatReport) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChatReport.ProtoReflect.Descriptor instead.
+func (*ChatReport) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *ChatReport) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ChatReport) GetReporter() string {
+	if x != nil {
+		return x.Reporter
+	}
+	return ""
+}
+
+func (x *ChatReport) GetReported() string {
+	if x != nil {
+		return x.Reported
+	}
+	return ""
+}
+
+func (x *ChatReport) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *ChatReport) GetSequence() int64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+func (x *ChatReport) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ChatReport) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *ChatReport) GetMessage() *ChatMessage {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+type ReportChatRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name           string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Sequence       int64  `protobuf:"varint,2,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	Reason         string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	InvitationCode string `protobuf:"bytes,4,opt,name=invitation_code,json=invitationCode,proto3" json:"invitation_code,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ReportChatRequest) Reset() {
+	*x = ReportChatRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportChatRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportChatRequest) ProtoMessage() {}
+
+func (x *ReportChatRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportChatRequest.ProtoReflect.Descriptor instead.
+func (*ReportChatRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *ReportChatRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReportChatRequest) GetSequence() int64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+func (x *ReportChatRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ReportChatRequest) GetInvitationCode() string {
+	if x != nil {
+		return x.InvitationCode
+	}
+	return ""
+}
+
+type ReportPlayerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// "matches/{match}" where it happened, optional.
+	Match         string `protobuf:"bytes,3,opt,name=match,proto3" json:"match,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportPlayerRequest) Reset() {
+	*x = ReportPlayerRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportPlayerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportPlayerRequest) ProtoMessage() {}
+
+func (x *ReportPlayerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportPlayerRequest.ProtoReflect.Descriptor instead.
+func (*ReportPlayerRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89}
+}
+
+func (x *ReportPlayerRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *ReportPlayerRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ReportPlayerRequest) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+type MuteUserRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Player        string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MuteUserRequest) Reset() {
+	*x = MuteUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MuteUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MuteUserRequest) ProtoMessage() {}
+
+func (x *MuteUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MuteUserRequest.ProtoReflect.Descriptor instead.
+func (*MuteUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *MuteUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type UnmuteUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        string                 `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnmuteUserRequest) Reset() {
+	*x = UnmuteUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnmuteUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnmuteUserRequest) ProtoMessage() {}
+
+func (x *UnmuteUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnmuteUserRequest.ProtoReflect.Descriptor instead.
+func (*UnmuteUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *UnmuteUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type BlockUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        string                 `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BlockUserRequest) Reset() {
+	*x = BlockUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BlockUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BlockUserRequest) ProtoMessage() {}
+
+func (x *BlockUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BlockUserRequest.ProtoReflect.Descriptor instead.
+func (*BlockUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *BlockUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type UnblockUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        string                 `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnblockUserRequest) Reset() {
+	*x = UnblockUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnblockUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnblockUserRequest) ProtoMessage() {}
+
+func (x *UnblockUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnblockUserRequest.ProtoReflect.Descriptor instead.
+func (*UnblockUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *UnblockUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type GetChatRelationsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetChatRelationsRequest) Reset() {
+	*x = GetChatRelationsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetChatRelationsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetChatRelationsRequest) ProtoMessage() {}
+
+func (x *GetChatRelationsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetChatRelationsRequest.ProtoReflect.Descriptor instead.
+func (*GetChatRelationsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{94}
+}
+
+type ChatRelations struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}" each.
+	Muted         []string `protobuf:"bytes,1,rep,name=muted,proto3" json:"muted,omitempty"`
+	Blocked       []string `protobuf:"bytes,2,rep,name=blocked,proto3" json:"blocked,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChatRelations) Reset() {
+	*x = ChatRelations{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChatRelations) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChatRelations) ProtoMessage() {}
+
+func (x *ChatRelations) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChatRelations.ProtoReflect.Descriptor instead.
+func (*ChatRelations) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *ChatRelations) GetMuted() []string {
+	if x != nil {
+		return x.Muted
+	}
+	return nil
+}
+
+func (x *ChatRelations) GetBlocked() []string {
+	if x != nil {
+		return x.Blocked
+	}
+	return nil
+}
+
+type HideMessageRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Sequence      int64  `protobuf:"varint,2,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HideMessageRequest) Reset() {
+	*x = HideMessageRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HideMessageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HideMessageRequest) ProtoMessage() {}
+
+func (x *HideMessageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HideMessageRequest.ProtoReflect.Descriptor instead.
+func (*HideMessageRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *HideMessageRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *HideMessageRequest) GetSequence() int64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+type BanUserRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// Said to the banned user when their calls are refused (at most 200 characters).
+	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BanUserRequest) Reset() {
+	*x = BanUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BanUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BanUserRequest) ProtoMessage() {}
+
+func (x *BanUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BanUserRequest.ProtoReflect.Descriptor instead.
+func (*BanUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *BanUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *BanUserRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type UnbanUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        string                 `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnbanUserRequest) Reset() {
+	*x = UnbanUserRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnbanUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnbanUserRequest) ProtoMessage() {}
+
+func (x *UnbanUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnbanUserRequest.ProtoReflect.Descriptor instead.
+func (*UnbanUserRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *UnbanUserRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type Ban struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// "players/{subject}" of the admin.
+	BannedBy   string                 `protobuf:"bytes,3,opt,name=banned_by,json=bannedBy,proto3" json:"banned_by,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// False once unbanned (UnbanUser's answer).
+	Active        bool `protobuf:"varint,5,opt,name=active,proto3" json:"active,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Ban) Reset() {
+	*x = Ban{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Ban) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Ban) ProtoMessage() {}
+
+func (x *Ban) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Ban.ProtoReflect.Descriptor instead.
+func (*Ban) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *Ban) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *Ban) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Ban) GetBannedBy() string {
+	if x != nil {
+		return x.BannedBy
+	}
+	return ""
+}
+
+func (x *Ban) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Ban) GetActive() bool {
+	if x != nil {
+		return x.Active
+	}
+	return false
+}
+
+type ListReportsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most this many reports a page (0: 50; at most 100).
+	PageSize  int32  `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	PageToken string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only the reports about this player ("players/{subject}"); empty: all.
+	Reported      string `protobuf:"bytes,3,opt,name=reported,proto3" json:"reported,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReportsRequest) Reset() {
+	*x = ListReportsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReportsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReportsRequest) ProtoMessage() {}
+
+func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
+func (*ListReportsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *ListReportsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListReportsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListReportsRequest) GetReported() string {
+	if x != nil {
+		return x.Reported
+	}
+	return ""
+}
+
+type ListReportsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reports       []*ChatReport          `protobuf:"bytes,1,rep,name=reports,proto3" json:"reports,omitempty"`
+	NextPageToken string                 `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReportsResponse) Reset() {
+	*x = ListReportsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReportsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReportsResponse) ProtoMessage() {}
+
+func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
+func (*ListReportsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{101}
+}
+
+func (x *ListReportsResponse) GetReports() []*ChatReport {
+	if x != nil {
+		return x.Reports
+	}
+	return nil
+}
+
+func (x *ListReportsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -7889,7 +9069,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x90\x04\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xbf\x04\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -7905,13 +9085,17 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\x12D\n" +
 	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
 	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
-	"\x04left\x18R \x01(\bR\x04left\"\xe4\x01\n" +
+	"\x04left\x18R \x01(\bR\x04left\x12-\n" +
+	"\x04chat\x18\x82\x01 \x01(\v2\x18.gamehost.v1.ChatMessageR\x04chat\"\xd1\x02\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
 	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12'\n" +
-	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
+	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x1c\n" +
+	"\twith_chat\x18\x82\x01 \x01(\bR\bwithChat\x12/\n" +
+	"\x13chat_after_sequence\x18\x83\x01 \x01(\x03R\x11chatAfterSequence\x12\x1c\n" +
+	"\tchat_only\x18\x84\x01 \x01(\bR\bchatOnly\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\"\xc8\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
@@ -7920,7 +9104,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"page_token\x18\x04 \x01(\tR\tpageToken\x12'\n" +
 	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"\xc6\x03\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\"\xf5\x03\n" +
 	"\bMatchLog\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12#\n" +
@@ -7935,7 +9119,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	" \x01(\tR\rnextPageToken\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\x12(\n" +
 	"\x0fseed_commitment\x18\x96\x01 \x01(\fR\x0eseedCommitment\x12\x1c\n" +
-	"\tseed_salt\x18\x97\x01 \x01(\fR\bseedSaltB\a\n" +
+	"\tseed_salt\x18\x97\x01 \x01(\fR\bseedSalt\x12-\n" +
+	"\x04chat\x18\x82\x01 \x03(\v2\x18.gamehost.v1.ChatMessageR\x04chatB\a\n" +
 	"\x05_seed\"G\n" +
 	"\x0eAskUndoRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
@@ -8027,7 +9212,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x10\n" +
 	"\x03bot\x18\x03 \x01(\tR\x03bot\"(\n" +
 	"\x12ResumeMatchRequest\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xc8\x05\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x86\x06\n" +
 	"\x0eSessionRequest\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x126\n" +
 	"\x05watch\x18\x02 \x01(\v2\x1e.gamehost.v1.WatchMatchRequestH\x00R\x05watch\x124\n" +
@@ -8043,12 +9228,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vanswer_draw\x18R \x01(\v2\x1e.gamehost.v1.AnswerDrawRequestH\x00R\n" +
 	"answerDraw\x12G\n" +
 	"\rwithdraw_draw\x18S \x01(\v2 .gamehost.v1.WithdrawDrawRequestH\x00R\fwithdrawDraw\x12G\n" +
-	"\rclaim_victory\x18T \x01(\v2 .gamehost.v1.ClaimVictoryRequestH\x00R\fclaimVictoryB\t\n" +
+	"\rclaim_victory\x18T \x01(\v2 .gamehost.v1.ClaimVictoryRequestH\x00R\fclaimVictory\x12<\n" +
+	"\tsend_chat\x18\x82\x01 \x01(\v2\x1c.gamehost.v1.SendChatRequestH\x00R\bsendChatB\t\n" +
 	"\arequest\"l\n" +
 	"\fSessionError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12.\n" +
-	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\xe3\x03\n" +
+	"\adetails\x18\x03 \x03(\v2\x14.google.protobuf.AnyR\adetails\"\x9d\x04\n" +
 	"\fSessionEvent\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\x04R\x03tag\x12\x14\n" +
 	"\x05match\x18\x02 \x01(\tR\x05match\x12:\n" +
@@ -8061,7 +9247,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"watchEnded\x12/\n" +
 	"\x04undo\x18\b \x01(\v2\x19.gamehost.v1.UndoResponseH\x00R\x04undo\x12*\n" +
 	"\x05ended\x18P \x01(\v2\x12.gamehost.v1.MatchH\x00R\x05ended\x12/\n" +
-	"\x04draw\x18Q \x01(\v2\x19.gamehost.v1.DrawResponseH\x00R\x04drawB\a\n" +
+	"\x04draw\x18Q \x01(\v2\x19.gamehost.v1.DrawResponseH\x00R\x04draw\x128\n" +
+	"\tchat_sent\x18\x82\x01 \x01(\v2\x18.gamehost.v1.ChatMessageH\x00R\bchatSentB\a\n" +
 	"\x05event\"&\n" +
 	"\n" +
 	"WatchEnded\x12\x18\n" +
@@ -8238,7 +9425,78 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eOUTCOME_PLAYED\x10\x01\x12\x15\n" +
 	"\x11OUTCOME_TIMED_OUT\x10\x02\x12\x13\n" +
-	"\x0fOUTCOME_REFUSED\x10\x03*\xc8\x01\n" +
+	"\x0fOUTCOME_REFUSED\x10\x03\"\x9c\x02\n" +
+	"\vChatMessage\x12\x14\n" +
+	"\x05match\x18\x01 \x01(\tR\x05match\x12\x1a\n" +
+	"\bsequence\x18\x02 \x01(\x03R\bsequence\x122\n" +
+	"\achannel\x18\x03 \x01(\x0e2\x18.gamehost.v1.ChatChannelR\achannel\x12\x16\n" +
+	"\x06sender\x18\x04 \x01(\tR\x06sender\x12\x1f\n" +
+	"\vsender_name\x18\x05 \x01(\tR\n" +
+	"senderName\x12\x12\n" +
+	"\x04seat\x18\x06 \x01(\x05R\x04seat\x12\x12\n" +
+	"\x04text\x18\a \x01(\tR\x04text\x12.\n" +
+	"\x04time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x16\n" +
+	"\x06hidden\x18\t \x01(\bR\x06hidden\"\x85\x01\n" +
+	"\x0fSendChatRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12!\n" +
+	"\fplayer_token\x18\x03 \x01(\tR\vplayerToken\x12'\n" +
+	"\x0finvitation_code\x18\x04 \x01(\tR\x0einvitationCode\"\x93\x02\n" +
+	"\n" +
+	"ChatReport\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
+	"\breporter\x18\x02 \x01(\tR\breporter\x12\x1a\n" +
+	"\breported\x18\x03 \x01(\tR\breported\x12\x14\n" +
+	"\x05match\x18\x04 \x01(\tR\x05match\x12\x1a\n" +
+	"\bsequence\x18\x05 \x01(\x03R\bsequence\x12\x16\n" +
+	"\x06reason\x18\x06 \x01(\tR\x06reason\x12;\n" +
+	"\vcreate_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x122\n" +
+	"\amessage\x18\b \x01(\v2\x18.gamehost.v1.ChatMessageR\amessage\"\x84\x01\n" +
+	"\x11ReportChatRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
+	"\bsequence\x18\x02 \x01(\x03R\bsequence\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12'\n" +
+	"\x0finvitation_code\x18\x04 \x01(\tR\x0einvitationCode\"[\n" +
+	"\x13ReportPlayerRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x14\n" +
+	"\x05match\x18\x03 \x01(\tR\x05match\")\n" +
+	"\x0fMuteUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\"+\n" +
+	"\x11UnmuteUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\"*\n" +
+	"\x10BlockUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\",\n" +
+	"\x12UnblockUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\"\x19\n" +
+	"\x17GetChatRelationsRequest\"?\n" +
+	"\rChatRelations\x12\x14\n" +
+	"\x05muted\x18\x01 \x03(\tR\x05muted\x12\x18\n" +
+	"\ablocked\x18\x02 \x03(\tR\ablocked\"D\n" +
+	"\x12HideMessageRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
+	"\bsequence\x18\x02 \x01(\x03R\bsequence\"@\n" +
+	"\x0eBanUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"*\n" +
+	"\x10UnbanUserRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\"\xa7\x01\n" +
+	"\x03Ban\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1b\n" +
+	"\tbanned_by\x18\x03 \x01(\tR\bbannedBy\x12;\n" +
+	"\vcreate_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x12\x16\n" +
+	"\x06active\x18\x05 \x01(\bR\x06active\"l\n" +
+	"\x12ListReportsRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\x12\x1a\n" +
+	"\breported\x18\x03 \x01(\tR\breported\"p\n" +
+	"\x13ListReportsResponse\x121\n" +
+	"\areports\x18\x01 \x03(\v2\x17.gamehost.v1.ChatReportR\areports\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -8263,7 +9521,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x16SPECTATORS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11SPECTATORS_ANYONE\x10\x01\x12\x16\n" +
 	"\x12SPECTATORS_PLAYERS\x10\x02\x12\x13\n" +
-	"\x0fSPECTATORS_NONE\x10\x03*\xca\x05\n" +
+	"\x0fSPECTATORS_NONE\x10\x03*\xe0\x05\n" +
 	"\tEventKind\x12\x1a\n" +
 	"\x16EVENT_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11EVENT_KIND_JOINED\x10\x01\x12\x13\n" +
@@ -8291,7 +9549,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x19EVENT_KIND_DRAW_WITHDRAWN\x10T\x12\x1a\n" +
 	"\x16EVENT_KIND_DRAW_LAPSED\x10U\x12\x1a\n" +
 	"\x16EVENT_KIND_DRAW_AGREED\x10V\x12\x1e\n" +
-	"\x1aEVENT_KIND_VICTORY_CLAIMED\x10W*\x94\x01\n" +
+	"\x1aEVENT_KIND_VICTORY_CLAIMED\x10W\x12\x14\n" +
+	"\x0fEVENT_KIND_CHAT\x10\x82\x01*\x94\x01\n" +
 	"\vTicketState\x12\x1c\n" +
 	"\x18TICKET_STATE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13TICKET_STATE_QUEUED\x10\x01\x12\x18\n" +
@@ -8302,7 +9561,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x1aDELIVERY_STATE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_STATE_PENDING\x10\x01\x12\x1c\n" +
 	"\x18DELIVERY_STATE_DELIVERED\x10\x02\x12\x19\n" +
-	"\x15DELIVERY_STATE_FAILED\x10\x032\xe4\x13\n" +
+	"\x15DELIVERY_STATE_FAILED\x10\x03*b\n" +
+	"\vChatChannel\x12\x1c\n" +
+	"\x18CHAT_CHANNEL_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14CHAT_CHANNEL_PLAYERS\x10\x01\x12\x1b\n" +
+	"\x17CHAT_CHANNEL_SPECTATORS\x10\x022\xb9\x18\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -8344,7 +9607,17 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"GetPushKey\x12\x1e.gamehost.v1.GetPushKeyRequest\x1a\x14.gamehost.v1.PushKey\"\x03\x90\x02\x01\x12Q\n" +
 	"\rSubscribePush\x12!.gamehost.v1.SubscribePushRequest\x1a\x1d.gamehost.v1.PushSubscription\x12\\\n" +
-	"\x0fUnsubscribePush\x12#.gamehost.v1.UnsubscribePushRequest\x1a$.gamehost.v1.UnsubscribePushResponse2\xd2\x03\n" +
+	"\x0fUnsubscribePush\x12#.gamehost.v1.UnsubscribePushRequest\x1a$.gamehost.v1.UnsubscribePushResponse\x12B\n" +
+	"\bSendChat\x12\x1c.gamehost.v1.SendChatRequest\x1a\x18.gamehost.v1.ChatMessage\x12E\n" +
+	"\n" +
+	"ReportChat\x12\x1e.gamehost.v1.ReportChatRequest\x1a\x17.gamehost.v1.ChatReport\x12I\n" +
+	"\fReportPlayer\x12 .gamehost.v1.ReportPlayerRequest\x1a\x17.gamehost.v1.ChatReport\x12D\n" +
+	"\bMuteUser\x12\x1c.gamehost.v1.MuteUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12H\n" +
+	"\n" +
+	"UnmuteUser\x12\x1e.gamehost.v1.UnmuteUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12F\n" +
+	"\tBlockUser\x12\x1d.gamehost.v1.BlockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12J\n" +
+	"\vUnblockUser\x12\x1f.gamehost.v1.UnblockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12Y\n" +
+	"\x10GetChatRelations\x12$.gamehost.v1.GetChatRelationsRequest\x1a\x1a.gamehost.v1.ChatRelations\"\x03\x90\x02\x012\xeb\x05\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -8352,7 +9625,11 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\tAssignBot\x12\x1d.gamehost.v1.AssignBotRequest\x1a\x12.gamehost.v1.Match\x12B\n" +
 	"\vResumeMatch\x12\x1f.gamehost.v1.ResumeMatchRequest\x1a\x12.gamehost.v1.Match\x12^\n" +
 	"\x0eListDeliveries\x12\".gamehost.v1.ListDeliveriesRequest\x1a#.gamehost.v1.ListDeliveriesResponse\"\x03\x90\x02\x01\x12I\n" +
-	"\rRetryDelivery\x12!.gamehost.v1.RetryDeliveryRequest\x1a\x15.gamehost.v1.DeliveryB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
+	"\rRetryDelivery\x12!.gamehost.v1.RetryDeliveryRequest\x1a\x15.gamehost.v1.Delivery\x12H\n" +
+	"\vHideMessage\x12\x1f.gamehost.v1.HideMessageRequest\x1a\x18.gamehost.v1.ChatMessage\x128\n" +
+	"\aBanUser\x12\x1b.gamehost.v1.BanUserRequest\x1a\x10.gamehost.v1.Ban\x12<\n" +
+	"\tUnbanUser\x12\x1d.gamehost.v1.UnbanUserRequest\x1a\x10.gamehost.v1.Ban\x12U\n" +
+	"\vListReports\x12\x1f.gamehost.v1.ListReportsRequest\x1a .gamehost.v1.ListReportsResponse\"\x03\x90\x02\x01B4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
 
 var (
 	file_gamehost_v1_gamehost_proto_rawDescOnce sync.Once
@@ -8366,8 +9643,8 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 	return file_gamehost_v1_gamehost_proto_rawDescData
 }
 
-var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
+var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 102)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -8376,300 +9653,352 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(EventKind)(0),                  // 4: gamehost.v1.EventKind
 	(TicketState)(0),                // 5: gamehost.v1.TicketState
 	(DeliveryState)(0),              // 6: gamehost.v1.DeliveryState
-	(AgentVerdict_Outcome)(0),       // 7: gamehost.v1.AgentVerdict.Outcome
-	(*Game)(nil),                    // 8: gamehost.v1.Game
-	(*GameBot)(nil),                 // 9: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 10: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 11: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 12: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 13: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 14: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 15: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 16: gamehost.v1.Result
-	(*Match)(nil),                   // 17: gamehost.v1.Match
-	(*SeatReservation)(nil),         // 18: gamehost.v1.SeatReservation
-	(*ChessClock)(nil),              // 19: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 20: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 21: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 22: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 23: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 24: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 25: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 26: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 27: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 28: gamehost.v1.MovePart
-	(*View)(nil),                    // 29: gamehost.v1.View
-	(*RenderOptions)(nil),           // 30: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 31: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 32: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 33: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 34: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 35: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 36: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 37: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 38: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 39: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 40: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 41: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 42: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 43: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 44: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 45: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 46: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 47: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 48: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 49: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 50: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 51: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 52: gamehost.v1.Identity
-	(*GetPushKeyRequest)(nil),       // 53: gamehost.v1.GetPushKeyRequest
-	(*PushKey)(nil),                 // 54: gamehost.v1.PushKey
-	(*SubscribePushRequest)(nil),    // 55: gamehost.v1.SubscribePushRequest
-	(*PushSubscription)(nil),        // 56: gamehost.v1.PushSubscription
-	(*UnsubscribePushRequest)(nil),  // 57: gamehost.v1.UnsubscribePushRequest
-	(*UnsubscribePushResponse)(nil), // 58: gamehost.v1.UnsubscribePushResponse
-	(*AbortMatchRequest)(nil),       // 59: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 60: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 61: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 62: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 63: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 64: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 65: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 66: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 67: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 68: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 69: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 70: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 71: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 72: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 73: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 74: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 75: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 76: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 77: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 78: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 79: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 80: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 81: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 82: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 83: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 84: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 85: gamehost.v1.RetryDeliveryRequest
-	(*AgentRequest)(nil),            // 86: gamehost.v1.AgentRequest
-	(*AgentRegistration)(nil),       // 87: gamehost.v1.AgentRegistration
-	(*AgentMove)(nil),               // 88: gamehost.v1.AgentMove
-	(*AgentEvent)(nil),              // 89: gamehost.v1.AgentEvent
-	(*AgentRegistered)(nil),         // 90: gamehost.v1.AgentRegistered
-	(*AgentTurn)(nil),               // 91: gamehost.v1.AgentTurn
-	(*AgentVerdict)(nil),            // 92: gamehost.v1.AgentVerdict
-	(*structpb.Struct)(nil),         // 93: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 94: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 95: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 96: google.protobuf.Any
+	(ChatChannel)(0),                // 7: gamehost.v1.ChatChannel
+	(AgentVerdict_Outcome)(0),       // 8: gamehost.v1.AgentVerdict.Outcome
+	(*Game)(nil),                    // 9: gamehost.v1.Game
+	(*GameBot)(nil),                 // 10: gamehost.v1.GameBot
+	(*Variant)(nil),                 // 11: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 12: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 13: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 14: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 15: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 16: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 17: gamehost.v1.Result
+	(*Match)(nil),                   // 18: gamehost.v1.Match
+	(*SeatReservation)(nil),         // 19: gamehost.v1.SeatReservation
+	(*ChessClock)(nil),              // 20: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 21: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 22: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 23: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 24: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 25: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 26: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 27: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 28: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 29: gamehost.v1.MovePart
+	(*View)(nil),                    // 30: gamehost.v1.View
+	(*RenderOptions)(nil),           // 31: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 32: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 33: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 34: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 35: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 36: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 37: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 38: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 39: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 40: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 41: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 42: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 43: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 44: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 45: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 46: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 47: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 48: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 49: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 50: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 51: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 52: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 53: gamehost.v1.Identity
+	(*GetPushKeyRequest)(nil),       // 54: gamehost.v1.GetPushKeyRequest
+	(*PushKey)(nil),                 // 55: gamehost.v1.PushKey
+	(*SubscribePushRequest)(nil),    // 56: gamehost.v1.SubscribePushRequest
+	(*PushSubscription)(nil),        // 57: gamehost.v1.PushSubscription
+	(*UnsubscribePushRequest)(nil),  // 58: gamehost.v1.UnsubscribePushRequest
+	(*UnsubscribePushResponse)(nil), // 59: gamehost.v1.UnsubscribePushResponse
+	(*AbortMatchRequest)(nil),       // 60: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 61: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 62: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 63: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 64: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 65: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 66: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 67: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 68: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 69: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 70: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 71: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 72: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 73: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 74: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 75: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 76: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 77: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 78: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 79: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 80: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 81: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 82: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 83: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 84: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 85: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 86: gamehost.v1.RetryDeliveryRequest
+	(*AgentRequest)(nil),            // 87: gamehost.v1.AgentRequest
+	(*AgentRegistration)(nil),       // 88: gamehost.v1.AgentRegistration
+	(*AgentMove)(nil),               // 89: gamehost.v1.AgentMove
+	(*AgentEvent)(nil),              // 90: gamehost.v1.AgentEvent
+	(*AgentRegistered)(nil),         // 91: gamehost.v1.AgentRegistered
+	(*AgentTurn)(nil),               // 92: gamehost.v1.AgentTurn
+	(*AgentVerdict)(nil),            // 93: gamehost.v1.AgentVerdict
+	(*ChatMessage)(nil),             // 94: gamehost.v1.ChatMessage
+	(*SendChatRequest)(nil),         // 95: gamehost.v1.SendChatRequest
+	(*ChatReport)(nil),              // 96: gamehost.v1.ChatReport
+	(*ReportChatRequest)(nil),       // 97: gamehost.v1.ReportChatRequest
+	(*ReportPlayerRequest)(nil),     // 98: gamehost.v1.ReportPlayerRequest
+	(*MuteUserRequest)(nil),         // 99: gamehost.v1.MuteUserRequest
+	(*UnmuteUserRequest)(nil),       // 100: gamehost.v1.UnmuteUserRequest
+	(*BlockUserRequest)(nil),        // 101: gamehost.v1.BlockUserRequest
+	(*UnblockUserRequest)(nil),      // 102: gamehost.v1.UnblockUserRequest
+	(*GetChatRelationsRequest)(nil), // 103: gamehost.v1.GetChatRelationsRequest
+	(*ChatRelations)(nil),           // 104: gamehost.v1.ChatRelations
+	(*HideMessageRequest)(nil),      // 105: gamehost.v1.HideMessageRequest
+	(*BanUserRequest)(nil),          // 106: gamehost.v1.BanUserRequest
+	(*UnbanUserRequest)(nil),        // 107: gamehost.v1.UnbanUserRequest
+	(*Ban)(nil),                     // 108: gamehost.v1.Ban
+	(*ListReportsRequest)(nil),      // 109: gamehost.v1.ListReportsRequest
+	(*ListReportsResponse)(nil),     // 110: gamehost.v1.ListReportsResponse
+	(*structpb.Struct)(nil),         // 111: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 112: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 113: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 114: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	93,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	93,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	10,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
-	9,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	93,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	8,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	111, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	111, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	11,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	10,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
+	111, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	9,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	94,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	112, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	14,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	93,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	16,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	94,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	94,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	95,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	94,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	15,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	19,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	95,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	42,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	94,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	15,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	111, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	17,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	112, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	112, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	113, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	112, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	16,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	20,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	113, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	43,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	112, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	50,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	95,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	95,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	95,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	94,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	94,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	95,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	93,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	95,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	95,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	95,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	95,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	95,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	51,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	113, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	113, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	113, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	112, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	112, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	113, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	111, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	113, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	113, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	113, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	113, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	113, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
-	18,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
+	19,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	17,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	17,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	93,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	28,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	18,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	18,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	111, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	29,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	93,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	27,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	16,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	30,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	93,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	30,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	29,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	111, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	28,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	17,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	31,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	111, // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	31,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	30,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	94,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	93,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	29,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	94,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	94,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	30,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	93,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	34,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	16,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	42,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	94,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	50,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	94,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	94,  // 66: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
-	35,  // 67: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	32,  // 68: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	38,  // 69: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	39,  // 70: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	40,  // 71: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	44,  // 72: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	45,  // 73: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	46,  // 74: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	47,  // 75: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	48,  // 76: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	96,  // 77: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	34,  // 78: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	33,  // 79: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	17,  // 80: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	65,  // 81: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	67,  // 82: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	41,  // 83: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	17,  // 84: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	49,  // 85: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	69,  // 86: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	69,  // 87: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	93,  // 88: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	95,  // 89: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	95,  // 90: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	93,  // 91: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 92: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	95,  // 93: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	94,  // 94: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	94,  // 95: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	94,  // 96: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 97: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	75,  // 98: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	94,  // 99: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 100: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	94,  // 101: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	94,  // 102: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	81,  // 103: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	93,  // 104: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 105: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	82,  // 106: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	87,  // 107: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
-	88,  // 108: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
-	90,  // 109: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
-	91,  // 110: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
-	92,  // 111: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
-	65,  // 112: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
-	29,  // 113: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
-	94,  // 114: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
-	7,   // 115: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
-	65,  // 116: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
-	11,  // 117: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	13,  // 118: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	20,  // 119: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	21,  // 120: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	23,  // 121: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	24,  // 122: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	26,  // 123: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	31,  // 124: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	32,  // 125: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	35,  // 126: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	36,  // 127: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	51,  // 128: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	64,  // 129: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	86,  // 130: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
-	68,  // 131: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	70,  // 132: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	72,  // 133: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	74,  // 134: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	76,  // 135: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	77,  // 136: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	78,  // 137: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	79,  // 138: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	38,  // 139: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	39,  // 140: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	40,  // 141: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	43,  // 142: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	44,  // 143: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	45,  // 144: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	46,  // 145: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	47,  // 146: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	48,  // 147: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	53,  // 148: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	55,  // 149: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	57,  // 150: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	59,  // 151: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	60,  // 152: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	62,  // 153: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	63,  // 154: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	83,  // 155: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	85,  // 156: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	12,  // 157: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	8,   // 158: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	17,  // 159: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	22,  // 160: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	17,  // 161: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	25,  // 162: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	17,  // 163: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	29,  // 164: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	33,  // 165: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	34,  // 166: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	37,  // 167: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	52,  // 168: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	66,  // 169: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	89,  // 170: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
-	17,  // 171: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	71,  // 172: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	73,  // 173: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	75,  // 174: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	75,  // 175: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	75,  // 176: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	75,  // 177: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	80,  // 178: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	41,  // 179: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	41,  // 180: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	41,  // 181: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	17,  // 182: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	17,  // 183: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	49,  // 184: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	49,  // 185: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	49,  // 186: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	17,  // 187: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	54,  // 188: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	56,  // 189: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	58,  // 190: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	17,  // 191: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	61,  // 192: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	17,  // 193: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	17,  // 194: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	84,  // 195: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	82,  // 196: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	157, // [157:197] is the sub-list for method output_type
-	117, // [117:157] is the sub-list for method input_type
-	117, // [117:117] is the sub-list for extension type_name
-	117, // [117:117] is the sub-list for extension extendee
-	0,   // [0:117] is the sub-list for field type_name
+	112, // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	111, // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	30,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	112, // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	112, // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	94,  // 58: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
+	31,  // 59: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	111, // 60: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	35,  // 61: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	17,  // 62: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	94,  // 63: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
+	43,  // 64: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	112, // 65: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	51,  // 66: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	112, // 67: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	112, // 68: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	36,  // 69: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	33,  // 70: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	39,  // 71: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	40,  // 72: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	41,  // 73: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	45,  // 74: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	46,  // 75: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	47,  // 76: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	48,  // 77: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	49,  // 78: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	95,  // 79: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
+	114, // 80: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	35,  // 81: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	34,  // 82: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	18,  // 83: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	66,  // 84: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	68,  // 85: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	42,  // 86: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	18,  // 87: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	50,  // 88: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	94,  // 89: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
+	70,  // 90: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	70,  // 91: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	111, // 92: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	113, // 93: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	113, // 94: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	111, // 95: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 96: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	113, // 97: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	112, // 98: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	112, // 99: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	112, // 100: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 101: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	76,  // 102: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	112, // 103: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 104: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	112, // 105: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	112, // 106: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	82,  // 107: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	111, // 108: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 109: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	83,  // 110: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	88,  // 111: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
+	89,  // 112: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
+	91,  // 113: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
+	92,  // 114: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
+	93,  // 115: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
+	66,  // 116: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
+	30,  // 117: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
+	112, // 118: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	8,   // 119: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
+	66,  // 120: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
+	7,   // 121: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
+	112, // 122: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
+	112, // 123: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
+	94,  // 124: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
+	112, // 125: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
+	96,  // 126: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
+	12,  // 127: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	14,  // 128: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	21,  // 129: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	22,  // 130: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	24,  // 131: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	25,  // 132: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	27,  // 133: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	32,  // 134: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	33,  // 135: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	36,  // 136: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	37,  // 137: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	52,  // 138: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	65,  // 139: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	87,  // 140: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	69,  // 141: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	71,  // 142: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	73,  // 143: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	75,  // 144: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	77,  // 145: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	78,  // 146: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	79,  // 147: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	80,  // 148: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	39,  // 149: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	40,  // 150: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	41,  // 151: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	44,  // 152: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	45,  // 153: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	46,  // 154: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	47,  // 155: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	48,  // 156: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	49,  // 157: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	54,  // 158: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	56,  // 159: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	58,  // 160: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	95,  // 161: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
+	97,  // 162: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
+	98,  // 163: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
+	99,  // 164: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
+	100, // 165: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
+	101, // 166: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
+	102, // 167: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
+	103, // 168: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
+	60,  // 169: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	61,  // 170: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	63,  // 171: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	64,  // 172: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	84,  // 173: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	86,  // 174: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	105, // 175: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
+	106, // 176: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
+	107, // 177: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
+	109, // 178: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
+	13,  // 179: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	9,   // 180: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	18,  // 181: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	23,  // 182: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	18,  // 183: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	26,  // 184: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	18,  // 185: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	30,  // 186: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	34,  // 187: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	35,  // 188: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	38,  // 189: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	53,  // 190: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	67,  // 191: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	90,  // 192: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	18,  // 193: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	72,  // 194: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	74,  // 195: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	76,  // 196: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	76,  // 197: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	76,  // 198: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	76,  // 199: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	81,  // 200: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	42,  // 201: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	42,  // 202: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	42,  // 203: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	18,  // 204: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	18,  // 205: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	50,  // 206: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	50,  // 207: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	50,  // 208: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	18,  // 209: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	55,  // 210: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	57,  // 211: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	59,  // 212: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	94,  // 213: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
+	96,  // 214: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
+	96,  // 215: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
+	104, // 216: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
+	104, // 217: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
+	104, // 218: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
+	104, // 219: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
+	104, // 220: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
+	18,  // 221: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	62,  // 222: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	18,  // 223: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	18,  // 224: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	85,  // 225: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	83,  // 226: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	94,  // 227: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
+	108, // 228: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
+	108, // 229: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
+	110, // 230: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
+	179, // [179:231] is the sub-list for method output_type
+	127, // [127:179] is the sub-list for method input_type
+	127, // [127:127] is the sub-list for extension type_name
+	127, // [127:127] is the sub-list for extension extendee
+	0,   // [0:127] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -8699,6 +10028,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_AnswerDraw)(nil),
 		(*SessionRequest_WithdrawDraw)(nil),
 		(*SessionRequest_ClaimVictory)(nil),
+		(*SessionRequest_SendChat)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[58].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
@@ -8709,6 +10039,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Undo)(nil),
 		(*SessionEvent_Ended)(nil),
 		(*SessionEvent_Draw)(nil),
+		(*SessionEvent_ChatSent)(nil),
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[66].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[67].OneofWrappers = []any{}
@@ -8727,8 +10058,8 @@ func file_gamehost_v1_gamehost_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
-			NumEnums:      8,
-			NumMessages:   85,
+			NumEnums:      9,
+			NumMessages:   102,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -63,6 +63,14 @@ const (
 	GameHost_GetPushKey_FullMethodName       = "/gamehost.v1.GameHost/GetPushKey"
 	GameHost_SubscribePush_FullMethodName    = "/gamehost.v1.GameHost/SubscribePush"
 	GameHost_UnsubscribePush_FullMethodName  = "/gamehost.v1.GameHost/UnsubscribePush"
+	GameHost_SendChat_FullMethodName         = "/gamehost.v1.GameHost/SendChat"
+	GameHost_ReportChat_FullMethodName       = "/gamehost.v1.GameHost/ReportChat"
+	GameHost_ReportPlayer_FullMethodName     = "/gamehost.v1.GameHost/ReportPlayer"
+	GameHost_MuteUser_FullMethodName         = "/gamehost.v1.GameHost/MuteUser"
+	GameHost_UnmuteUser_FullMethodName       = "/gamehost.v1.GameHost/UnmuteUser"
+	GameHost_BlockUser_FullMethodName        = "/gamehost.v1.GameHost/BlockUser"
+	GameHost_UnblockUser_FullMethodName      = "/gamehost.v1.GameHost/UnblockUser"
+	GameHost_GetChatRelations_FullMethodName = "/gamehost.v1.GameHost/GetChatRelations"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -201,6 +209,27 @@ type GameHostClient interface {
 	// Forgets one of the caller's subscriptions (signing out, a page that
 	// unsubscribed). NOT_FOUND when the caller has none at that endpoint.
 	UnsubscribePush(ctx context.Context, in *UnsubscribePushRequest, opts ...grpc.CallOption) (*UnsubscribePushResponse, error)
+	// Chat and moderation. See docs/protocol.md, "Chat". A match's chat is
+	// public to whoever may watch the match: players write on the players'
+	// channel, everyone else on the spectators' one, which players see once
+	// the match is over. Writing needs a signed-in caller.
+	// Posts a message to the match's chat; returns it as stored (its words
+	// may have been filtered). RESOURCE_EXHAUSTED with RetryInfo past the
+	// per-caller rate.
+	SendChat(ctx context.Context, in *SendChatRequest, opts ...grpc.CallOption) (*ChatMessage, error)
+	// Reports a message of a match's chat to the admins.
+	ReportChat(ctx context.Context, in *ReportChatRequest, opts ...grpc.CallOption) (*ChatReport, error)
+	// Reports a player ("players/{subject}") to the admins.
+	ReportPlayer(ctx context.Context, in *ReportPlayerRequest, opts ...grpc.CallOption) (*ChatReport, error)
+	// The caller stops (or starts again) seeing a user's chat messages.
+	MuteUser(ctx context.Context, in *MuteUserRequest, opts ...grpc.CallOption) (*ChatRelations, error)
+	UnmuteUser(ctx context.Context, in *UnmuteUserRequest, opts ...grpc.CallOption) (*ChatRelations, error)
+	// The caller and the user no longer see each other's messages and
+	// matchmaking never seats them together (until unblocked).
+	BlockUser(ctx context.Context, in *BlockUserRequest, opts ...grpc.CallOption) (*ChatRelations, error)
+	UnblockUser(ctx context.Context, in *UnblockUserRequest, opts ...grpc.CallOption) (*ChatRelations, error)
+	// The users the signed-in caller mutes and blocks.
+	GetChatRelations(ctx context.Context, in *GetChatRelationsRequest, opts ...grpc.CallOption) (*ChatRelations, error)
 }
 
 type gameHostClient struct {
@@ -575,6 +604,86 @@ func (c *gameHostClient) UnsubscribePush(ctx context.Context, in *UnsubscribePus
 	return out, nil
 }
 
+func (c *gameHostClient) SendChat(ctx context.Context, in *SendChatRequest, opts ...grpc.CallOption) (*ChatMessage, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatMessage)
+	err := c.cc.Invoke(ctx, GameHost_SendChat_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) ReportChat(ctx context.Context, in *ReportChatRequest, opts ...grpc.CallOption) (*ChatReport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatReport)
+	err := c.cc.Invoke(ctx, GameHost_ReportChat_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) ReportPlayer(ctx context.Context, in *ReportPlayerRequest, opts ...grpc.CallOption) (*ChatReport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatReport)
+	err := c.cc.Invoke(ctx, GameHost_ReportPlayer_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) MuteUser(ctx context.Context, in *MuteUserRequest, opts ...grpc.CallOption) (*ChatRelations, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatRelations)
+	err := c.cc.Invoke(ctx, GameHost_MuteUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) UnmuteUser(ctx context.Context, in *UnmuteUserRequest, opts ...grpc.CallOption) (*ChatRelations, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatRelations)
+	err := c.cc.Invoke(ctx, GameHost_UnmuteUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) BlockUser(ctx context.Context, in *BlockUserRequest, opts ...grpc.CallOption) (*ChatRelations, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatRelations)
+	err := c.cc.Invoke(ctx, GameHost_BlockUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) UnblockUser(ctx context.Context, in *UnblockUserRequest, opts ...grpc.CallOption) (*ChatRelations, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatRelations)
+	err := c.cc.Invoke(ctx, GameHost_UnblockUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) GetChatRelations(ctx context.Context, in *GetChatRelationsRequest, opts ...grpc.CallOption) (*ChatRelations, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatRelations)
+	err := c.cc.Invoke(ctx, GameHost_GetChatRelations_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -711,6 +820,27 @@ type GameHostServer interface {
 	// Forgets one of the caller's subscriptions (signing out, a page that
 	// unsubscribed). NOT_FOUND when the caller has none at that endpoint.
 	UnsubscribePush(context.Context, *UnsubscribePushRequest) (*UnsubscribePushResponse, error)
+	// Chat and moderation. See docs/protocol.md, "Chat". A match's chat is
+	// public to whoever may watch the match: players write on the players'
+	// channel, everyone else on the spectators' one, which players see once
+	// the match is over. Writing needs a signed-in caller.
+	// Posts a message to the match's chat; returns it as stored (its words
+	// may have been filtered). RESOURCE_EXHAUSTED with RetryInfo past the
+	// per-caller rate.
+	SendChat(context.Context, *SendChatRequest) (*ChatMessage, error)
+	// Reports a message of a match's chat to the admins.
+	ReportChat(context.Context, *ReportChatRequest) (*ChatReport, error)
+	// Reports a player ("players/{subject}") to the admins.
+	ReportPlayer(context.Context, *ReportPlayerRequest) (*ChatReport, error)
+	// The caller stops (or starts again) seeing a user's chat messages.
+	MuteUser(context.Context, *MuteUserRequest) (*ChatRelations, error)
+	UnmuteUser(context.Context, *UnmuteUserRequest) (*ChatRelations, error)
+	// The caller and the user no longer see each other's messages and
+	// matchmaking never seats them together (until unblocked).
+	BlockUser(context.Context, *BlockUserRequest) (*ChatRelations, error)
+	UnblockUser(context.Context, *UnblockUserRequest) (*ChatRelations, error)
+	// The users the signed-in caller mutes and blocks.
+	GetChatRelations(context.Context, *GetChatRelationsRequest) (*ChatRelations, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -822,6 +952,30 @@ func (UnimplementedGameHostServer) SubscribePush(context.Context, *SubscribePush
 }
 func (UnimplementedGameHostServer) UnsubscribePush(context.Context, *UnsubscribePushRequest) (*UnsubscribePushResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UnsubscribePush not implemented")
+}
+func (UnimplementedGameHostServer) SendChat(context.Context, *SendChatRequest) (*ChatMessage, error) {
+	return nil, status.Error(codes.Unimplemented, "method SendChat not implemented")
+}
+func (UnimplementedGameHostServer) ReportChat(context.Context, *ReportChatRequest) (*ChatReport, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportChat not implemented")
+}
+func (UnimplementedGameHostServer) ReportPlayer(context.Context, *ReportPlayerRequest) (*ChatReport, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportPlayer not implemented")
+}
+func (UnimplementedGameHostServer) MuteUser(context.Context, *MuteUserRequest) (*ChatRelations, error) {
+	return nil, status.Error(codes.Unimplemented, "method MuteUser not implemented")
+}
+func (UnimplementedGameHostServer) UnmuteUser(context.Context, *UnmuteUserRequest) (*ChatRelations, error) {
+	return nil, status.Error(codes.Unimplemented, "method UnmuteUser not implemented")
+}
+func (UnimplementedGameHostServer) BlockUser(context.Context, *BlockUserRequest) (*ChatRelations, error) {
+	return nil, status.Error(codes.Unimplemented, "method BlockUser not implemented")
+}
+func (UnimplementedGameHostServer) UnblockUser(context.Context, *UnblockUserRequest) (*ChatRelations, error) {
+	return nil, status.Error(codes.Unimplemented, "method UnblockUser not implemented")
+}
+func (UnimplementedGameHostServer) GetChatRelations(context.Context, *GetChatRelationsRequest) (*ChatRelations, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetChatRelations not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1420,6 +1574,150 @@ func _GameHost_UnsubscribePush_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_SendChat_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SendChatRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).SendChat(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_SendChat_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).SendChat(ctx, req.(*SendChatRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_ReportChat_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReportChatRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ReportChat(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ReportChat_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ReportChat(ctx, req.(*ReportChatRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_ReportPlayer_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReportPlayerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ReportPlayer(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ReportPlayer_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ReportPlayer(ctx, req.(*ReportPlayerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_MuteUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MuteUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).MuteUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_MuteUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).MuteUser(ctx, req.(*MuteUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_UnmuteUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnmuteUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).UnmuteUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_UnmuteUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).UnmuteUser(ctx, req.(*UnmuteUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_BlockUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BlockUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).BlockUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_BlockUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).BlockUser(ctx, req.(*BlockUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_UnblockUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnblockUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).UnblockUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_UnblockUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).UnblockUser(ctx, req.(*UnblockUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_GetChatRelations_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetChatRelationsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).GetChatRelations(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_GetChatRelations_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).GetChatRelations(ctx, req.(*GetChatRelationsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1547,6 +1845,38 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "UnsubscribePush",
 			Handler:    _GameHost_UnsubscribePush_Handler,
 		},
+		{
+			MethodName: "SendChat",
+			Handler:    _GameHost_SendChat_Handler,
+		},
+		{
+			MethodName: "ReportChat",
+			Handler:    _GameHost_ReportChat_Handler,
+		},
+		{
+			MethodName: "ReportPlayer",
+			Handler:    _GameHost_ReportPlayer_Handler,
+		},
+		{
+			MethodName: "MuteUser",
+			Handler:    _GameHost_MuteUser_Handler,
+		},
+		{
+			MethodName: "UnmuteUser",
+			Handler:    _GameHost_UnmuteUser_Handler,
+		},
+		{
+			MethodName: "BlockUser",
+			Handler:    _GameHost_BlockUser_Handler,
+		},
+		{
+			MethodName: "UnblockUser",
+			Handler:    _GameHost_UnblockUser_Handler,
+		},
+		{
+			MethodName: "GetChatRelations",
+			Handler:    _GameHost_GetChatRelations_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -1582,6 +1912,10 @@ const (
 	GameHostAdmin_ResumeMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/ResumeMatch"
 	GameHostAdmin_ListDeliveries_FullMethodName = "/gamehost.v1.GameHostAdmin/ListDeliveries"
 	GameHostAdmin_RetryDelivery_FullMethodName  = "/gamehost.v1.GameHostAdmin/RetryDelivery"
+	GameHostAdmin_HideMessage_FullMethodName    = "/gamehost.v1.GameHostAdmin/HideMessage"
+	GameHostAdmin_BanUser_FullMethodName        = "/gamehost.v1.GameHostAdmin/BanUser"
+	GameHostAdmin_UnbanUser_FullMethodName      = "/gamehost.v1.GameHostAdmin/UnbanUser"
+	GameHostAdmin_ListReports_FullMethodName    = "/gamehost.v1.GameHostAdmin/ListReports"
 )
 
 // GameHostAdminClient is the client API for GameHostAdmin service.
@@ -1604,6 +1938,15 @@ type GameHostAdminClient interface {
 	ListDeliveries(ctx context.Context, in *ListDeliveriesRequest, opts ...grpc.CallOption) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.
 	RetryDelivery(ctx context.Context, in *RetryDeliveryRequest, opts ...grpc.CallOption) (*Delivery, error)
+	// Chat moderation (docs/security.md, "Chat moderation").
+	// Hides a chat message for everyone; its text is kept for audit.
+	HideMessage(ctx context.Context, in *HideMessageRequest, opts ...grpc.CallOption) (*ChatMessage, error)
+	// Bans a user: every call with their credentials is refused with
+	// PERMISSION_DENIED (reason BANNED), on every replica, until unbanned.
+	BanUser(ctx context.Context, in *BanUserRequest, opts ...grpc.CallOption) (*Ban, error)
+	UnbanUser(ctx context.Context, in *UnbanUserRequest, opts ...grpc.CallOption) (*Ban, error)
+	// The players' reports, newest first; paged.
+	ListReports(ctx context.Context, in *ListReportsRequest, opts ...grpc.CallOption) (*ListReportsResponse, error)
 }
 
 type gameHostAdminClient struct {
@@ -1674,6 +2017,46 @@ func (c *gameHostAdminClient) RetryDelivery(ctx context.Context, in *RetryDelive
 	return out, nil
 }
 
+func (c *gameHostAdminClient) HideMessage(ctx context.Context, in *HideMessageRequest, opts ...grpc.CallOption) (*ChatMessage, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ChatMessage)
+	err := c.cc.Invoke(ctx, GameHostAdmin_HideMessage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) BanUser(ctx context.Context, in *BanUserRequest, opts ...grpc.CallOption) (*Ban, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Ban)
+	err := c.cc.Invoke(ctx, GameHostAdmin_BanUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) UnbanUser(ctx context.Context, in *UnbanUserRequest, opts ...grpc.CallOption) (*Ban, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Ban)
+	err := c.cc.Invoke(ctx, GameHostAdmin_UnbanUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) ListReports(ctx context.Context, in *ListReportsRequest, opts ...grpc.CallOption) (*ListReportsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListReportsResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListReports_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostAdminServer is the server API for GameHostAdmin service.
 // All implementations must embed UnimplementedGameHostAdminServer
 // for forward compatibility.
@@ -1694,6 +2077,15 @@ type GameHostAdminServer interface {
 	ListDeliveries(context.Context, *ListDeliveriesRequest) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.
 	RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error)
+	// Chat moderation (docs/security.md, "Chat moderation").
+	// Hides a chat message for everyone; its text is kept for audit.
+	HideMessage(context.Context, *HideMessageRequest) (*ChatMessage, error)
+	// Bans a user: every call with their credentials is refused with
+	// PERMISSION_DENIED (reason BANNED), on every replica, until unbanned.
+	BanUser(context.Context, *BanUserRequest) (*Ban, error)
+	UnbanUser(context.Context, *UnbanUserRequest) (*Ban, error)
+	// The players' reports, newest first; paged.
+	ListReports(context.Context, *ListReportsRequest) (*ListReportsResponse, error)
 	mustEmbedUnimplementedGameHostAdminServer()
 }
 
@@ -1721,6 +2113,18 @@ func (UnimplementedGameHostAdminServer) ListDeliveries(context.Context, *ListDel
 }
 func (UnimplementedGameHostAdminServer) RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error) {
 	return nil, status.Error(codes.Unimplemented, "method RetryDelivery not implemented")
+}
+func (UnimplementedGameHostAdminServer) HideMessage(context.Context, *HideMessageRequest) (*ChatMessage, error) {
+	return nil, status.Error(codes.Unimplemented, "method HideMessage not implemented")
+}
+func (UnimplementedGameHostAdminServer) BanUser(context.Context, *BanUserRequest) (*Ban, error) {
+	return nil, status.Error(codes.Unimplemented, "method BanUser not implemented")
+}
+func (UnimplementedGameHostAdminServer) UnbanUser(context.Context, *UnbanUserRequest) (*Ban, error) {
+	return nil, status.Error(codes.Unimplemented, "method UnbanUser not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListReports(context.Context, *ListReportsRequest) (*ListReportsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListReports not implemented")
 }
 func (UnimplementedGameHostAdminServer) mustEmbedUnimplementedGameHostAdminServer() {}
 func (UnimplementedGameHostAdminServer) testEmbeddedByValue()                       {}
@@ -1851,6 +2255,78 @@ func _GameHostAdmin_RetryDelivery_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHostAdmin_HideMessage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(HideMessageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).HideMessage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_HideMessage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).HideMessage(ctx, req.(*HideMessageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_BanUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BanUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).BanUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_BanUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).BanUser(ctx, req.(*BanUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_UnbanUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnbanUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).UnbanUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_UnbanUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).UnbanUser(ctx, req.(*UnbanUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_ListReports_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListReportsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListReports(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListReports_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListReports(ctx, req.(*ListReportsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHostAdmin_ServiceDesc is the grpc.ServiceDesc for GameHostAdmin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1881,6 +2357,22 @@ var GameHostAdmin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RetryDelivery",
 			Handler:    _GameHostAdmin_RetryDelivery_Handler,
+		},
+		{
+			MethodName: "HideMessage",
+			Handler:    _GameHostAdmin_HideMessage_Handler,
+		},
+		{
+			MethodName: "BanUser",
+			Handler:    _GameHostAdmin_BanUser_Handler,
+		},
+		{
+			MethodName: "UnbanUser",
+			Handler:    _GameHostAdmin_UnbanUser_Handler,
+		},
+		{
+			MethodName: "ListReports",
+			Handler:    _GameHostAdmin_ListReports_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
