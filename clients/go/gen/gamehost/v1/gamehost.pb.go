@@ -2607,7 +2607,11 @@ type View struct {
 	// Languages. The language of this message's words when the request asked
 	// for one (`locale`, or Accept-Language on the web port): e.g. "fr", or
 	// "en" when the plugin has no language that fits. Empty: English, none asked.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// The whole turn. The latest turn up to this version: every step its seat
+	// took, with what each step made public (see TurnSummary). Unset before
+	// the first move.
+	LastTurn      *TurnSummary `protobuf:"bytes,110,opt,name=last_turn,json=lastTurn,proto3" json:"last_turn,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2719,6 +2723,229 @@ func (x *View) GetLocale() string {
 	return ""
 }
 
+func (x *View) GetLastTurn() *TurnSummary {
+	if x != nil {
+		return x.LastTurn
+	}
+	return nil
+}
+
+// The whole turn: the steps one seat took in a row until another seat was to
+// move or the match ended (a bet, then a draw; a card turned up, then taken),
+// as the viewer may see them.
+type TurnSummary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seat whose turn it is or was.
+	Seat int32 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	// Its steps, oldest first.
+	Steps []*TurnStep `protobuf:"bytes,2,rep,name=steps,proto3" json:"steps,omitempty"`
+	// True once another seat is to move or the match is over; false while the
+	// seat is still taking steps of this turn.
+	Complete bool `protobuf:"varint,3,opt,name=complete,proto3" json:"complete,omitempty"`
+	// The steps on one line for a person, in the request's language: each
+	// step's label followed by what it revealed, the steps separated by " · ".
+	Text          string `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnSummary) Reset() {
+	*x = TurnSummary{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnSummary) ProtoMessage() {}
+
+func (x *TurnSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnSummary.ProtoReflect.Descriptor instead.
+func (*TurnSummary) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *TurnSummary) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *TurnSummary) GetSteps() []*TurnStep {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+func (x *TurnSummary) GetComplete() bool {
+	if x != nil {
+		return x.Complete
+	}
+	return false
+}
+
+func (x *TurnSummary) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// One step of a turn.
+type TurnStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The version of its MOVED event in the match log.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The move's label, as MatchEvent.label (a hidden move reads "a hidden move").
+	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	// What the step made known to this viewer: public values first.
+	Revealed []*Reveal `protobuf:"bytes,3,rep,name=revealed,proto3" json:"revealed,omitempty"`
+	// The host moved for the seat because its turn timed out.
+	TimedOut      bool `protobuf:"varint,4,opt,name=timed_out,json=timedOut,proto3" json:"timed_out,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TurnStep) Reset() {
+	*x = TurnStep{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TurnStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TurnStep) ProtoMessage() {}
+
+func (x *TurnStep) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TurnStep.ProtoReflect.Descriptor instead.
+func (*TurnStep) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *TurnStep) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *TurnStep) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *TurnStep) GetRevealed() []*Reveal {
+	if x != nil {
+		return x.Revealed
+	}
+	return nil
+}
+
+func (x *TurnStep) GetTimedOut() bool {
+	if x != nil {
+		return x.TimedOut
+	}
+	return false
+}
+
+// A value a step made known, computed by the game's rules from the positions
+// before and after the step (the card number turned up, the tile drawn).
+type Reveal struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What a person reads, e.g. "The card at C4 shows 17".
+	Label string `protobuf:"bytes,1,opt,name=label,proto3" json:"label,omitempty"`
+	// The value itself, for programs (a number, a word, an object).
+	Value *structpb.Value `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	// -1: every viewer sees it; else only this seat does (it appears only in
+	// that seat's views, events and log).
+	SeenBy        int32 `protobuf:"varint,3,opt,name=seen_by,json=seenBy,proto3" json:"seen_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reveal) Reset() {
+	*x = Reveal{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reveal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reveal) ProtoMessage() {}
+
+func (x *Reveal) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reveal.ProtoReflect.Descriptor instead.
+func (*Reveal) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *Reveal) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *Reveal) GetValue() *structpb.Value {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *Reveal) GetSeenBy() int32 {
+	if x != nil {
+		return x.SeenBy
+	}
+	return 0
+}
+
 // Which renderings a view carries besides the state.
 type RenderOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2730,7 +2957,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2742,7 +2969,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2755,7 +2982,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -2804,7 +3031,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2816,7 +3043,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2829,7 +3056,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -2910,7 +3137,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2922,7 +3149,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2935,7 +3162,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -3045,7 +3272,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3057,7 +3284,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3070,7 +3297,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -3123,14 +3350,20 @@ type MatchEvent struct {
 	// For VICTORY_CLAIMED: the seats found absent, ranked last.
 	AbsentSeats []int32 `protobuf:"varint,81,rep,packed,name=absent_seats,json=absentSeats,proto3" json:"absent_seats,omitempty"`
 	// For RESIGNED: the seat resigned by leaving a rated match.
-	Left          bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	Left bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	// The whole turn.
+	// For MOVED: what this step made known to this viewer (see Reveal).
+	Revealed []*Reveal `protobuf:"bytes,110,rep,name=revealed,proto3" json:"revealed,omitempty"`
+	// For a MOVED event that ends its seat's turn (another seat is to move
+	// next, or the match ends): the whole turn, every step in it.
+	Turn          *TurnSummary `protobuf:"bytes,111,opt,name=turn,proto3" json:"turn,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3142,7 +3375,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3155,7 +3388,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -3256,6 +3489,20 @@ func (x *MatchEvent) GetLeft() bool {
 	return false
 }
 
+func (x *MatchEvent) GetRevealed() []*Reveal {
+	if x != nil {
+		return x.Revealed
+	}
+	return nil
+}
+
+func (x *MatchEvent) GetTurn() *TurnSummary {
+	if x != nil {
+		return x.Turn
+	}
+	return nil
+}
+
 type WatchMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3283,7 +3530,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3295,7 +3542,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3308,7 +3555,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -3382,7 +3629,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3394,7 +3641,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3407,7 +3654,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -3481,7 +3728,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3493,7 +3740,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3506,7 +3753,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -3598,7 +3845,7 @@ type AskUndoRequest struct {
 
 func (x *AskUndoRequest) Reset() {
 	*x = AskUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3610,7 +3857,7 @@ func (x *AskUndoRequest) String() string {
 func (*AskUndoRequest) ProtoMessage() {}
 
 func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3623,7 +3870,7 @@ func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
 func (*AskUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *AskUndoRequest) GetName() string {
@@ -3656,7 +3903,7 @@ type AnswerUndoRequest struct {
 
 func (x *AnswerUndoRequest) Reset() {
 	*x = AnswerUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3668,7 +3915,7 @@ func (x *AnswerUndoRequest) String() string {
 func (*AnswerUndoRequest) ProtoMessage() {}
 
 func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3681,7 +3928,7 @@ func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
 func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *AnswerUndoRequest) GetName() string {
@@ -3724,7 +3971,7 @@ type WithdrawUndoRequest struct {
 
 func (x *WithdrawUndoRequest) Reset() {
 	*x = WithdrawUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3736,7 +3983,7 @@ func (x *WithdrawUndoRequest) String() string {
 func (*WithdrawUndoRequest) ProtoMessage() {}
 
 func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3749,7 +3996,7 @@ func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WithdrawUndoRequest) GetName() string {
@@ -3781,7 +4028,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3793,7 +4040,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3806,7 +4053,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *UndoResponse) GetVersion() int64 {
@@ -3850,7 +4097,7 @@ type UndoAsk struct {
 
 func (x *UndoAsk) Reset() {
 	*x = UndoAsk{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3862,7 +4109,7 @@ func (x *UndoAsk) String() string {
 func (*UndoAsk) ProtoMessage() {}
 
 func (x *UndoAsk) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3875,7 +4122,7 @@ func (x *UndoAsk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
 func (*UndoAsk) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *UndoAsk) GetSeat() int32 {
@@ -3930,7 +4177,7 @@ type RevokeInvitationRequest struct {
 
 func (x *RevokeInvitationRequest) Reset() {
 	*x = RevokeInvitationRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3942,7 +4189,7 @@ func (x *RevokeInvitationRequest) String() string {
 func (*RevokeInvitationRequest) ProtoMessage() {}
 
 func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3955,7 +4202,7 @@ func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
 func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *RevokeInvitationRequest) GetName() string {
@@ -3977,7 +4224,7 @@ type ResignRequest struct {
 
 func (x *ResignRequest) Reset() {
 	*x = ResignRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3989,7 +4236,7 @@ func (x *ResignRequest) String() string {
 func (*ResignRequest) ProtoMessage() {}
 
 func (x *ResignRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4002,7 +4249,7 @@ func (x *ResignRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignRequest.ProtoReflect.Descriptor instead.
 func (*ResignRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ResignRequest) GetName() string {
@@ -4030,7 +4277,7 @@ type OfferDrawRequest struct {
 
 func (x *OfferDrawRequest) Reset() {
 	*x = OfferDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4042,7 +4289,7 @@ func (x *OfferDrawRequest) String() string {
 func (*OfferDrawRequest) ProtoMessage() {}
 
 func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4055,7 +4302,7 @@ func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OfferDrawRequest.ProtoReflect.Descriptor instead.
 func (*OfferDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *OfferDrawRequest) GetName() string {
@@ -4088,7 +4335,7 @@ type AnswerDrawRequest struct {
 
 func (x *AnswerDrawRequest) Reset() {
 	*x = AnswerDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4100,7 +4347,7 @@ func (x *AnswerDrawRequest) String() string {
 func (*AnswerDrawRequest) ProtoMessage() {}
 
 func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4113,7 +4360,7 @@ func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerDrawRequest.ProtoReflect.Descriptor instead.
 func (*AnswerDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AnswerDrawRequest) GetName() string {
@@ -4156,7 +4403,7 @@ type WithdrawDrawRequest struct {
 
 func (x *WithdrawDrawRequest) Reset() {
 	*x = WithdrawDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4168,7 +4415,7 @@ func (x *WithdrawDrawRequest) String() string {
 func (*WithdrawDrawRequest) ProtoMessage() {}
 
 func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4181,7 +4428,7 @@ func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawDrawRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *WithdrawDrawRequest) GetName() string {
@@ -4209,7 +4456,7 @@ type ClaimVictoryRequest struct {
 
 func (x *ClaimVictoryRequest) Reset() {
 	*x = ClaimVictoryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4221,7 +4468,7 @@ func (x *ClaimVictoryRequest) String() string {
 func (*ClaimVictoryRequest) ProtoMessage() {}
 
 func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4234,7 +4481,7 @@ func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimVictoryRequest.ProtoReflect.Descriptor instead.
 func (*ClaimVictoryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ClaimVictoryRequest) GetName() string {
@@ -4266,7 +4513,7 @@ type DrawResponse struct {
 
 func (x *DrawResponse) Reset() {
 	*x = DrawResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4278,7 +4525,7 @@ func (x *DrawResponse) String() string {
 func (*DrawResponse) ProtoMessage() {}
 
 func (x *DrawResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4291,7 +4538,7 @@ func (x *DrawResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawResponse.ProtoReflect.Descriptor instead.
 func (*DrawResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *DrawResponse) GetVersion() int64 {
@@ -4333,7 +4580,7 @@ type DrawOffer struct {
 
 func (x *DrawOffer) Reset() {
 	*x = DrawOffer{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4345,7 +4592,7 @@ func (x *DrawOffer) String() string {
 func (*DrawOffer) ProtoMessage() {}
 
 func (x *DrawOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4358,7 +4605,7 @@ func (x *DrawOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawOffer.ProtoReflect.Descriptor instead.
 func (*DrawOffer) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *DrawOffer) GetSeat() int32 {
@@ -4404,7 +4651,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4416,7 +4663,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4429,7 +4676,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 type Identity struct {
@@ -4447,7 +4694,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4459,7 +4706,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4472,7 +4719,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Identity) GetSubject() string {
@@ -4515,7 +4762,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4527,7 +4774,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4540,7 +4787,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -4567,7 +4814,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4579,7 +4826,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4592,7 +4839,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -4610,7 +4857,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4622,7 +4869,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4635,7 +4882,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 type AssignBotRequest struct {
@@ -4651,7 +4898,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4663,7 +4910,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4676,7 +4923,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -4710,7 +4957,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4722,7 +4969,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4735,7 +4982,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -4770,7 +5017,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4782,7 +5029,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4795,7 +5042,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -5009,7 +5256,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5021,7 +5268,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5034,7 +5281,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -5082,7 +5329,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5094,7 +5341,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5107,7 +5354,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -5279,7 +5526,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5291,7 +5538,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5304,7 +5551,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -5324,7 +5571,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5336,7 +5583,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5349,7 +5596,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -5383,7 +5630,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5395,7 +5642,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5408,7 +5655,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -5494,7 +5741,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5506,7 +5753,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5519,7 +5766,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -5553,7 +5800,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5565,7 +5812,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5578,7 +5825,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -5605,7 +5852,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5617,7 +5864,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5630,7 +5877,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -5657,7 +5904,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5669,7 +5916,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5682,7 +5929,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -5775,7 +6022,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5787,7 +6034,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5800,7 +6047,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -5941,7 +6188,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5953,7 +6200,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5966,7 +6213,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *Ticket) GetName() string {
@@ -6133,7 +6380,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6145,7 +6392,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6158,7 +6405,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -6178,7 +6425,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6190,7 +6437,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6203,7 +6450,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -6223,7 +6470,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6235,7 +6482,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6248,7 +6495,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -6272,7 +6519,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6284,7 +6531,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6297,7 +6544,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -6332,7 +6579,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6344,7 +6591,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6357,7 +6604,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -6389,7 +6636,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6401,7 +6648,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6414,7 +6661,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -6466,7 +6713,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6478,7 +6725,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6491,7 +6738,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *Delivery) GetKey() string {
@@ -6559,7 +6806,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6571,7 +6818,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6584,7 +6831,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -6626,7 +6873,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6638,7 +6885,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6651,7 +6898,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -6678,7 +6925,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6690,7 +6937,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6703,7 +6950,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -6898,7 +7145,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05parts\x18\x04 \x03(\v2\x15.gamehost.v1.MovePartR\x05parts\"0\n" +
 	"\bMovePart\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
-	"\x05label\x18\x02 \x01(\tR\x05label\"\xe8\x02\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\"\x9f\x03\n" +
 	"\x04View\x12\x14\n" +
 	"\x05match\x18\x01 \x01(\tR\x05match\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\x03R\aversion\x120\n" +
@@ -6912,7 +7159,22 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04text\x18\t \x01(\tR\x04text\x12\x10\n" +
 	"\x03svg\x18\n" +
 	" \x01(\tR\x03svg\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"5\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x125\n" +
+	"\tlast_turn\x18n \x01(\v2\x18.gamehost.v1.TurnSummaryR\blastTurn\"~\n" +
+	"\vTurnSummary\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12+\n" +
+	"\x05steps\x18\x02 \x03(\v2\x15.gamehost.v1.TurnStepR\x05steps\x12\x1a\n" +
+	"\bcomplete\x18\x03 \x01(\bR\bcomplete\x12\x12\n" +
+	"\x04text\x18\x04 \x01(\tR\x04text\"\x88\x01\n" +
+	"\bTurnStep\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x03R\aversion\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12/\n" +
+	"\brevealed\x18\x03 \x03(\v2\x13.gamehost.v1.RevealR\brevealed\x12\x1b\n" +
+	"\ttimed_out\x18\x04 \x01(\bR\btimedOut\"e\n" +
+	"\x06Reveal\x12\x14\n" +
+	"\x05label\x18\x01 \x01(\tR\x05label\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value\x12\x17\n" +
+	"\aseen_by\x18\x03 \x01(\x05R\x06seenBy\"5\n" +
 	"\rRenderOptions\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\bR\x04text\x12\x10\n" +
 	"\x03svg\x18\x02 \x01(\bR\x03svg\"\xef\x01\n" +
@@ -6944,7 +7206,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x90\x04\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\"\xef\x04\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -6960,7 +7222,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\x12D\n" +
 	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
 	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
-	"\x04left\x18R \x01(\bR\x04left\"\xe4\x01\n" +
+	"\x04left\x18R \x01(\bR\x04left\x12/\n" +
+	"\brevealed\x18n \x03(\v2\x13.gamehost.v1.RevealR\brevealed\x12,\n" +
+	"\x04turn\x18o \x01(\v2\x18.gamehost.v1.TurnSummaryR\x04turn\"\xe4\x01\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -7357,7 +7621,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -7388,245 +7652,255 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*LegalMove)(nil),               // 26: gamehost.v1.LegalMove
 	(*MovePart)(nil),                // 27: gamehost.v1.MovePart
 	(*View)(nil),                    // 28: gamehost.v1.View
-	(*RenderOptions)(nil),           // 29: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 30: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 31: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 32: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 33: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 34: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 35: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 36: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 37: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 38: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 39: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 40: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 41: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 42: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 43: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 44: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 45: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 46: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 47: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 48: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 49: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 50: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 51: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 52: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 53: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 54: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 55: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 56: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 57: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 58: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 59: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 60: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 61: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 62: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 63: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 64: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 65: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 66: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 67: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 68: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 69: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 70: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 71: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 72: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 73: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 74: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 75: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 76: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 77: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 78: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 79: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 80: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 81: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 82: google.protobuf.Any
+	(*TurnSummary)(nil),             // 29: gamehost.v1.TurnSummary
+	(*TurnStep)(nil),                // 30: gamehost.v1.TurnStep
+	(*Reveal)(nil),                  // 31: gamehost.v1.Reveal
+	(*RenderOptions)(nil),           // 32: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 33: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 34: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 35: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 36: gamehost.v1.MatchEvent
+	(*WatchMatchRequest)(nil),       // 37: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 38: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 39: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 40: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 41: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 42: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 43: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 44: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 45: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 46: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 47: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 48: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 49: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 50: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 51: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 52: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 53: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 54: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 55: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 56: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 57: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 58: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 59: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 60: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 61: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 62: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 63: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 64: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 65: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 66: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 67: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 68: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 69: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 70: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 71: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 72: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 73: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 74: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 75: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 76: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 77: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 78: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 79: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 80: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 81: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 82: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 83: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 84: google.protobuf.Duration
+	(*structpb.Value)(nil),          // 85: google.protobuf.Value
+	(*anypb.Any)(nil),               // 86: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	79,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	79,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	82,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	82,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	79,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	82,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	80,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	83,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	79,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	82,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	80,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	81,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	80,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	83,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	83,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	84,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	83,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	81,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	84,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	44,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	83,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	81,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	81,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	81,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	80,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	80,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	81,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	79,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	81,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	81,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	81,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	81,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	81,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	52,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	84,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	84,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	84,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	83,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	83,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	84,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	82,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	84,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	84,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	84,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	84,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	84,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	79,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	82,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	79,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	82,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	80,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	79,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	80,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	80,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	34,  // 66: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	31,  // 67: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	37,  // 68: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	38,  // 69: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	39,  // 70: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	43,  // 71: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	44,  // 72: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	45,  // 73: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	46,  // 74: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	47,  // 75: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	82,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	33,  // 77: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	32,  // 78: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	16,  // 79: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	58,  // 80: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	60,  // 81: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	40,  // 82: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	16,  // 83: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	48,  // 84: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	62,  // 85: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	62,  // 86: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	79,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	81,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	81,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	79,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 91: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	81,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	80,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 96: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	68,  // 97: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	80,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 99: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	80,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	74,  // 102: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	79,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 104: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	75,  // 105: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 106: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 107: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 108: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 109: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 110: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 111: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 112: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 113: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 114: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 115: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 116: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	50,  // 117: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	57,  // 118: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	61,  // 119: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	63,  // 120: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	65,  // 121: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	67,  // 122: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	69,  // 123: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	70,  // 124: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	71,  // 125: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	72,  // 126: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 127: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 128: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 129: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 130: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	43,  // 131: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	44,  // 132: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	45,  // 133: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	46,  // 134: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	47,  // 135: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	52,  // 136: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	53,  // 137: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	55,  // 138: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	56,  // 139: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	76,  // 140: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	78,  // 141: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 142: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 143: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 144: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 145: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 146: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 147: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 148: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 149: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 150: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 151: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 152: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	51,  // 153: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	59,  // 154: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 155: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	64,  // 156: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	66,  // 157: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	68,  // 158: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	68,  // 159: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	68,  // 160: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	68,  // 161: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	73,  // 162: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 163: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 164: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 165: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 166: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 167: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	48,  // 168: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 169: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 170: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	16,  // 171: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	16,  // 172: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	54,  // 173: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 174: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 175: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77,  // 176: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	75,  // 177: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	142, // [142:178] is the sub-list for method output_type
-	106, // [106:142] is the sub-list for method input_type
-	106, // [106:106] is the sub-list for extension type_name
-	106, // [106:106] is the sub-list for extension extendee
-	0,   // [0:106] is the sub-list for field type_name
+	29,  // 48: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
+	30,  // 49: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
+	31,  // 50: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
+	85,  // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
+	32,  // 52: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	82,  // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	32,  // 54: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	28,  // 55: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	4,   // 56: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	83,  // 57: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	82,  // 58: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	28,  // 59: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	83,  // 60: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	83,  // 61: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	31,  // 62: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
+	29,  // 63: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
+	32,  // 64: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	82,  // 65: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	36,  // 66: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	15,  // 67: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	44,  // 68: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	83,  // 69: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	52,  // 70: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	83,  // 71: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	37,  // 72: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	34,  // 73: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	40,  // 74: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	41,  // 75: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	42,  // 76: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	46,  // 77: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	47,  // 78: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	48,  // 79: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	49,  // 80: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	50,  // 81: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	86,  // 82: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	36,  // 83: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	35,  // 84: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	16,  // 85: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	61,  // 86: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	63,  // 87: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	43,  // 88: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	16,  // 89: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	51,  // 90: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	65,  // 91: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	65,  // 92: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	82,  // 93: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	84,  // 94: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	84,  // 95: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	82,  // 96: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 97: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	84,  // 98: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	83,  // 99: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	83,  // 100: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	83,  // 101: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 102: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	71,  // 103: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	83,  // 104: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 105: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	83,  // 106: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	83,  // 107: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	77,  // 108: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	82,  // 109: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 110: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	78,  // 111: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	10,  // 112: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 113: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 114: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 115: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 116: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 117: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 118: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	33,  // 119: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	34,  // 120: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	37,  // 121: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	38,  // 122: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	53,  // 123: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	60,  // 124: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	64,  // 125: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	66,  // 126: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	68,  // 127: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	70,  // 128: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	72,  // 129: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	73,  // 130: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	74,  // 131: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	75,  // 132: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	40,  // 133: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	41,  // 134: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	42,  // 135: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	45,  // 136: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	46,  // 137: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	47,  // 138: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	48,  // 139: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	49,  // 140: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	50,  // 141: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	55,  // 142: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	56,  // 143: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	58,  // 144: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	59,  // 145: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	79,  // 146: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	81,  // 147: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	11,  // 148: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 149: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 150: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 151: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 152: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 153: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 154: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 155: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	35,  // 156: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	36,  // 157: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	39,  // 158: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	54,  // 159: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	62,  // 160: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 161: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	67,  // 162: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	69,  // 163: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	71,  // 164: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	71,  // 165: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	71,  // 166: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	71,  // 167: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	76,  // 168: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	43,  // 169: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	43,  // 170: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	43,  // 171: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 172: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 173: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	51,  // 174: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	51,  // 175: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	51,  // 176: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	16,  // 177: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	16,  // 178: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	57,  // 179: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 180: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 181: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	80,  // 182: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	78,  // 183: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	148, // [148:184] is the sub-list for method output_type
+	112, // [112:148] is the sub-list for method input_type
+	112, // [112:112] is the sub-list for extension type_name
+	112, // [112:112] is the sub-list for extension extendee
+	0,   // [0:112] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -7636,15 +7910,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 	}
 	file_gamehost_v1_gamehost_proto_msgTypes[12].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[16].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[23].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[24].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[29].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[31].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[50].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[32].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[34].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[41].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[53].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -7657,7 +7931,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_WithdrawDraw)(nil),
 		(*SessionRequest_ClaimVictory)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[55].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -7667,15 +7941,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Ended)(nil),
 		(*SessionEvent_Draw)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[63].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[64].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   72,
+			NumMessages:   75,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
