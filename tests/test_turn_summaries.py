@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -151,3 +153,32 @@ def test_each_view_names_the_whole_turn_of_the_opponent_and_what_it_revealed(hos
         assert any(reveal.seen_by == 0 for event in events for reveal in event.revealed)
         assert any(not any(r.seen_by == 0 for r in spectators[e.version].revealed) and
                    any(r.seen_by == 0 for r in e.revealed) for e in moved)
+
+
+def gamehost_cli(host, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "gamehost.cli.main", *args, "--host", host.target],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_watch_in_the_terminal_prints_each_whole_turn_and_what_it_revealed(host, client):
+    """Campanile between two bots: each turn of several steps (a bet, then the
+    draw) gets a line naming them all, and each draw its reveals, in English
+    and in French; a spectator never reads which card joined a hand."""
+    name = client.create_match("campanile", seats=2, bots=[0, 1], seed=99).name
+    for _event in client.watch(name):
+        pass
+    log = client.log(name)
+    english = gamehost_cli(host, "watch", name)
+    french = gamehost_cli(host, "watch", name, "--locale", "fr")
+    long_turns = [event.turn for event in log.events if len(event.turn.steps) > 1]
+    assert long_turns
+    for turn in long_turns:
+        assert f"  Player {turn.seat + 1} (bot)'s whole turn: {turn.text}\n" in english, english
+    draws = [event for event in log.events if event.revealed]
+    assert draws and all(f": {event.label} ({'; '.join(r.label for r in event.revealed)})\n" in english
+                         for event in draws)
+    assert "Took a S" in english and "now shows" in english
+    assert "is now in your hand" not in english and "dans votre main" not in french
+    assert "Tour complet de Joueur" in french and "A pris une carte S" in french and "whole turn" not in french
