@@ -7,10 +7,13 @@ only, never the other seats or a spectator."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +22,8 @@ from gamehost.host.plugins import load_catalog
 from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from google.protobuf import json_format
+
+from hosts import HostProcess
 
 CATALOG = load_catalog()
 SHIPPED = ["tictactoe", "scalino-pyramid", "scalino", "burgbaumeister", "campanile", "kensington", "callisto"]
@@ -182,3 +187,41 @@ def test_watch_in_the_terminal_prints_each_whole_turn_and_what_it_revealed(host,
     assert "Took a S" in english and "now shows" in english
     assert "is now in your hand" not in english and "dans votre main" not in french
     assert "Tour complet de Joueur" in french and "A pris une carte S" in french and "whole turn" not in french
+
+
+WEB = Path(__file__).resolve().parents[1] / "clients" / "web"
+CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
+
+
+@pytest.fixture(scope="module")
+def web_host():
+    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
+        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
+    if not CHROMIUM.exists():
+        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
+    process = HostProcess("--web-root", str(WEB / "dist")).start()
+    yield process
+    process.stop()
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "Last turn: "), ("fr", "Dernier tour : ")])
+def test_the_page_names_the_bots_whole_turn_above_the_board(web_host, language, heading):
+    """Campanile against a bot in the browser: once the bot has played a turn
+    of several steps, the line above the board names each of them with what
+    it revealed, as the log has that turn; a spectator's page reads the same."""
+    done = subprocess.run([shutil.which("node") or "node", str(WEB / "e2e" / "turns.mjs"), "--target",
+                           web_host.web_url, "--game", "campanile", "--language", language],
+                          capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-4000:]
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    player = shown["player"]
+    assert player is not None, shown
+    with GameHostClient(web_host.target, locale=language) as client:
+        log = client.log(f"matches/{shown['match']}")
+    turn = next(event.turn for event in log.events if event.version == player["version"])
+    assert turn.seat != shown["seat"] and len(turn.steps) == player["steps"] > 1
+    expected = " · ".join(step.label + (f" ({'; '.join(r.label for r in step.revealed)})" if step.revealed else "")
+                          for step in turn.steps)
+    assert player["text"].startswith(heading) and player["text"].endswith(expected), (player, expected)
+    assert any(step.revealed for step in turn.steps)  # the draw: the card taken, the card uncovered
+    assert shown["spectator"]["text"] == player["text"] and shown["spectator"]["version"] == player["version"]

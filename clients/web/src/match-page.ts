@@ -162,7 +162,7 @@ class MatchPage {
     this.showView(view, true);
     await this.loadLog(view.version);
     if (this.closed) return;
-    this.lastMove.show(this.board, view.version, this.match?.seats ?? []);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], null, this.view?.lastTurn);
     this.follow(view);
   }
 
@@ -335,7 +335,7 @@ class MatchPage {
     const previousPicture = this.board.querySelector("svg");
     this.showBoard(view);
     nameTargetsWithTheirText(this.board);
-    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture, view.lastTurn);
     this.showMoves(view, player);
     this.showResult(view);
     this.showSeats(view);
