@@ -88,7 +88,7 @@ def cell_label(cell: int) -> Text:
     return Text("column {column}, row {row}", column=cell % FRAME, row=cell // FRAME)
 
 
-def placement_label(turned: Text, cell: int) -> Text:
+def placement_label(turned: str, cell: int) -> Text:
     """A piece's move as a player reads it: the piece as it is turned, and
     the cell its top-left square lands on (the cell a player clicks)."""
     return Text("{piece}, top-left square at column {column}, row {row}", piece=turned,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
 from gamehost.host.engine.turns import Turn
 from gamehost.host.rpc.locales import Locale
@@ -22,7 +22,9 @@ def reveal_pb(reveal: Mapping[str, Any], locale: Locale | None) -> pb.Reveal:
     seen_by = reveal.get("seen_by")
     message = pb.Reveal(label=_say(reveal["label"], reveal.get("label_text"), locale),
                         seen_by=-1 if seen_by is None else seen_by)
-    message.value.CopyFrom(json_format.ParseDict(reveal.get("value"), struct_pb2.Value()))
+    holder = struct_pb2.Struct()  # a Value of any JSON value (a number, a word, a list, an object, null)
+    holder.update({"value": reveal.get("value")})
+    message.value.CopyFrom(holder.fields["value"])
     return message
 
 
