@@ -122,7 +122,7 @@ def test_each_view_names_the_whole_turn_of_the_opponent_and_what_it_revealed(hos
             assert view.last_turn.seat == 1 and view.last_turn.complete
             assert [step.version for step in view.last_turn.steps] == [event.version for event in bot_turn]
             checked += 1
-    assert checked >= 3
+    assert checked >= 2  # tic-tac-toe may end on the player's third move
 
     # What the log says each step revealed is what the rules reveal, replayed from the log: seat 0
     # sees the public values and its own, the spectator the public ones only.
