@@ -89,6 +89,7 @@ def test_each_view_names_the_whole_turn_of_the_opponent_and_what_it_revealed(hos
         name, me, at_my_turn, spectated = play_against_the_bot(client, host.target, game_id, seed=4321)
         spectator_log = client.log(name)  # a spectator's log
         mine = client.log(name, me)
+        paged = client.log(name, me, page_size=7)  # turns that began on an earlier page are whole too
         ends = [event for event in mine.events if event.HasField("turn")]
         # The replay page's past views show the same turns as the log.
         past = {event.version: client.view(name, me, at_version=event.version).last_turn
@@ -114,6 +115,7 @@ def test_each_view_names_the_whole_turn_of_the_opponent_and_what_it_revealed(hos
             assert event.label in summary.text and all(r.label in summary.text for r in event.revealed)
 
     assert past and all(turn == by_version[version].turn for version, turn in past.items())
+    assert [event.turn for event in paged.events] == [event.turn for event in events]
 
     # At each of seat 0's turns, the view names the bot's whole turn just played.
     checked = 0

@@ -71,7 +71,9 @@ class MatchTurns:
         self.store = store
         self.public_events = public_events
 
-    async def _events_upto(self, live: LiveMatch, upto: int) -> list[dict]:
+    async def window(self, live: LiveMatch, upto: int) -> list[dict]:
+        """The log's last ``TURN_WINDOW`` events up to version ``upto``, oldest first: far enough
+        back for a turn that ends there (a page of the log reads it once for all of its turns)."""
         recent = live.recent
         if recent and recent[-1]["version"] >= upto and (
                 recent[0]["version"] <= 1 or recent[0]["version"] <= upto - TURN_WINDOW):
@@ -83,7 +85,7 @@ class MatchTurns:
         """The latest turn at version ``upto`` as ``viewer`` sees it (the
         turn a View shows, finished or still being played); ``events``: a
         stretch of the log already read that reaches back far enough."""
-        found = turn_steps(events if events is not None else await self._events_upto(live, upto), upto)
+        found = turn_steps(events if events is not None else await self.window(live, upto), upto)
         if found is None:
             return None
         steps, complete = found

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from google.protobuf.message import DecodeError
 
-from gamehost.host.codec.length_delimited import field, field_tag
-
 from gamehost.client.structs import to_struct
 from gamehost.host import errors
 from gamehost.host.codec.legal_move_encodings import LegalMoveEncodings
+from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_engine import MatchEngine, ViewData
 from gamehost.host.engine.renderings import asked_kinds
@@ -217,11 +216,13 @@ class MatchMessages:
         """``events`` as ``viewer`` may see them, their labels in ``locale``; a step that ends a
         turn carries the whole turn."""
         messages = []
-        # A page from the log's start holds every turn it ends; a later page reads back for them.
-        earlier = events if events and events[0]["version"] <= 1 else None
+        # The page's turns may have begun before it: the log before it is read back once, for all of them.
+        reach = events
+        if events and events[0]["version"] > 1 and any(event.get("ends_turn") for event in events):
+            reach = [*await self.engine.turns.window(live, events[0]["version"] - 1), *events]
         for event, shown in zip(events, await self.engine.public_events(live, events, viewer)):
             message = localized_event(shown, locale)
-            turn = await self.ended_turn(live, event, viewer, locale, earlier)
+            turn = await self.ended_turn(live, event, viewer, locale, reach)
             if turn is not None:
                 message.turn.CopyFrom(turn)
             messages.append(message)
