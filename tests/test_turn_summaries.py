@@ -233,3 +233,24 @@ def test_the_page_names_the_bots_whole_turn_above_the_board(web_host, language, 
     assert player["text"].startswith(heading) and player["text"].endswith(expected), (player, expected)
     assert any(step.revealed for step in turn.steps)  # the draw: the card taken, the card uncovered
     assert shown["spectator"]["text"] == player["text"] and shown["spectator"]["version"] == player["version"]
+
+
+def test_a_turn_played_through_one_replica_reads_whole_through_the_other_on_postgresql(start_host, postgres_url):
+    """Campanile's turns played on replica a: replica b, which learns the steps from the shared
+    log, shows the same whole turns in its views and its log, reveals included."""
+    a, b = (start_host("--store", postgres_url, "--replica-id", name) for name in "ab")
+    with a.client() as on_a, b.client() as on_b:
+        name = on_a.create_match("campanile", seats=2, seed=11).name
+        tokens = [on_a.join(name, seat=seat).player_token for seat in range(2)]
+        whole_turns = 0
+        while whole_turns < 3:
+            seat = on_a.match(name).to_move[0]
+            view = on_a.view(name, tokens[seat])
+            on_a.move(name, tokens[seat], move_id=view.legal_moves[0].id, expected_version=view.version)
+            moved = on_a.view(name, tokens[0])
+            if moved.last_turn.complete and len(moved.last_turn.steps) > 1:
+                whole_turns += 1
+                assert on_b.view(name, tokens[0]).last_turn == moved.last_turn
+        assert [event.turn for event in on_b.log(name, tokens[1]).events] == \
+            [event.turn for event in on_a.log(name, tokens[1]).events]
+        assert any(step.revealed for event in on_b.log(name).events for step in event.turn.steps)
