@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gamehost.sdk import IllegalMove, Move, Part, Secret
+from gamehost.sdk import IllegalMove, Move, Part, Reveal, Secret
 from gamehost.testing.conformance import run_conformance
 from gamehost_tictactoe.game import TicTacToe
 from gamehost_tictactoe.rules import cell_of
@@ -213,6 +213,54 @@ def test_kit_reports_an_unsafe_undo(game, finding):
 def test_kit_passes_a_game_whose_moves_come_in_parts_with_a_target_for_each():
     report = run_conformance(OffersPartsByColumnThenRow(), seats=2, playouts=10)
     assert report.playouts == 10
+
+
+class RevealsTheOtherCode(HidesCodesProperly):
+    """Each move reveals to everybody the code of the seat that did not move."""
+
+    def revealed(self, before, seat, move, after):
+        return [Reveal("the other code", after["codes"][1 - seat])]
+
+
+class TellsTheMoverTheOtherCode(HidesCodesProperly):
+    """Each move tells the mover alone the other seat's code: still not the mover's to see."""
+
+    def revealed(self, before, seat, move, after):
+        return [Reveal("the other code", after["codes"][1 - seat], seen_by=seat)]
+
+
+class RevealsAtRandom(HidesCodesProperly):
+    def revealed(self, before, seat, move, after):
+        return [Reveal("a roll", random.randrange(10**9))]
+
+
+class RevealsToAnOutsider(HidesCodesProperly):
+    def revealed(self, before, seat, move, after):
+        return [Reveal("a note", 1, seen_by=5)]
+
+
+class TellsEachMoverItsOwnCode(HidesCodesProperly):
+    languages = ("en",)  # its reveals' words are plain English: no other language to check
+
+    def revealed(self, before, seat, move, after):
+        return [Reveal("your code", after["codes"][seat], seen_by=seat), Reveal("a cell", move["cell"])]
+
+
+@pytest.mark.parametrize(("game", "finding"), [
+    (RevealsTheOtherCode(), "(c) seat 0 can see 'code-"),
+    (TellsTheMoverTheOtherCode(), "which only seat 1 may see"),
+    (RevealsAtRandom(), "(h) revealed() answers differently for the same step"),
+    (RevealsToAnOutsider(), "(h) a reveal is for seat 5, not one of the 2 seats"),
+])
+def test_kit_reports_a_reveal_that_leaks_or_wavers(game, finding):
+    with pytest.raises(AssertionError) as caught:
+        run_conformance(game, seats=2, playouts=3)
+    assert finding in str(caught.value)
+
+
+def test_kit_passes_a_game_that_reveals_to_each_seat_its_own():
+    report = run_conformance(TellsEachMoverItsOwnCode(), seats=2, playouts=5)
+    assert report.playouts == 5
 
 
 def test_kit_passes_a_game_that_hides_its_secrets():

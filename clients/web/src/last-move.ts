@@ -1,8 +1,10 @@
 // The last move: named above the board for every game, so a player who
 // looked away sees what happened, and marked on the picture (picture-changes.ts).
-import { type MatchEvent, type Seat } from "@gamehost/client";
+// A turn of several steps (a bet, then a draw) is named whole, from the view's
+// last turn, with what each step revealed (the card turned up, the tile drawn).
+import { type MatchEvent, type Seat, type TurnSummary } from "@gamehost/client";
 import { h, replaceChildren } from "./elements";
-import { eventText } from "./match-text";
+import { eventText, seatName, turnText } from "./match-text";
 import { tr } from "./i18n";
 import { markChanges } from "./picture-changes";
 import { StandingMoves } from "./standing-moves";
@@ -17,11 +19,18 @@ export class LastMove {
     this.moves.note(event);
   }
 
-  /** Names the last move up to `version`; on `board`, marks what it changed since the `previous` picture. */
-  show(board: Element, version: bigint, seats: Seat[], previous: Element | null = null): void {
+  /** Names the last move up to `version` (the whole `turn` it ends, when the view's last turn does); on
+   * `board`, marks what it changed since the `previous` picture. */
+  show(board: Element, version: bigint, seats: Seat[], previous: Element | null = null, turn?: TurnSummary): void {
     const event: MatchEvent | undefined = this.moves.last(version);
     this.element.dataset.version = event ? String(event.version) : "";
-    if (event) replaceChildren(this.element, tr("Last move: "), h("strong", {}, eventText(event, seats)));
+    const whole = event && turn?.steps.at(-1)?.version === event.version ? turn : undefined;
+    this.element.dataset.steps = whole ? String(whole.steps.length) : "";
+    this.element.dataset.seat = whole ? String(whole.seat) : "";
+    if (whole && whole.steps.length > 1) {
+      replaceChildren(this.element, tr("Last turn: "), h("strong", {}, tr("{who}: {move}", {
+        who: seatName(whole.seat, seats), move: turnText(whole) })));
+    } else if (event) replaceChildren(this.element, tr("Last move: "), h("strong", {}, eventText(event, seats)));
     else this.element.replaceChildren();
     const picture = board.querySelector("svg");
     if (picture && picture !== previous) {

@@ -165,7 +165,7 @@ class MatchPage {
     this.showView(view, true);
     await this.loadLog(view.version);
     if (this.closed) return;
-    this.lastMove.show(this.board, view.version, this.match?.seats ?? []);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], null, this.view?.lastTurn);
     this.follow(view);
     void this.chat.start();
   }
@@ -340,7 +340,7 @@ class MatchPage {
     const previousPicture = this.board.querySelector("svg");
     this.showBoard(view);
     nameTargetsWithTheirText(this.board);
-    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture);
+    this.lastMove.show(this.board, view.version, this.match?.seats ?? [], previousPicture, view.lastTurn);
     this.showMoves(view, player);
     this.showResult(view);
     this.showSeats(view);

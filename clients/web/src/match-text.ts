@@ -1,6 +1,6 @@
 // How matches, seats and events read on screen, the same in the lobby and on the game page.
 import {
-  EventKind, MatchStatus, SeatKind, type MatchEvent, type Seat, type StatusDetail,
+  EventKind, MatchStatus, SeatKind, type MatchEvent, type Reveal, type Seat, type StatusDetail, type TurnSummary,
 } from "@gamehost/client";
 import { formatList, tr } from "./i18n";
 
@@ -61,6 +61,16 @@ export function seatText(seat: Seat): string {
 }
 
 /** One line of the move log. */
+/** A step of a turn as it reads: the move's label, then what it revealed in brackets ("(The card at C4 shows 17)"). */
+export function stepText(label: string, revealed: readonly Reveal[]): string {
+  return revealed.length ? `${label} (${revealed.map((reveal) => reveal.label).join("; ")})` : label;
+}
+
+/** A whole turn as it reads after its player's name: every step in order, separated by " · ". */
+export function turnText(turn: TurnSummary): string {
+  return turn.steps.map((step) => stepText(step.label || tr("moved (hidden)"), step.revealed)).join(" · ");
+}
+
 export function eventText(event: MatchEvent, seats: Seat[]): string {
   const who = event.seat >= 0 ? seatName(event.seat, seats) : "";
   const reason = event.reason;
@@ -69,7 +79,7 @@ export function eventText(event: MatchEvent, seats: Seat[]): string {
     case EventKind.LEFT: return tr("{who} left", { who });
     case EventKind.STARTED: return tr("the match started");
     case EventKind.MOVED: {
-      const line = tr("{who}: {move}", { who, move: event.label || tr("moved (hidden)") });
+      const line = tr("{who}: {move}", { who, move: stepText(event.label || tr("moved (hidden)"), event.revealed) });
       return event.timedOut ? tr("{line} (timed out: the host moved for them)", { line }) : line;
     }
     case EventKind.FINISHED: return tr("the match is over");

@@ -345,10 +345,26 @@ def _reconnecting(resume: Resume) -> None:
              delay=f"{resume.delay:.1f}", attempt=resume.attempt), file=sys.stderr, flush=True)
 
 
+def _step_line(event: pb.MatchEvent) -> str:
+    """A step as a person reads it: the move's label and what it revealed."""
+    revealed = "; ".join(reveal.label for reveal in event.revealed)
+    return event.label + (f" ({revealed})" if revealed else "")
+
+
+def _whole_turn(event: pb.MatchEvent, names: SeatNames) -> str | None:
+    """The line naming every step of the turn ``event`` ends, for a turn of more than one step."""
+    if not event.HasField("turn") or len(event.turn.steps) < 2:
+        return None
+    return tr("{seat}'s whole turn: {steps}", seat=names(event.turn.seat), steps=event.turn.text)
+
+
 def _next_view(host: GameHostClient, match_name: str, token: str, version: int, names: SeatNames) -> pb.View:
     for event in host.follow(match_name, token, after_version=version, text=True, on_resume=_reconnecting):
         if event.kind == pb.EVENT_KIND_MOVED:
-            print(f"  {names(event.seat)}: {event.label}")
+            print(f"  {names(event.seat)}: {_step_line(event)}")
+            whole = _whole_turn(event, names)
+            if whole is not None:
+                print(f"  {whole}")
         elif event.kind == pb.EVENT_KIND_DRAW_OFFERED:
             print("  " + tr("{seat} offers a draw: `{command}` (or decline)", seat=names(event.seat),
                             command=f"gamehost draw accept {match_name} --token ..."))
@@ -366,7 +382,11 @@ def watch(args) -> int:
                                  on_resume=_reconnecting):
             kind = _(pb.EventKind.Name(event.kind).removeprefix("EVENT_KIND_").lower())
             who = f" {names(event.seat)}" if event.seat >= 0 else ""
-            print(f"v{event.version} {kind}{who}{': ' + event.label if event.label else ''}", flush=True)
+            line = _step_line(event)
+            print(f"v{event.version} {kind}{who}{': ' + line if line else ''}", flush=True)
+            whole = _whole_turn(event, names)
+            if whole is not None:
+                print(f"  {whole}", flush=True)
             if event.HasField("view"):
                 _print_view(event.view)
     return 0

@@ -2,6 +2,16 @@
 
 A plugin is a module (or object) registered under the entry-point group
 ``gamehost.games``. It marks its implementations with ``gamehost.sdk.hookimpl``.
+
+The hooks of one game's rules are methods of its ``Game`` (gamehost.sdk.rules),
+run where the match's rules run, beside its state: ``apply``, ``view``,
+``secrets``, ``public_move`` and, for the turn summaries every frontend shows,
+``revealed(before, seat, move, after) -> Sequence[Reveal]``: what a step made
+known beyond its move (the number on a card turned up, the tile drawn), to
+everybody or, with ``Reveal.seen_by``, to one seat only. The host keeps the
+answer in the match log beside the move, so replays show the same turns; the
+conformance kit checks that it is deterministic and carries no secret a viewer
+may not see.
 """
 
 from __future__ import annotations

@@ -106,6 +106,25 @@ class Secret:
 
 
 @dataclass(frozen=True, slots=True)
+class Reveal:
+    """A value one step made known: the number on a card turned up, the tile
+    drawn, the card taken from a pile.
+
+    ``label`` is what a person reads (a ``Text``, translated like every
+    label: "The card at C4 shows 17"), ``value`` the JSON value for
+    programs (17). ``seen_by`` None: every seat and every spectator learns
+    it; a seat: only that seat does (the card it drew into its hidden hand),
+    and the host shows it to no one else. A public reveal must carry no
+    secret of the position after the step, and a private one none of
+    another seat's: the conformance kit checks both against ``secrets``.
+    """
+
+    label: str
+    value: Any = None
+    seen_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A named preset of options, shown in the catalog."""
 
@@ -290,6 +309,22 @@ class Game:
 
     def secrets(self, state: State) -> Iterable[Secret]:
         """Values in ``state`` that some seats must not see."""
+        return ()
+
+    def revealed(self, before: State, seat: int, move: Mapping[str, Any], after: State) -> Sequence[Reveal]:
+        """What ``seat`` playing ``move`` in ``before`` made known, ``after``
+        being the position it led to: the values that became public (the
+        card turned up, the tile drawn) and, as ``Reveal(seen_by=seat)``,
+        those only the mover learned (the card it drew face down).
+
+        The host asks once per step, where the rules run, and keeps the
+        answer in the match log beside the move: every turn summary
+        (``TurnSummary`` in views, events and the log) shows it, and a
+        replay reads it back from the log. Compute it from ``before``,
+        ``move`` and ``after`` alone (no chance, no clock), so the same step
+        always reveals the same. The default: nothing beyond the move
+        itself, right for games without hidden information.
+        """
         return ()
 
     def public_move(self, seat: int, move: Mapping[str, Any], viewer: int | None) -> Mapping[str, Any] | None:

@@ -46,7 +46,12 @@ seat and plays random legal moves, checking at every step:
     undo too).
 (g) bot hints, for a game that gives them: every few steps ``order_moves``
     lists exactly the legal moves (or None) and ``playout_move`` returns a
-    legal move of the seat (or None), neither changing the state.
+    legal move of the seat (or None), neither changing the state;
+(h) reveals: after each move, ``revealed`` gives ``Reveal`` objects, each
+    for everybody or one seat of the match, the same when asked again, and
+    the host's log keeps them beside the move; (c) checks every viewer's
+    events, reveals included, for secrets it must not see, and a private
+    reveal reaches only its seat.
 It also renders text and SVG every few steps and at the end, and checks that
 the SVG's ``data-move`` targets are legal move ids and, for moves offered in
 parts, that every path is well formed and every part has a ``data-part``
@@ -80,7 +85,7 @@ from gamehost.sdk.chance import rng_for
 from gamehost.sdk.hookspecs import hookimpl
 from gamehost.sdk import part_targets
 from gamehost.sdk.replay import initial_state, recorded_moves, replay
-from gamehost.sdk.rules import Game, IllegalMove, Move, State, offers_undo
+from gamehost.sdk.rules import Game, IllegalMove, Move, Reveal, State, offers_undo
 from gamehost.testing.languages import LanguageCheck
 from gamehost.testing import legibility
 
@@ -263,6 +268,8 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         twins = _advance_twins(game, state, twins, seat, chosen, seed, live.version + 1)
         result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)
         assert result.version > 0 and not result.replayed
+        for reveal in await _check_reveals(engine, game, live, frozen, seat, chosen, seats, result.version, step):
+            report.words.word(reveal.label, f"label of a reveal of move {chosen.id!r}", step)
         moves_made += 1
         if moves_made == undo_at and not live.over and await _check_undo(engine, game, live, tokens, seat, chosen,
                                                                          state, frozen, step):
@@ -314,6 +321,28 @@ async def _check_secrets(engine: MatchEngine, live: LiveMatch, state: State, vie
             who = "a spectator" if viewer is None else f"seat {viewer}"
             owner = "nobody" if secret.owner is None else f"seat {secret.owner}"
             assert not seen, f"(c) {who} can see {secret.value!r}, which only {owner} may see, at {step}"
+
+
+async def _check_reveals(engine: MatchEngine, game: Game, live: LiveMatch, before: State, seat: int, chosen: Move,
+                         seats: int, version: int, step: str) -> list[Reveal]:
+    """(h) What a step revealed (``Game.revealed``): ``Reveal`` objects, each
+    seen by everybody or by one seat of the match, the same answer when asked
+    again (a replay shows the same turn), and kept in the log beside the move.
+    That no viewer is shown a reveal it must not see is (c)'s check of the
+    events, at the next step."""
+    after = await engine.state_of(live)
+    first = list(game.revealed(before, seat, chosen.args, after))
+    again = list(game.revealed(json.loads(_dump(before)), seat, chosen.args, json.loads(_dump(after))))
+    for reveal in first:
+        assert isinstance(reveal, Reveal), f"(h) revealed() gave {reveal!r}, not a Reveal, at {step}"
+        assert reveal.seen_by is None or reveal.seen_by in range(seats), \
+            f"(h) a reveal is for seat {reveal.seen_by!r}, not one of the {seats} seats, at {step}"
+    assert first == again, f"(h) revealed() answers differently for the same step at {step}: {first} != {again}"
+    logged = next((event.get("revealed", []) for event in live.recent if event["version"] == version), None)
+    assert logged is not None and [[r["label"], r["value"], r["seen_by"]] for r in logged] == \
+        [[str(r.label), json.loads(_dump(r.value)), r.seen_by] for r in first], \
+        f"(h) the log keeps other reveals than revealed() gives at {step}"
+    return first
 
 
 def _shown_to(game: Game, state: State, viewer: int | None) -> tuple[str, dict]:

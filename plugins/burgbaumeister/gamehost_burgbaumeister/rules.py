@@ -33,7 +33,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, names_joined, places, seat_name
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Reveal, Secret, Text, names_joined, places, seat_name
 
 
 # --- Components (§2.1) ---------------------------------------------------
@@ -519,6 +519,21 @@ def outcome(state: dict) -> Outcome | None:
     scores = [score(wall, options) for wall in walls]
     ranking = places([(points, highest(wall)) for points, wall in zip(scores, walls)])
     return Outcome(scores=scores, ranking=ranking, summary=summary(state, scores, ranking))
+
+
+def revealed(before: dict, seat: int, move: Any, after: dict) -> list[Reveal]:
+    """§2.3 step 1: the number of the card turned up, which everyone sees
+    (the move's label names only its place: the log keeps the number here,
+    as the step that showed it)."""
+    if action_of(move) != "reveal" or after["revealed"] is None:
+        return []
+    number = card_number(after["table"][after["revealed"]])
+    special = special_of(number, after["options"])
+    value: dict[str, Any] = {"place": place_name(after["revealed"]), "number": number}
+    if special is not None:
+        value["special"] = special
+    return [Reveal(Text("The card at {place} shows {number}", place=place_name(after["revealed"]), number=number),
+                   value)]
 
 
 def secrets(state: dict) -> list[Secret]:

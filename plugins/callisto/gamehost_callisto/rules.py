@@ -83,8 +83,16 @@ def cell_name(cell: int) -> str:
 
 
 def cell_label(cell: int) -> Text:
-    """``cell_name`` as players read it: the frame column x and row y."""
-    return Text("x{x}y{y}", x=f"{cell % FRAME:02d}", y=f"{cell // FRAME:02d}")
+    """A cell as players find it on the picture, whose column numbers run
+    along the top and row numbers down the left (render.py)."""
+    return Text("column {column}, row {row}", column=cell % FRAME, row=cell // FRAME)
+
+
+def placement_label(turned: str, cell: int) -> Text:
+    """A piece's move as a player reads it: the piece as it is turned, and
+    the cell its top-left square lands on (the cell a player clicks)."""
+    return Text("{piece}, top-left square at column {column}, row {row}", piece=turned,
+                column=cell % FRAME, row=cell // FRAME)
 
 
 def empty_board(players: int) -> list[str]:
@@ -256,8 +264,8 @@ class Tables:
                         if all(x + dx < FRAME and y + dy < FRAME and (y + dy) * FRAME + x + dx in area
                                for dx, dy in shape):
                             moves[y * FRAME + x] = Move(f"{kind.id}:{name}:x{x:02d}y{y:02d}",
-                                                        Text("{piece} {orientation} at {cell}", piece=kind.name,
-                                                             orientation=name, cell=f"x{x:02d}y{y:02d}"),
+                                                        placement_label(turn.label,
+                                                                        (y + first_y) * FRAME + x + first_x),
                                                         {"piece": kind.id, "orientation": name, "x": x, "y": y},
                                                         (piece, turn, cells[(y + first_y) * FRAME + x + first_x]))
                 offsets = tuple(dy * FRAME + dx for dx, dy in shape)
@@ -267,7 +275,7 @@ class Tables:
                                for orientation in placeable for offset in orientation.offsets})
         column = piece_part(COLUMN, Text("column"))
         self.column_moves = {
-            cell: Move(f"col:{cell_name(cell)}", Text("Column at {cell}", cell=cell_name(cell)),
+            cell: Move(f"col:{cell_name(cell)}", Text("Column at {cell}", cell=cell_label(cell)),
                        {"piece": COLUMN, "x": cell % FRAME, "y": cell // FRAME}, (column, cells[cell]))
             for cell in sorted(area - CENTRE)
         }

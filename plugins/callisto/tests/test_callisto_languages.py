@@ -86,7 +86,7 @@ def test_every_view_of_the_match_speaks_french(french_match):
     assert len(players) > 20 and all(view.locale == "fr" for view in players + spectators)
     first = players[0]
     labels = {move.id: move.label for move in first.legal_moves}
-    assert labels["col:x09y02"] == "Colonne en x09y02"
+    assert labels["col:x09y02"] == "Colonne en colonne 9, rangée 2"
     assert first.legal_moves[0].parts[0].label == "colonne"
     assert first.text.splitlines()[0] == "Au tour de Joueur 1 (bleu) (premiers tours : placez une colonne)."
     assert "'B' colonne bleue" in first.text and "bordure extérieure, hors jeu à ce nombre de joueurs" in first.text
@@ -95,7 +95,7 @@ def test_every_view_of_the_match_speaks_french(french_match):
     assert "Jaune : pénalité 68, colonnes 3" in first.svg
     pieces = next(view for view in players if any(move.id.startswith("W5:") for move in view.legal_moves))
     placement = next(move for move in pieces.legal_moves if move.id.startswith("W5:r1:"))
-    assert re.fullmatch(r"pentomino W r1 en x\d\dy\d\d", placement.label)
+    assert re.fullmatch(r"pentomino W tourné vers la droite, case en haut à gauche en colonne \d+, rangée \d+", placement.label)
     assert [part.label for part in placement.parts][:2] == ["pentomino W", "pentomino W tourné vers la droite"]
     assert "pentomino W : son orientation, puis la case de son point" in pieces.svg
     assert "Au tour de Joueur" in pieces.text and "[à jouer]" in pieces.text
@@ -120,8 +120,8 @@ def test_the_result_log_and_a_spectators_watch_come_in_french(host, french_match
                                               timeout=30))
     moved = [event.label for event in log.events if event.kind == pb.EVENT_KIND_MOVED]
     assert log.locale == "fr" and log.result.summary == end.result.summary
-    assert moved[:4] == [label for label in moved[:4] if re.fullmatch(r"Colonne en x\d\dy\d\d", label)]
-    assert any(re.fullmatch(r"pentomino W \w\d en x\d\dy\d\d", label) for label in moved)
+    assert moved[:4] == [label for label in moved[:4] if re.fullmatch(r"Colonne en colonne \d+, rangée \d+", label)]
+    assert any(re.fullmatch(r"pentomino W [\w ,éè]+, case en haut à gauche en colonne \d+, rangée \d+", label) for label in moved)
     assert [event.label for event in watched if event.kind == pb.EVENT_KIND_MOVED] == moved
     assert watched[-1].view.locale == "fr" and watched[-1].view.result.summary == end.result.summary
     assert watched[-1].view.text == end.text
@@ -148,8 +148,8 @@ def test_the_same_match_read_in_english_is_unchanged(host, french_match):
     english_log.ClearField("locale")
     assert english_log.SerializeToString(deterministic=True) == log.SerializeToString(deterministic=True)
     moved = [event.label for event in log.events if event.kind == pb.EVENT_KIND_MOVED]
-    assert re.fullmatch(r"Column at x\d\dy\d\d", moved[0])
-    assert any(re.fullmatch(r"W-pentomino \w\d at x\d\dy\d\d", label) for label in moved)
+    assert re.fullmatch(r"Column at column \d+, row \d+", moved[0])
+    assert any(re.fullmatch(r"W-pentomino [\w ,]+, top-left square at column \d+, row \d+", label) for label in moved)
     assert first.text.splitlines()[0] == "Player 2 (yellow) to move (opening: place a column)."
     assert first_fr.text.splitlines()[0] == "Au tour de Joueur 2 (jaune) (premiers tours : placez une colonne)."
 

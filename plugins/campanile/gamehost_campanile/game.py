@@ -77,6 +77,9 @@ class Campanile(Game):
     def secrets(self, state):
         return rules.secrets(state)
 
+    def revealed(self, before, seat, move, after):
+        return rules.revealed(before, seat, move, after)
+
     def sample_state(self, state, seat, rng):
         return rules.sample_state(state, seat, rng)
 

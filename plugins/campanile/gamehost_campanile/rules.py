@@ -38,7 +38,7 @@ import functools
 import math
 from typing import Any, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Secret, Text, places, player_number
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Reveal, Secret, Text, places, player_number
 
 # --- components (1.1) and setup tables (1.2) ----------------------------------
 
@@ -465,6 +465,26 @@ def outcome(state):
 
 
 # --- hidden information (1.6) ------------------------------------------------------------
+
+def revealed(before, seat: int, move, after) -> list[Reveal]:
+    """What a draw shows (1.3 step 3): the face-up card taken, which everyone
+    saw, the card it uncovers on the pile, and to the drawer alone the card
+    now in its hand. Builds and bets show nothing the move does not name."""
+    if move.get("action") != "draw":
+        return []
+    pile = move["pile"]
+    taken = pile_top(before, pile)
+    if taken is None:
+        return []
+    reveals = [Reveal(Text("Took a {style} card from pile {pile}", style=card_style(taken), pile=pile),
+                      {"pile": pile, "style": card_style(taken)})]
+    uncovered = pile_top(after, pile)
+    if uncovered is not None:
+        reveals.append(Reveal(Text("Pile {pile} now shows {style}", pile=pile, style=card_style(uncovered)),
+                              {"pile": pile, "top": card_style(uncovered)}))
+    reveals.append(Reveal(Text("{card} is now in your hand", card=taken), {"card": taken}, seen_by=seat))
+    return reveals
+
 
 def player_view(state, seat: int | None):
     """Everything public, plus the viewer's own hand. Pile tops show as

@@ -90,6 +90,9 @@ class KensingtonRules(Game):
     def secrets(self, state):
         return rules.secrets(state)
 
+    def revealed(self, before, seat, move, after):
+        return rules.revealed(before, seat, move, after)
+
     def sample_state(self, state, seat, rng):
         """Nothing to draw afresh: the pile is an unordered set whose tiles
         follow from the public history (every tile shows its face once

@@ -30,7 +30,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Iterator, Mapping
 
-from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Secret, Text, places
+from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Reveal, Secret, Text, places
 
 from gamehost_kensington.tiles import (
     BEIGE_BACKS,
@@ -642,6 +642,15 @@ def player_view(state: dict, seat: int | None):
 
 def secrets(state: dict):
     return [Secret(None, token) for token in state["pile"]]
+
+
+def revealed(before: dict, seat: int, move: Mapping, after: dict) -> list[Reveal]:
+    """Spec 1.7 a/b: a draw turns the chosen face-down tile face up for all;
+    the move names only its back and outline."""
+    if move.get("action") != "draw" or not after.get("hand"):
+        return []
+    tile = TILES[after["hand"]]
+    return [Reveal(Text("The draw turns up a {tile}", tile=describe(tile)), face_of(tile))]
 
 
 def face_of(tile: dict) -> dict:

@@ -506,7 +506,7 @@ class MovePart(_message.Message):
     def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg", "locale")
+    __slots__ = ("match", "version", "status", "seat", "to_move", "state", "legal_moves", "result", "text", "svg", "locale", "last_turn")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -518,6 +518,7 @@ class View(_message.Message):
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SVG_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
+    LAST_TURN_FIELD_NUMBER: _ClassVar[int]
     match: str
     version: int
     status: MatchStatus
@@ -529,7 +530,42 @@ class View(_message.Message):
     text: str
     svg: str
     locale: str
-    def __init__(self, match: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ..., locale: _Optional[str] = ...) -> None: ...
+    last_turn: TurnSummary
+    def __init__(self, match: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ..., locale: _Optional[str] = ..., last_turn: _Optional[_Union[TurnSummary, _Mapping]] = ...) -> None: ...
+
+class TurnSummary(_message.Message):
+    __slots__ = ("seat", "steps", "complete", "text")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    steps: _containers.RepeatedCompositeFieldContainer[TurnStep]
+    complete: bool
+    text: str
+    def __init__(self, seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[TurnStep, _Mapping]]] = ..., complete: _Optional[bool] = ..., text: _Optional[str] = ...) -> None: ...
+
+class TurnStep(_message.Message):
+    __slots__ = ("version", "label", "revealed", "timed_out")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    TIMED_OUT_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    label: str
+    revealed: _containers.RepeatedCompositeFieldContainer[Reveal]
+    timed_out: bool
+    def __init__(self, version: _Optional[int] = ..., label: _Optional[str] = ..., revealed: _Optional[_Iterable[_Union[Reveal, _Mapping]]] = ..., timed_out: _Optional[bool] = ...) -> None: ...
+
+class Reveal(_message.Message):
+    __slots__ = ("label", "value", "seen_by")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SEEN_BY_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    value: _struct_pb2.Value
+    seen_by: int
+    def __init__(self, label: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., seen_by: _Optional[int] = ...) -> None: ...
 
 class RenderOptions(_message.Message):
     __slots__ = ("text", "svg")
@@ -588,7 +624,7 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left", "chat")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left", "chat", "revealed", "turn")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -604,6 +640,8 @@ class MatchEvent(_message.Message):
     ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     LEFT_FIELD_NUMBER: _ClassVar[int]
     CHAT_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -619,7 +657,9 @@ class MatchEvent(_message.Message):
     absent_seats: _containers.RepeatedScalarFieldContainer[int]
     left: bool
     chat: ChatMessage
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
+    revealed: _containers.RepeatedCompositeFieldContainer[Reveal]
+    turn: TurnSummary
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ..., revealed: _Optional[_Iterable[_Union[Reveal, _Mapping]]] = ..., turn: _Optional[_Union[TurnSummary, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "chat_only", "locale")

@@ -145,6 +145,12 @@ class MatchCache:
         """``view_message`` with its words in ``locale`` (a language other than English)."""
         return await self._once_async(("view_pb", seat, text, svg, locale), compute)
 
+    async def turn_field(self, version: int, seat: int | None, locale: str | None,
+                         compute: Callable[[], Awaitable[bytes]]) -> bytes:
+        """A serialized TurnSummary field (a View's last turn, an event's whole turn) of ``version``
+        as ``seat`` sees it, its words in ``locale`` (None: none asked)."""
+        return await self._once_async(("turn_field", version, seat, locale), compute)
+
     def event_head(self, version: int, compute: Callable[[], bytes]) -> bytes:
         """The serialized MatchEvent of ``version`` without a view, shared by every viewer who sees it as it is."""
         return self._once(("event_head", version), compute)

@@ -74,6 +74,7 @@ from gamehost.host.engine.replay_cache import DEFAULT_BUDGET as REPLAY_CACHE_BUD
 from gamehost.host.engine.rules_failures import MAX_STRIKES, RulesFailures
 from gamehost.host.engine.seats import MatchSeats
 from gamehost.host.engine.steps import MatchSteps
+from gamehost.host.engine.turns import MatchTurns
 from gamehost.host.engine.undo import MatchUndo
 from gamehost.host.engine.endings import MatchEndings
 from gamehost.host.engine.view_data import RenderedView, ViewData
@@ -174,6 +175,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.renderings = MatchRenderings(self.rules, self)
         self.replay = MatchReplay(self.rules, store, ReplayCache(replay_cache_bytes))
         self.rematches = Rematches(self)
+        self.turns = MatchTurns(store, self.public_events)
         self.administration = MatchAdministration(self, store, self.bots)
         self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, sweep_interval=sweep_interval,
                                        closing=lambda: self._closing, spawn=self._spawn)

@@ -105,6 +105,10 @@ class MatchMoves(EngineCore):
                             label=label or "a move")  # labels address nobody; clients name the mover
         if isinstance(label, Text):  # kept to show the log in other languages
             event["label_text"] = label.message()
+        if applied.revealed:
+            event["revealed"] = list(applied.revealed)
+        if result is not None or seat not in applied.to_move:  # another seat is to move: the turn is whole
+            event["ends_turn"] = True
         if request_id:
             event["request_id"] = request_id
         if timed_out:

@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator
 from gamehost.host import errors
 from gamehost.host.engine.core import EngineCore
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.turns import seen_reveals
 from gamehost.host.engine.view_data import EncodedView, ViewData
 from gamehost.sdk.rules import Game, Move
 
@@ -153,8 +154,20 @@ class MatchViews(EngineCore):
         shown.pop("label_text", None)  # the label's message names the move too
         return shown
 
+    @staticmethod
+    def _seen(event: dict, viewer: int | None) -> dict:
+        """``event`` with only the reveals ``viewer`` may see: a copy of its own when the step
+        revealed anything to one seat only (never the event every viewer shares)."""
+        revealed = event.get("revealed")
+        if not revealed or all(reveal.get("seen_by") is None for reveal in revealed):
+            return event
+        return {**event, "revealed": seen_reveals(event, viewer)}
+
     async def public_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
-        """An event as ``viewer`` may see it (``_hides``)."""
+        """An event as ``viewer`` may see it (``_hides``), with the reveals it may see."""
+        return self._seen(await self._public_move_event(live, event, viewer), viewer)
+
+    async def _public_move_event(self, live: LiveMatch, event: dict, viewer: int | None) -> dict:
         if not self._hides(live, event, viewer):
             return event
 
@@ -170,10 +183,10 @@ class MatchViews(EngineCore):
         """A log's events as ``viewer`` may see them (GetMatchLog): the
         hidden moves go to the rules in one call, not one call each."""
         hidden = [index for index, event in enumerate(events) if self._hides(live, event, viewer)]
-        if not hidden:
-            return events
-        shown = await self.rules.public_moves(live, viewer, [(events[i]["seat"], events[i]["move"]) for i in hidden])
-        events = list(events)
-        for index, move in zip(hidden, shown):
-            events[index] = self._shown(events[index], move)
-        return events
+        if hidden:
+            shown = await self.rules.public_moves(live, viewer,
+                                                  [(events[i]["seat"], events[i]["move"]) for i in hidden])
+            events = list(events)
+            for index, move in zip(hidden, shown):
+                events[index] = self._shown(events[index], move)
+        return [self._seen(event, viewer) for event in events]

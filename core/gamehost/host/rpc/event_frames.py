@@ -47,7 +47,7 @@ async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dic
     encoded = live.cache.kept_event_bytes(event["version"], seat, text, svg, with_view)
     if encoded is not None:
         return encoded
-    encoded = await _event_head(messages, live, event, seat)
+    encoded = await _event_head(messages, live, event, seat) + await messages.ended_turn_field(live, event, seat)
     if with_view:
         version, view = await view_bytes(messages, live, seat, text, svg)
         if version == event["version"]:  # else a later event brings the view
@@ -63,6 +63,9 @@ async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dic
 async def _localized_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
                                  text: bool, svg: bool, locale: Locale) -> bytes:
     message = localized_event(await messages.engine.public_event(live, event, seat), locale)
+    turn = await messages.ended_turn(live, event, seat, locale)
+    if turn is not None:
+        message.turn.CopyFrom(turn)
     if carries_view(live, event):
         view = await messages.localized_view_message(live, seat, text, svg, locale)
         if view.version == event["version"]:  # else a later event brings the view
@@ -100,7 +103,8 @@ async def view_bytes(messages: MatchMessages, live: LiveMatch, seat: int | None,
     if not text and not svg:  # renderings need the view as data: built by view_message
         encoded = await messages.engine.encoded_view(live, seat)
         if encoded is not None and _parses(live, encoded.fields):
-            return encoded.version, view_header(live, encoded).SerializeToString() + encoded.fields
+            return encoded.version, (view_header(live, encoded).SerializeToString() + encoded.fields
+                                     + await messages.last_turn_field(live, seat, encoded.version, None))
     view = await messages.view_message(live, seat, text, svg)  # it logs and rebuilds fields the parser refuses
     return view.version, view.SerializeToString()
 

@@ -11,17 +11,23 @@ from google.protobuf.message import DecodeError
 from gamehost.client.structs import to_struct
 from gamehost.host import errors
 from gamehost.host.codec.legal_move_encodings import LegalMoveEncodings
+from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.match_engine import MatchEngine, ViewData
 from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.views import EncodedView
 from gamehost.host.rpc.locales import Locale
+from gamehost.host.rpc.turn_messages import reveals_pb, turn_pb
 from gamehost.host.rpc.messages import (
     STATUS_TO_PB, draw_offer_pb, legal_move, match_pb, result_pb, shown_event_message, undo_ask_pb, view_header,
     view_state)
 from gamehost.host.store.base import MatchRecord
 from gamehost.sdk.rules import Move, Part
 from gamehost.v1 import gamehost_pb2 as pb
+
+
+_VIEW_LAST_TURN = field_tag(pb.View.DESCRIPTOR.fields_by_name["last_turn"])
+_EVENT_TURN = field_tag(pb.MatchEvent.DESCRIPTOR.fields_by_name["turn"])
 
 
 class MatchMessages:
@@ -78,6 +84,7 @@ class MatchMessages:
             else:
                 message = await self._rendered_view_message(live, seat, text, svg)
             if message is not None:
+                message.MergeFromString(await self.last_turn_field(live, seat, message.version, None))
                 return message
             view: ViewData = await self.engine.view(live, seat)
             message = pb.View(
@@ -88,6 +95,7 @@ class MatchMessages:
                 svg=await self.engine.render(live, view, "svg") if svg else "")
             view_state(message, view.state, live)
             message.MergeFromString(self._legal_moves.view_field(view.moves))  # encodings shared between views
+            message.MergeFromString(await self.last_turn_field(live, seat, view.version, None))
             return message
 
         return await live.cache.view_message(seat, text, svg, build)
@@ -115,6 +123,7 @@ class MatchMessages:
                 svg=await self.engine.render(live, view, "svg", locale.tag) if svg else "", locale=locale.tag)
             view_state(message, view.state, live)
             message.legal_moves.extend(legal_move(localized_move(move, locale)) for move in view.moves)
+            message.MergeFromString(await self.last_turn_field(live, seat, view.version, locale))
             return message
 
         return await live.cache.localized_view_message(seat, text, svg, locale.tag, build)
@@ -165,14 +174,59 @@ class MatchMessages:
             result=result_pb(view.result) if tag is None or locale is None else localized_result(view.result, locale),
             text=await self.engine.render_at(live, view, "text", tag) if text else "",
             svg=await self.engine.render_at(live, view, "svg", tag) if svg else "",
-            locale="" if locale is None else locale.tag)
+            locale="" if locale is None else locale.tag,
+            last_turn=await self.last_turn(live, seat, view.version, locale))
+
+    # ------------------------------------------------------------ the whole turn
+
+    async def last_turn(self, live: LiveMatch, seat: int | None, version: int,
+                        locale: Locale | None) -> pb.TurnSummary | None:
+        """The latest turn at ``version`` as ``seat`` sees it (a View's ``last_turn``), or None before any move."""
+        turn = await self.engine.turns.latest(live, version, seat)
+        return None if turn is None else turn_pb(turn, locale)
+
+    async def last_turn_field(self, live: LiveMatch, seat: int | None, version: int,
+                              locale: Locale | None) -> bytes:
+        """``last_turn`` as a View's serialized field (empty before any move), once per version and viewer."""
+        async def build() -> bytes:
+            turn = await self.last_turn(live, seat, version, locale)
+            return b"" if turn is None else field(_VIEW_LAST_TURN, turn.SerializeToString())
+
+        if version != live.version:  # a view of a version already passed: not worth keeping
+            return await build()
+        return await live.cache.turn_field(version, seat, None if locale is None else locale.tag, build)
+
+    async def ended_turn(self, live: LiveMatch, event: dict, seat: int | None, locale: Locale | None,
+                         events: list[dict] | None = None) -> pb.TurnSummary | None:
+        """The whole turn ``event`` ends, as ``seat`` sees it, or None for an event that ends none."""
+        turn = await self.engine.turns.ended_by(live, event, seat, events)
+        return None if turn is None else turn_pb(turn, locale)
+
+    async def ended_turn_field(self, live: LiveMatch, event: dict, seat: int | None) -> bytes:
+        """``ended_turn`` as a MatchEvent's serialized field (empty for an event that ends no turn)."""
+        if event["kind"] != "moved" or not event.get("ends_turn"):
+            return b""
+        turn = await self.ended_turn(live, event, seat, None)
+        return b"" if turn is None else field(_EVENT_TURN, turn.SerializeToString())
 
     # ------------------------------------------------------------ events
 
     async def event_messages(self, live: LiveMatch, events: list[dict], viewer: int | None,
                              locale: Locale | None = None) -> list[pb.MatchEvent]:
-        """``events`` as ``viewer`` may see them, their labels in ``locale``."""
-        return [localized_event(shown, locale) for shown in await self.engine.public_events(live, events, viewer)]
+        """``events`` as ``viewer`` may see them, their labels in ``locale``; a step that ends a
+        turn carries the whole turn."""
+        messages = []
+        # The page's turns may have begun before it: the log before it is read back once, for all of them.
+        reach = events
+        if events and events[0]["version"] > 1 and any(event.get("ends_turn") for event in events):
+            reach = [*await self.engine.turns.window(live, events[0]["version"] - 1), *events]
+        for event, shown in zip(events, await self.engine.public_events(live, events, viewer)):
+            message = localized_event(shown, locale)
+            turn = await self.ended_turn(live, event, viewer, locale, reach)
+            if turn is not None:
+                message.turn.CopyFrom(turn)
+            messages.append(message)
+        return messages
 
 
 def localized_event(shown: dict, locale: Locale | None) -> pb.MatchEvent:
@@ -180,6 +234,9 @@ def localized_event(shown: dict, locale: Locale | None) -> pb.MatchEvent:
     message = shown_event_message(shown)
     if locale is not None and not locale.english and message.label:
         message.label = locale.say(message.label, shown.get("label_text"))
+    if locale is not None and not locale.english and shown.get("revealed"):
+        del message.revealed[:]
+        message.revealed.extend(reveals_pb(shown["revealed"], locale))
     return message
 
 

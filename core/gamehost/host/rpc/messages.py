@@ -14,6 +14,7 @@ from google.protobuf.message import DecodeError
 from gamehost.client.structs import to_struct
 from gamehost.host.codec import struct_encoding
 from gamehost.host.codec.length_delimited import field_tag
+from gamehost.host.rpc.turn_messages import reveals_pb
 from gamehost.host.engine import clocks
 from gamehost.host.engine.live import LiveMatch
 from gamehost.host.engine.ticket_matching import rating_range
@@ -220,4 +221,6 @@ def shown_event_message(shown: Mapping[str, Any]) -> pb.MatchEvent:
         message.absent_seats.extend(shown["absent"])
     if shown.get("left"):
         message.left = True
+    if shown.get("revealed"):
+        message.revealed.extend(reveals_pb(shown["revealed"], None))
     return message

@@ -26,6 +26,7 @@ class Applied:
     # (state, and a seat to move's legal moves), and no legal-move listing.
     encoded: Mapping[int | None, bytes] = field(default_factory=dict)
     played: Move | None = None  # the listed move a move id named
+    revealed: tuple[dict[str, Any], ...] = ()  # what the step made known, as the log keeps it (reveals.py)
 
 
 def listed_moves(data: list[Any], parts: dict[tuple[str, str], Part]) -> tuple[Move, ...]:
@@ -47,4 +48,4 @@ def step_applied(answer: messages.Stepped, tag: int, version: int, viewers: Sequ
     if played is not None and not isinstance(played, Move):
         played = move_of(played, parts)
     return Applied(answer["outcome"], tuple(answer.get("to_move", ())), moves, answer.get("state"), tag, version,
-                   views, encoded, played)
+                   views, encoded, played, tuple(answer.get("revealed", ())))

@@ -260,6 +260,7 @@ class Stepped(TypedDict):
     to_move: NotRequired[list[int]]
     moves: NotRequired[dict[str, list[Any]]]
     played: NotRequired[Any]  # the listed move a move id named
+    revealed: NotRequired[list[dict[str, Any]]]  # what the step made known (workers/reveals.py)
     state: NotRequired[Any]
     views: NotRequired[list[list[Any]]]  # [viewer, view]
     encoded: NotRequired[EncodedViews]

@@ -27,6 +27,7 @@ from gamehost.host.workers.messages import Answer, Request
 from gamehost.host.workers.moves_on_wire import move_data, move_of, outcome_data
 from gamehost.sdk.i18n import ENGLISH_TRANSLATOR, Translator, catalogues_of, message_of, translating
 from gamehost.host.workers.plugin_calls import PluginFailed, call_plugin
+from gamehost.host.workers.reveals import step_revealed
 from gamehost.host.workers.view_bytes import ViewEncoder
 from gamehost.sdk.chance import rng_for
 from gamehost.sdk.replay import RecordedMove, replay
@@ -215,8 +216,11 @@ class ResidentMatches:
             raise
         except Exception as error:
             raise PluginFailed("apply", error) from None
+        revealed = step_revealed(game, held.state, seat, move, state)
         encode = request.get("encode", False)
         answer, listed = self._position(game, state, listing=not encode)
+        if revealed:
+            answer["revealed"] = revealed
         if played is not None:
             answer["played"] = self.move_out(played)
         if answer["outcome"] is not None or request.get("want_state"):
