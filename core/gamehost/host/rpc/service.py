@@ -32,7 +32,8 @@ from gamehost.host.rpc.match_messages import MatchMessages, localized_match
 from gamehost.host.rpc.messages import (
     SPECTATORS_FROM_PB, STATUS_FROM_PB, TICKET_STATE_FROM_PB, VISIBILITY_FROM_PB, player_rating_pb, result_pb,
     ticket_pb, user_match_pb)
-from gamehost.host.rpc.push_calls import PushCalls, push_off
+from gamehost.host.rpc.people_rpcs import PeopleRpcs
+from gamehost.host.rpc.push_calls import PushCalls
 from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
@@ -53,7 +54,7 @@ class MatchListing(TypedDict):
     public_only: bool
 
 
-class GameHostService(pb_grpc.GameHostServicer):
+class GameHostService(PeopleRpcs):
     def __init__(self, engine: MatchEngine, gate: Gate, push: PushCalls | None = None) -> None:
         self.engine = engine
         self.gate = gate
@@ -459,65 +460,6 @@ class GameHostService(pb_grpc.GameHostServicer):
     @unary
     async def ClaimVictory(self, request: pb.ClaimVictoryRequest, context: Context, caller: Principal) -> pb.Match:
         return await self.seat_calls.claim_victory(request, caller)
-
-    # ------------------------------------------------------------ push
-
-    @unary
-    async def GetPushKey(self, request: pb.GetPushKeyRequest, context: Context, caller: Principal) -> pb.PushKey:
-        if self.push is None:
-            raise push_off()
-        return self.push.key()
-
-    @unary
-    async def SubscribePush(self, request: pb.SubscribePushRequest, context: Context,
-                            caller: Principal) -> pb.PushSubscription:
-        if self.push is None:
-            raise push_off()
-        return await self.push.subscribe(request, caller)
-
-    @unary
-    async def UnsubscribePush(self, request: pb.UnsubscribePushRequest, context: Context,
-                              caller: Principal) -> pb.UnsubscribePushResponse:
-        if self.push is None:
-            raise push_off()
-        return await self.push.unsubscribe(request, caller)
-    # ------------------------------------------------------------ chat
-
-    @unary
-    async def SendChat(self, request: pb.SendChatRequest, context: Context, caller: Principal) -> pb.ChatMessage:
-        return await self.chat.send(request, caller)
-
-    @unary
-    async def ReportChat(self, request: pb.ReportChatRequest, context: Context, caller: Principal) -> pb.ChatReport:
-        return await self.chat.report_message(request, caller)
-
-    @unary
-    async def ReportPlayer(self, request: pb.ReportPlayerRequest, context: Context,
-                           caller: Principal) -> pb.ChatReport:
-        return await self.chat.report_player(request, caller)
-
-    @unary
-    async def MuteUser(self, request: pb.MuteUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
-        return await self.chat.mute(request, caller)
-
-    @unary
-    async def UnmuteUser(self, request: pb.UnmuteUserRequest, context: Context,
-                         caller: Principal) -> pb.ChatRelations:
-        return await self.chat.unmute(request, caller)
-
-    @unary
-    async def BlockUser(self, request: pb.BlockUserRequest, context: Context, caller: Principal) -> pb.ChatRelations:
-        return await self.chat.block(request, caller)
-
-    @unary
-    async def UnblockUser(self, request: pb.UnblockUserRequest, context: Context,
-                          caller: Principal) -> pb.ChatRelations:
-        return await self.chat.unblock(request, caller)
-
-    @unary
-    async def GetChatRelations(self, request: pb.GetChatRelationsRequest, context: Context,
-                               caller: Principal) -> pb.ChatRelations:
-        return await self.chat.relations(caller)
 
     # ------------------------------------------------------------ identity
 

@@ -30,8 +30,7 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, Mat
                                       PartyFull, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
                                                row_to_delivery)
-from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params, leaderboard_sql, rating_values,
-                                             row_to_rating, upsert_sql)
+from gamehost.host.store.rating_rows import PostgresRatings
 from gamehost.host.store.invitation_rows import PostgresInvitations
 from gamehost.host.store.push_rows import PostgresPushSubscriptions
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
@@ -68,7 +67,7 @@ async def _value(conn: psycopg.AsyncConnection[Any], sql: str, params: tuple[Any
     return row[0]
 
 
-class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
+class PostgresStore(PostgresInvitations, PostgresPushSubscriptions, PostgresRatings):
     shared = True  # other replicas write too: the engine must catch up and claim
 
     def __init__(self, url: str, *, owner: str = "", lease: float = 10.0, pool_size: int = 10,
@@ -213,33 +212,6 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions):
     async def _all(self, sql: str, params: tuple) -> list:
         async with self._pool.connection() as conn:
             return await (await conn.execute(sql, params)).fetchall()
-
-    # ------------------------------------------------------------ ratings
-
-    async def rate_match(self, match_id: str, subjects: list[str], game_id: str, compute) -> bool:
-        """One transaction: the match's row in rated_matches (a replica that
-        counted it first wins; the others change nothing), then the players'
-        rows, locked while they are read and rewritten."""
-        async with self._pool.connection() as conn, conn.transaction():
-            inserted = await conn.execute("INSERT INTO rated_matches VALUES (%s) ON CONFLICT DO NOTHING",
-                                          (match_id,))
-            if inserted.rowcount != 1:
-                return False
-            rows = await (await conn.execute(
-                f"SELECT {RATING_COLUMNS} FROM ratings WHERE game_id=%s AND subject = ANY(%s) "
-                "ORDER BY subject FOR UPDATE", (game_id, subjects))).fetchall()
-            current = {r.subject: r for r in map(row_to_rating, rows)}
-            async with conn.cursor() as cursor:
-                await cursor.executemany(upsert_sql("%s"), [rating_values(r) for r in compute(current)])
-            return True
-
-    async def leaderboard(self, game_id: str, limit: int, after: tuple[float, str] | None = None) -> list:
-        return [row_to_rating(row) for row in await self._all(leaderboard_sql("%s", after),
-                                                               leaderboard_params(game_id, limit, after))]
-
-    async def player_ratings(self, subject: str) -> list:
-        return [row_to_rating(row) for row in await self._all(
-            f"SELECT {RATING_COLUMNS} FROM ratings WHERE subject=%s ORDER BY game_id", (subject,))]
 
     # ------------------------------------------------------------ matchmaking
 
