@@ -34,6 +34,7 @@ from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.rpc.session import SessionStream
+from gamehost.host.rpc.view_patches import ViewPatches
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -58,6 +59,7 @@ class GameHostService(pb_grpc.GameHostServicer):
         self.locales = Locales()
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
+        self.view_patches = ViewPatches()  # recent views' JSON, for watchers who asked for views as changes
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
         entry = self.engine.catalog.games.get(game_id)
@@ -328,11 +330,13 @@ class GameHostService(pb_grpc.GameHostServicer):
             resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
         locale = self.locales.for_game(live.game, wanted)
+        patched = event_frames.PatchedFrames(self.view_patches) if request.view_patches else None
         sent = 0
         try:
             async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
-                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
+                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale,
+                                                               patched)
                     sent += 1
         finally:  # also when the watcher cancels: operators see streams end
             live.log.debug("watch ended", seat=seat, events_sent=sent)
@@ -341,7 +345,7 @@ class GameHostService(pb_grpc.GameHostServicer):
     async def Session(self, requests: AsyncIterable[pb.SessionRequest | Undecodable], context: Context,
                       caller: Principal) -> AsyncIterator[pb.SessionEvent | bytes]:
         session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
-                                header_languages(context))
+                                header_languages(context), self.view_patches)
         async for message in session.run(requests):
             yield message
 

@@ -3038,7 +3038,13 @@ type SubmitMoveResponse struct {
 	// The mover's view now, when include_view was set.
 	View *View `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
 	// True when this answer replays an earlier call with the same request_id.
-	Replayed      bool `protobuf:"varint,3,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	Replayed bool `protobuf:"varint,3,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// Fewer messages per move. On a Session stream that follows this match as
+	// the mover's seat with WatchMatchRequest.own_events_in_answers: the event
+	// this move produced, as that watch would have sent it (with the view, or
+	// view_patch when the watch asked for patches); the watch then does not
+	// send it again. Unset elsewhere, and when the watch had sent it already.
+	Event         *MatchEvent `protobuf:"bytes,120,opt,name=event,proto3" json:"event,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3094,6 +3100,13 @@ func (x *SubmitMoveResponse) GetReplayed() bool {
 	return false
 }
 
+func (x *SubmitMoveResponse) GetEvent() *MatchEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
 type MatchEvent struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The match version this event produced; versions have no gaps.
@@ -3123,7 +3136,10 @@ type MatchEvent struct {
 	// For VICTORY_CLAIMED: the seats found absent, ranked last.
 	AbsentSeats []int32 `protobuf:"varint,81,rep,packed,name=absent_seats,json=absentSeats,proto3" json:"absent_seats,omitempty"`
 	// For RESIGNED: the seat resigned by leaving a rated match.
-	Left          bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	Left bool `protobuf:"varint,82,opt,name=left,proto3" json:"left,omitempty"`
+	// Views as changes (WatchMatchRequest.view_patches): instead of `view`,
+	// what changed in the viewer's view since the one this watch sent last.
+	ViewPatch     *ViewPatch `protobuf:"bytes,120,opt,name=view_patch,json=viewPatch,proto3" json:"view_patch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3256,6 +3272,72 @@ func (x *MatchEvent) GetLeft() bool {
 	return false
 }
 
+func (x *MatchEvent) GetViewPatch() *ViewPatch {
+	if x != nil {
+		return x.ViewPatch
+	}
+	return nil
+}
+
+// What changed in a viewer's View between two versions, as a JSON Patch
+// (RFC 6902) over the View's proto3 JSON form (the JSON mapping every
+// protobuf library writes: camelCase names, int64 as strings, default values
+// left out). Apply it to the JSON form of the view at from_version (the last
+// view or view_patch this watch sent) and parse the result as a View.
+type ViewPatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The version of the view the patch applies to.
+	FromVersion int64 `protobuf:"varint,1,opt,name=from_version,json=fromVersion,proto3" json:"from_version,omitempty"`
+	// The RFC 6902 operations, as JSON text (an array).
+	JsonPatch     string `protobuf:"bytes,2,opt,name=json_patch,json=jsonPatch,proto3" json:"json_patch,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ViewPatch) Reset() {
+	*x = ViewPatch{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ViewPatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ViewPatch) ProtoMessage() {}
+
+func (x *ViewPatch) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ViewPatch.ProtoReflect.Descriptor instead.
+func (*ViewPatch) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ViewPatch) GetFromVersion() int64 {
+	if x != nil {
+		return x.FromVersion
+	}
+	return 0
+}
+
+func (x *ViewPatch) GetJsonPatch() string {
+	if x != nil {
+		return x.JsonPatch
+	}
+	return ""
+}
+
 type WatchMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3276,14 +3358,26 @@ type WatchMatchRequest struct {
 	// Unset: the web port's Accept-Language header, else English, and the
 	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
 	// tag that is not BCP 47 shaped.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// Views as changes. Set: the first event that carries a view carries the
+	// whole view; each later one carries MatchEvent.view_patch instead, what
+	// changed since the view this watch sent before (encoded once per
+	// version and viewer, shared by every watcher who sees the same). A new
+	// watch (a resume) starts again with the whole view; GetView gives it at
+	// any time. Unset: every view whole, as before.
+	ViewPatches bool `protobuf:"varint,120,opt,name=view_patches,json=viewPatches,proto3" json:"view_patches,omitempty"`
+	// Fewer messages per move, on a Session stream following the match as a
+	// seat: the events of that seat's own moves come in the move's answer
+	// (SubmitMoveResponse.event), not a second time as match events. Unset:
+	// every event as a match event, as before.
+	OwnEventsInAnswers bool `protobuf:"varint,121,opt,name=own_events_in_answers,json=ownEventsInAnswers,proto3" json:"own_events_in_answers,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3295,7 +3389,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3308,7 +3402,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -3353,6 +3447,20 @@ func (x *WatchMatchRequest) GetLocale() string {
 	return ""
 }
 
+func (x *WatchMatchRequest) GetViewPatches() bool {
+	if x != nil {
+		return x.ViewPatches
+	}
+	return false
+}
+
+func (x *WatchMatchRequest) GetOwnEventsInAnswers() bool {
+	if x != nil {
+		return x.OwnEventsInAnswers
+	}
+	return false
+}
+
 type GetMatchLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3382,7 +3490,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3394,7 +3502,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3407,7 +3515,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -3481,7 +3589,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3493,7 +3601,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3506,7 +3614,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -3598,7 +3706,7 @@ type AskUndoRequest struct {
 
 func (x *AskUndoRequest) Reset() {
 	*x = AskUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3610,7 +3718,7 @@ func (x *AskUndoRequest) String() string {
 func (*AskUndoRequest) ProtoMessage() {}
 
 func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3623,7 +3731,7 @@ func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
 func (*AskUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AskUndoRequest) GetName() string {
@@ -3656,7 +3764,7 @@ type AnswerUndoRequest struct {
 
 func (x *AnswerUndoRequest) Reset() {
 	*x = AnswerUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3668,7 +3776,7 @@ func (x *AnswerUndoRequest) String() string {
 func (*AnswerUndoRequest) ProtoMessage() {}
 
 func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3681,7 +3789,7 @@ func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
 func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *AnswerUndoRequest) GetName() string {
@@ -3724,7 +3832,7 @@ type WithdrawUndoRequest struct {
 
 func (x *WithdrawUndoRequest) Reset() {
 	*x = WithdrawUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3736,7 +3844,7 @@ func (x *WithdrawUndoRequest) String() string {
 func (*WithdrawUndoRequest) ProtoMessage() {}
 
 func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3749,7 +3857,7 @@ func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WithdrawUndoRequest) GetName() string {
@@ -3781,7 +3889,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3793,7 +3901,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3806,7 +3914,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UndoResponse) GetVersion() int64 {
@@ -3850,7 +3958,7 @@ type UndoAsk struct {
 
 func (x *UndoAsk) Reset() {
 	*x = UndoAsk{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3862,7 +3970,7 @@ func (x *UndoAsk) String() string {
 func (*UndoAsk) ProtoMessage() {}
 
 func (x *UndoAsk) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3875,7 +3983,7 @@ func (x *UndoAsk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
 func (*UndoAsk) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *UndoAsk) GetSeat() int32 {
@@ -3930,7 +4038,7 @@ type RevokeInvitationRequest struct {
 
 func (x *RevokeInvitationRequest) Reset() {
 	*x = RevokeInvitationRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3942,7 +4050,7 @@ func (x *RevokeInvitationRequest) String() string {
 func (*RevokeInvitationRequest) ProtoMessage() {}
 
 func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3955,7 +4063,7 @@ func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
 func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RevokeInvitationRequest) GetName() string {
@@ -3977,7 +4085,7 @@ type ResignRequest struct {
 
 func (x *ResignRequest) Reset() {
 	*x = ResignRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3989,7 +4097,7 @@ func (x *ResignRequest) String() string {
 func (*ResignRequest) ProtoMessage() {}
 
 func (x *ResignRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4002,7 +4110,7 @@ func (x *ResignRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignRequest.ProtoReflect.Descriptor instead.
 func (*ResignRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ResignRequest) GetName() string {
@@ -4030,7 +4138,7 @@ type OfferDrawRequest struct {
 
 func (x *OfferDrawRequest) Reset() {
 	*x = OfferDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4042,7 +4150,7 @@ func (x *OfferDrawRequest) String() string {
 func (*OfferDrawRequest) ProtoMessage() {}
 
 func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4055,7 +4163,7 @@ func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OfferDrawRequest.ProtoReflect.Descriptor instead.
 func (*OfferDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *OfferDrawRequest) GetName() string {
@@ -4088,7 +4196,7 @@ type AnswerDrawRequest struct {
 
 func (x *AnswerDrawRequest) Reset() {
 	*x = AnswerDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4100,7 +4208,7 @@ func (x *AnswerDrawRequest) String() string {
 func (*AnswerDrawRequest) ProtoMessage() {}
 
 func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4113,7 +4221,7 @@ func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerDrawRequest.ProtoReflect.Descriptor instead.
 func (*AnswerDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AnswerDrawRequest) GetName() string {
@@ -4156,7 +4264,7 @@ type WithdrawDrawRequest struct {
 
 func (x *WithdrawDrawRequest) Reset() {
 	*x = WithdrawDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4168,7 +4276,7 @@ func (x *WithdrawDrawRequest) String() string {
 func (*WithdrawDrawRequest) ProtoMessage() {}
 
 func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4181,7 +4289,7 @@ func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawDrawRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *WithdrawDrawRequest) GetName() string {
@@ -4209,7 +4317,7 @@ type ClaimVictoryRequest struct {
 
 func (x *ClaimVictoryRequest) Reset() {
 	*x = ClaimVictoryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4221,7 +4329,7 @@ func (x *ClaimVictoryRequest) String() string {
 func (*ClaimVictoryRequest) ProtoMessage() {}
 
 func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4234,7 +4342,7 @@ func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimVictoryRequest.ProtoReflect.Descriptor instead.
 func (*ClaimVictoryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ClaimVictoryRequest) GetName() string {
@@ -4266,7 +4374,7 @@ type DrawResponse struct {
 
 func (x *DrawResponse) Reset() {
 	*x = DrawResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4278,7 +4386,7 @@ func (x *DrawResponse) String() string {
 func (*DrawResponse) ProtoMessage() {}
 
 func (x *DrawResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4291,7 +4399,7 @@ func (x *DrawResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawResponse.ProtoReflect.Descriptor instead.
 func (*DrawResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *DrawResponse) GetVersion() int64 {
@@ -4333,7 +4441,7 @@ type DrawOffer struct {
 
 func (x *DrawOffer) Reset() {
 	*x = DrawOffer{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4345,7 +4453,7 @@ func (x *DrawOffer) String() string {
 func (*DrawOffer) ProtoMessage() {}
 
 func (x *DrawOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4358,7 +4466,7 @@ func (x *DrawOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawOffer.ProtoReflect.Descriptor instead.
 func (*DrawOffer) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *DrawOffer) GetSeat() int32 {
@@ -4404,7 +4512,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4416,7 +4524,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4429,7 +4537,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 type Identity struct {
@@ -4447,7 +4555,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4459,7 +4567,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4472,7 +4580,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Identity) GetSubject() string {
@@ -4515,7 +4623,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4527,7 +4635,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4540,7 +4648,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -4567,7 +4675,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4579,7 +4687,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4592,7 +4700,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -4610,7 +4718,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4622,7 +4730,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4635,7 +4743,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 type AssignBotRequest struct {
@@ -4651,7 +4759,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4663,7 +4771,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4676,7 +4784,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -4710,7 +4818,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4722,7 +4830,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4735,7 +4843,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -4770,7 +4878,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4782,7 +4890,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4795,7 +4903,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -5009,7 +5117,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5021,7 +5129,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5034,7 +5142,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -5082,7 +5190,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5094,7 +5202,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5107,7 +5215,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -5279,7 +5387,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5291,7 +5399,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5304,7 +5412,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -5324,7 +5432,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5336,7 +5444,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5349,7 +5457,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -5383,7 +5491,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5395,7 +5503,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5408,7 +5516,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -5494,7 +5602,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5506,7 +5614,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5519,7 +5627,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -5553,7 +5661,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5565,7 +5673,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5578,7 +5686,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -5605,7 +5713,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5617,7 +5725,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5630,7 +5738,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -5657,7 +5765,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5669,7 +5777,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5682,7 +5790,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -5775,7 +5883,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5787,7 +5895,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5800,7 +5908,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -5941,7 +6049,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5953,7 +6061,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5966,7 +6074,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *Ticket) GetName() string {
@@ -6133,7 +6241,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6145,7 +6253,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6158,7 +6266,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -6178,7 +6286,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6190,7 +6298,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6203,7 +6311,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -6223,7 +6331,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6235,7 +6343,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6248,7 +6356,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -6272,7 +6380,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6284,7 +6392,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6297,7 +6405,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -6332,7 +6440,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6344,7 +6452,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6357,7 +6465,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -6389,7 +6497,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6401,7 +6509,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6414,7 +6522,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -6466,7 +6574,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6478,7 +6586,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6491,7 +6599,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *Delivery) GetKey() string {
@@ -6559,7 +6667,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6571,7 +6679,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6584,7 +6692,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -6626,7 +6734,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6638,7 +6746,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6651,7 +6759,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -6678,7 +6786,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6690,7 +6798,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6703,7 +6811,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -6940,11 +7048,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\finclude_view\x18\b \x01(\bR\vincludeView\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06localeB\x06\n" +
 	"\x04moveB\x13\n" +
-	"\x11_expected_version\"q\n" +
+	"\x11_expected_version\"\xa0\x01\n" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x90\x04\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\x12-\n" +
+	"\x05event\x18x \x01(\v2\x17.gamehost.v1.MatchEventR\x05event\"\xc7\x04\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -6960,14 +7069,22 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x10undo_expire_time\x183 \x01(\v2\x1a.google.protobuf.TimestampR\x0eundoExpireTime\x12D\n" +
 	"\x10draw_expire_time\x18P \x01(\v2\x1a.google.protobuf.TimestampR\x0edrawExpireTime\x12!\n" +
 	"\fabsent_seats\x18Q \x03(\x05R\vabsentSeats\x12\x12\n" +
-	"\x04left\x18R \x01(\bR\x04left\"\xe4\x01\n" +
+	"\x04left\x18R \x01(\bR\x04left\x125\n" +
+	"\n" +
+	"view_patch\x18x \x01(\v2\x16.gamehost.v1.ViewPatchR\tviewPatch\"M\n" +
+	"\tViewPatch\x12!\n" +
+	"\ffrom_version\x18\x01 \x01(\x03R\vfromVersion\x12\x1d\n" +
+	"\n" +
+	"json_patch\x18\x02 \x01(\tR\tjsonPatch\"\xba\x02\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
 	"\rafter_version\x18\x03 \x01(\x03R\fafterVersion\x122\n" +
 	"\x06render\x18\x04 \x01(\v2\x1a.gamehost.v1.RenderOptionsR\x06render\x12'\n" +
 	"\x0finvitation_code\x18P \x01(\tR\x0einvitationCode\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"\xc8\x01\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x12!\n" +
+	"\fview_patches\x18x \x01(\bR\vviewPatches\x121\n" +
+	"\x15own_events_in_answers\x18y \x01(\bR\x12ownEventsInAnswers\"\xc8\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
@@ -7357,7 +7474,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 73)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -7393,240 +7510,243 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*SubmitMoveRequest)(nil),       // 31: gamehost.v1.SubmitMoveRequest
 	(*SubmitMoveResponse)(nil),      // 32: gamehost.v1.SubmitMoveResponse
 	(*MatchEvent)(nil),              // 33: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 34: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 35: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 36: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 37: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 38: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 39: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 40: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 41: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 42: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 43: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 44: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 45: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 46: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 47: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 48: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 49: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 50: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 51: gamehost.v1.Identity
-	(*AbortMatchRequest)(nil),       // 52: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 53: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 54: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 55: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 56: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 57: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 58: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 59: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 60: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 61: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 62: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 63: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 64: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 65: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 66: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 67: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 68: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 69: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 70: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 71: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 72: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 73: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 74: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 75: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 76: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 77: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 78: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 79: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 80: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 81: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 82: google.protobuf.Any
+	(*ViewPatch)(nil),               // 34: gamehost.v1.ViewPatch
+	(*WatchMatchRequest)(nil),       // 35: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 36: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 37: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 38: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 39: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 40: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 41: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 42: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 43: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 44: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 45: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 46: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 47: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 48: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 49: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 50: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 51: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 52: gamehost.v1.Identity
+	(*AbortMatchRequest)(nil),       // 53: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 54: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 55: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 56: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 57: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 58: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 59: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 60: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 61: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 62: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 63: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 64: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 65: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 66: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 67: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 68: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 69: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 70: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 71: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 72: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 73: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 74: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 75: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 76: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 77: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 78: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 79: gamehost.v1.RetryDeliveryRequest
+	(*structpb.Struct)(nil),         // 80: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 81: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 82: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 83: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	79,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	79,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	80,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	80,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	79,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	80,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	80,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	81,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	79,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	80,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	80,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	81,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	80,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	81,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	81,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	82,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	81,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	81,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	82,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	42,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	81,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	81,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	81,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	81,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	80,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	80,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	81,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	79,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	81,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	81,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	81,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	81,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	81,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	50,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	82,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	82,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	82,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	81,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	81,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	82,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	80,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	82,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	82,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	82,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	82,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	82,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	79,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	80,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	79,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	80,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	80,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	80,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	79,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	80,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	80,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	34,  // 66: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	31,  // 67: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	37,  // 68: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	38,  // 69: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	39,  // 70: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	43,  // 71: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	44,  // 72: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	45,  // 73: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	46,  // 74: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	47,  // 75: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	82,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	33,  // 77: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	32,  // 78: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	16,  // 79: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	58,  // 80: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	60,  // 81: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	40,  // 82: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	16,  // 83: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	48,  // 84: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	62,  // 85: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	62,  // 86: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	79,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	81,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	81,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	79,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 91: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	81,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	80,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 96: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	68,  // 97: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	80,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 99: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	80,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	74,  // 102: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	79,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 104: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	75,  // 105: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 106: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 107: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 108: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 109: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 110: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 111: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 112: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 113: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 114: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 115: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 116: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	50,  // 117: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	57,  // 118: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	61,  // 119: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	63,  // 120: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	65,  // 121: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	67,  // 122: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	69,  // 123: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	70,  // 124: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	71,  // 125: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	72,  // 126: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 127: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 128: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 129: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 130: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	43,  // 131: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	44,  // 132: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	45,  // 133: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	46,  // 134: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	47,  // 135: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	52,  // 136: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	53,  // 137: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	55,  // 138: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	56,  // 139: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	76,  // 140: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	78,  // 141: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 142: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 143: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 144: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 145: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 146: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 147: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 148: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 149: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 150: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 151: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 152: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	51,  // 153: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	59,  // 154: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 155: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	64,  // 156: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	66,  // 157: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	68,  // 158: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	68,  // 159: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	68,  // 160: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	68,  // 161: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	73,  // 162: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 163: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 164: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 165: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 166: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 167: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	48,  // 168: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 169: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 170: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	16,  // 171: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	16,  // 172: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	54,  // 173: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 174: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 175: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77,  // 176: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	75,  // 177: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	142, // [142:178] is the sub-list for method output_type
-	106, // [106:142] is the sub-list for method input_type
-	106, // [106:106] is the sub-list for extension type_name
-	106, // [106:106] is the sub-list for extension extendee
-	0,   // [0:106] is the sub-list for field type_name
+	33,  // 52: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
+	4,   // 53: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	81,  // 54: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	80,  // 55: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	28,  // 56: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	81,  // 57: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	81,  // 58: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	34,  // 59: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
+	29,  // 60: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	80,  // 61: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	33,  // 62: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	15,  // 63: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	42,  // 64: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	81,  // 65: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	50,  // 66: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	81,  // 67: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	35,  // 68: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	31,  // 69: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	38,  // 70: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	39,  // 71: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	40,  // 72: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	44,  // 73: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	45,  // 74: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	46,  // 75: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	47,  // 76: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	48,  // 77: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	83,  // 78: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	33,  // 79: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	32,  // 80: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	16,  // 81: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	59,  // 82: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	61,  // 83: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	41,  // 84: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	16,  // 85: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	49,  // 86: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	63,  // 87: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	63,  // 88: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	80,  // 89: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	82,  // 90: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	82,  // 91: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	80,  // 92: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 93: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	82,  // 94: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	81,  // 95: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	81,  // 96: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	81,  // 97: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 98: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	69,  // 99: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	81,  // 100: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 101: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	81,  // 102: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	81,  // 103: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	75,  // 104: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	80,  // 105: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 106: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	76,  // 107: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	10,  // 108: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 109: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 110: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 111: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 112: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 113: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 114: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	30,  // 115: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	31,  // 116: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	35,  // 117: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	36,  // 118: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	51,  // 119: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	58,  // 120: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	62,  // 121: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	64,  // 122: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	66,  // 123: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	68,  // 124: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	70,  // 125: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	71,  // 126: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	72,  // 127: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	73,  // 128: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	38,  // 129: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	39,  // 130: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	40,  // 131: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	43,  // 132: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	44,  // 133: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	45,  // 134: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	46,  // 135: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	47,  // 136: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	48,  // 137: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	53,  // 138: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	54,  // 139: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	56,  // 140: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	57,  // 141: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	77,  // 142: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	79,  // 143: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	11,  // 144: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 145: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 146: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 147: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 148: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 149: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 150: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 151: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	32,  // 152: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	33,  // 153: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	37,  // 154: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	52,  // 155: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	60,  // 156: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 157: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	65,  // 158: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	67,  // 159: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	69,  // 160: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	69,  // 161: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	69,  // 162: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	69,  // 163: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	74,  // 164: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	41,  // 165: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	41,  // 166: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	41,  // 167: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 168: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 169: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	49,  // 170: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	49,  // 171: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	49,  // 172: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	16,  // 173: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	16,  // 174: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	55,  // 175: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 176: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 177: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	78,  // 178: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	76,  // 179: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	144, // [144:180] is the sub-list for method output_type
+	108, // [108:144] is the sub-list for method input_type
+	108, // [108:108] is the sub-list for extension type_name
+	108, // [108:108] is the sub-list for extension extendee
+	0,   // [0:108] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -7641,10 +7761,10 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[29].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[31].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[38].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[50].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[30].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[32].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[39].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[51].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -7657,7 +7777,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_WithdrawDraw)(nil),
 		(*SessionRequest_ClaimVictory)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[52].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[53].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -7667,15 +7787,15 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Ended)(nil),
 		(*SessionEvent_Draw)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[62].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   72,
+			NumMessages:   73,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

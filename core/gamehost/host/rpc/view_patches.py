@@ -1,0 +1,68 @@
+"""Views as changes: a watcher who asked for them (WatchMatchRequest.view_patches)
+gets, instead of its whole view on each event, what changed since the view
+its watch sent last, as a JSON Patch (RFC 6902) over the View's proto3 JSON
+form.
+
+The patch is made once per (viewer, rendering kinds, language, from, to)
+and its bytes kept in the live match's per-version cache, so every watcher
+who sees the same view and holds the same version shares one encoding.
+Patches are made between views of one viewer only (a seat's, or the
+spectators'), so a patch carries nothing that viewer's whole view would
+not: never another seat's secrets.
+
+The JSON of recent views outlives a version (the patch to version N+1 needs
+the view at N), so it is kept here, a bounded number of them, the oldest
+dropped first; a watcher whose base view is no longer kept gets its whole
+view again, which is always correct.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Any, Hashable
+
+import jsonpatch
+from google.protobuf import json_format
+
+from gamehost.v1 import gamehost_pb2 as pb
+
+# Recent views' JSON kept for patching: a few versions of each viewer of
+# the watched matches. Beyond it the oldest go; their watchers get a whole view.
+KEPT_VIEWS = 8192
+
+
+class PatchedWatch:
+    """One watcher's side: the version of the last view its watch sent (None: none yet)."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+
+
+class ViewPatches:
+    def __init__(self, kept: int = KEPT_VIEWS) -> None:
+        self._kept = kept
+        self._views: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+
+    def view_json(self, viewer: Hashable, version: int, whole: bytes) -> dict[str, Any]:
+        """The JSON form of ``viewer``'s View at ``version`` (``whole``: its bytes), kept for the next patch."""
+        key = (viewer, version)
+        try:
+            self._views.move_to_end(key)
+            return self._views[key]
+        except KeyError:
+            view = json_format.MessageToDict(pb.View.FromString(whole))
+            self._views[key] = view
+            while len(self._views) > self._kept:
+                self._views.popitem(last=False)
+            return view
+
+    def kept_json(self, viewer: Hashable, version: int) -> dict[str, Any] | None:
+        return self._views.get((viewer, version))
+
+    @staticmethod
+    def patch_bytes(before: dict[str, Any], after: dict[str, Any], from_version: int) -> bytes:
+        """The ViewPatch from ``before`` (at ``from_version``) to ``after``, serialized."""
+        operations = jsonpatch.make_patch(before, after).patch
+        return pb.ViewPatch(from_version=from_version,
+                            json_patch=json.dumps(operations, separators=(",", ":"))).SerializeToString()
