@@ -106,6 +106,7 @@ def test_a_patched_watcher_rebuilds_every_whole_view_of_a_full_match(host, clien
     patches = 0
     for viewer in viewers:
         plain, patched = streams[(viewer, False)].finish(), streams[(viewer, True)].finish()
+        sizes = {False: sum(e.ByteSize() for e in plain), True: sum(e.ByteSize() for e in patched)}
         assert [e.version for e in patched] == [e.version for e in plain] == list(range(1, last + 1))
         whole_views, rebuilt_views = whole(plain), rebuilt(patched)
         common = sorted(set(whole_views) & set(rebuilt_views))
@@ -120,10 +121,12 @@ def test_a_patched_watcher_rebuilds_every_whole_view_of_a_full_match(host, clien
             for operation in json.loads(event.view_patch.json_patch):
                 if "value" in operation:  # every value a patch carries is in this viewer's own view
                     assert jsonpointer.resolve_pointer(view, operation["path"]) == operation["value"]
+        assert sizes[True] <= sizes[False]  # a patch goes only when smaller than the view
         # The final view is the host's whole view now, also as the client library makes it whole.
         final = json_format.ParseDict(rebuilt_views[last], pb.View())
         assert final == client.view(match.name, viewers[viewer])
-    assert patches > 0
+    if game_id != "tictactoe":  # its views are so small that no patch is smaller: they go whole
+        assert patches > 0
 
 
 def test_the_python_follower_makes_patched_views_whole(host, client):
@@ -145,16 +148,24 @@ def test_the_python_follower_makes_patched_views_whole(host, client):
 
 
 def test_a_resumed_patched_watch_starts_with_the_whole_view_then_patches(host, client):
-    match = client.create_match("tictactoe", seats=2)
+    match = client.create_match("campanile", seats=2)
     tokens = [client.join(match.name).player_token for _ in range(2)]
-    client.move(match.name, tokens[0], move_id="b2")
+    first = Recorder(host.target, match.name, tokens[1], patches=True)
+    chooser = random.Random(11)
+    for _ in range(4):  # a few moves, then the watcher's stream drops
+        views = [client.view(match.name, token) for token in tokens]
+        seat = next(seat for seat in views[0].to_move if views[seat].legal_moves)
+        client.move(match.name, tokens[seat], move_id=chooser.choice(views[seat].legal_moves).id,
+                    expected_version=views[seat].version)
     resumed_at = client.view(match.name, tokens[1]).version
+    first.call.cancel()
+    first.finish()
     resumed = Recorder(host.target, match.name, tokens[1], patches=True, after_version=resumed_at)
-    last = play_to_the_end(client, match.name, tokens, random.Random(3))
+    last = play_to_the_end(client, match.name, tokens, chooser)
     events = resumed.finish()
     assert [e.version for e in events] == list(range(resumed_at + 1, last + 1))
     with_view = [e for e in events if e.HasField("view") or e.HasField("view_patch")]
-    assert with_view[0].HasField("view")  # no view held on a new watch: whole
+    assert with_view[0].HasField("view")  # a new watch holds no view: the first comes whole
     assert any(e.HasField("view_patch") for e in with_view[1:])
     assert rebuilt(events)[last] == json_format.MessageToDict(client.view(match.name, tokens[1]))
 

@@ -162,8 +162,10 @@ class MatchCache:
         """The same event wrapped as a Session stream sends it."""
         return self._once(("session_event_bytes", version, seat, text, svg, with_view), compute)
 
-    def view_patch(self, viewer: Hashable, from_version: int, version: int, compute: Callable[[], bytes]) -> bytes:
-        """A viewer's serialized ViewPatch from ``from_version`` to ``version``, shared by its watchers."""
+    def view_patch(self, viewer: Hashable, from_version: int, version: int,
+                   compute: Callable[[], bytes | None]) -> bytes | None:
+        """A viewer's serialized ViewPatch from ``from_version`` to ``version``, shared by its
+        watchers (None: the whole view is sent instead)."""
         return self._once(("view_patch", viewer, from_version, version), compute)
 
     def fields_parse(self, fields: bytes, check: Callable[[], bool]) -> bool:

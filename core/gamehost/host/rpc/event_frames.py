@@ -92,11 +92,14 @@ async def _patched_event_bytes(messages: MatchMessages, live: LiveMatch, event: 
     viewer = (live.id, seat, text, svg, None if locale is None else locale.tag)
     after = patched.patches.view_json(viewer, version, whole)
     base = patched.watch.version
-    before = None if base is None or base >= version else patched.patches.kept_json(viewer, base)
     patched.watch.version = version
-    if before is None:
+    before = None if base is None or base >= version else patched.patches.kept_json(viewer, base)
+    if base is None or before is None:
         return head + field(_EVENT_VIEW, whole)
-    patch = live.cache.view_patch(viewer, base, version, lambda: patched.patches.patch_bytes(before, after, base))
+    patch = live.cache.view_patch(viewer, base, version,
+                                  lambda: patched.patches.patch_bytes(before, after, base, len(whole)))
+    if patch is None:  # no smaller than the view itself
+        return head + field(_EVENT_VIEW, whole)
     return head + field(_EVENT_VIEW_PATCH, patch)
 
 

@@ -10,6 +10,12 @@ Patches are made between views of one viewer only (a seat's, or the
 spectators'), so a patch carries nothing that viewer's whole view would
 not: never another seat's secrets.
 
+The patches are made with pyjsonpatch: on the views of every catalog game it
+made the same patches (within a few percent of their size) 10 to 20 times
+faster than jsonpatch's ``make_patch`` (bench/view_patches.py). A patch no
+smaller than the whole view (a seat's legal moves all new, as in Callisto)
+is not sent: the whole view goes instead, its JSON the next patch's base.
+
 The JSON of recent views outlives a version (the patch to version N+1 needs
 the view at N), so it is kept here, a bounded number of them, the oldest
 dropped first; a watcher whose base view is no longer kept gets its whole
@@ -22,7 +28,7 @@ import json
 from collections import OrderedDict
 from typing import Any, Hashable
 
-import jsonpatch
+import pyjsonpatch
 from google.protobuf import json_format
 
 from gamehost.v1 import gamehost_pb2 as pb
@@ -61,8 +67,10 @@ class ViewPatches:
         return self._views.get((viewer, version))
 
     @staticmethod
-    def patch_bytes(before: dict[str, Any], after: dict[str, Any], from_version: int) -> bytes:
-        """The ViewPatch from ``before`` (at ``from_version``) to ``after``, serialized."""
-        operations = jsonpatch.make_patch(before, after).patch
-        return pb.ViewPatch(from_version=from_version,
-                            json_patch=json.dumps(operations, separators=(",", ":"))).SerializeToString()
+    def patch_bytes(before: dict[str, Any], after: dict[str, Any], from_version: int, whole_size: int) -> bytes | None:
+        """The ViewPatch from ``before`` (at ``from_version``) to ``after``, serialized;
+        None when it is no smaller than the whole view (``whole_size`` bytes)."""
+        operations = pyjsonpatch.generate_patch(before, after)
+        patch = pb.ViewPatch(from_version=from_version,
+                             json_patch=json.dumps(operations, separators=(",", ":"))).SerializeToString()
+        return patch if len(patch) < whole_size else None
