@@ -173,7 +173,7 @@ class MatchPage {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
       connection: (connection) => this.showConnection(connection),
-    }, { render: { svg: true }, invitationCode: this.invite });
+    }, { render: { svg: true }, invitationCode: this.invite, viewPatches: true });  // views after the first as changes
     void this.follower.start(view);
   }
 
