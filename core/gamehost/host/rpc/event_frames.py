@@ -80,6 +80,20 @@ async def _patched_event_bytes(messages: MatchMessages, live: LiveMatch, event: 
     """The newest event with the viewer's view as a patch from the view this
     watch sent last, or whole when there is none (a new watch: a resume) or
     it is no longer kept."""
+    viewer = (live.id, seat, text, svg, None if locale is None else locale.tag)
+    base = patched.watch.version
+    kept = live.cache.kept_patched_event_bytes(viewer, base, event["version"])
+    if kept is not None:  # another watcher holding the same view had it made
+        patched.watch.version = event["version"]
+        return kept
+    encoded = await _patched_event(messages, live, event, seat, text, svg, locale, patched, viewer)
+    if patched.watch.version == event["version"]:  # it carries the view: shared with the next such watcher
+        live.cache.keep_patched_event_bytes(viewer, base, event["version"], encoded)
+    return encoded
+
+
+async def _patched_event(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None, text: bool,
+                         svg: bool, locale: Locale | None, patched: PatchedFrames, viewer: tuple) -> bytes:
     if locale is None:
         head = await _event_head(messages, live, event, seat)
         version, whole = await view_bytes(messages, live, seat, text, svg)
@@ -89,7 +103,6 @@ async def _patched_event_bytes(messages: MatchMessages, live: LiveMatch, event: 
         version, whole = view.version, view.SerializeToString()
     if version != event["version"]:  # a later event brings the view
         return head
-    viewer = (live.id, seat, text, svg, None if locale is None else locale.tag)
     after = patched.patches.view_json(viewer, version, whole)
     base = patched.watch.version
     patched.watch.version = version
