@@ -61,6 +61,7 @@ from typing import AsyncIterator
 from pathlib import Path
 
 import grpc
+from google.protobuf import json_format
 
 from gamehost.client.view_patching import PatchedViews
 from gamehost.v1 import gamehost_pb2 as pb
@@ -254,7 +255,8 @@ class Soak:
                              *(self.spectator(stub, match.name) for _ in range(self.spectators)))
         figures.progress.pop(match.name, None)
 
-    async def follow(self, stub, name: str, token: str, where: str) -> AsyncIterator[pb.MatchEvent]:
+    async def follow(self, stub, name: str, token: str, where: str,
+                     seat: int | None = None) -> AsyncIterator[pb.MatchEvent]:
         """The match's events until it ends, as a client that resumes: a
         stream that ends unasked is counted and opened again after the last
         version seen (nothing missed, nothing twice)."""
@@ -271,7 +273,7 @@ class Soak:
                     figures.messages_received += 1
                     figures.bytes_received += event.ByteSize()
                     if self.view_patches:
-                        patched.whole(event)
+                        whole_when_to_move(patched, event, seat)
                     if opened:
                         figures.first_event.append(time.monotonic() - opened)
                         opened, attempts = 0.0, 0
@@ -306,7 +308,7 @@ class Soak:
         figures = self.figures
         thinking: asyncio.Task | None = None
         try:
-            async for event in self.follow(stub, name, token, "WatchMatch"):
+            async for event in self.follow(stub, name, token, "WatchMatch", seat):
                 figures.progress[name] = time.monotonic()
                 if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
                     if seat == 0:
@@ -381,6 +383,21 @@ class Soak:
         return [name for name, seen in self.figures.progress.items() if now - seen > limit]
 
 
+def whole_when_to_move(patched: PatchedViews, event: pb.MatchEvent, seat: int | None) -> None:
+    """Views as changes, as a lean client reads them: the patch applied to the JSON view held,
+    and a View parsed from it only when ``seat`` is to move (its legal moves are needed);
+    the event's status (the players' loop reads it) is kept from the JSON."""
+    view = patched.apply(event)
+    if view is None or not event.HasField("view_patch"):
+        return
+    if seat is not None and seat in view.get("toMove", ()):
+        json_format.ParseDict(view, event.view, ignore_unknown_fields=True)
+    else:  # what the loop reads of a view it will not move from
+        event.view.version = int(view.get("version", 0))
+        event.view.status = pb.MatchStatus.Value(view.get("status", "MATCH_STATUS_UNSPECIFIED"))
+    event.ClearField("view_patch")
+
+
 class SessionPlayerStream:
     """One Session stream of one player: watch the match, move by tag."""
 
@@ -422,7 +439,7 @@ class SessionPlayerStream:
                 event = message.match_event
             if which == "match_event":
                 if soak.view_patches:
-                    patched.whole(event)
+                    whole_when_to_move(patched, event, self.seat)
                 if opened:
                     figures.first_event.append(time.monotonic() - opened)
                     opened, self.got_event = 0.0, True

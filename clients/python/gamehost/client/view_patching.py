@@ -31,6 +31,17 @@ class PatchedViews:
 
     def whole(self, event: pb.MatchEvent) -> pb.MatchEvent:
         """``event`` with its view whole (a patch applied to the view held); the event itself, changed."""
+        if event.HasField("view_patch"):
+            json_format.ParseDict(self.apply(event), event.view, ignore_unknown_fields=True)
+            event.ClearField("view_patch")
+        else:
+            self.apply(event)
+        return event
+
+    def apply(self, event: pb.MatchEvent) -> dict[str, Any] | None:
+        """The JSON form of the view ``event`` brings (whole or patched), kept as the view held;
+        None for an event without one. For a reader that needs only some of its fields (a View
+        parsed from JSON costs more than the patch)."""
         if event.HasField("view"):
             self._json = json_format.MessageToDict(event.view)
             self.version = event.view.version
@@ -39,8 +50,13 @@ class PatchedViews:
             if self._json is None or patch.from_version != self.version:
                 raise PatchOutOfStep(f"a patch from version {patch.from_version}, the view held is at "
                                      f"{self.version}")
-            self._json = jsonpatch.apply_patch(self._json, json.loads(patch.json_patch))
-            json_format.ParseDict(self._json, event.view, ignore_unknown_fields=True)
-            event.ClearField("view_patch")
-            self.version = event.view.version
-        return event
+            # In place: the held JSON is this object's own, and a copy per event would cost more than the patch.
+            self._json = jsonpatch.apply_patch(self._json, json.loads(patch.json_patch), in_place=True)
+            self.version = patch_version(self._json)
+        else:
+            return None
+        return self._json
+
+
+def patch_version(view: dict[str, Any]) -> int:
+    return int(view.get("version", 0))  # int64 in JSON: a string
