@@ -17,9 +17,9 @@ smaller than the whole view (a seat's legal moves all new, as in Callisto)
 is not sent: the whole view goes instead, its JSON the next patch's base.
 
 The JSON of recent views outlives a version (the patch to version N+1 needs
-the view at N), so it is kept here, a bounded number of them, the oldest
-dropped first; a watcher whose base view is no longer kept gets its whole
-view again, which is always correct.
+the view at N), so it is kept here: the last two views of a bounded number
+of viewers, the least recently used dropped first; a watcher whose base
+view is no longer kept gets its whole view again, which is always correct.
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ from google.protobuf import json_format
 
 from gamehost.v1 import gamehost_pb2 as pb
 
-# Recent views' JSON kept for patching: a few versions of each viewer of
-# the watched matches. Beyond it the oldest go; their watchers get a whole view.
-KEPT_VIEWS = 8192
+# Viewers whose recent views' JSON is kept for patching (the oldest used go
+# first; their watchers then get a whole view), and views kept per viewer:
+# the newest and the one before, the base of a watcher a version behind.
+KEPT_VIEWERS = 2048
+VIEWS_PER_VIEWER = 2
 
 
 class PatchedWatch:
@@ -46,25 +48,28 @@ class PatchedWatch:
 
 
 class ViewPatches:
-    def __init__(self, kept: int = KEPT_VIEWS) -> None:
-        self._kept = kept
-        self._views: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+    def __init__(self, kept_viewers: int = KEPT_VIEWERS) -> None:
+        self._kept_viewers = kept_viewers
+        self._views: OrderedDict[Hashable, dict[int, dict[str, Any]]] = OrderedDict()
 
     def view_json(self, viewer: Hashable, version: int, whole: bytes) -> dict[str, Any]:
         """The JSON form of ``viewer``'s View at ``version`` (``whole``: its bytes), kept for the next patch."""
-        key = (viewer, version)
-        try:
-            self._views.move_to_end(key)
-            return self._views[key]
-        except KeyError:
-            view = json_format.MessageToDict(pb.View.FromString(whole))
-            self._views[key] = view
-            while len(self._views) > self._kept:
+        views = self._views.get(viewer)
+        if views is None:
+            views = self._views[viewer] = {}
+            while len(self._views) > self._kept_viewers:
                 self._views.popitem(last=False)
-            return view
+        else:
+            self._views.move_to_end(viewer)
+        view = views.get(version)
+        if view is None:
+            view = views[version] = json_format.MessageToDict(pb.View.FromString(whole))
+            while len(views) > VIEWS_PER_VIEWER:
+                del views[min(views)]
+        return view
 
     def kept_json(self, viewer: Hashable, version: int) -> dict[str, Any] | None:
-        return self._views.get((viewer, version))
+        return self._views.get(viewer, {}).get(version)
 
     @staticmethod
     def patch_bytes(before: dict[str, Any], after: dict[str, Any], from_version: int, whole_size: int) -> bytes | None:
