@@ -20,6 +20,7 @@ import pytest
 from google.protobuf import json_format
 
 from gamehost.client import GameHostClient
+from gamehost.client.view_patching import PatchedViews
 from gamehost.v1 import gamehost_pb2 as pb
 
 # Two seats each: tictactoe (nothing hidden), Campanile (hands), Burgbaumeister (face-down cards),
@@ -31,10 +32,12 @@ GAMES = ["tictactoe", "campanile", "burgbaumeister", "kensington", "callisto"]
 class Recorder:
     """One WatchMatch stream's events, collected on a thread until the match ends."""
 
-    def __init__(self, target: str, name: str, token: str, patches: bool, after_version: int = 0) -> None:
+    def __init__(self, target: str, name: str, token: str, patches: bool, after_version: int = 0,
+                 locale: str = "", svg: bool = False) -> None:
         self.channel = grpc.insecure_channel(target)
         self.call = pb_stub(self.channel).WatchMatch(pb.WatchMatchRequest(
-            name=name, player_token=token, after_version=after_version, view_patches=patches))
+            name=name, player_token=token, after_version=after_version, view_patches=patches, locale=locale,
+            render=pb.RenderOptions(svg=svg)))
         self.events: list[pb.MatchEvent] = []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -129,6 +132,20 @@ def test_a_patched_watcher_rebuilds_every_whole_view_of_a_full_match(host, clien
         assert patches > 0
 
 
+def test_patched_views_in_another_language_with_pictures_rebuild_the_whole_views(host, client):
+    match = client.create_match("campanile", seats=2)
+    tokens = [client.join(match.name).player_token for _ in range(2)]
+    plain = Recorder(host.target, match.name, tokens[0], patches=False, locale="fr", svg=True)
+    patched = Recorder(host.target, match.name, tokens[0], patches=True, locale="fr", svg=True)
+    last = play_to_the_end(client, match.name, tokens, random.Random(21))
+    whole_views, rebuilt_views = whole(plain.finish()), rebuilt(patched.finish())
+    assert whole_views[last]["locale"] == "fr" and whole_views[last]["svg"]
+    for version in set(whole_views) & set(rebuilt_views):
+        assert rebuilt_views[version] == whole_views[version], f"version {version}"
+    assert last in rebuilt_views
+    assert any(e.HasField("view_patch") for e in patched.events)
+
+
 def test_the_python_follower_makes_patched_views_whole(host, client):
     match = client.create_match("campanile", seats=2, seed=99)
     tokens = [client.join(match.name).player_token for _ in range(2)]
@@ -220,3 +237,47 @@ def test_a_session_that_did_not_ask_gets_every_event_as_a_match_event(host, clie
             if message.HasField("match_event"):
                 events.append(message.match_event)
         assert events[-1].version == 4 and events[-1].HasField("view")
+
+
+def test_a_session_with_patches_and_own_events_rebuilds_every_view_in_stream_order(host, client):
+    match = client.create_match("campanile", seats=2)
+    tokens = [client.join(match.name).player_token for _ in range(2)]
+    patched, held = PatchedViews(), {}
+    carried: list[bool] = []  # per answer carrying its event: whether that event's view came as a patch
+    chooser = random.Random(31)
+
+    def take(message: pb.SessionEvent) -> None:
+        event = message.match_event if message.HasField("match_event") else (
+            message.moved.event if message.HasField("moved") and message.moved.HasField("event") else None)
+        if event is not None:
+            if message.HasField("moved"):
+                carried.append(event.HasField("view_patch"))
+            patched.whole(event)  # patches apply in the stream's order, answers' events included
+            if event.HasField("view"):
+                held[event.version] = event.view
+
+    with client.session() as session:
+        session.send(watch=pb.WatchMatchRequest(name=match.name, player_token=tokens[0], view_patches=True,
+                                                own_events_in_answers=True))
+        while True:
+            views = [client.view(match.name, token) for token in tokens]
+            if views[0].status != pb.MATCH_STATUS_ACTIVE:
+                break
+            seat = next(seat for seat in views[0].to_move if views[seat].legal_moves)
+            move_id = chooser.choice(views[seat].legal_moves).id
+            if seat == 1:
+                client.move(match.name, tokens[1], move_id=move_id, expected_version=views[1].version)
+                continue
+            tag = session.send_move(match.name, tokens[0], move_id=move_id, expected_version=views[0].version)
+            while True:
+                message = session.next_event(30)
+                take(message)
+                if message.tag == tag:
+                    assert not message.HasField("error"), message.error.message
+                    break
+        session.close_requests()
+        for message in session.events(timeout=30):
+            take(message)
+    last = client.view(match.name, tokens[0])
+    assert held[last.version] == last
+    assert carried and any(carried)  # answers carried their events, some with patched views
