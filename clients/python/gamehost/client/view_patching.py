@@ -3,14 +3,15 @@
 what changed since the view before as a JSON Patch (RFC 6902) over the
 View's proto3 JSON form (``MatchEvent.view_patch``). ``PatchedViews``
 keeps the JSON of the last view and puts the whole view back into each
-event, so what reads the events sees ``event.view`` as without patches."""
+event, so what reads the events sees ``event.view`` as without patches.
+It applies them with jsonpatch, the client's one optional dependency:
+``pip install 'gamehost-client[patches]'``."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import jsonpatch
 from google.protobuf import json_format
 
 from gamehost.v1 import gamehost_pb2 as pb
@@ -51,11 +52,19 @@ class PatchedViews:
                 raise PatchOutOfStep(f"a patch from version {patch.from_version}, the view held is at "
                                      f"{self.version}")
             # In place: the held JSON is this object's own, and a copy per event would cost more than the patch.
-            self._json = jsonpatch.apply_patch(self._json, json.loads(patch.json_patch), in_place=True)
+            self._json = _jsonpatch().apply_patch(self._json, json.loads(patch.json_patch), in_place=True)
             self.version = patch_version(self._json)
         else:
             return None
         return self._json
+
+
+def _jsonpatch():
+    try:
+        import jsonpatch
+    except ImportError:  # an optional dependency: only followers of views as changes need it
+        raise ImportError("views as changes need jsonpatch: pip install 'gamehost-client[patches]'") from None
+    return jsonpatch
 
 
 def patch_version(view: dict[str, Any]) -> int:
