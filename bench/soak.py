@@ -61,7 +61,9 @@ from typing import AsyncIterator
 from pathlib import Path
 
 import grpc
+from google.protobuf import json_format
 
+from gamehost.client.view_patching import PatchedViews
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -186,7 +188,9 @@ class Figures:
     unasked_ends: int = 0  # streams the host ended with OK while their match went on
     first_event: list[float] = field(default_factory=list)  # seconds from opening a WatchMatch to its first event
     events_received: int = 0  # match events the streams delivered: the fan-out, per move
-    events_with_view: int = 0  # of them, those carrying a view
+    events_with_view: int = 0  # of them, those carrying a view (whole or as a patch)
+    messages_received: int = 0  # messages the players' and spectators' streams read (events, move answers)
+    bytes_received: int = 0  # their protobuf bytes
 
     def moved(self, latency: float) -> None:
         self.latencies.append(latency)
@@ -206,9 +210,11 @@ class Figures:
 
 class Soak:
     def __init__(self, stubs: list, catalog: list[pb.Game], spectators: int, until: float, seed: int,
-                 transport: str = "unary") -> None:
+                 transport: str = "unary", view_patches: bool = False, own_events: bool = False) -> None:
         self.stubs = stubs
         self.transport = transport
+        self.view_patches = view_patches  # streams ask for views as changes, and make them whole
+        self.own_events = own_events  # Session players get their own moves' events in the answers
         self.catalog = catalog
         self.spectators = spectators
         self.until = until
@@ -249,7 +255,8 @@ class Soak:
                              *(self.spectator(stub, match.name) for _ in range(self.spectators)))
         figures.progress.pop(match.name, None)
 
-    async def follow(self, stub, name: str, token: str, where: str) -> AsyncIterator[pb.MatchEvent]:
+    async def follow(self, stub, name: str, token: str, where: str,
+                     seat: int | None = None) -> AsyncIterator[pb.MatchEvent]:
         """The match's events until it ends, as a client that resumes: a
         stream that ends unasked is counted and opened again after the last
         version seen (nothing missed, nothing twice)."""
@@ -258,9 +265,15 @@ class Soak:
         while True:
             figures.watch_streams += 1
             opened = time.monotonic()
-            watch = stub.WatchMatch(pb.WatchMatchRequest(name=name, player_token=token, after_version=seen))
+            watch = stub.WatchMatch(pb.WatchMatchRequest(name=name, player_token=token, after_version=seen,
+                                                         view_patches=self.view_patches))
+            patched = PatchedViews()
             try:
                 async for event in watch:
+                    figures.messages_received += 1
+                    figures.bytes_received += event.ByteSize()
+                    if self.view_patches:
+                        whole_when_to_move(patched, event, seat)
                     if opened:
                         figures.first_event.append(time.monotonic() - opened)
                         opened, attempts = 0.0, 0
@@ -295,7 +308,7 @@ class Soak:
         figures = self.figures
         thinking: asyncio.Task | None = None
         try:
-            async for event in self.follow(stub, name, token, "WatchMatch"):
+            async for event in self.follow(stub, name, token, "WatchMatch", seat):
                 figures.progress[name] = time.monotonic()
                 if event.kind in (pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABORTED):
                     if seat == 0:
@@ -370,6 +383,21 @@ class Soak:
         return [name for name, seen in self.figures.progress.items() if now - seen > limit]
 
 
+def whole_when_to_move(patched: PatchedViews, event: pb.MatchEvent, seat: int | None) -> None:
+    """Views as changes, as a lean client reads them: the patch applied to the JSON view held,
+    and a View parsed from it only when ``seat`` is to move (its legal moves are needed);
+    the event's status (the players' loop reads it) is kept from the JSON."""
+    view = patched.apply(event)
+    if view is None or not event.HasField("view_patch"):
+        return
+    if seat is not None and seat in view.get("toMove", ()):
+        json_format.ParseDict(view, event.view, ignore_unknown_fields=True)
+    else:  # what the loop reads of a view it will not move from
+        event.view.version = int(view.get("version", 0))
+        event.view.status = pb.MatchStatus.Value(view.get("status", "MATCH_STATUS_UNSPECIFIED"))
+    event.ClearField("view_patch")
+
+
 class SessionPlayerStream:
     """One Session stream of one player: watch the match, move by tag."""
 
@@ -391,12 +419,27 @@ class SessionPlayerStream:
         """Until the match ends (True) or the stream does (False); and the last version seen."""
         figures, self.seen = self.soak.figures, after
         opened = time.monotonic()
+        soak = self.soak
         self.requests.put_nowait(pb.SessionRequest(tag=next(self.tags), watch=pb.WatchMatchRequest(
-            name=self.name, player_token=self.token, after_version=after)))
+            name=self.name, player_token=self.token, after_version=after, view_patches=soak.view_patches,
+            own_events_in_answers=soak.own_events)))
+        patched = PatchedViews()
         while (message := await self.call.read()) is not grpc.aio.EOF:
+            figures.messages_received += 1
+            figures.bytes_received += message.ByteSize()
             which = message.WhichOneof("event")
-            if which == "match_event":
+            if which == "moved":
+                started, move_id = self.pending.pop(message.tag)
+                figures.moved(time.perf_counter() - started)
+                figures.acknowledged[self.name][message.moved.version] = (self.seat, move_id)
+                if not message.moved.HasField("event"):
+                    continue
+                which, event = "match_event", message.moved.event  # the move's own event, carried
+            elif which == "match_event":
                 event = message.match_event
+            if which == "match_event":
+                if soak.view_patches:
+                    whole_when_to_move(patched, event, self.seat)
                 if opened:
                     figures.first_event.append(time.monotonic() - opened)
                     opened, self.got_event = 0.0, True
@@ -411,10 +454,6 @@ class SessionPlayerStream:
                     figures.finished += self.seat == 0 and event.kind == pb.EVENT_KIND_FINISHED
                     return True, self.seen
                 self._consider(event)
-            elif which == "moved":
-                started, move_id = self.pending.pop(message.tag)
-                figures.moved(time.perf_counter() - started)
-                figures.acknowledged[self.name][message.moved.version] = (self.seat, move_id)
             elif which == "error":
                 self.pending.pop(message.tag, None)
                 refusal = message.error
@@ -491,7 +530,8 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
               games: list[str], machine_note: str = "", transport: str = "unary", probe: str | None = None,
               host_env: dict[str, str] | None = None, load_gc_default: bool = False,
               host_loop: str = "default", cores: str = "pinned", profile: str | None = None,
-              fresh_host: bool = True) -> dict:
+              fresh_host: bool = True, view_patches: bool = False, own_events: bool = False,
+              source: str | None = None) -> dict:
     pinned = cores in ("pinned", "split")
     if pinned:
         os.sched_setaffinity(0, {LOAD_CORE})
@@ -507,9 +547,11 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
     results = {"machine": {**machine(), "note": machine_note},
                "matches": matches, "duration_s": duration, "spectators_per_match": spectators, "store": store,
                "transport": transport, "host_loop": host_loop, "cores": cores,
-               "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg()}
+               "think_s": THINK_SECONDS, "loadavg_start": os.getloadavg(),
+               "view_patches": view_patches, "own_events": own_events, "source": source or "this tree"}
     with tempfile.TemporaryDirectory() as data_dir:
-        host = PinnedHost(store, f"{data_dir}/data", extra_args=HOST_FLAGS, log_path=host_log, pinned=pinned)
+        host = PinnedHost(store, f"{data_dir}/data", source=source, extra_args=HOST_FLAGS, log_path=host_log,
+                          pinned=pinned)
         if cores == "split":
             workers_to_load_core(host)
         try:
@@ -524,7 +566,7 @@ async def run(matches: int, duration: float, spectators: int, seed: int, store: 
             load_process = LoadProcess(tune_collector=not load_gc_default)
             load_watch = asyncio.ensure_future(load_process.watch())
             started = time.monotonic()
-            soak = Soak(stubs, catalog, spectators, started + duration, seed, transport)
+            soak = Soak(stubs, catalog, spectators, started + duration, seed, transport, view_patches, own_events)
             samples: list[dict] = []
             stop = asyncio.Event()
             sampler = asyncio.ensure_future(sample(host, soak, samples, started, stop, split=cores == "split"))
@@ -603,7 +645,10 @@ def finish(results: dict, figures: Figures, load_elapsed: float, live_at_end: li
         "host_cpu_us_per_move": 1e6 * load_cpu / max(1, len(latencies)),
         "serving_cpu_us_per_move": 1e6 * serving_load_cpu / max(1, len(latencies)),
         "events_received": figures.events_received, "events_with_view": figures.events_with_view,
-        "events_per_move": figures.events_received / max(1, len(latencies)), "loadavg_end": os.getloadavg()})
+        "events_per_move": figures.events_received / max(1, len(latencies)),
+        "messages_per_move": figures.messages_received / max(1, len(latencies)),
+        "bytes_received_per_move": figures.bytes_received / max(1, len(latencies)),
+        "loadavg_end": os.getloadavg()})
     return results
 
 
@@ -662,7 +707,8 @@ def report(results: dict) -> None:
           f"{results['rss_fresh_same_matches']['host_mib']:.0f} MiB (idle {results['rss_idle']['host_mib']:.0f} MiB)")
     print(f"cores: {results.get('cores', 'pinned')}; {results['events_per_move']:.1f} match events received per move "
           f"({results['events_with_view']} of {results['events_received']} with a view); serving process "
-          f"{results['serving_cpu_us_per_move']:.0f} us/move")
+          f"{results['serving_cpu_us_per_move']:.0f} us/move; {results['messages_per_move']:.1f} messages and "
+          f"{results['bytes_received_per_move']:.0f} bytes received per move")
     print(json.dumps(results["machine"]), "loadavg", results["loadavg_start"], "->", results["loadavg_end"])
 
 
@@ -696,6 +742,14 @@ def main() -> None:
                              "OS places them")
     parser.add_argument("--profile", help="record the serving process and its workers with py-spy (raw stacks) "
                         "into this file for the load's time (py-spy from $PY_SPY or PATH); bench/profile_summary.py")
+    parser.add_argument("--view-patches", action="store_true",
+                        help="every stream asks for views as changes (WatchMatchRequest.view_patches) and makes "
+                             "them whole (gamehost.client.view_patching)")
+    parser.add_argument("--own-events", action="store_true",
+                        help="with --transport session: each player's own moves' events come in the move's answer "
+                             "(WatchMatchRequest.own_events_in_answers)")
+    parser.add_argument("--source", help="serve from this tree's core/ (e.g. a worktree at the commit before), "
+                        "on PYTHONPATH ahead of this one")
     parser.add_argument("--no-fresh-host", action="store_true",
                         help="skip the fresh host's memory reading at the end (a shorter run)")
     args = parser.parse_args()
@@ -705,7 +759,8 @@ def main() -> None:
                                   [game for game in args.games.split(",") if game], args.machine_note,
                                   args.transport, args.probe,
                                   dict(item.split("=", 1) for item in args.host_env), args.load_gc_default,
-                                  args.host_loop, args.cores, args.profile, not args.no_fresh_host))
+                                  args.host_loop, args.cores, args.profile, not args.no_fresh_host,
+                                  args.view_patches, args.own_events, args.source))
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

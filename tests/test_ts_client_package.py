@@ -73,7 +73,8 @@ def the_tarball_holds_the_compiled_package_its_licence_and_readme(tarball):
         assert entry["types"].removeprefix("./") in names and entry["default"].removeprefix("./") in names
     # The caller brings @bufbuild/protobuf and @connectrpc/connect (one copy each) and the transport.
     assert set(manifest["peerDependencies"]) == {"@bufbuild/protobuf", "@connectrpc/connect"}
-    assert "dependencies" not in manifest
+    # One dependency of its own: the follower applies views sent as changes (JSON Patch) with it.
+    assert set(manifest["dependencies"]) == {"fast-json-patch"}
     assert manifest["engines"]["node"], "the Node versions it supports"
 
 

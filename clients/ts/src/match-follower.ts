@@ -4,8 +4,9 @@
 // Only web-standard globals (AbortController, setTimeout): the same code runs
 // in browsers and in Node.
 import { ConnectError } from "@connectrpc/connect";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { MatchEvent, RenderOptionsSchema, View } from "./gen/gamehost/v1/gamehost_pb.js";
+import { fromJson, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
+import fastJsonPatch, { type Operation } from "fast-json-patch";
+import { ViewSchema, type MatchEvent, type RenderOptionsSchema, type View } from "./gen/gamehost/v1/gamehost_pb.js";
 import type { GamehostClient } from "./client.js";
 import { isFinalEvent, isOver } from "./match-status.js";
 import { isTransient } from "./transient.js";
@@ -32,6 +33,40 @@ export interface FollowerOptions {
   /** The first wait before reconnecting; it doubles per failed attempt, up to maxRetryMs (each ±25 %). */
   firstRetryMs?: number;
   maxRetryMs?: number;
+  /** Views as changes: the host sends each view after a stream's first as a JSON Patch (RFC 6902) of the one
+   * before (MatchEvent.viewPatch); the follower applies it, so handlers still get whole views. */
+  viewPatches?: boolean;
+}
+
+/** The view a patched stream holds, as JSON (the form the host's patches apply to). */
+class PatchedViews {
+  private json: JsonValue | undefined;
+  private version: bigint | undefined;
+
+  reset(): void {
+    this.json = undefined;
+    this.version = undefined;
+  }
+
+  /** The event's view whole: kept when whole, rebuilt from the held view when patched. */
+  whole(event: MatchEvent): View | undefined {
+    if (event.view) {
+      this.json = toJson(ViewSchema, event.view);
+      this.version = event.view.version;
+      return event.view;
+    }
+    const patch = event.viewPatch;
+    if (!patch) return undefined;
+    if (this.json === undefined || patch.fromVersion !== this.version) {
+      throw new Error(`a view patch from version ${patch.fromVersion}, the view held is at ${this.version}`);
+    }
+    const operations = JSON.parse(patch.jsonPatch) as Operation[];
+    this.json = fastJsonPatch.applyPatch(this.json, operations, false, false).newDocument as JsonValue;
+    const view = fromJson(ViewSchema, this.json, { ignoreUnknownFields: true });
+    event.view = view;
+    this.version = view.version;
+    return view;
+  }
 }
 
 const FIRST_RETRY_MS = 500;
@@ -76,6 +111,8 @@ export class MatchFollower {
     const { signal } = this.abort;
     const render = this.options.render;
     const invitationCode = this.options.invitationCode ?? "";
+    const viewPatches = this.options.viewPatches ?? false;
+    const patched = new PatchedViews();
     let attempt = 0;
     let resuming = false;
     while (!signal.aborted) {
@@ -90,11 +127,14 @@ export class MatchFollower {
         }
         if (this.over) break;
         this.handlers.connection?.({ state: "live" });
+        patched.reset();  // a new stream starts with a whole view
         const events = this.client.watchMatch(
-          { name: this.name, playerToken: this.playerToken, afterVersion: this.lastVersion, render, invitationCode },
+          { name: this.name, playerToken: this.playerToken, afterVersion: this.lastVersion, render, invitationCode,
+            viewPatches },
           { signal });
         for await (const event of events) {
           attempt = 0;
+          if (viewPatches) patched.whole(event);  // also for a repeat: the next patch may start from it
           if (event.version <= this.lastVersion) continue;
           this.lastVersion = event.version;
           this.handlers.event?.(event);

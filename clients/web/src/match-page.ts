@@ -177,7 +177,7 @@ class MatchPage {
       view: (next) => this.showView(next),
       event: (event) => this.addEvent(event),
       connection: (connection) => this.showConnection(connection),
-    }, { render: { svg: true }, invitationCode: this.invite });
+    }, { render: { svg: true }, invitationCode: this.invite });  // whole views: a patch costs the host more CPU than the bytes it saves (bench/README.md)
     void this.follower.start(view);
   }
 

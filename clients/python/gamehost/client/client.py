@@ -249,11 +249,13 @@ class GameHostClient:
         return self._call(self.stub.SubmitMove, request)
 
     def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
-                   render: pb.RenderOptions | None = None, invitation_code: str = ""):
-        """The WatchMatch stream itself (a grpc call: iterate it, ``cancel()`` it)."""
+                   render: pb.RenderOptions | None = None, invitation_code: str = "", view_patches: bool = False):
+        """The WatchMatch stream itself (a grpc call: iterate it, ``cancel()`` it). ``view_patches``: views
+        after the first come as changes (``MatchEvent.view_patch``; ``view_patching.PatchedViews`` makes
+        them whole)."""
         return self.stub.WatchMatch(self._asking(pb.WatchMatchRequest(
             name=match_name(match), player_token=token, after_version=after_version, render=render,
-            invitation_code=invitation_code)), metadata=self.metadata or None)
+            invitation_code=invitation_code, view_patches=view_patches)), metadata=self.metadata or None)
 
     def watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
               svg: bool = False, invitation_code: str = "") -> Iterator[pb.MatchEvent]:
@@ -272,13 +274,15 @@ class GameHostClient:
             stream.cancel()
 
     def follow(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False, svg: bool = False,
-               retry=None, on_resume=None, invitation_code: str = ""):
+               retry=None, on_resume=None, invitation_code: str = "", view_patches: bool = False):
         """A MatchFollower (``gamehost.client.follower``): iterate it for the
         events after ``after_version``, each once, in order, until the match
         ends, resuming after a dropped stream; ``retry``: a RetryPolicy;
-        ``on_resume(Resume)``: told before each reopening."""
+        ``on_resume(Resume)``: told before each reopening. ``view_patches``:
+        the host sends views as changes, the follower makes them whole again."""
         return MatchFollower(self, match, token, after_version=after_version, text=text, svg=svg,
-                             retry=retry or RetryPolicy(), on_resume=on_resume, invitation_code=invitation_code)
+                             retry=retry or RetryPolicy(), on_resume=on_resume, invitation_code=invitation_code,
+                             view_patches=view_patches)
 
     def session(self):
         """A Session stream (``gamehost.client.session.GameSession``): moves and

@@ -15,6 +15,7 @@ import grpc
 from gamehost.client.errors import GameHostError
 from gamehost.client.names import match_name
 from gamehost.client.transient import is_transient
+from gamehost.client.view_patching import PatchOutOfStep, PatchedViews
 from gamehost.v1 import gamehost_pb2 as pb
 
 FINAL_KINDS = frozenset({pb.EVENT_KIND_FINISHED, pb.EVENT_KIND_ABANDONED, pb.EVENT_KIND_ABORTED})
@@ -25,7 +26,7 @@ class MatchSource(Protocol):
     """What the follower calls on its client (a GameHostClient)."""
 
     def open_watch(self, match: str, token: str = "", *, after_version: int = 0,
-                   render: pb.RenderOptions | None = None, invitation_code: str = ""): ...
+                   render: pb.RenderOptions | None = None, invitation_code: str = "", view_patches: bool = False): ...
 
     def match(self, match: str, *, invitation_code: str = "") -> pb.Match: ...
 
@@ -75,13 +76,16 @@ class MatchFollower:
 
     def __init__(self, client: MatchSource, match: str, token: str = "", *, after_version: int = 0,
                  text: bool = False, svg: bool = False, retry: RetryPolicy = RetryPolicy(),
-                 on_resume: Callable[[Resume], None] | None = None, invitation_code: str = "") -> None:
+                 on_resume: Callable[[Resume], None] | None = None, invitation_code: str = "",
+                 view_patches: bool = False) -> None:
         self.client, self.match, self.token = client, match_name(match), token
         self.invitation_code = invitation_code
         self.last_version = after_version
         self.render = pb.RenderOptions(text=text, svg=svg)
         self.retry, self.on_resume = retry, on_resume
         self.resumes = 0  # streams reopened after a failure: observability
+        # Views as changes: the host sends each view after a stream's first as a patch, made whole here.
+        self.patched: PatchedViews | None = PatchedViews() if view_patches else None
         self._stopped = threading.Event()
         self._stream = None
 
@@ -107,6 +111,8 @@ class MatchFollower:
             opened, delivered = time.monotonic(), False
             try:
                 for event in self._events():
+                    if self.patched is not None:
+                        self.patched.whole(event)  # also for a repeat: the next patch may start from it
                     if event.version <= self.last_version:
                         continue  # a repeat across a reopening: never delivered twice
                     self.last_version, delivered = event.version, True
@@ -122,12 +128,17 @@ class MatchFollower:
                 if not is_transient(error):
                     raise
                 last_failure = error
+            except PatchOutOfStep as error:  # never from this host; a new stream starts with a whole view
+                last_failure = GameHostError(grpc.StatusCode.DATA_LOSS, str(error))
             healthy = delivered or time.monotonic() - opened >= self.retry.max_delay
             failures = 1 if healthy else failures + 1
 
     def _events(self) -> Iterator[pb.MatchEvent]:
+        if self.patched is not None:
+            self.patched.reset()
         self._stream = stream = self.client.open_watch(self.match, self.token, after_version=self.last_version,
-                                                       render=self.render, invitation_code=self.invitation_code)
+                                                       render=self.render, invitation_code=self.invitation_code,
+                                                       view_patches=self.patched is not None)
         try:
             if self._stopped.is_set():  # stop() ran before the stream was there to cancel
                 return

@@ -75,11 +75,14 @@ class GameSession:
                                            expected_version=expected_version, request_id=request_id))
 
     def send_watch(self, match: str, token: str = "", *, after_version: int = 0, text: bool = False,
-                   svg: bool = False, invitation_code: str = "") -> int:
+                   svg: bool = False, invitation_code: str = "", own_events_in_answers: bool = False) -> int:
+        """``own_events_in_answers``: this seat's own moves' events come in the moves' answers
+        (``SubmitMoveResponse.event``), not again as match events."""
         return self.send(watch=pb.WatchMatchRequest(name=match_name(match), player_token=token,
                                                     after_version=after_version,
                                                     render=pb.RenderOptions(text=text, svg=svg),
-                                                    invitation_code=invitation_code))
+                                                    invitation_code=invitation_code,
+                                                    own_events_in_answers=own_events_in_answers))
 
     # ------------------------------------------------------------ waiting for answers
 

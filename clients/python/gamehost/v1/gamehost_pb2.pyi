@@ -614,17 +614,19 @@ class SubmitMoveRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., move_id: _Optional[str] = ..., structured: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., include_view: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
-    __slots__ = ("version", "view", "replayed")
+    __slots__ = ("version", "view", "replayed", "event")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
     version: int
     view: View
     replayed: bool
-    def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ...) -> None: ...
+    event: MatchEvent
+    def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., replayed: _Optional[bool] = ..., event: _Optional[_Union[MatchEvent, _Mapping]] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left", "chat", "revealed", "turn")
+    __slots__ = ("version", "kind", "time", "seat", "move", "label", "view", "timed_out", "reason", "undoes", "undo_expire_time", "draw_expire_time", "absent_seats", "left", "chat", "revealed", "turn", "view_patch")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -642,6 +644,7 @@ class MatchEvent(_message.Message):
     CHAT_FIELD_NUMBER: _ClassVar[int]
     REVEALED_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
+    VIEW_PATCH_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: EventKind
     time: _timestamp_pb2.Timestamp
@@ -659,10 +662,19 @@ class MatchEvent(_message.Message):
     chat: ChatMessage
     revealed: _containers.RepeatedCompositeFieldContainer[Reveal]
     turn: TurnSummary
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ..., revealed: _Optional[_Iterable[_Union[Reveal, _Mapping]]] = ..., turn: _Optional[_Union[TurnSummary, _Mapping]] = ...) -> None: ...
+    view_patch: ViewPatch
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., label: _Optional[str] = ..., view: _Optional[_Union[View, _Mapping]] = ..., timed_out: _Optional[bool] = ..., reason: _Optional[str] = ..., undoes: _Optional[int] = ..., undo_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., draw_expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., absent_seats: _Optional[_Iterable[int]] = ..., left: _Optional[bool] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ..., revealed: _Optional[_Iterable[_Union[Reveal, _Mapping]]] = ..., turn: _Optional[_Union[TurnSummary, _Mapping]] = ..., view_patch: _Optional[_Union[ViewPatch, _Mapping]] = ...) -> None: ...
+
+class ViewPatch(_message.Message):
+    __slots__ = ("from_version", "json_patch")
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    JSON_PATCH_FIELD_NUMBER: _ClassVar[int]
+    from_version: int
+    json_patch: str
+    def __init__(self, from_version: _Optional[int] = ..., json_patch: _Optional[str] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "chat_only", "locale")
+    __slots__ = ("name", "player_token", "after_version", "render", "invitation_code", "with_chat", "chat_after_sequence", "chat_only", "locale", "view_patches", "own_events_in_answers")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -672,6 +684,8 @@ class WatchMatchRequest(_message.Message):
     CHAT_AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     CHAT_ONLY_FIELD_NUMBER: _ClassVar[int]
     LOCALE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_PATCHES_FIELD_NUMBER: _ClassVar[int]
+    OWN_EVENTS_IN_ANSWERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     player_token: str
     after_version: int
@@ -681,7 +695,9 @@ class WatchMatchRequest(_message.Message):
     chat_after_sequence: int
     chat_only: bool
     locale: str
-    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., with_chat: _Optional[bool] = ..., chat_after_sequence: _Optional[int] = ..., chat_only: _Optional[bool] = ..., locale: _Optional[str] = ...) -> None: ...
+    view_patches: bool
+    own_events_in_answers: bool
+    def __init__(self, name: _Optional[str] = ..., player_token: _Optional[str] = ..., after_version: _Optional[int] = ..., render: _Optional[_Union[RenderOptions, _Mapping]] = ..., invitation_code: _Optional[str] = ..., with_chat: _Optional[bool] = ..., chat_after_sequence: _Optional[int] = ..., chat_only: _Optional[bool] = ..., locale: _Optional[str] = ..., view_patches: _Optional[bool] = ..., own_events_in_answers: _Optional[bool] = ...) -> None: ...
 
 class GetMatchLogRequest(_message.Message):
     __slots__ = ("name", "player_token", "page_size", "page_token", "invitation_code", "locale")

@@ -168,6 +168,21 @@ class MatchCache:
         """The same event wrapped as a Session stream sends it."""
         return self._once(("session_event_bytes", version, seat, text, svg, with_view), compute)
 
+    def view_patch(self, viewer: Hashable, from_version: int, version: int,
+                   compute: Callable[[], bytes | None]) -> bytes | None:
+        """A viewer's serialized ViewPatch from ``from_version`` to ``version``, shared by its
+        watchers (None: the whole view is sent instead)."""
+        return self._once(("view_patch", viewer, from_version, version), compute)
+
+    def kept_patched_event_bytes(self, viewer: Hashable, from_version: int | None, version: int) -> bytes | None:
+        """The newest event as a watcher who asked for views as changes and holds the view at
+        ``from_version`` (None: none) receives it, if kept: every such watcher gets the same bytes."""
+        return self._kept(("patched_event_bytes", viewer, from_version, version))
+
+    def keep_patched_event_bytes(self, viewer: Hashable, from_version: int | None, version: int,
+                                 encoded: bytes) -> None:
+        self._values[("patched_event_bytes", viewer, from_version, version)] = encoded
+
     def fields_parse(self, fields: bytes, check: Callable[[], bool]) -> bool:
         """Whether protobuf's parser takes a worker's View fields."""
         return self._once(("fields_parse", fields), check)

@@ -24,12 +24,14 @@ from gamehost.host.engine.live import LiveMatch
 from gamehost.host.rpc.locales import Locale
 from gamehost.host.rpc.match_messages import MatchMessages, localized_event
 from gamehost.host.rpc.messages import shown_event_message, view_header
+from gamehost.host.rpc.view_patches import PatchedWatch, ViewPatches
 from gamehost.v1 import gamehost_pb2 as pb
 
 # The fields written here around bytes already encoded.
 _SESSION_MATCH = field_tag(pb.SessionEvent.DESCRIPTOR.fields_by_name["match"])  # the match name
 _SESSION_MATCH_EVENT = field_tag(pb.SessionEvent.DESCRIPTOR.fields_by_name["match_event"])
 _EVENT_VIEW = field_tag(pb.MatchEvent.DESCRIPTOR.fields_by_name["view"])
+_EVENT_VIEW_PATCH = field_tag(pb.MatchEvent.DESCRIPTOR.fields_by_name["view_patch"])
 
 
 def carries_view(live: LiveMatch, event: dict) -> bool:
@@ -37,10 +39,23 @@ def carries_view(live: LiveMatch, event: dict) -> bool:
     return event["version"] == live.version and live.record.status != "suspended"
 
 
+class PatchedFrames:
+    """What a watcher who asked for views as changes needs: the shared
+    views' JSON (``patches``) and its own last view's version (``watch``)."""
+
+    def __init__(self, patches: ViewPatches) -> None:
+        self.patches = patches
+        self.watch = PatchedWatch()
+
+
 async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
-                            text: bool, svg: bool, locale: Locale | None = None) -> bytes:
+                            text: bool, svg: bool, locale: Locale | None = None,
+                            patched: PatchedFrames | None = None) -> bytes:
     """The MatchEvent ``seat`` (None: a spectator) receives for ``event``, serialized; its words
-    in ``locale`` when one was asked for (built for the watcher, from cached views)."""
+    in ``locale`` when one was asked for (built for the watcher, from cached views). ``patched``:
+    the watcher asked for views as changes (view_patches.py)."""
+    if patched is not None and carries_view(live, event):
+        return await _patched_event_bytes(messages, live, event, seat, text, svg, locale, patched)
     if locale is not None:
         return await _localized_event_bytes(messages, live, event, seat, text, svg, locale)
     with_view = carries_view(live, event)
@@ -58,6 +73,47 @@ async def match_event_bytes(messages: MatchMessages, live: LiveMatch, event: dic
     if event["version"] >= live.version - 1:  # not an old event (a watcher resuming): worth keeping
         live.cache.keep_event_bytes(event["version"], seat, text, svg, with_view, encoded)
     return encoded
+
+
+async def _patched_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
+                               text: bool, svg: bool, locale: Locale | None, patched: PatchedFrames) -> bytes:
+    """The newest event with the viewer's view as a patch from the view this
+    watch sent last, or whole when there is none (a new watch: a resume) or
+    it is no longer kept."""
+    viewer = (live.id, seat, text, svg, None if locale is None else locale.tag)
+    base = patched.watch.version
+    kept = live.cache.kept_patched_event_bytes(viewer, base, event["version"])
+    if kept is not None:  # another watcher holding the same view had it made
+        patched.watch.version = event["version"]
+        return kept
+    encoded = await _patched_event(messages, live, event, seat, text, svg, locale, patched, viewer)
+    if patched.watch.version == event["version"]:  # it carries the view: shared with the next such watcher
+        live.cache.keep_patched_event_bytes(viewer, base, event["version"], encoded)
+    return encoded
+
+
+async def _patched_event(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None, text: bool,
+                         svg: bool, locale: Locale | None, patched: PatchedFrames, viewer: tuple) -> bytes:
+    if locale is None:
+        head = await _event_head(messages, live, event, seat)
+        version, whole = await view_bytes(messages, live, seat, text, svg)
+    else:
+        head = localized_event(await messages.engine.public_event(live, event, seat), locale).SerializeToString()
+        view = await messages.localized_view_message(live, seat, text, svg, locale)
+        version, whole = view.version, view.SerializeToString()
+    if version != event["version"]:  # a later event brings the view
+        return head
+    after = patched.patches.view_json(viewer, version, whole)
+    base = patched.watch.version
+    patched.watch.version = version
+    before = None if base is None or base >= version else patched.patches.kept_json(viewer, base)
+    if base is None or before is None:
+        return head + field(_EVENT_VIEW, whole)
+    patch = live.cache.view_patch(viewer, base, version,
+                                  lambda: patched.patches.patch_bytes(before, after, base, len(whole)))
+    if patch is None:  # no smaller than the view itself
+        return head + field(_EVENT_VIEW, whole)
+    return head + field(_EVENT_VIEW_PATCH, patch)
 
 
 async def _localized_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
@@ -84,11 +140,19 @@ async def _event_head(messages: MatchMessages, live: LiveMatch, event: dict, sea
 
 
 async def session_event_bytes(messages: MatchMessages, live: LiveMatch, event: dict, seat: int | None,
-                              text: bool, svg: bool, locale: Locale | None = None) -> bytes:
+                              text: bool, svg: bool, locale: Locale | None = None,
+                              patched: PatchedFrames | None = None) -> bytes:
     """The same event as a Session stream sends it: a SessionEvent with the
     match's name and the MatchEvent (tag 0: nobody asked for it)."""
-    encoded = await match_event_bytes(messages, live, event, seat, text, svg, locale)
-    if locale is not None:
+    encoded = await match_event_bytes(messages, live, event, seat, text, svg, locale, patched)
+    return session_wrapped(live, event, seat, text, svg, encoded, locale is not None or patched is not None)
+
+
+def session_wrapped(live: LiveMatch, event: dict, seat: int | None, text: bool, svg: bool, encoded: bytes,
+                    own: bool) -> bytes:
+    """``encoded``, a MatchEvent, as a Session stream sends it; ``own``: bytes made for this
+    watcher alone (a language, a patch), not shared through the cache."""
+    if own:
         return field(_SESSION_MATCH, f"matches/{live.id}".encode()) + field(_SESSION_MATCH_EVENT, encoded)
     # Wrapping needs no await: a plain cache entry, no task (the key names the version it is of).
     return live.cache.session_event_bytes(

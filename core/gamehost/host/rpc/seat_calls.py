@@ -40,6 +40,12 @@ class SeatCalls:
     async def submit_move(self, request: pb.SubmitMoveRequest, caller: Principal,
                           wanted: tuple[str, ...] = ()) -> pb.SubmitMoveResponse:
         """``wanted``: the languages asked for the answer's view (rpc/locales.py ``asked``)."""
+        answer, _ = await self.submit_move_as_seat(request, caller, wanted)
+        return answer
+
+    async def submit_move_as_seat(self, request: pb.SubmitMoveRequest, caller: Principal,
+                                  wanted: tuple[str, ...] = ()) -> tuple[pb.SubmitMoveResponse, int]:
+        """``submit_move``, and the seat that moved."""
         match_id = await self.seen_match(request.name, request.player_token, caller)
         which = request.WhichOneof("move")
         try:
@@ -59,7 +65,7 @@ class SeatCalls:
             answer.view.CopyFrom(await self.messages.localized_view_message(
                 live, result.seat, request.render.text, request.render.svg,
                 self.locales.for_game(live.game, wanted)))
-        return answer
+        return answer, result.seat
 
     async def _say_refusal(self, match_id: str, refusal: errors.HostError, wanted: tuple[str, ...]) -> None:
         """Put the rules' reason for refusing a move, in the language negotiated for ``wanted``, in

@@ -38,6 +38,7 @@ from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.rpc.session import SessionStream
+from gamehost.host.rpc.view_patches import ViewPatches
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -64,6 +65,7 @@ class GameHostService(PeopleRpcs):
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
         self.chat = ChatCalls(engine)
+        self.view_patches = ViewPatches()  # recent views' JSON, for watchers who asked for views as changes
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:
         entry = self.engine.catalog.games.get(game_id)
@@ -335,6 +337,7 @@ class GameHostService(PeopleRpcs):
             resource_id(request.name, "matches"), Access(caller, request.player_token, request.invitation_code))
         text, svg = request.render.text, request.render.svg
         locale = self.locales.for_game(live.game, wanted)
+        patched = event_frames.PatchedFrames(self.view_patches) if request.view_patches else None
         sent = 0
 
         chat_only = request.with_chat and request.chat_only
@@ -344,7 +347,8 @@ class GameHostService(PeopleRpcs):
                 if chat_only:  # followed only to end with the match
                     continue
                 for event in batch:  # encoded once per viewer and shared by every watcher (event_frames.py)
-                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale)
+                    yield await event_frames.match_event_bytes(self.messages, live, event, seat, text, svg, locale,
+                                                               patched)
 
         async def chat(batches: AsyncIterator[list[pb.MatchEvent]]) -> AsyncIterator[bytes]:
             async for event in flattened(batches):
@@ -369,7 +373,7 @@ class GameHostService(PeopleRpcs):
     async def Session(self, requests: AsyncIterable[pb.SessionRequest | Undecodable], context: Context,
                       caller: Principal) -> AsyncIterator[pb.SessionEvent | bytes]:
         session = SessionStream(self.engine, self.gate, self.messages, self.seat_calls, caller,
-                                header_languages(context), self.chat)
+                                header_languages(context), self.chat, self.view_patches)
         async for message in session.run(requests):
             yield message
 

@@ -49,6 +49,8 @@ from gamehost.host.rpc.match_messages import localized_match
 from gamehost.host.rpc.seat_calls import SeatCalls
 from gamehost.host.engine.match_access import Access
 from gamehost.host.rpc.status import to_rpc_status
+from gamehost.host.rpc.view_patches import ViewPatches
+from gamehost.host.codec.length_delimited import field, field_tag
 from gamehost.v1 import gamehost_pb2 as pb
 
 log = structlog.get_logger("gamehost.session")
@@ -61,6 +63,17 @@ class _Wake:
 
 
 _WAKE = _Wake()
+
+# The fields written around a move's answer and its event, both encoded already.
+_SESSION_MOVED = field_tag(pb.SessionEvent.DESCRIPTOR.fields_by_name["moved"])
+_MOVED_EVENT = field_tag(pb.SubmitMoveResponse.DESCRIPTOR.fields_by_name["event"])
+
+
+def _moved_with_event(tag: int, match: str, answer: pb.SubmitMoveResponse, event: bytes) -> bytes:
+    """The SessionEvent answering a move with its event (a serialized MatchEvent) inside."""
+    return (pb.SessionEvent(tag=tag, match=match).SerializeToString()
+            + field(_SESSION_MOVED, answer.SerializeToString() + field(_MOVED_EVENT, event)))
+
 
 # The call each kind of request is counted as, at the gate and in the quotas.
 METHOD_OF = {"move": "SubmitMove", "watch": "WatchMatch", "unwatch": "Session", "ask_undo": "AskUndo",
@@ -77,10 +90,21 @@ DRAW_REQUESTS = ("offer_draw", "answer_draw", "withdraw_draw")
 class _Watch:
     """One followed match: the task that sends its events, and the last version sent."""
 
-    def __init__(self, after_version: int, release: Callable[[], None]) -> None:
-        self.sent = after_version
+    def __init__(self, after_version: int, release: Callable[[], None], seat: int | None = None,
+                 own_events_in_answers: bool = False) -> None:
+        self.sent = after_version  # the last version sent, or taken to be sent (see _follow)
         self.task: asyncio.Task | None = None
         self.release = release  # gives the caller's watch stream back (idempotent)
+        self.seat = seat
+        self.own_events_in_answers = own_events_in_answers
+        # Move answers waiting to carry their event: version -> (tag, answer, settled when sent).
+        self.answers: dict[int, tuple[int, pb.SubmitMoveResponse, asyncio.Future[bool]]] = {}
+
+    def carries(self, seat: int, answer: pb.SubmitMoveResponse) -> bool:
+        """Whether ``seat``'s move answer should carry its event from this watch: it
+        asked for that, follows as that seat, and has not sent the event yet."""
+        return (self.own_events_in_answers and self.seat == seat and not answer.replayed
+                and answer.version > self.sent and self.task is not None and not self.task.done())
 
     def stop(self) -> None:
         """End it now: its stream is given back at once, not when the task
@@ -93,9 +117,11 @@ class _Watch:
 
 class SessionStream:
     def __init__(self, engine: MatchEngine, gate: Gate, messages: MatchMessages, calls: SeatCalls,
-                 caller: Principal, languages: tuple[str, ...] = (), chat: ChatCalls | None = None) -> None:
+                 caller: Principal, languages: tuple[str, ...] = (), chat: ChatCalls | None = None,
+                 view_patches: ViewPatches | None = None) -> None:
         self.engine = engine
         self.chat = chat or ChatCalls(engine)
+        self.view_patches = view_patches or ViewPatches()
         self.languages = languages  # the stream's Accept-Language, for requests that name no locale
         self.gate = gate
         self.messages = messages
@@ -217,9 +243,10 @@ class SessionStream:
             self.gate.admit_message(method, request, self.caller)
             if kind == "move":
                 match = request.move.name
-                answer = await self.calls.submit_move(request.move, self.caller,
-                                                      asked(request.move, header=self.languages))
-                await self.outbox.put(pb.SessionEvent(tag=tag, match=match, moved=answer))
+                answer, seat = await self.calls.submit_move_as_seat(request.move, self.caller,
+                                                                    asked(request.move, header=self.languages))
+                if not await self._answer_with_event(tag, match, seat, answer):
+                    await self.outbox.put(pb.SessionEvent(tag=tag, match=match, moved=answer))
             elif kind == "watch":
                 match = request.watch.name
                 await self._watch(tag, request.watch)
@@ -256,6 +283,20 @@ class SessionStream:
             await self._refuse(tag, match, errors.Internal(
                 f"The host failed on Session ({kind}): {type(error).__name__}. It has been logged.", "HOST_ERROR"))
 
+    async def _answer_with_event(self, tag: int, match: str, seat: int, answer: pb.SubmitMoveResponse) -> bool:
+        """Hand a move's answer to the watch that will send its event, which
+        sends the two as one message (the stream's answers stay in order:
+        the next request waits). False: no such watch, the answer goes alone."""
+        watch = self.watches.get(resource_id(match, "matches"))
+        if watch is None or not watch.carries(seat, answer):
+            return False
+        sent: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        watch.answers[answer.version] = (tag, answer, sent)
+        assert watch.task is not None  # carries() checked it runs
+        await asyncio.wait((sent, watch.task), return_when=asyncio.FIRST_COMPLETED)
+        watch.answers.pop(answer.version, None)
+        return sent.done() and sent.result()
+
     async def _refuse(self, tag: int, match: str, error: errors.HostError) -> None:
         traces.failed(error)
         await self.outbox.put(self._error_event(tag, match, error))
@@ -278,7 +319,8 @@ class SessionStream:
         replaced = self.watches.pop(live.id, None)
         if replaced is not None:  # a resume on the same stream: the new watch takes over
             replaced.stop()
-        watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller))
+        watch = self.watches[live.id] = _Watch(request.after_version, self.gate.quotas.watch(self.caller), seat,
+                                               request.own_events_in_answers)
         try:
             await self.outbox.put(pb.SessionEvent(tag=tag, match=request.name, watching=localized_match(
                 await self.messages.match_message(live), live.record.result, locale)))
@@ -292,6 +334,7 @@ class SessionStream:
                       watch: _Watch, locale: Locale | None = None) -> None:
         text, svg = request.render.text, request.render.svg
         chat: asyncio.Future | None = None
+        patched = event_frames.PatchedFrames(self.view_patches) if request.view_patches else None
         try:  # a cancel (replaced, unwatched, the stream gone) goes straight to the clean-up: answered elsewhere
             try:
                 if request.with_chat:  # the backlog first, so a match that is over sends it too
@@ -301,9 +344,20 @@ class SessionStream:
                     chat = asyncio.ensure_future(self._follow_chat(batches, request.name))
                 async for batch in self.engine.watch(live, request.after_version, seat, asked_kinds(text, svg)):
                     for event in batch:  # encoded once per viewer and shared (event_frames.py)
-                        await self.outbox.put(await event_frames.session_event_bytes(
-                            self.messages, live, event, seat, text, svg, locale))
+                        encoded = await event_frames.match_event_bytes(
+                            self.messages, live, event, seat, text, svg, locale, patched)
+                        # Taken and marked sent in one step: a move's answer arriving now
+                        # either finds its slot here or sees the event sent (_answer_with_event).
+                        answer = watch.answers.pop(event["version"], None)
                         watch.sent = event["version"]
+                        if answer is None:
+                            await self.outbox.put(event_frames.session_wrapped(
+                                live, event, seat, text, svg, encoded, locale is not None or patched is not None))
+                            continue
+                        answer_tag, moved, settled = answer
+                        await self.outbox.put(_moved_with_event(answer_tag, request.name, moved, encoded))
+                        if not settled.done():
+                            settled.set_result(True)
                 last = pb.SessionEvent(match=request.name, watch_ended=pb.WatchEnded(version=watch.sent))
             except errors.HostError as error:  # e.g. the store failed to read a resuming watcher's events
                 last = self._error_event(tag, request.name, error)

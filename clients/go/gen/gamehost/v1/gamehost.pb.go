@@ -654,7 +654,7 @@ func (x AgentVerdict_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use AgentVerdict_Outcome.Descriptor instead.
 func (AgentVerdict_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87, 0}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88, 0}
 }
 
 type Game struct {
@@ -3404,7 +3404,13 @@ type SubmitMoveResponse struct {
 	// The mover's view now, when include_view was set.
 	View *View `protobuf:"bytes,2,opt,name=view,proto3" json:"view,omitempty"`
 	// True when this answer replays an earlier call with the same request_id.
-	Replayed      bool `protobuf:"varint,3,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	Replayed bool `protobuf:"varint,3,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	// Fewer messages per move. On a Session stream that follows this match as
+	// the mover's seat with WatchMatchRequest.own_events_in_answers: the event
+	// this move produced, as that watch would have sent it (with the view, or
+	// view_patch when the watch asked for patches); the watch then does not
+	// send it again. Unset elsewhere, and when the watch had sent it already.
+	Event         *MatchEvent `protobuf:"bytes,120,opt,name=event,proto3" json:"event,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3460,6 +3466,13 @@ func (x *SubmitMoveResponse) GetReplayed() bool {
 	return false
 }
 
+func (x *SubmitMoveResponse) GetEvent() *MatchEvent {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
 type MatchEvent struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The match version this event produced; versions have no gaps.
@@ -3497,7 +3510,10 @@ type MatchEvent struct {
 	Revealed []*Reveal `protobuf:"bytes,110,rep,name=revealed,proto3" json:"revealed,omitempty"`
 	// For a MOVED event that ends its seat's turn (another seat is to move
 	// next, or the match ends): the whole turn, every step in it.
-	Turn          *TurnSummary `protobuf:"bytes,111,opt,name=turn,proto3" json:"turn,omitempty"`
+	Turn *TurnSummary `protobuf:"bytes,111,opt,name=turn,proto3" json:"turn,omitempty"`
+	// Views as changes (WatchMatchRequest.view_patches): instead of `view`,
+	// what changed in the viewer's view since the one this watch sent last.
+	ViewPatch     *ViewPatch `protobuf:"bytes,120,opt,name=view_patch,json=viewPatch,proto3" json:"view_patch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3651,6 +3667,72 @@ func (x *MatchEvent) GetTurn() *TurnSummary {
 	return nil
 }
 
+func (x *MatchEvent) GetViewPatch() *ViewPatch {
+	if x != nil {
+		return x.ViewPatch
+	}
+	return nil
+}
+
+// What changed in a viewer's View between two versions, as a JSON Patch
+// (RFC 6902) over the View's proto3 JSON form (the JSON mapping every
+// protobuf library writes: camelCase names, int64 as strings, default values
+// left out). Apply it to the JSON form of the view at from_version (the last
+// view or view_patch this watch sent) and parse the result as a View.
+type ViewPatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The version of the view the patch applies to.
+	FromVersion int64 `protobuf:"varint,1,opt,name=from_version,json=fromVersion,proto3" json:"from_version,omitempty"`
+	// The RFC 6902 operations, as JSON text (an array).
+	JsonPatch     string `protobuf:"bytes,2,opt,name=json_patch,json=jsonPatch,proto3" json:"json_patch,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ViewPatch) Reset() {
+	*x = ViewPatch{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ViewPatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ViewPatch) ProtoMessage() {}
+
+func (x *ViewPatch) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ViewPatch.ProtoReflect.Descriptor instead.
+func (*ViewPatch) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ViewPatch) GetFromVersion() int64 {
+	if x != nil {
+		return x.FromVersion
+	}
+	return 0
+}
+
+func (x *ViewPatch) GetJsonPatch() string {
+	if x != nil {
+		return x.JsonPatch
+	}
+	return ""
+}
+
 type WatchMatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3679,14 +3761,26 @@ type WatchMatchRequest struct {
 	// Unset: the web port's Accept-Language header, else English, and the
 	// answer exactly as before (its `locale` empty). INVALID_ARGUMENT for a
 	// tag that is not BCP 47 shaped.
-	Locale        string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Locale string `protobuf:"bytes,90,opt,name=locale,proto3" json:"locale,omitempty"`
+	// Views as changes. Set: the first event that carries a view carries the
+	// whole view; each later one carries MatchEvent.view_patch instead, what
+	// changed since the view this watch sent before (encoded once per
+	// version and viewer, shared by every watcher who sees the same). A new
+	// watch (a resume) starts again with the whole view; GetView gives it at
+	// any time. Unset: every view whole, as before.
+	ViewPatches bool `protobuf:"varint,120,opt,name=view_patches,json=viewPatches,proto3" json:"view_patches,omitempty"`
+	// Fewer messages per move, on a Session stream following the match as a
+	// seat: the events of that seat's own moves come in the move's answer
+	// (SubmitMoveResponse.event), not a second time as match events. Unset:
+	// every event as a match event, as before.
+	OwnEventsInAnswers bool `protobuf:"varint,121,opt,name=own_events_in_answers,json=ownEventsInAnswers,proto3" json:"own_events_in_answers,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3698,7 +3792,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3711,7 +3805,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -3777,6 +3871,20 @@ func (x *WatchMatchRequest) GetLocale() string {
 	return ""
 }
 
+func (x *WatchMatchRequest) GetViewPatches() bool {
+	if x != nil {
+		return x.ViewPatches
+	}
+	return false
+}
+
+func (x *WatchMatchRequest) GetOwnEventsInAnswers() bool {
+	if x != nil {
+		return x.OwnEventsInAnswers
+	}
+	return false
+}
+
 type GetMatchLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "matches/{match}".
@@ -3806,7 +3914,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3818,7 +3926,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3831,7 +3939,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -3915,7 +4023,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3927,7 +4035,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3940,7 +4048,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -4053,7 +4161,7 @@ type AskUndoRequest struct {
 
 func (x *AskUndoRequest) Reset() {
 	*x = AskUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4065,7 +4173,7 @@ func (x *AskUndoRequest) String() string {
 func (*AskUndoRequest) ProtoMessage() {}
 
 func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4078,7 +4186,7 @@ func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
 func (*AskUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *AskUndoRequest) GetName() string {
@@ -4111,7 +4219,7 @@ type AnswerUndoRequest struct {
 
 func (x *AnswerUndoRequest) Reset() {
 	*x = AnswerUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4123,7 +4231,7 @@ func (x *AnswerUndoRequest) String() string {
 func (*AnswerUndoRequest) ProtoMessage() {}
 
 func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4136,7 +4244,7 @@ func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
 func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *AnswerUndoRequest) GetName() string {
@@ -4179,7 +4287,7 @@ type WithdrawUndoRequest struct {
 
 func (x *WithdrawUndoRequest) Reset() {
 	*x = WithdrawUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4191,7 +4299,7 @@ func (x *WithdrawUndoRequest) String() string {
 func (*WithdrawUndoRequest) ProtoMessage() {}
 
 func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4204,7 +4312,7 @@ func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *WithdrawUndoRequest) GetName() string {
@@ -4236,7 +4344,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4248,7 +4356,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4261,7 +4369,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *UndoResponse) GetVersion() int64 {
@@ -4305,7 +4413,7 @@ type UndoAsk struct {
 
 func (x *UndoAsk) Reset() {
 	*x = UndoAsk{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4317,7 +4425,7 @@ func (x *UndoAsk) String() string {
 func (*UndoAsk) ProtoMessage() {}
 
 func (x *UndoAsk) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4330,7 +4438,7 @@ func (x *UndoAsk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
 func (*UndoAsk) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *UndoAsk) GetSeat() int32 {
@@ -4385,7 +4493,7 @@ type RevokeInvitationRequest struct {
 
 func (x *RevokeInvitationRequest) Reset() {
 	*x = RevokeInvitationRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4397,7 +4505,7 @@ func (x *RevokeInvitationRequest) String() string {
 func (*RevokeInvitationRequest) ProtoMessage() {}
 
 func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4410,7 +4518,7 @@ func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
 func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *RevokeInvitationRequest) GetName() string {
@@ -4432,7 +4540,7 @@ type ResignRequest struct {
 
 func (x *ResignRequest) Reset() {
 	*x = ResignRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4444,7 +4552,7 @@ func (x *ResignRequest) String() string {
 func (*ResignRequest) ProtoMessage() {}
 
 func (x *ResignRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4457,7 +4565,7 @@ func (x *ResignRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignRequest.ProtoReflect.Descriptor instead.
 func (*ResignRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ResignRequest) GetName() string {
@@ -4485,7 +4593,7 @@ type OfferDrawRequest struct {
 
 func (x *OfferDrawRequest) Reset() {
 	*x = OfferDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4497,7 +4605,7 @@ func (x *OfferDrawRequest) String() string {
 func (*OfferDrawRequest) ProtoMessage() {}
 
 func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4510,7 +4618,7 @@ func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OfferDrawRequest.ProtoReflect.Descriptor instead.
 func (*OfferDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *OfferDrawRequest) GetName() string {
@@ -4543,7 +4651,7 @@ type AnswerDrawRequest struct {
 
 func (x *AnswerDrawRequest) Reset() {
 	*x = AnswerDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4555,7 +4663,7 @@ func (x *AnswerDrawRequest) String() string {
 func (*AnswerDrawRequest) ProtoMessage() {}
 
 func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4568,7 +4676,7 @@ func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerDrawRequest.ProtoReflect.Descriptor instead.
 func (*AnswerDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AnswerDrawRequest) GetName() string {
@@ -4611,7 +4719,7 @@ type WithdrawDrawRequest struct {
 
 func (x *WithdrawDrawRequest) Reset() {
 	*x = WithdrawDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4623,7 +4731,7 @@ func (x *WithdrawDrawRequest) String() string {
 func (*WithdrawDrawRequest) ProtoMessage() {}
 
 func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4636,7 +4744,7 @@ func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawDrawRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *WithdrawDrawRequest) GetName() string {
@@ -4664,7 +4772,7 @@ type ClaimVictoryRequest struct {
 
 func (x *ClaimVictoryRequest) Reset() {
 	*x = ClaimVictoryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4676,7 +4784,7 @@ func (x *ClaimVictoryRequest) String() string {
 func (*ClaimVictoryRequest) ProtoMessage() {}
 
 func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4689,7 +4797,7 @@ func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimVictoryRequest.ProtoReflect.Descriptor instead.
 func (*ClaimVictoryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ClaimVictoryRequest) GetName() string {
@@ -4721,7 +4829,7 @@ type DrawResponse struct {
 
 func (x *DrawResponse) Reset() {
 	*x = DrawResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4733,7 +4841,7 @@ func (x *DrawResponse) String() string {
 func (*DrawResponse) ProtoMessage() {}
 
 func (x *DrawResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4746,7 +4854,7 @@ func (x *DrawResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawResponse.ProtoReflect.Descriptor instead.
 func (*DrawResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *DrawResponse) GetVersion() int64 {
@@ -4788,7 +4896,7 @@ type DrawOffer struct {
 
 func (x *DrawOffer) Reset() {
 	*x = DrawOffer{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4800,7 +4908,7 @@ func (x *DrawOffer) String() string {
 func (*DrawOffer) ProtoMessage() {}
 
 func (x *DrawOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4813,7 +4921,7 @@ func (x *DrawOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawOffer.ProtoReflect.Descriptor instead.
 func (*DrawOffer) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *DrawOffer) GetSeat() int32 {
@@ -4859,7 +4967,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4871,7 +4979,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4884,7 +4992,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 type Identity struct {
@@ -4902,7 +5010,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4914,7 +5022,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4927,7 +5035,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Identity) GetSubject() string {
@@ -4966,7 +5074,7 @@ type GetPushKeyRequest struct {
 
 func (x *GetPushKeyRequest) Reset() {
 	*x = GetPushKeyRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4978,7 +5086,7 @@ func (x *GetPushKeyRequest) String() string {
 func (*GetPushKeyRequest) ProtoMessage() {}
 
 func (x *GetPushKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4991,7 +5099,7 @@ func (x *GetPushKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPushKeyRequest.ProtoReflect.Descriptor instead.
 func (*GetPushKeyRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 type PushKey struct {
@@ -5005,7 +5113,7 @@ type PushKey struct {
 
 func (x *PushKey) Reset() {
 	*x = PushKey{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5017,7 +5125,7 @@ func (x *PushKey) String() string {
 func (*PushKey) ProtoMessage() {}
 
 func (x *PushKey) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5030,7 +5138,7 @@ func (x *PushKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushKey.ProtoReflect.Descriptor instead.
 func (*PushKey) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PushKey) GetApplicationServerKey() string {
@@ -5059,7 +5167,7 @@ type SubscribePushRequest struct {
 
 func (x *SubscribePushRequest) Reset() {
 	*x = SubscribePushRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5071,7 +5179,7 @@ func (x *SubscribePushRequest) String() string {
 func (*SubscribePushRequest) ProtoMessage() {}
 
 func (x *SubscribePushRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5084,7 +5192,7 @@ func (x *SubscribePushRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribePushRequest.ProtoReflect.Descriptor instead.
 func (*SubscribePushRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SubscribePushRequest) GetEndpoint() string {
@@ -5127,7 +5235,7 @@ type PushSubscription struct {
 
 func (x *PushSubscription) Reset() {
 	*x = PushSubscription{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5139,7 +5247,7 @@ func (x *PushSubscription) String() string {
 func (*PushSubscription) ProtoMessage() {}
 
 func (x *PushSubscription) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5152,7 +5260,7 @@ func (x *PushSubscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushSubscription.ProtoReflect.Descriptor instead.
 func (*PushSubscription) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PushSubscription) GetEndpoint() string {
@@ -5185,7 +5293,7 @@ type UnsubscribePushRequest struct {
 
 func (x *UnsubscribePushRequest) Reset() {
 	*x = UnsubscribePushRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5197,7 +5305,7 @@ func (x *UnsubscribePushRequest) String() string {
 func (*UnsubscribePushRequest) ProtoMessage() {}
 
 func (x *UnsubscribePushRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5210,7 +5318,7 @@ func (x *UnsubscribePushRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribePushRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribePushRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *UnsubscribePushRequest) GetEndpoint() string {
@@ -5228,7 +5336,7 @@ type UnsubscribePushResponse struct {
 
 func (x *UnsubscribePushResponse) Reset() {
 	*x = UnsubscribePushResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5240,7 +5348,7 @@ func (x *UnsubscribePushResponse) String() string {
 func (*UnsubscribePushResponse) ProtoMessage() {}
 
 func (x *UnsubscribePushResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5253,7 +5361,7 @@ func (x *UnsubscribePushResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribePushResponse.ProtoReflect.Descriptor instead.
 func (*UnsubscribePushResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 type AbortMatchRequest struct {
@@ -5268,7 +5376,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5280,7 +5388,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5293,7 +5401,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -5320,7 +5428,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5332,7 +5440,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5345,7 +5453,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -5363,7 +5471,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5375,7 +5483,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5388,7 +5496,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 type AssignBotRequest struct {
@@ -5404,7 +5512,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5416,7 +5524,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5429,7 +5537,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -5463,7 +5571,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5475,7 +5583,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5488,7 +5596,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -5524,7 +5632,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5536,7 +5644,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5549,7 +5657,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -5781,7 +5889,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5793,7 +5901,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5806,7 +5914,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -5855,7 +5963,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5867,7 +5975,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5880,7 +5988,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -6069,7 +6177,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6081,7 +6189,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6094,7 +6202,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -6114,7 +6222,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6126,7 +6234,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6139,7 +6247,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -6173,7 +6281,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6185,7 +6293,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6198,7 +6306,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -6284,7 +6392,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6296,7 +6404,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6309,7 +6417,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -6343,7 +6451,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6355,7 +6463,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6368,7 +6476,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -6395,7 +6503,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6407,7 +6515,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6420,7 +6528,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -6447,7 +6555,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6459,7 +6567,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6472,7 +6580,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -6565,7 +6673,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6577,7 +6685,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6590,7 +6698,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -6731,7 +6839,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6743,7 +6851,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6756,7 +6864,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *Ticket) GetName() string {
@@ -6923,7 +7031,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6935,7 +7043,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6948,7 +7056,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -6968,7 +7076,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6980,7 +7088,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6993,7 +7101,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -7013,7 +7121,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7025,7 +7133,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7038,7 +7146,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -7062,7 +7170,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7074,7 +7182,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7087,7 +7195,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -7122,7 +7230,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7134,7 +7242,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7147,7 +7255,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -7179,7 +7287,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7191,7 +7299,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7204,7 +7312,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -7256,7 +7364,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7268,7 +7376,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7281,7 +7389,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *Delivery) GetKey() string {
@@ -7349,7 +7457,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7361,7 +7469,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7374,7 +7482,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -7416,7 +7524,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7428,7 +7536,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7441,7 +7549,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -7468,7 +7576,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7480,7 +7588,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7493,7 +7601,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{80}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -7516,7 +7624,7 @@ type AgentRequest struct {
 
 func (x *AgentRequest) Reset() {
 	*x = AgentRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7528,7 +7636,7 @@ func (x *AgentRequest) String() string {
 func (*AgentRequest) ProtoMessage() {}
 
 func (x *AgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7541,7 +7649,7 @@ func (x *AgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRequest.ProtoReflect.Descriptor instead.
 func (*AgentRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{81}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *AgentRequest) GetKind() isAgentRequest_Kind {
@@ -7600,7 +7708,7 @@ type AgentRegistration struct {
 
 func (x *AgentRegistration) Reset() {
 	*x = AgentRegistration{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7612,7 +7720,7 @@ func (x *AgentRegistration) String() string {
 func (*AgentRegistration) ProtoMessage() {}
 
 func (x *AgentRegistration) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7625,7 +7733,7 @@ func (x *AgentRegistration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRegistration.ProtoReflect.Descriptor instead.
 func (*AgentRegistration) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{82}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *AgentRegistration) GetName() string {
@@ -7654,7 +7762,7 @@ type AgentMove struct {
 
 func (x *AgentMove) Reset() {
 	*x = AgentMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7666,7 +7774,7 @@ func (x *AgentMove) String() string {
 func (*AgentMove) ProtoMessage() {}
 
 func (x *AgentMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7679,7 +7787,7 @@ func (x *AgentMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentMove.ProtoReflect.Descriptor instead.
 func (*AgentMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{83}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *AgentMove) GetTurnId() string {
@@ -7711,7 +7819,7 @@ type AgentEvent struct {
 
 func (x *AgentEvent) Reset() {
 	*x = AgentEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7723,7 +7831,7 @@ func (x *AgentEvent) String() string {
 func (*AgentEvent) ProtoMessage() {}
 
 func (x *AgentEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7736,7 +7844,7 @@ func (x *AgentEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentEvent.ProtoReflect.Descriptor instead.
 func (*AgentEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *AgentEvent) GetKind() isAgentEvent_Kind {
@@ -7827,7 +7935,7 @@ type AgentRegistered struct {
 
 func (x *AgentRegistered) Reset() {
 	*x = AgentRegistered{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7839,7 +7947,7 @@ func (x *AgentRegistered) String() string {
 func (*AgentRegistered) ProtoMessage() {}
 
 func (x *AgentRegistered) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7852,7 +7960,7 @@ func (x *AgentRegistered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRegistered.ProtoReflect.Descriptor instead.
 func (*AgentRegistered) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{85}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *AgentRegistered) GetBot() string {
@@ -7890,7 +7998,7 @@ type AgentTurn struct {
 
 func (x *AgentTurn) Reset() {
 	*x = AgentTurn{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7902,7 +8010,7 @@ func (x *AgentTurn) String() string {
 func (*AgentTurn) ProtoMessage() {}
 
 func (x *AgentTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7915,7 +8023,7 @@ func (x *AgentTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentTurn.ProtoReflect.Descriptor instead.
 func (*AgentTurn) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{86}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *AgentTurn) GetTurnId() string {
@@ -7984,7 +8092,7 @@ type AgentVerdict struct {
 
 func (x *AgentVerdict) Reset() {
 	*x = AgentVerdict{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7996,7 +8104,7 @@ func (x *AgentVerdict) String() string {
 func (*AgentVerdict) ProtoMessage() {}
 
 func (x *AgentVerdict) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8009,7 +8117,7 @@ func (x *AgentVerdict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentVerdict.ProtoReflect.Descriptor instead.
 func (*AgentVerdict) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *AgentVerdict) GetTurnId() string {
@@ -8071,7 +8179,7 @@ type ChatMessage struct {
 
 func (x *ChatMessage) Reset() {
 	*x = ChatMessage{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8083,7 +8191,7 @@ func (x *ChatMessage) String() string {
 func (*ChatMessage) ProtoMessage() {}
 
 func (x *ChatMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8096,7 +8204,7 @@ func (x *ChatMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatMessage.ProtoReflect.Descriptor instead.
 func (*ChatMessage) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *ChatMessage) GetMatch() string {
@@ -8179,7 +8287,7 @@ type SendChatRequest struct {
 
 func (x *SendChatRequest) Reset() {
 	*x = SendChatRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8191,7 +8299,7 @@ func (x *SendChatRequest) String() string {
 func (*SendChatRequest) ProtoMessage() {}
 
 func (x *SendChatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8204,7 +8312,7 @@ func (x *SendChatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendChatRequest.ProtoReflect.Descriptor instead.
 func (*SendChatRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *SendChatRequest) GetName() string {
@@ -8258,7 +8366,7 @@ type ChatReport struct {
 
 func (x *ChatReport) Reset() {
 	*x = ChatReport{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8270,7 +8378,7 @@ func (x *ChatReport) String() string {
 func (*ChatReport) ProtoMessage() {}
 
 func (x *ChatReport) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8283,7 +8391,7 @@ func (x *ChatReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatReport.ProtoReflect.Descriptor instead.
 func (*ChatReport) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{90}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *ChatReport) GetName() string {
@@ -8355,7 +8463,7 @@ type ReportChatRequest struct {
 
 func (x *ReportChatRequest) Reset() {
 	*x = ReportChatRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8367,7 +8475,7 @@ func (x *ReportChatRequest) String() string {
 func (*ReportChatRequest) ProtoMessage() {}
 
 func (x *ReportChatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8380,7 +8488,7 @@ func (x *ReportChatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportChatRequest.ProtoReflect.Descriptor instead.
 func (*ReportChatRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{91}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *ReportChatRequest) GetName() string {
@@ -8424,7 +8532,7 @@ type ReportPlayerRequest struct {
 
 func (x *ReportPlayerRequest) Reset() {
 	*x = ReportPlayerRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8436,7 +8544,7 @@ func (x *ReportPlayerRequest) String() string {
 func (*ReportPlayerRequest) ProtoMessage() {}
 
 func (x *ReportPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8449,7 +8557,7 @@ func (x *ReportPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportPlayerRequest.ProtoReflect.Descriptor instead.
 func (*ReportPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{92}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *ReportPlayerRequest) GetPlayer() string {
@@ -8483,7 +8591,7 @@ type MuteUserRequest struct {
 
 func (x *MuteUserRequest) Reset() {
 	*x = MuteUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8495,7 +8603,7 @@ func (x *MuteUserRequest) String() string {
 func (*MuteUserRequest) ProtoMessage() {}
 
 func (x *MuteUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8508,7 +8616,7 @@ func (x *MuteUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MuteUserRequest.ProtoReflect.Descriptor instead.
 func (*MuteUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{93}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *MuteUserRequest) GetPlayer() string {
@@ -8527,7 +8635,7 @@ type UnmuteUserRequest struct {
 
 func (x *UnmuteUserRequest) Reset() {
 	*x = UnmuteUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8539,7 +8647,7 @@ func (x *UnmuteUserRequest) String() string {
 func (*UnmuteUserRequest) ProtoMessage() {}
 
 func (x *UnmuteUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8552,7 +8660,7 @@ func (x *UnmuteUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnmuteUserRequest.ProtoReflect.Descriptor instead.
 func (*UnmuteUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{94}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *UnmuteUserRequest) GetPlayer() string {
@@ -8571,7 +8679,7 @@ type BlockUserRequest struct {
 
 func (x *BlockUserRequest) Reset() {
 	*x = BlockUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8583,7 +8691,7 @@ func (x *BlockUserRequest) String() string {
 func (*BlockUserRequest) ProtoMessage() {}
 
 func (x *BlockUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8596,7 +8704,7 @@ func (x *BlockUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BlockUserRequest.ProtoReflect.Descriptor instead.
 func (*BlockUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{95}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *BlockUserRequest) GetPlayer() string {
@@ -8615,7 +8723,7 @@ type UnblockUserRequest struct {
 
 func (x *UnblockUserRequest) Reset() {
 	*x = UnblockUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8627,7 +8735,7 @@ func (x *UnblockUserRequest) String() string {
 func (*UnblockUserRequest) ProtoMessage() {}
 
 func (x *UnblockUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8640,7 +8748,7 @@ func (x *UnblockUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnblockUserRequest.ProtoReflect.Descriptor instead.
 func (*UnblockUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{96}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *UnblockUserRequest) GetPlayer() string {
@@ -8658,7 +8766,7 @@ type GetChatRelationsRequest struct {
 
 func (x *GetChatRelationsRequest) Reset() {
 	*x = GetChatRelationsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8670,7 +8778,7 @@ func (x *GetChatRelationsRequest) String() string {
 func (*GetChatRelationsRequest) ProtoMessage() {}
 
 func (x *GetChatRelationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8683,7 +8791,7 @@ func (x *GetChatRelationsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChatRelationsRequest.ProtoReflect.Descriptor instead.
 func (*GetChatRelationsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{97}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{98}
 }
 
 type ChatRelations struct {
@@ -8697,7 +8805,7 @@ type ChatRelations struct {
 
 func (x *ChatRelations) Reset() {
 	*x = ChatRelations{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8709,7 +8817,7 @@ func (x *ChatRelations) String() string {
 func (*ChatRelations) ProtoMessage() {}
 
 func (x *ChatRelations) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8722,7 +8830,7 @@ func (x *ChatRelations) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatRelations.ProtoReflect.Descriptor instead.
 func (*ChatRelations) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{98}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *ChatRelations) GetMuted() []string {
@@ -8750,7 +8858,7 @@ type HideMessageRequest struct {
 
 func (x *HideMessageRequest) Reset() {
 	*x = HideMessageRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8762,7 +8870,7 @@ func (x *HideMessageRequest) String() string {
 func (*HideMessageRequest) ProtoMessage() {}
 
 func (x *HideMessageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8775,7 +8883,7 @@ func (x *HideMessageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HideMessageRequest.ProtoReflect.Descriptor instead.
 func (*HideMessageRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{99}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *HideMessageRequest) GetName() string {
@@ -8804,7 +8912,7 @@ type BanUserRequest struct {
 
 func (x *BanUserRequest) Reset() {
 	*x = BanUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8816,7 +8924,7 @@ func (x *BanUserRequest) String() string {
 func (*BanUserRequest) ProtoMessage() {}
 
 func (x *BanUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8829,7 +8937,7 @@ func (x *BanUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BanUserRequest.ProtoReflect.Descriptor instead.
 func (*BanUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{100}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *BanUserRequest) GetPlayer() string {
@@ -8855,7 +8963,7 @@ type UnbanUserRequest struct {
 
 func (x *UnbanUserRequest) Reset() {
 	*x = UnbanUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8867,7 +8975,7 @@ func (x *UnbanUserRequest) String() string {
 func (*UnbanUserRequest) ProtoMessage() {}
 
 func (x *UnbanUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8880,7 +8988,7 @@ func (x *UnbanUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnbanUserRequest.ProtoReflect.Descriptor instead.
 func (*UnbanUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{101}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *UnbanUserRequest) GetPlayer() string {
@@ -8906,7 +9014,7 @@ type Ban struct {
 
 func (x *Ban) Reset() {
 	*x = Ban{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8918,7 +9026,7 @@ func (x *Ban) String() string {
 func (*Ban) ProtoMessage() {}
 
 func (x *Ban) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8931,7 +9039,7 @@ func (x *Ban) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ban.ProtoReflect.Descriptor instead.
 func (*Ban) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{102}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *Ban) GetPlayer() string {
@@ -8982,7 +9090,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8994,7 +9102,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9007,7 +9115,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{103}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *ListReportsRequest) GetPageSize() int32 {
@@ -9041,7 +9149,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9053,7 +9161,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9066,7 +9174,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *ListReportsResponse) GetReports() []*ChatReport {
@@ -9327,11 +9435,12 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\finclude_view\x18\b \x01(\bR\vincludeView\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06localeB\x06\n" +
 	"\x04moveB\x13\n" +
-	"\x11_expected_version\"q\n" +
+	"\x11_expected_version\"\xa0\x01\n" +
 	"\x12SubmitMoveResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12%\n" +
 	"\x04view\x18\x02 \x01(\v2\x11.gamehost.v1.ViewR\x04view\x12\x1a\n" +
-	"\breplayed\x18\x03 \x01(\bR\breplayed\"\x9e\x05\n" +
+	"\breplayed\x18\x03 \x01(\bR\breplayed\x12-\n" +
+	"\x05event\x18x \x01(\v2\x17.gamehost.v1.MatchEventR\x05event\"\xd5\x05\n" +
 	"\n" +
 	"MatchEvent\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x03R\aversion\x12*\n" +
@@ -9350,7 +9459,13 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04left\x18R \x01(\bR\x04left\x12-\n" +
 	"\x04chat\x18\x82\x01 \x01(\v2\x18.gamehost.v1.ChatMessageR\x04chat\x12/\n" +
 	"\brevealed\x18n \x03(\v2\x13.gamehost.v1.RevealR\brevealed\x12,\n" +
-	"\x04turn\x18o \x01(\v2\x18.gamehost.v1.TurnSummaryR\x04turn\"\xd1\x02\n" +
+	"\x04turn\x18o \x01(\v2\x18.gamehost.v1.TurnSummaryR\x04turn\x125\n" +
+	"\n" +
+	"view_patch\x18x \x01(\v2\x16.gamehost.v1.ViewPatchR\tviewPatch\"M\n" +
+	"\tViewPatch\x12!\n" +
+	"\ffrom_version\x18\x01 \x01(\x03R\vfromVersion\x12\x1d\n" +
+	"\n" +
+	"json_patch\x18\x02 \x01(\tR\tjsonPatch\"\xa7\x03\n" +
 	"\x11WatchMatchRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12#\n" +
@@ -9360,7 +9475,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\twith_chat\x18\x82\x01 \x01(\bR\bwithChat\x12/\n" +
 	"\x13chat_after_sequence\x18\x83\x01 \x01(\x03R\x11chatAfterSequence\x12\x1c\n" +
 	"\tchat_only\x18\x84\x01 \x01(\bR\bchatOnly\x12\x16\n" +
-	"\x06locale\x18Z \x01(\tR\x06locale\"\xc8\x01\n" +
+	"\x06locale\x18Z \x01(\tR\x06locale\x12!\n" +
+	"\fview_patches\x18x \x01(\bR\vviewPatches\x121\n" +
+	"\x15own_events_in_answers\x18y \x01(\bR\x12ownEventsInAnswers\"\xc8\x01\n" +
 	"\x12GetMatchLogRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fplayer_token\x18\x02 \x01(\tR\vplayerToken\x12\x1b\n" +
@@ -9908,7 +10025,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 105)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 106)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -9949,330 +10066,333 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*SubmitMoveRequest)(nil),       // 36: gamehost.v1.SubmitMoveRequest
 	(*SubmitMoveResponse)(nil),      // 37: gamehost.v1.SubmitMoveResponse
 	(*MatchEvent)(nil),              // 38: gamehost.v1.MatchEvent
-	(*WatchMatchRequest)(nil),       // 39: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 40: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 41: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 42: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 43: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 44: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 45: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 46: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 47: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 48: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 49: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 50: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 51: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 52: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 53: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 54: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 55: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 56: gamehost.v1.Identity
-	(*GetPushKeyRequest)(nil),       // 57: gamehost.v1.GetPushKeyRequest
-	(*PushKey)(nil),                 // 58: gamehost.v1.PushKey
-	(*SubscribePushRequest)(nil),    // 59: gamehost.v1.SubscribePushRequest
-	(*PushSubscription)(nil),        // 60: gamehost.v1.PushSubscription
-	(*UnsubscribePushRequest)(nil),  // 61: gamehost.v1.UnsubscribePushRequest
-	(*UnsubscribePushResponse)(nil), // 62: gamehost.v1.UnsubscribePushResponse
-	(*AbortMatchRequest)(nil),       // 63: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 64: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 65: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 66: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 67: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 68: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 69: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 70: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 71: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 72: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 73: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 74: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 75: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 76: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 77: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 78: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 79: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 80: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 81: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 82: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 83: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 84: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 85: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 86: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 87: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 88: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 89: gamehost.v1.RetryDeliveryRequest
-	(*AgentRequest)(nil),            // 90: gamehost.v1.AgentRequest
-	(*AgentRegistration)(nil),       // 91: gamehost.v1.AgentRegistration
-	(*AgentMove)(nil),               // 92: gamehost.v1.AgentMove
-	(*AgentEvent)(nil),              // 93: gamehost.v1.AgentEvent
-	(*AgentRegistered)(nil),         // 94: gamehost.v1.AgentRegistered
-	(*AgentTurn)(nil),               // 95: gamehost.v1.AgentTurn
-	(*AgentVerdict)(nil),            // 96: gamehost.v1.AgentVerdict
-	(*ChatMessage)(nil),             // 97: gamehost.v1.ChatMessage
-	(*SendChatRequest)(nil),         // 98: gamehost.v1.SendChatRequest
-	(*ChatReport)(nil),              // 99: gamehost.v1.ChatReport
-	(*ReportChatRequest)(nil),       // 100: gamehost.v1.ReportChatRequest
-	(*ReportPlayerRequest)(nil),     // 101: gamehost.v1.ReportPlayerRequest
-	(*MuteUserRequest)(nil),         // 102: gamehost.v1.MuteUserRequest
-	(*UnmuteUserRequest)(nil),       // 103: gamehost.v1.UnmuteUserRequest
-	(*BlockUserRequest)(nil),        // 104: gamehost.v1.BlockUserRequest
-	(*UnblockUserRequest)(nil),      // 105: gamehost.v1.UnblockUserRequest
-	(*GetChatRelationsRequest)(nil), // 106: gamehost.v1.GetChatRelationsRequest
-	(*ChatRelations)(nil),           // 107: gamehost.v1.ChatRelations
-	(*HideMessageRequest)(nil),      // 108: gamehost.v1.HideMessageRequest
-	(*BanUserRequest)(nil),          // 109: gamehost.v1.BanUserRequest
-	(*UnbanUserRequest)(nil),        // 110: gamehost.v1.UnbanUserRequest
-	(*Ban)(nil),                     // 111: gamehost.v1.Ban
-	(*ListReportsRequest)(nil),      // 112: gamehost.v1.ListReportsRequest
-	(*ListReportsResponse)(nil),     // 113: gamehost.v1.ListReportsResponse
-	(*structpb.Struct)(nil),         // 114: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 115: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 116: google.protobuf.Duration
-	(*structpb.Value)(nil),          // 117: google.protobuf.Value
-	(*anypb.Any)(nil),               // 118: google.protobuf.Any
+	(*ViewPatch)(nil),               // 39: gamehost.v1.ViewPatch
+	(*WatchMatchRequest)(nil),       // 40: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 41: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 42: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 43: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 44: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 45: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 46: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 47: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 48: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 49: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 50: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 51: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 52: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 53: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 54: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 55: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 56: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 57: gamehost.v1.Identity
+	(*GetPushKeyRequest)(nil),       // 58: gamehost.v1.GetPushKeyRequest
+	(*PushKey)(nil),                 // 59: gamehost.v1.PushKey
+	(*SubscribePushRequest)(nil),    // 60: gamehost.v1.SubscribePushRequest
+	(*PushSubscription)(nil),        // 61: gamehost.v1.PushSubscription
+	(*UnsubscribePushRequest)(nil),  // 62: gamehost.v1.UnsubscribePushRequest
+	(*UnsubscribePushResponse)(nil), // 63: gamehost.v1.UnsubscribePushResponse
+	(*AbortMatchRequest)(nil),       // 64: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 65: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 66: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 67: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 68: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 69: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 70: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 71: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 72: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 73: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 74: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 75: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 76: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 77: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 78: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 79: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 80: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 81: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 82: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 83: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 84: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 85: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 86: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 87: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 88: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 89: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 90: gamehost.v1.RetryDeliveryRequest
+	(*AgentRequest)(nil),            // 91: gamehost.v1.AgentRequest
+	(*AgentRegistration)(nil),       // 92: gamehost.v1.AgentRegistration
+	(*AgentMove)(nil),               // 93: gamehost.v1.AgentMove
+	(*AgentEvent)(nil),              // 94: gamehost.v1.AgentEvent
+	(*AgentRegistered)(nil),         // 95: gamehost.v1.AgentRegistered
+	(*AgentTurn)(nil),               // 96: gamehost.v1.AgentTurn
+	(*AgentVerdict)(nil),            // 97: gamehost.v1.AgentVerdict
+	(*ChatMessage)(nil),             // 98: gamehost.v1.ChatMessage
+	(*SendChatRequest)(nil),         // 99: gamehost.v1.SendChatRequest
+	(*ChatReport)(nil),              // 100: gamehost.v1.ChatReport
+	(*ReportChatRequest)(nil),       // 101: gamehost.v1.ReportChatRequest
+	(*ReportPlayerRequest)(nil),     // 102: gamehost.v1.ReportPlayerRequest
+	(*MuteUserRequest)(nil),         // 103: gamehost.v1.MuteUserRequest
+	(*UnmuteUserRequest)(nil),       // 104: gamehost.v1.UnmuteUserRequest
+	(*BlockUserRequest)(nil),        // 105: gamehost.v1.BlockUserRequest
+	(*UnblockUserRequest)(nil),      // 106: gamehost.v1.UnblockUserRequest
+	(*GetChatRelationsRequest)(nil), // 107: gamehost.v1.GetChatRelationsRequest
+	(*ChatRelations)(nil),           // 108: gamehost.v1.ChatRelations
+	(*HideMessageRequest)(nil),      // 109: gamehost.v1.HideMessageRequest
+	(*BanUserRequest)(nil),          // 110: gamehost.v1.BanUserRequest
+	(*UnbanUserRequest)(nil),        // 111: gamehost.v1.UnbanUserRequest
+	(*Ban)(nil),                     // 112: gamehost.v1.Ban
+	(*ListReportsRequest)(nil),      // 113: gamehost.v1.ListReportsRequest
+	(*ListReportsResponse)(nil),     // 114: gamehost.v1.ListReportsResponse
+	(*structpb.Struct)(nil),         // 115: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 116: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 117: google.protobuf.Duration
+	(*structpb.Value)(nil),          // 118: google.protobuf.Value
+	(*anypb.Any)(nil),               // 119: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	114, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	114, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	115, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	115, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	11,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	10,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	114, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	115, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	9,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	115, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	116, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	15,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	114, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	115, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	17,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	115, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	115, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	116, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	115, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	116, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	116, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	117, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	116, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	16,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	20,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	116, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	46,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	115, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	117, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	47,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	116, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	54,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	116, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	116, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	116, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	115, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	115, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	116, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	114, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	116, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	116, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	116, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	116, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	116, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	55,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	117, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	117, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	117, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	116, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	116, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	117, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	115, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	117, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	117, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	117, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	117, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	117, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	19,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	18,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	18,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	114, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	115, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	29,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	114, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	115, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	28,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	17,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	31,  // 48: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
 	32,  // 49: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
 	33,  // 50: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
-	117, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
+	118, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
 	34,  // 52: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	114, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	115, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	34,  // 54: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	30,  // 55: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	4,   // 56: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	115, // 57: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	114, // 58: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	30,  // 59: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	115, // 60: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	115, // 61: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	97,  // 62: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
-	33,  // 63: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
-	31,  // 64: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
-	34,  // 65: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	114, // 66: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	38,  // 67: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	17,  // 68: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	97,  // 69: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
-	46,  // 70: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	115, // 71: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	54,  // 72: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	115, // 73: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	115, // 74: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
-	39,  // 75: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	36,  // 76: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	42,  // 77: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	43,  // 78: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	44,  // 79: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	48,  // 80: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	49,  // 81: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	50,  // 82: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	51,  // 83: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	52,  // 84: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	98,  // 85: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
-	118, // 86: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	38,  // 87: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	37,  // 88: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	18,  // 89: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	69,  // 90: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	71,  // 91: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	45,  // 92: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	18,  // 93: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	53,  // 94: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	97,  // 95: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
-	73,  // 96: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	73,  // 97: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	114, // 98: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	116, // 99: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	116, // 100: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	114, // 101: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 102: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	116, // 103: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	115, // 104: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	115, // 105: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	115, // 106: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 107: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	79,  // 108: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	115, // 109: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 110: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	115, // 111: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	115, // 112: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	85,  // 113: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	114, // 114: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 115: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	86,  // 116: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	91,  // 117: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
-	92,  // 118: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
-	94,  // 119: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
-	95,  // 120: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
-	96,  // 121: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
-	69,  // 122: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
-	30,  // 123: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
-	115, // 124: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
-	8,   // 125: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
-	69,  // 126: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
-	7,   // 127: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
-	115, // 128: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
-	115, // 129: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
-	97,  // 130: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
-	115, // 131: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
-	99,  // 132: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
-	12,  // 133: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	14,  // 134: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	21,  // 135: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	22,  // 136: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	24,  // 137: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	25,  // 138: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	27,  // 139: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	35,  // 140: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	36,  // 141: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	39,  // 142: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	40,  // 143: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	55,  // 144: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	68,  // 145: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	90,  // 146: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
-	72,  // 147: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	74,  // 148: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	76,  // 149: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	78,  // 150: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	80,  // 151: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	81,  // 152: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	82,  // 153: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	83,  // 154: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	42,  // 155: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	43,  // 156: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	44,  // 157: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	47,  // 158: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	48,  // 159: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	49,  // 160: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	50,  // 161: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	51,  // 162: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	52,  // 163: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	57,  // 164: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	59,  // 165: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	61,  // 166: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	98,  // 167: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
-	100, // 168: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
-	101, // 169: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
-	102, // 170: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
-	103, // 171: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
-	104, // 172: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
-	105, // 173: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
-	106, // 174: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
-	63,  // 175: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	64,  // 176: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	66,  // 177: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	67,  // 178: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	87,  // 179: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	89,  // 180: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	108, // 181: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
-	109, // 182: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
-	110, // 183: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
-	112, // 184: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
-	13,  // 185: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	9,   // 186: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	18,  // 187: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	23,  // 188: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	18,  // 189: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	26,  // 190: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	18,  // 191: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	30,  // 192: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	37,  // 193: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	38,  // 194: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	41,  // 195: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	56,  // 196: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	70,  // 197: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	93,  // 198: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
-	18,  // 199: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	75,  // 200: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	77,  // 201: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	79,  // 202: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	79,  // 203: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	79,  // 204: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	79,  // 205: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	84,  // 206: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	45,  // 207: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	45,  // 208: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	45,  // 209: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	18,  // 210: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	18,  // 211: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	53,  // 212: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	53,  // 213: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	53,  // 214: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	18,  // 215: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	58,  // 216: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	60,  // 217: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	62,  // 218: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	97,  // 219: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
-	99,  // 220: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
-	99,  // 221: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
-	107, // 222: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
-	107, // 223: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
-	107, // 224: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
-	107, // 225: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
-	107, // 226: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
-	18,  // 227: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	65,  // 228: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	18,  // 229: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	18,  // 230: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	88,  // 231: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	86,  // 232: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	97,  // 233: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
-	111, // 234: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
-	111, // 235: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
-	113, // 236: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
-	185, // [185:237] is the sub-list for method output_type
-	133, // [133:185] is the sub-list for method input_type
-	133, // [133:133] is the sub-list for extension type_name
-	133, // [133:133] is the sub-list for extension extendee
-	0,   // [0:133] is the sub-list for field type_name
+	38,  // 56: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
+	4,   // 57: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	116, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	115, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	30,  // 60: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	116, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	116, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	98,  // 63: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
+	33,  // 64: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
+	31,  // 65: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
+	39,  // 66: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
+	34,  // 67: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	115, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	38,  // 69: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	17,  // 70: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	98,  // 71: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
+	47,  // 72: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	116, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	55,  // 74: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	116, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	116, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	40,  // 77: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	36,  // 78: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	43,  // 79: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	44,  // 80: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	45,  // 81: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	49,  // 82: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	50,  // 83: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	51,  // 84: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	52,  // 85: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	53,  // 86: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	99,  // 87: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
+	119, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	38,  // 89: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	37,  // 90: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	18,  // 91: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	70,  // 92: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	72,  // 93: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	46,  // 94: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	18,  // 95: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	54,  // 96: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	98,  // 97: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
+	74,  // 98: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	74,  // 99: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	115, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	117, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	117, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	115, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 104: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	117, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	116, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	116, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	116, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 109: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	80,  // 110: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	116, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 112: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	116, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	116, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	86,  // 115: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	115, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 117: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	87,  // 118: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	92,  // 119: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
+	93,  // 120: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
+	95,  // 121: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
+	96,  // 122: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
+	97,  // 123: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
+	70,  // 124: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
+	30,  // 125: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
+	116, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	8,   // 127: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
+	70,  // 128: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
+	7,   // 129: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
+	116, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
+	116, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
+	98,  // 132: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
+	116, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
+	100, // 134: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
+	12,  // 135: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	14,  // 136: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	21,  // 137: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	22,  // 138: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	24,  // 139: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	25,  // 140: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	27,  // 141: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	35,  // 142: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	36,  // 143: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	40,  // 144: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	41,  // 145: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	56,  // 146: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	69,  // 147: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	91,  // 148: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	73,  // 149: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	75,  // 150: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	77,  // 151: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	79,  // 152: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	81,  // 153: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	82,  // 154: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	83,  // 155: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	84,  // 156: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	43,  // 157: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	44,  // 158: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	45,  // 159: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	48,  // 160: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	49,  // 161: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	50,  // 162: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	51,  // 163: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	52,  // 164: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	53,  // 165: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	58,  // 166: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	60,  // 167: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	62,  // 168: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	99,  // 169: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
+	101, // 170: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
+	102, // 171: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
+	103, // 172: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
+	104, // 173: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
+	105, // 174: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
+	106, // 175: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
+	107, // 176: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
+	64,  // 177: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	65,  // 178: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	67,  // 179: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	68,  // 180: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	88,  // 181: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	90,  // 182: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	109, // 183: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
+	110, // 184: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
+	111, // 185: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
+	113, // 186: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
+	13,  // 187: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	9,   // 188: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	18,  // 189: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	23,  // 190: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	18,  // 191: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	26,  // 192: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	18,  // 193: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	30,  // 194: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	37,  // 195: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	38,  // 196: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	42,  // 197: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	57,  // 198: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	71,  // 199: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	94,  // 200: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	18,  // 201: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	76,  // 202: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	78,  // 203: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	80,  // 204: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	80,  // 205: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	80,  // 206: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	80,  // 207: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	85,  // 208: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	46,  // 209: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 210: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 211: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	18,  // 212: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	18,  // 213: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	54,  // 214: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 215: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 216: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	18,  // 217: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	59,  // 218: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	61,  // 219: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	63,  // 220: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	98,  // 221: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
+	100, // 222: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
+	100, // 223: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
+	108, // 224: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 225: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 226: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 227: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 228: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
+	18,  // 229: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	66,  // 230: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	18,  // 231: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	18,  // 232: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	89,  // 233: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	87,  // 234: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	98,  // 235: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
+	112, // 236: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
+	112, // 237: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
+	114, // 238: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
+	187, // [187:239] is the sub-list for method output_type
+	135, // [135:187] is the sub-list for method input_type
+	135, // [135:135] is the sub-list for extension type_name
+	135, // [135:135] is the sub-list for extension extendee
+	0,   // [0:135] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -10287,10 +10407,10 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[32].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[34].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[41].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[59].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[33].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[35].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[42].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -10304,7 +10424,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_ClaimVictory)(nil),
 		(*SessionRequest_SendChat)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[62].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -10315,13 +10435,13 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Draw)(nil),
 		(*SessionEvent_ChatSent)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[69].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[70].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[81].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[71].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[82].OneofWrappers = []any{
 		(*AgentRequest_Register)(nil),
 		(*AgentRequest_Move)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[84].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[85].OneofWrappers = []any{
 		(*AgentEvent_Registered)(nil),
 		(*AgentEvent_Turn)(nil),
 		(*AgentEvent_Verdict)(nil),
@@ -10333,7 +10453,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   105,
+			NumMessages:   106,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
