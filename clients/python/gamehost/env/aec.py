@@ -22,8 +22,8 @@ from gamehost.env.encoding import DEFAULT_OBSERVATION_BYTES, encode_view
 from gamehost.env.rewards import rank_rewards
 from gamehost.env.rules import LegalMove, MatchRules, view_text
 
-# More than any shipped game's legal moves in one position (measured by
-# random playouts: Callisto's first moves are the most).
+# Over four times the most legal moves of a shipped game's position seen in
+# random playouts (Callisto's opening moves: 939 at 4 seats, 774 at 2).
 DEFAULT_MAX_ACTIONS = 4096
 
 
