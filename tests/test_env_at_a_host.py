@@ -73,7 +73,7 @@ def test_an_agent_plays_against_the_hosts_bot(host):
 
 
 def test_the_example_trains_an_agent_and_plays_it_at_the_host(host):
-    example = Path(__file__).resolve().parent.parent / "clients" / "python" / "examples" / "table_agent.py"
+    example = Path(__file__).resolve().parent.parent / "examples" / "table_agent.py"
     run = subprocess.run([sys.executable, str(example), "tictactoe", "--train", "200", "--games", "3",
                           "--host", host.target], capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stderr

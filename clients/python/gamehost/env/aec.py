@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from gamehost.env.encoding import DEFAULT_OBSERVATION_BYTES, encode_view
 from gamehost.env.rewards import rank_rewards
@@ -52,8 +52,7 @@ class GameEnv(AECEnv):
         self.observation_bytes = observation_bytes
         self.render_mode = render_mode
         self.metadata = {**GameEnv.metadata, "name": f"gamehost_{rules.game_id}"}
-        played: Sequence[int] = getattr(rules, "played_seats", range(rules.seats))
-        self.possible_agents = [agent_name(seat) for seat in played]
+        self.possible_agents = [agent_name(seat) for seat in rules.played_seats]
         self._action_spaces = {agent: spaces.Discrete(max_actions) for agent in self.possible_agents}
         self._observation_spaces = {agent: spaces.Dict({
             "observation": spaces.Box(0, 255, (observation_bytes,), np.uint8),

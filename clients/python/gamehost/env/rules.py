@@ -24,8 +24,10 @@ class MatchRules(Protocol):
 
     game_id: str
     seats: int
-    played_seats: Sequence[int]
-    """The seats the caller plays (at a host, the others are its bots)."""
+
+    @property
+    def played_seats(self) -> Sequence[int]:
+        """The seats the caller plays (at a host, the others are its bots)."""
 
     def start(self, seed: int) -> None:
         """A new match with this seed; the previous one, if any, is given up."""

@@ -1,8 +1,8 @@
 """Train a tiny table agent on a game, evaluate it against random play, then
 play it at a live host against the host's random bot.
 
-    python clients/python/examples/table_agent.py tictactoe --train 3000 --games 200
-    python clients/python/examples/table_agent.py tictactoe --host 127.0.0.1:50051 --games 20
+    python examples/table_agent.py tictactoe --train 3000 --games 200
+    python examples/table_agent.py tictactoe --host 127.0.0.1:50051 --games 20
 
 The agent learns, for each observation it met (the seat's view) and each
 action, the mean reward that followed (Monte Carlo control, exploring a
