@@ -12,9 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test
 
 from gamehost.env import LocalRules, RemoteRules, installed_games, rank_rewards
 from gamehost.env.aec import GameEnv, remote_env
+from gamehost.v1 import gamehost_pb2 as pb
 
 SHIPPED = ["burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"]
 
@@ -46,9 +48,12 @@ def final_rewards(env: GameEnv, seed: int, actions: list[int]) -> tuple[list[str
     return seen, env.match_rewards
 
 
-@pytest.mark.parametrize("game_id", SHIPPED)
-def test_the_same_seed_and_moves_end_alike_here_and_at_the_host(host, game_id):
-    seats = installed_games()[game_id].allowed_player_counts()[0]
+# Every shipped game at its fewest seats, and Campanile at three (normalized ranks).
+CASES = [(game_id, installed_games()[game_id].allowed_player_counts()[0]) for game_id in SHIPPED] + [("campanile", 3)]
+
+
+@pytest.mark.parametrize(("game_id", "seats"), CASES)
+def test_the_same_seed_and_moves_end_alike_here_and_at_the_host(host, game_id, seats):
     seed = 7000 + len(game_id)
     with host.client() as client:
         remote = GameEnv(RemoteRules(client, game_id, seats))
@@ -79,3 +84,23 @@ def test_the_example_trains_an_agent_and_plays_it_at_the_host(host):
     assert run.returncode == 0, run.stderr
     assert re.search(r"^table agent at the host, against its random bot: \d+ won, \d+ drawn, \d+ lost", run.stdout,
                      re.MULTILINE), run.stdout
+
+
+def test_pettingzoo_api_test_passes_at_the_host(host):
+    with host.client() as client:
+        env = remote_env(client, "tictactoe")
+        api_test(env, num_cycles=20)
+        env.close()
+
+
+def test_a_reset_mid_match_leaves_the_match_it_gives_up(host):
+    with host.client() as client:
+        env = remote_env(client, "tictactoe", bot_seats=[1])
+        env.reset(seed=3)
+        env.step(0)
+        given_up = env.rules.match
+        env.reset(seed=4)
+        assert client.match(given_up).status == pb.MATCH_STATUS_ABANDONED
+        assert client.match(env.rules.match).status == pb.MATCH_STATUS_ACTIVE
+        env.close()
+        assert client.match(env.rules.match).status == pb.MATCH_STATUS_ABANDONED

@@ -139,7 +139,10 @@ class GameEnv(AECEnv):
         return view_text(self.rules.view(seat_of(self.agent_selection)))
 
     def close(self) -> None:
-        pass
+        """Gives up a host's match still being played (a local one needs nothing)."""
+        give_up = getattr(self.rules, "give_up", None)
+        if give_up is not None:
+            give_up()
 
 
 def local_env(game_id: str, seats: int = 0, options: Mapping[str, Any] | None = None, **kwargs: Any) -> GameEnv:

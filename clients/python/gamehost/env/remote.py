@@ -44,6 +44,7 @@ class RemoteRules:
         self._views: dict[int, pb.View] = {}  # each played seat's view at latest.version
 
     def start(self, seed: int) -> None:
+        self.give_up()
         created = self.client.create_match(self.game_id, seats=self.seats, options=self.options, seed=seed,
                                            bots=self.bot_seats, bot=self.bot)
         self.match = created.name
@@ -52,6 +53,14 @@ class RemoteRules:
         self._views = {}
         self.latest = self._view_of(self.played_seats[0]) if self.played_seats else pb.View()
         self._until_ours()
+
+    def give_up(self) -> None:
+        """Leave the current match if it is not over, so the host does not
+        keep it waiting for moves that will never come: one player leaving
+        abandons a match that has no grace for absent players, as ours."""
+        if self.match and self.tokens and self.latest.status not in OVER:
+            self.client.leave(self.match, next(iter(self.tokens.values())))
+        self.latest = pb.View()
 
     def _view_of(self, seat: int) -> pb.View:
         view = self._views.get(seat)
