@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from gamehost.env import LocalRules, RemoteRules, installed_games, rank_rewards
+from gamehost.env import Game, LocalRules, RemoteRules, installed_games, rank_rewards
 from gamehost.env.aec import GameEnv, remote_env
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -104,3 +104,16 @@ def test_a_reset_mid_match_leaves_the_match_it_gives_up(host):
         assert client.match(env.rules.match).status == pb.MATCH_STATUS_ACTIVE
         env.close()
         assert client.match(env.rules.match).status == pb.MATCH_STATUS_ABANDONED
+
+
+def test_an_openspiel_state_at_the_host_plays_to_the_end_but_cannot_be_copied(host):
+    with host.client() as client:
+        game = Game(lambda: RemoteRules(client, "campanile", 2), seed=21)
+        state = game.new_initial_state()
+        with pytest.raises(NotImplementedError, match="a match at a host cannot be copied"):
+            state.clone()
+        chooser = random.Random(5)
+        while not state.is_terminal():
+            state.apply_action(chooser.choice(state.legal_actions()))
+        result = client.match(state.rules.match).result
+    assert state.returns() == rank_rewards(result.ranking)

@@ -72,7 +72,7 @@ class GameState:
     def clone(self) -> "GameState":
         clone_rules: Callable[[], MatchRules] | None = getattr(self.rules, "clone", None)
         if clone_rules is None:
-            raise NotImplementedError(f"a match at a host cannot be copied; clone a local game's states")
+            raise NotImplementedError("a match at a host cannot be copied; clone the states of a local game")
         twin = GameState(clone_rules(), self.observation_bytes)
         twin.history = list(self.history)
         return twin
