@@ -108,3 +108,10 @@ def test_rewards_from_places():
 
 def test_views_read_the_same_whatever_carried_their_numbers():
     assert view_text({"b": [1.0, 2.5], "a": {"n": 3}}) == view_text({"a": {"n": 3.0}, "b": [1, 2.5]})
+
+
+def test_a_step_without_an_action_for_the_agent_to_move_says_what_it_needs():
+    env = local_env("tictactoe")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"seat_0 is to move: step\(\) needs an action, an index into its 9 moves"):
+        env.step(None)

@@ -107,6 +107,8 @@ class GameEnv(AECEnv):
             return
         seat = seat_of(agent)
         moves = self._moves(seat)
+        if action is None:
+            raise ValueError(f"{agent} is to move: step() needs an action, an index into its {len(moves)} moves")
         index = int(action)
         if not 0 <= index < len(moves):
             raise ValueError(f"action {index} is not legal for {agent}: it has {len(moves)} moves "
@@ -114,8 +116,6 @@ class GameEnv(AECEnv):
         self.rules.play(seat, moves[index].id)
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def _after_move(self) -> None:
         """Rewards and terminations once the match is over; the next agent to move."""
@@ -129,11 +129,14 @@ class GameEnv(AECEnv):
             self.agent_selection = self.agents[0]
             return
         self.rewards = {agent: 0.0 for agent in self.agents}
-        self.agent_selection = agent_name(self.rules.to_move()[0])
+        # Where several seats may move at once, the lowest of the caller's goes first.
+        seat = next(seat for seat in self.rules.to_move() if agent_name(seat) in self.agents)
+        self.agent_selection = agent_name(seat)
         self.infos = {agent: {} for agent in self.agents}
-        self.infos[self.agent_selection] = {"legal_moves": [move.id for move in self._moves(seat_of(self.agent_selection))]}
+        self.infos[self.agent_selection] = {"legal_moves": [move.id for move in self._moves(seat)]}
 
     def render(self) -> str | None:
+        """In "ansi" mode, the acting agent's view as canonical JSON."""
         if self.render_mode is None or not self.agents:
             return None
         return view_text(self.rules.view(seat_of(self.agent_selection)))
