@@ -5,6 +5,8 @@ OpenSpiel-style game."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -115,3 +117,21 @@ def test_a_step_without_an_action_for_the_agent_to_move_says_what_it_needs():
     env.reset(seed=1)
     with pytest.raises(ValueError, match=r"seat_0 is to move: step\(\) needs an action, an index into its 9 moves"):
         env.step(None)
+
+
+WITHOUT_THE_HOST = """
+import sys
+class Absent:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("pluggy", "numpy", "pettingzoo", "gymnasium") or name.startswith(("gamehost.sdk",
+                                                                                                    "gamehost.host")):
+            raise ImportError(f"{name} is not installed")
+sys.meta_path.insert(0, Absent())
+from gamehost.env import Game, RemoteRules, rank_rewards
+print(rank_rewards([2, 1]))
+"""
+
+
+def test_the_client_imports_the_env_without_the_hosts_packages_or_numpy():
+    run = subprocess.run([sys.executable, "-c", WITHOUT_THE_HOST], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout == "[-1.0, 1.0]\n", run.stderr
