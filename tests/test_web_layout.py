@@ -88,8 +88,7 @@ def finished(client, game: pb.Game) -> dict:
     return {"game": game.id, "match": match.split("/")[1], "version": client.match(match).version}
 
 
-@pytest.fixture(scope="module")
-def measured(layout_host, tmp_path_factory):
+def measure(layout_host, tmp_path: Path) -> dict:
     """The scenario's measurements of every game at every player count and both sizes, and its axe runs."""
     with layout_host.client() as client:
         games = sorted((game for game in client.games() if game.plugin.split()[0] in SHIPPED), key=lambda game: game.id)
@@ -99,7 +98,7 @@ def measured(layout_host, tmp_path_factory):
                 # axe runs on one page of each game (its smallest count): the page's frame is the same for all.
                 midgame.append({**mid_game(client, game, players), "axe": players == min(game.player_counts)})
         cases = {"midgame": midgame, "finished": [finished(client, game) for game in games]}
-    file = tmp_path_factory.mktemp("layout") / "cases.json"
+    file = tmp_path / "cases.json"
     file.write_text(json.dumps(cases))
     shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     done = subprocess.run([shutil.which("node") or "node", str(WEB / "e2e" / "layout.mjs"), "--target",
@@ -115,7 +114,7 @@ def inside(box: dict, viewport: dict) -> bool:
             and box["bottom"] <= viewport["height"] + 0.5)
 
 
-def test_every_game_and_player_count_was_measured_at_both_sizes(measured):
+def check_every_game_and_player_count_was_measured_at_both_sizes(measured: dict) -> None:
     games = measured["games"]
     assert {"tictactoe", "campanile", "callisto", "burgbaumeister", "scalino", "kensington"} <= set(games)
     shown = [(entry["game"], entry["players"], entry["size"]) for entry in measured["measured"]]
@@ -126,7 +125,7 @@ def test_every_game_and_player_count_was_measured_at_both_sizes(measured):
         assert entry["legal"] > 0 and entry["board"], (entry["game"], entry["players"], entry["size"])
 
 
-def test_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_without_scrolling(measured):
+def check_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_without_scrolling(measured: dict) -> None:
     for entry in (entry for entry in measured["measured"] if entry["size"] == "desktop"):
         where = (entry["game"], entry["players"])
         assert entry["viewport"] == {"width": 1280, "height": 800}
@@ -140,7 +139,7 @@ def test_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_withou
         assert entry["board"]["height"] >= 0.6 * 800 or entry["board"]["width"] >= 0.5 * 1280, (where, entry["board"])
 
 
-def test_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(measured):
+def check_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(measured: dict) -> None:
     for entry in (entry for entry in measured["measured"] if entry["size"] == "phone"):
         where = (entry["game"], entry["players"])
         small = [target for target in entry["targets"] if min(target["width"], target["height"]) < TARGET_PX]
@@ -152,16 +151,32 @@ def test_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(mea
         assert inside(entry["turn"], entry["viewport"]), (where, entry["turn"])
 
 
-def test_board_targets_are_marked_without_hovering(measured):
+def check_board_targets_are_marked_without_hovering(measured: dict) -> None:
     for entry in measured["measured"]:
         assert entry["unmarkedTargets"] == [], (entry["game"], entry["players"], entry["size"])
 
 
-def test_no_serious_accessibility_violation_in_either_theme(measured):
+def check_no_serious_accessibility_violation_in_either_theme(measured: dict) -> None:
     pages = [(result["page"], result["colorScheme"]) for result in measured["accessibility"]]
-    assert pages == [(page, scheme) for scheme in ("light", "dark") for page in
-                     ["lobby", *(f"game {game}" for game in measured["games"]),
-                      *(f"replay {game}" for game in measured["games"])]]
+    assert pages == [(page, scheme) for page in ["lobby", *(f"game {game}" for game in measured["games"]),
+                                                 *(f"replay {game}" for game in measured["games"])]
+                     for scheme in ("light", "dark")]
+    # The dark theme was on: every page's background differs from its light one.
+    backgrounds = {(result["page"], result["colorScheme"]): result["background"] for result in measured["accessibility"]}
+    assert all(backgrounds[page, "light"] != backgrounds[page, "dark"] for page, _ in backgrounds), backgrounds
     serious = [(result["page"], result["colorScheme"], violation) for result in measured["accessibility"]
                for violation in result["violations"]]
     assert serious == []
+
+
+# One test for one browser run (some four minutes on a loaded machine): split into several, pytest-xdist's work
+# stealing could run the scenario once per worker.
+@pytest.mark.long_running
+@pytest.mark.timeout(SCENARIO_TIMEOUT + 120)
+def test_every_game_page_is_board_first_on_a_desktop_tappable_on_a_phone_and_accessible(layout_host, tmp_path):
+    measured = measure(layout_host, tmp_path)
+    check_every_game_and_player_count_was_measured_at_both_sizes(measured)
+    check_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_without_scrolling(measured)
+    check_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(measured)
+    check_board_targets_are_marked_without_hovering(measured)
+    check_no_serious_accessibility_violation_in_either_theme(measured)

@@ -33,7 +33,7 @@ async function openAsSeat(page, entry) {
   await page.waitForFunction(() => {
     const root = document.querySelector(".match-page");
     return root?.dataset.version && document.querySelectorAll("#moves .legal-move:not([disabled])").length > 0
-      && document.querySelector("#board svg");
+      && document.querySelector("#board svg") && root.dataset.connection === "live";
   }, null, { timeout: WAIT_MS });
   await settled(page);
 }
@@ -88,6 +88,49 @@ function measure(page) {
       if (svg) size *= svg.getScreenCTM()?.a ?? 1;
       fonts.push({ what: describe(element), size: Math.round(size * 10) / 10 });
     }
+    // The board's words against what they are drawn on (axe-core leaves SVG text out): WCAG's contrast ratio of
+    // each text's fill and the fill of the topmost shape beneath its middle, 3:1 for large text, else 4.5:1.
+    const channels = (colour) => {
+      const probe = document.createElement("canvas").getContext("2d");
+      probe.fillStyle = "#000";
+      probe.fillStyle = colour;
+      const hex = probe.fillStyle;  // "#rrggbb", or "rgba(...)" with an alpha
+      if (hex.startsWith("#")) return [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+      return hex.match(/[\d.]+/g).slice(0, 3).map(Number);
+    };
+    const luminance = (colour) => {
+      const [r, g, b] = channels(colour).map((value) => {
+        const unit = value / 255;
+        return unit <= 0.03928 ? unit / 12.92 : ((unit + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (one, other) => {
+      const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+      return (light + 0.05) / (dark + 0.05);
+    };
+    const painted = (element) => {
+      const style = getComputedStyle(element);
+      return element.localName !== "text" && style.fill !== "none" && Number(style.fillOpacity) > 0.5
+        && Number(style.opacity) > 0.5 && !/rgba\(.*, 0\)$/.test(style.fill) && style.visibility !== "hidden";
+    };
+    const lowContrast = [];
+    const svg = document.querySelector("#board svg");
+    for (const text of svg ? Array.from(svg.querySelectorAll("text")) : []) {
+      const rect = text.getBoundingClientRect();
+      if (!text.textContent.trim() || rect.width === 0) continue;
+      const beneath = document.elementsFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2)
+        .find((element) => svg.contains(element) && element !== svg && painted(element));
+      const ground = beneath ? getComputedStyle(beneath).fill : "#fff";
+      const style = getComputedStyle(text);
+      const size = parseFloat(style.fontSize) * (svg.getScreenCTM()?.a ?? 1);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      const measured = ratio(style.fill, ground);
+      if (measured < (large ? 3 : 4.5)) {
+        lowContrast.push({ text: text.textContent.trim().slice(0, 30), fill: style.fill, ground,
+          ratio: Math.round(measured * 100) / 100 });
+      }
+    }
     const lastMove = document.querySelector("#last-move");
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
@@ -101,12 +144,12 @@ function measure(page) {
       lastMoveText: lastMove?.innerText ?? "",
       targets,
       fonts,
+      lowContrast,
       legal: document.querySelectorAll("#moves .legal-move").length,
       boardTargets: document.querySelectorAll("#board .move-target, #board .part-choice").length,
-      // Targets the player can find without hovering: drawn differently from the same shape when not a target.
+      // Targets a touch player finds without hovering: each one ringed while it is not hovered.
       unmarkedTargets: Array.from(document.querySelectorAll("#board .move-target, #board .part-choice"))
-        .filter((element) => getComputedStyle(element).outlineStyle === "none"
-          && !element.closest("[data-target-marked]") && !element.matches(".part-choice")).map(describe),
+        .filter((element) => getComputedStyle(element).outlineStyle === "none").map(describe),
     };
   });
 }
@@ -147,25 +190,32 @@ try {
     }
     await page.context().close();
   }
+  // axe in both themes on one page load each: the system's scheme is switched in place (the page follows
+  // prefers-color-scheme), which is what the header's toggle changes too.
   const accessibility = [];
-  for (const colorScheme of ["light", "dark"]) {
-    const page = await newPage(browser, { ...SIZES.desktop, colorScheme });
-    await openLobby(page, target);
-    accessibility.push({ page: "lobby", colorScheme, violations: await axeViolations(page) });
-    for (const entry of cases.midgame.filter((candidate) => candidate.axe)) {
-      await openAsSeat(page, entry);
-      accessibility.push({ page: `game ${entry.game}`, colorScheme, violations: await axeViolations(page) });
-      timed(`axe: game ${entry.game}, ${colorScheme}`);
+  const page = await newPage(browser, SIZES.desktop);
+  const bothThemes = async (name) => {
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      accessibility.push({ page: name, colorScheme, violations: await axeViolations(page),
+        background: await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor) });
+      timed(`axe: ${name}, ${colorScheme}`);
     }
-    for (const entry of cases.finished) {
-      await page.goto(`${target}/#/matches/${entry.match}/replay`);
-      await page.waitForSelector(".replay-page[data-version]:not([data-loading])", { timeout: WAIT_MS });
-      await page.locator("#replay-last").click();
-      await page.waitForSelector(`.replay-page[data-version="${entry.version}"]:not([data-loading])`, { timeout: WAIT_MS });
-      accessibility.push({ page: `replay ${entry.game}`, colorScheme, violations: await axeViolations(page) });
-      timed(`axe: replay ${entry.game}, ${colorScheme}`);
-    }
-    await page.context().close();
+  };
+  await openLobby(page, target);
+  await bothThemes("lobby");
+  for (const entry of cases.midgame.filter((candidate) => candidate.axe)) {
+    await page.emulateMedia({ colorScheme: "light" });
+    await openAsSeat(page, entry);
+    await bothThemes(`game ${entry.game}`);
+  }
+  for (const entry of cases.finished) {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto(`${target}/#/matches/${entry.match}/replay`);
+    await page.waitForSelector(".replay-page[data-version]:not([data-loading])", { timeout: WAIT_MS });
+    await page.locator("#replay-last").click();
+    await page.waitForSelector(`.replay-page[data-version="${entry.version}"]:not([data-loading])`, { timeout: WAIT_MS });
+    await bothThemes(`replay ${entry.game}`);
   }
   console.log(JSON.stringify({ measured, accessibility }));
 } finally {
