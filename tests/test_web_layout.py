@@ -151,6 +151,11 @@ def check_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(me
         assert inside(entry["turn"], entry["viewport"]), (where, entry["turn"])
 
 
+def check_the_boards_words_read_against_what_they_are_drawn_on(measured: dict) -> None:
+    for entry in (entry for entry in measured["measured"] if entry["size"] == "desktop"):
+        assert entry["lowContrast"] == [], (entry["game"], entry["players"])
+
+
 def check_board_targets_are_marked_without_hovering(measured: dict) -> None:
     for entry in measured["measured"]:
         assert entry["unmarkedTargets"] == [], (entry["game"], entry["players"], entry["size"])
@@ -179,4 +184,5 @@ def test_every_game_page_is_board_first_on_a_desktop_tappable_on_a_phone_and_acc
     check_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_without_scrolling(measured)
     check_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(measured)
     check_board_targets_are_marked_without_hovering(measured)
+    check_the_boards_words_read_against_what_they_are_drawn_on(measured)
     check_no_serious_accessibility_violation_in_either_theme(measured)
