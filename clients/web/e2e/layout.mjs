@@ -131,7 +131,8 @@ function measure(page) {
           ratio: Math.round(measured * 100) / 100 });
       }
     }
-    const lastMove = document.querySelector("#last-move");
+    // The last move, or the turn summary that may stand in its place.
+    const lastMove = document.querySelector("#last-move, #turn-summary, .turn-summary, .last-move");
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scrollWidth: document.documentElement.scrollWidth,
