@@ -111,13 +111,15 @@ class MatchPage {
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
     // Board first: the picture takes the screen's height on the left, and everything a player reads or clicks
     // during a turn (whose turn, the last move, the moves) stands beside it, in the order it is needed; on a
-    // narrow screen the same side panel follows the board.
+    // narrow screen the same side panel follows the board. Problems stand above both: a page that failed to
+    // open hides its body and shows only them.
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", this.replayLink, " ",
         h("a", { href: "#/" }, tr("lobby")), " ", this.howToPlay.elements, this.identity),
+      this.problems,
       h("div", { class: "match-body" }, this.board,
-        h("aside", { class: "match-side" }, this.problems, this.invitation, this.ending,
+        h("aside", { class: "match-side" }, this.invitation, this.ending,
           h("div", { class: "turn-line" }, this.turn, this.turnClock), this.lastMove.element,
           this.composer.bar, this.moves, this.undo.element, this.endings.element, this.rematch.element,
           this.result, this.seats, this.seedNotice, this.signal.controls,
