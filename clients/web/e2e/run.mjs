@@ -461,15 +461,7 @@ const scenarios = {
       await check("replay");
       await page.context().close();
     }
-    // Every game's page while it is played: what each plugin draws must be accessible too.
-    const page = await newPage(browser);
-    await openLobby(page, target);
-    const games = await page.locator("details.game").evaluateAll((cards) => cards.map((card) => card.dataset.game));
-    for (const game of games) {
-      await createMatch(page, target, { game });
-      await waitForTurnOrEnd(page);
-      results.push({ page: `game ${game}`, colorScheme: "light", violations: await axeViolations(page) });
-    }
+    // Every game's page mid-match and its replay, in both themes: tests/test_web_layout.py.
     return { results, toggled };
   },
 

@@ -29,6 +29,7 @@ import { RematchPanel } from "./rematch-panel";
 import { invitationCode, invitationLink, takeInvitationFromAddress } from "./invitations";
 import { rulesUnavailableNotice, RULES_VERSION_UNAVAILABLE } from "./rules-unavailable";
 import { HowToPlay } from "./how-to-play";
+import { zoomBoard } from "./board-zoom";
 
 // After these failures the view the player chose from is out of date: fetch it again.
 const REFRESH_AFTER = new Set(["STALE_VERSION", "UNKNOWN_MOVE", "NOT_YOUR_TURN", "MATCH_NOT_ACTIVE",
@@ -58,6 +59,9 @@ class MatchPage {
   private readonly invite: string;
   /** The seat this page resigned (-1: none): the page then watches, and reads the result as that seat's. */
   private resignedSeat = -1;
+  /** Whether the picture shown had targets for this page's player: a zoomed board pans to new ones. */
+  private hadTargets = false;
+  private readonly rezoom = () => this.zoom();
 
   private readonly container = h("div", { class: "match-page" });
   private readonly title = h("h2", {}, tr("Match"));
@@ -108,18 +112,22 @@ class MatchPage {
     this.chat = new ChatPanel({ name, token: () => this.token, invitationCode: this.invite });
     this.container.dataset.match = id;
     replaceChildren(root, h("div", { class: "match-page-wrapper" }, this.container));
+    // Board first: the picture takes the screen's height on the left, and everything a player reads or clicks
+    // during a turn (whose turn, the last move, the moves) stands beside it, in the order it is needed; on a
+    // narrow screen the same side panel follows the board. Problems stand above both: a page that failed to
+    // open hides its body and shows only them.
     replaceChildren(this.container,
       h("header", { class: "match-header" }, this.title, " ", h("code", {}, id), " ", this.statusBadge, " ",
         this.connectionBadge, " ", this.replayLink, " ",
-        h("a", { href: "#/" }, tr("lobby")), " ", this.howToPlay.elements),
-      this.identity, this.seedNotice,
-      h("div", { class: "turn-line" }, this.turn, this.turnClock, this.signal.controls), this.problems,
-      this.invitation, this.ending, this.lastMove.element, this.undo.element, this.endings.element,
-      this.rematch.element,
-      this.composer.bar,
+        h("a", { href: "#/" }, tr("lobby")), " ", this.howToPlay.elements, this.identity),
+      this.problems,
       h("div", { class: "match-body" }, this.board,
-        h("aside", {}, this.moves, this.result, this.seats,
+        h("aside", { class: "match-side" }, this.invitation, this.ending,
+          h("div", { class: "turn-line" }, this.turn, this.turnClock), this.lastMove.element,
+          this.composer.bar, this.moves, this.undo.element, this.endings.element, this.rematch.element,
+          this.result, this.seats, this.seedNotice, this.signal.controls,
           h("section", {}, h("h3", {}, tr("Move log")), this.moveLog), this.chat.element)));
+    window.addEventListener("resize", this.rezoom);
     this.board.addEventListener("click", (event) => this.clickBoard(event));
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") this.clickBoard(event);
@@ -183,6 +191,7 @@ class MatchPage {
 
   close(): void {
     this.closed = true;
+    window.removeEventListener("resize", this.rezoom);
     this.follower?.stop();
     this.undo.stop();
     this.chat.stop();
@@ -494,6 +503,17 @@ class MatchPage {
     }
     replaceChildren(this.board, svg);
     this.composer.show(svg, view.legalMoves);
+    this.zoom(true);
+  }
+
+  /** Sizes the picture for the screen; `turnBegins`: pans a zoomed board to the player's targets when a turn
+   * brings targets that the previous picture did not have. */
+  private zoom(turnBegins = false): void {
+    const svg = this.board.querySelector("svg");
+    if (!svg) return;
+    const targets = svg.querySelector(".move-target, .part-choice") !== null;
+    zoomBoard(this.board, svg, turnBegins && targets && !this.hadTargets);
+    this.hadTargets = targets;
   }
 
   private showMoves(view: View, player: boolean): void {

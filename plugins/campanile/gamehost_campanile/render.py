@@ -11,8 +11,23 @@ from __future__ import annotations
 
 from gamehost.sdk import gettext as _, player_number, tr
 
-STYLE_COLOURS = {"S1": "#b5654a", "S2": "#8c8c8c", "S3": "#7a5a3a", "S4": "#d8b25c", "S5": "#5b7fa6"}
-SEAT_COLOURS = ("#c0392b", "#2c6fbb", "#27884b", "#8e44ad", "#d68910")
+# Shades a word drawn on them reads on at WCAG AA (4.5:1), in white or, on the light ones, in near black (ink).
+STYLE_COLOURS = {"S1": "#a65a40", "S2": "#707070", "S3": "#7a5a3a", "S4": "#d8b25c", "S5": "#4f7299"}
+SEAT_COLOURS = ("#c0392b", "#2c6fbb", "#24804a", "#8e44ad", "#d68910")
+TOWER_BASE = "#55751a"
+DARK_INK = "#1a1a1a"
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of "#rrggbb"."""
+    channels = [int(colour[at:at + 2], 16) / 255 for at in (1, 3, 5)]
+    r, g, b = (value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4 for value in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink(fill: str) -> str:
+    """The colour of words drawn on `fill`: white where it reads at 4.5:1, else near black."""
+    return "#fff" if (1.05) / (luminance(fill) + 0.05) >= 4.5 else DARK_INK
 
 
 def step_text(step: str) -> str:
@@ -152,13 +167,13 @@ def svg_piles(view, by_id) -> list[str]:
         y = 60 + (3 - pile["number"]) * 90
         move_id = f"draw:{pile['number']}"
         move_attr = f' data-move="{move_id}" style="cursor:pointer"' if move_id in by_id else ""
-        fill = STYLE_COLOURS.get(pile["top"], "#555")
+        fill = STYLE_COLOURS.get(pile["top"], "#555555")
         stroke = ' stroke="#d4a017" stroke-width="4"' if move_attr else ' stroke="#333"'
         parts.append(f'<g{move_attr}><rect x="{PILE_X}" y="{y}" width="110" height="74" rx="6" fill="{fill}"{stroke}/>'
-                     + svg_text(PILE_X + 55, y + 24, tr("pile {number}", number=pile["number"]), 13, fill="#fff",
+                     + svg_text(PILE_X + 55, y + 24, tr("pile {number}", number=pile["number"]), 13, fill=ink(fill),
                                 weight="bold")
-                     + svg_text(PILE_X + 55, y + 44, tr("top {top}", top=pile["top"] or "Finito"), 13, fill="#fff")
-                     + svg_text(PILE_X + 55, y + 63, cards(pile["size"]), 12, fill="#fff") + "</g>")
+                     + svg_text(PILE_X + 55, y + 44, tr("top {top}", top=pile["top"] or "Finito"), 13, fill=ink(fill))
+                     + svg_text(PILE_X + 55, y + 63, cards(pile["size"]), 12, fill=ink(fill)) + "</g>")
     return parts
 
 
@@ -177,8 +192,8 @@ def svg_towers(view, by_id) -> list[str]:
         if style in flags:
             parts.append(f'<rect x="{x + 33}" y="{top - 42}" width="44" height="18" fill="#fff" stroke="#b22"/>'
                          + svg_text(x + 55, top - 28, flags[style], 12, fill="#b22", weight="bold"))
-        parts.append(f'<rect x="{x + 10}" y="{BASE_Y}" width="90" height="18" fill="#6b8e23"/>')
-        parts.append(svg_text(x + 55, BASE_Y + 14, style, 12, fill="#fff", weight="bold"))
+        parts.append(f'<rect x="{x + 10}" y="{BASE_Y}" width="90" height="18" fill="{TOWER_BASE}"/>')
+        parts.append(svg_text(x + 55, BASE_Y + 14, style, 12, fill=ink(TOWER_BASE), weight="bold"))
         for offset, storeys in enumerate((1, 2, 3)):
             move_id = f"build:{style}:{storeys}"
             if move_id in by_id:
@@ -195,7 +210,7 @@ def svg_towers(view, by_id) -> list[str]:
             for index, chip in enumerate(entry["chips"]):
                 cx = x + 12 + index * 17
                 parts.append(f'<circle cx="{cx}" cy="{y}" r="8.5" fill="{colour}"/>'
-                             + svg_text(cx, y + 4, str(chip), 11, fill="#fff"))
+                             + svg_text(cx, y + 4, str(chip), 11, fill=ink(colour)))
     return parts
 
 
@@ -212,7 +227,7 @@ def svg_footer(view) -> list[str]:
         for index, style in enumerate(hand_styles(view)):
             cx = 180 + index * 60
             parts.append(f'<rect x="{cx}" y="{y + 34}" width="50" height="22" rx="3" fill="{STYLE_COLOURS[style]}"/>'
-                         + svg_text(cx + 25, y + 50, style, 12, fill="#fff", weight="bold"))
+                         + svg_text(cx + 25, y + 50, style, 12, fill=ink(STYLE_COLOURS[style]), weight="bold"))
     parts.append(svg_text(14, y + 76, status_text(view), 13, anchor="start"))
     if view["result"]:
         scores = " · ".join(named(player(seat), str(score)) for seat, score in enumerate(view["result"]["scores"]))

@@ -19,6 +19,8 @@ from gamehost_scalino.words import colour_name, colours_name
 
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G"}
 FILLS = {"red": "#d1443a", "blue": "#3566c4", "yellow": "#e8b62c", "green": "#3e9a4c"}
+# The level number drawn on a piece, in the colour that reads on it at WCAG AA (4.5:1).
+INKS = {"red": "#fff", "blue": "#fff", "yellow": "#1a1a1a", "green": "#1a1a1a"}
 LEVEL_SHADES = ("#f4efe4", "#e6dcc6", "#d5c6a6", "#c2ae86")
 """Background of empty board cells by final height (level 1 lightest)."""
 
@@ -124,7 +126,7 @@ def _board_svg(view: dict, pyr: Pyramid) -> list[str]:
         parts.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{FILLS[colour]}" '
                      f'stroke="#222" stroke-opacity="{0.15 + 0.2 * level}" stroke-width="{level}"/>')
         style = "normal" if level == pyr.top_height[cell] else "italic"  # italic: not at its final height
-        parts.append(f'<text x="{px + CELL - 8}" y="{py + 14}" font-size="11" text-anchor="middle" fill="#fff" '
+        parts.append(f'<text x="{px + CELL - 8}" y="{py + 14}" font-size="11" text-anchor="middle" fill="{INKS[colour]}" '
                      f'font-style="{style}">{level}</text>')
     # Thick edges between different top pieces show the pieces' shapes.
     for cell in pyr.cells:
