@@ -18,7 +18,8 @@ from gamehost.host.rpc.grpc_handlers import Undecodable
 
 # Methods only some roles may call (the GameHostAdmin service).
 REQUIRED_ROLES = {method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
-                                               "ListDeliveries", "RetryDelivery")}
+                                               "ListDeliveries", "RetryDelivery", "ListPlugins",
+                                               "ListPools", "GetMatchStrikes")}
 
 
 def call_metadata(context) -> dict[str, str]:

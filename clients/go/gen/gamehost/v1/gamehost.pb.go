@@ -6713,6 +6713,436 @@ func (x *RetryDeliveryRequest) GetKey() string {
 	return ""
 }
 
+type ListPluginsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPluginsRequest) Reset() {
+	*x = ListPluginsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPluginsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPluginsRequest) ProtoMessage() {}
+
+func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPluginsRequest.ProtoReflect.Descriptor instead.
+func (*ListPluginsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
+}
+
+// One installed plugin as the host loaded it.
+type Plugin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The plugin's entry point name, e.g. "tictactoe".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The distribution that provides it, e.g. "gamehost-tictactoe", and its version.
+	Distribution string `protobuf:"bytes,2,opt,name=distribution,proto3" json:"distribution,omitempty"`
+	Version      string `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	// The ids of the games it serves.
+	Games []string `protobuf:"bytes,4,rep,name=games,proto3" json:"games,omitempty"`
+	// Why the plugin, or one of its games, was skipped; empty: loaded whole.
+	Errors        []string `protobuf:"bytes,5,rep,name=errors,proto3" json:"errors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Plugin) Reset() {
+	*x = Plugin{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Plugin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Plugin) ProtoMessage() {}
+
+func (x *Plugin) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Plugin.ProtoReflect.Descriptor instead.
+func (*Plugin) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *Plugin) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Plugin) GetDistribution() string {
+	if x != nil {
+		return x.Distribution
+	}
+	return ""
+}
+
+func (x *Plugin) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Plugin) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+func (x *Plugin) GetErrors() []string {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+type ListPluginsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Plugins       []*Plugin              `protobuf:"bytes,1,rep,name=plugins,proto3" json:"plugins,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPluginsResponse) Reset() {
+	*x = ListPluginsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPluginsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPluginsResponse) ProtoMessage() {}
+
+func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPluginsResponse.ProtoReflect.Descriptor instead.
+func (*ListPluginsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *ListPluginsResponse) GetPlugins() []*Plugin {
+	if x != nil {
+		return x.Plugins
+	}
+	return nil
+}
+
+type GetMatchStrikesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMatchStrikesRequest) Reset() {
+	*x = GetMatchStrikesRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMatchStrikesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMatchStrikesRequest) ProtoMessage() {}
+
+func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMatchStrikesRequest.ProtoReflect.Descriptor instead.
+func (*GetMatchStrikesRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *GetMatchStrikesRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type MatchStrikes struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The rules failures (time-outs, crashes) counted since the match began or was last resumed.
+	Strikes int32 `protobuf:"varint,2,opt,name=strikes,proto3" json:"strikes,omitempty"`
+	// At this many the match is suspended (the host's --max-strikes).
+	MaxStrikes    int32 `protobuf:"varint,3,opt,name=max_strikes,json=maxStrikes,proto3" json:"max_strikes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MatchStrikes) Reset() {
+	*x = MatchStrikes{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchStrikes) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchStrikes) ProtoMessage() {}
+
+func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchStrikes.ProtoReflect.Descriptor instead.
+func (*MatchStrikes) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
+}
+
+func (x *MatchStrikes) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *MatchStrikes) GetStrikes() int32 {
+	if x != nil {
+		return x.Strikes
+	}
+	return 0
+}
+
+func (x *MatchStrikes) GetMaxStrikes() int32 {
+	if x != nil {
+		return x.MaxStrikes
+	}
+	return 0
+}
+
+type ListPoolsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPoolsRequest) Reset() {
+	*x = ListPoolsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPoolsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPoolsRequest) ProtoMessage() {}
+
+func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPoolsRequest.ProtoReflect.Descriptor instead.
+func (*ListPoolsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
+}
+
+// The queued tickets of one matchmaking pool: those that may play together (one game, player count and options).
+type MatchmakingPool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The pool's key, "{game}/{seats}/{options digest}".
+	Pool string `protobuf:"bytes,1,opt,name=pool,proto3" json:"pool,omitempty"`
+	// "games/{game}".
+	Game          string `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
+	Seats         int32  `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
+	QueuedTickets int32  `protobuf:"varint,4,opt,name=queued_tickets,json=queuedTickets,proto3" json:"queued_tickets,omitempty"`
+	// When its longest-waiting ticket was queued.
+	OldestQueueTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=oldest_queue_time,json=oldestQueueTime,proto3" json:"oldest_queue_time,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *MatchmakingPool) Reset() {
+	*x = MatchmakingPool{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchmakingPool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchmakingPool) ProtoMessage() {}
+
+func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchmakingPool.ProtoReflect.Descriptor instead.
+func (*MatchmakingPool) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *MatchmakingPool) GetPool() string {
+	if x != nil {
+		return x.Pool
+	}
+	return ""
+}
+
+func (x *MatchmakingPool) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *MatchmakingPool) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *MatchmakingPool) GetQueuedTickets() int32 {
+	if x != nil {
+		return x.QueuedTickets
+	}
+	return 0
+}
+
+func (x *MatchmakingPool) GetOldestQueueTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OldestQueueTime
+	}
+	return nil
+}
+
+type ListPoolsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Every pool with a queued ticket (over every replica), by game, then player count.
+	Pools         []*MatchmakingPool `protobuf:"bytes,1,rep,name=pools,proto3" json:"pools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPoolsResponse) Reset() {
+	*x = ListPoolsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPoolsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPoolsResponse) ProtoMessage() {}
+
+func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPoolsResponse.ProtoReflect.Descriptor instead.
+func (*ListPoolsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *ListPoolsResponse) GetPools() []*MatchmakingPool {
+	if x != nil {
+		return x.Pools
+	}
+	return nil
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -7234,7 +7664,32 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"deliveries\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"(\n" +
 	"\x14RetryDeliveryRequest\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key*\xc8\x01\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\"\x14\n" +
+	"\x12ListPluginsRequest\"\x88\x01\n" +
+	"\x06Plugin\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
+	"\fdistribution\x18\x02 \x01(\tR\fdistribution\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\tR\aversion\x12\x14\n" +
+	"\x05games\x18\x04 \x03(\tR\x05games\x12\x16\n" +
+	"\x06errors\x18\x05 \x03(\tR\x06errors\"D\n" +
+	"\x13ListPluginsResponse\x12-\n" +
+	"\aplugins\x18\x01 \x03(\v2\x13.gamehost.v1.PluginR\aplugins\",\n" +
+	"\x16GetMatchStrikesRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"]\n" +
+	"\fMatchStrikes\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\astrikes\x18\x02 \x01(\x05R\astrikes\x12\x1f\n" +
+	"\vmax_strikes\x18\x03 \x01(\x05R\n" +
+	"maxStrikes\"\x12\n" +
+	"\x10ListPoolsRequest\"\xbe\x01\n" +
+	"\x0fMatchmakingPool\x12\x12\n" +
+	"\x04pool\x18\x01 \x01(\tR\x04pool\x12\x12\n" +
+	"\x04game\x18\x02 \x01(\tR\x04game\x12\x14\n" +
+	"\x05seats\x18\x03 \x01(\x05R\x05seats\x12%\n" +
+	"\x0equeued_tickets\x18\x04 \x01(\x05R\rqueuedTickets\x12F\n" +
+	"\x11oldest_queue_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x0foldestQueueTime\"G\n" +
+	"\x11ListPoolsResponse\x122\n" +
+	"\x05pools\x18\x01 \x03(\v2\x1c.gamehost.v1.MatchmakingPoolR\x05pools*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -7334,7 +7789,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"AnswerDraw\x12\x1e.gamehost.v1.AnswerDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12K\n" +
 	"\fWithdrawDraw\x12 .gamehost.v1.WithdrawDrawRequest\x1a\x19.gamehost.v1.DrawResponse\x12D\n" +
-	"\fClaimVictory\x12 .gamehost.v1.ClaimVictoryRequest\x1a\x12.gamehost.v1.Match2\xd2\x03\n" +
+	"\fClaimVictory\x12 .gamehost.v1.ClaimVictoryRequest\x1a\x12.gamehost.v1.Match2\xd2\x05\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -7342,7 +7797,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\tAssignBot\x12\x1d.gamehost.v1.AssignBotRequest\x1a\x12.gamehost.v1.Match\x12B\n" +
 	"\vResumeMatch\x12\x1f.gamehost.v1.ResumeMatchRequest\x1a\x12.gamehost.v1.Match\x12^\n" +
 	"\x0eListDeliveries\x12\".gamehost.v1.ListDeliveriesRequest\x1a#.gamehost.v1.ListDeliveriesResponse\"\x03\x90\x02\x01\x12I\n" +
-	"\rRetryDelivery\x12!.gamehost.v1.RetryDeliveryRequest\x1a\x15.gamehost.v1.DeliveryB4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
+	"\rRetryDelivery\x12!.gamehost.v1.RetryDeliveryRequest\x1a\x15.gamehost.v1.Delivery\x12U\n" +
+	"\vListPlugins\x12\x1f.gamehost.v1.ListPluginsRequest\x1a .gamehost.v1.ListPluginsResponse\"\x03\x90\x02\x01\x12O\n" +
+	"\tListPools\x12\x1d.gamehost.v1.ListPoolsRequest\x1a\x1e.gamehost.v1.ListPoolsResponse\"\x03\x90\x02\x01\x12V\n" +
+	"\x0fGetMatchStrikes\x12#.gamehost.v1.GetMatchStrikesRequest\x1a\x19.gamehost.v1.MatchStrikes\"\x03\x90\x02\x01B4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
 
 var (
 	file_gamehost_v1_gamehost_proto_rawDescOnce sync.Once
@@ -7357,7 +7815,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 80)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -7438,78 +7896,86 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*ListDeliveriesRequest)(nil),   // 76: gamehost.v1.ListDeliveriesRequest
 	(*ListDeliveriesResponse)(nil),  // 77: gamehost.v1.ListDeliveriesResponse
 	(*RetryDeliveryRequest)(nil),    // 78: gamehost.v1.RetryDeliveryRequest
-	(*structpb.Struct)(nil),         // 79: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 80: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 81: google.protobuf.Duration
-	(*anypb.Any)(nil),               // 82: google.protobuf.Any
+	(*ListPluginsRequest)(nil),      // 79: gamehost.v1.ListPluginsRequest
+	(*Plugin)(nil),                  // 80: gamehost.v1.Plugin
+	(*ListPluginsResponse)(nil),     // 81: gamehost.v1.ListPluginsResponse
+	(*GetMatchStrikesRequest)(nil),  // 82: gamehost.v1.GetMatchStrikesRequest
+	(*MatchStrikes)(nil),            // 83: gamehost.v1.MatchStrikes
+	(*ListPoolsRequest)(nil),        // 84: gamehost.v1.ListPoolsRequest
+	(*MatchmakingPool)(nil),         // 85: gamehost.v1.MatchmakingPool
+	(*ListPoolsResponse)(nil),       // 86: gamehost.v1.ListPoolsResponse
+	(*structpb.Struct)(nil),         // 87: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 88: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 89: google.protobuf.Duration
+	(*anypb.Any)(nil),               // 90: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	79,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	79,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	87,  // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	87,  // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	9,   // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	8,   // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	79,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	87,  // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	7,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	80,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	88,  // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	13,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	79,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	87,  // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	15,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	80,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	81,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	80,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	88,  // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	88,  // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	89,  // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	88,  // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	14,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	18,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	81,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	89,  // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	41,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	88,  // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
 	49,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	81,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	81,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	81,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	80,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	80,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	81,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	79,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	81,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	81,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	81,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	81,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	81,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	89,  // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	89,  // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	89,  // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	88,  // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	88,  // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	89,  // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	87,  // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	89,  // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	89,  // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	89,  // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	89,  // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	89,  // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	17,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	16,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	16,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	79,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	87,  // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	27,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	79,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	87,  // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	26,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	15,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	29,  // 48: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	87,  // 49: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	29,  // 50: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	28,  // 51: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	4,   // 52: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	80,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	79,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	88,  // 53: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	87,  // 54: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	28,  // 55: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	80,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	88,  // 56: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	88,  // 57: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
 	29,  // 58: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	79,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	87,  // 59: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	33,  // 60: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	15,  // 61: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	41,  // 62: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	80,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	88,  // 63: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	49,  // 64: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	80,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	88,  // 65: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
 	34,  // 66: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	31,  // 67: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
 	37,  // 68: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
@@ -7520,7 +7986,7 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	45,  // 73: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
 	46,  // 74: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
 	47,  // 75: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	82,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	90,  // 76: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	33,  // 77: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	32,  // 78: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	16,  // 79: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
@@ -7531,102 +7997,111 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	48,  // 84: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
 	62,  // 85: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
 	62,  // 86: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	79,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	81,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	81,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	79,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	87,  // 87: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	89,  // 88: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	89,  // 89: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	87,  // 90: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	5,   // 91: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	81,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	80,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	80,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	89,  // 92: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	88,  // 93: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	88,  // 94: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	88,  // 95: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
 	5,   // 96: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
 	68,  // 97: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	80,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	88,  // 98: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
 	6,   // 99: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	80,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	80,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	88,  // 100: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	88,  // 101: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
 	74,  // 102: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	79,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	87,  // 103: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
 	6,   // 104: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
 	75,  // 105: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	10,  // 106: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	12,  // 107: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	19,  // 108: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	20,  // 109: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	22,  // 110: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	23,  // 111: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	25,  // 112: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	30,  // 113: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	31,  // 114: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	34,  // 115: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	35,  // 116: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	50,  // 117: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	57,  // 118: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	61,  // 119: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	63,  // 120: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	65,  // 121: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	67,  // 122: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	69,  // 123: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	70,  // 124: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	71,  // 125: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	72,  // 126: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	37,  // 127: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	38,  // 128: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	39,  // 129: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	42,  // 130: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	43,  // 131: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	44,  // 132: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	45,  // 133: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	46,  // 134: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	47,  // 135: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	52,  // 136: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	53,  // 137: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	55,  // 138: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	56,  // 139: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	76,  // 140: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	78,  // 141: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	11,  // 142: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	7,   // 143: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	16,  // 144: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	21,  // 145: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	16,  // 146: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	24,  // 147: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	16,  // 148: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	28,  // 149: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	32,  // 150: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	33,  // 151: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	36,  // 152: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	51,  // 153: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	59,  // 154: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	16,  // 155: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	64,  // 156: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	66,  // 157: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	68,  // 158: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	68,  // 159: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	68,  // 160: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	68,  // 161: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	73,  // 162: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	40,  // 163: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 164: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	40,  // 165: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	16,  // 166: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	16,  // 167: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	48,  // 168: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 169: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	48,  // 170: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	16,  // 171: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	16,  // 172: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	54,  // 173: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	16,  // 174: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	16,  // 175: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	77,  // 176: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	75,  // 177: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	142, // [142:178] is the sub-list for method output_type
-	106, // [106:142] is the sub-list for method input_type
-	106, // [106:106] is the sub-list for extension type_name
-	106, // [106:106] is the sub-list for extension extendee
-	0,   // [0:106] is the sub-list for field type_name
+	80,  // 106: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
+	88,  // 107: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
+	85,  // 108: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
+	10,  // 109: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	12,  // 110: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	19,  // 111: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	20,  // 112: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	22,  // 113: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	23,  // 114: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	25,  // 115: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	30,  // 116: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	31,  // 117: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	34,  // 118: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	35,  // 119: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	50,  // 120: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	57,  // 121: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	61,  // 122: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	63,  // 123: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	65,  // 124: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	67,  // 125: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	69,  // 126: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	70,  // 127: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	71,  // 128: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	72,  // 129: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	37,  // 130: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	38,  // 131: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	39,  // 132: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	42,  // 133: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	43,  // 134: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	44,  // 135: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	45,  // 136: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	46,  // 137: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	47,  // 138: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	52,  // 139: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	53,  // 140: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	55,  // 141: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	56,  // 142: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	76,  // 143: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	78,  // 144: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	79,  // 145: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
+	84,  // 146: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
+	82,  // 147: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
+	11,  // 148: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	7,   // 149: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	16,  // 150: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	21,  // 151: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	16,  // 152: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	24,  // 153: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	16,  // 154: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	28,  // 155: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	32,  // 156: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	33,  // 157: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	36,  // 158: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	51,  // 159: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	59,  // 160: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	16,  // 161: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	64,  // 162: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	66,  // 163: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	68,  // 164: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	68,  // 165: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	68,  // 166: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	68,  // 167: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	73,  // 168: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	40,  // 169: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 170: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	40,  // 171: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	16,  // 172: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	16,  // 173: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	48,  // 174: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 175: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	48,  // 176: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	16,  // 177: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	16,  // 178: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	54,  // 179: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	16,  // 180: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	16,  // 181: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	77,  // 182: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	75,  // 183: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	81,  // 184: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
+	86,  // 185: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
+	83,  // 186: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
+	148, // [148:187] is the sub-list for method output_type
+	109, // [109:148] is the sub-list for method input_type
+	109, // [109:109] is the sub-list for extension type_name
+	109, // [109:109] is the sub-list for extension extendee
+	0,   // [0:109] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -7675,7 +8150,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   72,
+			NumMessages:   80,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -1394,12 +1394,15 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	GameHostAdmin_AbortMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/AbortMatch"
-	GameHostAdmin_DeleteMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/DeleteMatch"
-	GameHostAdmin_AssignBot_FullMethodName      = "/gamehost.v1.GameHostAdmin/AssignBot"
-	GameHostAdmin_ResumeMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/ResumeMatch"
-	GameHostAdmin_ListDeliveries_FullMethodName = "/gamehost.v1.GameHostAdmin/ListDeliveries"
-	GameHostAdmin_RetryDelivery_FullMethodName  = "/gamehost.v1.GameHostAdmin/RetryDelivery"
+	GameHostAdmin_AbortMatch_FullMethodName      = "/gamehost.v1.GameHostAdmin/AbortMatch"
+	GameHostAdmin_DeleteMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/DeleteMatch"
+	GameHostAdmin_AssignBot_FullMethodName       = "/gamehost.v1.GameHostAdmin/AssignBot"
+	GameHostAdmin_ResumeMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/ResumeMatch"
+	GameHostAdmin_ListDeliveries_FullMethodName  = "/gamehost.v1.GameHostAdmin/ListDeliveries"
+	GameHostAdmin_RetryDelivery_FullMethodName   = "/gamehost.v1.GameHostAdmin/RetryDelivery"
+	GameHostAdmin_ListPlugins_FullMethodName     = "/gamehost.v1.GameHostAdmin/ListPlugins"
+	GameHostAdmin_ListPools_FullMethodName       = "/gamehost.v1.GameHostAdmin/ListPools"
+	GameHostAdmin_GetMatchStrikes_FullMethodName = "/gamehost.v1.GameHostAdmin/GetMatchStrikes"
 )
 
 // GameHostAdminClient is the client API for GameHostAdmin service.
@@ -1422,6 +1425,13 @@ type GameHostAdminClient interface {
 	ListDeliveries(ctx context.Context, in *ListDeliveriesRequest, opts ...grpc.CallOption) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.
 	RetryDelivery(ctx context.Context, in *RetryDeliveryRequest, opts ...grpc.CallOption) (*Delivery, error)
+	// The admin console's reads (docs/operations.md).
+	// The installed plugins, their games and why any was skipped, as `gamehost plugins` shows them.
+	ListPlugins(ctx context.Context, in *ListPluginsRequest, opts ...grpc.CallOption) (*ListPluginsResponse, error)
+	// The matchmaking pools with queued tickets: how many, and since when.
+	ListPools(ctx context.Context, in *ListPoolsRequest, opts ...grpc.CallOption) (*ListPoolsResponse, error)
+	// A match's rules failures counted so far, and how many suspend it.
+	GetMatchStrikes(ctx context.Context, in *GetMatchStrikesRequest, opts ...grpc.CallOption) (*MatchStrikes, error)
 }
 
 type gameHostAdminClient struct {
@@ -1492,6 +1502,36 @@ func (c *gameHostAdminClient) RetryDelivery(ctx context.Context, in *RetryDelive
 	return out, nil
 }
 
+func (c *gameHostAdminClient) ListPlugins(ctx context.Context, in *ListPluginsRequest, opts ...grpc.CallOption) (*ListPluginsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPluginsResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListPlugins_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) ListPools(ctx context.Context, in *ListPoolsRequest, opts ...grpc.CallOption) (*ListPoolsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPoolsResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListPools_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) GetMatchStrikes(ctx context.Context, in *GetMatchStrikesRequest, opts ...grpc.CallOption) (*MatchStrikes, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MatchStrikes)
+	err := c.cc.Invoke(ctx, GameHostAdmin_GetMatchStrikes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostAdminServer is the server API for GameHostAdmin service.
 // All implementations must embed UnimplementedGameHostAdminServer
 // for forward compatibility.
@@ -1512,6 +1552,13 @@ type GameHostAdminServer interface {
 	ListDeliveries(context.Context, *ListDeliveriesRequest) (*ListDeliveriesResponse, error)
 	// Sends a delivery that was given up once more, with a new round of attempts.
 	RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error)
+	// The admin console's reads (docs/operations.md).
+	// The installed plugins, their games and why any was skipped, as `gamehost plugins` shows them.
+	ListPlugins(context.Context, *ListPluginsRequest) (*ListPluginsResponse, error)
+	// The matchmaking pools with queued tickets: how many, and since when.
+	ListPools(context.Context, *ListPoolsRequest) (*ListPoolsResponse, error)
+	// A match's rules failures counted so far, and how many suspend it.
+	GetMatchStrikes(context.Context, *GetMatchStrikesRequest) (*MatchStrikes, error)
 	mustEmbedUnimplementedGameHostAdminServer()
 }
 
@@ -1539,6 +1586,15 @@ func (UnimplementedGameHostAdminServer) ListDeliveries(context.Context, *ListDel
 }
 func (UnimplementedGameHostAdminServer) RetryDelivery(context.Context, *RetryDeliveryRequest) (*Delivery, error) {
 	return nil, status.Error(codes.Unimplemented, "method RetryDelivery not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListPlugins(context.Context, *ListPluginsRequest) (*ListPluginsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPlugins not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListPools(context.Context, *ListPoolsRequest) (*ListPoolsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPools not implemented")
+}
+func (UnimplementedGameHostAdminServer) GetMatchStrikes(context.Context, *GetMatchStrikesRequest) (*MatchStrikes, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetMatchStrikes not implemented")
 }
 func (UnimplementedGameHostAdminServer) mustEmbedUnimplementedGameHostAdminServer() {}
 func (UnimplementedGameHostAdminServer) testEmbeddedByValue()                       {}
@@ -1669,6 +1725,60 @@ func _GameHostAdmin_RetryDelivery_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHostAdmin_ListPlugins_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPluginsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListPlugins(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListPlugins_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListPlugins(ctx, req.(*ListPluginsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_ListPools_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPoolsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListPools(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListPools_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListPools(ctx, req.(*ListPoolsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_GetMatchStrikes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetMatchStrikesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).GetMatchStrikes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_GetMatchStrikes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).GetMatchStrikes(ctx, req.(*GetMatchStrikesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHostAdmin_ServiceDesc is the grpc.ServiceDesc for GameHostAdmin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1699,6 +1809,18 @@ var GameHostAdmin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RetryDelivery",
 			Handler:    _GameHostAdmin_RetryDelivery_Handler,
+		},
+		{
+			MethodName: "ListPlugins",
+			Handler:    _GameHostAdmin_ListPlugins_Handler,
+		},
+		{
+			MethodName: "ListPools",
+			Handler:    _GameHostAdmin_ListPools_Handler,
+		},
+		{
+			MethodName: "GetMatchStrikes",
+			Handler:    _GameHostAdmin_GetMatchStrikes_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
