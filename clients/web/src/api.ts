@@ -47,8 +47,8 @@ const inLanguage: Interceptor = (next) => async (request) => {
   })() });
 };
 
-export const gamehost: GameHostClient = createClient(
-  GameHost,
-  // useHttpGet: the reads without side effects (the lobby's listings, GetMatch) go as Connect GETs.
-  createConnectTransport({ baseUrl: hostBaseUrl(), useBinaryFormat: true, useHttpGet: true, interceptors: [inLanguage, signIn] }),
-);
+// useHttpGet: the reads without side effects (the lobby's listings, GetMatch) go as Connect GETs.
+export const transport = createConnectTransport({
+  baseUrl: hostBaseUrl(), useBinaryFormat: true, useHttpGet: true, interceptors: [inLanguage, signIn] });
+
+export const gamehost: GameHostClient = createClient(GameHost, transport);
