@@ -10,6 +10,7 @@ after three strikes.
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import json
 import os
@@ -17,11 +18,15 @@ import shutil
 import subprocess
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 
 from gamehost.client import GameHostError
+from gamehost.host.store import MemoryStore, SQLiteStore
+from gamehost.host.store.base import QueuedPool, TicketRecord
+from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
 from identities import write_api_keys
@@ -214,3 +219,44 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
         assert shown["player"]["matches"] == [played.split("/")[1]]
         assert shown["player"]["record"].startswith("Rated matches: 0")
         assert shown["player"]["moderationSlot"] == "ada"
+
+        # The same console in French has no English sentence of its own.
+        french = EnglishLeaks.of_tables("fr", [json.loads((WEB / "src" / "locales" / "fr.json").read_text("utf-8"))])
+        assert "Console d’administration" in shown["french"] and "Extensions" in shown["french"]
+        assert not french.words_in(shown["french"])
+
+
+def queued_ticket(subject: str, game: str, seats: int, pool: str, created: float) -> TicketRecord:
+    return TicketRecord(uuid.uuid4().hex[:16], subject, subject.title(), game, seats, {}, pool,
+                        create_time=created, expire_time=created + 600, update_time=created)
+
+
+async def pools_after_queueing(store) -> tuple[list[QueuedPool], list[QueuedPool]]:
+    """Three tickets in two pools, then one cancelled: the pools as ListPools reads them, before and after."""
+    await store.open()
+    try:
+        now = time.time()
+        first = queued_ticket("p1", "tictactoe", 2, "tictactoe/2/a", now - 30)
+        for each in (first, queued_ticket("p2", "tictactoe", 2, "tictactoe/2/a", now - 10),
+                     queued_ticket("p3", "campanile", 3, "campanile/3/b", now - 20)):
+            assert await store.add_ticket(each, 5)
+        before = await store.queued_pools()
+        assert await store.cancel_ticket(first.id, now)
+        return before, await store.queued_pools()
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite", "postgresql"])
+def test_every_store_counts_the_queued_tickets_of_each_pool(backend, tmp_path, request):
+    if backend == "postgresql":
+        from gamehost.host.store.postgres import PostgresStore
+        store = PostgresStore(request.getfixturevalue("postgres_url"))
+    else:
+        store = MemoryStore() if backend == "memory" else SQLiteStore(tmp_path / "gamehost.db")
+    before, after = asyncio.run(pools_after_queueing(store))
+    assert [(p.pool, p.game_id, p.seats, p.queued) for p in before] == [
+        ("campanile/3/b", "campanile", 3, 1), ("tictactoe/2/a", "tictactoe", 2, 2)]
+    assert before[1].oldest == pytest.approx(time.time() - 30, abs=5)
+    assert [(p.pool, p.queued) for p in after] == [("campanile/3/b", 1), ("tictactoe/2/a", 1)]
+    assert after[1].oldest == pytest.approx(before[1].oldest + 20, abs=0.01)  # the cancelled one was the oldest

@@ -97,6 +97,20 @@ try {
     record: element.querySelector(".player-record").textContent,
     moderationSlot: element.querySelector(".admin-player-moderation")?.dataset.subject ?? null,
   }));
+
+  // In French: the console's own words (headings, column names, buttons, notes, the header's link).
+  await admin.evaluate(() => window.localStorage.setItem("gamehost.language", "fr"));
+  await admin.reload();
+  await admin.waitForSelector("#admin-console[data-state=loaded]", WAIT);
+  for (const panel of ["matches", "pools", "deliveries", "plugins"]) {
+    await admin.waitForSelector(`#admin-${panel} .admin-body[data-state=loaded]`, WAIT);
+  }
+  shown.french = await admin.evaluate(() => [
+    ...Array.from(document.querySelectorAll("#admin-console-link, #admin-console h2, #admin-console h3, "
+      + "#admin-console th, #admin-console button, #admin-console .muted, #admin-console .admin-strikes"),
+    (element) => element.textContent),
+    ...Array.from(document.querySelectorAll("#admin-console [aria-label]"), (element) => element.getAttribute("aria-label")),
+  ].join("\n"));
 } finally {
   await browser.close();
 }
