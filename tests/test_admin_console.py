@@ -167,7 +167,7 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
     if not CHROMIUM.exists():
         pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
     with host.client() as client, host.client(keys[1]["ops"]) as admin:
-        suspended = suspended_bots_match(client)
+        suspended, resumed = suspended_bots_match(client), suspended_bots_match(client)
         played, key = given_up_delivery(host, keys, admin)
         receiver.accepting.set()  # the receiver is back: the retry from the console gets through
         with host.client(keys[1]["bo"]) as bo:
@@ -176,6 +176,7 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
         done = subprocess.run(
             [shutil.which("node") or "node", str(SCRIPT), "--target", host.web_url, "--admin-token", keys[1]["ops"],
              "--player-token", keys[1]["bo"], "--suspended", suspended.split("/")[1], "--delivery", key,
+             "--resume", resumed.split("/")[1],
              "--subject", "ada", "--pool", pool.pool],
             capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
         assert done.returncode == 0, done.stderr[-4000:]
@@ -184,6 +185,11 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
         # The player: no link, and the route says why.
         assert shown["playerLink"] is False and shown["playerLinkOnConsole"] is False
         assert "bo does not have the admin role" in shown["playerRefusal"]
+
+        # The other suspended match: resumed after its confirmation (its faulty rules suspend it again).
+        assert resumed.split("/")[1] in shown["resumeQuestion"]
+        wait_until(lambda: any(event.kind == pb.EVENT_KIND_RESUMED for event in client.log(resumed).events),
+                   what=f"{resumed} resumed")
 
         # The suspended match, first, with its strikes and the plugin that failed; aborted after a confirmation
         # (a cancelled one changed nothing).

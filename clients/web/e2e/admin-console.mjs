@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The admin console in a real browser: tests/test_admin_console.py runs
 // `node clients/web/e2e/admin-console.mjs --target <web url> --admin-token T --player-token T
-//  --suspended <match id> --delivery <key> --subject <user> --pool <pool key>` and checks the host afterwards.
+//  --suspended <match id> --resume <match id> --delivery <key> --subject <user> --pool <pool key>` and checks the host afterwards.
 //
 // A player (no admin role) sees no console link, and #/admin tells them why. The admin opens the console from
-// the header: the suspended match is listed with its strikes and its failing plugin; Abort asks first (Cancel
+// the header: another suspended match is resumed after its confirmation; the suspended match is listed with its strikes and its failing plugin; Abort asks first (Cancel
 // changes nothing), then aborts it; the given-up delivery is retried after its confirmation; the plugins list
 // names the ones skipped with their errors; the pool shows its queued ticket; the subject is looked up (their matches, their ratings).
 // Prints one JSON line of what the pages showed.
@@ -14,8 +14,9 @@ import { launchBrowser } from "./browser.mjs";
 const { values: args } = parseArgs({ options: {
   target: { type: "string" }, "admin-token": { type: "string" }, "player-token": { type: "string" },
   suspended: { type: "string" }, delivery: { type: "string" }, subject: { type: "string" }, pool: { type: "string" },
+  resume: { type: "string" },
 } });
-for (const name of ["target", "admin-token", "player-token", "suspended", "delivery", "subject", "pool"]) {
+for (const name of ["target", "admin-token", "player-token", "suspended", "delivery", "subject", "pool", "resume"]) {
   if (!args[name]) {
     console.error(`usage: admin-console.mjs --${name} is required`);
     process.exit(2);
@@ -58,6 +59,10 @@ try {
   await admin.click("#admin-console-link", WAIT);
   await admin.waitForSelector("#admin-console[data-state=loaded]", WAIT);
   shown.hash = await admin.evaluate(() => window.location.hash);
+
+  const resumed = `#admin-matches tr[data-match="${args.resume}"]`;
+  await admin.waitForSelector(resumed, WAIT);
+  shown.resumeQuestion = await confirmed(admin, `${resumed} .admin-resume`, "confirm");
 
   const row = `#admin-matches tr[data-match="${args.suspended}"]`;
   await admin.waitForSelector(row, WAIT);
