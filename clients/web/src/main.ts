@@ -1,5 +1,6 @@
 // Client-side routes: #/ the lobby, #/matches/<id> the game page, #/matches/<id>/replay (or /log) its replay
-// and log, #/games/<id>/leaderboard a game's leaderboard, #/players/<subject> a player's page.
+// and log, #/games/<id>/leaderboard a game's leaderboard, #/players/<subject> a player's page, #/admin the
+// operators' console.
 // A bearer token in the fragment (#/...?token=...) is taken first, then removed from the address.
 import { h, replaceChildren } from "./elements";
 import { hostBaseUrl } from "./api";
@@ -14,6 +15,7 @@ import { releaseSignedInSeats } from "./seat-tokens";
 import { themeToggle } from "./theme";
 import { applyLanguage, onLanguageChange, tr } from "./i18n";
 import { languageSwitch } from "./language-switch";
+import { adminLink, showAdminConsole } from "./admin-console";
 
 const app = document.getElementById("app") as HTMLElement;
 const signInBar = document.getElementById("sign-in-bar") as HTMLElement;
@@ -26,6 +28,7 @@ function route(): void {
   const leaderboard = /^\/games\/([^/]+)\/leaderboard$/.exec(path);
   const player = /^\/players\/([^/]+)$/.exec(path);
   if (path === "/") leavePage = showLobby(app);
+  else if (path === "/admin") leavePage = showAdminConsole(app);
   else if (leaderboard) leavePage = showLeaderboard(app, decodeURIComponent(leaderboard[1]));
   else if (player) leavePage = showPlayer(app, decodeURIComponent(player[1]));
   else if (match && match[2]) leavePage = showReplay(app, decodeURIComponent(match[1]));
@@ -40,23 +43,28 @@ function route(): void {
 const header = document.querySelector(".site-header") as HTMLElement;
 const headerControls = h("span", { class: "header-controls" });
 header.append(headerControls);
+// The header's controls, drawn again in another language or for another caller (the console's link is an admin's).
+function drawHeaderControls(): void {
+  replaceChildren(headerControls, adminLink(), " ", languageSwitch(), " ", themeToggle());
+}
 applyLanguage();
-replaceChildren(headerControls, languageSwitch(), " ", themeToggle());
 exposeToEmbeddingPage();
 relayPushMessages();
 const tokenBefore = bearerToken();
 showSignInBar(signInBar, takeTokenFromAddress());
 if (bearerToken() !== tokenBefore) releaseSignedInSeats();
+drawHeaderControls();  // after the address's token is taken: the console's link depends on who signed in
 // Signing in or out changes what every page shows (your seats, your matches): draw them again.
 onSignInChange(() => {
   releaseSignedInSeats();
   showSignInBar(signInBar);
+  drawHeaderControls();
   route();
 });
 // Another language: the header and the page are drawn again in it, read anew from the host (the seat and the
 // match stay: they live in localStorage and on the host).
 onLanguageChange(() => {
-  replaceChildren(headerControls, languageSwitch(), " ", themeToggle());
+  drawHeaderControls();
   showSignInBar(signInBar);
   route();
   (document.getElementById("language") as HTMLSelectElement | null)?.focus();

@@ -410,3 +410,15 @@ class GameHostClient:
     def retry_delivery(self, key: str) -> pb.Delivery:
         """Send a failed delivery again, with a new round of attempts."""
         return self._call(self.admin.RetryDelivery, pb.RetryDeliveryRequest(key=key))
+
+    def plugins(self) -> list[pb.Plugin]:
+        """The host's installed plugins, their games and why any was skipped."""
+        return list(self._call(self.admin.ListPlugins, pb.ListPluginsRequest()).plugins)
+
+    def pools(self) -> list[pb.MatchmakingPool]:
+        """The matchmaking pools with queued tickets, over every replica."""
+        return list(self._call(self.admin.ListPools, pb.ListPoolsRequest()).pools)
+
+    def strikes(self, match: str) -> pb.MatchStrikes:
+        """A match's rules failures counted so far, and how many suspend it."""
+        return self._call(self.admin.GetMatchStrikes, pb.GetMatchStrikesRequest(name=match_name(match)))

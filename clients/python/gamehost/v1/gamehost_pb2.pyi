@@ -1530,3 +1530,67 @@ class ListReportsResponse(_message.Message):
     reports: _containers.RepeatedCompositeFieldContainer[ChatReport]
     next_page_token: str
     def __init__(self, reports: _Optional[_Iterable[_Union[ChatReport, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListPluginsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Plugin(_message.Message):
+    __slots__ = ("name", "distribution", "version", "games", "errors")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DISTRIBUTION_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    distribution: str
+    version: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    errors: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., distribution: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., errors: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListPluginsResponse(_message.Message):
+    __slots__ = ("plugins",)
+    PLUGINS_FIELD_NUMBER: _ClassVar[int]
+    plugins: _containers.RepeatedCompositeFieldContainer[Plugin]
+    def __init__(self, plugins: _Optional[_Iterable[_Union[Plugin, _Mapping]]] = ...) -> None: ...
+
+class GetMatchStrikesRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class MatchStrikes(_message.Message):
+    __slots__ = ("name", "strikes", "max_strikes")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRIKES_FIELD_NUMBER: _ClassVar[int]
+    MAX_STRIKES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    strikes: int
+    max_strikes: int
+    def __init__(self, name: _Optional[str] = ..., strikes: _Optional[int] = ..., max_strikes: _Optional[int] = ...) -> None: ...
+
+class ListPoolsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class MatchmakingPool(_message.Message):
+    __slots__ = ("pool", "game", "seats", "queued_tickets", "oldest_queue_time")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    QUEUED_TICKETS_FIELD_NUMBER: _ClassVar[int]
+    OLDEST_QUEUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    pool: str
+    game: str
+    seats: int
+    queued_tickets: int
+    oldest_queue_time: _timestamp_pb2.Timestamp
+    def __init__(self, pool: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., queued_tickets: _Optional[int] = ..., oldest_queue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListPoolsResponse(_message.Message):
+    __slots__ = ("pools",)
+    POOLS_FIELD_NUMBER: _ClassVar[int]
+    pools: _containers.RepeatedCompositeFieldContainer[MatchmakingPool]
+    def __init__(self, pools: _Optional[_Iterable[_Union[MatchmakingPool, _Mapping]]] = ...) -> None: ...

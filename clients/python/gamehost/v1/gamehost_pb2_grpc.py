@@ -2040,6 +2040,21 @@ class GameHostAdminStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.FromString,
                 _registered_method=True)
+        self.ListPlugins = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/ListPlugins',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListPluginsRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListPluginsResponse.FromString,
+                _registered_method=True)
+        self.ListPools = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/ListPools',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListPoolsRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListPoolsResponse.FromString,
+                _registered_method=True)
+        self.GetMatchStrikes = channel.unary_unary(
+                '/gamehost.v1.GameHostAdmin/GetMatchStrikes',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetMatchStrikesRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.MatchStrikes.FromString,
+                _registered_method=True)
 
 
 class GameHostAdminServicer:
@@ -2119,6 +2134,28 @@ class GameHostAdminServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListPlugins(self, request, context):
+        """The admin console's reads (docs/operations.md).
+        The installed plugins, their games and why any was skipped, as `gamehost plugins` shows them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPools(self, request, context):
+        """The matchmaking pools with queued tickets: how many, and since when.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchStrikes(self, request, context):
+        """A match's rules failures counted so far, and how many suspend it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostAdminServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -2171,6 +2208,21 @@ def add_GameHostAdminServicer_to_server(servicer, server):
                     servicer.ListReports,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.SerializeToString,
+            ),
+            'ListPlugins': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPlugins,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListPluginsRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListPluginsResponse.SerializeToString,
+            ),
+            'ListPools': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPools,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ListPoolsRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ListPoolsResponse.SerializeToString,
+            ),
+            'GetMatchStrikes': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchStrikes,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetMatchStrikesRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.MatchStrikes.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -2445,6 +2497,87 @@ class GameHostAdmin:
             '/gamehost.v1.GameHostAdmin/ListReports',
             gamehost_dot_v1_dot_gamehost__pb2.ListReportsRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.ListReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPlugins(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/ListPlugins',
+            gamehost_dot_v1_dot_gamehost__pb2.ListPluginsRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListPluginsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPools(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/ListPools',
+            gamehost_dot_v1_dot_gamehost__pb2.ListPoolsRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.ListPoolsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchStrikes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHostAdmin/GetMatchStrikes',
+            gamehost_dot_v1_dot_gamehost__pb2.GetMatchStrikesRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.MatchStrikes.FromString,
             options,
             channel_credentials,
             insecure,

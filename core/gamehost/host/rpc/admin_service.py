@@ -17,6 +17,7 @@ from gamehost.host.auth.principal import Principal
 from gamehost.host.rpc import page_tokens
 from gamehost.host.rpc.chat_calls import ban_pb, chat_pb, player_subject, report_pb
 from gamehost.host.rpc.delivery_admin import DeliveryAdministration, time_and_key_position
+from gamehost.host.engine.directory import match_not_found
 from gamehost.host.engine.match_engine import MatchEngine
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, unary
@@ -141,3 +142,30 @@ class GameHostAdminService(pb_grpc.GameHostAdminServicer):
         token = page_tokens.encode(query, [page[-1].create_time, page[-1].id]) if len(reports) > size else ""
         return pb.ListReportsResponse(reports=[report_pb(r, m) for r, m in zip(page, messages)],
                                       next_page_token=token)
+
+    # ------------------------------------------------------------ the console's reads
+
+    @unary
+    async def ListPlugins(self, request: pb.ListPluginsRequest, context: Context,
+                          caller: Principal) -> pb.ListPluginsResponse:
+        return pb.ListPluginsResponse(plugins=[
+            pb.Plugin(name=report.name, distribution=report.distribution, version=report.version,
+                      games=report.games, errors=report.errors)
+            for report in self.engine.catalog.reports])
+
+    @unary
+    async def ListPools(self, request: pb.ListPoolsRequest, context: Context,
+                        caller: Principal) -> pb.ListPoolsResponse:
+        return pb.ListPoolsResponse(pools=[
+            pb.MatchmakingPool(pool=pool.pool, game=f"games/{pool.game_id}", seats=pool.seats,
+                               queued_tickets=pool.queued, oldest_queue_time=timestamp(pool.oldest))
+            for pool in await self.engine.store.queued_pools()])
+
+    @unary
+    async def GetMatchStrikes(self, request: pb.GetMatchStrikesRequest, context: Context,
+                              caller: Principal) -> pb.MatchStrikes:
+        match_id = resource_id(request.name, "matches")
+        if await self.engine.store.get_match(match_id) is None:  # a row read: a suspended match is not restored
+            raise match_not_found(match_id)
+        return pb.MatchStrikes(name=f"matches/{match_id}", strikes=await self.engine.store.strikes(match_id),
+                               max_strikes=self.engine.max_strikes)

@@ -20,7 +20,8 @@ from gamehost.host.rpc.grpc_handlers import Undecodable
 # Methods only some roles may call (the GameHostAdmin service; remote agents' stream).
 REQUIRED_ROLES = {**{method: ADMIN for method in ("AbortMatch", "DeleteMatch", "AssignBot", "ResumeMatch",
                                                   "ListDeliveries", "RetryDelivery", "HideMessage", "BanUser",
-                                                  "UnbanUser", "ListReports")},
+                                                  "UnbanUser", "ListReports", "ListPlugins", "ListPools",
+                                                  "GetMatchStrikes")},
                   "ServeAgent": AGENT}
 
 

@@ -152,6 +152,17 @@ class PartyFull(Exception):
 FormMatch = Callable[[list[TicketRecord]], Awaitable[dict[str, tuple[str, int]]]]
 
 
+@dataclass(frozen=True)
+class QueuedPool:
+    """A matchmaking pool's queued tickets, for operators (ListPools)."""
+
+    pool: str
+    game_id: str
+    seats: int
+    queued: int
+    oldest: float  # the create_time of its longest-waiting ticket
+
+
 @dataclass
 class Snapshot:
     version: int
@@ -427,6 +438,9 @@ class Store(Protocol):
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         """{game id: queued tickets} over the whole store (every replica's), for the metrics."""
+
+    async def queued_pools(self) -> list[QueuedPool]:
+        """Every pool with a queued ticket (every replica's), by game, seats and pool key."""
 
     async def form_match(self, pool: str, now: float, form: FormMatch) -> dict[str, tuple[str, int]]:
         """With the pool's queued, unexpired tickets held against every other

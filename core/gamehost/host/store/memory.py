@@ -13,7 +13,7 @@ from typing import Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery,
                                       PartyFull, PlayerRating, Snapshot, TicketRecord, VersionConflict,
-                                      delivery_state)
+                                      QueuedPool, delivery_state)
 from gamehost.host.store.push_rows import PushSubscriptionRecord
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 from gamehost.host.store.memory_chat import MemoryChat
@@ -355,6 +355,14 @@ class MemoryStore:
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(collections.Counter(t.game_id for t in self._tickets.values() if t.state == "queued"))
+
+    async def queued_pools(self) -> list[QueuedPool]:
+        pools: dict[tuple[str, str, int], list[float]] = {}
+        for t in self._tickets.values():
+            if t.state == "queued":
+                pools.setdefault((t.game_id, t.pool, t.seats), []).append(t.create_time)
+        ordered = sorted(pools.items(), key=lambda item: (item[0][0], item[0][2], item[0][1]))  # game, seats, pool
+        return [QueuedPool(pool, game_id, seats, len(times), min(times)) for (game_id, pool, seats), times in ordered]
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

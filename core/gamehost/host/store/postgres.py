@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from gamehost.host.store.base import describe_store
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      PartyFull, TicketRecord, VersionConflict, delivery_state)
+                                      PartyFull, QueuedPool, TicketRecord, VersionConflict, delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
                                                row_to_delivery)
 from gamehost.host.store.rating_rows import PostgresRatings
@@ -37,7 +37,8 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_IN_PARTIES_SQL, TICKET_COLUMNS, cancel_sql,
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_POOLS_SQL,
+                                             QUEUED_IN_PARTIES_SQL, TICKET_COLUMNS, cancel_sql,
                                              expire_sql, forget_sql, insert_sql, matched_sql, open_count_sql,
                                              party_friends_sql, party_full, party_sql, player_tickets_sql, pools_sql,
                                              queued_sql, row_to_ticket, ticket_values)
@@ -269,6 +270,9 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions, PostgresRati
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(await self._all(QUEUED_COUNTS_SQL, ()))
+
+    async def queued_pools(self) -> list[QueuedPool]:
+        return [QueuedPool(*row) for row in await self._all(QUEUED_POOLS_SQL, ())]
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         """One replica at a time per pool (an advisory lock it does not wait

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, MatchRecord, PendingDelivery, Snapshot,
-                                      StoreUnusable, PartyFull, TicketRecord, VersionConflict, delivery_state)
+                                      StoreUnusable, PartyFull, QueuedPool, TicketRecord, VersionConflict,
+                                      delivery_state)
 from gamehost.host.store.delivery_rows import (CLAIMED_COLUMNS, LISTED_COLUMNS, NOTIFICATION_COLUMNS, listing_query,
                                                row_to_delivery)
 from gamehost.host.store.file_lock import DatabaseLock
@@ -33,7 +34,8 @@ from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
                                          turn_update_sql)
-from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
+from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_POOLS_SQL,
+                                             TICKET_COLUMNS, cancel_sql, expire_sql, forget_sql,
                                              insert_sql, matched_sql, open_count_sql, party_full, party_sql,
                                              player_tickets_sql, pools_sql, queued_sql, row_to_ticket, ticket_values)
 from gamehost.host.store.wal_checkpoints import BACKSTOP_PAGES, WalCheckpointer
@@ -255,6 +257,9 @@ class SQLiteStore:
 
     async def queued_ticket_counts(self) -> dict[str, int]:
         return dict(self._db.execute(QUEUED_COUNTS_SQL).fetchall())
+
+    async def queued_pools(self) -> list[QueuedPool]:
+        return [QueuedPool(*row) for row in self._db.execute(QUEUED_POOLS_SQL).fetchall()]
 
     async def form_match(self, pool: str, now: float, form) -> dict[str, tuple[str, int]]:
         async with self._tickets_lock:

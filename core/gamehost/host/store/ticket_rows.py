@@ -98,3 +98,5 @@ def player_tickets_sql(mark: str) -> str:
 
 
 QUEUED_COUNTS_SQL = "SELECT game_id, count(*) FROM tickets WHERE state = 'queued' GROUP BY game_id"
+QUEUED_POOLS_SQL = ("SELECT pool, game_id, seats, count(*), min(create_time) FROM tickets WHERE state = 'queued' "
+                    "GROUP BY pool, game_id, seats ORDER BY game_id, seats, pool")

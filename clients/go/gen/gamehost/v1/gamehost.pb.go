@@ -9191,6 +9191,436 @@ func (x *ListReportsResponse) GetNextPageToken() string {
 	return ""
 }
 
+type ListPluginsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPluginsRequest) Reset() {
+	*x = ListPluginsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPluginsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPluginsRequest) ProtoMessage() {}
+
+func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPluginsRequest.ProtoReflect.Descriptor instead.
+func (*ListPluginsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{106}
+}
+
+// One installed plugin as the host loaded it.
+type Plugin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The plugin's entry point name, e.g. "tictactoe".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The distribution that provides it, e.g. "gamehost-tictactoe", and its version.
+	Distribution string `protobuf:"bytes,2,opt,name=distribution,proto3" json:"distribution,omitempty"`
+	Version      string `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	// The ids of the games it serves.
+	Games []string `protobuf:"bytes,4,rep,name=games,proto3" json:"games,omitempty"`
+	// Why the plugin, or one of its games, was skipped; empty: loaded whole.
+	Errors        []string `protobuf:"bytes,5,rep,name=errors,proto3" json:"errors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Plugin) Reset() {
+	*x = Plugin{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Plugin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Plugin) ProtoMessage() {}
+
+func (x *Plugin) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Plugin.ProtoReflect.Descriptor instead.
+func (*Plugin) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{107}
+}
+
+func (x *Plugin) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Plugin) GetDistribution() string {
+	if x != nil {
+		return x.Distribution
+	}
+	return ""
+}
+
+func (x *Plugin) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Plugin) GetGames() []string {
+	if x != nil {
+		return x.Games
+	}
+	return nil
+}
+
+func (x *Plugin) GetErrors() []string {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+type ListPluginsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Plugins       []*Plugin              `protobuf:"bytes,1,rep,name=plugins,proto3" json:"plugins,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPluginsResponse) Reset() {
+	*x = ListPluginsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPluginsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPluginsResponse) ProtoMessage() {}
+
+func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPluginsResponse.ProtoReflect.Descriptor instead.
+func (*ListPluginsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{108}
+}
+
+func (x *ListPluginsResponse) GetPlugins() []*Plugin {
+	if x != nil {
+		return x.Plugins
+	}
+	return nil
+}
+
+type GetMatchStrikesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMatchStrikesRequest) Reset() {
+	*x = GetMatchStrikesRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMatchStrikesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMatchStrikesRequest) ProtoMessage() {}
+
+func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMatchStrikesRequest.ProtoReflect.Descriptor instead.
+func (*GetMatchStrikesRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{109}
+}
+
+func (x *GetMatchStrikesRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type MatchStrikes struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "matches/{match}".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The rules failures (time-outs, crashes) counted since the match began or was last resumed.
+	Strikes int32 `protobuf:"varint,2,opt,name=strikes,proto3" json:"strikes,omitempty"`
+	// At this many the match is suspended (the host's --max-strikes).
+	MaxStrikes    int32 `protobuf:"varint,3,opt,name=max_strikes,json=maxStrikes,proto3" json:"max_strikes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MatchStrikes) Reset() {
+	*x = MatchStrikes{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchStrikes) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchStrikes) ProtoMessage() {}
+
+func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchStrikes.ProtoReflect.Descriptor instead.
+func (*MatchStrikes) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{110}
+}
+
+func (x *MatchStrikes) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *MatchStrikes) GetStrikes() int32 {
+	if x != nil {
+		return x.Strikes
+	}
+	return 0
+}
+
+func (x *MatchStrikes) GetMaxStrikes() int32 {
+	if x != nil {
+		return x.MaxStrikes
+	}
+	return 0
+}
+
+type ListPoolsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPoolsRequest) Reset() {
+	*x = ListPoolsRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPoolsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPoolsRequest) ProtoMessage() {}
+
+func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPoolsRequest.ProtoReflect.Descriptor instead.
+func (*ListPoolsRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{111}
+}
+
+// The queued tickets of one matchmaking pool: those that may play together (one game, player count and options).
+type MatchmakingPool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The pool's key, "{game}/{seats}/{options digest}".
+	Pool string `protobuf:"bytes,1,opt,name=pool,proto3" json:"pool,omitempty"`
+	// "games/{game}".
+	Game          string `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
+	Seats         int32  `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
+	QueuedTickets int32  `protobuf:"varint,4,opt,name=queued_tickets,json=queuedTickets,proto3" json:"queued_tickets,omitempty"`
+	// When its longest-waiting ticket was queued.
+	OldestQueueTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=oldest_queue_time,json=oldestQueueTime,proto3" json:"oldest_queue_time,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *MatchmakingPool) Reset() {
+	*x = MatchmakingPool{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MatchmakingPool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MatchmakingPool) ProtoMessage() {}
+
+func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MatchmakingPool.ProtoReflect.Descriptor instead.
+func (*MatchmakingPool) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{112}
+}
+
+func (x *MatchmakingPool) GetPool() string {
+	if x != nil {
+		return x.Pool
+	}
+	return ""
+}
+
+func (x *MatchmakingPool) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *MatchmakingPool) GetSeats() int32 {
+	if x != nil {
+		return x.Seats
+	}
+	return 0
+}
+
+func (x *MatchmakingPool) GetQueuedTickets() int32 {
+	if x != nil {
+		return x.QueuedTickets
+	}
+	return 0
+}
+
+func (x *MatchmakingPool) GetOldestQueueTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OldestQueueTime
+	}
+	return nil
+}
+
+type ListPoolsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Every pool with a queued ticket (over every replica), by game, then player count.
+	Pools         []*MatchmakingPool `protobuf:"bytes,1,rep,name=pools,proto3" json:"pools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPoolsResponse) Reset() {
+	*x = ListPoolsResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPoolsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPoolsResponse) ProtoMessage() {}
+
+func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPoolsResponse.ProtoReflect.Descriptor instead.
+func (*ListPoolsResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{113}
+}
+
+func (x *ListPoolsResponse) GetPools() []*MatchmakingPool {
+	if x != nil {
+		return x.Pools
+	}
+	return nil
+}
+
 var File_gamehost_v1_gamehost_proto protoreflect.FileDescriptor
 
 const file_gamehost_v1_gamehost_proto_rawDesc = "" +
@@ -9877,7 +10307,32 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\breported\x18\x03 \x01(\tR\breported\"p\n" +
 	"\x13ListReportsResponse\x121\n" +
 	"\areports\x18\x01 \x03(\v2\x17.gamehost.v1.ChatReportR\areports\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xc8\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x14\n" +
+	"\x12ListPluginsRequest\"\x88\x01\n" +
+	"\x06Plugin\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
+	"\fdistribution\x18\x02 \x01(\tR\fdistribution\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\tR\aversion\x12\x14\n" +
+	"\x05games\x18\x04 \x03(\tR\x05games\x12\x16\n" +
+	"\x06errors\x18\x05 \x03(\tR\x06errors\"D\n" +
+	"\x13ListPluginsResponse\x12-\n" +
+	"\aplugins\x18\x01 \x03(\v2\x13.gamehost.v1.PluginR\aplugins\",\n" +
+	"\x16GetMatchStrikesRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"]\n" +
+	"\fMatchStrikes\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\astrikes\x18\x02 \x01(\x05R\astrikes\x12\x1f\n" +
+	"\vmax_strikes\x18\x03 \x01(\x05R\n" +
+	"maxStrikes\"\x12\n" +
+	"\x10ListPoolsRequest\"\xbe\x01\n" +
+	"\x0fMatchmakingPool\x12\x12\n" +
+	"\x04pool\x18\x01 \x01(\tR\x04pool\x12\x12\n" +
+	"\x04game\x18\x02 \x01(\tR\x04game\x12\x14\n" +
+	"\x05seats\x18\x03 \x01(\x05R\x05seats\x12%\n" +
+	"\x0equeued_tickets\x18\x04 \x01(\x05R\rqueuedTickets\x12F\n" +
+	"\x11oldest_queue_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x0foldestQueueTime\"G\n" +
+	"\x11ListPoolsResponse\x122\n" +
+	"\x05pools\x18\x01 \x03(\v2\x1c.gamehost.v1.MatchmakingPoolR\x05pools*\xc8\x01\n" +
 	"\vMatchStatus\x12\x1c\n" +
 	"\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11MATCH_STATUS_OPEN\x10\x01\x12\x17\n" +
@@ -9998,7 +10453,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"UnmuteUser\x12\x1e.gamehost.v1.UnmuteUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12F\n" +
 	"\tBlockUser\x12\x1d.gamehost.v1.BlockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12J\n" +
 	"\vUnblockUser\x12\x1f.gamehost.v1.UnblockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12Y\n" +
-	"\x10GetChatRelations\x12$.gamehost.v1.GetChatRelationsRequest\x1a\x1a.gamehost.v1.ChatRelations\"\x03\x90\x02\x012\xeb\x05\n" +
+	"\x10GetChatRelations\x12$.gamehost.v1.GetChatRelationsRequest\x1a\x1a.gamehost.v1.ChatRelations\"\x03\x90\x02\x012\xeb\a\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -10010,7 +10465,10 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vHideMessage\x12\x1f.gamehost.v1.HideMessageRequest\x1a\x18.gamehost.v1.ChatMessage\x128\n" +
 	"\aBanUser\x12\x1b.gamehost.v1.BanUserRequest\x1a\x10.gamehost.v1.Ban\x12<\n" +
 	"\tUnbanUser\x12\x1d.gamehost.v1.UnbanUserRequest\x1a\x10.gamehost.v1.Ban\x12U\n" +
-	"\vListReports\x12\x1f.gamehost.v1.ListReportsRequest\x1a .gamehost.v1.ListReportsResponse\"\x03\x90\x02\x01B4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
+	"\vListReports\x12\x1f.gamehost.v1.ListReportsRequest\x1a .gamehost.v1.ListReportsResponse\"\x03\x90\x02\x01\x12U\n" +
+	"\vListPlugins\x12\x1f.gamehost.v1.ListPluginsRequest\x1a .gamehost.v1.ListPluginsResponse\"\x03\x90\x02\x01\x12O\n" +
+	"\tListPools\x12\x1d.gamehost.v1.ListPoolsRequest\x1a\x1e.gamehost.v1.ListPoolsResponse\"\x03\x90\x02\x01\x12V\n" +
+	"\x0fGetMatchStrikes\x12#.gamehost.v1.GetMatchStrikesRequest\x1a\x19.gamehost.v1.MatchStrikes\"\x03\x90\x02\x01B4Z2gamehost.dev/clients/go/gen/gamehost/v1;gamehostv1b\x06proto3"
 
 var (
 	file_gamehost_v1_gamehost_proto_rawDescOnce sync.Once
@@ -10025,7 +10483,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 106)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 114)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -10142,90 +10600,98 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*Ban)(nil),                     // 112: gamehost.v1.Ban
 	(*ListReportsRequest)(nil),      // 113: gamehost.v1.ListReportsRequest
 	(*ListReportsResponse)(nil),     // 114: gamehost.v1.ListReportsResponse
-	(*structpb.Struct)(nil),         // 115: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 116: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 117: google.protobuf.Duration
-	(*structpb.Value)(nil),          // 118: google.protobuf.Value
-	(*anypb.Any)(nil),               // 119: google.protobuf.Any
+	(*ListPluginsRequest)(nil),      // 115: gamehost.v1.ListPluginsRequest
+	(*Plugin)(nil),                  // 116: gamehost.v1.Plugin
+	(*ListPluginsResponse)(nil),     // 117: gamehost.v1.ListPluginsResponse
+	(*GetMatchStrikesRequest)(nil),  // 118: gamehost.v1.GetMatchStrikesRequest
+	(*MatchStrikes)(nil),            // 119: gamehost.v1.MatchStrikes
+	(*ListPoolsRequest)(nil),        // 120: gamehost.v1.ListPoolsRequest
+	(*MatchmakingPool)(nil),         // 121: gamehost.v1.MatchmakingPool
+	(*ListPoolsResponse)(nil),       // 122: gamehost.v1.ListPoolsResponse
+	(*structpb.Struct)(nil),         // 123: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 124: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 125: google.protobuf.Duration
+	(*structpb.Value)(nil),          // 126: google.protobuf.Value
+	(*anypb.Any)(nil),               // 127: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	115, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	115, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	123, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	123, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	11,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	10,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	115, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	123, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	9,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	116, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	124, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	15,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	115, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	123, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	17,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	116, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	116, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	117, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	116, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	124, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	124, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	125, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	124, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	16,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	20,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	117, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	125, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	47,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	116, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	124, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
 	55,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	117, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	117, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	117, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	116, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	116, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	117, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	115, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	117, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	117, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	117, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	117, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	117, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	125, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	125, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	125, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	124, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	124, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	125, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	123, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	125, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	125, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	125, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	125, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	125, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	19,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	18,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	18,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	115, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	123, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	29,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	115, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	123, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	28,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	17,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	31,  // 48: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
 	32,  // 49: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
 	33,  // 50: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
-	118, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
+	126, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
 	34,  // 52: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	115, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	123, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	34,  // 54: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	30,  // 55: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	38,  // 56: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
 	4,   // 57: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	116, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	115, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	124, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	123, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	30,  // 60: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	116, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	116, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	124, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	124, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
 	98,  // 63: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
 	33,  // 64: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
 	31,  // 65: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
 	39,  // 66: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
 	34,  // 67: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	115, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	123, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	38,  // 69: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	17,  // 70: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	98,  // 71: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
 	47,  // 72: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	116, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	124, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	55,  // 74: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	116, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	116, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	124, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	124, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
 	40,  // 77: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	36,  // 78: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
 	43,  // 79: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
@@ -10237,7 +10703,7 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	52,  // 85: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
 	53,  // 86: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
 	99,  // 87: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
-	119, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	127, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	38,  // 89: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	37,  // 90: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	18,  // 91: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
@@ -10249,23 +10715,23 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	98,  // 97: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
 	74,  // 98: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
 	74,  // 99: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	115, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	117, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	117, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	115, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	123, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	125, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	125, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	123, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	5,   // 104: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	117, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	116, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	116, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	116, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	125, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	124, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	124, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	124, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
 	5,   // 109: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
 	80,  // 110: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	116, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	124, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
 	6,   // 112: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	116, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	116, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	124, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	124, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
 	86,  // 115: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	115, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	123, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
 	6,   // 117: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
 	87,  // 118: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
 	92,  // 119: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
@@ -10275,124 +10741,133 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	97,  // 123: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
 	70,  // 124: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
 	30,  // 125: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
-	116, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	124, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
 	8,   // 127: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
 	70,  // 128: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
 	7,   // 129: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
-	116, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
-	116, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
+	124, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
+	124, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
 	98,  // 132: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
-	116, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
+	124, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
 	100, // 134: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
-	12,  // 135: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	14,  // 136: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	21,  // 137: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	22,  // 138: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	24,  // 139: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	25,  // 140: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	27,  // 141: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	35,  // 142: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	36,  // 143: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	40,  // 144: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	41,  // 145: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	56,  // 146: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	69,  // 147: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	91,  // 148: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
-	73,  // 149: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	75,  // 150: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	77,  // 151: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	79,  // 152: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	81,  // 153: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	82,  // 154: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	83,  // 155: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	84,  // 156: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	43,  // 157: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	44,  // 158: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	45,  // 159: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	48,  // 160: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	49,  // 161: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	50,  // 162: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	51,  // 163: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	52,  // 164: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	53,  // 165: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	58,  // 166: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	60,  // 167: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	62,  // 168: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	99,  // 169: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
-	101, // 170: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
-	102, // 171: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
-	103, // 172: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
-	104, // 173: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
-	105, // 174: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
-	106, // 175: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
-	107, // 176: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
-	64,  // 177: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	65,  // 178: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	67,  // 179: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	68,  // 180: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	88,  // 181: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	90,  // 182: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	109, // 183: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
-	110, // 184: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
-	111, // 185: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
-	113, // 186: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
-	13,  // 187: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	9,   // 188: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	18,  // 189: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	23,  // 190: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	18,  // 191: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	26,  // 192: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	18,  // 193: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	30,  // 194: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	37,  // 195: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	38,  // 196: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	42,  // 197: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	57,  // 198: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	71,  // 199: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	94,  // 200: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
-	18,  // 201: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	76,  // 202: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	78,  // 203: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	80,  // 204: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	80,  // 205: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	80,  // 206: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	80,  // 207: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	85,  // 208: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	46,  // 209: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 210: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 211: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	18,  // 212: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	18,  // 213: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	54,  // 214: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 215: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 216: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	18,  // 217: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	59,  // 218: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	61,  // 219: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	63,  // 220: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	98,  // 221: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
-	100, // 222: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
-	100, // 223: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
-	108, // 224: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 225: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 226: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 227: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 228: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
-	18,  // 229: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	66,  // 230: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	18,  // 231: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	18,  // 232: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	89,  // 233: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	87,  // 234: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	98,  // 235: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
-	112, // 236: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
-	112, // 237: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
-	114, // 238: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
-	187, // [187:239] is the sub-list for method output_type
-	135, // [135:187] is the sub-list for method input_type
-	135, // [135:135] is the sub-list for extension type_name
-	135, // [135:135] is the sub-list for extension extendee
-	0,   // [0:135] is the sub-list for field type_name
+	116, // 135: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
+	124, // 136: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
+	121, // 137: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
+	12,  // 138: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	14,  // 139: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	21,  // 140: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	22,  // 141: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	24,  // 142: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	25,  // 143: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	27,  // 144: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	35,  // 145: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	36,  // 146: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	40,  // 147: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	41,  // 148: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	56,  // 149: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	69,  // 150: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	91,  // 151: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	73,  // 152: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	75,  // 153: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	77,  // 154: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	79,  // 155: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	81,  // 156: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	82,  // 157: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	83,  // 158: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	84,  // 159: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	43,  // 160: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	44,  // 161: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	45,  // 162: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	48,  // 163: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	49,  // 164: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	50,  // 165: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	51,  // 166: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	52,  // 167: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	53,  // 168: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	58,  // 169: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	60,  // 170: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	62,  // 171: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	99,  // 172: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
+	101, // 173: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
+	102, // 174: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
+	103, // 175: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
+	104, // 176: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
+	105, // 177: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
+	106, // 178: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
+	107, // 179: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
+	64,  // 180: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	65,  // 181: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	67,  // 182: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	68,  // 183: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	88,  // 184: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	90,  // 185: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	109, // 186: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
+	110, // 187: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
+	111, // 188: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
+	113, // 189: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
+	115, // 190: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
+	120, // 191: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
+	118, // 192: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
+	13,  // 193: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	9,   // 194: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	18,  // 195: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	23,  // 196: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	18,  // 197: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	26,  // 198: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	18,  // 199: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	30,  // 200: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	37,  // 201: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	38,  // 202: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	42,  // 203: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	57,  // 204: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	71,  // 205: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	94,  // 206: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	18,  // 207: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	76,  // 208: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	78,  // 209: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	80,  // 210: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	80,  // 211: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	80,  // 212: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	80,  // 213: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	85,  // 214: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	46,  // 215: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 216: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 217: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	18,  // 218: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	18,  // 219: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	54,  // 220: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 221: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 222: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	18,  // 223: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	59,  // 224: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	61,  // 225: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	63,  // 226: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	98,  // 227: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
+	100, // 228: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
+	100, // 229: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
+	108, // 230: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 231: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 232: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 233: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 234: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
+	18,  // 235: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	66,  // 236: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	18,  // 237: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	18,  // 238: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	89,  // 239: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	87,  // 240: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	98,  // 241: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
+	112, // 242: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
+	112, // 243: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
+	114, // 244: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
+	117, // 245: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
+	122, // 246: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
+	119, // 247: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
+	193, // [193:248] is the sub-list for method output_type
+	138, // [138:193] is the sub-list for method input_type
+	138, // [138:138] is the sub-list for extension type_name
+	138, // [138:138] is the sub-list for extension extendee
+	0,   // [0:138] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -10453,7 +10928,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   106,
+			NumMessages:   114,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -1906,16 +1906,19 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	GameHostAdmin_AbortMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/AbortMatch"
-	GameHostAdmin_DeleteMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/DeleteMatch"
-	GameHostAdmin_AssignBot_FullMethodName      = "/gamehost.v1.GameHostAdmin/AssignBot"
-	GameHostAdmin_ResumeMatch_FullMethodName    = "/gamehost.v1.GameHostAdmin/ResumeMatch"
-	GameHostAdmin_ListDeliveries_FullMethodName = "/gamehost.v1.GameHostAdmin/ListDeliveries"
-	GameHostAdmin_RetryDelivery_FullMethodName  = "/gamehost.v1.GameHostAdmin/RetryDelivery"
-	GameHostAdmin_HideMessage_FullMethodName    = "/gamehost.v1.GameHostAdmin/HideMessage"
-	GameHostAdmin_BanUser_FullMethodName        = "/gamehost.v1.GameHostAdmin/BanUser"
-	GameHostAdmin_UnbanUser_FullMethodName      = "/gamehost.v1.GameHostAdmin/UnbanUser"
-	GameHostAdmin_ListReports_FullMethodName    = "/gamehost.v1.GameHostAdmin/ListReports"
+	GameHostAdmin_AbortMatch_FullMethodName      = "/gamehost.v1.GameHostAdmin/AbortMatch"
+	GameHostAdmin_DeleteMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/DeleteMatch"
+	GameHostAdmin_AssignBot_FullMethodName       = "/gamehost.v1.GameHostAdmin/AssignBot"
+	GameHostAdmin_ResumeMatch_FullMethodName     = "/gamehost.v1.GameHostAdmin/ResumeMatch"
+	GameHostAdmin_ListDeliveries_FullMethodName  = "/gamehost.v1.GameHostAdmin/ListDeliveries"
+	GameHostAdmin_RetryDelivery_FullMethodName   = "/gamehost.v1.GameHostAdmin/RetryDelivery"
+	GameHostAdmin_HideMessage_FullMethodName     = "/gamehost.v1.GameHostAdmin/HideMessage"
+	GameHostAdmin_BanUser_FullMethodName         = "/gamehost.v1.GameHostAdmin/BanUser"
+	GameHostAdmin_UnbanUser_FullMethodName       = "/gamehost.v1.GameHostAdmin/UnbanUser"
+	GameHostAdmin_ListReports_FullMethodName     = "/gamehost.v1.GameHostAdmin/ListReports"
+	GameHostAdmin_ListPlugins_FullMethodName     = "/gamehost.v1.GameHostAdmin/ListPlugins"
+	GameHostAdmin_ListPools_FullMethodName       = "/gamehost.v1.GameHostAdmin/ListPools"
+	GameHostAdmin_GetMatchStrikes_FullMethodName = "/gamehost.v1.GameHostAdmin/GetMatchStrikes"
 )
 
 // GameHostAdminClient is the client API for GameHostAdmin service.
@@ -1947,6 +1950,13 @@ type GameHostAdminClient interface {
 	UnbanUser(ctx context.Context, in *UnbanUserRequest, opts ...grpc.CallOption) (*Ban, error)
 	// The players' reports, newest first; paged.
 	ListReports(ctx context.Context, in *ListReportsRequest, opts ...grpc.CallOption) (*ListReportsResponse, error)
+	// The admin console's reads (docs/operations.md).
+	// The installed plugins, their games and why any was skipped, as `gamehost plugins` shows them.
+	ListPlugins(ctx context.Context, in *ListPluginsRequest, opts ...grpc.CallOption) (*ListPluginsResponse, error)
+	// The matchmaking pools with queued tickets: how many, and since when.
+	ListPools(ctx context.Context, in *ListPoolsRequest, opts ...grpc.CallOption) (*ListPoolsResponse, error)
+	// A match's rules failures counted so far, and how many suspend it.
+	GetMatchStrikes(ctx context.Context, in *GetMatchStrikesRequest, opts ...grpc.CallOption) (*MatchStrikes, error)
 }
 
 type gameHostAdminClient struct {
@@ -2057,6 +2067,36 @@ func (c *gameHostAdminClient) ListReports(ctx context.Context, in *ListReportsRe
 	return out, nil
 }
 
+func (c *gameHostAdminClient) ListPlugins(ctx context.Context, in *ListPluginsRequest, opts ...grpc.CallOption) (*ListPluginsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPluginsResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListPlugins_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) ListPools(ctx context.Context, in *ListPoolsRequest, opts ...grpc.CallOption) (*ListPoolsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPoolsResponse)
+	err := c.cc.Invoke(ctx, GameHostAdmin_ListPools_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostAdminClient) GetMatchStrikes(ctx context.Context, in *GetMatchStrikesRequest, opts ...grpc.CallOption) (*MatchStrikes, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MatchStrikes)
+	err := c.cc.Invoke(ctx, GameHostAdmin_GetMatchStrikes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostAdminServer is the server API for GameHostAdmin service.
 // All implementations must embed UnimplementedGameHostAdminServer
 // for forward compatibility.
@@ -2086,6 +2126,13 @@ type GameHostAdminServer interface {
 	UnbanUser(context.Context, *UnbanUserRequest) (*Ban, error)
 	// The players' reports, newest first; paged.
 	ListReports(context.Context, *ListReportsRequest) (*ListReportsResponse, error)
+	// The admin console's reads (docs/operations.md).
+	// The installed plugins, their games and why any was skipped, as `gamehost plugins` shows them.
+	ListPlugins(context.Context, *ListPluginsRequest) (*ListPluginsResponse, error)
+	// The matchmaking pools with queued tickets: how many, and since when.
+	ListPools(context.Context, *ListPoolsRequest) (*ListPoolsResponse, error)
+	// A match's rules failures counted so far, and how many suspend it.
+	GetMatchStrikes(context.Context, *GetMatchStrikesRequest) (*MatchStrikes, error)
 	mustEmbedUnimplementedGameHostAdminServer()
 }
 
@@ -2125,6 +2172,15 @@ func (UnimplementedGameHostAdminServer) UnbanUser(context.Context, *UnbanUserReq
 }
 func (UnimplementedGameHostAdminServer) ListReports(context.Context, *ListReportsRequest) (*ListReportsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListReports not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListPlugins(context.Context, *ListPluginsRequest) (*ListPluginsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPlugins not implemented")
+}
+func (UnimplementedGameHostAdminServer) ListPools(context.Context, *ListPoolsRequest) (*ListPoolsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPools not implemented")
+}
+func (UnimplementedGameHostAdminServer) GetMatchStrikes(context.Context, *GetMatchStrikesRequest) (*MatchStrikes, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetMatchStrikes not implemented")
 }
 func (UnimplementedGameHostAdminServer) mustEmbedUnimplementedGameHostAdminServer() {}
 func (UnimplementedGameHostAdminServer) testEmbeddedByValue()                       {}
@@ -2327,6 +2383,60 @@ func _GameHostAdmin_ListReports_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHostAdmin_ListPlugins_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPluginsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListPlugins(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListPlugins_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListPlugins(ctx, req.(*ListPluginsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_ListPools_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPoolsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).ListPools(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_ListPools_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).ListPools(ctx, req.(*ListPoolsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHostAdmin_GetMatchStrikes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetMatchStrikesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostAdminServer).GetMatchStrikes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHostAdmin_GetMatchStrikes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostAdminServer).GetMatchStrikes(ctx, req.(*GetMatchStrikesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHostAdmin_ServiceDesc is the grpc.ServiceDesc for GameHostAdmin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2373,6 +2483,18 @@ var GameHostAdmin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListReports",
 			Handler:    _GameHostAdmin_ListReports_Handler,
+		},
+		{
+			MethodName: "ListPlugins",
+			Handler:    _GameHostAdmin_ListPlugins_Handler,
+		},
+		{
+			MethodName: "ListPools",
+			Handler:    _GameHostAdmin_ListPools_Handler,
+		},
+		{
+			MethodName: "GetMatchStrikes",
+			Handler:    _GameHostAdmin_GetMatchStrikes_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
