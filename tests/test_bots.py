@@ -162,7 +162,8 @@ def test_every_level_is_registered():
 def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
     """`gamehost play`: the lines naming the bot's moves (the log's labels)
     name places, never a card's number (the board printed at that moment
-    shows the face-up card)."""
+    shows the face-up card); a card the move turned face up is said after
+    the label, as what became public."""
     import re
     import subprocess
     import sys
@@ -175,9 +176,12 @@ def test_cli_names_a_burgbaumeister_bot_turn_by_place(quick_host):
     bot_lines = [line.strip() for line in result.stdout.splitlines() if line.startswith("  Player 2 (bot): ")]
     assert len(bot_lines) >= 4, result.stdout[-2000:]
     for line in bot_lines:
-        assert re.fullmatch(r"Player 2 \(bot\): (Turn up the card at|Take the card at|Turn the card at|Magician: insert the card "
-                            r"at) [A-E][1-9]( .*)?", line), line
-        assert not re.search(r"\d", line.split(" at ", 1)[1][2:]), line  # no number after the place
+        named = re.fullmatch(r"Player 2 \(bot\): (Turn up the card at|Take the card at|Turn the card at|Magician: insert "
+                             r"the card at) [A-E][1-9](?P<rest>.*)", line)
+        assert named, line
+        label, _, revealed = named["rest"].partition(" (The card at ")
+        assert not re.search(r"\d", label), line  # no number after the place
+        assert not revealed or re.fullmatch(r"[A-E][1-9] shows \d+\)", revealed), line
 
 
 @pytest.mark.parametrize(("args", "complaint"), [

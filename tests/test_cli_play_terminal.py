@@ -119,16 +119,18 @@ def _read_until(stream, wanted: str, deadline: float) -> str:
     return seen
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    # A shell starts background jobs with SIGINT ignored, and the child would inherit that: give the
-    # player's process the disposition a terminal gives it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _as_at_a_terminal(*command: str) -> list[str]:
+    """``command`` with the SIGINT disposition a terminal gives it. A shell starts background jobs with
+    SIGINT ignored, and the child would inherit that; the disposition is set in a Python that then execs the
+    command (kept across exec), not in a preexec_fn, which runs in a fork of this threaded process."""
+    return [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            "os.execv(sys.argv[1], sys.argv[1:])", *command]
 
 
 def test_ctrl_c_asks_too_and_keeping_prints_the_resume_command(host, client):
-    player = subprocess.Popen([sys.executable, "-u", "-m", "gamehost.cli.main", "play", "tictactoe", "--seed", "3",
-                               "--host", host.target], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, preexec_fn=_ctrl_c_as_at_a_terminal)
+    player = subprocess.Popen(_as_at_a_terminal(sys.executable, "-u", "-m", "gamehost.cli.main", "play", "tictactoe",
+                                                "--seed", "3", "--host", host.target),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         seen = _read_until(player.stdout, "q to quit): ", deadline)

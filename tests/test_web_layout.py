@@ -88,8 +88,9 @@ def finished(client, game: pb.Game) -> dict:
     return {"game": game.id, "match": match.split("/")[1], "version": client.match(match).version}
 
 
-def measure(layout_host, tmp_path: Path) -> dict:
-    """The scenario's measurements of every game at every player count and both sizes, and its axe runs."""
+def measure(layout_host, tmp_path: Path, part: str) -> dict:
+    """The scenario's measurements of every game at every player count and both sizes (``part`` "sizes"), or
+    its axe runs (``part`` "accessibility")."""
     with layout_host.client() as client:
         games = sorted((game for game in client.games() if game.plugin.split()[0] in SHIPPED), key=lambda game: game.id)
         midgame = []
@@ -100,9 +101,10 @@ def measure(layout_host, tmp_path: Path) -> dict:
         cases = {"midgame": midgame, "finished": [finished(client, game) for game in games]}
     file = tmp_path / "cases.json"
     file.write_text(json.dumps(cases))
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    if part == "sizes":
+        shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     done = subprocess.run([shutil.which("node") or "node", str(WEB / "e2e" / "layout.mjs"), "--target",
-                           layout_host.web_url, "--cases", str(file), "--out", str(SCREENSHOTS)],
+                           layout_host.web_url, "--cases", str(file), "--out", str(SCREENSHOTS), "--part", part],
                           capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, f"layout.mjs failed:\n{done.stderr[-4000:]}"
     return {"games": [game.id for game in games], "cases": cases, **json.loads(done.stdout.strip().splitlines()[-1])}
@@ -174,15 +176,20 @@ def check_no_serious_accessibility_violation_in_either_theme(measured: dict) -> 
     assert serious == []
 
 
-# One test for one browser run (some four minutes on a loaded machine): split into several, pytest-xdist's work
-# stealing could run the scenario once per worker.
+# Two browser runs, each one test: split further, pytest-xdist's work stealing could run a scenario's setup once
+# per worker.
 @pytest.mark.long_running
 @pytest.mark.timeout(SCENARIO_TIMEOUT + 120)
-def test_every_game_page_is_board_first_on_a_desktop_tappable_on_a_phone_and_accessible(layout_host, tmp_path):
-    measured = measure(layout_host, tmp_path)
+def test_every_game_page_is_board_first_on_a_desktop_and_tappable_on_a_phone(layout_host, tmp_path):
+    measured = measure(layout_host, tmp_path, "sizes")
     check_every_game_and_player_count_was_measured_at_both_sizes(measured)
     check_on_a_desktop_the_board_the_moves_and_the_last_move_show_together_without_scrolling(measured)
     check_on_a_phone_every_target_is_big_enough_to_tap_and_every_text_to_read(measured)
     check_board_targets_are_marked_without_hovering(measured)
     check_the_boards_words_read_against_what_they_are_drawn_on(measured)
-    check_no_serious_accessibility_violation_in_either_theme(measured)
+
+
+@pytest.mark.long_running
+@pytest.mark.timeout(SCENARIO_TIMEOUT + 120)
+def test_the_lobby_every_game_page_and_every_replay_are_accessible_in_both_themes(layout_host, tmp_path):
+    check_no_serious_accessibility_violation_in_either_theme(measure(layout_host, tmp_path, "accessibility"))

@@ -12,8 +12,9 @@ import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
 import { openLobby } from "./pages.mjs";
 
+// --part sizes: every game page measured at both sizes; --part accessibility: axe in both themes.
 const { values: args } = parseArgs({ options: { target: { type: "string" }, cases: { type: "string" },
-  out: { type: "string" } } });
+  out: { type: "string" }, part: { type: "string" } } });
 const target = args.target;
 const cases = JSON.parse(readFileSync(args.cases, "utf8"));
 
@@ -180,7 +181,7 @@ const browser = await launchBrowser();
 try {
   mkdirSync(args.out, { recursive: true });
   const measured = [];
-  for (const [size, options] of Object.entries(SIZES)) {
+  for (const [size, options] of args.part === "accessibility" ? [] : Object.entries(SIZES)) {
     const page = await newPage(browser, options);
     for (const entry of cases.midgame) {
       await openAsSeat(page, entry);
@@ -194,29 +195,31 @@ try {
   // axe in both themes on one page load each: the system's scheme is switched in place (the page follows
   // prefers-color-scheme), which is what the header's toggle changes too.
   const accessibility = [];
-  const page = await newPage(browser, SIZES.desktop);
-  const bothThemes = async (name) => {
-    for (const colorScheme of ["light", "dark"]) {
-      await page.emulateMedia({ colorScheme });
-      accessibility.push({ page: name, colorScheme, violations: await axeViolations(page),
-        background: await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor) });
-      timed(`axe: ${name}, ${colorScheme}`);
+  if (args.part !== "sizes") {
+    const page = await newPage(browser, SIZES.desktop);
+    const bothThemes = async (name) => {
+      for (const colorScheme of ["light", "dark"]) {
+        await page.emulateMedia({ colorScheme });
+        accessibility.push({ page: name, colorScheme, violations: await axeViolations(page),
+          background: await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor) });
+        timed(`axe: ${name}, ${colorScheme}`);
+      }
+    };
+    await openLobby(page, target);
+    await bothThemes("lobby");
+    for (const entry of cases.midgame.filter((candidate) => candidate.axe)) {
+      await page.emulateMedia({ colorScheme: "light" });
+      await openAsSeat(page, entry);
+      await bothThemes(`game ${entry.game}`);
     }
-  };
-  await openLobby(page, target);
-  await bothThemes("lobby");
-  for (const entry of cases.midgame.filter((candidate) => candidate.axe)) {
-    await page.emulateMedia({ colorScheme: "light" });
-    await openAsSeat(page, entry);
-    await bothThemes(`game ${entry.game}`);
-  }
-  for (const entry of cases.finished) {
-    await page.emulateMedia({ colorScheme: "light" });
-    await page.goto(`${target}/#/matches/${entry.match}/replay`);
-    await page.waitForSelector(".replay-page[data-version]:not([data-loading])", { timeout: WAIT_MS });
-    await page.locator("#replay-last").click();
-    await page.waitForSelector(`.replay-page[data-version="${entry.version}"]:not([data-loading])`, { timeout: WAIT_MS });
-    await bothThemes(`replay ${entry.game}`);
+    for (const entry of cases.finished) {
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.goto(`${target}/#/matches/${entry.match}/replay`);
+      await page.waitForSelector(".replay-page[data-version]:not([data-loading])", { timeout: WAIT_MS });
+      await page.locator("#replay-last").click();
+      await page.waitForSelector(`.replay-page[data-version="${entry.version}"]:not([data-loading])`, { timeout: WAIT_MS });
+      await bothThemes(`replay ${entry.game}`);
+    }
   }
   console.log(JSON.stringify({ measured, accessibility }));
 } finally {

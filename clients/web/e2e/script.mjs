@@ -61,7 +61,9 @@ try {
     await playMove(page, moveId);
     version = (await pageState(page)).version;
   }
-  const logPage = pages[0];
+  // Read as a spectator (a profile holding no seat), as the Python and Go scripts read it: a seat's log also
+  // names what only that seat was shown (its own draws).
+  const logPage = await newPage();
   await logPage.goto(`${args.target}/#/matches/${id}/log`);
   await logPage.waitForSelector("#match-log[data-complete]", { state: "attached" }); // in the replay page's raw toggle
   console.log(canonicalJson(JSON.parse(await logPage.locator("#match-log").textContent())));
