@@ -207,3 +207,17 @@ def test_a_users_newest_ten_browsers_are_kept_in_the_store_across_a_restart(tmp_
         push_service.stop()
     assert browsers[0].received == [] and forgotten.code == grpc.StatusCode.NOT_FOUND
     assert all(browser.refusals == [] for browser in browsers)
+
+
+def test_a_host_sending_only_to_public_push_services_refuses_this_network_and_plain_http(idp, tmp_path):
+    host = HostProcess(*idp.host_args(), "--push-vapid-key", str(tmp_path / "vapid.pem")).start()
+    try:
+        with host.client(idp.token("push-hal")) as client:
+            for endpoint in ("http://push.example/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://[::1]/x",
+                             "https://localhost:8443/x", "https://metadata.internal/x"):
+                refused = refusal(client.subscribe_push, endpoint=endpoint, p256dh="BA" + "A" * 85, auth="A" * 22)
+                assert (refused.code, refused.field_violations[0][0]) == (grpc.StatusCode.INVALID_ARGUMENT,
+                                                                          "endpoint"), endpoint
+                assert refusal(client.unsubscribe_push, endpoint).code == grpc.StatusCode.NOT_FOUND  # none kept
+    finally:
+        host.stop()

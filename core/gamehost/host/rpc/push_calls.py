@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import time
 from urllib.parse import urlsplit
 
@@ -41,7 +42,21 @@ def refused_endpoint(endpoint: str, insecure_allowed: bool) -> str | None:
     schemes = ("https", "http") if insecure_allowed else ("https",)
     if parts.scheme not in schemes or not parts.hostname or parts.username or parts.password:
         return "must be an https URL without credentials, as PushSubscription.endpoint gives it."
+    if not insecure_allowed and names_this_network(parts.hostname):
+        return "must be a push service on the internet, not this host or its network."
     return None
+
+
+def names_this_network(hostname: str) -> bool:
+    """Whether ``hostname`` is the host itself or an address of a private network: the host would POST
+    there on a user's word (push services are public)."""
+    if hostname == "localhost" or hostname.endswith((".localhost", ".local", ".internal")):
+        return True
+    try:
+        address = ipaddress.ip_address(hostname)
+    except ValueError:
+        return False
+    return not address.is_global
 
 
 class PushCalls:
