@@ -238,9 +238,12 @@ def test_a_bot_s_reply_is_a_trace_of_its_own_and_a_session_s_move_too(traced_hos
 
     with grpc.insecure_channel(traced_host.target) as channel:
         stub = gamehost_pb2_grpc.GameHostStub(channel)
-        version = stub.GetMatch(pb.GetMatchRequest(name=match)).version  # the bot has moved: the player's turn
+        # The bot has moved: the player's turn, on a square the bot left free.
+        view = stub.GetView(pb.GetViewRequest(name=match, player_token=joined["playerToken"]),
+                            metadata=(("authorization", f"Bearer {ada}"),))
         requests = iter([pb.SessionRequest(tag=7, move=pb.SubmitMoveRequest(
-            name=match, player_token=joined["playerToken"], move_id="a1", expected_version=version))])
+            name=match, player_token=joined["playerToken"], move_id=view.legal_moves[0].id,
+            expected_version=view.version))])
         events = list(stub.Session(requests, metadata=(
             ("authorization", f"Bearer {ada}"),)))
     assert events[0].tag == 7 and events[0].WhichOneof("event") == "moved", events
