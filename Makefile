@@ -41,13 +41,14 @@ serve: $(SERVING)
 # two cores have in 20 minutes beside the 1,600 other tests (some 1,000 to
 # 1,700 s); 0.1 is 890 s, and every configuration of every sweep still plays
 # at least one batch.
+# --durations: every run, CI's too, says where its time went.
 CONFORMANCE_SHARE ?= 0.1
 test: $(STAMP)
 	@echo "--- PostgreSQL for the store and replica tests"
 	url=$$(PYTHON=$(PY) scripts/test-postgres) && \
 	PATH=$(abspath build/bin):$$PATH GAMEHOST_TEST_POSTGRES=$$url \
 	GAMEHOST_CONFORMANCE_SHARE=$${GAMEHOST_CONFORMANCE_SHARE:-$(CONFORMANCE_SHARE)} \
-		$(PY) -m pytest -n auto --dist worksteal $(ARGS)
+		$(PY) -m pytest -n auto --dist worksteal --durations=25 $(ARGS)
 
 # The SDK, the test kit, the host and the shipped plugins' packages under
 # mypy (settings in pyproject.toml). MYPYPATH reads the host and the client
