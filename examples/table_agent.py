@@ -1,8 +1,15 @@
 """Train a tiny table agent on a game, evaluate it against random play, then
-play it at a live host against the host's random bot.
+play it at a live host: against the host's random bot, and as a remote agent
+the host seats at its tables.
 
     python examples/table_agent.py tictactoe --train 3000 --games 200
     python examples/table_agent.py tictactoe --host 127.0.0.1:50051 --games 20
+    python examples/table_agent.py tictactoe --host 127.0.0.1:50051 --agent-key KEY
+
+With --agent-key (an API key with the "agent" role) the agent registers as
+"agent:table-agent" over ServeAgent; the host offers it seat 0 of each match
+the example opens, and the example plays the other seats at random, as any
+player who picked the agent in the lobby would.
 
 The agent learns, for each observation it met (the seat's view) and each
 action, the mean reward that followed (Monte Carlo control, exploring a
@@ -14,12 +21,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import threading
 from collections import defaultdict
+from typing import Sequence
 
 import numpy as np
 
-from gamehost.client import GameHostClient
+from gamehost.agent import Agent, serve
+from gamehost.client import GameHostClient, from_struct
+from gamehost.env import rank_rewards
 from gamehost.env.aec import GameEnv, local_env, remote_env
+from gamehost.env.encoding import encode_view
+from gamehost.v1 import gamehost_pb2 as pb
+
+AGENT_NAME = "table-agent"
 
 
 class TableAgent:
@@ -55,6 +70,60 @@ class RandomAgent(TableAgent):
         return self.rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
 
 
+class ServedTableAgent(Agent):
+    """The trained table as a remote agent: the host's view and legal moves
+    become the observation and mask the table learned from (moves in id
+    order, as the environment numbers its actions)."""
+
+    def __init__(self, game: str, table: TableAgent, observation_bytes: int) -> None:
+        super().__init__(AGENT_NAME, [game])
+        self.table = table
+        self.observation_bytes = observation_bytes
+        self.ready = threading.Event()
+
+    def registered(self, registration: pb.AgentRegistered) -> None:
+        self.ready.set()
+
+    def choose(self, view: pb.View, legal_moves: Sequence[pb.LegalMove]) -> pb.LegalMove:
+        moves = sorted(legal_moves, key=lambda move: move.id)
+        observation = {"observation": encode_view(from_struct(view.state), self.observation_bytes),
+                       "action_mask": np.ones(len(moves), dtype=np.int8)}
+        return moves[self.table.act(observation)]
+
+
+def play_as_remote_agent(table: TableAgent, args: argparse.Namespace, observation_bytes: int,
+                         rng: random.Random) -> list[float]:
+    """Serves the table at the host while the example opens ``args.games``
+    matches with the agent at seat 0 and random play at the others: the
+    agent's rewards, from the host's results."""
+    served = ServedTableAgent(args.game, table, observation_bytes)
+    serving = threading.Thread(target=serve, args=(served, args.host), kwargs={"bearer_token": args.agent_key},
+                               daemon=True)
+    serving.start()
+    if not served.ready.wait(30):
+        raise SystemExit(f"the host at {args.host} did not register the agent: is the key's role \"agent\"?")
+    rewards = []
+    try:
+        with GameHostClient(args.host) as client:
+            table_env = remote_env(client, args.game, args.seats, bot_seats=[0], bot=f"agent:{AGENT_NAME}")
+            for seed in range(args.games):
+                play_others_at_random(table_env, 3 * 10**6 + seed, rng)
+                ranking = client.match(table_env.rules.match).result.ranking
+                rewards.append(rank_rewards(ranking)[0])
+            table_env.close()
+    finally:
+        served.stop()
+    return rewards
+
+
+def play_others_at_random(env: GameEnv, seed: int, rng: random.Random) -> None:
+    env.reset(seed=seed)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else
+                 rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+
+
 def play(env: GameEnv, agent: TableAgent, seed: int, rng: random.Random, learning: bool = False) -> float:
     """One match with the agent at seat 0 (the others random): its reward."""
     env.reset(seed=seed)
@@ -88,6 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--train", type=int, default=3000, help="training matches (local)")
     parser.add_argument("--games", type=int, default=200, help="evaluation matches, locally and at the host")
     parser.add_argument("--host", default="", help="HOST:PORT of a live host to play at after training")
+    parser.add_argument("--agent-key", default="", help="an API key with the agent role: also serve the agent there")
     args = parser.parse_args(argv)
 
     agent, rng = TableAgent(rng=random.Random(1)), random.Random(2)
@@ -103,6 +173,9 @@ def main(argv: list[str] | None = None) -> None:
             at_host = remote_env(client, args.game, args.seats, bot_seats=range(1, args.seats), bot="random")
             print("table agent at the host, against its random bot:",
                   summary([play(at_host, agent, 2 * 10**6 + s, rng) for s in range(args.games)]))
+        if args.agent_key:
+            print(f"table agent served as agent:{AGENT_NAME}, against random players:",
+                  summary(play_as_remote_agent(agent, args, env.observation_bytes, rng)))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ leave mid-match get the fallback bot and strikes, and the matches finish."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -285,6 +286,21 @@ def test_refused_agents_and_seats_change_nothing(start_host, keys):
         assert events[0].registered.bot == "agent:ann" and list(events[0].registered.games) == ["games/tictactoe"]
         assert events[1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
         assert "move.turn_id" in events[1].error.message
+
+
+def test_the_env_example_trains_an_agent_then_plays_it_at_a_host_and_serves_it_as_an_agent(start_host, keys):
+    path, key = keys
+    host = start_host("--api-keys", str(path), "--bot-delay", "0")
+    example = Path(__file__).resolve().parent.parent / "examples" / "table_agent.py"
+    run = subprocess.run([sys.executable, str(example), "tictactoe", "--train", "200", "--games", "3",
+                          "--host", host.target, "--agent-key", key["robots"]],
+                         capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stderr
+    for line in ("table agent at the host, against its random bot", "table agent served as agent:table-agent"):
+        assert re.search(rf"^{line}.*: \d+ won, \d+ drawn, \d+ lost", run.stdout, re.MULTILINE), run.stdout
+    with host.client() as client:
+        served = [m for m in client.matches() if any(seat.bot == "agent:table-agent" for seat in m.seats)]
+        assert len(served) == 3 and all(m.status == pb.MATCH_STATUS_FINISHED for m in served)
 
 
 def test_matchmaking_fills_a_waiting_players_seats_with_an_agent(start_host, keys, agents):

@@ -5,10 +5,6 @@ actions played locally give the same views and rewards."""
 from __future__ import annotations
 
 import random
-import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -75,15 +71,6 @@ def test_an_agent_plays_against_the_hosts_bot(host):
         _, _, rewards = random_match(env, 99, random.Random(1))
         result = client.match(env.rules.match).result
     assert list(result.ranking) and rewards == {"seat_0": rank_rewards(result.ranking)[0]}
-
-
-def test_the_example_trains_an_agent_and_plays_it_at_the_host(host):
-    example = Path(__file__).resolve().parent.parent / "examples" / "table_agent.py"
-    run = subprocess.run([sys.executable, str(example), "tictactoe", "--train", "200", "--games", "3",
-                          "--host", host.target], capture_output=True, text=True, timeout=240)
-    assert run.returncode == 0, run.stderr
-    assert re.search(r"^table agent at the host, against its random bot: \d+ won, \d+ drawn, \d+ lost", run.stdout,
-                     re.MULTILINE), run.stdout
 
 
 def test_pettingzoo_api_test_passes_at_the_host(host):
