@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -224,7 +225,14 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
     assert erin_a.refused("ExportUserData", pb.ExportUserDataRequest()).code() == grpc.StatusCode.NOT_FOUND
 
 
-def test_another_user_s_data_a_missing_confirmation_and_live_matches_are_refused_changing_nothing(hosts):
+def cli(host: HostProcess, key: str, *args: str) -> subprocess.CompletedProcess:
+    """``gamehost admin ARGS`` against ``host`` with ``key``, stdin not a terminal."""
+    return subprocess.run([sys.executable, "-m", "gamehost.cli.main", "admin", *args, "--host", host.target,
+                           "--bearer-token", key], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "LC_ALL": "C", "LANG": "C"})
+
+
+def test_another_user_s_data_a_missing_confirmation_and_live_matches_are_refused_changing_nothing(hosts, tmp_path):
     a, b, _, admin_key, mallory_key = hosts
     tag = uuid.uuid4().hex[:8]
     gil, hal = Caller(a, f"gil{tag}"), Caller(b, f"hal{tag}")
@@ -261,9 +269,16 @@ def test_another_user_s_data_a_missing_confirmation_and_live_matches_are_refused
         assert (live.code(), reason(live)) == (grpc.StatusCode.FAILED_PRECONDITION, "USER_IN_LIVE_MATCHES")
         assert match in live.details() and "abort" in live.details()
     assert held() == before
-    # Once the match is over (aborted by an admin), the deletion goes through.
+    # Once the match is over (aborted by an admin), the admin's CLI exports and deletes.
     admin("AbortMatch", pb.AbortMatchRequest(name=match), admin=True)
-    assert admin("DeleteUserData", pb.DeleteUserDataRequest(player=f"players/gil{tag}", confirm=True)).matches == 1
+    out = tmp_path / "gil.json"
+    exported = cli(b, admin_key, "export-user", f"players/gil{tag}", "--out", str(out))
+    assert exported.returncode == 0 and str(out) in exported.stdout
+    assert [m["match"] for m in json.loads(out.read_text())["matches"]] == [match]
+    unasked = cli(b, admin_key, "delete-user", f"gil{tag}")  # no terminal to ask on, no --yes
+    assert unasked.returncode == 2 and "--yes" in unasked.stderr and gil.export()["matches"]
+    deleted = cli(b, admin_key, "delete-user", f"gil{tag}", "--yes")
+    assert deleted.returncode == 0 and "deleted-" in deleted.stdout and "1 match" in deleted.stdout
     audit = b.wait_for_log("user data erased", by="admin")
     assert audit and audit[-1]["admin"] == "privacy-admin" and f"gil{tag}" not in json.dumps(audit)
 
