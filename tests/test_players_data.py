@@ -283,6 +283,18 @@ def test_another_user_s_data_a_missing_confirmation_and_live_matches_are_refused
     assert audit and audit[-1]["admin"] == "privacy-admin" and f"gil{tag}" not in json.dumps(audit)
 
 
+def test_a_host_on_the_memory_store_says_it_keeps_no_user_data(host):
+    """The memory store forgets everything when the host stops: there is nothing to export or delete."""
+    tag = uuid.uuid4().hex[:8]
+    ivy = Caller(host, f"ivy{tag}")
+    ivy("CreateMatch", pb.CreateMatchRequest(game="games/tictactoe"))
+    for method, request in (("ExportUserData", pb.ExportUserDataRequest()),
+                            ("DeleteUserData", pb.DeleteUserDataRequest(confirm=True))):
+        refused = ivy.refused(method, request)
+        assert (refused.code(), reason(refused)) == (grpc.StatusCode.FAILED_PRECONDITION, "USER_DATA_UNAVAILABLE")
+        assert "--data-dir" in refused.details()
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_every_column_of_the_store_is_classified_as_naming_a_user_or_not(backend, tmp_path):
     """A table or column added without saying whether it may name a user fails here: export and
