@@ -10,9 +10,11 @@ from __future__ import annotations
 import base64
 import json
 import os
+import queue
 import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 
 import grpc
@@ -153,6 +155,9 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
     won = play(erin_a, finn_a, X_WINS)
     drawn = play(finn_a, erin_a, DRAW)
     said = erin_a("SendChat", pb.SendChatRequest(name=won, text="good game, I am Erin from Lyon"))
+    watched = finn_a("CreateMatch", pb.CreateMatchRequest(game="games/tictactoe")).name  # finn waits for a player
+    finn_a("JoinMatch", pb.JoinMatchRequest(name=watched, seat=0))
+    erin_a("SendChat", pb.SendChatRequest(name=watched, text="watching"))  # as a spectator
     finn_a("ReportChat", pb.ReportChatRequest(name=won, sequence=said.sequence, reason="spam"))
     erin_a("ReportPlayer", pb.ReportPlayerRequest(player=f"players/{finn}", reason="rude", match=won))
     finn_a("MuteUser", pb.MuteUserRequest(player=f"players/{erin}"))
@@ -177,7 +182,8 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
     [rating] = exported["ratings"]
     assert (rating["game"], rating["games"], rating["wins"], rating["draws"]) == ("games/tictactoe", 2, 1, 1)
     assert [(t["ticket"], t["state"]) for t in exported["tickets"]] == [(ticket, "cancelled")]
-    assert [c["text"] for c in exported["chat_messages"]] == ["good game, I am Erin from Lyon"]
+    assert [(c["match"], c["text"]) for c in exported["chat_messages"]] == [
+        (won, "good game, I am Erin from Lyon"), (watched, "watching")]
     assert [(r["player"], r["reason"]) for r in exported["reports_made"]] == [(f"players/{finn}", "rude")]
     assert [(r["match"], r["reason"]) for r in exported["reports_about"]] == [(won, "spam")]
     assert "reporter" not in json.dumps(exported["reports_about"])  # the reporter is finn's data, not erin's
@@ -190,8 +196,24 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
     assert by_admin["matches"] == exported["matches"] and by_admin["chat_messages"] == exported["chat_messages"]
 
     # A deletion asked by the user themself on replica B; A played the matches and keeps copies of them.
-    for match in (won, drawn):
+    for match in (won, drawn, watched):
         admin_a("GetMatchLog", pb.GetMatchLogRequest(name=match))
+    # Another spectator watches the match erin spoke in, with its chat, on replica A: the message comes again,
+    # renamed.
+    heard: queue.Queue[pb.ChatMessage] = queue.Queue()
+    gus = Caller(a, f"gus{tag}")
+    watch = gus.game.WatchMatch(pb.WatchMatchRequest(name=watched, with_chat=True, chat_only=True),
+                                metadata=gus.metadata)
+
+    def listen() -> None:
+        try:
+            for event in watch:
+                if event.kind == pb.EVENT_KIND_CHAT:
+                    heard.put(event.chat)
+        except grpc.RpcError:
+            pass  # cancelled at the end
+    threading.Thread(target=listen, daemon=True).start()
+    assert heard.get(timeout=20).sender == f"players/{erin}"
     deleted = erin_b("DeleteUserData", pb.DeleteUserDataRequest(confirm=True))
     pseudonym = deleted.pseudonym
     assert pseudonym.startswith("deleted-") and deleted.matches == 2 and deleted.player == f"players/{erin}"
@@ -203,10 +225,13 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
 
     # What replica A serves: logs, matches, chat, leaderboard and profiles name the pseudonym.
     def clean_on_a() -> bool:
-        logs = [str(admin_a("GetMatchLog", pb.GetMatchLogRequest(name=match))) for match in (won, drawn)]
+        logs = [str(admin_a("GetMatchLog", pb.GetMatchLogRequest(name=match))) for match in (won, drawn, watched)]
         rows = [str(admin_a("GetMatch", pb.GetMatchRequest(name=match))) for match in (won, drawn)]
         return all(erin.lower() not in text.lower() for text in logs + rows) and all(pseudonym in row for row in rows)
     assert wait_for(clean_on_a, timeout=20)
+    renamed = heard.get(timeout=20)
+    watch.cancel()
+    assert (renamed.sender, renamed.sender_name, renamed.text) == (f"players/{pseudonym}", pseudonym, "watching")
     log = finn_a("GetMatchLog", pb.GetMatchLogRequest(name=won))
     assert [(c.sender, c.sender_name, c.text) for c in log.chat] == [
         (f"players/{pseudonym}", pseudonym, "good game, I am Erin from Lyon")]

@@ -100,7 +100,7 @@ class PlayersData:
         if not done.rows:
             raise unknown_user(subject)
         self.forget_matches(done.match_ids)
-        self.reread_chat(subject, done.related, done.match_ids)
+        self.reread_chat(subject, done.related, sorted({*done.match_ids, *done.chat_match_ids}))
         if done.ticket_ids:
             self.tickets_changed(done.ticket_ids)
         log.info("user data erased", pseudonym=done.pseudonym, by="self" if caller.subject == subject else "admin",

@@ -20,6 +20,7 @@ NOTE_IDS = 200  # match ids per notification: a payload is at most 8000 bytes
 
 class _Rows:
     mark = "%s"
+    row_lock = "FOR UPDATE"
 
     def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
         self.conn = conn
@@ -46,7 +47,7 @@ class PostgresUsers:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", ("gamehost-user " + subject,))
             done = await user_rows.erase(_Rows(conn), subject, pseudonym)
             notes = [(CHAT_CHANNEL, "b"), (CHAT_CHANNEL, " ".join(["r", subject, *done.related]))]
-            notes += [(CHAT_CHANNEL, f"m {match_id}") for match_id in done.match_ids]
+            notes += [(CHAT_CHANNEL, f"m {match_id}") for match_id in sorted({*done.match_ids, *done.chat_match_ids})]
             notes += [(USERS_CHANNEL, " ".join(done.match_ids[start:start + NOTE_IDS]))
                       for start in range(0, len(done.match_ids), NOTE_IDS)]
             for channel, payload in notes:

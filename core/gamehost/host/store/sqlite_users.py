@@ -14,6 +14,7 @@ class _Rows:
     """The connection as ``user_rows.Rows``: its calls never wait, so nothing interleaves with them."""
 
     mark = "?"
+    row_lock = ""  # the transaction holds the file
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db

@@ -38,6 +38,7 @@ class Erasure:
     rows: dict[str, int] = field(default_factory=dict)
     match_ids: list[str] = field(default_factory=list)
     ticket_ids: list[str] = field(default_factory=list)
+    chat_match_ids: list[str] = field(default_factory=list)  # the matches whose chat has their messages
     related: list[str] = field(default_factory=list)  # the users who muted or blocked them, or whom they did
 
     def count(self, table: str, changed: int) -> None:

@@ -96,6 +96,8 @@ class Rows(Protocol):
     """One transaction of a database, as ``collect`` and ``erase`` use it."""
 
     mark: str  # the driver's placeholder: "?" or "%s"
+    # What makes a read hold its rows until the transaction ends ("FOR UPDATE"; "" where one writer holds the file).
+    row_lock: str
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
 
@@ -112,15 +114,16 @@ def _held_by(seat: Any, subject: str) -> bool:
     return seat.subject == subject or seat.reserved_for == subject
 
 
-async def _matches_of(rows: Rows, subject: str) -> list[Sequence[Any]]:
+async def _matches_of(rows: Rows, subject: str, lock: bool = False) -> list[Sequence[Any]]:
     """(id, game_id, status, seats, creator, result, create_time, update_time, rated) of every match
-    where the user holds or is promised a seat, or that they created."""
+    where the user holds or is promised a seat, or that they created; ``lock``: held until the end of the
+    transaction, so that none changes between the check of live matches and the rewrite."""
     m = rows.mark
     found = await rows.all(
         "SELECT id, game_id, status, seats, creator, result, create_time, update_time, "
         "id IN (SELECT match_id FROM rated_matches) FROM matches "
         f"WHERE id IN (SELECT match_id FROM match_players WHERE subject = {m}) OR creator = {m} "
-        f"OR seats LIKE {m} ESCAPE '\\' ORDER BY create_time, id",
+        f"OR seats LIKE {m} ESCAPE '\\' ORDER BY create_time, id{' ' + rows.row_lock if lock else ''}",
         (subject, f"user:{subject}", _like(dumps(subject))))
     return [row for row in found
             if row[4] == f"user:{subject}" or any(_held_by(seat, subject) for seat in seats_from_json(row[3]))]
@@ -245,7 +248,7 @@ async def erase(rows: Rows, subject: str, pseudonym: str) -> Erasure:
     holds a seat in a match not over: its players are still playing with them."""
     m = rows.mark
     done = Erasure(pseudonym)
-    matches = await _matches_of(rows, subject)
+    matches = await _matches_of(rows, subject, lock=True)
     live = [row[0] for row in matches
             if row[2] not in OVER_STATUSES and any(_held_by(seat, subject) for seat in seats_from_json(row[3]))]
     if live:
@@ -253,15 +256,20 @@ async def erase(rows: Rows, subject: str, pseudonym: str) -> Erasure:
     for match_id, _, _, seats_text, creator, *_ in matches:
         seats = seats_from_json(seats_text)
         names = {seat.player_name for seat in seats if seat.subject == subject} | {subject}
+        mine = {seat.index for seat in seats if _held_by(seat, subject)}
         for seat in seats:
             if seat.subject == subject:
                 seat.subject, seat.player_name = pseudonym, pseudonym
             if seat.reserved_for == subject:
                 seat.reserved_for = pseudonym
-        mine = {seat.index for seat in seats if pseudonym in (seat.subject, seat.reserved_for)}
-        done.count("matches", await rows.run(
-            f"UPDATE matches SET seats = {m}, creator = {m} WHERE id = {m}",
-            (seats_json(seats), f"user:{pseudonym}" if creator == f"user:{subject}" else creator, match_id)))
+        # Only what changes is written: a live match the user merely created keeps the seats its replica
+        # may be changing meanwhile (the creator column is never written after the match's creation).
+        if mine:
+            done.count("matches", await rows.run(f"UPDATE matches SET seats = {m} WHERE id = {m}",
+                                                 (seats_json(seats), match_id)))
+        if creator == f"user:{subject}":
+            done.count("matches", await rows.run(f"UPDATE matches SET creator = {m} WHERE id = {m}",
+                                                 (f"user:{pseudonym}", match_id)))
         for version, body_text in await rows.all(f"SELECT version, body FROM events WHERE match_id = {m}",
                                                  (match_id,)):
             body = loads(body_text)
@@ -283,6 +291,8 @@ async def erase(rows: Rows, subject: str, pseudonym: str) -> Erasure:
             (dumps(_scrub(loads(body_text), {subject, loads(body_text).get("player_name")}, pseudonym)), key)))
     done.count("push_subscriptions", await rows.run(f"DELETE FROM push_subscriptions WHERE subject = {m}",
                                                     (subject,)))
+    done.chat_match_ids = sorted({row[0] for row in await rows.all(
+        f"SELECT DISTINCT match_id FROM chat_messages WHERE sender = {m} OR hidden_by = {m}", (subject, subject))})
     done.count("chat_messages", await rows.run(
         f"UPDATE chat_messages SET sender = {m}, sender_name = {m} WHERE sender = {m}", (pseudonym, pseudonym, subject)))
     done.count("chat_messages", await rows.run(f"UPDATE chat_messages SET hidden_by = {m} WHERE hidden_by = {m}",
