@@ -283,6 +283,10 @@ def test_another_user_s_data_a_missing_confirmation_and_live_matches_are_refused
         assert (other.code(), reason(other)) == (grpc.StatusCode.PERMISSION_DENIED, "NOT_YOUR_DATA")
         assert "only your own data" in other.details()
         assert anonymous.refused(method, request).code() == grpc.StatusCode.UNAUTHENTICATED
+    # A user the store knows nothing of, but whose API key the host's key file holds: that entry, never its hash.
+    own = mallory.export()
+    assert own["api_keys"] == [{"name": "mallory", "roles": [], "display_name": "Mallory (key)"}] and not own["matches"]
+    assert "sha256" not in json.dumps(own)
     unconfirmed = gil.refused("DeleteUserData", pb.DeleteUserDataRequest())
     assert (unconfirmed.code(), reason(unconfirmed)) == (grpc.StatusCode.INVALID_ARGUMENT, "CONFIRMATION_REQUIRED")
     assert "confirm" in unconfirmed.details()

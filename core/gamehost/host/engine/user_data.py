@@ -14,7 +14,7 @@ never the user.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import structlog
 
@@ -74,13 +74,15 @@ class PlayersData:
         self.reread_chat = reread_chat  # (subject, related users, match ids): the chat's caches read again
         self.tickets_changed = tickets_changed  # wakes the watchers of deleted tickets
 
-    async def export(self, subject: str, caller: Principal) -> dict[str, Any]:
+    async def export(self, subject: str, caller: Principal,
+                     elsewhere: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The store's sections, and ``elsewhere``'s: what the host holds outside its store."""
         check_may_handle(subject, caller, "export user data")
         try:
-            held = await self.store.users.export(subject)
+            held = {**await self.store.users.export(subject), **(elsewhere or {})}
         except UserDataUnavailable as error:
             raise _unavailable(error) from None
-        if held is None:
+        if not any(held.values()):
             raise unknown_user(subject)
         log.info("user data exported", by="self" if caller.subject == subject else "admin",
                  admin=None if caller.subject == subject else caller.subject, matches=len(held["matches"]))

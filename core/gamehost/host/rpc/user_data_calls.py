@@ -28,10 +28,10 @@ class UserDataCalls:
 
     async def export(self, request: pb.ExportUserDataRequest, caller: Principal) -> pb.UserDataExport:
         subject = asked_subject(request.player, caller)
-        document = await self.user_data.export(subject, caller)
-        document["api_keys"] = self._keys_of(subject)
-        document["agents_connected"] = sorted({link.name for links in self.agents.links.values() for link in links
-                                               if link.subject == subject})
+        agents = sorted({link.name for links in self.agents.links.values() for link in links
+                         if link.subject == subject})
+        document = await self.user_data.export(subject, caller, {"api_keys": self._keys_of(subject),
+                                                                 "agents_connected": agents})
         return pb.UserDataExport(player=f"players/{subject}",
                                  json=json.dumps(document, ensure_ascii=False, indent=1, sort_keys=False))
 

@@ -38,7 +38,7 @@ class _QueuedNotification:
 class MemoryUsers:
     """Users' data in the memory store: none outlives the host, so there is nothing to export or erase."""
 
-    async def export(self, subject: str) -> dict | None:
+    async def export(self, subject: str) -> dict:
         raise UserDataUnavailable("the memory store")
 
     async def erase(self, subject: str, pseudonym: str) -> Erasure:

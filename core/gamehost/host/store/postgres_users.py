@@ -36,7 +36,7 @@ class PostgresUsers:
     def __init__(self, pool: AsyncConnectionPool) -> None:
         self._pool = pool
 
-    async def export(self, subject: str) -> dict[str, Any] | None:
+    async def export(self, subject: str) -> dict[str, Any]:
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one moment's data
             return await user_rows.collect(_Rows(conn), subject)

@@ -30,7 +30,7 @@ class SQLiteUsers:
     def __init__(self, connection: Callable[[], sqlite3.Connection]) -> None:
         self._connection = connection  # the store's open connection, read at each call
 
-    async def export(self, subject: str) -> dict[str, Any] | None:
+    async def export(self, subject: str) -> dict[str, Any]:
         return await user_rows.collect(_Rows(self._connection()), subject)
 
     async def erase(self, subject: str, pseudonym: str) -> Erasure:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 class UserDataStore(Protocol):
     """What the engine asks of a store about one user's data (``Store.users``)."""
 
-    async def export(self, subject: str) -> dict[str, Any] | None:
+    async def export(self, subject: str) -> dict[str, Any]:
         """``collect`` in one transaction."""
 
     async def erase(self, subject: str, pseudonym: str) -> Erasure:

@@ -155,9 +155,9 @@ async def _notifications_of(rows: Rows, subject: str) -> list[Sequence[Any]]:
     return [row for row in found if _about(row[2], subject)]
 
 
-async def collect(rows: Rows, subject: str) -> dict[str, Any] | None:
-    """Everything the store holds about ``subject``, as a JSON-ready dict;
-    None when it holds nothing."""
+async def collect(rows: Rows, subject: str) -> dict[str, Any]:
+    """Everything the store holds about ``subject``, as a JSON-ready dict of
+    sections (each empty, or None, when it holds nothing of the kind)."""
     m = rows.mark
     document: dict[str, Any] = {}
     bans = await rows.all(f"SELECT reason, banned_by, create_time FROM bans WHERE subject = {m}", (subject,))
@@ -232,8 +232,6 @@ async def collect(rows: Rows, subject: str) -> dict[str, Any] | None:
         {"endpoint": row[0], "p256dh": row[1], "locale": row[2], "create_time": row[3]}
         for row in await rows.all(f"SELECT endpoint, p256dh, locale, created FROM push_subscriptions "
                                   f"WHERE subject = {m} ORDER BY created, endpoint", (subject,))]
-    if not any(value for value in document.values()):
-        return None
     return document
 
 
