@@ -172,6 +172,7 @@ def test_a_user_exports_everything_then_deletes_it_and_no_trace_remains_while_ma
     # The user's own export, on the other replica: every item, one JSON document.
     exported = erin_b.export()
     assert exported["format"] == "gamehost.user-data/1" and exported["player"] == f"players/{erin}"
+    assert erin_b.export("players/me")["matches"] == exported["matches"]
     assert [m["match"] for m in exported["matches"]] == [won, drawn]
     assert [m["game"] for m in exported["matches"]] == ["games/tictactoe"] * 2
     assert [[s["seat"] for s in m["seats"]] for m in exported["matches"]] == [[0], [1]]

@@ -16,8 +16,9 @@ from gamehost.v1 import gamehost_pb2 as pb
 
 
 def asked_subject(player: str, caller: Principal) -> str:
-    """The user a request names ("players/{subject}"), the caller's own when it names none."""
-    return resource_id(player, "players", "player") if player else caller.subject
+    """The user a request names ("players/{subject}"), the caller when it names none or "players/me" (as
+    GetPlayerProfile reads it)."""
+    return resource_id(player, "players", "player") if player and player != "players/me" else caller.subject
 
 
 class UserDataCalls:

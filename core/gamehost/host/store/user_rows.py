@@ -21,7 +21,7 @@ from __future__ import annotations
 import secrets
 from typing import Any, Protocol, Sequence
 
-from gamehost.host.store.base import OVER_STATUSES
+from gamehost.host.store.base import OVER_STATUSES, SeatRecord
 from gamehost.host.store.records import dumps, loads, seats_from_json, seats_json
 from gamehost.host.store.user_data import Erasure, LiveMatchesHeld
 
@@ -110,7 +110,7 @@ def _like(text: str) -> str:
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def _held_by(seat: Any, subject: str) -> bool:
+def _held_by(seat: SeatRecord, subject: str) -> bool:
     return seat.subject == subject or seat.reserved_for == subject
 
 

@@ -9079,7 +9079,7 @@ func (x *Ban) GetActive() bool {
 
 type ExportUserDataRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "players/{subject}"; empty: the signed-in caller.
+	// "players/{subject}"; "players/me" or empty: the signed-in caller.
 	Player        string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -9178,7 +9178,7 @@ func (x *UserDataExport) GetJson() string {
 
 type DeleteUserDataRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "players/{subject}"; empty: the signed-in caller.
+	// "players/{subject}"; "players/me" or empty: the signed-in caller.
 	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
 	// Must be true: the deletion cannot be undone.
 	Confirm       bool `protobuf:"varint,2,opt,name=confirm,proto3" json:"confirm,omitempty"`

@@ -4705,7 +4705,7 @@ export const BanSchema: GenMessage<Ban> = /*@__PURE__*/
  */
 export type ExportUserDataRequest = Message<"gamehost.v1.ExportUserDataRequest"> & {
   /**
-   * "players/{subject}"; empty: the signed-in caller.
+   * "players/{subject}"; "players/me" or empty: the signed-in caller.
    *
    * @generated from field: string player = 1;
    */
@@ -4750,7 +4750,7 @@ export const UserDataExportSchema: GenMessage<UserDataExport> = /*@__PURE__*/
  */
 export type DeleteUserDataRequest = Message<"gamehost.v1.DeleteUserDataRequest"> & {
   /**
-   * "players/{subject}"; empty: the signed-in caller.
+   * "players/{subject}"; "players/me" or empty: the signed-in caller.
    *
    * @generated from field: string player = 1;
    */
