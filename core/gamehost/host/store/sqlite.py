@@ -60,7 +60,7 @@ class SQLiteStore:
         self._claimer = uuid.uuid4().hex
         self._checkpointer: WalCheckpointer | None = None
         self.chat = SQLiteChat(lambda: self._db)  # chat and moderation (chat_rows.py)
-        self.users = SQLiteUsers(lambda: self._db)  # a user's data, exported and erased (user_rows.py)
+        self.users = SQLiteUsers(lambda: self._db, self._committed)  # a user's data (user_rows.py)
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -134,6 +134,9 @@ class SQLiteStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        self._committed()
+
+    def _committed(self) -> None:
         if self._checkpointer is not None:  # None only while the store opens or closes
             self._checkpointer.committed()
 

@@ -27,8 +27,9 @@ class _Rows:
 
 
 class SQLiteUsers:
-    def __init__(self, connection: Callable[[], sqlite3.Connection]) -> None:
+    def __init__(self, connection: Callable[[], sqlite3.Connection], committed: Callable[[], None]) -> None:
         self._connection = connection  # the store's open connection, read at each call
+        self._committed = committed  # tells the store's checkpoints of a commit, as its own transactions do
 
     async def export(self, subject: str) -> dict[str, Any]:
         return await user_rows.collect(_Rows(self._connection()), subject)
@@ -42,4 +43,5 @@ class SQLiteUsers:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        self._committed()
         return done
