@@ -1,7 +1,7 @@
 """The admin console (clients/web, #/admin) in headless Chromium against a
 real host, and the admin calls it reads (ListPlugins, GetMatchStrikes).
 
-One host for the module: API keys for an operator and two players, a
+One host for the module: API keys for an operator and three players, a
 webhook receiver that answers 500 (so a delivery is given up in about two
 seconds), the fixture plugins (``faulty`` fails on demand; two others fail
 to load) and rules cut short, so a bots' match of ``faulty`` is suspended
@@ -72,7 +72,7 @@ def receiver():
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
     path = tmp_path_factory.mktemp("keys") / "api-keys.json"
-    return path, write_api_keys(path, ("ops", ["admin"]), ("ada", []), ("bo", []))
+    return path, write_api_keys(path, ("ops", ["admin"]), ("ada", []), ("bo", []), ("cy", []))
 
 
 @pytest.fixture(scope="module")
@@ -173,11 +173,15 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
         with host.client(keys[1]["bo"]) as bo:
             queued = bo.create_ticket("campanile", seats=5)
         pool = next(p for p in admin.pools() if p.game == "games/campanile" and p.seats == 5)
+        with host.client(keys[1]["cy"]) as cy:  # the player whose data the console deletes: a match, over
+            erased_match = cy.create_match("tictactoe", bots=[1]).name
+            cy.join(erased_match, seat=0)
+            admin.abort(erased_match)
         done = subprocess.run(
             [shutil.which("node") or "node", str(SCRIPT), "--target", host.web_url, "--admin-token", keys[1]["ops"],
              "--player-token", keys[1]["bo"], "--suspended", suspended.split("/")[1], "--delivery", key,
              "--resume", resumed.split("/")[1],
-             "--subject", "ada", "--pool", pool.pool],
+             "--subject", "ada", "--pool", pool.pool, "--erase-subject", "cy"],
             capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
         assert done.returncode == 0, done.stderr[-4000:]
         shown = json.loads(done.stdout.strip().splitlines()[-1])
@@ -225,6 +229,19 @@ def test_an_admin_aborts_a_suspended_match_retries_a_delivery_and_looks_up_a_pla
         assert shown["player"]["matches"] == [played.split("/")[1]]
         assert shown["player"]["record"].startswith("Rated matches: 0")
         assert shown["player"]["moderationSlot"] == "ada"
+
+        # The other player: banned with the reason, unbanned, their data saved as a file, then deleted (a
+        # cancelled deletion changed nothing).
+        assert "Ban cy?" in shown["banQuestion"] and shown["bannedNote"] == "cy is banned."
+        banned = host.wait_for_log("user banned", subject="cy")
+        assert banned and host.wait_for_log("user unbanned", subject="cy") and "cy" in shown["unbanQuestion"]
+        assert shown["exportFile"] == "gamehost-cy.json" and shown["exported"]["player"] == "players/cy"
+        assert [match["match"] for match in shown["exported"]["matches"]] == [erased_match]
+        assert "cannot be undone" in shown["deleteCancelled"] and "cy" in shown["deleteQuestion"]
+        assert shown["pseudonym"].startswith("deleted-") and shown["pseudonym"] in shown["deletedNote"]
+        assert [seat.player_name for seat in client.match(erased_match).seats][0] == shown["pseudonym"]
+        left = admin.export_user_data("cy")  # only the operator's key file names cy now
+        assert not left["matches"] and [key["name"] for key in left["api_keys"]] == ["cy"]
 
         # The same console in French has no English sentence of its own.
         french = EnglishLeaks.of_tables("fr", [json.loads((WEB / "src" / "locales" / "fr.json").read_text("utf-8"))])

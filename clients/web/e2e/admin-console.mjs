@@ -1,22 +1,27 @@
 #!/usr/bin/env node
 // The admin console in a real browser: tests/test_admin_console.py runs
 // `node clients/web/e2e/admin-console.mjs --target <web url> --admin-token T --player-token T
-//  --suspended <match id> --resume <match id> --delivery <key> --subject <user> --pool <pool key>` and checks the host afterwards.
+//  --suspended <match id> --resume <match id> --delivery <key> --subject <user> --pool <pool key>
+//  --erase-subject <user>` and checks the host afterwards.
 //
 // A player (no admin role) sees no console link, and #/admin tells them why. The admin opens the console from
 // the header: another suspended match is resumed after its confirmation; the suspended match is listed with its strikes and its failing plugin; Abort asks first (Cancel
 // changes nothing), then aborts it; the given-up delivery is retried after its confirmation; the plugins list
 // names the ones skipped with their errors; the pool shows its queued ticket; the subject is looked up (their matches, their ratings).
+// Another user is looked up, banned with a reason and unbanned, their data exported (the file the browser saves)
+// and deleted, each change after its confirmation.
 // Prints one JSON line of what the pages showed.
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
 
 const { values: args } = parseArgs({ options: {
   target: { type: "string" }, "admin-token": { type: "string" }, "player-token": { type: "string" },
   suspended: { type: "string" }, delivery: { type: "string" }, subject: { type: "string" }, pool: { type: "string" },
-  resume: { type: "string" },
+  resume: { type: "string" }, "erase-subject": { type: "string" },
 } });
-for (const name of ["target", "admin-token", "player-token", "suspended", "delivery", "subject", "pool", "resume"]) {
+for (const name of ["target", "admin-token", "player-token", "suspended", "delivery", "subject", "pool", "resume",
+  "erase-subject"]) {
   if (!args[name]) {
     console.error(`usage: admin-console.mjs --${name} is required`);
     process.exit(2);
@@ -102,6 +107,28 @@ try {
     record: element.querySelector(".player-record").textContent,
     moderationSlot: element.querySelector(".admin-player-moderation")?.dataset.subject ?? null,
   }));
+
+  const erased = args["erase-subject"];
+  await admin.fill("#admin-player-subject", erased);
+  await admin.click("#admin-player-look-up");
+  await admin.waitForSelector(`#admin-players .admin-body[data-state=loaded][data-subject="${erased}"]`, WAIT);
+  const note = "#admin-players .admin-player-note";
+  await admin.fill("#admin-players .admin-ban-reason", "spam in every match");
+  shown.banQuestion = await confirmed(admin, "#admin-players .admin-ban", "confirm");
+  await admin.waitForFunction((selector) => document.querySelector(selector)?.textContent.includes("banned"), note, WAIT);
+  shown.bannedNote = await admin.textContent(note);
+  shown.unbanQuestion = await confirmed(admin, "#admin-players .admin-unban", "confirm");
+  await admin.waitForFunction((selector) => document.querySelector(selector)?.textContent.includes("no longer"), note,
+    WAIT);
+  const [download] = await Promise.all([admin.waitForEvent("download", WAIT),
+    admin.click("#admin-players .admin-export-data")]);
+  shown.exportFile = download.suggestedFilename();
+  shown.exported = JSON.parse(await readFile(await download.path(), "utf-8"));
+  shown.deleteCancelled = await confirmed(admin, "#admin-players .admin-delete-data", "cancel");
+  shown.deleteQuestion = await confirmed(admin, "#admin-players .admin-delete-data", "confirm");
+  await admin.waitForSelector(`${note}[data-pseudonym]`, WAIT);
+  shown.deletedNote = await admin.textContent(note);
+  shown.pseudonym = await admin.$eval(note, (element) => element.dataset.pseudonym);
 
   // In French: the console's own words (headings, column names, buttons, notes, the header's link).
   await admin.evaluate(() => window.localStorage.setItem("gamehost.language", "fr"));

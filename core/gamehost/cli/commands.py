@@ -567,6 +567,8 @@ def whoami(args) -> int:
 def admin(args) -> int:
     if args.action in ("deliveries", "redeliver"):
         return _deliveries(args)
+    if args.action in ("export-user", "delete-user"):
+        return _user_data(args)
     with connect(args) as host:
         if args.action == "abort":
             match = host.abort(args.match, args.reason)
@@ -579,6 +581,36 @@ def admin(args) -> int:
         else:
             match = host.resume(args.match)
     print(f"{match.name} {status_with_reason(match)} v{match.version}")
+    return 0
+
+
+def _user_data(args) -> int:
+    """Export a user's data to a file or stdout, or erase it once the operator typed the user's id."""
+    subject = args.player.removeprefix("players/")
+    if args.action == "delete-user" and not args.yes:
+        if not sys.stdin.isatty():
+            print(tr("delete-user cannot be undone: add --yes to delete {player} without asking",
+                     player=f"players/{subject}"), file=sys.stderr)
+            return 2
+        typed = input(tr("Every trace of {player} will be replaced by a pseudonym or deleted; this cannot be "
+                         "undone. Type {subject} to confirm: ", player=f"players/{subject}", subject=subject))
+        if typed.strip() != subject:
+            print(tr("not confirmed: nothing was deleted"), file=sys.stderr)
+            return 1
+    with connect(args) as host:
+        if args.action == "delete-user":
+            done = host.delete_user_data(subject, confirm=True)
+            print(tr("deleted the data of {player}: it is {pseudonym} in {matches} match(es) from now on",
+                     player=done.player, pseudonym=done.pseudonym, matches=done.matches))
+            return 0
+        document = host.export_user_data(subject)
+    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    with open(args.out, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(tr("wrote the data of {player} to {file}", player=f"players/{subject}", file=args.out))
     return 0
 
 

@@ -204,6 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
     deliveries.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     actions.add_parser("redeliver", parents=[client], help="send a failed delivery again").add_argument(
         "key", help="the delivery's key, as `admin deliveries` shows it")
+    export_user = actions.add_parser("export-user", parents=[client], help="everything the host holds about a "
+                                     "user, as one JSON document (a user may export their own)")
+    export_user.add_argument("player", help="players/SUBJECT or SUBJECT")
+    export_user.add_argument("--out", default="", metavar="FILE", help="write it to FILE (default: stdout)")
+    delete_user = actions.add_parser("delete-user", parents=[client], help="erase a user's data: a pseudonym "
+                                     "in their matches, chat and ratings, the rest deleted (cannot be undone)")
+    delete_user.add_argument("player", help="players/SUBJECT or SUBJECT")
+    delete_user.add_argument("--yes", action="store_true", help="do not ask to type the user's id to confirm")
     admin.set_defaults(run=commands.admin)
 
     _add_authoring_commands(sub)

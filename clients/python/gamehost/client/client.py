@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -381,6 +382,18 @@ class GameHostClient:
     def identity(self) -> pb.Identity:
         """Who the host takes this client to be."""
         return self._call(self.stub.GetIdentity, pb.GetIdentityRequest())
+
+    def export_user_data(self, player: str = "") -> dict:
+        """Everything the host holds about a user ("" or "players/{subject}"; "": the signed-in caller), as
+        the JSON document the host wrote, decoded. A user exports their own, an admin anyone's."""
+        name = player if not player or player.startswith("players/") else f"players/{player}"
+        return json.loads(self._call(self.stub.ExportUserData, pb.ExportUserDataRequest(player=name)).json)
+
+    def delete_user_data(self, player: str = "", *, confirm: bool = False) -> pb.DeleteUserDataResponse:
+        """Erase a user's data (their identity becomes a pseudonym in matches, chat and ratings); the host
+        refuses without ``confirm``."""
+        name = player if not player or player.startswith("players/") else f"players/{player}"
+        return self._call(self.stub.DeleteUserData, pb.DeleteUserDataRequest(player=name, confirm=confirm))
 
     def abort(self, match: str, reason: str = "") -> pb.Match:
         return self._call(self.admin.AbortMatch, pb.AbortMatchRequest(name=match_name(match), reason=reason))

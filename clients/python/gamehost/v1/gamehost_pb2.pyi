@@ -1513,6 +1513,47 @@ class Ban(_message.Message):
     active: bool
     def __init__(self, player: _Optional[str] = ..., reason: _Optional[str] = ..., banned_by: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., active: _Optional[bool] = ...) -> None: ...
 
+class ExportUserDataRequest(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    def __init__(self, player: _Optional[str] = ...) -> None: ...
+
+class UserDataExport(_message.Message):
+    __slots__ = ("player", "json")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    json: str
+    def __init__(self, player: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
+
+class DeleteUserDataRequest(_message.Message):
+    __slots__ = ("player", "confirm")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CONFIRM_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    confirm: bool
+    def __init__(self, player: _Optional[str] = ..., confirm: _Optional[bool] = ...) -> None: ...
+
+class DeleteUserDataResponse(_message.Message):
+    __slots__ = ("player", "pseudonym", "rows", "matches")
+    class RowsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PSEUDONYM_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    pseudonym: str
+    rows: _containers.ScalarMap[str, int]
+    matches: int
+    def __init__(self, player: _Optional[str] = ..., pseudonym: _Optional[str] = ..., rows: _Optional[_Mapping[str, int]] = ..., matches: _Optional[int] = ...) -> None: ...
+
 class ListReportsRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "reported")
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]

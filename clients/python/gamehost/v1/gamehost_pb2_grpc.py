@@ -248,6 +248,16 @@ class GameHostStub:
                 request_serializer=gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.SerializeToString,
                 response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
                 _registered_method=True)
+        self.ExportUserData = channel.unary_unary(
+                '/gamehost.v1.GameHost/ExportUserData',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.ExportUserDataRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.UserDataExport.FromString,
+                _registered_method=True)
+        self.DeleteUserData = channel.unary_unary(
+                '/gamehost.v1.GameHost/DeleteUserData',
+                request_serializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataRequest.SerializeToString,
+                response_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataResponse.FromString,
+                _registered_method=True)
 
 
 class GameHostServicer:
@@ -616,6 +626,27 @@ class GameHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportUserData(self, request, context):
+        """Players' data (docs/security.md, "Players' data"): a signed-in user for
+        their own, an admin for anyone's; PERMISSION_DENIED for another user's,
+        NOT_FOUND when the host holds nothing about the user.
+        Everything the host holds about the user, as one JSON document.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteUserData(self, request, context):
+        """Erases it: the user's identity becomes a pseudonym in every match, log,
+        chat and rating, their own records (push subscriptions, tickets, mutes,
+        blocks, a ban) are deleted; matches still replay. INVALID_ARGUMENT
+        without confirm; FAILED_PRECONDITION (changing nothing) while the user
+        holds a seat in a match not over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -828,6 +859,16 @@ def add_GameHostServicer_to_server(servicer, server):
                     servicer.GetChatRelations,
                     request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.FromString,
                     response_serializer=gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.SerializeToString,
+            ),
+            'ExportUserData': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportUserData,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.ExportUserDataRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.UserDataExport.SerializeToString,
+            ),
+            'DeleteUserData': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteUserData,
+                    request_deserializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataRequest.FromString,
+                    response_serializer=gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1968,6 +2009,60 @@ class GameHost:
             '/gamehost.v1.GameHost/GetChatRelations',
             gamehost_dot_v1_dot_gamehost__pb2.GetChatRelationsRequest.SerializeToString,
             gamehost_dot_v1_dot_gamehost__pb2.ChatRelations.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportUserData(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/ExportUserData',
+            gamehost_dot_v1_dot_gamehost__pb2.ExportUserDataRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.UserDataExport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteUserData(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/gamehost.v1.GameHost/DeleteUserData',
+            gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataRequest.SerializeToString,
+            gamehost_dot_v1_dot_gamehost__pb2.DeleteUserDataResponse.FromString,
             options,
             channel_credentials,
             insecure,

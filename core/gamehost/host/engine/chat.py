@@ -256,6 +256,16 @@ class MatchChat:
             for subject in rest.split(" "):
                 self._relations.pop(subject, None)
 
+    def reread_after_erasure(self, subject: str, related: Sequence[str], match_ids: Sequence[str]) -> None:
+        """A user's data was erased here: their ban and relations are gone, their messages carry a
+        pseudonym (other replicas hear the same through ``_heard``)."""
+        self.bans.remove(subject)
+        for user in (subject, *related):
+            self._relations.pop(user, None)
+        for match_id in match_ids:
+            if match_id in self.feeds:
+                self.spawn(self._reload(match_id))
+
     async def _reload(self, match_id: str) -> None:
         records = await self.rows.messages(match_id)
         feed = self.feeds.get(match_id)

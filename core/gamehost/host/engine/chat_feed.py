@@ -53,7 +53,7 @@ class ChatFeed:
         news = False
         for record in records:
             kept = self.records.get(record.sequence)
-            if kept is None or kept[1].hidden_by != record.hidden_by:
+            if kept is None or kept[1] != record:  # hidden, or its sender erased
                 self.revision += 1
                 self.records[record.sequence] = (self.revision, record)
                 news = True

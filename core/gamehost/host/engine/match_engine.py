@@ -93,6 +93,7 @@ from gamehost.host.engine.undo_asks import ASK_LIFETIME, MAX_ASKS_PER_MOVE, MAX_
 from gamehost.host.workers.runner import RulesPlacement, RulesRunner
 from gamehost.sdk.rules import InvalidOptions, Outcome
 from gamehost.host.engine.match_events import match_event
+from gamehost.host.engine.user_data import PlayersData
 
 __all__ = ["FINISHED_CACHE", "caller_request_id", "HOST_MOVE_RETRY_MAX", "MAX_STRIKES", "MAX_TURN_TIMEOUT", "STALE_RETRIES",
            "MatchEngine", "MoveResult", "ViewData", "outcome_to_result"]
@@ -183,6 +184,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.chat = MatchChat(self, store, bans or BannedSubjects(),
                               hook.gamehost_chat_filter.get_hookimpls() if hook else [], self._spawn,
                               lambda: self._closing)
+        self.user_data = PlayersData(store, self._forget_rewritten, self.chat.reread_after_erasure,
+                                     self.matchmaking.tickets_changed)
 
     def _add_plugin_bots(self, impl) -> None:
         try:
@@ -208,6 +211,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if self.shared:
             self.agents.start(cast(AgentRelay, self.store))
             self.replicas.subscribe_tickets(self.matchmaking.tickets_changed)
+            self.replicas.subscribe_erasures(self._forget_rewritten)
             self.replicas.subscribe(self._on_store_change)
             self._spawn(self._sweep_due_turns())
             log.info("sharing the store with other replicas", sweep_interval=self.sweep_interval)
@@ -224,6 +228,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             self._spawn(self._schedule_turns(live))
             restored += 1
         log.info("matches restored", count=restored)
+
+    def _forget_rewritten(self, match_ids: list[str]) -> None:
+        """Drop what this host keeps of matches a user's erasure rewrote (here
+        or on another replica): the next read takes them from the store."""
+        self.forget(match_ids)
+        for match_id in match_ids:
+            self.replay.cache.forget(match_id)
 
     def background(self, work) -> None:
         """Run ``work`` (a coroutine) until it ends or the engine closes."""

@@ -1,7 +1,7 @@
 """The GameHost RPCs about people rather than matches: a match's chat and
-what players do about each other in it (ChatCalls), and their browsers' push
-subscriptions (PushCalls). The servicer (service.py) is built on this base,
-which declares the parts it calls."""
+what players do about each other in it (ChatCalls), their browsers' push
+subscriptions (PushCalls), and all their data (UserDataCalls). The servicer
+(service.py) is built on this base, which declares the parts it calls."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from gamehost.host.rpc.chat_calls import ChatCalls
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, unary
 from gamehost.host.rpc.push_calls import PushCalls, push_off
+from gamehost.host.rpc.user_data_calls import UserDataCalls
 from gamehost.v1 import gamehost_pb2 as pb
 from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
@@ -18,6 +19,7 @@ class PeopleRpcs(pb_grpc.GameHostServicer):
     gate: Gate  # every call is checked there first (gated_methods.py)
     chat: ChatCalls
     push: PushCalls | None  # None: the host sends no push
+    user_data: UserDataCalls
 
     # ------------------------------------------------------------ chat
 
@@ -78,3 +80,15 @@ class PeopleRpcs(pb_grpc.GameHostServicer):
         if self.push is None:
             raise push_off()
         return await self.push.unsubscribe(request, caller)
+
+    # ------------------------------------------------------------ players' data
+
+    @unary
+    async def ExportUserData(self, request: pb.ExportUserDataRequest, context: Context,
+                             caller: Principal) -> pb.UserDataExport:
+        return await self.user_data.export(request, caller)
+
+    @unary
+    async def DeleteUserData(self, request: pb.DeleteUserDataRequest, context: Context,
+                             caller: Principal) -> pb.DeleteUserDataResponse:
+        return await self.user_data.delete(request, caller)

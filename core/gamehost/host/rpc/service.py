@@ -37,6 +37,7 @@ from gamehost.host.rpc.push_calls import PushCalls
 from gamehost.host.rpc.request_fields import (
     GAME_PAGE, LOG_PAGE, MATCH_PAGE, TICKET_PAGE, optional_number, optional_seconds, page_size, resource_id)
 from gamehost.host.rpc.seat_calls import SeatCalls
+from gamehost.host.rpc.user_data_calls import UserDataCalls
 from gamehost.host.rpc.session import SessionStream
 from gamehost.host.rpc.view_patches import ViewPatches
 from gamehost.v1 import gamehost_pb2 as pb
@@ -65,6 +66,7 @@ class GameHostService(PeopleRpcs):
         self.seat_calls = SeatCalls(engine, self.messages, self.locales)
         self.catalog = CatalogMessages(engine.catalog, engine.bots, self.locales)
         self.chat = ChatCalls(engine)
+        self.user_data = UserDataCalls(engine, gate.authenticator.api_keys)
         self.view_patches = ViewPatches()  # recent views' JSON, for watchers who asked for views as changes
 
     def _match_locale(self, game_id: str, wanted: tuple[str, ...]) -> Locale | None:

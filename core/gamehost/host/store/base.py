@@ -9,6 +9,7 @@ from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from gamehost.host.store.push_rows import PushSubscriptionRecord
 from gamehost.host.store.chat_rows import ChatStore
+from gamehost.host.store.user_data import UserDataStore
 
 
 class StoreUnusable(Exception):
@@ -250,6 +251,10 @@ class Store(Protocol):
     @property
     def chat(self) -> ChatStore:
         """A match's chat, reports, mutes and blocks, bans (chat_rows.py)."""
+
+    @property
+    def users(self) -> UserDataStore:
+        """One user's data, exported and erased (user_data.py, user_rows.py)."""
 
     async def open(self) -> None: ...
 

@@ -17,6 +17,7 @@ from gamehost.host.store.base import (OVER_STATUSES, Append, DeliveryRecord, Mat
 from gamehost.host.store.push_rows import PushSubscriptionRecord
 from gamehost.host.store.records import copy_record, dumps, loads, player_subjects, turn_rows
 from gamehost.host.store.memory_chat import MemoryChat
+from gamehost.host.store.user_data import Erasure, UserDataUnavailable
 from gamehost.host.store.ticket_rows import party_full
 
 
@@ -32,6 +33,16 @@ class _QueuedNotification:
     next_attempt: float | None = None
     claim_until: float | None = None
     round_start: int = 0
+
+
+class MemoryUsers:
+    """Users' data in the memory store: none outlives the host, so there is nothing to export or erase."""
+
+    async def export(self, subject: str) -> dict:
+        raise UserDataUnavailable("the memory store")
+
+    async def erase(self, subject: str, pseudonym: str) -> Erasure:
+        raise UserDataUnavailable("the memory store")
 
 
 class MemoryStore:
@@ -53,6 +64,7 @@ class MemoryStore:
         self._invitations: dict[str, str] = {}  # match -> the hash of its invitation code
         self._push: dict[str, PushSubscriptionRecord] = {}  # endpoint -> its browser's subscription
         self.chat = MemoryChat()  # chat and moderation (chat_rows.py)
+        self.users = MemoryUsers()
 
     async def open(self) -> None:
         pass

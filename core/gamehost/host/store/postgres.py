@@ -44,6 +44,7 @@ from gamehost.host.store.ticket_rows import (QUEUED_COUNTS_SQL, QUEUED_POOLS_SQL
                                              queued_sql, row_to_ticket, ticket_values)
 
 from gamehost.host.store.postgres_chat import PostgresChat
+from gamehost.host.store.postgres_users import PostgresUsers
 from gamehost.host.store.postgres_notifications import AGENT_CHANNEL, ChangeNotifications, notify_tickets
 from gamehost.host.store.postgres_schema import migrate
 
@@ -81,6 +82,7 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions, PostgresRati
                                          kwargs={"autocommit": True}, name="gamehost")
         self._notifications = ChangeNotifications(url)
         self.chat = PostgresChat(self._pool)  # chat and moderation (chat_rows.py)
+        self.users = PostgresUsers(self._pool)  # a user's data, exported and erased (user_rows.py)
         # A forming transaction holds a connection while the match is created
         # on others: at most half the pool forms at once, so creating never
         # waits for a connection only a forming transaction could give back.
@@ -480,6 +482,11 @@ class PostgresStore(PostgresInvitations, PostgresPushSubscriptions, PostgresRati
         changed, ``on_tickets(None)`` after a lost connection came back.
         Before ``subscribe``, whose connection carries both channels."""
         self._notifications.on_tickets = on_tickets
+
+    def subscribe_erasures(self, on_erased: Callable[[list[str]], None]) -> None:
+        """``on_erased(match ids)`` for the matches an erasure of a user rewrote on any replica (their cached
+        copies are stale). Before ``subscribe``."""
+        self._notifications.on_erased = on_erased
 
     def subscribe_chat(self, on_chat: Callable[[str | None], None]) -> None:
         """``on_chat(note)`` for each chat change any replica commits (postgres_chat.py), None after a lost

@@ -2,8 +2,9 @@
 matches' channel (``'<match> <version>'`` per committed step) and, when the
 engine follows tickets, on the tickets' channel (``'<ticket> <ticket> ...'``),
 on the agents' channel when the engine hears remote agents (a JSON
-message each: engine/agents.py), and on the chat's when it follows chat
-(``postgres_chat.py``).
+message each: engine/agents.py), on the chat's when it follows chat
+(``postgres_chat.py``), and on the users' when it forgets erased users'
+matches (``'<match> <match> ...'``: postgres_users.py).
 A lost connection is retried for ever; after it comes back the listeners are
 told so (``None``), since notifications sent meanwhile are lost."""
 
@@ -22,11 +23,13 @@ log = structlog.get_logger("gamehost.store.postgres")
 CHANNEL = "gamehost_matches"
 TICKET_CHANNEL = "gamehost_tickets"
 AGENT_CHANNEL = "gamehost_agents"
+USERS_CHANNEL = "gamehost_users"
 
 OnChange = Callable[[str | None, int], Awaitable[None] | None]
 OnTickets = Callable[[list[str] | None], None]
 OnAgents = Callable[[str], None]
 OnChat = Callable[[str | None], None]
+OnErased = Callable[[list[str]], None]
 
 
 async def notify_tickets(conn: psycopg.AsyncConnection[Any], ticket_ids: list[str]) -> None:
@@ -41,6 +44,7 @@ class ChangeNotifications:
         self.on_tickets: OnTickets | None = None
         self.on_agents: OnAgents | None = None
         self.on_chat: OnChat | None = None
+        self.on_erased: OnErased | None = None
         self._task: asyncio.Task | None = None
 
     def start(self, on_change: OnChange) -> None:
@@ -64,6 +68,8 @@ class ChangeNotifications:
                         await conn.execute(f"LISTEN {AGENT_CHANNEL}")
                     if self.on_chat is not None:
                         await conn.execute(f"LISTEN {CHAT_CHANNEL}")
+                    if self.on_erased is not None:
+                        await conn.execute(f"LISTEN {USERS_CHANNEL}")
                     delay = 0.1
                     if reconnected:
                         log.info("notifications resumed")
@@ -79,6 +85,10 @@ class ChangeNotifications:
                         if note.channel == AGENT_CHANNEL:
                             if self.on_agents is not None:
                                 self.on_agents(note.payload)
+                            continue
+                        if note.channel == USERS_CHANNEL:
+                            if self.on_erased is not None:
+                                self.on_erased(note.payload.split())
                             continue
                         if note.channel == CHAT_CHANNEL:
                             if self.on_chat is not None:

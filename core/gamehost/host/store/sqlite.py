@@ -30,6 +30,7 @@ from gamehost.host.store.rating_rows import (RATING_COLUMNS, leaderboard_params,
 import gamehost.host.store.invitation_rows as invitation_rows
 import gamehost.host.store.push_rows as push_rows
 from gamehost.host.store.sqlite_chat import SQLiteChat
+from gamehost.host.store.sqlite_users import SQLiteUsers
 from gamehost.host.store.records import (MATCH_COLUMN_COUNT, MATCH_COLUMNS, PAGE_KEY_COLUMNS, clock_json,
                                          detail_json, dumps, event_rows, list_matches_query, loads, match_values,
                                          player_rows, player_subjects, row_to_record, seats_json, turn_rows,
@@ -59,6 +60,7 @@ class SQLiteStore:
         self._claimer = uuid.uuid4().hex
         self._checkpointer: WalCheckpointer | None = None
         self.chat = SQLiteChat(lambda: self._db)  # chat and moderation (chat_rows.py)
+        self.users = SQLiteUsers(lambda: self._db, self._committed)  # a user's data (user_rows.py)
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -132,6 +134,9 @@ class SQLiteStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        self._committed()
+
+    def _committed(self) -> None:
         if self._checkpointer is not None:  # None only while the store opens or closes
             self._checkpointer.committed()
 

@@ -9077,6 +9077,231 @@ func (x *Ban) GetActive() bool {
 	return false
 }
 
+type ExportUserDataRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}"; "players/me" or empty: the signed-in caller.
+	Player        string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportUserDataRequest) Reset() {
+	*x = ExportUserDataRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportUserDataRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportUserDataRequest) ProtoMessage() {}
+
+func (x *ExportUserDataRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportUserDataRequest.ProtoReflect.Descriptor instead.
+func (*ExportUserDataRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
+}
+
+func (x *ExportUserDataRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+type UserDataExport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}".
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// The document (JSON, UTF-8): its "format" names its layout, docs/security.md lists its sections.
+	Json          string `protobuf:"bytes,2,opt,name=json,proto3" json:"json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserDataExport) Reset() {
+	*x = UserDataExport{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserDataExport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserDataExport) ProtoMessage() {}
+
+func (x *UserDataExport) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserDataExport.ProtoReflect.Descriptor instead.
+func (*UserDataExport) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{105}
+}
+
+func (x *UserDataExport) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *UserDataExport) GetJson() string {
+	if x != nil {
+		return x.Json
+	}
+	return ""
+}
+
+type DeleteUserDataRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}"; "players/me" or empty: the signed-in caller.
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// Must be true: the deletion cannot be undone.
+	Confirm       bool `protobuf:"varint,2,opt,name=confirm,proto3" json:"confirm,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteUserDataRequest) Reset() {
+	*x = DeleteUserDataRequest{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteUserDataRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteUserDataRequest) ProtoMessage() {}
+
+func (x *DeleteUserDataRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteUserDataRequest.ProtoReflect.Descriptor instead.
+func (*DeleteUserDataRequest) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{106}
+}
+
+func (x *DeleteUserDataRequest) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *DeleteUserDataRequest) GetConfirm() bool {
+	if x != nil {
+		return x.Confirm
+	}
+	return false
+}
+
+type DeleteUserDataResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "players/{subject}" of the user whose data was deleted.
+	Player string `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	// What stands for the user from now on in matches, chat and ratings.
+	Pseudonym string `protobuf:"bytes,2,opt,name=pseudonym,proto3" json:"pseudonym,omitempty"`
+	// The rows changed or deleted, per table.
+	Rows map[string]int64 `protobuf:"bytes,3,rep,name=rows,proto3" json:"rows,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	// The matches rewritten.
+	Matches       int32 `protobuf:"varint,4,opt,name=matches,proto3" json:"matches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteUserDataResponse) Reset() {
+	*x = DeleteUserDataResponse{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteUserDataResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteUserDataResponse) ProtoMessage() {}
+
+func (x *DeleteUserDataResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteUserDataResponse.ProtoReflect.Descriptor instead.
+func (*DeleteUserDataResponse) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{107}
+}
+
+func (x *DeleteUserDataResponse) GetPlayer() string {
+	if x != nil {
+		return x.Player
+	}
+	return ""
+}
+
+func (x *DeleteUserDataResponse) GetPseudonym() string {
+	if x != nil {
+		return x.Pseudonym
+	}
+	return ""
+}
+
+func (x *DeleteUserDataResponse) GetRows() map[string]int64 {
+	if x != nil {
+		return x.Rows
+	}
+	return nil
+}
+
+func (x *DeleteUserDataResponse) GetMatches() int32 {
+	if x != nil {
+		return x.Matches
+	}
+	return 0
+}
+
 type ListReportsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// At most this many reports a page (0: 50; at most 100).
@@ -9090,7 +9315,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9102,7 +9327,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9115,7 +9340,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *ListReportsRequest) GetPageSize() int32 {
@@ -9149,7 +9374,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9161,7 +9386,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9174,7 +9399,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{105}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *ListReportsResponse) GetReports() []*ChatReport {
@@ -9199,7 +9424,7 @@ type ListPluginsRequest struct {
 
 func (x *ListPluginsRequest) Reset() {
 	*x = ListPluginsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9211,7 +9436,7 @@ func (x *ListPluginsRequest) String() string {
 func (*ListPluginsRequest) ProtoMessage() {}
 
 func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9224,7 +9449,7 @@ func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPluginsRequest.ProtoReflect.Descriptor instead.
 func (*ListPluginsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{106}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{110}
 }
 
 // One installed plugin as the host loaded it.
@@ -9245,7 +9470,7 @@ type Plugin struct {
 
 func (x *Plugin) Reset() {
 	*x = Plugin{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9257,7 +9482,7 @@ func (x *Plugin) String() string {
 func (*Plugin) ProtoMessage() {}
 
 func (x *Plugin) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9270,7 +9495,7 @@ func (x *Plugin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Plugin.ProtoReflect.Descriptor instead.
 func (*Plugin) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{107}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *Plugin) GetName() string {
@@ -9317,7 +9542,7 @@ type ListPluginsResponse struct {
 
 func (x *ListPluginsResponse) Reset() {
 	*x = ListPluginsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9329,7 +9554,7 @@ func (x *ListPluginsResponse) String() string {
 func (*ListPluginsResponse) ProtoMessage() {}
 
 func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9342,7 +9567,7 @@ func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPluginsResponse.ProtoReflect.Descriptor instead.
 func (*ListPluginsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{108}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *ListPluginsResponse) GetPlugins() []*Plugin {
@@ -9362,7 +9587,7 @@ type GetMatchStrikesRequest struct {
 
 func (x *GetMatchStrikesRequest) Reset() {
 	*x = GetMatchStrikesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9374,7 +9599,7 @@ func (x *GetMatchStrikesRequest) String() string {
 func (*GetMatchStrikesRequest) ProtoMessage() {}
 
 func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9387,7 +9612,7 @@ func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchStrikesRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchStrikesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{109}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *GetMatchStrikesRequest) GetName() string {
@@ -9411,7 +9636,7 @@ type MatchStrikes struct {
 
 func (x *MatchStrikes) Reset() {
 	*x = MatchStrikes{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9423,7 +9648,7 @@ func (x *MatchStrikes) String() string {
 func (*MatchStrikes) ProtoMessage() {}
 
 func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9436,7 +9661,7 @@ func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchStrikes.ProtoReflect.Descriptor instead.
 func (*MatchStrikes) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{110}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *MatchStrikes) GetName() string {
@@ -9468,7 +9693,7 @@ type ListPoolsRequest struct {
 
 func (x *ListPoolsRequest) Reset() {
 	*x = ListPoolsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9480,7 +9705,7 @@ func (x *ListPoolsRequest) String() string {
 func (*ListPoolsRequest) ProtoMessage() {}
 
 func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9493,7 +9718,7 @@ func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPoolsRequest.ProtoReflect.Descriptor instead.
 func (*ListPoolsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{111}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{115}
 }
 
 // The queued tickets of one matchmaking pool: those that may play together (one game, player count and options).
@@ -9513,7 +9738,7 @@ type MatchmakingPool struct {
 
 func (x *MatchmakingPool) Reset() {
 	*x = MatchmakingPool{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9525,7 +9750,7 @@ func (x *MatchmakingPool) String() string {
 func (*MatchmakingPool) ProtoMessage() {}
 
 func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9538,7 +9763,7 @@ func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchmakingPool.ProtoReflect.Descriptor instead.
 func (*MatchmakingPool) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{112}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *MatchmakingPool) GetPool() string {
@@ -9586,7 +9811,7 @@ type ListPoolsResponse struct {
 
 func (x *ListPoolsResponse) Reset() {
 	*x = ListPoolsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9598,7 +9823,7 @@ func (x *ListPoolsResponse) String() string {
 func (*ListPoolsResponse) ProtoMessage() {}
 
 func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9611,7 +9836,7 @@ func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPoolsResponse.ProtoReflect.Descriptor instead.
 func (*ListPoolsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{113}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *ListPoolsResponse) GetPools() []*MatchmakingPool {
@@ -10299,7 +10524,23 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\tbanned_by\x18\x03 \x01(\tR\bbannedBy\x12;\n" +
 	"\vcreate_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12\x16\n" +
-	"\x06active\x18\x05 \x01(\bR\x06active\"l\n" +
+	"\x06active\x18\x05 \x01(\bR\x06active\"/\n" +
+	"\x15ExportUserDataRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\"<\n" +
+	"\x0eUserDataExport\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x12\n" +
+	"\x04json\x18\x02 \x01(\tR\x04json\"I\n" +
+	"\x15DeleteUserDataRequest\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x18\n" +
+	"\aconfirm\x18\x02 \x01(\bR\aconfirm\"\xe4\x01\n" +
+	"\x16DeleteUserDataResponse\x12\x16\n" +
+	"\x06player\x18\x01 \x01(\tR\x06player\x12\x1c\n" +
+	"\tpseudonym\x18\x02 \x01(\tR\tpseudonym\x12A\n" +
+	"\x04rows\x18\x03 \x03(\v2-.gamehost.v1.DeleteUserDataResponse.RowsEntryR\x04rows\x12\x18\n" +
+	"\amatches\x18\x04 \x01(\x05R\amatches\x1a7\n" +
+	"\tRowsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"l\n" +
 	"\x12ListReportsRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -10401,7 +10642,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\vChatChannel\x12\x1c\n" +
 	"\x18CHAT_CHANNEL_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14CHAT_CHANNEL_PLAYERS\x10\x01\x12\x1b\n" +
-	"\x17CHAT_CHANNEL_SPECTATORS\x10\x022\xb9\x18\n" +
+	"\x17CHAT_CHANNEL_SPECTATORS\x10\x022\xec\x19\n" +
 	"\bGameHost\x12O\n" +
 	"\tListGames\x12\x1d.gamehost.v1.ListGamesRequest\x1a\x1e.gamehost.v1.ListGamesResponse\"\x03\x90\x02\x01\x12>\n" +
 	"\aGetGame\x12\x1b.gamehost.v1.GetGameRequest\x1a\x11.gamehost.v1.Game\"\x03\x90\x02\x01\x12B\n" +
@@ -10453,7 +10694,9 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"UnmuteUser\x12\x1e.gamehost.v1.UnmuteUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12F\n" +
 	"\tBlockUser\x12\x1d.gamehost.v1.BlockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12J\n" +
 	"\vUnblockUser\x12\x1f.gamehost.v1.UnblockUserRequest\x1a\x1a.gamehost.v1.ChatRelations\x12Y\n" +
-	"\x10GetChatRelations\x12$.gamehost.v1.GetChatRelationsRequest\x1a\x1a.gamehost.v1.ChatRelations\"\x03\x90\x02\x012\xeb\a\n" +
+	"\x10GetChatRelations\x12$.gamehost.v1.GetChatRelationsRequest\x1a\x1a.gamehost.v1.ChatRelations\"\x03\x90\x02\x01\x12V\n" +
+	"\x0eExportUserData\x12\".gamehost.v1.ExportUserDataRequest\x1a\x1b.gamehost.v1.UserDataExport\"\x03\x90\x02\x01\x12Y\n" +
+	"\x0eDeleteUserData\x12\".gamehost.v1.DeleteUserDataRequest\x1a#.gamehost.v1.DeleteUserDataResponse2\xeb\a\n" +
 	"\rGameHostAdmin\x12@\n" +
 	"\n" +
 	"AbortMatch\x12\x1e.gamehost.v1.AbortMatchRequest\x1a\x12.gamehost.v1.Match\x12P\n" +
@@ -10483,7 +10726,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 114)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 119)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -10598,100 +10841,105 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(*BanUserRequest)(nil),          // 110: gamehost.v1.BanUserRequest
 	(*UnbanUserRequest)(nil),        // 111: gamehost.v1.UnbanUserRequest
 	(*Ban)(nil),                     // 112: gamehost.v1.Ban
-	(*ListReportsRequest)(nil),      // 113: gamehost.v1.ListReportsRequest
-	(*ListReportsResponse)(nil),     // 114: gamehost.v1.ListReportsResponse
-	(*ListPluginsRequest)(nil),      // 115: gamehost.v1.ListPluginsRequest
-	(*Plugin)(nil),                  // 116: gamehost.v1.Plugin
-	(*ListPluginsResponse)(nil),     // 117: gamehost.v1.ListPluginsResponse
-	(*GetMatchStrikesRequest)(nil),  // 118: gamehost.v1.GetMatchStrikesRequest
-	(*MatchStrikes)(nil),            // 119: gamehost.v1.MatchStrikes
-	(*ListPoolsRequest)(nil),        // 120: gamehost.v1.ListPoolsRequest
-	(*MatchmakingPool)(nil),         // 121: gamehost.v1.MatchmakingPool
-	(*ListPoolsResponse)(nil),       // 122: gamehost.v1.ListPoolsResponse
-	(*structpb.Struct)(nil),         // 123: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 124: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 125: google.protobuf.Duration
-	(*structpb.Value)(nil),          // 126: google.protobuf.Value
-	(*anypb.Any)(nil),               // 127: google.protobuf.Any
+	(*ExportUserDataRequest)(nil),   // 113: gamehost.v1.ExportUserDataRequest
+	(*UserDataExport)(nil),          // 114: gamehost.v1.UserDataExport
+	(*DeleteUserDataRequest)(nil),   // 115: gamehost.v1.DeleteUserDataRequest
+	(*DeleteUserDataResponse)(nil),  // 116: gamehost.v1.DeleteUserDataResponse
+	(*ListReportsRequest)(nil),      // 117: gamehost.v1.ListReportsRequest
+	(*ListReportsResponse)(nil),     // 118: gamehost.v1.ListReportsResponse
+	(*ListPluginsRequest)(nil),      // 119: gamehost.v1.ListPluginsRequest
+	(*Plugin)(nil),                  // 120: gamehost.v1.Plugin
+	(*ListPluginsResponse)(nil),     // 121: gamehost.v1.ListPluginsResponse
+	(*GetMatchStrikesRequest)(nil),  // 122: gamehost.v1.GetMatchStrikesRequest
+	(*MatchStrikes)(nil),            // 123: gamehost.v1.MatchStrikes
+	(*ListPoolsRequest)(nil),        // 124: gamehost.v1.ListPoolsRequest
+	(*MatchmakingPool)(nil),         // 125: gamehost.v1.MatchmakingPool
+	(*ListPoolsResponse)(nil),       // 126: gamehost.v1.ListPoolsResponse
+	nil,                             // 127: gamehost.v1.DeleteUserDataResponse.RowsEntry
+	(*structpb.Struct)(nil),         // 128: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 129: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 130: google.protobuf.Duration
+	(*structpb.Value)(nil),          // 131: google.protobuf.Value
+	(*anypb.Any)(nil),               // 132: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	123, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	123, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	128, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	128, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
 	11,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	10,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	123, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	128, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
 	9,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
 	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	124, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	129, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
 	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
 	15,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	123, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	128, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
 	17,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	124, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	124, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	125, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	124, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	129, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	129, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	130, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	129, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
 	16,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
 	20,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	125, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	130, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
 	47,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	124, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	129, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
 	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
 	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
 	55,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	125, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	125, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	125, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	124, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	124, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	125, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	123, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	125, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	125, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	125, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	125, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	125, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	130, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	130, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	130, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	129, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	129, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	130, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	128, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	130, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	130, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	130, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	130, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	130, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
 	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
 	19,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
 	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
 	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
 	18,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
 	18,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	123, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	128, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
 	29,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
 	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	123, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	128, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
 	28,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
 	17,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
 	31,  // 48: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
 	32,  // 49: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
 	33,  // 50: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
-	126, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
+	131, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
 	34,  // 52: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	123, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	128, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
 	34,  // 54: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
 	30,  // 55: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
 	38,  // 56: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
 	4,   // 57: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	124, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	123, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	129, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	128, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
 	30,  // 60: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	124, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	124, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	129, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	129, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
 	98,  // 63: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
 	33,  // 64: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
 	31,  // 65: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
 	39,  // 66: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
 	34,  // 67: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	123, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	128, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
 	38,  // 69: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
 	17,  // 70: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
 	98,  // 71: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
 	47,  // 72: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	124, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	129, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
 	55,  // 74: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	124, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	124, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	129, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	129, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
 	40,  // 77: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
 	36,  // 78: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
 	43,  // 79: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
@@ -10703,7 +10951,7 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	52,  // 85: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
 	53,  // 86: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
 	99,  // 87: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
-	127, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	132, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
 	38,  // 89: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
 	37,  // 90: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
 	18,  // 91: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
@@ -10715,23 +10963,23 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	98,  // 97: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
 	74,  // 98: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
 	74,  // 99: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	123, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	125, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	125, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	123, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	128, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	130, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	130, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	128, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
 	5,   // 104: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	125, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	124, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	124, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	124, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	130, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	129, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	129, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	129, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
 	5,   // 109: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
 	80,  // 110: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	124, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	129, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
 	6,   // 112: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	124, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	124, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	129, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	129, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
 	86,  // 115: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	123, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	128, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
 	6,   // 117: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
 	87,  // 118: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
 	92,  // 119: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
@@ -10741,133 +10989,138 @@ var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
 	97,  // 123: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
 	70,  // 124: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
 	30,  // 125: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
-	124, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	129, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
 	8,   // 127: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
 	70,  // 128: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
 	7,   // 129: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
-	124, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
-	124, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
+	129, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
+	129, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
 	98,  // 132: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
-	124, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
-	100, // 134: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
-	116, // 135: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
-	124, // 136: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
-	121, // 137: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
-	12,  // 138: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	14,  // 139: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	21,  // 140: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	22,  // 141: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	24,  // 142: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	25,  // 143: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	27,  // 144: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	35,  // 145: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	36,  // 146: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	40,  // 147: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	41,  // 148: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	56,  // 149: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	69,  // 150: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	91,  // 151: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
-	73,  // 152: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	75,  // 153: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	77,  // 154: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	79,  // 155: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	81,  // 156: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	82,  // 157: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	83,  // 158: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	84,  // 159: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	43,  // 160: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	44,  // 161: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	45,  // 162: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	48,  // 163: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	49,  // 164: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	50,  // 165: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	51,  // 166: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	52,  // 167: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	53,  // 168: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	58,  // 169: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	60,  // 170: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	62,  // 171: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	99,  // 172: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
-	101, // 173: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
-	102, // 174: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
-	103, // 175: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
-	104, // 176: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
-	105, // 177: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
-	106, // 178: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
-	107, // 179: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
-	64,  // 180: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	65,  // 181: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	67,  // 182: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	68,  // 183: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	88,  // 184: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	90,  // 185: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	109, // 186: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
-	110, // 187: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
-	111, // 188: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
-	113, // 189: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
-	115, // 190: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
-	120, // 191: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
-	118, // 192: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
-	13,  // 193: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	9,   // 194: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	18,  // 195: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	23,  // 196: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	18,  // 197: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	26,  // 198: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	18,  // 199: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	30,  // 200: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	37,  // 201: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	38,  // 202: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	42,  // 203: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	57,  // 204: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	71,  // 205: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	94,  // 206: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
-	18,  // 207: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	76,  // 208: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	78,  // 209: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	80,  // 210: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	80,  // 211: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	80,  // 212: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	80,  // 213: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	85,  // 214: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	46,  // 215: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 216: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 217: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	18,  // 218: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	18,  // 219: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	54,  // 220: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 221: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 222: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	18,  // 223: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	59,  // 224: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	61,  // 225: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	63,  // 226: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	98,  // 227: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
-	100, // 228: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
-	100, // 229: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
-	108, // 230: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 231: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 232: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 233: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 234: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
-	18,  // 235: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	66,  // 236: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	18,  // 237: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	18,  // 238: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	89,  // 239: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	87,  // 240: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	98,  // 241: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
-	112, // 242: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
-	112, // 243: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
-	114, // 244: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
-	117, // 245: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
-	122, // 246: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
-	119, // 247: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
-	193, // [193:248] is the sub-list for method output_type
-	138, // [138:193] is the sub-list for method input_type
-	138, // [138:138] is the sub-list for extension type_name
-	138, // [138:138] is the sub-list for extension extendee
-	0,   // [0:138] is the sub-list for field type_name
+	129, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
+	127, // 134: gamehost.v1.DeleteUserDataResponse.rows:type_name -> gamehost.v1.DeleteUserDataResponse.RowsEntry
+	100, // 135: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
+	120, // 136: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
+	129, // 137: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
+	125, // 138: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
+	12,  // 139: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	14,  // 140: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	21,  // 141: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	22,  // 142: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	24,  // 143: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	25,  // 144: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	27,  // 145: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	35,  // 146: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	36,  // 147: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	40,  // 148: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	41,  // 149: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	56,  // 150: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	69,  // 151: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	91,  // 152: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	73,  // 153: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	75,  // 154: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	77,  // 155: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	79,  // 156: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	81,  // 157: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	82,  // 158: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	83,  // 159: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	84,  // 160: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	43,  // 161: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	44,  // 162: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	45,  // 163: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	48,  // 164: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	49,  // 165: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	50,  // 166: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	51,  // 167: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	52,  // 168: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	53,  // 169: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	58,  // 170: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	60,  // 171: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	62,  // 172: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	99,  // 173: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
+	101, // 174: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
+	102, // 175: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
+	103, // 176: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
+	104, // 177: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
+	105, // 178: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
+	106, // 179: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
+	107, // 180: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
+	113, // 181: gamehost.v1.GameHost.ExportUserData:input_type -> gamehost.v1.ExportUserDataRequest
+	115, // 182: gamehost.v1.GameHost.DeleteUserData:input_type -> gamehost.v1.DeleteUserDataRequest
+	64,  // 183: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	65,  // 184: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	67,  // 185: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	68,  // 186: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	88,  // 187: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	90,  // 188: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	109, // 189: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
+	110, // 190: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
+	111, // 191: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
+	117, // 192: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
+	119, // 193: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
+	124, // 194: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
+	122, // 195: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
+	13,  // 196: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	9,   // 197: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	18,  // 198: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	23,  // 199: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	18,  // 200: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	26,  // 201: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	18,  // 202: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	30,  // 203: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	37,  // 204: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	38,  // 205: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	42,  // 206: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	57,  // 207: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	71,  // 208: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	94,  // 209: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	18,  // 210: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	76,  // 211: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	78,  // 212: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	80,  // 213: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	80,  // 214: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	80,  // 215: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	80,  // 216: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	85,  // 217: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	46,  // 218: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 219: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	46,  // 220: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	18,  // 221: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	18,  // 222: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	54,  // 223: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 224: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	54,  // 225: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	18,  // 226: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	59,  // 227: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	61,  // 228: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	63,  // 229: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	98,  // 230: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
+	100, // 231: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
+	100, // 232: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
+	108, // 233: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 234: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
+	108, // 235: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 236: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
+	108, // 237: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
+	114, // 238: gamehost.v1.GameHost.ExportUserData:output_type -> gamehost.v1.UserDataExport
+	116, // 239: gamehost.v1.GameHost.DeleteUserData:output_type -> gamehost.v1.DeleteUserDataResponse
+	18,  // 240: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	66,  // 241: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	18,  // 242: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	18,  // 243: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	89,  // 244: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	87,  // 245: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	98,  // 246: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
+	112, // 247: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
+	112, // 248: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
+	118, // 249: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
+	121, // 250: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
+	126, // 251: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
+	123, // 252: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
+	196, // [196:253] is the sub-list for method output_type
+	139, // [139:196] is the sub-list for method input_type
+	139, // [139:139] is the sub-list for extension type_name
+	139, // [139:139] is the sub-list for extension extendee
+	0,   // [0:139] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -10928,7 +11181,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   114,
+			NumMessages:   119,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -71,6 +71,8 @@ const (
 	GameHost_BlockUser_FullMethodName        = "/gamehost.v1.GameHost/BlockUser"
 	GameHost_UnblockUser_FullMethodName      = "/gamehost.v1.GameHost/UnblockUser"
 	GameHost_GetChatRelations_FullMethodName = "/gamehost.v1.GameHost/GetChatRelations"
+	GameHost_ExportUserData_FullMethodName   = "/gamehost.v1.GameHost/ExportUserData"
+	GameHost_DeleteUserData_FullMethodName   = "/gamehost.v1.GameHost/DeleteUserData"
 )
 
 // GameHostClient is the client API for GameHost service.
@@ -230,6 +232,17 @@ type GameHostClient interface {
 	UnblockUser(ctx context.Context, in *UnblockUserRequest, opts ...grpc.CallOption) (*ChatRelations, error)
 	// The users the signed-in caller mutes and blocks.
 	GetChatRelations(ctx context.Context, in *GetChatRelationsRequest, opts ...grpc.CallOption) (*ChatRelations, error)
+	// Players' data (docs/security.md, "Players' data"): a signed-in user for
+	// their own, an admin for anyone's; PERMISSION_DENIED for another user's,
+	// NOT_FOUND when the host holds nothing about the user.
+	// Everything the host holds about the user, as one JSON document.
+	ExportUserData(ctx context.Context, in *ExportUserDataRequest, opts ...grpc.CallOption) (*UserDataExport, error)
+	// Erases it: the user's identity becomes a pseudonym in every match, log,
+	// chat and rating, their own records (push subscriptions, tickets, mutes,
+	// blocks, a ban) are deleted; matches still replay. INVALID_ARGUMENT
+	// without confirm; FAILED_PRECONDITION (changing nothing) while the user
+	// holds a seat in a match not over.
+	DeleteUserData(ctx context.Context, in *DeleteUserDataRequest, opts ...grpc.CallOption) (*DeleteUserDataResponse, error)
 }
 
 type gameHostClient struct {
@@ -684,6 +697,26 @@ func (c *gameHostClient) GetChatRelations(ctx context.Context, in *GetChatRelati
 	return out, nil
 }
 
+func (c *gameHostClient) ExportUserData(ctx context.Context, in *ExportUserDataRequest, opts ...grpc.CallOption) (*UserDataExport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UserDataExport)
+	err := c.cc.Invoke(ctx, GameHost_ExportUserData_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameHostClient) DeleteUserData(ctx context.Context, in *DeleteUserDataRequest, opts ...grpc.CallOption) (*DeleteUserDataResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteUserDataResponse)
+	err := c.cc.Invoke(ctx, GameHost_DeleteUserData_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameHostServer is the server API for GameHost service.
 // All implementations must embed UnimplementedGameHostServer
 // for forward compatibility.
@@ -841,6 +874,17 @@ type GameHostServer interface {
 	UnblockUser(context.Context, *UnblockUserRequest) (*ChatRelations, error)
 	// The users the signed-in caller mutes and blocks.
 	GetChatRelations(context.Context, *GetChatRelationsRequest) (*ChatRelations, error)
+	// Players' data (docs/security.md, "Players' data"): a signed-in user for
+	// their own, an admin for anyone's; PERMISSION_DENIED for another user's,
+	// NOT_FOUND when the host holds nothing about the user.
+	// Everything the host holds about the user, as one JSON document.
+	ExportUserData(context.Context, *ExportUserDataRequest) (*UserDataExport, error)
+	// Erases it: the user's identity becomes a pseudonym in every match, log,
+	// chat and rating, their own records (push subscriptions, tickets, mutes,
+	// blocks, a ban) are deleted; matches still replay. INVALID_ARGUMENT
+	// without confirm; FAILED_PRECONDITION (changing nothing) while the user
+	// holds a seat in a match not over.
+	DeleteUserData(context.Context, *DeleteUserDataRequest) (*DeleteUserDataResponse, error)
 	mustEmbedUnimplementedGameHostServer()
 }
 
@@ -976,6 +1020,12 @@ func (UnimplementedGameHostServer) UnblockUser(context.Context, *UnblockUserRequ
 }
 func (UnimplementedGameHostServer) GetChatRelations(context.Context, *GetChatRelationsRequest) (*ChatRelations, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetChatRelations not implemented")
+}
+func (UnimplementedGameHostServer) ExportUserData(context.Context, *ExportUserDataRequest) (*UserDataExport, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportUserData not implemented")
+}
+func (UnimplementedGameHostServer) DeleteUserData(context.Context, *DeleteUserDataRequest) (*DeleteUserDataResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteUserData not implemented")
 }
 func (UnimplementedGameHostServer) mustEmbedUnimplementedGameHostServer() {}
 func (UnimplementedGameHostServer) testEmbeddedByValue()                  {}
@@ -1718,6 +1768,42 @@ func _GameHost_GetChatRelations_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameHost_ExportUserData_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportUserDataRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).ExportUserData(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_ExportUserData_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).ExportUserData(ctx, req.(*ExportUserDataRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameHost_DeleteUserData_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteUserDataRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameHostServer).DeleteUserData(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameHost_DeleteUserData_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameHostServer).DeleteUserData(ctx, req.(*DeleteUserDataRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameHost_ServiceDesc is the grpc.ServiceDesc for GameHost service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1876,6 +1962,14 @@ var GameHost_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetChatRelations",
 			Handler:    _GameHost_GetChatRelations_Handler,
+		},
+		{
+			MethodName: "ExportUserData",
+			Handler:    _GameHost_ExportUserData_Handler,
+		},
+		{
+			MethodName: "DeleteUserData",
+			Handler:    _GameHost_DeleteUserData_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
