@@ -50,9 +50,10 @@ _PART_TEXTS = {0x0A: "id", 0x12: "label"}
 KEPT_FROM_BYTES = 24   # Structs and lists shorter than this are read again: cheaper than keeping them
 
 # Parts kept of each kind and their bytes (their JSON takes a few times that); a full table is
-# emptied, so a flood of new parts only empties it.
-MAX_PARTS = 1 << 15
-MAX_PARTS_BYTES = 16 << 20
+# emptied, so a flood of new parts only empties it. Enough for the views of every match that changes
+# at once (a Callisto match alone lists some 1,200 distinct moves), little beside the host's memory.
+MAX_PARTS = 1 << 13
+MAX_PARTS_BYTES = 4 << 20
 
 
 def _wire_keys(message: Any) -> dict[int, str]:
