@@ -53,3 +53,27 @@ def test_a_served_host_sets_its_collector_and_collects_when_a_busy_spell_ends():
         assert quiet[0]["collected_objects"] >= 0 and quiet[0]["memory_returned"] in (True, False)
     finally:
         host.stop()
+
+
+def test_a_rules_worker_waiting_for_requests_looks_whether_to_collect(monkeypatch):
+    """A worker blocked on the host's pipe looks at its collector's counts
+    every QUIET_CHECK seconds that no request comes (where a busy spell's
+    end is collected), and reads the request that then comes."""
+    import os
+
+    from gamehost.host.workers import wire, worker
+
+    monkeypatch.setattr(worker, "QUIET_CHECK", 0.01)
+    read_end, write_end = os.pipe()
+    looks = []
+
+    def look() -> None:
+        looks.append(True)
+        if len(looks) == 3:  # quiet three times over: now the host asks something
+            os.write(write_end, wire.frame({"op": "ping", "id": 1}))
+
+    with os.fdopen(read_end, "rb", buffering=0) as stream:
+        frames = worker.FrameReader(stream).frames(wait=True, quiet=look)
+    os.close(write_end)
+    assert len(looks) == 3
+    assert [wire.decode(body)["op"] for body in frames] == ["ping"]
