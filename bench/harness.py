@@ -42,12 +42,17 @@ def host_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+# The hosts measured here are one serving process (their CPU is read from its pid), also on
+# PostgreSQL, where the default is one per core; processes.py starts groups itself.
+ONE_PROCESS = ("--processes", "1")
+
+
 class Host:
     def __init__(self, store: str, data_dir: str, *extra_args: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0", "--web-port", "off", "--store", store,
              "--data-dir", data_dir, "--log-format", "json", "--log-level", "info",
-             *QUOTAS_LIFTED, *extra_args],
+             *ONE_PROCESS, *QUOTAS_LIFTED, *extra_args],
             stderr=subprocess.PIPE, text=True)
         for line in self.process.stderr:
             entry = json.loads(line)
@@ -172,7 +177,7 @@ class PinnedHost:
         self.process = subprocess.Popen(
             [*pinning, sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
              "--web-port", web_port, "--store", store, "--data-dir", data_dir, "--log-format", "json",
-             "--log-level", "info", *quotas, *extra_args],
+             "--log-level", "info", *ONE_PROCESS, *quotas, *extra_args],
             stderr=subprocess.PIPE, text=True, env=env)
         for line in self.process.stderr:
             if "host serving" in line:

@@ -28,10 +28,16 @@ TEST_HOST_ENV = {"GAMEHOST_MAX_OPEN_MATCHES": "0", "GAMEHOST_MAX_BOT_MATCHES": "
                  "GAMEHOST_BOT_DELAY_WITH_HUMANS": "0"}
 
 
+# One serving process per test host unless a test asks for more: the default on PostgreSQL, one per
+# core, would start every PostgreSQL host of the suite twice over on two cores (test_serving_processes.py
+# starts groups, and the default's own).
+ONE_PROCESS = {"GAMEHOST_PROCESSES": "1"}
+
+
 class HostProcess:
     """A ``gamehost serve`` child process; its JSON log lines are collected."""
 
-    def __init__(self, *args: str, data_dir: Path | None = None, env: dict | None = None,
+    def __init__(self, *args: str, data_dir: Path | None = None, env: dict[str, str | None] | None = None,
                  command: list[str] | None = None, cwd: Path | None = None) -> None:
         self.args = args
         self.data_dir = data_dir
@@ -49,7 +55,8 @@ class HostProcess:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FIXTURE_SITE),
                                                                            os.environ.get("PYTHONPATH")])),
                "GAMEHOST_LOG_FORMAT": "json", "GAMEHOST_LOG_LEVEL": "debug", "GAMEHOST_WEB_PORT": "0",
-               **TEST_HOST_ENV, **UNLIMITED, **self.extra_env}
+               **TEST_HOST_ENV, **UNLIMITED, **ONE_PROCESS, **self.extra_env}
+        env = {name: value for name, value in env.items() if value is not None}  # None: a variable left unset
         command = self.command or [sys.executable, "-m", "gamehost.cli.main", "serve", "--port", "0",
                                    *(["--data-dir", str(self.data_dir)] if self.data_dir else ["--store", "memory"]),
                                    *self.args]

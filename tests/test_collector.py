@@ -6,6 +6,7 @@ import gc
 
 import pytest
 
+from gamehost.client import GameHostClient
 from gamehost.host.collector import THRESHOLDS, settle_after_start
 from hosts import HostProcess
 
@@ -29,14 +30,50 @@ def test_start_up_objects_are_frozen_and_full_collections_are_rare(collector_as_
     assert THRESHOLDS[0] * THRESHOLDS[1] * THRESHOLDS[2] >= 20 * 700 * 10 * 10
 
 
-def test_a_served_host_sets_its_collector_and_says_so():
+def test_a_served_host_sets_its_collector_and_collects_when_a_busy_spell_ends():
     """``gamehost serve`` is the host's own process: its collector is set
-    (a host started inside another program, as tests do, leaves it alone)."""
+    (a host started inside another program, as tests do, leaves it alone);
+    once a busy spell is over, it runs one full collection and gives glibc's
+    free memory back."""
     host = HostProcess().start()
     try:
         line = host.wait_for_log("garbage collector set for serving")
         assert line, "the serving process did not set its collector"
         assert tuple(line[0]["thresholds"]) == THRESHOLDS
         assert line[0]["frozen_objects"] > 10_000  # the modules and the catalog at least
+        assert not host.log_lines("quiet after a busy spell: full collection")
+        with GameHostClient(host.target) as client:  # a busy spell: matches held, with their seats and logs
+            for _ in range(100):
+                match = client.create_match("tictactoe").name
+                token = client.join(match).player_token
+                client.join(match)
+                client.move(match, token, move_id="b2")
+        quiet = host.wait_for_log("quiet after a busy spell: full collection", timeout=30)
+        assert quiet, "no full collection after the busy spell"
+        assert quiet[0]["collected_objects"] >= 0 and quiet[0]["memory_returned"] in (True, False)
     finally:
         host.stop()
+
+
+def test_a_rules_worker_waiting_for_requests_looks_whether_to_collect(monkeypatch):
+    """A worker blocked on the host's pipe looks at its collector's counts
+    every QUIET_CHECK seconds that no request comes (where a busy spell's
+    end is collected), and reads the request that then comes."""
+    import os
+
+    from gamehost.host.workers import wire, worker
+
+    monkeypatch.setattr(worker, "QUIET_CHECK", 0.01)
+    read_end, write_end = os.pipe()
+    looks = []
+
+    def look() -> None:
+        looks.append(True)
+        if len(looks) == 3:  # quiet three times over: now the host asks something
+            os.write(write_end, wire.frame({"op": "ping", "id": 1}))
+
+    with os.fdopen(read_end, "rb", buffering=0) as stream:
+        frames = worker.FrameReader(stream).frames(wait=True, quiet=look)
+    os.close(write_end)
+    assert len(looks) == 3
+    assert [wire.decode(body)["op"] for body in frames] == ["ping"]

@@ -71,6 +71,46 @@ def wait_until(condition, timeout: float = 60.0, what: str = "") -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="on one core the default is one serving process")
+def test_on_postgresql_the_default_is_one_serving_process_per_core():
+    """Without --processes (nor GAMEHOST_PROCESSES), a host on PostgreSQL
+    serves with one process per core it may use; a match's players on
+    connections to either process play it, and each sees every version."""
+    cores = len(os.sched_getaffinity(0))
+    database = create_database()
+    host = HostProcess("--store", database, env={"GAMEHOST_PROCESSES": None}).start(timeout=90)
+    try:
+        serving = [line for line in host.log_lines("host serving") if "processes" in line]
+        assert [line["processes"] for line in serving] == [cores], serving
+        assert sorted(child_pids(host)) == list(range(cores))
+        with new_connection(host) as creator:
+            match = creator.create_match("tictactoe", seed=5).name
+        clients = [connection_on(host, process) for process in range(2)]
+        tokens = [client.join(match).player_token for client in clients]
+        seen: list[list[int]] = [[], []]
+        followers = [threading.Thread(target=lambda index=index: seen[index].extend(
+            event.version for event in clients[index].watch(match)), daemon=True) for index in range(2)]
+        for follower in followers:
+            follower.start()
+        for _ in range(9):
+            state = clients[0].match(match)
+            if state.status != pb.MATCH_STATUS_ACTIVE:
+                break
+            seat = state.to_move[0]
+            view = clients[seat].view(match, tokens[seat])
+            clients[seat].move(match, tokens[seat], move_id=view.legal_moves[0].id, expected_version=view.version)
+        final = clients[1].match(match)
+        assert final.status == pb.MATCH_STATUS_FINISHED
+        for follower in followers:
+            follower.join(30)
+        assert seen[0] == seen[1] == list(range(1, final.version + 1))
+        for client in clients:
+            client.close()
+    finally:
+        host.stop()
+        drop_database(database)
+
+
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
 def test_several_processes_need_a_shared_store(tmp_path, store):
     """With a store only one process may use, --processes 2 is one line and exit 1, before anything starts."""

@@ -136,3 +136,25 @@ def test_a_move_whose_arguments_are_not_a_dict_is_encoded_as_the_reference_does(
     encodings = MoveEncodings(legal_move_field)
     move = Move("m", "M", MappingProxyType({"x": 1}))
     assert encodings.field(move) == encodings.field(move) == legal_move_field(move)
+
+
+def test_moves_the_game_dropped_are_not_held_and_moves_it_keeps_still_answer_by_object():
+    """A game that lists new move objects at each position drops them; the
+    table must not keep them alive (a loaded worker held every move it ever
+    listed), while moves the game keeps (its own tables) are answered by
+    object as before."""
+    import gc
+
+    encodings = MoveEncodings(legal_move_field)
+    kept = [Move(f"k{index}", "kept", {"i": index}) for index in range(100)]
+    for move in kept:
+        encodings.field(move)
+    for position in range(60):  # 60 positions of 200 new moves each: 12,000 moves, all dropped
+        listed = [Move(f"m{index}", "M", {"i": index, "position": position}) for index in range(200)]
+        assert encodings.view_field(listed) == b"".join(legal_move_field(move) for move in listed)
+    del listed
+    gc.collect()
+    held = {id(entry[0]) for entry in encodings._objects.values()}
+    assert len(held) <= 2 * struct_writer.MIN_SWEEP, "the moves of positions long gone are still held"
+    assert all(id(move) in held for move in kept), "a move the game keeps was forgotten"
+    assert [encodings.field(move) for move in kept] == [legal_move_field(move) for move in kept]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from gamehost.host.ops.config import HostConfig
+from gamehost.host.ops.config import HostConfig, shares_matches
 from gamehost.host.ops.page_address import announce_page
 from gamehost.host.ops.ports import ensure_free, ensure_ports_free, split_address
 from gamehost.host.store import describe_store
@@ -44,7 +44,7 @@ def needs_shared_store(config: HostConfig) -> str | None:
     """Why ``config`` cannot run several processes, or None. Each process
     holds its matches in memory; only a shared store (PostgreSQL) makes one
     catch up with another's commits, and a SQLite file takes one host."""
-    if config.processes > 1 and not config.store.startswith(("postgresql://", "postgres://")):
+    if config.processes > 1 and not shares_matches(config.store):
         return (f"--processes {config.processes} needs a shared PostgreSQL store (--store postgresql://...), "
                 f"not {describe_store(config.store)!r}: serving processes hold their matches in memory and only "
                 "PostgreSQL makes them see each other's moves; use --processes 1 with SQLite")

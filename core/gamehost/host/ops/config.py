@@ -100,6 +100,11 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+def shares_matches(store: str) -> bool:
+    """Whether serving processes on ``store`` see each other's moves (PostgreSQL), so that several may serve."""
+    return store.startswith(("postgresql://", "postgres://"))
+
+
 def _from(low: int, high: int):
     def in_range(value: int) -> int:
         if not low <= value <= high:
@@ -231,9 +236,11 @@ class HostConfig(BaseSettings):
               "(a webhook delivery attempt: 10 s more)")
     replica_id: str = setting(help="this replica's name in bot-turn claims", shown="hostname-pid",
                               factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
-    processes: Annotated[int, AfterValidator(_from(1, 256))] = setting(
-        1, "serving processes sharing the gRPC and web ports (SO_REUSEPORT), each owning a share of the matches; "
-           "more than 1 needs a PostgreSQL store, and --workers and --metrics-port are then split among them")
+    processes: Annotated[int, AfterValidator(_from(0, 256))] = setting(
+        0, "serving processes sharing the gRPC and web ports (SO_REUSEPORT), each owning a share of the matches; "
+           "more than 1 needs a PostgreSQL store, and --workers and --metrics-port are then split among them; "
+           "0: one per core this process may use with a PostgreSQL store, 1 with another",
+        shown="0 (one per core with PostgreSQL)")
     metrics_port: Port = setting(
         None, "serve Prometheus metrics at http://ADDRESS:PORT/metrics; 0 picks a free port, 'off' serves none")
     store_check_interval: Positive = setting(5.0, "seconds between readiness checks of the store")
@@ -409,6 +416,8 @@ class HostConfig(BaseSettings):
         if self.push_vapid_key and not self.push_contact.startswith(("mailto:", "https:")):
             raise SettingsConflict("--push-contact must be a mailto: or https: URL (push services require it)",
                                    "push_contact", "push_vapid_key")
+        if self.processes == 0:  # one serving process serves on one core; only a shared store lets several
+            self.processes = usable_cores() if shares_matches(self.store) else 1
         from gamehost.sdk.search import LEVELS
 
         hardest = LEVELS[-1]

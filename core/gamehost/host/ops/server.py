@@ -24,7 +24,7 @@ from gamehost.host.ops.forwarding import Forwarder
 from gamehost.host.ops.grpc_front import FrontLimits, GrpcFront
 from gamehost.host.auth.authenticator import Authenticator
 from gamehost.host.auth.bans import BannedSubjects
-from gamehost.host.collector import settle_after_start
+from gamehost.host.collector import QuietCollector, settle_after_start
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.engine.match_quotas import MatchQuotas
 from gamehost.host.rpc.peers import QuotaNetworks, PeerResolver, new_gateway_key, parse_networks
@@ -150,6 +150,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     await engine.start()
     if own_process:
         settle_after_start()  # start-up's objects frozen, collections set for a long-lived process
+        engine.background(QuietCollector().run())  # after a load, its garbage and free memory given back
     engine.background(LoopLag().run())  # logs a saturated loop: calls then wait in grpc's queue
     if config.open_match_ttl or config.prune_finished_after or config.idle_match_ttl:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,

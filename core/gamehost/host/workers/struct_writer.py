@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import marshal
 import struct
+import sys
 from typing import Any, Iterable
 
 from gamehost.host.codec.length_delimited import length_prefix
@@ -53,6 +54,9 @@ MAX_KEPT_BYTES = 32 << 20  # bytes of kept encodings (and their keys) per table
 # cells); a table that holds fewer is emptied again and again and keeps nothing.
 MAX_MOVES_KEPT = 1 << 17
 MAX_TEXT_KEPT = 256        # longer strings are written each time
+MIN_SWEEP = 4096           # moves kept by object before the first look at which the game still holds
+# sys.getrefcount of a move held by this table alone (CPython): the table's tuple and the call's argument.
+_HELD_HERE_ONLY = 2
 
 
 class _Table:
@@ -232,6 +236,7 @@ class MoveEncodings:
         self._encode = encode
         self._table = _Table(MAX_MOVES_KEPT)
         self._objects: dict[int, tuple[Move, Any, bytes]] = {}  # id(move) -> the move (kept alive), args, bytes
+        self._sweep_at = MIN_SWEEP
 
     def field(self, move: Move) -> bytes:
         seen = self._objects.get(id(move))
@@ -249,10 +254,22 @@ class MoveEncodings:
         if encoded is None:
             encoded = self._encode(move)
             table.keep(key, encoded, len(key) + len(encoded))
-        if len(self._objects) >= MAX_MOVES_KEPT:
-            self._objects.clear()
+        if len(self._objects) >= self._sweep_at:
+            self._sweep()
         self._objects[id(move)] = (move, marshal.loads(marshal.dumps(args, 2)), encoded)
         return encoded
+
+    def _sweep(self) -> None:
+        """Forget the moves only this table still holds: a game that lists new
+        move objects at each position (most of them) has dropped them, and
+        holding them would keep every move of every match a worker ever
+        listed (hundreds of MB after a load). Moves the game keeps (Callisto's
+        tables) stay. Swept when the table doubles: a constant cost per move."""
+        self._objects = {key: entry for key, entry in self._objects.items()
+                         if sys.getrefcount(entry[0]) > _HELD_HERE_ONLY}
+        if len(self._objects) >= MAX_MOVES_KEPT:  # every one still listed: start again
+            self._objects.clear()
+        self._sweep_at = max(MIN_SWEEP, 2 * len(self._objects))
 
     def view_field(self, moves: Iterable[Move]) -> bytes:
         """``moves`` as a View's repeated ``legal_moves``, in order."""

@@ -19,6 +19,7 @@ import time
 from collections import deque
 from typing import IO, Any, Callable, Mapping, cast
 
+from gamehost.host.collector import QUIET_CHECK, QuietCollector
 from gamehost.host.workers import messages, wire, worker_spans
 from gamehost.host.workers.choosing import Choosing
 from gamehost.host.workers.messages import Request
@@ -65,11 +66,15 @@ class FrameReader:
         self.buffer = bytearray()
         self.closed = False  # the host closed the pipe: no more requests
 
-    def frames(self, wait: bool) -> list[bytes]:
-        """The whole frames arrived; with ``wait``, at least one unless the pipe closed."""
+    def frames(self, wait: bool, quiet: Callable[[], Any] | None = None) -> list[bytes]:
+        """The whole frames arrived; with ``wait``, at least one unless the pipe closed,
+        calling ``quiet`` every ``QUIET_CHECK`` seconds that nothing comes."""
         while not self.closed:
             if not wait and not select.select([self.fd], [], [], 0)[0]:
                 break
+            if wait and quiet is not None:
+                while not select.select([self.fd], [], [], QUIET_CHECK)[0]:
+                    quiet()
             chunk = os.read(self.fd, READ_SIZE)
             if not chunk:
                 self.closed = True
@@ -139,11 +144,14 @@ def serve(table: ResidentMatches, wire_in: IO[bytes], wire_out: IO[bytes]) -> in
     round-robin with the other thinks, and is answered when it ends (at its
     own deadline); what arrived meanwhile is answered between slices."""
     reader = FrameReader(wire_in)
+    # The memory a busy spell leaves (its garbage in cycles, the allocator's free memory) given back once
+    # no request has come for a while, as in the serving process.
+    collector = QuietCollector()
     thinking: deque[tuple[dict[str, Any], Choosing]] = deque()
     request: dict[str, Any] = {}
     try:
         while True:
-            for body in reader.frames(wait=not thinking):
+            for body in reader.frames(wait=not thinking, quiet=collector.look):
                 request = wire.decode(body)
                 if thinking:  # the host starts this call's deadline now, not during a slice before
                     started: messages.Started = {"started": True}
