@@ -435,30 +435,45 @@ def some_piece_fits(state, seat: int) -> bool:
     return False
 
 
-def can_move(state, seat: int) -> bool:
+@dataclass(frozen=True)
+class PlacementSearch:
+    """The two searches for piece placements the rules make at every turn:
+    ``placements`` answers as ``piece_placements`` (the same moves in the
+    same order), ``some_fits`` as ``some_piece_fits``. The functions above
+    are the reference; gamehost_callisto.compiled offers a compiled twin
+    that the conformance kit holds to the same answers."""
+
+    placements: Callable[[Any, int, Iterable[PieceKind] | None], list[Move]]
+    some_fits: Callable[[Any, int], bool]
+
+
+PYTHON_SEARCH = PlacementSearch(piece_placements, some_piece_fits)
+
+
+def can_move(state, seat: int, search: PlacementSearch = PYTHON_SEARCH) -> bool:
     """Whether ``seat`` has any legal move (§2.6 Player out)."""
     hand = state["hands"][seat]
     if has_finished(hand):
         return False
     if hand[COLUMN] and any(EMPTY in row for row in state["board"]):
         return True  # a column may go on any EMPTY cell (column_cells)
-    return not in_opening(state) and some_piece_fits(state, seat)
+    return not in_opening(state) and search.some_fits(state, seat)
 
 
-def legal_moves(state, seat: int) -> list[Move]:
+def legal_moves(state, seat: int, search: PlacementSearch = PYTHON_SEARCH) -> list[Move]:
     """Every legal move of ``seat``: columns only in the opening (§2.6 Round 1
     and 2), afterwards every piece placement and, while one is left, the
     third column (§2.6 b)."""
     if state["to_move"] != seat:
         return []
     table = tables(len(state["hands"]), state["one_sided"])
-    moves = [] if in_opening(state) else piece_placements(state, seat)
+    moves = [] if in_opening(state) else search.placements(state, seat, None)
     if state["hands"][seat][COLUMN]:
         moves += [table.column_moves[cell] for cell in bits(column_cells("".join(state["board"]).encode()))]
     return moves
 
 
-def next_turn(state: dict[str, Any]) -> None:
+def next_turn(state: dict[str, Any], search: PlacementSearch = PYTHON_SEARCH) -> None:
     """Pass the turn clockwise (§2.6): each player in turn who has no legal
     move, or has finished, is out for good (the board only fills up) and is
     skipped. When nobody can move the game ends (to_move None)."""
@@ -468,7 +483,7 @@ def next_turn(state: dict[str, Any]) -> None:
         seat = order[(position + step) % len(order)]
         if state["out"][seat]:
             continue
-        if can_move(state, seat):
+        if can_move(state, seat, search):
             state["to_move"] = seat
             return
         state["out"][seat] = True
@@ -626,9 +641,10 @@ def listed(names: list[Text], joined: Callable[[Text, Text], Text]) -> Text:
 
 # --- §2.6 A turn; §2.7 the match variant ---------------------------------------
 
-def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
+def play(state, seat: int, move: Mapping[str, Any], search: PlacementSearch = PYTHON_SEARCH) -> dict[str, Any]:
     """The state after ``seat`` places the column or piece ``move`` names
-    (§2.6), with the turn passed on; ``state`` itself is left untouched."""
+    (§2.6), with the turn passed on; ``state`` itself is left untouched.
+    ``search`` finds whether the next players can still place a piece."""
     if state["to_move"] is None:
         raise IllegalMove("The game is over.", "game-over")
     if seat != state["to_move"]:
@@ -652,7 +668,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
         "out": list(state["out"]),
         "opening_turns": max(0, state["opening_turns"] - 1),
     }
-    next_turn(after)
+    next_turn(after, search)
     return game_over(after) if after["to_move"] is None else after
 
 

@@ -1,0 +1,9 @@
+"""Callisto's piece placements, compiled (src/lib.rs): gamehost_callisto.compiled wraps them."""
+
+from typing import Any, Sequence
+
+class PlacementTable:
+    def __init__(self, frame: int, free_marks: bytes, own_marks: Sequence[bytes],
+                 kinds: Sequence[Sequence[tuple[Sequence[int], Sequence[tuple[int, Any]]]]]) -> None: ...
+    def placements(self, board: bytes, seat: int, kinds: Sequence[int]) -> list[Any]: ...
+    def some_fits(self, board: bytes, seat: int, kinds: Sequence[int]) -> bool: ...
