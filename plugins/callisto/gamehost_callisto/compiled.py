@@ -13,16 +13,17 @@ Without the package, ``fastest()`` is the Python search.
 from __future__ import annotations
 
 from functools import cache
+from importlib.util import find_spec
 from typing import Any, Iterable
 
 from gamehost.sdk import Move
 
 import gamehost_callisto.rules as rules
 
-try:
+INSTALLED = find_spec("gamehost_callisto_native") is not None
+"""Whether gamehost-callisto-native is installed (it needs a Rust toolchain to build): else the Python search serves."""
+if INSTALLED:
     from gamehost_callisto_native import PlacementTable
-except ImportError:  # not installed (it needs a Rust toolchain to build): the Python search serves
-    PlacementTable = None
 
 
 class CompiledPlacements:
@@ -30,7 +31,6 @@ class CompiledPlacements:
     rules' terms: a state, a seat, piece kinds."""
 
     def __init__(self, players: int, one_sided: bool):
-        assert PlacementTable is not None
         table = rules.tables(players, one_sided)
         self.kinds = table.kinds
         self.index = {kind.id: index for index, kind in enumerate(table.kinds)}
@@ -68,7 +68,7 @@ def some_piece_fits(state: Any, seat: int) -> bool:
     return compiled_placements(len(state["hands"]), state["one_sided"]).some_fits(state, seat)
 
 
-COMPILED_SEARCH = rules.PlacementSearch(piece_placements, some_piece_fits) if PlacementTable is not None else None
+COMPILED_SEARCH = rules.PlacementSearch(piece_placements, some_piece_fits) if INSTALLED else None
 """The compiled search, or None when gamehost-callisto-native is not installed."""
 
 
