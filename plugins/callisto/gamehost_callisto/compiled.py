@@ -1,12 +1,13 @@
 """The rules' placement searches compiled, when gamehost-callisto-native is installed.
 
-The search bots spend most of a Callisto move listing piece placements and
-asking whether any piece still fits (``rules.piece_placements`` and
-``rules.some_piece_fits``). The package gamehost-callisto-native
+The search bots spend most of a Callisto move listing piece placements,
+asking whether any piece still fits and checking the placements they make
+(``rules.piece_placements``, ``rules.some_piece_fits``, ``rules.check_piece``). The package gamehost-callisto-native
 (plugins/callisto/native, Rust) answers both on bitmasks some twenty times
 faster; this module hands it the rules' own placement tables, the very move
 objects included, so that it lists the same moves in the same order. The
-rules stay in ``rules.py``, which also checks every move a player sends.
+rules stay in ``rules.py``: a move the compiled table does not find legal
+goes to ``rules.check_piece``, which says why it is refused.
 Without the package, ``fastest()`` is the Python search.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.util import find_spec
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from gamehost.sdk import Move
 
@@ -35,11 +36,19 @@ class CompiledPlacements:
         self.kinds = table.kinds
         self.index = {kind.id: index for index, kind in enumerate(table.kinds)}
         self.smallest_first = list(reversed(range(len(table.kinds))))
+        # A piece move's arguments -> (kind, orientation, anchor, cells), for quick_cells.
+        self.placement_at = {
+            (kind.id, orientation.name, anchor % rules.FRAME, anchor // rules.FRAME):
+                (kind_index, orientation_index, anchor, [anchor + offset for offset in orientation.offsets])
+            for kind_index, kind in enumerate(table.kinds)
+            for orientation_index, orientation in enumerate(table.placeable[kind.id])
+            for anchor in orientation.moves}
         self.compiled = PlacementTable(
             rules.FRAME, (rules.EMPTY + rules.EMPTY_CENTRE).encode(),
             [(piece + column).encode() for piece, column in zip(rules.PIECE_MARKS, rules.COLUMN_MARKS)],
             [[(orientation.offsets, list(orientation.moves.items())) for orientation in table.placeable[kind.id]]
-             for kind in table.kinds])
+             for kind in table.kinds],
+            rules.EMPTY.encode(), list(table.column_moves.items()))
 
     def placements(self, state: Any, seat: int, kinds: Iterable[rules.PieceKind] | None) -> list[Move]:
         hand = state["hands"][seat]
@@ -51,6 +60,20 @@ class CompiledPlacements:
         # Smallest pieces first, as rules.some_piece_fits tries them: they fit most often.
         chosen = [index for index in self.smallest_first if hand[self.kinds[index].id]]
         return self.compiled.some_fits("".join(state["board"]).encode(), seat, chosen)
+
+    def columns(self, state: Any) -> list[Move]:
+        return self.compiled.columns("".join(state["board"]).encode())
+
+    def quick_cells(self, state: Any, seat: int, move: Mapping[str, Any]) -> list[int] | None:
+        orientation, x, y = move.get("orientation"), move.get("x"), move.get("y")
+        # Exact types only: True and 1.0 equal 1 as keys, and the rules refuse them (check_piece says why).
+        if type(orientation) is not str or type(x) is not int or type(y) is not int:
+            return None
+        found = self.placement_at.get((move.get("piece"), orientation, x, y))
+        if found is None or rules.in_opening(state) or not state["hands"][seat][self.kinds[found[0]].id]:
+            return None
+        kind, turn, anchor, cells = found
+        return cells if self.compiled.fits("".join(state["board"]).encode(), seat, kind, turn, anchor) else None
 
 
 @cache
@@ -68,7 +91,19 @@ def some_piece_fits(state: Any, seat: int) -> bool:
     return compiled_placements(len(state["hands"]), state["one_sided"]).some_fits(state, seat)
 
 
-COMPILED_SEARCH = rules.PlacementSearch(piece_placements, some_piece_fits) if INSTALLED else None
+def column_placements(state: Any) -> list[Move]:
+    """``rules.column_placements``, compiled."""
+    return compiled_placements(len(state["hands"]), state["one_sided"]).columns(state)
+
+
+def quick_cells(state: Any, seat: int, move: Mapping[str, Any]) -> list[int] | None:
+    """The cells of the piece move ``move`` if the compiled table finds it legal, else None (``check_piece``
+    decides): a piece in hand after the opening, in an orientation and at an anchor of the table, fitting."""
+    return compiled_placements(len(state["hands"]), state["one_sided"]).quick_cells(state, seat, move)
+
+
+COMPILED_SEARCH = (rules.PlacementSearch(piece_placements, some_piece_fits, column_placements, quick_cells)
+                   if INSTALLED else None)
 """The compiled search, or None when gamehost-callisto-native is not installed."""
 
 

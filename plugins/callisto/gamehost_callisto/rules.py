@@ -435,16 +435,31 @@ def some_piece_fits(state, seat: int) -> bool:
     return False
 
 
+def column_placements(state) -> list[Move]:
+    """Every column move (§2.6 column placement): one per cell a column may take."""
+    table = tables(len(state["hands"]), state["one_sided"])
+    return [table.column_moves[cell] for cell in bits(column_cells("".join(state["board"]).encode()))]
+
+
+def no_shortcut(state, seat: int, move: Mapping[str, Any]) -> list[int] | None:
+    """The Python rules take no shortcut: ``check_piece`` checks every placement."""
+    return None
+
+
 @dataclass(frozen=True)
 class PlacementSearch:
-    """The two searches for piece placements the rules make at every turn:
-    ``placements`` answers as ``piece_placements`` (the same moves in the
-    same order), ``some_fits`` as ``some_piece_fits``. The functions above
-    are the reference; gamehost_callisto.compiled offers a compiled twin
-    that the conformance kit holds to the same answers."""
+    """The searches for placements the rules make at every turn: ``placements``
+    answers as ``piece_placements`` (the same moves in the same order),
+    ``some_fits`` as ``some_piece_fits``, ``columns`` as ``column_placements``;
+    ``quick_cells`` may give the cells of a piece move it finds legal, else
+    None and ``check_piece`` decides (and says why). The functions above are
+    the reference; gamehost_callisto.compiled offers a compiled twin that
+    the conformance kit holds to the same answers."""
 
     placements: Callable[[Any, int, Iterable[PieceKind] | None], list[Move]]
     some_fits: Callable[[Any, int], bool]
+    columns: Callable[[Any], list[Move]] = column_placements
+    quick_cells: Callable[[Any, int, Mapping[str, Any]], list[int] | None] = no_shortcut
 
 
 PYTHON_SEARCH = PlacementSearch(piece_placements, some_piece_fits)
@@ -466,10 +481,9 @@ def legal_moves(state, seat: int, search: PlacementSearch = PYTHON_SEARCH) -> li
     third column (§2.6 b)."""
     if state["to_move"] != seat:
         return []
-    table = tables(len(state["hands"]), state["one_sided"])
     moves = [] if in_opening(state) else search.placements(state, seat, None)
     if state["hands"][seat][COLUMN]:
-        moves += [table.column_moves[cell] for cell in bits(column_cells("".join(state["board"]).encode()))]
+        moves += search.columns(state)
     return moves
 
 
@@ -655,7 +669,7 @@ def play(state, seat: int, move: Mapping[str, Any], search: PlacementSearch = PY
     if piece == COLUMN:
         cells, mark = [check_column(state, seat, move)], COLUMN_MARKS[seat]
     elif piece in tables(len(state["hands"]), state["one_sided"]).kind_by_id:
-        cells, mark = check_piece(state, seat, move), PIECE_MARKS[seat]
+        cells, mark = search.quick_cells(state, seat, move) or check_piece(state, seat, move), PIECE_MARKS[seat]
     else:
         kinds = ", ".join(kind.id for kind in piece_set(state["one_sided"]))
         raise MalformedMove(f'A move names a "piece": "column" or one of {kinds}.')

@@ -35,9 +35,9 @@ def test_the_compiled_table_refuses_what_it_cannot_search():
     with pytest.raises(ValueError, match="no piece kind 11 in this table"):
         table.placements(board.replace(b".", b"b", 1), 0, [11])
     with pytest.raises(ValueError, match="a frame of 30 x 30 cells: 1 to 448 cells are supported"):
-        PlacementTable(30, b".", [b"b"], [])
+        PlacementTable(30, b".", [b"b"], [], b".", [])
     with pytest.raises(ValueError, match="anchor 399 puts a cell off the 20 x 20 frame"):
-        PlacementTable(20, b".", [b"b"], [[([0, 1], [(399, "move")])]])
+        PlacementTable(20, b".", [b"b"], [[([0, 1], [(399, "move")])]], b".", [])
 
 
 def _reordered(search: rules.PlacementSearch) -> rules.PlacementSearch:

@@ -1,15 +1,16 @@
 //! Callisto's piece placements, compiled: the searches the rules make most
-//! often (every placement of the pieces in hand, and whether any fits), on
-//! bitmasks of the board's cells.
+//! often (every placement of the pieces in hand, whether any fits, whether
+//! one given placement fits, every column move), on bitmasks of the board's
+//! cells.
 //!
 //! No rule of the game is decided here. The Python rules
 //! (gamehost_callisto/rules.py) stay the reference: they build the table
 //! this module searches (every orientation of every piece with the anchors
 //! that keep it inside the playable area, and the move of each anchor), name
 //! the marks that count as free and as a seat's own colour, and check every
-//! move a player sends. This module only answers, faster, the same two
-//! questions their `piece_placements` and `some_piece_fits` answer, with the
-//! very move objects of that table, in the same order.
+//! move a player sends. This module only answers, faster, the questions
+//! their `piece_placements`, `some_piece_fits` and `column_placements`
+//! answer, with the very move objects of that table, in the same order.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -132,6 +133,8 @@ struct PlacementTable {
     free: MarkTable,
     own: Vec<MarkTable>,
     kinds: Vec<Vec<Orientation>>,
+    column_free: MarkTable,
+    column_moves: Vec<Option<Py<PyAny>>>,
     not_left_edge: Cells,
     not_right_edge: Cells,
 }
@@ -195,13 +198,17 @@ impl PlacementTable {
     /// `frame`: the board's width and height; `free_marks`: the marks of
     /// the cells a piece may cover; `own_marks[seat]`: the marks of a seat's
     /// own colour; `kinds[k][o]`: orientation o of piece kind k, as its
-    /// offsets and its (anchor, move) pairs.
+    /// offsets and its (anchor, move) pairs; `column_marks`: the marks of
+    /// the cells a column may take; `columns`: the (cell, move) pairs of the
+    /// column moves.
     #[new]
     fn new(
         frame: usize,
         free_marks: &[u8],
         own_marks: Vec<Vec<u8>>,
         kinds: Vec<Vec<(Vec<usize>, Vec<(usize, Py<PyAny>)>)>>,
+        column_marks: &[u8],
+        columns: Vec<(usize, Py<PyAny>)>,
     ) -> PyResult<Self> {
         let cells = frame * frame;
         if frame == 0 || cells > MAX_CELLS {
@@ -228,11 +235,20 @@ impl PlacementTable {
             }
             table.push(found);
         }
+        let mut column_moves: Vec<Option<Py<PyAny>>> = (0..cells).map(|_| None).collect();
+        for (cell, column) in columns {
+            if cell >= cells {
+                return Err(PyValueError::new_err(format!("column cell {cell} is off the {frame} x {frame} frame")));
+            }
+            column_moves[cell] = Some(column);
+        }
         Ok(PlacementTable {
             frame,
             free: mark_table(free_marks),
             own: own_marks.iter().map(|marks| mark_table(marks)).collect(),
             kinds: table,
+            column_free: mark_table(column_marks),
+            column_moves,
             not_left_edge: Cells::with((0..cells).filter(|cell| cell % frame != 0)),
             not_right_edge: Cells::with((0..cells).filter(|cell| cell % frame != frame - 1)),
         })
@@ -279,6 +295,43 @@ impl PlacementTable {
             }
         }
         Ok(false)
+    }
+
+    /// Whether orientation `orientation` of kind `kind` placed at `anchor`
+    /// fits for `seat` on `board`: inside the playable area, on free cells
+    /// only, sharing an edge with the seat's own colour.
+    fn fits(&self, board: &[u8], seat: usize, kind: usize, orientation: usize, anchor: usize) -> PyResult<bool> {
+        let (free, frontier) = self.free_and_frontier(self.board(board)?, seat)?;
+        let placed = self
+            .kind(kind)?
+            .get(orientation)
+            .ok_or_else(|| PyValueError::new_err(format!("no orientation {orientation} of piece kind {kind}")))?;
+        if anchor >= self.frame * self.frame || placed.moves[anchor].is_none() {
+            return Ok(false);
+        }
+        let mut touches = false;
+        for offset in &placed.offsets {
+            let cell = Cells::with([anchor + offset]);
+            if free.and(&cell).is_empty() {
+                return Ok(false);
+            }
+            touches |= !frontier.and(&cell).is_empty();
+        }
+        Ok(touches)
+    }
+
+    /// The column moves on `board`: one per cell a column may take, in
+    /// increasing order of cells.
+    fn columns<'py>(&self, py: Python<'py>, board: &[u8]) -> PyResult<Bound<'py, PyList>> {
+        let mut found: Vec<Py<PyAny>> = Vec::new();
+        for (cell, mark) in self.board(board)?.iter().enumerate() {
+            if self.column_free[*mark as usize] {
+                if let Some(column) = &self.column_moves[cell] {
+                    found.push(column.clone_ref(py));
+                }
+            }
+        }
+        PyList::new(py, found)
     }
 }
 
