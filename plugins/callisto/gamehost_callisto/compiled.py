@@ -65,11 +65,11 @@ class CompiledPlacements:
         return self.compiled.columns("".join(state["board"]).encode())
 
     def quick_cells(self, state: Any, seat: int, move: Mapping[str, Any]) -> list[int] | None:
-        orientation, x, y = move.get("orientation"), move.get("x"), move.get("y")
+        piece, orientation, x, y = move.get("piece"), move.get("orientation"), move.get("x"), move.get("y")
         # Exact types only: True and 1.0 equal 1 as keys, and the rules refuse them (check_piece says why).
-        if type(orientation) is not str or type(x) is not int or type(y) is not int:
+        if type(piece) is not str or type(orientation) is not str or type(x) is not int or type(y) is not int:
             return None
-        found = self.placement_at.get((move.get("piece"), orientation, x, y))
+        found = self.placement_at.get((piece, orientation, x, y))
         if found is None or rules.in_opening(state) or not state["hands"][seat][self.kinds[found[0]].id]:
             return None
         kind, turn, anchor, cells = found
