@@ -32,7 +32,7 @@ NATIVE := plugins/callisto/native
 NATIVE_STAMP := $(VENV)/.native
 $(NATIVE_STAMP): $(SERVING) $(addprefix $(NATIVE)/,pyproject.toml Cargo.toml Cargo.lock) $(wildcard $(NATIVE)/src/*.rs)
 	if command -v cargo >/dev/null; then $(PY) -m pip install -q ./$(NATIVE); \
-	else echo "cargo not found: Callisto plays with its Python rules (install Rust for the compiled ones)"; fi
+	else echo "cargo not found: Callisto plays with its Python rules (for the compiled ones: install Rust, rm $@, make again)"; fi
 	touch $@
 
 serve: $(NATIVE_STAMP)
