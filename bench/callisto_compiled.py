@@ -20,8 +20,12 @@ machine skews them less):
 ``--duel N`` then plays N 2-player games of ``mcts-hard`` on the compiled
 search against ``mcts-hard`` on the Python one, each at its real think time,
 alternating who starts: the compiled bot's share of wins, 95% Wilson interval.
+``--budget-duel MORE FEWER N`` plays ``mcts-hard`` with MORE iterations a
+move against ``mcts-hard`` with FEWER (no clock, both compiled): whether the
+iterations the compiled search adds make the bot stronger at all.
 
     python -m bench.callisto_compiled [--games 10] [--iterations 100] [--duel 20] [--json FILE]
+    python -m bench.callisto_compiled --only-duels --budget-duel 240 60 10
 """
 
 from __future__ import annotations
@@ -102,29 +106,29 @@ def iterations_per_think(game: Callisto, level, found: list) -> int:
     return round(statistics.median(reached))
 
 
-def duel(games: int, searches: dict) -> dict:
-    """``mcts-hard`` on each search, at its real think time, 2 players, alternating who starts."""
-    hard = next(level for level in LEVELS if level.name == "mcts-hard")
-    bot = SearchBot(hard)
+def duel(games: int, first: tuple, second: tuple) -> dict:
+    """2-player games of ``first`` against ``second``, each a (game, bot) pair, alternating seats and
+    who starts: the first's wins, share and 95% Wilson interval."""
     wins = 0.0
     for index in range(games):
-        compiled_seat = index % 2
-        players = [searches["python"], searches["python"]]
-        players[compiled_seat] = searches["compiled"]
+        first_seat = index % 2
+        players = [second, second]
+        players[first_seat] = first
         rng = random.Random(5000 + index)
-        state = players[0].setup(2, {"start_seat": index // 2 % 2}, rng)
+        state = first[0].setup(2, {"start_seat": index // 2 % 2}, rng)
         while state["to_move"] is not None:
             seat = state["to_move"]
-            game = players[seat]
+            game, bot = players[seat]
             moves = game.legal_moves(state, seat)
             move = bot.choose(game, state, seat, moves, random.Random(rng.getrandbits(64)))
             state = game.apply(state, seat, move.args, rng)
-        ranking = rules.outcome(state).ranking
-        wins += 1.0 if ranking[compiled_seat] == 1 else 0.0
-        print(f"  duel game {index + 1}: compiled bot {'won' if ranking[compiled_seat] == 1 else 'lost'} "
-              f"(seat {compiled_seat}, penalties {rules.outcome(state).scores})", flush=True)
+        result = rules.outcome(state)
+        won = result.ranking[first_seat] == 1
+        wins += 1.0 if won else 0.0
+        print(f"  game {index + 1}: {'won' if won else 'lost'} (seat {first_seat}, penalties {result.scores})",
+              flush=True)
     share = wins / games
-    return {"games": games, "compiled_wins": wins, "share": share, "ci95": wilson(share, games)}
+    return {"games": games, "wins": wins, "share": share, "ci95": wilson(share, games)}
 
 
 def main() -> None:
@@ -134,6 +138,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100, help="iteration budget per position")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--duel", type=int, default=0, help="games of compiled against Python mcts-hard")
+    parser.add_argument("--budget-duel", type=int, nargs=3, metavar=("MORE", "FEWER", "GAMES"),
+                        help="mcts-hard with MORE iterations against FEWER, no clock, both compiled")
+    parser.add_argument("--only-duels", action="store_true", help="skip the speed measurements")
     parser.add_argument("--json", help="write the results there too")
     args = parser.parse_args()
     if compiled.COMPILED_SEARCH is None:
@@ -142,7 +149,7 @@ def main() -> None:
     results: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": os.cpu_count(),
                      "python": platform.python_version(), "load_before": [round(x, 2) for x in os.getloadavg()]}
     print(json.dumps(results), flush=True)
-    for players in (2, 3, 4):
+    for players in () if args.only_duels else (2, 3, 4):
         compiled.compiled_placements(players, False)  # the tables built outside the timing
         positions: list = []
         finals = [random_game(searches["python"], players, seed, positions) for seed in range(args.games)]
@@ -157,8 +164,8 @@ def main() -> None:
         row["playouts_speedup"] = round(row["compiled"]["playouts_per_s"] / row["python"]["playouts_per_s"], 1)
         print(json.dumps(row), flush=True)
         results[f"rules_{players}p"] = row
-    found = search_positions(searches["python"], max(2, args.games // 3), args.every)
-    for level in LEVELS:
+    found = [] if args.only_duels else search_positions(searches["python"], max(2, args.games // 3), args.every)
+    for level in () if args.only_duels else LEVELS:
         row = {"level": level.name, "positions": len(found)}
         for name, game in searches.items():
             cost, digest = iteration_cost(game, level, found, args.iterations, args.repeat)
@@ -169,9 +176,18 @@ def main() -> None:
         row["speedup"] = round(row["python"]["iteration_ms"] / row["compiled"]["iteration_ms"], 1)
         print(json.dumps(row), flush=True)
         results[level.name] = row
+    hard = next(level for level in LEVELS if level.name == "mcts-hard")
     if args.duel:
-        results["duel"] = duel(args.duel, searches)
+        print("compiled mcts-hard against Python mcts-hard, each at its real think time:", flush=True)
+        results["duel"] = duel(args.duel, (searches["compiled"], SearchBot(hard)), (searches["python"], SearchBot(hard)))
         print(json.dumps(results["duel"]), flush=True)
+    if args.budget_duel:
+        more, fewer, games = args.budget_duel
+        print(f"mcts-hard with {more} iterations against {fewer}, no clock, both compiled:", flush=True)
+        budgets = [SearchBot(dataclasses.replace(hard, iterations=budget, seconds=1e9)) for budget in (more, fewer)]
+        results["budget_duel"] = {"more": more, "fewer": fewer,
+                                  **duel(games, (searches["compiled"], budgets[0]), (searches["compiled"], budgets[1]))}
+        print(json.dumps(results["budget_duel"]), flush=True)
     results["load_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps({"load_after": results["load_after"]}))
     if args.json:
