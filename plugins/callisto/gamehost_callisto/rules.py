@@ -658,7 +658,9 @@ def listed(names: list[Text], joined: Callable[[Text, Text], Text]) -> Text:
 def play(state, seat: int, move: Mapping[str, Any], search: PlacementSearch = PYTHON_SEARCH) -> dict[str, Any]:
     """The state after ``seat`` places the column or piece ``move`` names
     (§2.6), with the turn passed on; ``state`` itself is left untouched.
-    ``search`` finds whether the next players can still place a piece."""
+    ``search`` may check a legal placement quickly (else ``check_piece``
+    does, and says why a move is refused) and finds whether the next players
+    can still place a piece."""
     if state["to_move"] is None:
         raise IllegalMove("The game is over.", "game-over")
     if seat != state["to_move"]:
