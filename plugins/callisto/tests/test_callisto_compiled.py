@@ -5,9 +5,12 @@ test_callisto_conformance.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import random
 
 import pytest
+from gamehost.sdk.search import LEVELS, SearchBot
 from gamehost.testing.conformance import run_conformance
 
 from gamehost_callisto import compiled, rules
@@ -60,3 +63,24 @@ def test_the_kit_fails_a_search_that_answers_otherwise(faulty, found):
     assert search is not None
     with pytest.raises(AssertionError, match=r"\(r\) " + found):
         run_conformance(Callisto(faulty(search)), seats=2, playouts=1, seed=7, reference=Callisto(rules.PYTHON_SEARCH))
+
+
+def test_the_bots_grow_the_same_trees_on_either_search():
+    """The search bots see the same moves, hints and next states: with an iteration budget, every level grows the
+    same tree from the same rng on the compiled search as on the Python one, and so chooses the same move."""
+    compiled_game, python_game = Callisto(), Callisto(rules.PYTHON_SEARCH)
+    rng = random.Random(21)
+    state = python_game.setup(2, python_game.default_options(), rng)
+    for _ in range(9):  # past the columns, into the pieces
+        seat = state["to_move"]
+        state = python_game.apply(state, seat, rng.choice(python_game.legal_moves(state, seat)).args, rng)
+    seat = state["to_move"]
+    for level in LEVELS:
+        bot = SearchBot(dataclasses.replace(level, iterations=40, seconds=1e9))
+        trees = []
+        for game in (compiled_game, python_game):
+            think = bot.think(game, state, seat, game.legal_moves(state, seat), random.Random(level.level))
+            think.run(float("inf"))
+            trees.append((think.choice().id, sorted((move_id, child.visits, child.reward)
+                                                    for move_id, child in think.root.children.items())))
+        assert trees[0] == trees[1], level.name
