@@ -28,10 +28,12 @@ $(SERVING): pyproject.toml clients/python/pyproject.toml $(addsuffix pyproject.t
 # times (bench/README.md). The first build downloads pyo3's 20 crates
 # (measured: 30 s of CPU, 161 s on 2 cores at a load of 11 to 13); cargo keeps
 # its build in the package's target/, so a change rebuilds only the crate.
-# Without cargo the plugin plays with its Python search.
+# Without cargo the plugin plays with its Python search. cargo is looked for
+# on PATH, then in rustup's default place (a shell that did not source ~/.cargo/env).
 NATIVE := plugins/callisto/native
 NATIVE_STAMP := $(VENV)/.native
 $(NATIVE_STAMP): $(SERVING) $(addprefix $(NATIVE)/,pyproject.toml Cargo.toml Cargo.lock) $(wildcard $(NATIVE)/src/*.rs)
+	export PATH="$$PATH:$$HOME/.cargo/bin"; \
 	if command -v cargo >/dev/null; then $(PY) -m pip install -q ./$(NATIVE); \
 	else echo "cargo not found: Callisto plays with its Python rules (for the compiled ones: install Rust, rm $@, make again)"; fi
 	touch $@
