@@ -47,6 +47,9 @@ seat and plays random legal moves, checking at every step:
 (g) bot hints, for a game that gives them: every few steps ``order_moves``
     lists exactly the legal moves (or None) and ``playout_move`` returns a
     legal move of the seat (or None), neither changing the state;
+(r) compiled rules, for a game run with a ``reference`` (the same game's
+    Python rules): at every position the same legal moves, next states and
+    bot hints as the reference (``gamehost.testing.same_rules``).
 (h) reveals: after each move, ``revealed`` gives ``Reveal`` objects, each
     for everybody or one seat of the match, the same when asked again, and
     the host's log keeps them beside the move; (c) checks every viewer's
@@ -88,6 +91,7 @@ from gamehost.sdk.replay import initial_state, recorded_moves, replay
 from gamehost.sdk.rules import Game, IllegalMove, Move, Reveal, State, offers_undo
 from gamehost.testing.languages import LanguageCheck
 from gamehost.testing import legibility
+from gamehost.testing.same_rules import check_same_rules
 
 MOVES_CHECKED_PER_STEP = 3
 BOT_HINTS_EVERY = 5  # (g): a search bot calls them thousands of times a move, a sample shows they are sound
@@ -119,23 +123,28 @@ class ConformanceReport:
     """Which of those fail the run: the checks the game opted into."""
     words: LanguageCheck | None = None
     """Every word shown, in every language the game declares (testing/languages.py)."""
+    compared: int = 0
+    """Positions at which the game answered as its ``reference`` (r), the final ones included."""
 
 
 def run_conformance(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
                     seed: int = 0, max_moves: int = 10_000, legible_text: bool = False,
-                    tappable_targets: bool = False) -> ConformanceReport:
+                    tappable_targets: bool = False, reference: Game | None = None) -> ConformanceReport:
     """Play ``playouts`` random games; raise AssertionError on the first violation.
 
     ``legible_text`` and ``tappable_targets`` make small text and small move
     targets violations too (opt-in per game for now); either way they are
-    listed in the report's ``legibility``."""
+    listed in the report's ``legibility``. ``reference``: the same game with
+    its reference rules, which ``game`` (compiled) must answer like at every
+    position (r)."""
     return asyncio.run(check_game(game, seats=seats, options=options, playouts=playouts, seed=seed,
-                                  max_moves=max_moves, legible_text=legible_text, tappable_targets=tappable_targets))
+                                  max_moves=max_moves, legible_text=legible_text, tappable_targets=tappable_targets,
+                                  reference=reference))
 
 
 async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | None = None, playouts: int = 100,
                      seed: int = 0, max_moves: int = 10_000, legible_text: bool = False,
-                     tappable_targets: bool = False) -> ConformanceReport:
+                     tappable_targets: bool = False, reference: Game | None = None) -> ConformanceReport:
     catalog = load_catalog([(f"conformance:{game.id}", _SinglePlugin(game))], use_entry_points=False)
     problems = [error for report in catalog.reports for error in report.errors]
     assert not problems, f"{game.id} fails validation: {problems}"
@@ -147,7 +156,8 @@ async def check_game(game: Game, *, seats: int, options: Mapping[str, Any] | Non
     report.words.catalog()
     for index in range(playouts):
         try:
-            await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report)
+            await _playout(engine, store, game, seats, dict(options or {}), seed + index, max_moves, report,
+                           reference)
         except errors.HostError as error:
             raise AssertionError(f"{game.id}, {seats} seats, seed {seed + index}: {error}") from error
         report.playouts += 1
@@ -209,7 +219,7 @@ def _tokens(value: Any, into: set) -> set:
 
 
 async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: int, options: dict, seed: int,
-                   max_moves: int, report: ConformanceReport) -> None:
+                   max_moves: int, report: ConformanceReport, reference: Game | None = None) -> None:
     where = f"{game.id}, {seats} seats, options {options}, seed {seed}"
     chooser = random.Random(f"conformance/{seed}")
     live = await engine.create_match(game.id, seats=seats, options=options, seed=seed)
@@ -245,6 +255,9 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
             await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over,
                                    report=report)
         if live.over:
+            if reference is not None:
+                check_same_rules(game, reference, state, seats, None, (), seed, live.version, step)
+                report.compared += 1
             break
         to_move = await engine.to_move(live)
         assert to_move, f"(e) no seat is to move but the game has no outcome at {step}"
@@ -264,6 +277,13 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
             _check_mistyped_moves(game, state, frozen, seat, moves, random.Random(seed), step)
         await _check_refusals(engine, store, live, frozen, seat, tokens, moves, seen_moves, chooser, step)
         chosen = moves[chooser.randrange(len(moves))]
+        if reference is not None:
+            # The move played, a few listed ones and the last moves made (mostly refused here), drawn with a
+            # generator of their own: the playout's chooser draws the same as without this check.
+            sample = random.Random(step).sample(moves, min(len(moves), MOVES_CHECKED_PER_STEP))
+            tried = [chosen.args, *(move.args for move in sample), *seen_moves[-2:]]
+            check_same_rules(game, reference, state, seats, seat, tried, seed, live.version + 1, step)
+            report.compared += 1
         seen_moves.append(dict(chosen.args))
         twins = _advance_twins(game, state, twins, seat, chosen, seed, live.version + 1)
         result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)

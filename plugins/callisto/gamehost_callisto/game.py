@@ -7,6 +7,7 @@ from gamehost.sdk import Game, Text, Variant
 
 from gamehost_callisto.how_to_play import HOW_TO_PLAY
 
+import gamehost_callisto.compiled as compiled
 import gamehost_callisto.hints as hints
 import gamehost_callisto.render as render
 import gamehost_callisto.rules as rules
@@ -56,6 +57,10 @@ class Callisto(Game):
     hidden_information = False
     chance = True  # only the start player may be drawn (§2.8)
 
+    def __init__(self, search: rules.PlacementSearch | None = None):
+        # The compiled placement search when gamehost-callisto-native is installed; the same moves either way.
+        self.search = compiled.fastest() if search is None else search
+
     def setup(self, seats, options, rng):
         return rules.setup(seats, options, rng)
 
@@ -63,10 +68,10 @@ class Callisto(Game):
         return () if state["to_move"] is None else (state["to_move"],)
 
     def legal_moves(self, state, seat):
-        return rules.legal_moves(state, seat)
+        return rules.legal_moves(state, seat, self.search)
 
     def apply(self, state, seat, move, rng):
-        return rules.play(state, seat, move)
+        return rules.play(state, seat, move, self.search)
 
     def outcome(self, state):
         return rules.outcome(state)
@@ -82,7 +87,7 @@ class Callisto(Game):
         return hints.biggest_piece_move(state, seat, moves, rng)
 
     def playout_move(self, state, seat, rng):
-        return hints.quick_biggest_piece_move(state, seat, rng)
+        return hints.quick_biggest_piece_move(state, seat, rng, self.search)
 
     def evaluate(self, state):
         return hints.cells_in_hand_shares(state)

@@ -109,17 +109,18 @@ def biggest_piece_move(state: Any, seat: int, moves: Sequence[Move], rng) -> Mov
     return best_of_draws(state, seat, moves[:count], rng)
 
 
-def quick_biggest_piece_move(state: Any, seat: int, rng) -> Move | None:
+def quick_biggest_piece_move(state: Any, seat: int, rng,
+                             search: rules.PlacementSearch = rules.PYTHON_SEARCH) -> Move | None:
     """``biggest_piece_move`` among all legal moves, without listing them:
     only the placements of the biggest pieces in hand that fit (a playout's
-    cost is mostly the listing). None where that would be None, or where no
-    piece fits (the third column may)."""
+    cost is mostly the listing), found by ``search``. None where that would
+    be None, or where no piece fits (the third column may)."""
     if state["to_move"] != seat or rules.in_opening(state):
         return None
     hand = state["hands"][seat]
     in_hand = [kind for kind in rules.tables(len(state["hands"]), state["one_sided"]).kinds if hand[kind.id]]
     for size in sorted({kind.penalty for kind in in_hand}, reverse=True):
-        placements = rules.piece_placements(state, seat, [kind for kind in in_hand if kind.penalty == size])
+        placements = search.placements(state, seat, [kind for kind in in_hand if kind.penalty == size])
         if placements:
             return best_of_draws(state, seat, placements, rng)
     return None

@@ -435,30 +435,59 @@ def some_piece_fits(state, seat: int) -> bool:
     return False
 
 
-def can_move(state, seat: int) -> bool:
+def column_placements(state) -> list[Move]:
+    """Every column move (§2.6 column placement): one per cell a column may take."""
+    table = tables(len(state["hands"]), state["one_sided"])
+    return [table.column_moves[cell] for cell in bits(column_cells("".join(state["board"]).encode()))]
+
+
+def no_shortcut(state, seat: int, move: Mapping[str, Any]) -> list[int] | None:
+    """The Python rules take no shortcut: ``check_piece`` checks every placement."""
+    return None
+
+
+@dataclass(frozen=True)
+class PlacementSearch:
+    """The searches for placements the rules make at every turn: ``placements``
+    answers as ``piece_placements`` (the same moves in the same order),
+    ``some_fits`` as ``some_piece_fits``, ``columns`` as ``column_placements``;
+    ``quick_cells`` may give the cells of a piece move it finds legal, else
+    None and ``check_piece`` decides (and says why). The functions above are
+    the reference; gamehost_callisto.compiled offers a compiled twin that
+    the conformance kit holds to the same answers."""
+
+    placements: Callable[[Any, int, Iterable[PieceKind] | None], list[Move]]
+    some_fits: Callable[[Any, int], bool]
+    columns: Callable[[Any], list[Move]] = column_placements
+    quick_cells: Callable[[Any, int, Mapping[str, Any]], list[int] | None] = no_shortcut
+
+
+PYTHON_SEARCH = PlacementSearch(piece_placements, some_piece_fits)
+
+
+def can_move(state, seat: int, search: PlacementSearch = PYTHON_SEARCH) -> bool:
     """Whether ``seat`` has any legal move (§2.6 Player out)."""
     hand = state["hands"][seat]
     if has_finished(hand):
         return False
     if hand[COLUMN] and any(EMPTY in row for row in state["board"]):
         return True  # a column may go on any EMPTY cell (column_cells)
-    return not in_opening(state) and some_piece_fits(state, seat)
+    return not in_opening(state) and search.some_fits(state, seat)
 
 
-def legal_moves(state, seat: int) -> list[Move]:
+def legal_moves(state, seat: int, search: PlacementSearch = PYTHON_SEARCH) -> list[Move]:
     """Every legal move of ``seat``: columns only in the opening (§2.6 Round 1
     and 2), afterwards every piece placement and, while one is left, the
     third column (§2.6 b)."""
     if state["to_move"] != seat:
         return []
-    table = tables(len(state["hands"]), state["one_sided"])
-    moves = [] if in_opening(state) else piece_placements(state, seat)
+    moves = [] if in_opening(state) else search.placements(state, seat, None)
     if state["hands"][seat][COLUMN]:
-        moves += [table.column_moves[cell] for cell in bits(column_cells("".join(state["board"]).encode()))]
+        moves += search.columns(state)
     return moves
 
 
-def next_turn(state: dict[str, Any]) -> None:
+def next_turn(state: dict[str, Any], search: PlacementSearch = PYTHON_SEARCH) -> None:
     """Pass the turn clockwise (§2.6): each player in turn who has no legal
     move, or has finished, is out for good (the board only fills up) and is
     skipped. When nobody can move the game ends (to_move None)."""
@@ -468,7 +497,7 @@ def next_turn(state: dict[str, Any]) -> None:
         seat = order[(position + step) % len(order)]
         if state["out"][seat]:
             continue
-        if can_move(state, seat):
+        if can_move(state, seat, search):
             state["to_move"] = seat
             return
         state["out"][seat] = True
@@ -626,9 +655,12 @@ def listed(names: list[Text], joined: Callable[[Text, Text], Text]) -> Text:
 
 # --- §2.6 A turn; §2.7 the match variant ---------------------------------------
 
-def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
+def play(state, seat: int, move: Mapping[str, Any], search: PlacementSearch = PYTHON_SEARCH) -> dict[str, Any]:
     """The state after ``seat`` places the column or piece ``move`` names
-    (§2.6), with the turn passed on; ``state`` itself is left untouched."""
+    (§2.6), with the turn passed on; ``state`` itself is left untouched.
+    ``search`` may check a legal placement quickly (else ``check_piece``
+    does, and says why a move is refused) and finds whether the next players
+    can still place a piece."""
     if state["to_move"] is None:
         raise IllegalMove("The game is over.", "game-over")
     if seat != state["to_move"]:
@@ -639,7 +671,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
     if piece == COLUMN:
         cells, mark = [check_column(state, seat, move)], COLUMN_MARKS[seat]
     elif piece in tables(len(state["hands"]), state["one_sided"]).kind_by_id:
-        cells, mark = check_piece(state, seat, move), PIECE_MARKS[seat]
+        cells, mark = search.quick_cells(state, seat, move) or check_piece(state, seat, move), PIECE_MARKS[seat]
     else:
         kinds = ", ".join(kind.id for kind in piece_set(state["one_sided"]))
         raise MalformedMove(f'A move names a "piece": "column" or one of {kinds}.')
@@ -652,7 +684,7 @@ def play(state, seat: int, move: Mapping[str, Any]) -> dict[str, Any]:
         "out": list(state["out"]),
         "opening_turns": max(0, state["opening_turns"] - 1),
     }
-    next_turn(after)
+    next_turn(after, search)
     return game_over(after) if after["to_move"] is None else after
 
 
