@@ -1,0 +1,182 @@
+"""Bots on the rating scale: each search level is a rated player of each
+game; `gamehost league` plays rated matches among the levels and the
+leaderboard and the catalog show where they stand; a rated match against a
+level counts for both; matchmaking's bot fill seats the level nearest the
+player's rating; the host's scheduled league keeps to its budget and is
+off unless asked for.
+
+One host for the module, on PostgreSQL (the bot fill's ratings are seeded
+through the store, as another replica would write them), its bots thinking
+at a twentieth of their budgets so that a tic-tac-toe match takes a
+fraction of a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import pytest
+
+from call_errors import error_of
+from databases import create_database, drop_database
+from hosts import HostProcess, wait_for
+from gamehost.host.engine.rating_rules import bot_subject
+from gamehost.host.store import open_store
+from gamehost.host.store.base import PlayerRating
+from gamehost.v1 import gamehost_pb2 as pb
+
+THINK = "0.05"  # --bot-think-scale: mcts-hard's 0.9 s a move becomes 45 ms
+LEVELS = ["mcts-easy", "mcts-medium", "mcts-hard"]
+
+
+@pytest.fixture(scope="module")
+def database():
+    url = create_database()
+    yield url
+    drop_database(url)
+
+
+@pytest.fixture(scope="module")
+def host(idp, admin_key, database):
+    process = HostProcess(*idp.host_args(), "--api-keys", str(admin_key[0]), "--store", database,
+                          "--bot-think-scale", THINK).start()
+    yield process
+    process.stop()
+
+
+def league_command(host, token: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gamehost.cli.main", "league", "--host", host.target,
+                           "--bearer-token", token, *args], capture_output=True, text=True, timeout=120)
+
+
+def catalog_ratings(game: pb.Game) -> dict[str, pb.BotRating]:
+    return {bot.name: bot.rating for bot in game.bots if bot.HasField("rating")}
+
+
+def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, admin_key):
+    assert not host.log_lines("league scheduled")  # the scheduled league is off by default
+    before = time.monotonic()
+    played = league_command(host, admin_key[1], "tictactoe", "--concurrent", "2")
+    seconds = time.monotonic() - before
+    assert played.returncode == 0, played.stderr
+    # One round: every ordering of three levels over two seats, six matches; each level plays four.
+    assert "tictactoe: 6 rated matches of mcts-easy, mcts-medium, mcts-hard over 2 seats" in played.stdout
+    with host.client() as anonymous:
+        board = {rating.player: rating for rating in anonymous.leaderboard("tictactoe").ratings}
+        rated = catalog_ratings(anonymous.game("tictactoe"))
+    assert sorted(board) == sorted(f"players/{bot_subject(level)}" for level in LEVELS)
+    for level in LEVELS:
+        on_board = board[f"players/{bot_subject(level)}"]
+        assert on_board.games == 4 and on_board.player_name == level
+        assert on_board.wins + on_board.losses + on_board.draws == 4
+        assert (rated[level].games, rated[level].mu, rated[level].sigma) == (4, on_board.mu, on_board.sigma)
+        assert rated[level].rating == pytest.approx(rated[level].mu - 3 * rated[level].sigma)
+        assert f"  {level}: rated {rated[level].mu:.2f} ± {2 * rated[level].sigma:.2f}" in played.stdout
+    assert "random" not in rated  # the random bot is no rated player
+    # The same in French, as JSON too.
+    french = league_command(host, admin_key[1], "tictactoe", "--levels", "mcts-easy,mcts-hard", "--locale", "fr")
+    assert french.returncode == 0, french.stderr
+    assert "tictactoe : 2 parties classées de mcts-easy, mcts-hard sur 2 places" in french.stdout, french.stdout
+    print(f"league of 6 tic-tac-toe matches: {seconds:.1f} s")
+
+
+def test_rated_bot_matches_are_an_operators_and_bad_ones_change_nothing(host, user):
+    _, token = user("rita")
+    with host.client(token) as rita:
+        listed = len(rita.matches(game="tictactoe"))
+        alone = error_of(rita.create_match, "tictactoe", bots=[0, 1], seat_bots=["mcts-easy", "mcts-hard"], rated=True)
+        assert alone.code.name == "PERMISSION_DENIED" and alone.reason == "RATED_BOTS_NEED_ADMIN"
+        assert "admin" in alone.message
+        unrated = error_of(rita.create_match, "tictactoe", bots=[1], bot="random", rated=True)
+        assert unrated.code.name == "INVALID_ARGUMENT" and unrated.field_violations[0][0] == "rated"
+        assert "mcts-easy, mcts-medium, mcts-hard" in unrated.message
+        counted = error_of(rita.create_match, "tictactoe", bots=[0, 1], seat_bots=["mcts-easy"])
+        assert counted.field_violations[0][0] == "seat_bots" and "2 bot seats" in counted.message
+        unknown = error_of(rita.create_match, "tictactoe", bots=[1], seat_bots=["mcts-impossible"])
+        assert unknown.field_violations[0][0] == "seat_bots" and "mcts-impossible" in unknown.message
+        assert len(rita.matches(game="tictactoe")) == listed
+        # A casual bots' match names a bot per seat, and moves no rating.
+        casual = rita.create_match("tictactoe", bots=[0, 1], seat_bots=["mcts-hard", "random"])
+        assert [seat.bot for seat in casual.seats] == ["mcts-hard", "random"] and not casual.rated
+
+
+def test_a_rated_match_against_a_level_counts_for_both(host, user):
+    subject, token = user("vera")
+    with host.client(token) as vera, host.client() as anonymous:
+        before = {r.player: r.games for r in anonymous.leaderboard("tictactoe").ratings}
+        match = vera.create_match("tictactoe", bots=[1], bot="mcts-easy")
+        assert match.rated  # a signed-in player and a rated level
+        vera.join(match.name, seat=0)
+        deadline = time.monotonic() + 60
+        while (view := vera.view(match.name)).status == pb.MATCH_STATUS_ACTIVE and time.monotonic() < deadline:
+            if view.legal_moves:
+                vera.move(match.name, "", move_id=view.legal_moves[0].id)
+            else:
+                time.sleep(0.02)  # the bot's turn: poll for its move
+        assert vera.match(match.name).status == pb.MATCH_STATUS_FINISHED
+        assert [r.games for r in vera.profile().ratings] == [1]
+        bot = f"players/{bot_subject('mcts-easy')}"
+        assert wait_for(lambda: {r.player: r.games for r in anonymous.leaderboard("tictactoe").ratings}.get(bot)
+                        == before.get(bot, 0) + 1, timeout=10)
+
+
+def seed_ratings(database: str, game: str, shown: dict[str, float]) -> None:
+    """Write ratings straight into the store, as if those players had played:
+    ``shown`` maps a subject to its shown rating (mu - 3 sigma, sigma 2)."""
+    async def seed() -> None:
+        store = open_store(database)
+        await store.open()
+        try:
+            for n, (subject, rating) in enumerate(shown.items()):
+                await store.rate_match(f"seeded-{game}-{subject}", [subject], game, lambda _, s=subject, r=rating: [
+                    PlayerRating(s, game, s.removeprefix("bot:"), mu=r + 6, sigma=2, games=10 + n)])
+        finally:
+            await store.close()
+    asyncio.run(seed())
+
+
+def test_the_bot_fill_seats_the_level_nearest_the_players_rating(host, database, user):
+    (strong, strong_token), (weak, weak_token) = user("sam"), user("tess")
+    seed_ratings(database, "campanile", {bot_subject("mcts-easy"): -4.0, bot_subject("mcts-medium"): 8.0,
+                                         bot_subject("mcts-hard"): 20.0, strong: 17.0, weak: 1.0})
+
+    def filled(token: str, game: str, bot: str = "") -> str:
+        with host.client(token) as player:
+            ticket = player.create_ticket(game, ttl=60, bot_wait=0, bot=bot)
+            matched = list(player.watch_ticket(ticket.name, timeout=30))[-1]
+            assert matched.state == pb.TICKET_STATE_MATCHED
+            [seat] = [seat for seat in player.match(matched.match).seats if seat.kind == pb.SEAT_KIND_BOT]
+            return seat.bot
+
+    assert filled(strong_token, "campanile") == "mcts-hard"  # 17: hard (20) is nearer than medium (8)
+    assert filled(weak_token, "campanile") == "mcts-easy"  # 1: easy (-4) is nearer than medium (8)
+    assert filled(weak_token, "campanile", bot="mcts-medium") == "mcts-medium"  # a named bot is kept
+    assert filled(weak_token, "scalino") == "random"  # no level is rated in this game yet
+    with host.client() as anonymous:  # the catalog reads the seeded ratings too
+        rated = catalog_ratings(anonymous.game("campanile"))
+    assert rated["mcts-medium"].rating == pytest.approx(8.0) and rated["mcts-medium"].games == 11
+
+
+def test_the_scheduled_league_keeps_to_its_budget(start_host):
+    budget = 0.6
+    league = start_host("--bot-think-scale", THINK, "--league-matches-per-hour", "36000", "--league-max-concurrent",
+                        "1", "--league-cpu-seconds-per-hour", str(budget), "--league-games", "tictactoe")
+    league.wait_for_log("league paused: its CPU budget for the hour is spent", timeout=60)
+    [scheduled] = league.log_lines("league scheduled")
+    assert (scheduled["matches_per_hour"], scheduled["max_concurrent"]) == (36000, 1)
+    started, over = league.log_lines("league match started"), league.log_lines("league match over")
+    assert len(started) == len(over) >= 1 and all(line["status"] == "finished" for line in over)
+    spent = sum(line["seconds"] for line in over)
+    assert spent >= budget > spent - over[-1]["seconds"]  # it stopped once the budget was spent, not before
+    with league.client() as anonymous:
+        matches = sorted(anonymous.matches(game="tictactoe"), key=lambda m: m.create_time.ToMicroseconds())
+        assert len(matches) == len(started)
+        for earlier, later in zip(matches, matches[1:]):  # one at a time
+            assert later.create_time.ToMicroseconds() >= earlier.update_time.ToMicroseconds()
+        levels = {rating.player for rating in anonymous.leaderboard("tictactoe").ratings}
+    assert levels and levels <= {f"players/{bot_subject(level)}" for level in LEVELS}
+    # Paused for the hour: no match starts after the pause was logged.
+    assert len(league.log_lines("league match started")) == len(started)
