@@ -14,9 +14,12 @@ fraction of a second.
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -26,10 +29,12 @@ from hosts import HostProcess, wait_for
 from gamehost.host.engine.rating_rules import bot_subject
 from gamehost.host.store import open_store
 from gamehost.host.store.base import PlayerRating
+from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
 
 THINK = "0.05"  # --bot-think-scale: mcts-hard's 0.9 s a move becomes 45 ms
 LEVELS = ["mcts-easy", "mcts-medium", "mcts-hard"]
+WEB = Path(__file__).resolve().parents[1] / "clients" / "web"
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +46,10 @@ def database():
 
 @pytest.fixture(scope="module")
 def host(idp, admin_key, database):
+    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
+        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
     process = HostProcess(*idp.host_args(), "--api-keys", str(admin_key[0]), "--store", database,
-                          "--bot-think-scale", THINK).start()
+                          "--bot-think-scale", THINK, "--web-root", str(WEB / "dist")).start()
     yield process
     process.stop()
 
@@ -81,6 +88,32 @@ def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, a
     assert french.returncode == 0, french.stderr
     assert "tictactoe : 2 parties classées de mcts-easy, mcts-hard sur 2 places" in french.stdout, french.stdout
     print(f"league of 6 tic-tac-toe matches: {seconds:.1f} s")
+    with host.client() as anonymous:
+        rated = catalog_ratings(anonymous.game("tictactoe"))
+    check_lobby_shows(host, rated)
+
+
+def check_lobby_shows(host, rated: dict[str, pb.BotRating]) -> None:
+    """The lobby says each level's rating beside it (mu ± 2 sigma, one decimal), in English and French."""
+    done = subprocess.run([shutil.which("node") or "node", str(WEB / "e2e" / "site.mjs"), "botRatings", "--target",
+                           host.web_url, "--game", "tictactoe"], capture_output=True, text=True, timeout=180,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-4000:]
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    english, french = shown["en"], shown["fr"]
+    for level in LEVELS:
+        mu, interval = round(rated[level].mu, 1), round(2 * rated[level].sigma, 1)
+        [button] = [b for b in english["buttons"] if b["bot"] == level]
+        assert button["text"].endswith(f" · rated {mu:g} ± {interval:g}"), button
+        assert f"{rated[level].games} rated matches" in button["tooltip"]
+        assert any(choice.endswith(f" · rated {mu:g} ± {interval:g}") for choice in english["choices"])
+        [bouton] = [b for b in french["buttons"] if b["bot"] == level]
+        assert bouton["text"].endswith(f" · cote {mu:g} ± {interval:g}".replace(".", ",")), bouton
+    [random_button] = [b for b in english["buttons"] if b["bot"] == "random"]
+    assert "rated" not in random_button["text"]
+    leaks = EnglishLeaks.of_tables("fr", [json.loads((WEB / "src" / "locales" / "fr.json").read_text("utf-8"))])
+    assert french["lang"] == "fr"
+    assert not leaks.words_in("\n".join(b["text"] + " " + b["tooltip"] for b in french["buttons"] if b["bot"] in LEVELS))
 
 
 def test_rated_bot_matches_are_an_operators_and_bad_ones_change_nothing(host, user):

@@ -13,6 +13,7 @@ shown rating (mu - 3 sigma) the leaderboard sorts by.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,6 +24,7 @@ from gamehost.client.league_rounds import league_round
 from gamehost.v1 import gamehost_pb2 as pb
 
 DEFAULT_LEVELS = "mcts-easy,mcts-medium,mcts-hard"
+COUNT_WAIT = 10.0  # seconds the results of the last matches may take to be counted
 
 
 def add_arguments(parser) -> None:
@@ -46,8 +48,9 @@ def run(args) -> int:
     summary = {}
     with connect(args) as host:
         for game in args.games:
+            counted = rated_games(level_ratings(host.game(game), levels))
             played = play_matches(host, game, matches, args.concurrent)
-            summary[game] = level_ratings(host.game(game), levels)
+            summary[game] = counted_ratings(host, game, levels, counted + played * args.seats)
             if not args.json:
                 print(tr("{game}: {count} rated matches of {levels} over {seats} seats",
                          game=game, count=played, levels=", ".join(levels), seats=args.seats))
@@ -73,6 +76,22 @@ def play_matches(host: GameHostClient, game: str, matches: list[tuple[str, ...]]
 
     with ThreadPoolExecutor(concurrent) as pool:
         return sum(pool.map(play, matches))
+
+
+def rated_games(ratings: dict[str, dict | None]) -> int:
+    """The levels' rated matches added up (a match of n levels counts n times)."""
+    return sum(rating["games"] for rating in ratings.values() if rating is not None)
+
+
+def counted_ratings(host: GameHostClient, game: str, levels: list[str], expected: int) -> dict[str, dict | None]:
+    """The levels' ratings once the host has counted ``expected`` rated games among them: a
+    result is counted just after the match's last move, so the catalog may lag the end by a moment."""
+    deadline = time.monotonic() + COUNT_WAIT
+    while True:
+        ratings = level_ratings(host.game(game), levels)
+        if rated_games(ratings) >= expected or time.monotonic() > deadline:
+            return ratings
+        time.sleep(0.05)
 
 
 def level_ratings(game: pb.Game, levels: list[str]) -> dict[str, dict | None]:
