@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how long to wait for a match (default: the host's, 5 minutes)")
     queue.add_argument("--bot-wait", type=float, metavar="SECONDS",
                        help="after this long, bots may fill the seats nobody took (default: never)")
-    queue.add_argument("--bot", default="", help="the bot for those seats (default: random)")
+    queue.add_argument("--bot", default="", help="the bot for those seats (default: the rated bot level nearest "
+                                                "your rating; random while no level is rated)")
     queue.add_argument("--min-rating", type=float, help="only opponents rated at least this")
     queue.add_argument("--max-rating", type=float, help="only opponents rated at most this")
     queue.add_argument("--widen-per-second", type=float, metavar="POINTS",

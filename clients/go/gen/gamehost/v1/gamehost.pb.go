@@ -6770,7 +6770,8 @@ type CreateTicketRequest struct {
 	// Less than ttl.
 	BotWait *durationpb.Duration `protobuf:"bytes,8,opt,name=bot_wait,json=botWait,proto3" json:"bot_wait,omitempty"`
 	// The bot that fills seats: a name of the game's catalog bots
-	// (Game.bots); empty: "random".
+	// (Game.bots); empty: the rated search levels nearest the players'
+	// ratings (GameBot.rating), "random" while no level of the game is rated.
 	Bot string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
 	// A rating range that widens while
 	// the ticket waits. Each bound set (min_rating, max_rating) moves outward

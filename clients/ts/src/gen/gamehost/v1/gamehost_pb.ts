@@ -3528,7 +3528,8 @@ export type CreateTicketRequest = Message<"gamehost.v1.CreateTicketRequest"> & {
 
   /**
    * The bot that fills seats: a name of the game's catalog bots
-   * (Game.bots); empty: "random".
+   * (Game.bots); empty: the rated search levels nearest the players'
+   * ratings (GameBot.rating), "random" while no level of the game is rated.
    *
    * @generated from field: string bot = 9;
    */
