@@ -26,9 +26,11 @@ import pytest
 from call_errors import error_of
 from databases import create_database, drop_database
 from hosts import HostProcess, wait_for
+from gamehost.cli import words
 from gamehost.host.engine.rating_rules import bot_subject
 from gamehost.host.store import open_store
 from gamehost.host.store.base import PlayerRating
+from gamehost.sdk.i18n import read_catalogue
 from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
 
@@ -87,6 +89,9 @@ def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, a
     french = league_command(host, admin_key[1], "tictactoe", "--levels", "mcts-easy,mcts-hard", "--locale", "fr")
     assert french.returncode == 0, french.stderr
     assert "tictactoe : 2 parties classées de mcts-easy, mcts-hard sur 2 places" in french.stdout, french.stdout
+    assert "  mcts-hard : cote " in french.stdout and " parties : " in french.stdout
+    cli_words = dict(read_catalogue(Path(words.__file__).parent / "locale/fr/LC_MESSAGES/gamehost-cli.po"))
+    assert not EnglishLeaks.of_tables("fr", [cli_words]).words_in(french.stdout)
     print(f"league of 6 tic-tac-toe matches: {seconds:.1f} s")
     with host.client() as anonymous:
         rated = catalog_ratings(anonymous.game("tictactoe"))
@@ -197,13 +202,14 @@ def test_the_scheduled_league_keeps_to_its_budget(start_host):
     budget = 0.6
     league = start_host("--bot-think-scale", THINK, "--league-matches-per-hour", "36000", "--league-max-concurrent",
                         "1", "--league-cpu-seconds-per-hour", str(budget), "--league-games", "tictactoe")
-    league.wait_for_log("league paused: its CPU budget for the hour is spent", timeout=60)
+    [paused] = league.wait_for_log("league paused: its CPU budget for the hour is spent", timeout=60)
     [scheduled] = league.log_lines("league scheduled")
     assert (scheduled["matches_per_hour"], scheduled["max_concurrent"]) == (36000, 1)
     started, over = league.log_lines("league match started"), league.log_lines("league match over")
     assert len(started) == len(over) >= 1 and all(line["status"] == "finished" for line in over)
     spent = sum(line["seconds"] for line in over)
     assert spent >= budget > spent - over[-1]["seconds"]  # it stopped once the budget was spent, not before
+    assert paused["spent_seconds"] >= budget
     with league.client() as anonymous:
         matches = sorted(anonymous.matches(game="tictactoe"), key=lambda m: m.create_time.ToMicroseconds())
         assert len(matches) == len(started)

@@ -76,10 +76,8 @@ class ScheduledLeague:
             self.spent.popleft()
         return sum(seconds for _, seconds in self.spent) + sum(now - start for start in self.running.values())
 
-    def _blocked_for(self, now: float) -> float | None:
-        """How long to wait before a match may start (None: it may now)."""
-        if len(self.running) >= self.budget.max_concurrent:
-            return HOUR  # until one ends
+    def _budget_wait(self, now: float) -> float | None:
+        """How long until the hour's spending leaves room for a match (None: it does now)."""
         over = self.spent_in_last_hour(now) - self.budget.cpu_seconds_per_hour
         if over < 0:
             return None
@@ -93,6 +91,13 @@ class ScheduledLeague:
                 return max(ended + HOUR - now, 0.01)
         return 0.01
 
+    async def _until_a_match_ends(self, timeout: float) -> None:
+        self._ended.clear()
+        try:
+            await asyncio.wait_for(self._ended.wait(), timeout)
+        except TimeoutError:
+            pass
+
     async def run(self) -> None:
         budget = self.budget
         interval = HOUR / budget.matches_per_hour
@@ -102,22 +107,21 @@ class ScheduledLeague:
         tasks: set[asyncio.Task] = set()
         games = self._game_turns()
         next_start = self.clock()
-        paused = False
+        paused = False  # by the CPU budget (said once a pause)
         try:
             while True:
                 await asyncio.sleep(max(next_start - self.clock(), 0.0))
-                wait = self._blocked_for(self.clock())
+                if len(self.running) >= budget.max_concurrent:
+                    await self._until_a_match_ends(HOUR)
+                    continue
+                wait = self._budget_wait(self.clock())
                 if wait is not None:
-                    if not paused and len(self.running) < budget.max_concurrent:
+                    if not paused:
                         log.info("league paused: its CPU budget for the hour is spent",
                                  spent_seconds=round(self.spent_in_last_hour(self.clock()), 3),
                                  cpu_seconds_per_hour=budget.cpu_seconds_per_hour)
                     paused = True
-                    self._ended.clear()
-                    try:
-                        await asyncio.wait_for(self._ended.wait(), wait)
-                    except TimeoutError:
-                        pass
+                    await self._until_a_match_ends(wait)
                     continue
                 paused = False
                 game = next(games)
