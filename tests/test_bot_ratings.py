@@ -219,3 +219,20 @@ def test_the_scheduled_league_keeps_to_its_budget(start_host):
     assert levels and levels <= {f"players/{bot_subject(level)}" for level in LEVELS}
     # Paused for the hour: no match starts after the pause was logged.
     assert len(league.log_lines("league match started")) == len(started)
+
+
+def test_the_fill_seats_distinct_levels_and_a_round_every_ordering():
+    from gamehost.client.league_rounds import league_round
+    from gamehost.host.engine.ticket_matching import fill_bots
+    from gamehost.host.store.base import TicketRecord
+
+    waiting = TicketRecord("t", "sam", "Sam", "campanile", 3, {}, "p", rating=5.0, bot="")
+    levels = {"mcts-easy": -4.0, "mcts-medium": 8.0, "mcts-hard": 20.0}
+    # Two bot seats: the two nearest levels, so that the match stays rated (a level holds one seat).
+    assert fill_bots([waiting], 2, levels) == ["mcts-medium", "mcts-easy"]
+    assert fill_bots([waiting], 4, levels) == ["mcts-medium", "mcts-easy", "mcts-hard", "mcts-medium"]
+    assert fill_bots([waiting], 1, {}) == ["random"]
+    assert league_round(["a", "b", "c"], 3) == [("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"), ("b", "c", "a"),
+                                                ("c", "a", "b"), ("c", "b", "a")]
+    with pytest.raises(ValueError, match="one level a seat"):
+        league_round(["a", "b"], 3)
