@@ -17,9 +17,10 @@ def league_round(levels: Sequence[str], seats: int) -> list[tuple[str, ...]]:
     """Every match of one round: the level of each seat, seat 0 first."""
     if len(set(levels)) != len(levels):
         raise ValueError(f"levels repeat: {', '.join(levels)}")
-    if not 2 <= seats <= len(levels):
-        raise ValueError(f"a round of {seats} seats needs 2 to {len(levels)} seats (one level a seat), "
-                         f"with {len(levels)} levels")
+    if seats < 2:
+        raise ValueError(f"a league match has 2 seats or more, not {seats}")
+    if seats > len(levels):
+        raise ValueError(f"{seats} seats need {seats} levels or more (one level a seat), not {len(levels)}")
     return list(itertools.permutations(levels, seats))
 
 
