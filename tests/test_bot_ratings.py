@@ -85,7 +85,7 @@ def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, a
         assert rated[level].rating == pytest.approx(rated[level].mu - 3 * rated[level].sigma)
         assert f"  {level}: rated {rated[level].mu:.2f} ± {2 * rated[level].sigma:.2f}" in played.stdout
     assert "random" not in rated  # the random bot is no rated player
-    # The same in French, as JSON too.
+    # The same in French; a smaller league: two levels, two matches.
     french = league_command(host, admin_key[1], "tictactoe", "--levels", "mcts-easy,mcts-hard", "--locale", "fr")
     assert french.returncode == 0, french.stderr
     assert "tictactoe : 2 parties classées de mcts-easy, mcts-hard sur 2 places" in french.stdout, french.stdout
