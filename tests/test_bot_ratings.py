@@ -76,6 +76,8 @@ def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, a
     with host.client() as anonymous:
         board = {rating.player: rating for rating in anonymous.leaderboard("tictactoe").ratings}
         rated = catalog_ratings(anonymous.game("tictactoe"))
+        listed = catalog_ratings(next(game for game in anonymous.games() if game.id == "tictactoe"))
+    assert listed == rated  # ListGames and GetGame carry the same ratings
     assert sorted(board) == sorted(f"players/{bot_subject(level)}" for level in LEVELS)
     for level in LEVELS:
         on_board = board[f"players/{bot_subject(level)}"]
