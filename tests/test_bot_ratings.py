@@ -72,7 +72,7 @@ def test_a_league_rates_the_levels_on_the_leaderboard_and_in_the_catalog(host, a
     seconds = time.monotonic() - before
     assert played.returncode == 0, played.stderr
     # One round: every ordering of three levels over two seats, six matches; each level plays four.
-    assert "tictactoe: 6 rated matches of mcts-easy, mcts-medium, mcts-hard over 2 seats" in played.stdout
+    assert "tictactoe: 6 rated results of mcts-easy, mcts-medium, mcts-hard over 2 seats" in played.stdout
     with host.client() as anonymous:
         board = {rating.player: rating for rating in anonymous.leaderboard("tictactoe").ratings}
         rated = catalog_ratings(anonymous.game("tictactoe"))

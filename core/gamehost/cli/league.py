@@ -52,11 +52,11 @@ def run(args) -> int:
             played = play_matches(host, game, matches, args.concurrent)
             summary[game] = counted_ratings(host, game, levels, counted + played * args.seats)
             if not args.json:
-                print(tr("{game}: {count} rated matches of {levels} over {seats} seats",
+                print(tr("{game}: {count} rated results of {levels} over {seats} seats",
                          game=game, count=played, levels=", ".join(levels), seats=args.seats))
                 for bot, rating in summary[game].items():
                     print("  " + (tr("{bot}: not rated", bot=bot) if rating is None else tr(
-                        "{bot}: rated {mu} ± {interval} (shown rating {rating}), {games} matches: "
+                        "{bot}: rated {mu} ± {interval} (shown rating {rating}), {games} results: "
                         "{wins} won, {losses} lost, {drawn} drawn", bot=bot, mu=f"{rating['mu']:.2f}",
                         interval=f"{2 * rating['sigma']:.2f}", rating=f"{rating['rating']:.2f}",
                         games=rating["games"], wins=rating["wins"], losses=rating["losses"], drawn=rating["draws"])))

@@ -367,11 +367,11 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         chosen = {seat: seat_bots[n] if seat_bots else bot for n, seat in enumerate(bot_seats)}
         field = "seat_bots" if seat_bots else "bot"
         for name in dict.fromkeys([bot, *chosen.values()]):
+            if name in chosen.values():  # an agent not connected now is named as such, not as unknown
+                self.check_agent_plays(name, game_id)
             if name not in self.bots:
                 raise errors.invalid_field(field, f"no bot {shown(name)} on this host (bots: "
                                                   f"{', '.join(sorted(self.bots))}).")
-            if name in chosen.values():
-                self.check_agent_plays(name, game_id)
         return chosen
 
     def check_agent_plays(self, bot: str, game_id: str) -> None:
