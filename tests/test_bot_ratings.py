@@ -28,8 +28,10 @@ from databases import create_database, drop_database
 from hosts import HostProcess, wait_for
 from gamehost.cli import words
 from gamehost.host.engine.rating_rules import bot_subject
+from gamehost.host.engine.ratings import BotRatings
 from gamehost.host.store import open_store
 from gamehost.host.store.base import PlayerRating
+from gamehost.host.store.memory import MemoryStore
 from gamehost.sdk.i18n import read_catalogue
 from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
@@ -238,3 +240,32 @@ def test_the_fill_seats_distinct_levels_and_a_round_every_ordering():
                                                 ("c", "a", "b"), ("c", "b", "a")]
     with pytest.raises(ValueError, match="one level a seat"):
         league_round(["a", "b"], 3)
+
+
+class GatedStore(MemoryStore):
+    """The memory store, its rating reads held at a gate once read: a catalog read still under way."""
+
+    gate: asyncio.Event | None = None
+
+    async def player_ratings(self, subject: str) -> list:
+        found = await super().player_ratings(subject)
+        if self.gate is not None:
+            await self.gate.wait()
+        return found
+
+
+async def test_a_level_rated_while_the_catalog_reads_is_shown_at_the_next_read():
+    store = GatedStore()
+    await store.open()
+    levels = BotRatings(store)
+    store.gate = asyncio.Event()
+    reading = asyncio.create_task(levels.by_game())
+    await asyncio.sleep(0)  # the read has begun, nothing rated yet
+    counted = PlayerRating(bot_subject("mcts-easy"), "tictactoe", "mcts-easy", games=1, wins=1)
+    assert await store.rate_match("m1", [counted.subject], "tictactoe", lambda _: [counted])
+    levels.changed()  # as MatchRatings does once it counted a result
+    store.gate.set()
+    assert await reading == {}  # that read saw the store before the count
+    store.gate = None
+    assert (await levels.by_game())["tictactoe"]["mcts-easy"].games == 1  # not kept as fresh: read again
+    await store.close()

@@ -35,9 +35,11 @@ class BotRatings:
         self.fresh_for = fresh_for
         self._by_game: dict[str, dict[str, PlayerRating]] = {}
         self._read_at = -float("inf")
+        self._changes = 0  # counted by ``changed``: a read that a change overtook is not kept as fresh
 
     async def by_game(self) -> dict[str, dict[str, PlayerRating]]:
         if time.monotonic() - self._read_at >= self.fresh_for:
+            changes = self._changes
             by_game: dict[str, dict[str, PlayerRating]] = {}
             try:
                 for bot in ratings.RATED_BOTS:
@@ -46,7 +48,9 @@ class BotRatings:
             except Exception as error:  # the database may be away: the catalog shows what it had
                 log.warning("bot ratings not read", error=f"{type(error).__name__}: {error}")
                 return self._by_game
-            self._by_game, self._read_at = by_game, time.monotonic()
+            if changes == self._changes:  # else a level was rated while reading: kept by no one, read again
+                self._by_game, self._read_at = by_game, time.monotonic()
+            return by_game
         return self._by_game
 
     async def read_game(self, game_id: str) -> dict[str, PlayerRating]:
@@ -55,6 +59,7 @@ class BotRatings:
         return (await self.by_game()).get(game_id, {})
 
     def changed(self) -> None:
+        self._changes += 1
         self._read_at = -float("inf")
 
 
