@@ -5,8 +5,9 @@
 // against the host. Scenarios: playAgain (two signed-in players finish a
 // match and both land in its rematch), botClick (one click on a bot level),
 // ratings (the leaderboard and a player's page, signed out), lobbyLists (my
-// matches and open matches), seatChoices (the create form's player counts)
-// and themeButton (the header's theme button, its colours measured).
+// matches and open matches), seatChoices (the create form's player counts),
+// themeButton (the header's theme button, its colours measured) and
+// botRatings (the bot levels' ratings in the lobby, English and French).
 import { parseArgs } from "node:util";
 import { launchBrowser } from "./browser.mjs";
 import { pageState, playMove, waitForTurnOrEnd } from "./pages.mjs";
@@ -63,6 +64,28 @@ const scenarios = {
     await waitForTurnOrEnd(page);
     return { match: new URL(page.url()).hash.split("/").pop(), buttons, state: await pageState(page),
       card: await texts(page, ".match-page") };
+  },
+
+  /** The lobby's bot levels with their ratings, in English and in French: each one-click button's text and its
+   * rating's tooltip, and the create form's bot choices. */
+  async botRatings(browser) {
+    const shown = {};
+    for (const language of ["en", "fr"]) {
+      const page = await newPage(browser, language);
+      await page.goto(`${target}/#/`);
+      const card = page.locator(`details.game[data-game="${args.game}"]`);
+      await card.locator("summary").click();
+      await card.locator(".play-bot .bot-rating").first().waitFor({ timeout: WAIT_MS });
+      shown[language] = {
+        lang: await page.evaluate(() => document.documentElement.lang),
+        buttons: await card.locator(".play-bot").evaluateAll((all) => all.map((button) => ({
+          bot: button.dataset.bot, text: button.innerText,
+          tooltip: button.querySelector(".bot-rating")?.title ?? "" }))),
+        choices: await card.locator('select[name="bot"] option').evaluateAll((all) => all.map((option) => option.innerText)),
+      };
+      await page.context().close();
+    }
+    return shown;
   },
 
   /** Signed out: the game's leaderboard from its card's link, then the first player's page from their name. */
@@ -187,11 +210,11 @@ async function signedInPage(browser, token, hash) {
   return page;
 }
 
-async function newPage(browser) {
+async function newPage(browser, language = args.language) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 },
-    locale: args.language === "fr" ? "fr-FR" : "en-US" });
-  if (args.language) {
-    await context.addInitScript((tag) => window.localStorage.setItem("gamehost.language", tag), args.language);
+    locale: language === "fr" ? "fr-FR" : "en-US" });
+  if (language) {
+    await context.addInitScript((tag) => window.localStorage.setItem("gamehost.language", tag), language);
   }
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));

@@ -16,7 +16,7 @@ import { keepInvitation } from "./invitations";
 import { Visibility } from "@gamehost/client";
 import { YourTurnList } from "./your-turn";
 import { MatchQueue } from "./match-queue";
-import { botButtons } from "./bot-buttons";
+import { botButtons, botRatingText } from "./bot-buttons";
 import { playerCounts } from "./player-counts";
 import { leaderboardLink, playerLink } from "./player-pages";
 import { HowToPlay } from "./how-to-play";
@@ -320,11 +320,11 @@ function unavailableRow(match: Match, title: string): HTMLElement {
 /** The bots the catalog lists for the game, weakest first, by title and level, then the remote agents
  * connected for it; the host's random bot when the catalog names none (an older host). */
 function botChoice(game: Game): HTMLSelectElement {
-  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0, agent: false }];
+  const bots = game.bots.length ? game.bots : [{ name: "random", title: tr("Random moves"), level: 0, agent: false, rating: undefined }];
   return h("select", { name: "bot", title: tr("The bot that plays the seats ticked below") },
     bots.map((bot) => h("option", { value: bot.name, "data-level": bot.level },
       bot.agent ? tr("{bot} (remote agent)", { bot: bot.title || bot.name })
-        : bot.level > 0 ? tr("{bot} (level {level})", { bot: bot.title || bot.name, level: bot.level })
+        : bot.level > 0 ? tr("{bot} (level {level})", { bot: bot.title || bot.name, level: bot.level }) + botRatingText(bot)
           : bot.title || bot.name)));
 }
 

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Sequence
 
-from gamehost.cli import commands, endings, health, private_matches
+from gamehost.cli import commands, endings, health, league, private_matches
 from gamehost.client import GameHostError
 
 
@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how long to wait for a match (default: the host's, 5 minutes)")
     queue.add_argument("--bot-wait", type=float, metavar="SECONDS",
                        help="after this long, bots may fill the seats nobody took (default: never)")
-    queue.add_argument("--bot", default="", help="the bot for those seats (default: random)")
+    queue.add_argument("--bot", default="", help="the bot for those seats (default: the rated bot level nearest "
+                                                "your rating; random while no level is rated)")
     queue.add_argument("--min-rating", type=float, help="only opponents rated at least this")
     queue.add_argument("--max-rating", type=float, help="only opponents rated at most this")
     queue.add_argument("--widen-per-second", type=float, metavar="POINTS",
@@ -126,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("--party", default="", metavar="PARTY",
                        help="join a friend's party (parties/...); the game may then be left out")
     queue.set_defaults(run=commands.queue)
+
+    league_cmd = sub.add_parser("league", parents=[client],
+                                help="play rated matches among the bot levels (admins), then print their ratings")
+    league.add_arguments(league_cmd)
+    league_cmd.set_defaults(run=league.run)
 
     join = sub.add_parser("join", parents=[client], help="take a seat; prints the player token")
     join.add_argument("match")
@@ -338,6 +344,7 @@ def run_serve(args) -> int:
 
         return supervise(args.argv, config.address, config.web_port)
     from gamehost.host.store import StoreUnusable
+    from gamehost.host.ops.league import LeagueUnplayable
     from gamehost.host.ops.web_port import ListenError
 
     if config.processes > 1:
@@ -354,7 +361,7 @@ def run_serve(args) -> int:
             return 1
     try:
         event_loops.run(serve(config), config.event_loop)
-    except (ListenError, StoreUnusable) as error:
+    except (ListenError, StoreUnusable, LeagueUnplayable) as error:
         print(f"gamehost: {error}", file=sys.stderr)
         return 1
     return 0

@@ -88,7 +88,7 @@ class GameHostClient:
                      increment: float = 0.0, move_time: float = 0.0,
                      absent_grace: float | None = None, visibility: VisibilityLevel = "",
                      spectators: SpectatorsPolicy = "", reserved_seats: Mapping[int, str] | None = None,
-                     rated: bool | None = None) -> pb.Match:
+                     rated: bool | None = None, seat_bots: Sequence[str] = ()) -> pb.Match:
         """``turn_timeout``: seconds a player may take per move (0: no limit);
         ``clock``, ``increment``: a chess clock, each seat's seconds and the
         seconds added after each of its moves; ``move_time``: a correspondence
@@ -102,9 +102,10 @@ class GameHostClient:
         ``spectators``: "anyone" (the default), "players" or "none" (or a
         ``pb.Spectators`` value). ``reserved_seats``: seat -> the subject of
         the signed-in user it is held for. ``rated``: False for a casual
-        match (None: the host's rule)."""
+        match (None: the host's rule). ``seat_bots``: the bot of each of
+        ``bots``' seats, in that order (empty: ``bot`` in each)."""
         request = pb.CreateMatchRequest(game=game_name(game), seats=seats, options=to_struct(options),
-                                        bot_seats=list(bots), bot=bot, variant=variant,
+                                        bot_seats=list(bots), bot=bot, variant=variant, seat_bots=list(seat_bots),
                                         request_id=request_id or uuid.uuid4().hex,
                                         visibility=visibility_value(visibility),
                                         spectators=spectators_value(spectators), rated=rated,

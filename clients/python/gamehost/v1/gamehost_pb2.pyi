@@ -196,16 +196,36 @@ class Game(_message.Message):
     def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., title: _Optional[str] = ..., summary: _Optional[str] = ..., rules_version: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., options_schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., variants: _Optional[_Iterable[_Union[Variant, _Mapping]]] = ..., hidden_information: _Optional[bool] = ..., chance: _Optional[bool] = ..., plugin: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[GameBot, _Mapping]]] = ..., player_counts: _Optional[_Iterable[int]] = ..., undo: _Optional[bool] = ..., draw_by_agreement: _Optional[bool] = ..., locale: _Optional[str] = ..., how_to_play: _Optional[str] = ...) -> None: ...
 
 class GameBot(_message.Message):
-    __slots__ = ("name", "title", "level", "agent")
+    __slots__ = ("name", "title", "level", "agent", "rating")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     AGENT_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     level: int
     agent: bool
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., level: _Optional[int] = ..., agent: _Optional[bool] = ...) -> None: ...
+    rating: BotRating
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., level: _Optional[int] = ..., agent: _Optional[bool] = ..., rating: _Optional[_Union[BotRating, _Mapping]] = ...) -> None: ...
+
+class BotRating(_message.Message):
+    __slots__ = ("mu", "sigma", "rating", "games", "wins", "losses", "draws")
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    mu: float
+    sigma: float
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    def __init__(self, mu: _Optional[float] = ..., sigma: _Optional[float] = ..., rating: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ...) -> None: ...
 
 class Variant(_message.Message):
     __slots__ = ("id", "title", "description", "options")
@@ -374,7 +394,7 @@ class ChessClock(_message.Message):
     def __init__(self, initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., running: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., per_move: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout", "clock_initial", "clock_increment", "correspondence_move_time", "absent_grace", "visibility", "reserved_seats", "spectators", "rated")
+    __slots__ = ("game", "seats", "options", "seed", "bot_seats", "request_id", "variant", "bot", "turn_timeout", "clock_initial", "clock_increment", "correspondence_move_time", "absent_grace", "visibility", "reserved_seats", "spectators", "rated", "seat_bots")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -392,6 +412,7 @@ class CreateMatchRequest(_message.Message):
     RESERVED_SEATS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
     game: str
     seats: int
     options: _struct_pb2.Struct
@@ -409,7 +430,8 @@ class CreateMatchRequest(_message.Message):
     reserved_seats: _containers.RepeatedCompositeFieldContainer[SeatReservation]
     spectators: Spectators
     rated: bool
-    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., reserved_seats: _Optional[_Iterable[_Union[SeatReservation, _Mapping]]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ...) -> None: ...
+    seat_bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[int] = ..., bot_seats: _Optional[_Iterable[int]] = ..., request_id: _Optional[str] = ..., variant: _Optional[str] = ..., bot: _Optional[str] = ..., turn_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_initial: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_increment: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., correspondence_move_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., absent_grace: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., reserved_seats: _Optional[_Iterable[_Union[SeatReservation, _Mapping]]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., rated: _Optional[bool] = ..., seat_bots: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "game", "status", "mine", "player", "my_turn", "if_none_match", "locale")

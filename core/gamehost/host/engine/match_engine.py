@@ -66,6 +66,7 @@ from gamehost.host.engine.directory import FINISHED_CACHE, STALE_RETRIES, MatchD
 from gamehost.host.engine.host_moves import HOST_MOVE_RETRY_MAX, HostMoves
 from gamehost.host.engine.matchmaking import ListingKey, Matchmaking
 from gamehost.host.engine.moves import MAX_IDS_SHOWN, MAX_TEXT_SHOWN, MatchMoves, MoveResult
+from gamehost.host.engine.rating_rules import check_rated_bots
 from gamehost.host.engine.ratings import MatchRatings
 from gamehost.host.engine.rematches import Rematches
 from gamehost.host.engine.renderings import MatchRenderings
@@ -178,7 +179,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self.rematches = Rematches(self)
         self.turns = MatchTurns(store, self.public_events)
         self.administration = MatchAdministration(self, store, self.bots)
-        self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, sweep_interval=sweep_interval,
+        self.matchmaking = Matchmaking(self, store, self.bots, self.ticket_stats, bot_ratings=self.ratings.bots,
+                                       sweep_interval=sweep_interval,
                                        closing=lambda: self._closing, spawn=self._spawn)
         # ``bans`` is the gate's too: a ban heard here refuses the user's next call.
         self.chat = MatchChat(self, store, bans or BannedSubjects(),
@@ -274,7 +276,8 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
                          absent_grace: float | None = None, visibility: str = "public", spectators: str = "anyone",
                          rated: bool | None = None, reservations: Sequence[tuple[int, str]] = (),
                          caller: Principal | None = None,
-                         seat_holders: Sequence[SeatRecord] | None = None) -> tuple[LiveMatch, str]:
+                         seat_holders: Sequence[SeatRecord] | None = None,
+                         seat_bots: Sequence[str] = ()) -> tuple[LiveMatch, str]:
         """A new match and, for a private or unlisted one created by this
         call, its invitation code (the store keeps only its hash; "" for a
         public match, or one an earlier call with ``request_id`` created).
@@ -302,18 +305,13 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
             raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
-        if bot_seats and seat_holders is None:
-            self.check_agent_plays(bot, game.id)
-        if bot not in self.bots:
-            raise errors.invalid_field("bot",
-                                       f"no bot {shown(bot)} on this host (bots: {', '.join(sorted(self.bots))}).")
+        seat_bot = self._seat_bots(game.id, bot_seats, bot, seat_bots) if seat_holders is None else {}
         if visibility not in VISIBILITIES:
             raise errors.invalid_field("visibility", f"a match is public, unlisted or private, not {visibility!r}.")
         if spectators not in SPECTATOR_POLICIES:
             raise errors.invalid_field("spectators", f"spectators are anyone, players or none, not {spectators!r}.")
-        if rated and bot_seats:
-            raise errors.invalid_field("rated", "a match with bot seats is never rated: leave rated unset "
-                                                "or false, or seat no bots.")
+        if rated:
+            check_rated_bots(seat_bot, seats, caller)
         held = reserved_seats(reservations, seats, bot_seats, caller)
         seed_chosen = seed is not None
         if seed_chosen:
@@ -328,7 +326,7 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         record = MatchRecord(
             id=uuid.uuid4().hex[:16], game_id=game.id, rules_version=game.version, options=merged, seed=seed,
             seats=list(seat_holders) if seat_holders is not None else
-            [SeatRecord(i, "bot", f"bot {i}", bot=bot) if i in bot_seats else
+            [SeatRecord(i, "bot", f"bot {i}", bot=seat_bot[i]) if i in bot_seats else
              SeatRecord(i, reserved_for=held.get(i, "")) for i in range(seats)],
             create_time=now, update_time=now, create_request_id=request_id, turn_timeout=turn_timeout,
             creator=caller.quota_key if caller else "", seed_chosen=seed_chosen, clock=clock,
@@ -370,6 +368,22 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
         self._notify_observers(live, events)
         await self._schedule_turns(live)
         return live, invitation
+
+    def _seat_bots(self, game_id: str, bot_seats: Sequence[int], bot: str, seat_bots: Sequence[str]) -> dict[int, str]:
+        """The bot of each bot seat: ``seat_bots`` in ``bot_seats``' order, else ``bot`` for each, checked."""
+        if seat_bots and len(seat_bots) != len(bot_seats):
+            raise errors.invalid_field("seat_bots", f"name one bot for each of the {len(bot_seats)} bot seats "
+                                                    f"(in bot_seats' order), not {len(seat_bots)}; or leave it "
+                                                    "empty to seat `bot` in every one.")
+        chosen = {seat: seat_bots[n] if seat_bots else bot for n, seat in enumerate(bot_seats)}
+        field = "seat_bots" if seat_bots else "bot"
+        for name in dict.fromkeys([bot, *chosen.values()]):
+            if name in chosen.values():  # an agent not connected now is named as such, not as unknown
+                self.check_agent_plays(name, game_id)
+            if name not in self.bots:
+                raise errors.invalid_field(field, f"no bot {shown(name)} on this host (bots: "
+                                                  f"{', '.join(sorted(self.bots))}).")
+        return chosen
 
     def check_agent_plays(self, bot: str, game_id: str) -> None:
         """Refuse a remote agent's bot name (``agent:{name}``) unless that agent is connected for the game now."""

@@ -39,6 +39,7 @@ from gamehost.host.auth import Principal
 from gamehost.host.due_timers import sleep_until
 from gamehost.host.bots import Bot
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.ratings import BotRatings
 from gamehost.host.engine.ticket_stats import TicketStats
 from gamehost.host.plugins import GameEntry
 from gamehost.host.store.base import PartyFull, SeatRecord, Store, TicketRecord
@@ -117,11 +118,12 @@ class MatchForming(Protocol):
 
 class Matchmaking:
     def __init__(self, matches: MatchForming, store: Store, bots: Mapping[str, Bot], stats: TicketStats, *,
-                 sweep_interval: float, closing: Callable[[], bool],
+                 bot_ratings: BotRatings, sweep_interval: float, closing: Callable[[], bool],
                  spawn: Callable[[Coroutine[Any, Any, Any]], None]) -> None:
         self.matches = matches
         self.store = store
         self.bots = bots  # the host's bots by name, the engine's own mapping
+        self.bot_ratings = bot_ratings  # the levels' ratings, for the bot fill of tickets that name no bot
         self.ticket_stats = stats  # matchmaking's figures, for the metrics
         self.sweep_interval = sweep_interval
         self._closing = closing  # whether the host is closing: loops and streams end
@@ -242,8 +244,7 @@ class Matchmaking:
         if bot_wait is not None and not 0 <= bot_wait < ttl:
             raise errors.invalid_field("bot_wait", f"bots may fill seats after 0 s up to the ttl ({ttl:g} s), "
                                                    f"not {bot_wait:g} s.")
-        bot = bot or "random"
-        if bot not in self.bots:
+        if bot and bot not in self.bots:
             raise errors.invalid_field("bot", f"no bot {shown(bot)} on this host (the game's bots: "
                                               f"{', '.join(sorted(self.bots))}).")
         for field, bound in (("min_rating", min_rating), ("max_rating", max_rating)):
@@ -375,15 +376,19 @@ class Matchmaking:
         group, bots = chosen
         grouped[:] = group
         first = group[0]
+        levels = {} if first.bot or not bots else \
+            {bot: rating.rating for bot, rating in (await self.bot_ratings.read_game(first.game_id)).items()
+             if rating.games}
+        fill = matchmaking.fill_bots(group, bots, levels)
         live = await self.matches.create_match(first.game_id, seats=first.seats, options=first.options,
                                        request_id=matchmaking.group_request_id(group),
-                                       seat_holders=matchmaking.seat_holders(group, first.seats))
+                                       seat_holders=matchmaking.seat_holders(group, first.seats, fill))
         placed = {}
         for ticket in group:
             seat = live.seat_of_subject(ticket.subject)
             assert seat is not None  # the match was made with the group's players seated
             placed[ticket.id] = (live.id, seat)
-        live.log.info("match made", tickets=sorted(placed), bots=bots)
+        live.log.info("match made", tickets=sorted(placed), bots=fill)
         return placed
 
     async def _match_pool_later(self, pool: str, due: float) -> None:

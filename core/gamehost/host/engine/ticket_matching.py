@@ -13,13 +13,15 @@ engine (matchmaking.py) and the store do the rest.
 - The longest-waiting ticket is served first. A full group of players goes
   before bots; bots fill a group only of tickets whose bot wait is over.
 - Seats are drawn at random, so nobody can queue for the first move.
+- A ticket that names no bot is filled with the rated bot levels nearest
+  its players' ratings (the random bot while no level is rated in the game).
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from gamehost.host.store.base import SeatRecord, TicketRecord
 from gamehost.host.store.records import dumps
@@ -27,6 +29,7 @@ from gamehost.host.store.records import dumps
 # CreateMatch refuses request ids with this prefix: they name matchmade matches.
 MATCHMAKING_REQUEST_PREFIX = "matchmaking/"
 _seat_draw = random.SystemRandom()
+FALLBACK_BOT = "random"  # fills seats while no bot level is rated in the game
 
 
 def pool_key(game_id: str, seats: int, options: dict[str, Any]) -> str:
@@ -128,12 +131,31 @@ def choose_group(queued: Sequence[TicketRecord], now: float,
     return None
 
 
-def seat_holders(group: Sequence[TicketRecord], seats: int) -> list[SeatRecord]:
-    """The match's seats: the group's players at seats drawn at random, bots
-    (the longest-waiting ticket's bot) in the others."""
+def fill_bots(group: Sequence[TicketRecord], count: int, level_ratings: Mapping[str, float]) -> list[str]:
+    """The ``count`` bots that fill the group's empty seats. The
+    longest-waiting ticket's bot when it named one; else the rated levels
+    nearest the group's mean rating (``level_ratings``: the shown rating of
+    each level that has played rated matches of the game), distinct while
+    there are enough (a level is one rated player, seated once), the
+    nearest again after that; "random" when no level is rated yet."""
+    if group[0].bot or count == 0:
+        return [group[0].bot or FALLBACK_BOT] * count
+    if not level_ratings:
+        return [FALLBACK_BOT] * count
+    target = sum(ticket.rating for ticket in group) / len(group)
+    nearest = sorted(level_ratings, key=lambda bot: (abs(level_ratings[bot] - target), bot))
+    return [nearest[n] if n < len(nearest) else nearest[0] for n in range(count)]
+
+
+def seat_holders(group: Sequence[TicketRecord], seats: int, bots: Sequence[str] = ()) -> list[SeatRecord]:
+    """The match's seats: the group's players at seats drawn at random,
+    ``bots`` (``fill_bots``) in the others, in seat order."""
     order = list(range(seats))
     _seat_draw.shuffle(order)
-    holders = [SeatRecord(index, "bot", f"bot {index}", bot=group[0].bot) for index in range(seats)]
+    taken = set(order[:len(group)])
+    empty = [index for index in range(seats) if index not in taken]
+    fill = dict(zip(empty, bots or [group[0].bot or FALLBACK_BOT] * len(empty)))
+    holders = [SeatRecord(index, "bot", f"bot {index}", bot=fill.get(index, FALLBACK_BOT)) for index in range(seats)]
     for ticket, index in zip(group, order):
         holders[index] = SeatRecord(index, "human", ticket.player_name, subject=ticket.subject)
     return holders

@@ -198,6 +198,7 @@ IDENTITIES = "identities (docs/security.md)"
 RETENTION = "retention and quotas"
 LIMITS = "limits and TLS (docs/security.md)"
 ISOLATION = "rules isolation"
+LEAGUE = "scheduled league"
 
 
 class HostConfig(BaseSettings):
@@ -231,6 +232,16 @@ class HostConfig(BaseSettings):
              "strike")
     bot_think_scale: Positive = setting(
         1.0, "multiplies the search bots' iteration and time budgets; below 1 for slow machines and tests")
+    league_matches_per_hour: NonNegative = setting(
+        0.0, "the scheduled league: rated matches among the search bot levels started an hour, evenly spaced, so "
+             "each game's leaderboard shows where the levels stand; 0 (the default) plays none", group=LEAGUE)
+    league_max_concurrent: Annotated[int, AfterValidator(_from(1, 64))] = setting(
+        1, "league matches running at once", group=LEAGUE)
+    league_cpu_seconds_per_hour: Positive = setting(
+        300.0, "seconds of bot thinking the league may spend in any hour (a league match's bots think one at a "
+               "time, so each counts its running time); past it the league waits", group=LEAGUE, metavar="SECONDS")
+    league_games: str = setting("", "the games the league plays, comma-separated ids; '' plays every game",
+                                group=LEAGUE, metavar="GAME,...")
     claim_lease: NonNegative = setting(
         10.0, "PostgreSQL: seconds after which a bot turn claimed by a replica that died is taken over by another "
               "(a webhook delivery attempt: 10 s more)")

@@ -48,6 +48,7 @@ from gamehost.host.ops.webhooks import TurnNotifier
 from gamehost.host.workers.runner import RulesBudgets, RulesPlacement
 from gamehost.v1 import gamehost_pb2, gamehost_pb2_grpc
 from gamehost.sdk.search import set_think_scale
+from gamehost.host.ops.league import LeagueBudget, LeagueUnplayable, ScheduledLeague
 
 if TYPE_CHECKING:  # prometheus_client is imported only when metrics are on
     from gamehost.host.ops.metrics import MetricsServer
@@ -108,6 +109,7 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     set for serving; a host started inside another program (tests) leaves
     that program's collector as it is."""
     catalog = catalog or load_catalog()
+    league = league_budget(config, catalog) if config.league_matches_per_hour else None  # checked before anything starts
     hook = catalog.plugin_manager.hook if catalog.plugin_manager else None
     # first, so a key file the host cannot read stops it before the store and the workers start
     authenticator = Authenticator(config.auth_settings(), hook.gamehost_authenticate.get_hookimpls() if hook else ())
@@ -155,6 +157,8 @@ async def start_host(config: HostConfig, *, catalog: Catalog | None = None, stor
     if config.open_match_ttl or config.prune_finished_after or config.idle_match_ttl:
         engine.background(Retention(engine, config.open_match_ttl, config.prune_finished_after,
                                     config.retention_interval, config.idle_match_ttl).run())
+    if league is not None:
+        engine.background(ScheduledLeague(engine, league).run())
     health_servicer = health.aio.HealthServicer()
     readiness = StoreReadiness(store, health_servicer, SERVICE_NAME, config.store_check_interval)
 
@@ -282,6 +286,17 @@ async def _start_sibling_server(config: HostConfig, member: GroupMember, engine:
         raise ListenError(f"cannot listen on {member.socket} for the serving group")
     await server.start()
     return server
+
+
+def league_budget(config: HostConfig, catalog: Catalog) -> LeagueBudget:
+    """The scheduled league's budget and games; a game this host does not serve stops it with a message."""
+    games = tuple(filter(None, (game.strip() for game in config.league_games.split(",")))) or tuple(sorted(catalog.games))
+    unknown = [game for game in games if game not in catalog.games]
+    if unknown:
+        raise LeagueUnplayable(f"--league-games names {', '.join(unknown)}, which this host does not serve (its games: "
+                         f"{', '.join(sorted(catalog.games))})")
+    return LeagueBudget(config.league_matches_per_hour, config.league_max_concurrent,
+                        config.league_cpu_seconds_per_hour, games)
 
 
 def rules_placement(config: HostConfig) -> RulesPlacement:

@@ -17,12 +17,13 @@ stay as they are, whatever their type.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from gamehost.client.structs import to_struct
 from gamehost.host.bots import BOT_CATALOG
 from gamehost.host.plugins import Catalog
 from gamehost.host.rpc.locales import Locale, Locales
+from gamehost.host.store.base import PlayerRating
 from gamehost.sdk.i18n import localized_schema
 from gamehost.sdk.rules import Game, offers_undo
 from gamehost.v1 import gamehost_pb2 as pb
@@ -101,6 +102,25 @@ def with_agents(games: list[pb.Game], agents_for: Callable[[str], list[str]]) ->
             copy = pb.Game()
             copy.CopyFrom(game)
             copy.bots.extend(pb.GameBot(name=bot, title=bot.partition(":")[2], agent=True) for bot in agents)
+            game = copy
+        shown.append(game)
+    return shown
+
+
+def with_bot_ratings(games: list[pb.Game], rated: Mapping[str, Mapping[str, PlayerRating]]) -> list[pb.Game]:
+    """``games`` with each built-in level's rating in that game (``rated``:
+    by game id, then bot name), on copies: the cached messages stay as they are."""
+    shown = []
+    for game in games:
+        levels = rated.get(game.id)
+        if levels and any(bot.name in levels for bot in game.bots):
+            copy = pb.Game()
+            copy.CopyFrom(game)
+            for bot in copy.bots:
+                if (rating := levels.get(bot.name)) is not None and not bot.agent:
+                    bot.rating.CopyFrom(pb.BotRating(mu=rating.mu, sigma=rating.sigma, rating=rating.rating,
+                                                     games=rating.games, wins=rating.wins, losses=rating.losses,
+                                                     draws=rating.draws))
             game = copy
         shown.append(game)
     return shown

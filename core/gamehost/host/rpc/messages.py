@@ -17,6 +17,7 @@ from gamehost.host.codec.length_delimited import field_tag
 from gamehost.host.rpc.turn_messages import reveals_pb
 from gamehost.host.engine import clocks
 from gamehost.host.engine.live import LiveMatch
+from gamehost.host.engine.rating_rules import may_become_rated
 from gamehost.host.engine.ticket_matching import rating_range
 from gamehost.host.engine.undo_asks import UndoAsk
 from gamehost.host.engine.draw_offers import DrawOffer
@@ -109,14 +110,7 @@ def match_pb(record: MatchRecord, to_move: Sequence[int], rules_available: bool)
         clock=clock_pb(record, to_move),
         absent_grace=None if record.absent_grace is None else duration(record.absent_grace),
         visibility=VISIBILITY_TO_PB[record.visibility], spectators=SPECTATORS_TO_PB[record.spectators],
-        rated=may_be_rated(record), seed_commitment=record.seed_commitment or b"")
-
-
-def may_be_rated(record: MatchRecord) -> bool:
-    """Match.rated: not casual, and no seat that can never count (a bot's,
-    an anonymous player's); open seats may still be taken by signed-in users."""
-    return record.rated is not False and len(record.seats) >= 2 and \
-        all(seat.subject or seat.kind == "open" for seat in record.seats)
+        rated=may_become_rated(record), seed_commitment=record.seed_commitment or b"")
 
 
 def user_match_pb(shared: pb.Match, record: MatchRecord, user: str, turn_since: float | None) -> pb.Match:

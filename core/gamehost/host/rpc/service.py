@@ -22,7 +22,7 @@ from gamehost.host.engine.renderings import asked_kinds
 from gamehost.host.engine.ticket_matching import MATCHMAKING_REQUEST_PREFIX
 from gamehost.host.rpc import event_frames, list_etags, page_tokens
 from gamehost.host.rpc.agent_stream import AgentStream
-from gamehost.host.rpc.catalog_messages import CatalogMessages, with_agents
+from gamehost.host.rpc.catalog_messages import CatalogMessages, with_agents, with_bot_ratings
 from gamehost.host.rpc.chat_calls import ChatCalls, flattened, merged
 from gamehost.host.rpc.gate import Gate
 from gamehost.host.rpc.gated_methods import Context, bidirectional, streaming, unary
@@ -79,7 +79,8 @@ class GameHostService(PeopleRpcs):
     async def ListGames(self, request: pb.ListGamesRequest, context: Context,
                         caller: Principal) -> pb.ListGamesResponse:
         size = page_size(request.page_size, GAME_PAGE)
-        games = with_agents(self.catalog.games(asked(request, context)), self.engine.agents.for_game)
+        games = with_bot_ratings(with_agents(self.catalog.games(asked(request, context)), self.engine.agents.for_game),
+                                 await self.engine.ratings.bots.by_game())
         start = page_tokens.decode(request.page_token, {}, page_tokens.offset_position(len(games))) \
             if request.page_token else 0
         page = games[start:start + size]
@@ -91,7 +92,8 @@ class GameHostService(PeopleRpcs):
         game_id = resource_id(request.name, "games")
         self.engine.game_entry(game_id)
         game = next(game for game in self.catalog.games(asked(request, context)) if game.id == game_id)
-        return with_agents([game], self.engine.agents.for_game)[0]
+        return with_bot_ratings(with_agents([game], self.engine.agents.for_game),
+                                await self.engine.ratings.bots.by_game())[0]
 
     # ------------------------------------------------------------ matches
 
@@ -113,6 +115,7 @@ class GameHostService(PeopleRpcs):
         live, invitation = await self.engine.open_match(
             game_id, seats=request.seats, options=from_struct(request.options),
             seed=request.seed if request.HasField("seed") else None, bot_seats=tuple(request.bot_seats),
+            seat_bots=tuple(request.seat_bots),
             request_id=caller_request_id(caller, request.request_id), variant=request.variant, bot=request.bot,
             turn_timeout=request.turn_timeout.ToNanoseconds() / 1e9,
             clock_initial=request.clock_initial.ToNanoseconds() / 1e9,

@@ -654,7 +654,7 @@ func (x AgentVerdict_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use AgentVerdict_Outcome.Descriptor instead.
 func (AgentVerdict_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88, 0}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89, 0}
 }
 
 type Game struct {
@@ -876,7 +876,12 @@ type GameBot struct {
 	Level int32 `protobuf:"varint,3,opt,name=level,proto3" json:"level,omitempty"`
 	// --- A remote agent (ServeAgent) registered for this game now, on this
 	// host or one of its replicas; its name is "agent:{name}".
-	Agent         bool `protobuf:"varint,140,opt,name=agent,proto3" json:"agent,omitempty"` // --- end of remote agents.
+	Agent bool `protobuf:"varint,140,opt,name=agent,proto3" json:"agent,omitempty"`
+	// --- end of remote agents.
+	// --- Bots on the rating scale: a built-in search level's rating in this
+	// game (as the rated player "bot:NAME"); unset while it has played no
+	// rated match of the game.
+	Rating        *BotRating `protobuf:"bytes,171,opt,name=rating,proto3" json:"rating,omitempty"` // --- end of bots on the rating scale.
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -939,6 +944,109 @@ func (x *GameBot) GetAgent() bool {
 	return false
 }
 
+func (x *GameBot) GetRating() *BotRating {
+	if x != nil {
+		return x.Rating
+	}
+	return nil
+}
+
+// A bot's standing in one game, on the same scale as players' (PlayerRating).
+type BotRating struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// openskill's estimate of its skill and the uncertainty of it.
+	Mu    float64 `protobuf:"fixed64,1,opt,name=mu,proto3" json:"mu,omitempty"`
+	Sigma float64 `protobuf:"fixed64,2,opt,name=sigma,proto3" json:"sigma,omitempty"`
+	// The shown, conservative rating (mu - 3 sigma), which leaderboards sort by.
+	Rating float64 `protobuf:"fixed64,3,opt,name=rating,proto3" json:"rating,omitempty"`
+	// Rated matches of this game it has played.
+	Games         int32 `protobuf:"varint,4,opt,name=games,proto3" json:"games,omitempty"`
+	Wins          int32 `protobuf:"varint,5,opt,name=wins,proto3" json:"wins,omitempty"`
+	Losses        int32 `protobuf:"varint,6,opt,name=losses,proto3" json:"losses,omitempty"`
+	Draws         int32 `protobuf:"varint,7,opt,name=draws,proto3" json:"draws,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BotRating) Reset() {
+	*x = BotRating{}
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BotRating) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BotRating) ProtoMessage() {}
+
+func (x *BotRating) ProtoReflect() protoreflect.Message {
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BotRating.ProtoReflect.Descriptor instead.
+func (*BotRating) Descriptor() ([]byte, []int) {
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *BotRating) GetMu() float64 {
+	if x != nil {
+		return x.Mu
+	}
+	return 0
+}
+
+func (x *BotRating) GetSigma() float64 {
+	if x != nil {
+		return x.Sigma
+	}
+	return 0
+}
+
+func (x *BotRating) GetRating() float64 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+func (x *BotRating) GetGames() int32 {
+	if x != nil {
+		return x.Games
+	}
+	return 0
+}
+
+func (x *BotRating) GetWins() int32 {
+	if x != nil {
+		return x.Wins
+	}
+	return 0
+}
+
+func (x *BotRating) GetLosses() int32 {
+	if x != nil {
+		return x.Losses
+	}
+	return 0
+}
+
+func (x *BotRating) GetDraws() int32 {
+	if x != nil {
+		return x.Draws
+	}
+	return 0
+}
+
 // A named preset of options.
 type Variant struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -952,7 +1060,7 @@ type Variant struct {
 
 func (x *Variant) Reset() {
 	*x = Variant{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -964,7 +1072,7 @@ func (x *Variant) String() string {
 func (*Variant) ProtoMessage() {}
 
 func (x *Variant) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[2]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -977,7 +1085,7 @@ func (x *Variant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variant.ProtoReflect.Descriptor instead.
 func (*Variant) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{2}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Variant) GetId() string {
@@ -1028,7 +1136,7 @@ type ListGamesRequest struct {
 
 func (x *ListGamesRequest) Reset() {
 	*x = ListGamesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1040,7 +1148,7 @@ func (x *ListGamesRequest) String() string {
 func (*ListGamesRequest) ProtoMessage() {}
 
 func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[3]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1053,7 +1161,7 @@ func (x *ListGamesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesRequest.ProtoReflect.Descriptor instead.
 func (*ListGamesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{3}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListGamesRequest) GetPageSize() int32 {
@@ -1087,7 +1195,7 @@ type ListGamesResponse struct {
 
 func (x *ListGamesResponse) Reset() {
 	*x = ListGamesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1099,7 +1207,7 @@ func (x *ListGamesResponse) String() string {
 func (*ListGamesResponse) ProtoMessage() {}
 
 func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[4]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1112,7 +1220,7 @@ func (x *ListGamesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListGamesResponse.ProtoReflect.Descriptor instead.
 func (*ListGamesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{4}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListGamesResponse) GetGames() []*Game {
@@ -1147,7 +1255,7 @@ type GetGameRequest struct {
 
 func (x *GetGameRequest) Reset() {
 	*x = GetGameRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1159,7 +1267,7 @@ func (x *GetGameRequest) String() string {
 func (*GetGameRequest) ProtoMessage() {}
 
 func (x *GetGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[5]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1172,7 +1280,7 @@ func (x *GetGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGameRequest.ProtoReflect.Descriptor instead.
 func (*GetGameRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{5}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetGameRequest) GetName() string {
@@ -1218,7 +1326,7 @@ type Seat struct {
 
 func (x *Seat) Reset() {
 	*x = Seat{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1230,7 +1338,7 @@ func (x *Seat) String() string {
 func (*Seat) ProtoMessage() {}
 
 func (x *Seat) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[6]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1243,7 +1351,7 @@ func (x *Seat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Seat.ProtoReflect.Descriptor instead.
 func (*Seat) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{6}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Seat) GetIndex() int32 {
@@ -1318,7 +1426,7 @@ type StatusDetail struct {
 
 func (x *StatusDetail) Reset() {
 	*x = StatusDetail{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1330,7 +1438,7 @@ func (x *StatusDetail) String() string {
 func (*StatusDetail) ProtoMessage() {}
 
 func (x *StatusDetail) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[7]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1343,7 +1451,7 @@ func (x *StatusDetail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusDetail.ProtoReflect.Descriptor instead.
 func (*StatusDetail) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{7}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *StatusDetail) GetReason() string {
@@ -1381,7 +1489,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1393,7 +1501,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[8]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1406,7 +1514,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{8}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Result) GetScores() []float64 {
@@ -1527,7 +1635,7 @@ type Match struct {
 
 func (x *Match) Reset() {
 	*x = Match{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1539,7 +1647,7 @@ func (x *Match) String() string {
 func (*Match) ProtoMessage() {}
 
 func (x *Match) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[9]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1552,7 +1660,7 @@ func (x *Match) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Match.ProtoReflect.Descriptor instead.
 func (*Match) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{9}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Match) GetName() string {
@@ -1766,7 +1874,7 @@ type SeatReservation struct {
 
 func (x *SeatReservation) Reset() {
 	*x = SeatReservation{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1778,7 +1886,7 @@ func (x *SeatReservation) String() string {
 func (*SeatReservation) ProtoMessage() {}
 
 func (x *SeatReservation) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[10]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1791,7 +1899,7 @@ func (x *SeatReservation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SeatReservation.ProtoReflect.Descriptor instead.
 func (*SeatReservation) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{10}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SeatReservation) GetSeat() int32 {
@@ -1835,7 +1943,7 @@ type ChessClock struct {
 
 func (x *ChessClock) Reset() {
 	*x = ChessClock{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +1955,7 @@ func (x *ChessClock) String() string {
 func (*ChessClock) ProtoMessage() {}
 
 func (x *ChessClock) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[11]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +1968,7 @@ func (x *ChessClock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChessClock.ProtoReflect.Descriptor instead.
 func (*ChessClock) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{11}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ChessClock) GetInitial() *durationpb.Duration {
@@ -1967,16 +2075,23 @@ type CreateMatchRequest struct {
 	// Who may watch without a seat; unspecified: anyone who may see the match.
 	Spectators Spectators `protobuf:"varint,82,opt,name=spectators,proto3,enum=gamehost.v1.Spectators" json:"spectators,omitempty"`
 	// False: a casual match, whose result moves no rating. Unset or true:
-	// rated when every seat is a distinct signed-in player (a match with bot
-	// seats is never rated: true with bot_seats is INVALID_ARGUMENT).
-	Rated         *bool `protobuf:"varint,83,opt,name=rated,proto3,oneof" json:"rated,omitempty"`
+	// rated when every seat is a distinct rated player: a signed-in player or
+	// a built-in search level (mcts-easy, mcts-medium, mcts-hard, each rated
+	// as the player "bot:NAME"). True with another bot is INVALID_ARGUMENT;
+	// true with bots in every seat (the league) needs the admin role
+	// (PERMISSION_DENIED), and bots alone are rated only when true.
+	Rated *bool `protobuf:"varint,83,opt,name=rated,proto3,oneof" json:"rated,omitempty"`
+	// --- Bots on the rating scale.
+	// The bot of each seat of bot_seats, in bot_seats' order (as many names);
+	// empty: `bot` in every bot seat. A rated match names each level once.
+	SeatBots      []string `protobuf:"bytes,170,rep,name=seat_bots,json=seatBots,proto3" json:"seat_bots,omitempty"` // --- end of bots on the rating scale.
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateMatchRequest) Reset() {
 	*x = CreateMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2103,7 @@ func (x *CreateMatchRequest) String() string {
 func (*CreateMatchRequest) ProtoMessage() {}
 
 func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[12]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2116,7 @@ func (x *CreateMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateMatchRequest.ProtoReflect.Descriptor instead.
 func (*CreateMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{12}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateMatchRequest) GetGame() string {
@@ -2123,6 +2238,13 @@ func (x *CreateMatchRequest) GetRated() bool {
 	return false
 }
 
+func (x *CreateMatchRequest) GetSeatBots() []string {
+	if x != nil {
+		return x.SeatBots
+	}
+	return nil
+}
+
 type ListMatchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// At most this many matches (default 50, at most 500).
@@ -2162,7 +2284,7 @@ type ListMatchesRequest struct {
 
 func (x *ListMatchesRequest) Reset() {
 	*x = ListMatchesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2174,7 +2296,7 @@ func (x *ListMatchesRequest) String() string {
 func (*ListMatchesRequest) ProtoMessage() {}
 
 func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[13]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2187,7 +2309,7 @@ func (x *ListMatchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesRequest.ProtoReflect.Descriptor instead.
 func (*ListMatchesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{13}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListMatchesRequest) GetPageSize() int32 {
@@ -2270,7 +2392,7 @@ type ListMatchesResponse struct {
 
 func (x *ListMatchesResponse) Reset() {
 	*x = ListMatchesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2282,7 +2404,7 @@ func (x *ListMatchesResponse) String() string {
 func (*ListMatchesResponse) ProtoMessage() {}
 
 func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[14]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2295,7 +2417,7 @@ func (x *ListMatchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMatchesResponse.ProtoReflect.Descriptor instead.
 func (*ListMatchesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{14}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListMatchesResponse) GetMatches() []*Match {
@@ -2348,7 +2470,7 @@ type GetMatchRequest struct {
 
 func (x *GetMatchRequest) Reset() {
 	*x = GetMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2360,7 +2482,7 @@ func (x *GetMatchRequest) String() string {
 func (*GetMatchRequest) ProtoMessage() {}
 
 func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[15]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2373,7 +2495,7 @@ func (x *GetMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{15}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetMatchRequest) GetName() string {
@@ -2420,7 +2542,7 @@ type JoinMatchRequest struct {
 
 func (x *JoinMatchRequest) Reset() {
 	*x = JoinMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2432,7 +2554,7 @@ func (x *JoinMatchRequest) String() string {
 func (*JoinMatchRequest) ProtoMessage() {}
 
 func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[16]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2445,7 +2567,7 @@ func (x *JoinMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchRequest.ProtoReflect.Descriptor instead.
 func (*JoinMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{16}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *JoinMatchRequest) GetName() string {
@@ -2489,7 +2611,7 @@ type JoinMatchResponse struct {
 
 func (x *JoinMatchResponse) Reset() {
 	*x = JoinMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2501,7 +2623,7 @@ func (x *JoinMatchResponse) String() string {
 func (*JoinMatchResponse) ProtoMessage() {}
 
 func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[17]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2514,7 +2636,7 @@ func (x *JoinMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JoinMatchResponse.ProtoReflect.Descriptor instead.
 func (*JoinMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{17}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *JoinMatchResponse) GetMatch() *Match {
@@ -2548,7 +2670,7 @@ type LeaveMatchRequest struct {
 
 func (x *LeaveMatchRequest) Reset() {
 	*x = LeaveMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2560,7 +2682,7 @@ func (x *LeaveMatchRequest) String() string {
 func (*LeaveMatchRequest) ProtoMessage() {}
 
 func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[18]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2573,7 +2695,7 @@ func (x *LeaveMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaveMatchRequest.ProtoReflect.Descriptor instead.
 func (*LeaveMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{18}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LeaveMatchRequest) GetName() string {
@@ -2613,7 +2735,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2625,7 +2747,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[19]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2638,7 +2760,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{19}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *LegalMove) GetId() string {
@@ -2683,7 +2805,7 @@ type MovePart struct {
 
 func (x *MovePart) Reset() {
 	*x = MovePart{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2695,7 +2817,7 @@ func (x *MovePart) String() string {
 func (*MovePart) ProtoMessage() {}
 
 func (x *MovePart) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[20]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +2830,7 @@ func (x *MovePart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MovePart.ProtoReflect.Descriptor instead.
 func (*MovePart) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{20}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *MovePart) GetId() string {
@@ -2757,7 +2879,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +2891,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[21]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +2904,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{21}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *View) GetMatch() string {
@@ -2890,7 +3012,7 @@ type TurnSummary struct {
 
 func (x *TurnSummary) Reset() {
 	*x = TurnSummary{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2902,7 +3024,7 @@ func (x *TurnSummary) String() string {
 func (*TurnSummary) ProtoMessage() {}
 
 func (x *TurnSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[22]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2915,7 +3037,7 @@ func (x *TurnSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnSummary.ProtoReflect.Descriptor instead.
 func (*TurnSummary) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{22}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *TurnSummary) GetSeat() int32 {
@@ -2963,7 +3085,7 @@ type TurnStep struct {
 
 func (x *TurnStep) Reset() {
 	*x = TurnStep{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2975,7 +3097,7 @@ func (x *TurnStep) String() string {
 func (*TurnStep) ProtoMessage() {}
 
 func (x *TurnStep) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[23]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2988,7 +3110,7 @@ func (x *TurnStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnStep.ProtoReflect.Descriptor instead.
 func (*TurnStep) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{23}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TurnStep) GetVersion() int64 {
@@ -3036,7 +3158,7 @@ type Reveal struct {
 
 func (x *Reveal) Reset() {
 	*x = Reveal{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3048,7 +3170,7 @@ func (x *Reveal) String() string {
 func (*Reveal) ProtoMessage() {}
 
 func (x *Reveal) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[24]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3061,7 +3183,7 @@ func (x *Reveal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reveal.ProtoReflect.Descriptor instead.
 func (*Reveal) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{24}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Reveal) GetLabel() string {
@@ -3096,7 +3218,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3108,7 +3230,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[25]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3121,7 +3243,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{25}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RenderOptions) GetText() bool {
@@ -3170,7 +3292,7 @@ type GetViewRequest struct {
 
 func (x *GetViewRequest) Reset() {
 	*x = GetViewRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3182,7 +3304,7 @@ func (x *GetViewRequest) String() string {
 func (*GetViewRequest) ProtoMessage() {}
 
 func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[26]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3195,7 +3317,7 @@ func (x *GetViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetViewRequest.ProtoReflect.Descriptor instead.
 func (*GetViewRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{26}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetViewRequest) GetName() string {
@@ -3276,7 +3398,7 @@ type SubmitMoveRequest struct {
 
 func (x *SubmitMoveRequest) Reset() {
 	*x = SubmitMoveRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3410,7 @@ func (x *SubmitMoveRequest) String() string {
 func (*SubmitMoveRequest) ProtoMessage() {}
 
 func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[27]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3423,7 @@ func (x *SubmitMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveRequest.ProtoReflect.Descriptor instead.
 func (*SubmitMoveRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{27}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SubmitMoveRequest) GetName() string {
@@ -3417,7 +3539,7 @@ type SubmitMoveResponse struct {
 
 func (x *SubmitMoveResponse) Reset() {
 	*x = SubmitMoveResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3429,7 +3551,7 @@ func (x *SubmitMoveResponse) String() string {
 func (*SubmitMoveResponse) ProtoMessage() {}
 
 func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[28]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3442,7 +3564,7 @@ func (x *SubmitMoveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitMoveResponse.ProtoReflect.Descriptor instead.
 func (*SubmitMoveResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{28}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SubmitMoveResponse) GetVersion() int64 {
@@ -3520,7 +3642,7 @@ type MatchEvent struct {
 
 func (x *MatchEvent) Reset() {
 	*x = MatchEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3532,7 +3654,7 @@ func (x *MatchEvent) String() string {
 func (*MatchEvent) ProtoMessage() {}
 
 func (x *MatchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[29]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3545,7 +3667,7 @@ func (x *MatchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchEvent.ProtoReflect.Descriptor instead.
 func (*MatchEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{29}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MatchEvent) GetVersion() int64 {
@@ -3691,7 +3813,7 @@ type ViewPatch struct {
 
 func (x *ViewPatch) Reset() {
 	*x = ViewPatch{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3703,7 +3825,7 @@ func (x *ViewPatch) String() string {
 func (*ViewPatch) ProtoMessage() {}
 
 func (x *ViewPatch) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[30]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3716,7 +3838,7 @@ func (x *ViewPatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ViewPatch.ProtoReflect.Descriptor instead.
 func (*ViewPatch) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{30}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ViewPatch) GetFromVersion() int64 {
@@ -3780,7 +3902,7 @@ type WatchMatchRequest struct {
 
 func (x *WatchMatchRequest) Reset() {
 	*x = WatchMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3792,7 +3914,7 @@ func (x *WatchMatchRequest) String() string {
 func (*WatchMatchRequest) ProtoMessage() {}
 
 func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[31]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3805,7 +3927,7 @@ func (x *WatchMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchMatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{31}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WatchMatchRequest) GetName() string {
@@ -3914,7 +4036,7 @@ type GetMatchLogRequest struct {
 
 func (x *GetMatchLogRequest) Reset() {
 	*x = GetMatchLogRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3926,7 +4048,7 @@ func (x *GetMatchLogRequest) String() string {
 func (*GetMatchLogRequest) ProtoMessage() {}
 
 func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[32]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3939,7 +4061,7 @@ func (x *GetMatchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchLogRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchLogRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{32}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetMatchLogRequest) GetName() string {
@@ -4023,7 +4145,7 @@ type MatchLog struct {
 
 func (x *MatchLog) Reset() {
 	*x = MatchLog{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4035,7 +4157,7 @@ func (x *MatchLog) String() string {
 func (*MatchLog) ProtoMessage() {}
 
 func (x *MatchLog) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[33]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4048,7 +4170,7 @@ func (x *MatchLog) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchLog.ProtoReflect.Descriptor instead.
 func (*MatchLog) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{33}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *MatchLog) GetMatch() string {
@@ -4161,7 +4283,7 @@ type AskUndoRequest struct {
 
 func (x *AskUndoRequest) Reset() {
 	*x = AskUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4173,7 +4295,7 @@ func (x *AskUndoRequest) String() string {
 func (*AskUndoRequest) ProtoMessage() {}
 
 func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[34]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4186,7 +4308,7 @@ func (x *AskUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AskUndoRequest.ProtoReflect.Descriptor instead.
 func (*AskUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{34}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *AskUndoRequest) GetName() string {
@@ -4219,7 +4341,7 @@ type AnswerUndoRequest struct {
 
 func (x *AnswerUndoRequest) Reset() {
 	*x = AnswerUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4231,7 +4353,7 @@ func (x *AnswerUndoRequest) String() string {
 func (*AnswerUndoRequest) ProtoMessage() {}
 
 func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[35]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4244,7 +4366,7 @@ func (x *AnswerUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerUndoRequest.ProtoReflect.Descriptor instead.
 func (*AnswerUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{35}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *AnswerUndoRequest) GetName() string {
@@ -4287,7 +4409,7 @@ type WithdrawUndoRequest struct {
 
 func (x *WithdrawUndoRequest) Reset() {
 	*x = WithdrawUndoRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4299,7 +4421,7 @@ func (x *WithdrawUndoRequest) String() string {
 func (*WithdrawUndoRequest) ProtoMessage() {}
 
 func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[36]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4312,7 +4434,7 @@ func (x *WithdrawUndoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawUndoRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawUndoRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{36}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WithdrawUndoRequest) GetName() string {
@@ -4344,7 +4466,7 @@ type UndoResponse struct {
 
 func (x *UndoResponse) Reset() {
 	*x = UndoResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4356,7 +4478,7 @@ func (x *UndoResponse) String() string {
 func (*UndoResponse) ProtoMessage() {}
 
 func (x *UndoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[37]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4369,7 +4491,7 @@ func (x *UndoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoResponse.ProtoReflect.Descriptor instead.
 func (*UndoResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{37}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *UndoResponse) GetVersion() int64 {
@@ -4413,7 +4535,7 @@ type UndoAsk struct {
 
 func (x *UndoAsk) Reset() {
 	*x = UndoAsk{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4425,7 +4547,7 @@ func (x *UndoAsk) String() string {
 func (*UndoAsk) ProtoMessage() {}
 
 func (x *UndoAsk) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[38]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4438,7 +4560,7 @@ func (x *UndoAsk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UndoAsk.ProtoReflect.Descriptor instead.
 func (*UndoAsk) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{38}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *UndoAsk) GetSeat() int32 {
@@ -4493,7 +4615,7 @@ type RevokeInvitationRequest struct {
 
 func (x *RevokeInvitationRequest) Reset() {
 	*x = RevokeInvitationRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4505,7 +4627,7 @@ func (x *RevokeInvitationRequest) String() string {
 func (*RevokeInvitationRequest) ProtoMessage() {}
 
 func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[39]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4518,7 +4640,7 @@ func (x *RevokeInvitationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeInvitationRequest.ProtoReflect.Descriptor instead.
 func (*RevokeInvitationRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{39}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *RevokeInvitationRequest) GetName() string {
@@ -4540,7 +4662,7 @@ type ResignRequest struct {
 
 func (x *ResignRequest) Reset() {
 	*x = ResignRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4552,7 +4674,7 @@ func (x *ResignRequest) String() string {
 func (*ResignRequest) ProtoMessage() {}
 
 func (x *ResignRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[40]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4565,7 +4687,7 @@ func (x *ResignRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResignRequest.ProtoReflect.Descriptor instead.
 func (*ResignRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{40}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ResignRequest) GetName() string {
@@ -4593,7 +4715,7 @@ type OfferDrawRequest struct {
 
 func (x *OfferDrawRequest) Reset() {
 	*x = OfferDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4605,7 +4727,7 @@ func (x *OfferDrawRequest) String() string {
 func (*OfferDrawRequest) ProtoMessage() {}
 
 func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[41]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4618,7 +4740,7 @@ func (x *OfferDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OfferDrawRequest.ProtoReflect.Descriptor instead.
 func (*OfferDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{41}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *OfferDrawRequest) GetName() string {
@@ -4651,7 +4773,7 @@ type AnswerDrawRequest struct {
 
 func (x *AnswerDrawRequest) Reset() {
 	*x = AnswerDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4663,7 +4785,7 @@ func (x *AnswerDrawRequest) String() string {
 func (*AnswerDrawRequest) ProtoMessage() {}
 
 func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[42]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4676,7 +4798,7 @@ func (x *AnswerDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnswerDrawRequest.ProtoReflect.Descriptor instead.
 func (*AnswerDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{42}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *AnswerDrawRequest) GetName() string {
@@ -4719,7 +4841,7 @@ type WithdrawDrawRequest struct {
 
 func (x *WithdrawDrawRequest) Reset() {
 	*x = WithdrawDrawRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4731,7 +4853,7 @@ func (x *WithdrawDrawRequest) String() string {
 func (*WithdrawDrawRequest) ProtoMessage() {}
 
 func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[43]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4744,7 +4866,7 @@ func (x *WithdrawDrawRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WithdrawDrawRequest.ProtoReflect.Descriptor instead.
 func (*WithdrawDrawRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{43}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *WithdrawDrawRequest) GetName() string {
@@ -4772,7 +4894,7 @@ type ClaimVictoryRequest struct {
 
 func (x *ClaimVictoryRequest) Reset() {
 	*x = ClaimVictoryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4784,7 +4906,7 @@ func (x *ClaimVictoryRequest) String() string {
 func (*ClaimVictoryRequest) ProtoMessage() {}
 
 func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[44]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4797,7 +4919,7 @@ func (x *ClaimVictoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClaimVictoryRequest.ProtoReflect.Descriptor instead.
 func (*ClaimVictoryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{44}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ClaimVictoryRequest) GetName() string {
@@ -4829,7 +4951,7 @@ type DrawResponse struct {
 
 func (x *DrawResponse) Reset() {
 	*x = DrawResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4841,7 +4963,7 @@ func (x *DrawResponse) String() string {
 func (*DrawResponse) ProtoMessage() {}
 
 func (x *DrawResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[45]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4854,7 +4976,7 @@ func (x *DrawResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawResponse.ProtoReflect.Descriptor instead.
 func (*DrawResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{45}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *DrawResponse) GetVersion() int64 {
@@ -4896,7 +5018,7 @@ type DrawOffer struct {
 
 func (x *DrawOffer) Reset() {
 	*x = DrawOffer{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4908,7 +5030,7 @@ func (x *DrawOffer) String() string {
 func (*DrawOffer) ProtoMessage() {}
 
 func (x *DrawOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[46]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4921,7 +5043,7 @@ func (x *DrawOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawOffer.ProtoReflect.Descriptor instead.
 func (*DrawOffer) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{46}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *DrawOffer) GetSeat() int32 {
@@ -4967,7 +5089,7 @@ type GetIdentityRequest struct {
 
 func (x *GetIdentityRequest) Reset() {
 	*x = GetIdentityRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4979,7 +5101,7 @@ func (x *GetIdentityRequest) String() string {
 func (*GetIdentityRequest) ProtoMessage() {}
 
 func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[47]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4992,7 +5114,7 @@ func (x *GetIdentityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdentityRequest.ProtoReflect.Descriptor instead.
 func (*GetIdentityRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{47}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
 }
 
 type Identity struct {
@@ -5010,7 +5132,7 @@ type Identity struct {
 
 func (x *Identity) Reset() {
 	*x = Identity{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5022,7 +5144,7 @@ func (x *Identity) String() string {
 func (*Identity) ProtoMessage() {}
 
 func (x *Identity) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[48]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5035,7 +5157,7 @@ func (x *Identity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Identity.ProtoReflect.Descriptor instead.
 func (*Identity) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{48}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *Identity) GetSubject() string {
@@ -5074,7 +5196,7 @@ type GetPushKeyRequest struct {
 
 func (x *GetPushKeyRequest) Reset() {
 	*x = GetPushKeyRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5086,7 +5208,7 @@ func (x *GetPushKeyRequest) String() string {
 func (*GetPushKeyRequest) ProtoMessage() {}
 
 func (x *GetPushKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[49]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5099,7 +5221,7 @@ func (x *GetPushKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPushKeyRequest.ProtoReflect.Descriptor instead.
 func (*GetPushKeyRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{49}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
 }
 
 type PushKey struct {
@@ -5113,7 +5235,7 @@ type PushKey struct {
 
 func (x *PushKey) Reset() {
 	*x = PushKey{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5125,7 +5247,7 @@ func (x *PushKey) String() string {
 func (*PushKey) ProtoMessage() {}
 
 func (x *PushKey) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[50]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5138,7 +5260,7 @@ func (x *PushKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushKey.ProtoReflect.Descriptor instead.
 func (*PushKey) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{50}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PushKey) GetApplicationServerKey() string {
@@ -5167,7 +5289,7 @@ type SubscribePushRequest struct {
 
 func (x *SubscribePushRequest) Reset() {
 	*x = SubscribePushRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5179,7 +5301,7 @@ func (x *SubscribePushRequest) String() string {
 func (*SubscribePushRequest) ProtoMessage() {}
 
 func (x *SubscribePushRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[51]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5192,7 +5314,7 @@ func (x *SubscribePushRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribePushRequest.ProtoReflect.Descriptor instead.
 func (*SubscribePushRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{51}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SubscribePushRequest) GetEndpoint() string {
@@ -5235,7 +5357,7 @@ type PushSubscription struct {
 
 func (x *PushSubscription) Reset() {
 	*x = PushSubscription{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5247,7 +5369,7 @@ func (x *PushSubscription) String() string {
 func (*PushSubscription) ProtoMessage() {}
 
 func (x *PushSubscription) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[52]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5260,7 +5382,7 @@ func (x *PushSubscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PushSubscription.ProtoReflect.Descriptor instead.
 func (*PushSubscription) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{52}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PushSubscription) GetEndpoint() string {
@@ -5293,7 +5415,7 @@ type UnsubscribePushRequest struct {
 
 func (x *UnsubscribePushRequest) Reset() {
 	*x = UnsubscribePushRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5305,7 +5427,7 @@ func (x *UnsubscribePushRequest) String() string {
 func (*UnsubscribePushRequest) ProtoMessage() {}
 
 func (x *UnsubscribePushRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[53]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5318,7 +5440,7 @@ func (x *UnsubscribePushRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribePushRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribePushRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{53}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *UnsubscribePushRequest) GetEndpoint() string {
@@ -5336,7 +5458,7 @@ type UnsubscribePushResponse struct {
 
 func (x *UnsubscribePushResponse) Reset() {
 	*x = UnsubscribePushResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5348,7 +5470,7 @@ func (x *UnsubscribePushResponse) String() string {
 func (*UnsubscribePushResponse) ProtoMessage() {}
 
 func (x *UnsubscribePushResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[54]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5361,7 +5483,7 @@ func (x *UnsubscribePushResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribePushResponse.ProtoReflect.Descriptor instead.
 func (*UnsubscribePushResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{54}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
 }
 
 type AbortMatchRequest struct {
@@ -5376,7 +5498,7 @@ type AbortMatchRequest struct {
 
 func (x *AbortMatchRequest) Reset() {
 	*x = AbortMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5388,7 +5510,7 @@ func (x *AbortMatchRequest) String() string {
 func (*AbortMatchRequest) ProtoMessage() {}
 
 func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[55]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5401,7 +5523,7 @@ func (x *AbortMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortMatchRequest.ProtoReflect.Descriptor instead.
 func (*AbortMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{55}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *AbortMatchRequest) GetName() string {
@@ -5428,7 +5550,7 @@ type DeleteMatchRequest struct {
 
 func (x *DeleteMatchRequest) Reset() {
 	*x = DeleteMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5440,7 +5562,7 @@ func (x *DeleteMatchRequest) String() string {
 func (*DeleteMatchRequest) ProtoMessage() {}
 
 func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[56]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5453,7 +5575,7 @@ func (x *DeleteMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{56}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *DeleteMatchRequest) GetName() string {
@@ -5471,7 +5593,7 @@ type DeleteMatchResponse struct {
 
 func (x *DeleteMatchResponse) Reset() {
 	*x = DeleteMatchResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5483,7 +5605,7 @@ func (x *DeleteMatchResponse) String() string {
 func (*DeleteMatchResponse) ProtoMessage() {}
 
 func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[57]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5496,7 +5618,7 @@ func (x *DeleteMatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMatchResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMatchResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{57}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
 }
 
 type AssignBotRequest struct {
@@ -5512,7 +5634,7 @@ type AssignBotRequest struct {
 
 func (x *AssignBotRequest) Reset() {
 	*x = AssignBotRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5524,7 +5646,7 @@ func (x *AssignBotRequest) String() string {
 func (*AssignBotRequest) ProtoMessage() {}
 
 func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[58]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5537,7 +5659,7 @@ func (x *AssignBotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignBotRequest.ProtoReflect.Descriptor instead.
 func (*AssignBotRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{58}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *AssignBotRequest) GetName() string {
@@ -5571,7 +5693,7 @@ type ResumeMatchRequest struct {
 
 func (x *ResumeMatchRequest) Reset() {
 	*x = ResumeMatchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5583,7 +5705,7 @@ func (x *ResumeMatchRequest) String() string {
 func (*ResumeMatchRequest) ProtoMessage() {}
 
 func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[59]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5596,7 +5718,7 @@ func (x *ResumeMatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeMatchRequest.ProtoReflect.Descriptor instead.
 func (*ResumeMatchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{59}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ResumeMatchRequest) GetName() string {
@@ -5632,7 +5754,7 @@ type SessionRequest struct {
 
 func (x *SessionRequest) Reset() {
 	*x = SessionRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5644,7 +5766,7 @@ func (x *SessionRequest) String() string {
 func (*SessionRequest) ProtoMessage() {}
 
 func (x *SessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[60]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5657,7 +5779,7 @@ func (x *SessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionRequest.ProtoReflect.Descriptor instead.
 func (*SessionRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{60}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *SessionRequest) GetTag() uint64 {
@@ -5889,7 +6011,7 @@ type SessionError struct {
 
 func (x *SessionError) Reset() {
 	*x = SessionError{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5901,7 +6023,7 @@ func (x *SessionError) String() string {
 func (*SessionError) ProtoMessage() {}
 
 func (x *SessionError) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[61]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5914,7 +6036,7 @@ func (x *SessionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionError.ProtoReflect.Descriptor instead.
 func (*SessionError) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{61}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *SessionError) GetCode() int32 {
@@ -5963,7 +6085,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5975,7 +6097,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[62]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5988,7 +6110,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{62}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *SessionEvent) GetTag() uint64 {
@@ -6177,7 +6299,7 @@ type WatchEnded struct {
 
 func (x *WatchEnded) Reset() {
 	*x = WatchEnded{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6189,7 +6311,7 @@ func (x *WatchEnded) String() string {
 func (*WatchEnded) ProtoMessage() {}
 
 func (x *WatchEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[63]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6202,7 +6324,7 @@ func (x *WatchEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEnded.ProtoReflect.Descriptor instead.
 func (*WatchEnded) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{63}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *WatchEnded) GetVersion() int64 {
@@ -6222,7 +6344,7 @@ type RematchRequest struct {
 
 func (x *RematchRequest) Reset() {
 	*x = RematchRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6234,7 +6356,7 @@ func (x *RematchRequest) String() string {
 func (*RematchRequest) ProtoMessage() {}
 
 func (x *RematchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[64]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6247,7 +6369,7 @@ func (x *RematchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RematchRequest.ProtoReflect.Descriptor instead.
 func (*RematchRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{64}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *RematchRequest) GetName() string {
@@ -6281,7 +6403,7 @@ type PlayerRating struct {
 
 func (x *PlayerRating) Reset() {
 	*x = PlayerRating{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6293,7 +6415,7 @@ func (x *PlayerRating) String() string {
 func (*PlayerRating) ProtoMessage() {}
 
 func (x *PlayerRating) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[65]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6306,7 +6428,7 @@ func (x *PlayerRating) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerRating.ProtoReflect.Descriptor instead.
 func (*PlayerRating) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{65}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *PlayerRating) GetPlayer() string {
@@ -6392,7 +6514,7 @@ type ListLeaderboardRequest struct {
 
 func (x *ListLeaderboardRequest) Reset() {
 	*x = ListLeaderboardRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6404,7 +6526,7 @@ func (x *ListLeaderboardRequest) String() string {
 func (*ListLeaderboardRequest) ProtoMessage() {}
 
 func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[66]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6417,7 +6539,7 @@ func (x *ListLeaderboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardRequest.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{66}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ListLeaderboardRequest) GetGame() string {
@@ -6451,7 +6573,7 @@ type ListLeaderboardResponse struct {
 
 func (x *ListLeaderboardResponse) Reset() {
 	*x = ListLeaderboardResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6463,7 +6585,7 @@ func (x *ListLeaderboardResponse) String() string {
 func (*ListLeaderboardResponse) ProtoMessage() {}
 
 func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[67]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6476,7 +6598,7 @@ func (x *ListLeaderboardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListLeaderboardResponse.ProtoReflect.Descriptor instead.
 func (*ListLeaderboardResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{67}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListLeaderboardResponse) GetRatings() []*PlayerRating {
@@ -6503,7 +6625,7 @@ type GetPlayerProfileRequest struct {
 
 func (x *GetPlayerProfileRequest) Reset() {
 	*x = GetPlayerProfileRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6515,7 +6637,7 @@ func (x *GetPlayerProfileRequest) String() string {
 func (*GetPlayerProfileRequest) ProtoMessage() {}
 
 func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[68]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6528,7 +6650,7 @@ func (x *GetPlayerProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlayerProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetPlayerProfileRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{68}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *GetPlayerProfileRequest) GetName() string {
@@ -6555,7 +6677,7 @@ type PlayerProfile struct {
 
 func (x *PlayerProfile) Reset() {
 	*x = PlayerProfile{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6567,7 +6689,7 @@ func (x *PlayerProfile) String() string {
 func (*PlayerProfile) ProtoMessage() {}
 
 func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[69]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6580,7 +6702,7 @@ func (x *PlayerProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayerProfile.ProtoReflect.Descriptor instead.
 func (*PlayerProfile) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{69}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *PlayerProfile) GetName() string {
@@ -6648,7 +6770,8 @@ type CreateTicketRequest struct {
 	// Less than ttl.
 	BotWait *durationpb.Duration `protobuf:"bytes,8,opt,name=bot_wait,json=botWait,proto3" json:"bot_wait,omitempty"`
 	// The bot that fills seats: a name of the game's catalog bots
-	// (Game.bots); empty: "random".
+	// (Game.bots); empty: the rated search levels nearest the players'
+	// ratings (GameBot.rating), "random" while no level of the game is rated.
 	Bot string `protobuf:"bytes,9,opt,name=bot,proto3" json:"bot,omitempty"`
 	// A rating range that widens while
 	// the ticket waits. Each bound set (min_rating, max_rating) moves outward
@@ -6673,7 +6796,7 @@ type CreateTicketRequest struct {
 
 func (x *CreateTicketRequest) Reset() {
 	*x = CreateTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6685,7 +6808,7 @@ func (x *CreateTicketRequest) String() string {
 func (*CreateTicketRequest) ProtoMessage() {}
 
 func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[70]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6698,7 +6821,7 @@ func (x *CreateTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTicketRequest.ProtoReflect.Descriptor instead.
 func (*CreateTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{70}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *CreateTicketRequest) GetGame() string {
@@ -6839,7 +6962,7 @@ type Ticket struct {
 
 func (x *Ticket) Reset() {
 	*x = Ticket{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6851,7 +6974,7 @@ func (x *Ticket) String() string {
 func (*Ticket) ProtoMessage() {}
 
 func (x *Ticket) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[71]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6864,7 +6987,7 @@ func (x *Ticket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ticket.ProtoReflect.Descriptor instead.
 func (*Ticket) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{71}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *Ticket) GetName() string {
@@ -7031,7 +7154,7 @@ type GetTicketRequest struct {
 
 func (x *GetTicketRequest) Reset() {
 	*x = GetTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7043,7 +7166,7 @@ func (x *GetTicketRequest) String() string {
 func (*GetTicketRequest) ProtoMessage() {}
 
 func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[72]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7056,7 +7179,7 @@ func (x *GetTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTicketRequest.ProtoReflect.Descriptor instead.
 func (*GetTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{72}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *GetTicketRequest) GetName() string {
@@ -7076,7 +7199,7 @@ type WatchTicketRequest struct {
 
 func (x *WatchTicketRequest) Reset() {
 	*x = WatchTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7088,7 +7211,7 @@ func (x *WatchTicketRequest) String() string {
 func (*WatchTicketRequest) ProtoMessage() {}
 
 func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[73]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7101,7 +7224,7 @@ func (x *WatchTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchTicketRequest.ProtoReflect.Descriptor instead.
 func (*WatchTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{73}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *WatchTicketRequest) GetName() string {
@@ -7121,7 +7244,7 @@ type CancelTicketRequest struct {
 
 func (x *CancelTicketRequest) Reset() {
 	*x = CancelTicketRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7133,7 +7256,7 @@ func (x *CancelTicketRequest) String() string {
 func (*CancelTicketRequest) ProtoMessage() {}
 
 func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[74]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7146,7 +7269,7 @@ func (x *CancelTicketRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelTicketRequest.ProtoReflect.Descriptor instead.
 func (*CancelTicketRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{74}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *CancelTicketRequest) GetName() string {
@@ -7170,7 +7293,7 @@ type ListTicketsRequest struct {
 
 func (x *ListTicketsRequest) Reset() {
 	*x = ListTicketsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7182,7 +7305,7 @@ func (x *ListTicketsRequest) String() string {
 func (*ListTicketsRequest) ProtoMessage() {}
 
 func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[75]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7195,7 +7318,7 @@ func (x *ListTicketsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsRequest.ProtoReflect.Descriptor instead.
 func (*ListTicketsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{75}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *ListTicketsRequest) GetPageSize() int32 {
@@ -7230,7 +7353,7 @@ type ListTicketsResponse struct {
 
 func (x *ListTicketsResponse) Reset() {
 	*x = ListTicketsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7242,7 +7365,7 @@ func (x *ListTicketsResponse) String() string {
 func (*ListTicketsResponse) ProtoMessage() {}
 
 func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[76]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7255,7 +7378,7 @@ func (x *ListTicketsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTicketsResponse.ProtoReflect.Descriptor instead.
 func (*ListTicketsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{76}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *ListTicketsResponse) GetTickets() []*Ticket {
@@ -7287,7 +7410,7 @@ type DeliveryAttempt struct {
 
 func (x *DeliveryAttempt) Reset() {
 	*x = DeliveryAttempt{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7299,7 +7422,7 @@ func (x *DeliveryAttempt) String() string {
 func (*DeliveryAttempt) ProtoMessage() {}
 
 func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[77]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7312,7 +7435,7 @@ func (x *DeliveryAttempt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeliveryAttempt.ProtoReflect.Descriptor instead.
 func (*DeliveryAttempt) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{77}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *DeliveryAttempt) GetAttempt() int32 {
@@ -7364,7 +7487,7 @@ type Delivery struct {
 
 func (x *Delivery) Reset() {
 	*x = Delivery{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7376,7 +7499,7 @@ func (x *Delivery) String() string {
 func (*Delivery) ProtoMessage() {}
 
 func (x *Delivery) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[78]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7389,7 +7512,7 @@ func (x *Delivery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Delivery.ProtoReflect.Descriptor instead.
 func (*Delivery) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{78}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *Delivery) GetKey() string {
@@ -7457,7 +7580,7 @@ type ListDeliveriesRequest struct {
 
 func (x *ListDeliveriesRequest) Reset() {
 	*x = ListDeliveriesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7469,7 +7592,7 @@ func (x *ListDeliveriesRequest) String() string {
 func (*ListDeliveriesRequest) ProtoMessage() {}
 
 func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[79]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7482,7 +7605,7 @@ func (x *ListDeliveriesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesRequest.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{79}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *ListDeliveriesRequest) GetPageSize() int32 {
@@ -7524,7 +7647,7 @@ type ListDeliveriesResponse struct {
 
 func (x *ListDeliveriesResponse) Reset() {
 	*x = ListDeliveriesResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7536,7 +7659,7 @@ func (x *ListDeliveriesResponse) String() string {
 func (*ListDeliveriesResponse) ProtoMessage() {}
 
 func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[80]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7549,7 +7672,7 @@ func (x *ListDeliveriesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDeliveriesResponse.ProtoReflect.Descriptor instead.
 func (*ListDeliveriesResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{80}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *ListDeliveriesResponse) GetDeliveries() []*Delivery {
@@ -7576,7 +7699,7 @@ type RetryDeliveryRequest struct {
 
 func (x *RetryDeliveryRequest) Reset() {
 	*x = RetryDeliveryRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7588,7 +7711,7 @@ func (x *RetryDeliveryRequest) String() string {
 func (*RetryDeliveryRequest) ProtoMessage() {}
 
 func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[81]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7601,7 +7724,7 @@ func (x *RetryDeliveryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetryDeliveryRequest.ProtoReflect.Descriptor instead.
 func (*RetryDeliveryRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{81}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *RetryDeliveryRequest) GetKey() string {
@@ -7624,7 +7747,7 @@ type AgentRequest struct {
 
 func (x *AgentRequest) Reset() {
 	*x = AgentRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7636,7 +7759,7 @@ func (x *AgentRequest) String() string {
 func (*AgentRequest) ProtoMessage() {}
 
 func (x *AgentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[82]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7649,7 +7772,7 @@ func (x *AgentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRequest.ProtoReflect.Descriptor instead.
 func (*AgentRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{82}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *AgentRequest) GetKind() isAgentRequest_Kind {
@@ -7708,7 +7831,7 @@ type AgentRegistration struct {
 
 func (x *AgentRegistration) Reset() {
 	*x = AgentRegistration{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7720,7 +7843,7 @@ func (x *AgentRegistration) String() string {
 func (*AgentRegistration) ProtoMessage() {}
 
 func (x *AgentRegistration) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[83]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7733,7 +7856,7 @@ func (x *AgentRegistration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRegistration.ProtoReflect.Descriptor instead.
 func (*AgentRegistration) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{83}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *AgentRegistration) GetName() string {
@@ -7762,7 +7885,7 @@ type AgentMove struct {
 
 func (x *AgentMove) Reset() {
 	*x = AgentMove{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7774,7 +7897,7 @@ func (x *AgentMove) String() string {
 func (*AgentMove) ProtoMessage() {}
 
 func (x *AgentMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[84]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7787,7 +7910,7 @@ func (x *AgentMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentMove.ProtoReflect.Descriptor instead.
 func (*AgentMove) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{84}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *AgentMove) GetTurnId() string {
@@ -7819,7 +7942,7 @@ type AgentEvent struct {
 
 func (x *AgentEvent) Reset() {
 	*x = AgentEvent{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7831,7 +7954,7 @@ func (x *AgentEvent) String() string {
 func (*AgentEvent) ProtoMessage() {}
 
 func (x *AgentEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[85]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7844,7 +7967,7 @@ func (x *AgentEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentEvent.ProtoReflect.Descriptor instead.
 func (*AgentEvent) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{85}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *AgentEvent) GetKind() isAgentEvent_Kind {
@@ -7935,7 +8058,7 @@ type AgentRegistered struct {
 
 func (x *AgentRegistered) Reset() {
 	*x = AgentRegistered{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7947,7 +8070,7 @@ func (x *AgentRegistered) String() string {
 func (*AgentRegistered) ProtoMessage() {}
 
 func (x *AgentRegistered) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[86]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7960,7 +8083,7 @@ func (x *AgentRegistered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentRegistered.ProtoReflect.Descriptor instead.
 func (*AgentRegistered) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{86}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *AgentRegistered) GetBot() string {
@@ -7998,7 +8121,7 @@ type AgentTurn struct {
 
 func (x *AgentTurn) Reset() {
 	*x = AgentTurn{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8010,7 +8133,7 @@ func (x *AgentTurn) String() string {
 func (*AgentTurn) ProtoMessage() {}
 
 func (x *AgentTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[87]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8023,7 +8146,7 @@ func (x *AgentTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentTurn.ProtoReflect.Descriptor instead.
 func (*AgentTurn) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{87}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *AgentTurn) GetTurnId() string {
@@ -8092,7 +8215,7 @@ type AgentVerdict struct {
 
 func (x *AgentVerdict) Reset() {
 	*x = AgentVerdict{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8104,7 +8227,7 @@ func (x *AgentVerdict) String() string {
 func (*AgentVerdict) ProtoMessage() {}
 
 func (x *AgentVerdict) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[88]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8117,7 +8240,7 @@ func (x *AgentVerdict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AgentVerdict.ProtoReflect.Descriptor instead.
 func (*AgentVerdict) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{88}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *AgentVerdict) GetTurnId() string {
@@ -8179,7 +8302,7 @@ type ChatMessage struct {
 
 func (x *ChatMessage) Reset() {
 	*x = ChatMessage{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8191,7 +8314,7 @@ func (x *ChatMessage) String() string {
 func (*ChatMessage) ProtoMessage() {}
 
 func (x *ChatMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[89]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8204,7 +8327,7 @@ func (x *ChatMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatMessage.ProtoReflect.Descriptor instead.
 func (*ChatMessage) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{89}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *ChatMessage) GetMatch() string {
@@ -8287,7 +8410,7 @@ type SendChatRequest struct {
 
 func (x *SendChatRequest) Reset() {
 	*x = SendChatRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8299,7 +8422,7 @@ func (x *SendChatRequest) String() string {
 func (*SendChatRequest) ProtoMessage() {}
 
 func (x *SendChatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[90]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8312,7 +8435,7 @@ func (x *SendChatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendChatRequest.ProtoReflect.Descriptor instead.
 func (*SendChatRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{90}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *SendChatRequest) GetName() string {
@@ -8366,7 +8489,7 @@ type ChatReport struct {
 
 func (x *ChatReport) Reset() {
 	*x = ChatReport{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8378,7 +8501,7 @@ func (x *ChatReport) String() string {
 func (*ChatReport) ProtoMessage() {}
 
 func (x *ChatReport) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[91]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8391,7 +8514,7 @@ func (x *ChatReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatReport.ProtoReflect.Descriptor instead.
 func (*ChatReport) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{91}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *ChatReport) GetName() string {
@@ -8463,7 +8586,7 @@ type ReportChatRequest struct {
 
 func (x *ReportChatRequest) Reset() {
 	*x = ReportChatRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8475,7 +8598,7 @@ func (x *ReportChatRequest) String() string {
 func (*ReportChatRequest) ProtoMessage() {}
 
 func (x *ReportChatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[92]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8488,7 +8611,7 @@ func (x *ReportChatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportChatRequest.ProtoReflect.Descriptor instead.
 func (*ReportChatRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{92}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *ReportChatRequest) GetName() string {
@@ -8532,7 +8655,7 @@ type ReportPlayerRequest struct {
 
 func (x *ReportPlayerRequest) Reset() {
 	*x = ReportPlayerRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8544,7 +8667,7 @@ func (x *ReportPlayerRequest) String() string {
 func (*ReportPlayerRequest) ProtoMessage() {}
 
 func (x *ReportPlayerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[93]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8557,7 +8680,7 @@ func (x *ReportPlayerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportPlayerRequest.ProtoReflect.Descriptor instead.
 func (*ReportPlayerRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{93}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *ReportPlayerRequest) GetPlayer() string {
@@ -8591,7 +8714,7 @@ type MuteUserRequest struct {
 
 func (x *MuteUserRequest) Reset() {
 	*x = MuteUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8603,7 +8726,7 @@ func (x *MuteUserRequest) String() string {
 func (*MuteUserRequest) ProtoMessage() {}
 
 func (x *MuteUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[94]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8616,7 +8739,7 @@ func (x *MuteUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MuteUserRequest.ProtoReflect.Descriptor instead.
 func (*MuteUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{94}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *MuteUserRequest) GetPlayer() string {
@@ -8635,7 +8758,7 @@ type UnmuteUserRequest struct {
 
 func (x *UnmuteUserRequest) Reset() {
 	*x = UnmuteUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8647,7 +8770,7 @@ func (x *UnmuteUserRequest) String() string {
 func (*UnmuteUserRequest) ProtoMessage() {}
 
 func (x *UnmuteUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[95]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8660,7 +8783,7 @@ func (x *UnmuteUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnmuteUserRequest.ProtoReflect.Descriptor instead.
 func (*UnmuteUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{95}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *UnmuteUserRequest) GetPlayer() string {
@@ -8679,7 +8802,7 @@ type BlockUserRequest struct {
 
 func (x *BlockUserRequest) Reset() {
 	*x = BlockUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8691,7 +8814,7 @@ func (x *BlockUserRequest) String() string {
 func (*BlockUserRequest) ProtoMessage() {}
 
 func (x *BlockUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[96]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8704,7 +8827,7 @@ func (x *BlockUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BlockUserRequest.ProtoReflect.Descriptor instead.
 func (*BlockUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{96}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *BlockUserRequest) GetPlayer() string {
@@ -8723,7 +8846,7 @@ type UnblockUserRequest struct {
 
 func (x *UnblockUserRequest) Reset() {
 	*x = UnblockUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8735,7 +8858,7 @@ func (x *UnblockUserRequest) String() string {
 func (*UnblockUserRequest) ProtoMessage() {}
 
 func (x *UnblockUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[97]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8748,7 +8871,7 @@ func (x *UnblockUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnblockUserRequest.ProtoReflect.Descriptor instead.
 func (*UnblockUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{97}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *UnblockUserRequest) GetPlayer() string {
@@ -8766,7 +8889,7 @@ type GetChatRelationsRequest struct {
 
 func (x *GetChatRelationsRequest) Reset() {
 	*x = GetChatRelationsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8778,7 +8901,7 @@ func (x *GetChatRelationsRequest) String() string {
 func (*GetChatRelationsRequest) ProtoMessage() {}
 
 func (x *GetChatRelationsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[98]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8791,7 +8914,7 @@ func (x *GetChatRelationsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChatRelationsRequest.ProtoReflect.Descriptor instead.
 func (*GetChatRelationsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{98}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{99}
 }
 
 type ChatRelations struct {
@@ -8805,7 +8928,7 @@ type ChatRelations struct {
 
 func (x *ChatRelations) Reset() {
 	*x = ChatRelations{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8817,7 +8940,7 @@ func (x *ChatRelations) String() string {
 func (*ChatRelations) ProtoMessage() {}
 
 func (x *ChatRelations) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[99]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8830,7 +8953,7 @@ func (x *ChatRelations) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChatRelations.ProtoReflect.Descriptor instead.
 func (*ChatRelations) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{99}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *ChatRelations) GetMuted() []string {
@@ -8858,7 +8981,7 @@ type HideMessageRequest struct {
 
 func (x *HideMessageRequest) Reset() {
 	*x = HideMessageRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8870,7 +8993,7 @@ func (x *HideMessageRequest) String() string {
 func (*HideMessageRequest) ProtoMessage() {}
 
 func (x *HideMessageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[100]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8883,7 +9006,7 @@ func (x *HideMessageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HideMessageRequest.ProtoReflect.Descriptor instead.
 func (*HideMessageRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{100}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *HideMessageRequest) GetName() string {
@@ -8912,7 +9035,7 @@ type BanUserRequest struct {
 
 func (x *BanUserRequest) Reset() {
 	*x = BanUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8924,7 +9047,7 @@ func (x *BanUserRequest) String() string {
 func (*BanUserRequest) ProtoMessage() {}
 
 func (x *BanUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[101]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8937,7 +9060,7 @@ func (x *BanUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BanUserRequest.ProtoReflect.Descriptor instead.
 func (*BanUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{101}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *BanUserRequest) GetPlayer() string {
@@ -8963,7 +9086,7 @@ type UnbanUserRequest struct {
 
 func (x *UnbanUserRequest) Reset() {
 	*x = UnbanUserRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8975,7 +9098,7 @@ func (x *UnbanUserRequest) String() string {
 func (*UnbanUserRequest) ProtoMessage() {}
 
 func (x *UnbanUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[102]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8988,7 +9111,7 @@ func (x *UnbanUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnbanUserRequest.ProtoReflect.Descriptor instead.
 func (*UnbanUserRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{102}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *UnbanUserRequest) GetPlayer() string {
@@ -9014,7 +9137,7 @@ type Ban struct {
 
 func (x *Ban) Reset() {
 	*x = Ban{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9026,7 +9149,7 @@ func (x *Ban) String() string {
 func (*Ban) ProtoMessage() {}
 
 func (x *Ban) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[103]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9039,7 +9162,7 @@ func (x *Ban) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ban.ProtoReflect.Descriptor instead.
 func (*Ban) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{103}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *Ban) GetPlayer() string {
@@ -9087,7 +9210,7 @@ type ExportUserDataRequest struct {
 
 func (x *ExportUserDataRequest) Reset() {
 	*x = ExportUserDataRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9099,7 +9222,7 @@ func (x *ExportUserDataRequest) String() string {
 func (*ExportUserDataRequest) ProtoMessage() {}
 
 func (x *ExportUserDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[104]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9112,7 +9235,7 @@ func (x *ExportUserDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportUserDataRequest.ProtoReflect.Descriptor instead.
 func (*ExportUserDataRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{104}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *ExportUserDataRequest) GetPlayer() string {
@@ -9134,7 +9257,7 @@ type UserDataExport struct {
 
 func (x *UserDataExport) Reset() {
 	*x = UserDataExport{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9146,7 +9269,7 @@ func (x *UserDataExport) String() string {
 func (*UserDataExport) ProtoMessage() {}
 
 func (x *UserDataExport) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[105]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9159,7 +9282,7 @@ func (x *UserDataExport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserDataExport.ProtoReflect.Descriptor instead.
 func (*UserDataExport) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{105}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *UserDataExport) GetPlayer() string {
@@ -9188,7 +9311,7 @@ type DeleteUserDataRequest struct {
 
 func (x *DeleteUserDataRequest) Reset() {
 	*x = DeleteUserDataRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9200,7 +9323,7 @@ func (x *DeleteUserDataRequest) String() string {
 func (*DeleteUserDataRequest) ProtoMessage() {}
 
 func (x *DeleteUserDataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[106]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9213,7 +9336,7 @@ func (x *DeleteUserDataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUserDataRequest.ProtoReflect.Descriptor instead.
 func (*DeleteUserDataRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{106}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *DeleteUserDataRequest) GetPlayer() string {
@@ -9246,7 +9369,7 @@ type DeleteUserDataResponse struct {
 
 func (x *DeleteUserDataResponse) Reset() {
 	*x = DeleteUserDataResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9258,7 +9381,7 @@ func (x *DeleteUserDataResponse) String() string {
 func (*DeleteUserDataResponse) ProtoMessage() {}
 
 func (x *DeleteUserDataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[107]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9271,7 +9394,7 @@ func (x *DeleteUserDataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUserDataResponse.ProtoReflect.Descriptor instead.
 func (*DeleteUserDataResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{107}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *DeleteUserDataResponse) GetPlayer() string {
@@ -9315,7 +9438,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9327,7 +9450,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[108]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9340,7 +9463,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{108}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *ListReportsRequest) GetPageSize() int32 {
@@ -9374,7 +9497,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9386,7 +9509,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[109]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9399,7 +9522,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{109}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *ListReportsResponse) GetReports() []*ChatReport {
@@ -9424,7 +9547,7 @@ type ListPluginsRequest struct {
 
 func (x *ListPluginsRequest) Reset() {
 	*x = ListPluginsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9436,7 +9559,7 @@ func (x *ListPluginsRequest) String() string {
 func (*ListPluginsRequest) ProtoMessage() {}
 
 func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[110]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9449,7 +9572,7 @@ func (x *ListPluginsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPluginsRequest.ProtoReflect.Descriptor instead.
 func (*ListPluginsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{110}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{111}
 }
 
 // One installed plugin as the host loaded it.
@@ -9470,7 +9593,7 @@ type Plugin struct {
 
 func (x *Plugin) Reset() {
 	*x = Plugin{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9482,7 +9605,7 @@ func (x *Plugin) String() string {
 func (*Plugin) ProtoMessage() {}
 
 func (x *Plugin) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[111]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9495,7 +9618,7 @@ func (x *Plugin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Plugin.ProtoReflect.Descriptor instead.
 func (*Plugin) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{111}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *Plugin) GetName() string {
@@ -9542,7 +9665,7 @@ type ListPluginsResponse struct {
 
 func (x *ListPluginsResponse) Reset() {
 	*x = ListPluginsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9554,7 +9677,7 @@ func (x *ListPluginsResponse) String() string {
 func (*ListPluginsResponse) ProtoMessage() {}
 
 func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[112]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9567,7 +9690,7 @@ func (x *ListPluginsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPluginsResponse.ProtoReflect.Descriptor instead.
 func (*ListPluginsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{112}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *ListPluginsResponse) GetPlugins() []*Plugin {
@@ -9587,7 +9710,7 @@ type GetMatchStrikesRequest struct {
 
 func (x *GetMatchStrikesRequest) Reset() {
 	*x = GetMatchStrikesRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9599,7 +9722,7 @@ func (x *GetMatchStrikesRequest) String() string {
 func (*GetMatchStrikesRequest) ProtoMessage() {}
 
 func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[113]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9612,7 +9735,7 @@ func (x *GetMatchStrikesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMatchStrikesRequest.ProtoReflect.Descriptor instead.
 func (*GetMatchStrikesRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{113}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *GetMatchStrikesRequest) GetName() string {
@@ -9636,7 +9759,7 @@ type MatchStrikes struct {
 
 func (x *MatchStrikes) Reset() {
 	*x = MatchStrikes{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9648,7 +9771,7 @@ func (x *MatchStrikes) String() string {
 func (*MatchStrikes) ProtoMessage() {}
 
 func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[114]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9661,7 +9784,7 @@ func (x *MatchStrikes) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchStrikes.ProtoReflect.Descriptor instead.
 func (*MatchStrikes) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{114}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *MatchStrikes) GetName() string {
@@ -9693,7 +9816,7 @@ type ListPoolsRequest struct {
 
 func (x *ListPoolsRequest) Reset() {
 	*x = ListPoolsRequest{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9705,7 +9828,7 @@ func (x *ListPoolsRequest) String() string {
 func (*ListPoolsRequest) ProtoMessage() {}
 
 func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[115]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9718,7 +9841,7 @@ func (x *ListPoolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPoolsRequest.ProtoReflect.Descriptor instead.
 func (*ListPoolsRequest) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{115}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{116}
 }
 
 // The queued tickets of one matchmaking pool: those that may play together (one game, player count and options).
@@ -9738,7 +9861,7 @@ type MatchmakingPool struct {
 
 func (x *MatchmakingPool) Reset() {
 	*x = MatchmakingPool{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9750,7 +9873,7 @@ func (x *MatchmakingPool) String() string {
 func (*MatchmakingPool) ProtoMessage() {}
 
 func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[116]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9763,7 +9886,7 @@ func (x *MatchmakingPool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MatchmakingPool.ProtoReflect.Descriptor instead.
 func (*MatchmakingPool) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{116}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *MatchmakingPool) GetPool() string {
@@ -9811,7 +9934,7 @@ type ListPoolsResponse struct {
 
 func (x *ListPoolsResponse) Reset() {
 	*x = ListPoolsResponse{}
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9823,7 +9946,7 @@ func (x *ListPoolsResponse) String() string {
 func (*ListPoolsResponse) ProtoMessage() {}
 
 func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamehost_v1_gamehost_proto_msgTypes[117]
+	mi := &file_gamehost_v1_gamehost_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9836,7 +9959,7 @@ func (x *ListPoolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPoolsResponse.ProtoReflect.Descriptor instead.
 func (*ListPoolsResponse) Descriptor() ([]byte, []int) {
-	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{117}
+	return file_gamehost_v1_gamehost_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *ListPoolsResponse) GetPools() []*MatchmakingPool {
@@ -9873,12 +9996,21 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x04undo\x182 \x01(\bR\x04undo\x12*\n" +
 	"\x11draw_by_agreement\x18P \x01(\bR\x0fdrawByAgreement\x12\x16\n" +
 	"\x06locale\x18Z \x01(\tR\x06locale\x12\x1e\n" +
-	"\vhow_to_play\x18d \x01(\tR\thowToPlay\"`\n" +
+	"\vhow_to_play\x18d \x01(\tR\thowToPlay\"\x91\x01\n" +
 	"\aGameBot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
 	"\x05level\x18\x03 \x01(\x05R\x05level\x12\x15\n" +
-	"\x05agent\x18\x8c\x01 \x01(\bR\x05agent\"\x84\x01\n" +
+	"\x05agent\x18\x8c\x01 \x01(\bR\x05agent\x12/\n" +
+	"\x06rating\x18\xab\x01 \x01(\v2\x16.gamehost.v1.BotRatingR\x06rating\"\xa1\x01\n" +
+	"\tBotRating\x12\x0e\n" +
+	"\x02mu\x18\x01 \x01(\x01R\x02mu\x12\x14\n" +
+	"\x05sigma\x18\x02 \x01(\x01R\x05sigma\x12\x16\n" +
+	"\x06rating\x18\x03 \x01(\x01R\x06rating\x12\x14\n" +
+	"\x05games\x18\x04 \x01(\x05R\x05games\x12\x12\n" +
+	"\x04wins\x18\x05 \x01(\x05R\x04wins\x12\x16\n" +
+	"\x06losses\x18\x06 \x01(\x05R\x06losses\x12\x14\n" +
+	"\x05draws\x18\a \x01(\x05R\x05draws\"\x84\x01\n" +
 	"\aVariant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -9965,7 +10097,7 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x18\n" +
 	"\arunning\x18\x05 \x03(\x05R\arunning\x126\n" +
 	"\bdeadline\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bdeadline\x124\n" +
-	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xc2\x06\n" +
+	"\bper_move\x18\a \x01(\v2\x19.google.protobuf.DurationR\aperMove\"\xe0\x06\n" +
 	"\x12CreateMatchRequest\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x14\n" +
 	"\x05seats\x18\x02 \x01(\x05R\x05seats\x121\n" +
@@ -9988,7 +10120,8 @@ const file_gamehost_v1_gamehost_proto_rawDesc = "" +
 	"\n" +
 	"spectators\x18R \x01(\x0e2\x17.gamehost.v1.SpectatorsR\n" +
 	"spectators\x12\x19\n" +
-	"\x05rated\x18S \x01(\bH\x02R\x05rated\x88\x01\x01B\a\n" +
+	"\x05rated\x18S \x01(\bH\x02R\x05rated\x88\x01\x01\x12\x1c\n" +
+	"\tseat_bots\x18\xaa\x01 \x03(\tR\bseatBotsB\a\n" +
 	"\x05_seedB\x0f\n" +
 	"\r_absent_graceB\b\n" +
 	"\x06_rated\"\x97\x02\n" +
@@ -10726,7 +10859,7 @@ func file_gamehost_v1_gamehost_proto_rawDescGZIP() []byte {
 }
 
 var file_gamehost_v1_gamehost_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 119)
+var file_gamehost_v1_gamehost_proto_msgTypes = make([]protoimpl.MessageInfo, 120)
 var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(MatchStatus)(0),                // 0: gamehost.v1.MatchStatus
 	(SeatKind)(0),                   // 1: gamehost.v1.SeatKind
@@ -10739,388 +10872,390 @@ var file_gamehost_v1_gamehost_proto_goTypes = []any{
 	(AgentVerdict_Outcome)(0),       // 8: gamehost.v1.AgentVerdict.Outcome
 	(*Game)(nil),                    // 9: gamehost.v1.Game
 	(*GameBot)(nil),                 // 10: gamehost.v1.GameBot
-	(*Variant)(nil),                 // 11: gamehost.v1.Variant
-	(*ListGamesRequest)(nil),        // 12: gamehost.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),       // 13: gamehost.v1.ListGamesResponse
-	(*GetGameRequest)(nil),          // 14: gamehost.v1.GetGameRequest
-	(*Seat)(nil),                    // 15: gamehost.v1.Seat
-	(*StatusDetail)(nil),            // 16: gamehost.v1.StatusDetail
-	(*Result)(nil),                  // 17: gamehost.v1.Result
-	(*Match)(nil),                   // 18: gamehost.v1.Match
-	(*SeatReservation)(nil),         // 19: gamehost.v1.SeatReservation
-	(*ChessClock)(nil),              // 20: gamehost.v1.ChessClock
-	(*CreateMatchRequest)(nil),      // 21: gamehost.v1.CreateMatchRequest
-	(*ListMatchesRequest)(nil),      // 22: gamehost.v1.ListMatchesRequest
-	(*ListMatchesResponse)(nil),     // 23: gamehost.v1.ListMatchesResponse
-	(*GetMatchRequest)(nil),         // 24: gamehost.v1.GetMatchRequest
-	(*JoinMatchRequest)(nil),        // 25: gamehost.v1.JoinMatchRequest
-	(*JoinMatchResponse)(nil),       // 26: gamehost.v1.JoinMatchResponse
-	(*LeaveMatchRequest)(nil),       // 27: gamehost.v1.LeaveMatchRequest
-	(*LegalMove)(nil),               // 28: gamehost.v1.LegalMove
-	(*MovePart)(nil),                // 29: gamehost.v1.MovePart
-	(*View)(nil),                    // 30: gamehost.v1.View
-	(*TurnSummary)(nil),             // 31: gamehost.v1.TurnSummary
-	(*TurnStep)(nil),                // 32: gamehost.v1.TurnStep
-	(*Reveal)(nil),                  // 33: gamehost.v1.Reveal
-	(*RenderOptions)(nil),           // 34: gamehost.v1.RenderOptions
-	(*GetViewRequest)(nil),          // 35: gamehost.v1.GetViewRequest
-	(*SubmitMoveRequest)(nil),       // 36: gamehost.v1.SubmitMoveRequest
-	(*SubmitMoveResponse)(nil),      // 37: gamehost.v1.SubmitMoveResponse
-	(*MatchEvent)(nil),              // 38: gamehost.v1.MatchEvent
-	(*ViewPatch)(nil),               // 39: gamehost.v1.ViewPatch
-	(*WatchMatchRequest)(nil),       // 40: gamehost.v1.WatchMatchRequest
-	(*GetMatchLogRequest)(nil),      // 41: gamehost.v1.GetMatchLogRequest
-	(*MatchLog)(nil),                // 42: gamehost.v1.MatchLog
-	(*AskUndoRequest)(nil),          // 43: gamehost.v1.AskUndoRequest
-	(*AnswerUndoRequest)(nil),       // 44: gamehost.v1.AnswerUndoRequest
-	(*WithdrawUndoRequest)(nil),     // 45: gamehost.v1.WithdrawUndoRequest
-	(*UndoResponse)(nil),            // 46: gamehost.v1.UndoResponse
-	(*UndoAsk)(nil),                 // 47: gamehost.v1.UndoAsk
-	(*RevokeInvitationRequest)(nil), // 48: gamehost.v1.RevokeInvitationRequest
-	(*ResignRequest)(nil),           // 49: gamehost.v1.ResignRequest
-	(*OfferDrawRequest)(nil),        // 50: gamehost.v1.OfferDrawRequest
-	(*AnswerDrawRequest)(nil),       // 51: gamehost.v1.AnswerDrawRequest
-	(*WithdrawDrawRequest)(nil),     // 52: gamehost.v1.WithdrawDrawRequest
-	(*ClaimVictoryRequest)(nil),     // 53: gamehost.v1.ClaimVictoryRequest
-	(*DrawResponse)(nil),            // 54: gamehost.v1.DrawResponse
-	(*DrawOffer)(nil),               // 55: gamehost.v1.DrawOffer
-	(*GetIdentityRequest)(nil),      // 56: gamehost.v1.GetIdentityRequest
-	(*Identity)(nil),                // 57: gamehost.v1.Identity
-	(*GetPushKeyRequest)(nil),       // 58: gamehost.v1.GetPushKeyRequest
-	(*PushKey)(nil),                 // 59: gamehost.v1.PushKey
-	(*SubscribePushRequest)(nil),    // 60: gamehost.v1.SubscribePushRequest
-	(*PushSubscription)(nil),        // 61: gamehost.v1.PushSubscription
-	(*UnsubscribePushRequest)(nil),  // 62: gamehost.v1.UnsubscribePushRequest
-	(*UnsubscribePushResponse)(nil), // 63: gamehost.v1.UnsubscribePushResponse
-	(*AbortMatchRequest)(nil),       // 64: gamehost.v1.AbortMatchRequest
-	(*DeleteMatchRequest)(nil),      // 65: gamehost.v1.DeleteMatchRequest
-	(*DeleteMatchResponse)(nil),     // 66: gamehost.v1.DeleteMatchResponse
-	(*AssignBotRequest)(nil),        // 67: gamehost.v1.AssignBotRequest
-	(*ResumeMatchRequest)(nil),      // 68: gamehost.v1.ResumeMatchRequest
-	(*SessionRequest)(nil),          // 69: gamehost.v1.SessionRequest
-	(*SessionError)(nil),            // 70: gamehost.v1.SessionError
-	(*SessionEvent)(nil),            // 71: gamehost.v1.SessionEvent
-	(*WatchEnded)(nil),              // 72: gamehost.v1.WatchEnded
-	(*RematchRequest)(nil),          // 73: gamehost.v1.RematchRequest
-	(*PlayerRating)(nil),            // 74: gamehost.v1.PlayerRating
-	(*ListLeaderboardRequest)(nil),  // 75: gamehost.v1.ListLeaderboardRequest
-	(*ListLeaderboardResponse)(nil), // 76: gamehost.v1.ListLeaderboardResponse
-	(*GetPlayerProfileRequest)(nil), // 77: gamehost.v1.GetPlayerProfileRequest
-	(*PlayerProfile)(nil),           // 78: gamehost.v1.PlayerProfile
-	(*CreateTicketRequest)(nil),     // 79: gamehost.v1.CreateTicketRequest
-	(*Ticket)(nil),                  // 80: gamehost.v1.Ticket
-	(*GetTicketRequest)(nil),        // 81: gamehost.v1.GetTicketRequest
-	(*WatchTicketRequest)(nil),      // 82: gamehost.v1.WatchTicketRequest
-	(*CancelTicketRequest)(nil),     // 83: gamehost.v1.CancelTicketRequest
-	(*ListTicketsRequest)(nil),      // 84: gamehost.v1.ListTicketsRequest
-	(*ListTicketsResponse)(nil),     // 85: gamehost.v1.ListTicketsResponse
-	(*DeliveryAttempt)(nil),         // 86: gamehost.v1.DeliveryAttempt
-	(*Delivery)(nil),                // 87: gamehost.v1.Delivery
-	(*ListDeliveriesRequest)(nil),   // 88: gamehost.v1.ListDeliveriesRequest
-	(*ListDeliveriesResponse)(nil),  // 89: gamehost.v1.ListDeliveriesResponse
-	(*RetryDeliveryRequest)(nil),    // 90: gamehost.v1.RetryDeliveryRequest
-	(*AgentRequest)(nil),            // 91: gamehost.v1.AgentRequest
-	(*AgentRegistration)(nil),       // 92: gamehost.v1.AgentRegistration
-	(*AgentMove)(nil),               // 93: gamehost.v1.AgentMove
-	(*AgentEvent)(nil),              // 94: gamehost.v1.AgentEvent
-	(*AgentRegistered)(nil),         // 95: gamehost.v1.AgentRegistered
-	(*AgentTurn)(nil),               // 96: gamehost.v1.AgentTurn
-	(*AgentVerdict)(nil),            // 97: gamehost.v1.AgentVerdict
-	(*ChatMessage)(nil),             // 98: gamehost.v1.ChatMessage
-	(*SendChatRequest)(nil),         // 99: gamehost.v1.SendChatRequest
-	(*ChatReport)(nil),              // 100: gamehost.v1.ChatReport
-	(*ReportChatRequest)(nil),       // 101: gamehost.v1.ReportChatRequest
-	(*ReportPlayerRequest)(nil),     // 102: gamehost.v1.ReportPlayerRequest
-	(*MuteUserRequest)(nil),         // 103: gamehost.v1.MuteUserRequest
-	(*UnmuteUserRequest)(nil),       // 104: gamehost.v1.UnmuteUserRequest
-	(*BlockUserRequest)(nil),        // 105: gamehost.v1.BlockUserRequest
-	(*UnblockUserRequest)(nil),      // 106: gamehost.v1.UnblockUserRequest
-	(*GetChatRelationsRequest)(nil), // 107: gamehost.v1.GetChatRelationsRequest
-	(*ChatRelations)(nil),           // 108: gamehost.v1.ChatRelations
-	(*HideMessageRequest)(nil),      // 109: gamehost.v1.HideMessageRequest
-	(*BanUserRequest)(nil),          // 110: gamehost.v1.BanUserRequest
-	(*UnbanUserRequest)(nil),        // 111: gamehost.v1.UnbanUserRequest
-	(*Ban)(nil),                     // 112: gamehost.v1.Ban
-	(*ExportUserDataRequest)(nil),   // 113: gamehost.v1.ExportUserDataRequest
-	(*UserDataExport)(nil),          // 114: gamehost.v1.UserDataExport
-	(*DeleteUserDataRequest)(nil),   // 115: gamehost.v1.DeleteUserDataRequest
-	(*DeleteUserDataResponse)(nil),  // 116: gamehost.v1.DeleteUserDataResponse
-	(*ListReportsRequest)(nil),      // 117: gamehost.v1.ListReportsRequest
-	(*ListReportsResponse)(nil),     // 118: gamehost.v1.ListReportsResponse
-	(*ListPluginsRequest)(nil),      // 119: gamehost.v1.ListPluginsRequest
-	(*Plugin)(nil),                  // 120: gamehost.v1.Plugin
-	(*ListPluginsResponse)(nil),     // 121: gamehost.v1.ListPluginsResponse
-	(*GetMatchStrikesRequest)(nil),  // 122: gamehost.v1.GetMatchStrikesRequest
-	(*MatchStrikes)(nil),            // 123: gamehost.v1.MatchStrikes
-	(*ListPoolsRequest)(nil),        // 124: gamehost.v1.ListPoolsRequest
-	(*MatchmakingPool)(nil),         // 125: gamehost.v1.MatchmakingPool
-	(*ListPoolsResponse)(nil),       // 126: gamehost.v1.ListPoolsResponse
-	nil,                             // 127: gamehost.v1.DeleteUserDataResponse.RowsEntry
-	(*structpb.Struct)(nil),         // 128: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 129: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),     // 130: google.protobuf.Duration
-	(*structpb.Value)(nil),          // 131: google.protobuf.Value
-	(*anypb.Any)(nil),               // 132: google.protobuf.Any
+	(*BotRating)(nil),               // 11: gamehost.v1.BotRating
+	(*Variant)(nil),                 // 12: gamehost.v1.Variant
+	(*ListGamesRequest)(nil),        // 13: gamehost.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),       // 14: gamehost.v1.ListGamesResponse
+	(*GetGameRequest)(nil),          // 15: gamehost.v1.GetGameRequest
+	(*Seat)(nil),                    // 16: gamehost.v1.Seat
+	(*StatusDetail)(nil),            // 17: gamehost.v1.StatusDetail
+	(*Result)(nil),                  // 18: gamehost.v1.Result
+	(*Match)(nil),                   // 19: gamehost.v1.Match
+	(*SeatReservation)(nil),         // 20: gamehost.v1.SeatReservation
+	(*ChessClock)(nil),              // 21: gamehost.v1.ChessClock
+	(*CreateMatchRequest)(nil),      // 22: gamehost.v1.CreateMatchRequest
+	(*ListMatchesRequest)(nil),      // 23: gamehost.v1.ListMatchesRequest
+	(*ListMatchesResponse)(nil),     // 24: gamehost.v1.ListMatchesResponse
+	(*GetMatchRequest)(nil),         // 25: gamehost.v1.GetMatchRequest
+	(*JoinMatchRequest)(nil),        // 26: gamehost.v1.JoinMatchRequest
+	(*JoinMatchResponse)(nil),       // 27: gamehost.v1.JoinMatchResponse
+	(*LeaveMatchRequest)(nil),       // 28: gamehost.v1.LeaveMatchRequest
+	(*LegalMove)(nil),               // 29: gamehost.v1.LegalMove
+	(*MovePart)(nil),                // 30: gamehost.v1.MovePart
+	(*View)(nil),                    // 31: gamehost.v1.View
+	(*TurnSummary)(nil),             // 32: gamehost.v1.TurnSummary
+	(*TurnStep)(nil),                // 33: gamehost.v1.TurnStep
+	(*Reveal)(nil),                  // 34: gamehost.v1.Reveal
+	(*RenderOptions)(nil),           // 35: gamehost.v1.RenderOptions
+	(*GetViewRequest)(nil),          // 36: gamehost.v1.GetViewRequest
+	(*SubmitMoveRequest)(nil),       // 37: gamehost.v1.SubmitMoveRequest
+	(*SubmitMoveResponse)(nil),      // 38: gamehost.v1.SubmitMoveResponse
+	(*MatchEvent)(nil),              // 39: gamehost.v1.MatchEvent
+	(*ViewPatch)(nil),               // 40: gamehost.v1.ViewPatch
+	(*WatchMatchRequest)(nil),       // 41: gamehost.v1.WatchMatchRequest
+	(*GetMatchLogRequest)(nil),      // 42: gamehost.v1.GetMatchLogRequest
+	(*MatchLog)(nil),                // 43: gamehost.v1.MatchLog
+	(*AskUndoRequest)(nil),          // 44: gamehost.v1.AskUndoRequest
+	(*AnswerUndoRequest)(nil),       // 45: gamehost.v1.AnswerUndoRequest
+	(*WithdrawUndoRequest)(nil),     // 46: gamehost.v1.WithdrawUndoRequest
+	(*UndoResponse)(nil),            // 47: gamehost.v1.UndoResponse
+	(*UndoAsk)(nil),                 // 48: gamehost.v1.UndoAsk
+	(*RevokeInvitationRequest)(nil), // 49: gamehost.v1.RevokeInvitationRequest
+	(*ResignRequest)(nil),           // 50: gamehost.v1.ResignRequest
+	(*OfferDrawRequest)(nil),        // 51: gamehost.v1.OfferDrawRequest
+	(*AnswerDrawRequest)(nil),       // 52: gamehost.v1.AnswerDrawRequest
+	(*WithdrawDrawRequest)(nil),     // 53: gamehost.v1.WithdrawDrawRequest
+	(*ClaimVictoryRequest)(nil),     // 54: gamehost.v1.ClaimVictoryRequest
+	(*DrawResponse)(nil),            // 55: gamehost.v1.DrawResponse
+	(*DrawOffer)(nil),               // 56: gamehost.v1.DrawOffer
+	(*GetIdentityRequest)(nil),      // 57: gamehost.v1.GetIdentityRequest
+	(*Identity)(nil),                // 58: gamehost.v1.Identity
+	(*GetPushKeyRequest)(nil),       // 59: gamehost.v1.GetPushKeyRequest
+	(*PushKey)(nil),                 // 60: gamehost.v1.PushKey
+	(*SubscribePushRequest)(nil),    // 61: gamehost.v1.SubscribePushRequest
+	(*PushSubscription)(nil),        // 62: gamehost.v1.PushSubscription
+	(*UnsubscribePushRequest)(nil),  // 63: gamehost.v1.UnsubscribePushRequest
+	(*UnsubscribePushResponse)(nil), // 64: gamehost.v1.UnsubscribePushResponse
+	(*AbortMatchRequest)(nil),       // 65: gamehost.v1.AbortMatchRequest
+	(*DeleteMatchRequest)(nil),      // 66: gamehost.v1.DeleteMatchRequest
+	(*DeleteMatchResponse)(nil),     // 67: gamehost.v1.DeleteMatchResponse
+	(*AssignBotRequest)(nil),        // 68: gamehost.v1.AssignBotRequest
+	(*ResumeMatchRequest)(nil),      // 69: gamehost.v1.ResumeMatchRequest
+	(*SessionRequest)(nil),          // 70: gamehost.v1.SessionRequest
+	(*SessionError)(nil),            // 71: gamehost.v1.SessionError
+	(*SessionEvent)(nil),            // 72: gamehost.v1.SessionEvent
+	(*WatchEnded)(nil),              // 73: gamehost.v1.WatchEnded
+	(*RematchRequest)(nil),          // 74: gamehost.v1.RematchRequest
+	(*PlayerRating)(nil),            // 75: gamehost.v1.PlayerRating
+	(*ListLeaderboardRequest)(nil),  // 76: gamehost.v1.ListLeaderboardRequest
+	(*ListLeaderboardResponse)(nil), // 77: gamehost.v1.ListLeaderboardResponse
+	(*GetPlayerProfileRequest)(nil), // 78: gamehost.v1.GetPlayerProfileRequest
+	(*PlayerProfile)(nil),           // 79: gamehost.v1.PlayerProfile
+	(*CreateTicketRequest)(nil),     // 80: gamehost.v1.CreateTicketRequest
+	(*Ticket)(nil),                  // 81: gamehost.v1.Ticket
+	(*GetTicketRequest)(nil),        // 82: gamehost.v1.GetTicketRequest
+	(*WatchTicketRequest)(nil),      // 83: gamehost.v1.WatchTicketRequest
+	(*CancelTicketRequest)(nil),     // 84: gamehost.v1.CancelTicketRequest
+	(*ListTicketsRequest)(nil),      // 85: gamehost.v1.ListTicketsRequest
+	(*ListTicketsResponse)(nil),     // 86: gamehost.v1.ListTicketsResponse
+	(*DeliveryAttempt)(nil),         // 87: gamehost.v1.DeliveryAttempt
+	(*Delivery)(nil),                // 88: gamehost.v1.Delivery
+	(*ListDeliveriesRequest)(nil),   // 89: gamehost.v1.ListDeliveriesRequest
+	(*ListDeliveriesResponse)(nil),  // 90: gamehost.v1.ListDeliveriesResponse
+	(*RetryDeliveryRequest)(nil),    // 91: gamehost.v1.RetryDeliveryRequest
+	(*AgentRequest)(nil),            // 92: gamehost.v1.AgentRequest
+	(*AgentRegistration)(nil),       // 93: gamehost.v1.AgentRegistration
+	(*AgentMove)(nil),               // 94: gamehost.v1.AgentMove
+	(*AgentEvent)(nil),              // 95: gamehost.v1.AgentEvent
+	(*AgentRegistered)(nil),         // 96: gamehost.v1.AgentRegistered
+	(*AgentTurn)(nil),               // 97: gamehost.v1.AgentTurn
+	(*AgentVerdict)(nil),            // 98: gamehost.v1.AgentVerdict
+	(*ChatMessage)(nil),             // 99: gamehost.v1.ChatMessage
+	(*SendChatRequest)(nil),         // 100: gamehost.v1.SendChatRequest
+	(*ChatReport)(nil),              // 101: gamehost.v1.ChatReport
+	(*ReportChatRequest)(nil),       // 102: gamehost.v1.ReportChatRequest
+	(*ReportPlayerRequest)(nil),     // 103: gamehost.v1.ReportPlayerRequest
+	(*MuteUserRequest)(nil),         // 104: gamehost.v1.MuteUserRequest
+	(*UnmuteUserRequest)(nil),       // 105: gamehost.v1.UnmuteUserRequest
+	(*BlockUserRequest)(nil),        // 106: gamehost.v1.BlockUserRequest
+	(*UnblockUserRequest)(nil),      // 107: gamehost.v1.UnblockUserRequest
+	(*GetChatRelationsRequest)(nil), // 108: gamehost.v1.GetChatRelationsRequest
+	(*ChatRelations)(nil),           // 109: gamehost.v1.ChatRelations
+	(*HideMessageRequest)(nil),      // 110: gamehost.v1.HideMessageRequest
+	(*BanUserRequest)(nil),          // 111: gamehost.v1.BanUserRequest
+	(*UnbanUserRequest)(nil),        // 112: gamehost.v1.UnbanUserRequest
+	(*Ban)(nil),                     // 113: gamehost.v1.Ban
+	(*ExportUserDataRequest)(nil),   // 114: gamehost.v1.ExportUserDataRequest
+	(*UserDataExport)(nil),          // 115: gamehost.v1.UserDataExport
+	(*DeleteUserDataRequest)(nil),   // 116: gamehost.v1.DeleteUserDataRequest
+	(*DeleteUserDataResponse)(nil),  // 117: gamehost.v1.DeleteUserDataResponse
+	(*ListReportsRequest)(nil),      // 118: gamehost.v1.ListReportsRequest
+	(*ListReportsResponse)(nil),     // 119: gamehost.v1.ListReportsResponse
+	(*ListPluginsRequest)(nil),      // 120: gamehost.v1.ListPluginsRequest
+	(*Plugin)(nil),                  // 121: gamehost.v1.Plugin
+	(*ListPluginsResponse)(nil),     // 122: gamehost.v1.ListPluginsResponse
+	(*GetMatchStrikesRequest)(nil),  // 123: gamehost.v1.GetMatchStrikesRequest
+	(*MatchStrikes)(nil),            // 124: gamehost.v1.MatchStrikes
+	(*ListPoolsRequest)(nil),        // 125: gamehost.v1.ListPoolsRequest
+	(*MatchmakingPool)(nil),         // 126: gamehost.v1.MatchmakingPool
+	(*ListPoolsResponse)(nil),       // 127: gamehost.v1.ListPoolsResponse
+	nil,                             // 128: gamehost.v1.DeleteUserDataResponse.RowsEntry
+	(*structpb.Struct)(nil),         // 129: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 130: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),     // 131: google.protobuf.Duration
+	(*structpb.Value)(nil),          // 132: google.protobuf.Value
+	(*anypb.Any)(nil),               // 133: google.protobuf.Any
 }
 var file_gamehost_v1_gamehost_proto_depIdxs = []int32{
-	128, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
-	128, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
-	11,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
+	129, // 0: gamehost.v1.Game.options_schema:type_name -> google.protobuf.Struct
+	129, // 1: gamehost.v1.Game.default_options:type_name -> google.protobuf.Struct
+	12,  // 2: gamehost.v1.Game.variants:type_name -> gamehost.v1.Variant
 	10,  // 3: gamehost.v1.Game.bots:type_name -> gamehost.v1.GameBot
-	128, // 4: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
-	9,   // 5: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
-	1,   // 6: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
-	129, // 7: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
-	0,   // 8: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
-	15,  // 9: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
-	128, // 10: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
-	17,  // 11: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
-	129, // 12: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
-	129, // 13: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
-	130, // 14: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
-	129, // 15: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
-	16,  // 16: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
-	20,  // 17: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
-	130, // 18: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
-	47,  // 19: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
-	129, // 20: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
-	2,   // 21: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
-	3,   // 22: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
-	55,  // 23: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
-	130, // 24: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
-	130, // 25: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
-	130, // 26: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
-	129, // 27: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
-	129, // 28: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
-	130, // 29: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
-	128, // 30: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
-	130, // 31: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
-	130, // 32: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
-	130, // 33: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
-	130, // 34: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
-	130, // 35: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
-	2,   // 36: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
-	19,  // 37: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
-	3,   // 38: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
-	0,   // 39: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
-	18,  // 40: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
-	18,  // 41: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
-	128, // 42: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
-	29,  // 43: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
-	0,   // 44: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
-	128, // 45: gamehost.v1.View.state:type_name -> google.protobuf.Struct
-	28,  // 46: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
-	17,  // 47: gamehost.v1.View.result:type_name -> gamehost.v1.Result
-	31,  // 48: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
-	32,  // 49: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
-	33,  // 50: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
-	131, // 51: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
-	34,  // 52: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
-	128, // 53: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
-	34,  // 54: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
-	30,  // 55: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
-	38,  // 56: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
-	4,   // 57: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
-	129, // 58: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
-	128, // 59: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
-	30,  // 60: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
-	129, // 61: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
-	129, // 62: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
-	98,  // 63: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
-	33,  // 64: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
-	31,  // 65: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
-	39,  // 66: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
-	34,  // 67: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
-	128, // 68: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
-	38,  // 69: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
-	17,  // 70: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
-	98,  // 71: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
-	47,  // 72: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
-	129, // 73: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
-	55,  // 74: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
-	129, // 75: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
-	129, // 76: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
-	40,  // 77: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
-	36,  // 78: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
-	43,  // 79: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
-	44,  // 80: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
-	45,  // 81: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
-	49,  // 82: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
-	50,  // 83: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
-	51,  // 84: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
-	52,  // 85: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
-	53,  // 86: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
-	99,  // 87: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
-	132, // 88: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
-	38,  // 89: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
-	37,  // 90: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
-	18,  // 91: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
-	70,  // 92: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
-	72,  // 93: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
-	46,  // 94: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
-	18,  // 95: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
-	54,  // 96: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
-	98,  // 97: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
-	74,  // 98: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
-	74,  // 99: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
-	128, // 100: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
-	130, // 101: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
-	130, // 102: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
-	128, // 103: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
-	5,   // 104: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
-	130, // 105: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
-	129, // 106: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
-	129, // 107: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
-	129, // 108: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
-	5,   // 109: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
-	80,  // 110: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
-	129, // 111: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
-	6,   // 112: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
-	129, // 113: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
-	129, // 114: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
-	86,  // 115: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
-	128, // 116: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
-	6,   // 117: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
-	87,  // 118: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
-	92,  // 119: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
-	93,  // 120: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
-	95,  // 121: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
-	96,  // 122: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
-	97,  // 123: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
-	70,  // 124: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
-	30,  // 125: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
-	129, // 126: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
-	8,   // 127: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
-	70,  // 128: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
-	7,   // 129: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
-	129, // 130: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
-	129, // 131: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
-	98,  // 132: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
-	129, // 133: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
-	127, // 134: gamehost.v1.DeleteUserDataResponse.rows:type_name -> gamehost.v1.DeleteUserDataResponse.RowsEntry
-	100, // 135: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
-	120, // 136: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
-	129, // 137: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
-	125, // 138: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
-	12,  // 139: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
-	14,  // 140: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
-	21,  // 141: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
-	22,  // 142: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
-	24,  // 143: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
-	25,  // 144: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
-	27,  // 145: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
-	35,  // 146: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
-	36,  // 147: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
-	40,  // 148: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
-	41,  // 149: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
-	56,  // 150: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
-	69,  // 151: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
-	91,  // 152: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
-	73,  // 153: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
-	75,  // 154: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
-	77,  // 155: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
-	79,  // 156: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
-	81,  // 157: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
-	82,  // 158: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
-	83,  // 159: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
-	84,  // 160: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
-	43,  // 161: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
-	44,  // 162: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
-	45,  // 163: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
-	48,  // 164: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
-	49,  // 165: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
-	50,  // 166: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
-	51,  // 167: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
-	52,  // 168: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
-	53,  // 169: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
-	58,  // 170: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
-	60,  // 171: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
-	62,  // 172: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
-	99,  // 173: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
-	101, // 174: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
-	102, // 175: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
-	103, // 176: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
-	104, // 177: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
-	105, // 178: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
-	106, // 179: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
-	107, // 180: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
-	113, // 181: gamehost.v1.GameHost.ExportUserData:input_type -> gamehost.v1.ExportUserDataRequest
-	115, // 182: gamehost.v1.GameHost.DeleteUserData:input_type -> gamehost.v1.DeleteUserDataRequest
-	64,  // 183: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
-	65,  // 184: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
-	67,  // 185: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
-	68,  // 186: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
-	88,  // 187: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
-	90,  // 188: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
-	109, // 189: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
-	110, // 190: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
-	111, // 191: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
-	117, // 192: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
-	119, // 193: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
-	124, // 194: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
-	122, // 195: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
-	13,  // 196: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
-	9,   // 197: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
-	18,  // 198: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
-	23,  // 199: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
-	18,  // 200: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
-	26,  // 201: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
-	18,  // 202: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
-	30,  // 203: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
-	37,  // 204: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
-	38,  // 205: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
-	42,  // 206: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
-	57,  // 207: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
-	71,  // 208: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
-	94,  // 209: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
-	18,  // 210: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
-	76,  // 211: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
-	78,  // 212: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
-	80,  // 213: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
-	80,  // 214: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
-	80,  // 215: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
-	80,  // 216: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
-	85,  // 217: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
-	46,  // 218: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 219: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
-	46,  // 220: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
-	18,  // 221: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
-	18,  // 222: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
-	54,  // 223: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 224: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
-	54,  // 225: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
-	18,  // 226: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
-	59,  // 227: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
-	61,  // 228: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
-	63,  // 229: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
-	98,  // 230: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
-	100, // 231: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
-	100, // 232: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
-	108, // 233: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 234: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
-	108, // 235: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 236: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
-	108, // 237: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
-	114, // 238: gamehost.v1.GameHost.ExportUserData:output_type -> gamehost.v1.UserDataExport
-	116, // 239: gamehost.v1.GameHost.DeleteUserData:output_type -> gamehost.v1.DeleteUserDataResponse
-	18,  // 240: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
-	66,  // 241: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
-	18,  // 242: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
-	18,  // 243: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
-	89,  // 244: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
-	87,  // 245: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
-	98,  // 246: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
-	112, // 247: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
-	112, // 248: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
-	118, // 249: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
-	121, // 250: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
-	126, // 251: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
-	123, // 252: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
-	196, // [196:253] is the sub-list for method output_type
-	139, // [139:196] is the sub-list for method input_type
-	139, // [139:139] is the sub-list for extension type_name
-	139, // [139:139] is the sub-list for extension extendee
-	0,   // [0:139] is the sub-list for field type_name
+	11,  // 4: gamehost.v1.GameBot.rating:type_name -> gamehost.v1.BotRating
+	129, // 5: gamehost.v1.Variant.options:type_name -> google.protobuf.Struct
+	9,   // 6: gamehost.v1.ListGamesResponse.games:type_name -> gamehost.v1.Game
+	1,   // 7: gamehost.v1.Seat.kind:type_name -> gamehost.v1.SeatKind
+	130, // 8: gamehost.v1.Seat.away_until:type_name -> google.protobuf.Timestamp
+	0,   // 9: gamehost.v1.Match.status:type_name -> gamehost.v1.MatchStatus
+	16,  // 10: gamehost.v1.Match.seats:type_name -> gamehost.v1.Seat
+	129, // 11: gamehost.v1.Match.options:type_name -> google.protobuf.Struct
+	18,  // 12: gamehost.v1.Match.result:type_name -> gamehost.v1.Result
+	130, // 13: gamehost.v1.Match.create_time:type_name -> google.protobuf.Timestamp
+	130, // 14: gamehost.v1.Match.update_time:type_name -> google.protobuf.Timestamp
+	131, // 15: gamehost.v1.Match.turn_timeout:type_name -> google.protobuf.Duration
+	130, // 16: gamehost.v1.Match.turn_deadline:type_name -> google.protobuf.Timestamp
+	17,  // 17: gamehost.v1.Match.status_detail:type_name -> gamehost.v1.StatusDetail
+	21,  // 18: gamehost.v1.Match.clock:type_name -> gamehost.v1.ChessClock
+	131, // 19: gamehost.v1.Match.absent_grace:type_name -> google.protobuf.Duration
+	48,  // 20: gamehost.v1.Match.undo_ask:type_name -> gamehost.v1.UndoAsk
+	130, // 21: gamehost.v1.Match.user_turn_since:type_name -> google.protobuf.Timestamp
+	2,   // 22: gamehost.v1.Match.visibility:type_name -> gamehost.v1.Visibility
+	3,   // 23: gamehost.v1.Match.spectators:type_name -> gamehost.v1.Spectators
+	56,  // 24: gamehost.v1.Match.draw_offer:type_name -> gamehost.v1.DrawOffer
+	131, // 25: gamehost.v1.ChessClock.initial:type_name -> google.protobuf.Duration
+	131, // 26: gamehost.v1.ChessClock.increment:type_name -> google.protobuf.Duration
+	131, // 27: gamehost.v1.ChessClock.remaining:type_name -> google.protobuf.Duration
+	130, // 28: gamehost.v1.ChessClock.since:type_name -> google.protobuf.Timestamp
+	130, // 29: gamehost.v1.ChessClock.deadline:type_name -> google.protobuf.Timestamp
+	131, // 30: gamehost.v1.ChessClock.per_move:type_name -> google.protobuf.Duration
+	129, // 31: gamehost.v1.CreateMatchRequest.options:type_name -> google.protobuf.Struct
+	131, // 32: gamehost.v1.CreateMatchRequest.turn_timeout:type_name -> google.protobuf.Duration
+	131, // 33: gamehost.v1.CreateMatchRequest.clock_initial:type_name -> google.protobuf.Duration
+	131, // 34: gamehost.v1.CreateMatchRequest.clock_increment:type_name -> google.protobuf.Duration
+	131, // 35: gamehost.v1.CreateMatchRequest.correspondence_move_time:type_name -> google.protobuf.Duration
+	131, // 36: gamehost.v1.CreateMatchRequest.absent_grace:type_name -> google.protobuf.Duration
+	2,   // 37: gamehost.v1.CreateMatchRequest.visibility:type_name -> gamehost.v1.Visibility
+	20,  // 38: gamehost.v1.CreateMatchRequest.reserved_seats:type_name -> gamehost.v1.SeatReservation
+	3,   // 39: gamehost.v1.CreateMatchRequest.spectators:type_name -> gamehost.v1.Spectators
+	0,   // 40: gamehost.v1.ListMatchesRequest.status:type_name -> gamehost.v1.MatchStatus
+	19,  // 41: gamehost.v1.ListMatchesResponse.matches:type_name -> gamehost.v1.Match
+	19,  // 42: gamehost.v1.JoinMatchResponse.match:type_name -> gamehost.v1.Match
+	129, // 43: gamehost.v1.LegalMove.move:type_name -> google.protobuf.Struct
+	30,  // 44: gamehost.v1.LegalMove.parts:type_name -> gamehost.v1.MovePart
+	0,   // 45: gamehost.v1.View.status:type_name -> gamehost.v1.MatchStatus
+	129, // 46: gamehost.v1.View.state:type_name -> google.protobuf.Struct
+	29,  // 47: gamehost.v1.View.legal_moves:type_name -> gamehost.v1.LegalMove
+	18,  // 48: gamehost.v1.View.result:type_name -> gamehost.v1.Result
+	32,  // 49: gamehost.v1.View.last_turn:type_name -> gamehost.v1.TurnSummary
+	33,  // 50: gamehost.v1.TurnSummary.steps:type_name -> gamehost.v1.TurnStep
+	34,  // 51: gamehost.v1.TurnStep.revealed:type_name -> gamehost.v1.Reveal
+	132, // 52: gamehost.v1.Reveal.value:type_name -> google.protobuf.Value
+	35,  // 53: gamehost.v1.GetViewRequest.render:type_name -> gamehost.v1.RenderOptions
+	129, // 54: gamehost.v1.SubmitMoveRequest.structured:type_name -> google.protobuf.Struct
+	35,  // 55: gamehost.v1.SubmitMoveRequest.render:type_name -> gamehost.v1.RenderOptions
+	31,  // 56: gamehost.v1.SubmitMoveResponse.view:type_name -> gamehost.v1.View
+	39,  // 57: gamehost.v1.SubmitMoveResponse.event:type_name -> gamehost.v1.MatchEvent
+	4,   // 58: gamehost.v1.MatchEvent.kind:type_name -> gamehost.v1.EventKind
+	130, // 59: gamehost.v1.MatchEvent.time:type_name -> google.protobuf.Timestamp
+	129, // 60: gamehost.v1.MatchEvent.move:type_name -> google.protobuf.Struct
+	31,  // 61: gamehost.v1.MatchEvent.view:type_name -> gamehost.v1.View
+	130, // 62: gamehost.v1.MatchEvent.undo_expire_time:type_name -> google.protobuf.Timestamp
+	130, // 63: gamehost.v1.MatchEvent.draw_expire_time:type_name -> google.protobuf.Timestamp
+	99,  // 64: gamehost.v1.MatchEvent.chat:type_name -> gamehost.v1.ChatMessage
+	34,  // 65: gamehost.v1.MatchEvent.revealed:type_name -> gamehost.v1.Reveal
+	32,  // 66: gamehost.v1.MatchEvent.turn:type_name -> gamehost.v1.TurnSummary
+	40,  // 67: gamehost.v1.MatchEvent.view_patch:type_name -> gamehost.v1.ViewPatch
+	35,  // 68: gamehost.v1.WatchMatchRequest.render:type_name -> gamehost.v1.RenderOptions
+	129, // 69: gamehost.v1.MatchLog.options:type_name -> google.protobuf.Struct
+	39,  // 70: gamehost.v1.MatchLog.events:type_name -> gamehost.v1.MatchEvent
+	18,  // 71: gamehost.v1.MatchLog.result:type_name -> gamehost.v1.Result
+	99,  // 72: gamehost.v1.MatchLog.chat:type_name -> gamehost.v1.ChatMessage
+	48,  // 73: gamehost.v1.UndoResponse.ask:type_name -> gamehost.v1.UndoAsk
+	130, // 74: gamehost.v1.UndoAsk.expire_time:type_name -> google.protobuf.Timestamp
+	56,  // 75: gamehost.v1.DrawResponse.offer:type_name -> gamehost.v1.DrawOffer
+	130, // 76: gamehost.v1.DrawOffer.expire_time:type_name -> google.protobuf.Timestamp
+	130, // 77: gamehost.v1.PushSubscription.create_time:type_name -> google.protobuf.Timestamp
+	41,  // 78: gamehost.v1.SessionRequest.watch:type_name -> gamehost.v1.WatchMatchRequest
+	37,  // 79: gamehost.v1.SessionRequest.move:type_name -> gamehost.v1.SubmitMoveRequest
+	44,  // 80: gamehost.v1.SessionRequest.ask_undo:type_name -> gamehost.v1.AskUndoRequest
+	45,  // 81: gamehost.v1.SessionRequest.answer_undo:type_name -> gamehost.v1.AnswerUndoRequest
+	46,  // 82: gamehost.v1.SessionRequest.withdraw_undo:type_name -> gamehost.v1.WithdrawUndoRequest
+	50,  // 83: gamehost.v1.SessionRequest.resign:type_name -> gamehost.v1.ResignRequest
+	51,  // 84: gamehost.v1.SessionRequest.offer_draw:type_name -> gamehost.v1.OfferDrawRequest
+	52,  // 85: gamehost.v1.SessionRequest.answer_draw:type_name -> gamehost.v1.AnswerDrawRequest
+	53,  // 86: gamehost.v1.SessionRequest.withdraw_draw:type_name -> gamehost.v1.WithdrawDrawRequest
+	54,  // 87: gamehost.v1.SessionRequest.claim_victory:type_name -> gamehost.v1.ClaimVictoryRequest
+	100, // 88: gamehost.v1.SessionRequest.send_chat:type_name -> gamehost.v1.SendChatRequest
+	133, // 89: gamehost.v1.SessionError.details:type_name -> google.protobuf.Any
+	39,  // 90: gamehost.v1.SessionEvent.match_event:type_name -> gamehost.v1.MatchEvent
+	38,  // 91: gamehost.v1.SessionEvent.moved:type_name -> gamehost.v1.SubmitMoveResponse
+	19,  // 92: gamehost.v1.SessionEvent.watching:type_name -> gamehost.v1.Match
+	71,  // 93: gamehost.v1.SessionEvent.error:type_name -> gamehost.v1.SessionError
+	73,  // 94: gamehost.v1.SessionEvent.watch_ended:type_name -> gamehost.v1.WatchEnded
+	47,  // 95: gamehost.v1.SessionEvent.undo:type_name -> gamehost.v1.UndoResponse
+	19,  // 96: gamehost.v1.SessionEvent.ended:type_name -> gamehost.v1.Match
+	55,  // 97: gamehost.v1.SessionEvent.draw:type_name -> gamehost.v1.DrawResponse
+	99,  // 98: gamehost.v1.SessionEvent.chat_sent:type_name -> gamehost.v1.ChatMessage
+	75,  // 99: gamehost.v1.ListLeaderboardResponse.ratings:type_name -> gamehost.v1.PlayerRating
+	75,  // 100: gamehost.v1.PlayerProfile.ratings:type_name -> gamehost.v1.PlayerRating
+	129, // 101: gamehost.v1.CreateTicketRequest.options:type_name -> google.protobuf.Struct
+	131, // 102: gamehost.v1.CreateTicketRequest.ttl:type_name -> google.protobuf.Duration
+	131, // 103: gamehost.v1.CreateTicketRequest.bot_wait:type_name -> google.protobuf.Duration
+	129, // 104: gamehost.v1.Ticket.options:type_name -> google.protobuf.Struct
+	5,   // 105: gamehost.v1.Ticket.state:type_name -> gamehost.v1.TicketState
+	131, // 106: gamehost.v1.Ticket.bot_wait:type_name -> google.protobuf.Duration
+	130, // 107: gamehost.v1.Ticket.create_time:type_name -> google.protobuf.Timestamp
+	130, // 108: gamehost.v1.Ticket.expire_time:type_name -> google.protobuf.Timestamp
+	130, // 109: gamehost.v1.Ticket.update_time:type_name -> google.protobuf.Timestamp
+	5,   // 110: gamehost.v1.ListTicketsRequest.states:type_name -> gamehost.v1.TicketState
+	81,  // 111: gamehost.v1.ListTicketsResponse.tickets:type_name -> gamehost.v1.Ticket
+	130, // 112: gamehost.v1.DeliveryAttempt.time:type_name -> google.protobuf.Timestamp
+	6,   // 113: gamehost.v1.Delivery.state:type_name -> gamehost.v1.DeliveryState
+	130, // 114: gamehost.v1.Delivery.create_time:type_name -> google.protobuf.Timestamp
+	130, // 115: gamehost.v1.Delivery.next_attempt_time:type_name -> google.protobuf.Timestamp
+	87,  // 116: gamehost.v1.Delivery.attempts:type_name -> gamehost.v1.DeliveryAttempt
+	129, // 117: gamehost.v1.Delivery.body:type_name -> google.protobuf.Struct
+	6,   // 118: gamehost.v1.ListDeliveriesRequest.state:type_name -> gamehost.v1.DeliveryState
+	88,  // 119: gamehost.v1.ListDeliveriesResponse.deliveries:type_name -> gamehost.v1.Delivery
+	93,  // 120: gamehost.v1.AgentRequest.register:type_name -> gamehost.v1.AgentRegistration
+	94,  // 121: gamehost.v1.AgentRequest.move:type_name -> gamehost.v1.AgentMove
+	96,  // 122: gamehost.v1.AgentEvent.registered:type_name -> gamehost.v1.AgentRegistered
+	97,  // 123: gamehost.v1.AgentEvent.turn:type_name -> gamehost.v1.AgentTurn
+	98,  // 124: gamehost.v1.AgentEvent.verdict:type_name -> gamehost.v1.AgentVerdict
+	71,  // 125: gamehost.v1.AgentEvent.error:type_name -> gamehost.v1.SessionError
+	31,  // 126: gamehost.v1.AgentTurn.view:type_name -> gamehost.v1.View
+	130, // 127: gamehost.v1.AgentTurn.deadline:type_name -> google.protobuf.Timestamp
+	8,   // 128: gamehost.v1.AgentVerdict.outcome:type_name -> gamehost.v1.AgentVerdict.Outcome
+	71,  // 129: gamehost.v1.AgentVerdict.error:type_name -> gamehost.v1.SessionError
+	7,   // 130: gamehost.v1.ChatMessage.channel:type_name -> gamehost.v1.ChatChannel
+	130, // 131: gamehost.v1.ChatMessage.time:type_name -> google.protobuf.Timestamp
+	130, // 132: gamehost.v1.ChatReport.create_time:type_name -> google.protobuf.Timestamp
+	99,  // 133: gamehost.v1.ChatReport.message:type_name -> gamehost.v1.ChatMessage
+	130, // 134: gamehost.v1.Ban.create_time:type_name -> google.protobuf.Timestamp
+	128, // 135: gamehost.v1.DeleteUserDataResponse.rows:type_name -> gamehost.v1.DeleteUserDataResponse.RowsEntry
+	101, // 136: gamehost.v1.ListReportsResponse.reports:type_name -> gamehost.v1.ChatReport
+	121, // 137: gamehost.v1.ListPluginsResponse.plugins:type_name -> gamehost.v1.Plugin
+	130, // 138: gamehost.v1.MatchmakingPool.oldest_queue_time:type_name -> google.protobuf.Timestamp
+	126, // 139: gamehost.v1.ListPoolsResponse.pools:type_name -> gamehost.v1.MatchmakingPool
+	13,  // 140: gamehost.v1.GameHost.ListGames:input_type -> gamehost.v1.ListGamesRequest
+	15,  // 141: gamehost.v1.GameHost.GetGame:input_type -> gamehost.v1.GetGameRequest
+	22,  // 142: gamehost.v1.GameHost.CreateMatch:input_type -> gamehost.v1.CreateMatchRequest
+	23,  // 143: gamehost.v1.GameHost.ListMatches:input_type -> gamehost.v1.ListMatchesRequest
+	25,  // 144: gamehost.v1.GameHost.GetMatch:input_type -> gamehost.v1.GetMatchRequest
+	26,  // 145: gamehost.v1.GameHost.JoinMatch:input_type -> gamehost.v1.JoinMatchRequest
+	28,  // 146: gamehost.v1.GameHost.LeaveMatch:input_type -> gamehost.v1.LeaveMatchRequest
+	36,  // 147: gamehost.v1.GameHost.GetView:input_type -> gamehost.v1.GetViewRequest
+	37,  // 148: gamehost.v1.GameHost.SubmitMove:input_type -> gamehost.v1.SubmitMoveRequest
+	41,  // 149: gamehost.v1.GameHost.WatchMatch:input_type -> gamehost.v1.WatchMatchRequest
+	42,  // 150: gamehost.v1.GameHost.GetMatchLog:input_type -> gamehost.v1.GetMatchLogRequest
+	57,  // 151: gamehost.v1.GameHost.GetIdentity:input_type -> gamehost.v1.GetIdentityRequest
+	70,  // 152: gamehost.v1.GameHost.Session:input_type -> gamehost.v1.SessionRequest
+	92,  // 153: gamehost.v1.GameHost.ServeAgent:input_type -> gamehost.v1.AgentRequest
+	74,  // 154: gamehost.v1.GameHost.Rematch:input_type -> gamehost.v1.RematchRequest
+	76,  // 155: gamehost.v1.GameHost.ListLeaderboard:input_type -> gamehost.v1.ListLeaderboardRequest
+	78,  // 156: gamehost.v1.GameHost.GetPlayerProfile:input_type -> gamehost.v1.GetPlayerProfileRequest
+	80,  // 157: gamehost.v1.GameHost.CreateTicket:input_type -> gamehost.v1.CreateTicketRequest
+	82,  // 158: gamehost.v1.GameHost.GetTicket:input_type -> gamehost.v1.GetTicketRequest
+	83,  // 159: gamehost.v1.GameHost.WatchTicket:input_type -> gamehost.v1.WatchTicketRequest
+	84,  // 160: gamehost.v1.GameHost.CancelTicket:input_type -> gamehost.v1.CancelTicketRequest
+	85,  // 161: gamehost.v1.GameHost.ListTickets:input_type -> gamehost.v1.ListTicketsRequest
+	44,  // 162: gamehost.v1.GameHost.AskUndo:input_type -> gamehost.v1.AskUndoRequest
+	45,  // 163: gamehost.v1.GameHost.AnswerUndo:input_type -> gamehost.v1.AnswerUndoRequest
+	46,  // 164: gamehost.v1.GameHost.WithdrawUndo:input_type -> gamehost.v1.WithdrawUndoRequest
+	49,  // 165: gamehost.v1.GameHost.RevokeInvitation:input_type -> gamehost.v1.RevokeInvitationRequest
+	50,  // 166: gamehost.v1.GameHost.Resign:input_type -> gamehost.v1.ResignRequest
+	51,  // 167: gamehost.v1.GameHost.OfferDraw:input_type -> gamehost.v1.OfferDrawRequest
+	52,  // 168: gamehost.v1.GameHost.AnswerDraw:input_type -> gamehost.v1.AnswerDrawRequest
+	53,  // 169: gamehost.v1.GameHost.WithdrawDraw:input_type -> gamehost.v1.WithdrawDrawRequest
+	54,  // 170: gamehost.v1.GameHost.ClaimVictory:input_type -> gamehost.v1.ClaimVictoryRequest
+	59,  // 171: gamehost.v1.GameHost.GetPushKey:input_type -> gamehost.v1.GetPushKeyRequest
+	61,  // 172: gamehost.v1.GameHost.SubscribePush:input_type -> gamehost.v1.SubscribePushRequest
+	63,  // 173: gamehost.v1.GameHost.UnsubscribePush:input_type -> gamehost.v1.UnsubscribePushRequest
+	100, // 174: gamehost.v1.GameHost.SendChat:input_type -> gamehost.v1.SendChatRequest
+	102, // 175: gamehost.v1.GameHost.ReportChat:input_type -> gamehost.v1.ReportChatRequest
+	103, // 176: gamehost.v1.GameHost.ReportPlayer:input_type -> gamehost.v1.ReportPlayerRequest
+	104, // 177: gamehost.v1.GameHost.MuteUser:input_type -> gamehost.v1.MuteUserRequest
+	105, // 178: gamehost.v1.GameHost.UnmuteUser:input_type -> gamehost.v1.UnmuteUserRequest
+	106, // 179: gamehost.v1.GameHost.BlockUser:input_type -> gamehost.v1.BlockUserRequest
+	107, // 180: gamehost.v1.GameHost.UnblockUser:input_type -> gamehost.v1.UnblockUserRequest
+	108, // 181: gamehost.v1.GameHost.GetChatRelations:input_type -> gamehost.v1.GetChatRelationsRequest
+	114, // 182: gamehost.v1.GameHost.ExportUserData:input_type -> gamehost.v1.ExportUserDataRequest
+	116, // 183: gamehost.v1.GameHost.DeleteUserData:input_type -> gamehost.v1.DeleteUserDataRequest
+	65,  // 184: gamehost.v1.GameHostAdmin.AbortMatch:input_type -> gamehost.v1.AbortMatchRequest
+	66,  // 185: gamehost.v1.GameHostAdmin.DeleteMatch:input_type -> gamehost.v1.DeleteMatchRequest
+	68,  // 186: gamehost.v1.GameHostAdmin.AssignBot:input_type -> gamehost.v1.AssignBotRequest
+	69,  // 187: gamehost.v1.GameHostAdmin.ResumeMatch:input_type -> gamehost.v1.ResumeMatchRequest
+	89,  // 188: gamehost.v1.GameHostAdmin.ListDeliveries:input_type -> gamehost.v1.ListDeliveriesRequest
+	91,  // 189: gamehost.v1.GameHostAdmin.RetryDelivery:input_type -> gamehost.v1.RetryDeliveryRequest
+	110, // 190: gamehost.v1.GameHostAdmin.HideMessage:input_type -> gamehost.v1.HideMessageRequest
+	111, // 191: gamehost.v1.GameHostAdmin.BanUser:input_type -> gamehost.v1.BanUserRequest
+	112, // 192: gamehost.v1.GameHostAdmin.UnbanUser:input_type -> gamehost.v1.UnbanUserRequest
+	118, // 193: gamehost.v1.GameHostAdmin.ListReports:input_type -> gamehost.v1.ListReportsRequest
+	120, // 194: gamehost.v1.GameHostAdmin.ListPlugins:input_type -> gamehost.v1.ListPluginsRequest
+	125, // 195: gamehost.v1.GameHostAdmin.ListPools:input_type -> gamehost.v1.ListPoolsRequest
+	123, // 196: gamehost.v1.GameHostAdmin.GetMatchStrikes:input_type -> gamehost.v1.GetMatchStrikesRequest
+	14,  // 197: gamehost.v1.GameHost.ListGames:output_type -> gamehost.v1.ListGamesResponse
+	9,   // 198: gamehost.v1.GameHost.GetGame:output_type -> gamehost.v1.Game
+	19,  // 199: gamehost.v1.GameHost.CreateMatch:output_type -> gamehost.v1.Match
+	24,  // 200: gamehost.v1.GameHost.ListMatches:output_type -> gamehost.v1.ListMatchesResponse
+	19,  // 201: gamehost.v1.GameHost.GetMatch:output_type -> gamehost.v1.Match
+	27,  // 202: gamehost.v1.GameHost.JoinMatch:output_type -> gamehost.v1.JoinMatchResponse
+	19,  // 203: gamehost.v1.GameHost.LeaveMatch:output_type -> gamehost.v1.Match
+	31,  // 204: gamehost.v1.GameHost.GetView:output_type -> gamehost.v1.View
+	38,  // 205: gamehost.v1.GameHost.SubmitMove:output_type -> gamehost.v1.SubmitMoveResponse
+	39,  // 206: gamehost.v1.GameHost.WatchMatch:output_type -> gamehost.v1.MatchEvent
+	43,  // 207: gamehost.v1.GameHost.GetMatchLog:output_type -> gamehost.v1.MatchLog
+	58,  // 208: gamehost.v1.GameHost.GetIdentity:output_type -> gamehost.v1.Identity
+	72,  // 209: gamehost.v1.GameHost.Session:output_type -> gamehost.v1.SessionEvent
+	95,  // 210: gamehost.v1.GameHost.ServeAgent:output_type -> gamehost.v1.AgentEvent
+	19,  // 211: gamehost.v1.GameHost.Rematch:output_type -> gamehost.v1.Match
+	77,  // 212: gamehost.v1.GameHost.ListLeaderboard:output_type -> gamehost.v1.ListLeaderboardResponse
+	79,  // 213: gamehost.v1.GameHost.GetPlayerProfile:output_type -> gamehost.v1.PlayerProfile
+	81,  // 214: gamehost.v1.GameHost.CreateTicket:output_type -> gamehost.v1.Ticket
+	81,  // 215: gamehost.v1.GameHost.GetTicket:output_type -> gamehost.v1.Ticket
+	81,  // 216: gamehost.v1.GameHost.WatchTicket:output_type -> gamehost.v1.Ticket
+	81,  // 217: gamehost.v1.GameHost.CancelTicket:output_type -> gamehost.v1.Ticket
+	86,  // 218: gamehost.v1.GameHost.ListTickets:output_type -> gamehost.v1.ListTicketsResponse
+	47,  // 219: gamehost.v1.GameHost.AskUndo:output_type -> gamehost.v1.UndoResponse
+	47,  // 220: gamehost.v1.GameHost.AnswerUndo:output_type -> gamehost.v1.UndoResponse
+	47,  // 221: gamehost.v1.GameHost.WithdrawUndo:output_type -> gamehost.v1.UndoResponse
+	19,  // 222: gamehost.v1.GameHost.RevokeInvitation:output_type -> gamehost.v1.Match
+	19,  // 223: gamehost.v1.GameHost.Resign:output_type -> gamehost.v1.Match
+	55,  // 224: gamehost.v1.GameHost.OfferDraw:output_type -> gamehost.v1.DrawResponse
+	55,  // 225: gamehost.v1.GameHost.AnswerDraw:output_type -> gamehost.v1.DrawResponse
+	55,  // 226: gamehost.v1.GameHost.WithdrawDraw:output_type -> gamehost.v1.DrawResponse
+	19,  // 227: gamehost.v1.GameHost.ClaimVictory:output_type -> gamehost.v1.Match
+	60,  // 228: gamehost.v1.GameHost.GetPushKey:output_type -> gamehost.v1.PushKey
+	62,  // 229: gamehost.v1.GameHost.SubscribePush:output_type -> gamehost.v1.PushSubscription
+	64,  // 230: gamehost.v1.GameHost.UnsubscribePush:output_type -> gamehost.v1.UnsubscribePushResponse
+	99,  // 231: gamehost.v1.GameHost.SendChat:output_type -> gamehost.v1.ChatMessage
+	101, // 232: gamehost.v1.GameHost.ReportChat:output_type -> gamehost.v1.ChatReport
+	101, // 233: gamehost.v1.GameHost.ReportPlayer:output_type -> gamehost.v1.ChatReport
+	109, // 234: gamehost.v1.GameHost.MuteUser:output_type -> gamehost.v1.ChatRelations
+	109, // 235: gamehost.v1.GameHost.UnmuteUser:output_type -> gamehost.v1.ChatRelations
+	109, // 236: gamehost.v1.GameHost.BlockUser:output_type -> gamehost.v1.ChatRelations
+	109, // 237: gamehost.v1.GameHost.UnblockUser:output_type -> gamehost.v1.ChatRelations
+	109, // 238: gamehost.v1.GameHost.GetChatRelations:output_type -> gamehost.v1.ChatRelations
+	115, // 239: gamehost.v1.GameHost.ExportUserData:output_type -> gamehost.v1.UserDataExport
+	117, // 240: gamehost.v1.GameHost.DeleteUserData:output_type -> gamehost.v1.DeleteUserDataResponse
+	19,  // 241: gamehost.v1.GameHostAdmin.AbortMatch:output_type -> gamehost.v1.Match
+	67,  // 242: gamehost.v1.GameHostAdmin.DeleteMatch:output_type -> gamehost.v1.DeleteMatchResponse
+	19,  // 243: gamehost.v1.GameHostAdmin.AssignBot:output_type -> gamehost.v1.Match
+	19,  // 244: gamehost.v1.GameHostAdmin.ResumeMatch:output_type -> gamehost.v1.Match
+	90,  // 245: gamehost.v1.GameHostAdmin.ListDeliveries:output_type -> gamehost.v1.ListDeliveriesResponse
+	88,  // 246: gamehost.v1.GameHostAdmin.RetryDelivery:output_type -> gamehost.v1.Delivery
+	99,  // 247: gamehost.v1.GameHostAdmin.HideMessage:output_type -> gamehost.v1.ChatMessage
+	113, // 248: gamehost.v1.GameHostAdmin.BanUser:output_type -> gamehost.v1.Ban
+	113, // 249: gamehost.v1.GameHostAdmin.UnbanUser:output_type -> gamehost.v1.Ban
+	119, // 250: gamehost.v1.GameHostAdmin.ListReports:output_type -> gamehost.v1.ListReportsResponse
+	122, // 251: gamehost.v1.GameHostAdmin.ListPlugins:output_type -> gamehost.v1.ListPluginsResponse
+	127, // 252: gamehost.v1.GameHostAdmin.ListPools:output_type -> gamehost.v1.ListPoolsResponse
+	124, // 253: gamehost.v1.GameHostAdmin.GetMatchStrikes:output_type -> gamehost.v1.MatchStrikes
+	197, // [197:254] is the sub-list for method output_type
+	140, // [140:197] is the sub-list for method input_type
+	140, // [140:140] is the sub-list for extension type_name
+	140, // [140:140] is the sub-list for extension extendee
+	0,   // [0:140] is the sub-list for field type_name
 }
 
 func init() { file_gamehost_v1_gamehost_proto_init() }
@@ -11128,17 +11263,17 @@ func file_gamehost_v1_gamehost_proto_init() {
 	if File_gamehost_v1_gamehost_proto != nil {
 		return
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[12].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[16].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[26].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[13].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[17].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[27].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[28].OneofWrappers = []any{
 		(*SubmitMoveRequest_MoveId)(nil),
 		(*SubmitMoveRequest_Structured)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[33].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[35].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[42].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[60].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[34].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[36].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[43].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[61].OneofWrappers = []any{
 		(*SessionRequest_Watch)(nil),
 		(*SessionRequest_Move)(nil),
 		(*SessionRequest_Unwatch)(nil),
@@ -11152,7 +11287,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionRequest_ClaimVictory)(nil),
 		(*SessionRequest_SendChat)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[62].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[63].OneofWrappers = []any{
 		(*SessionEvent_MatchEvent)(nil),
 		(*SessionEvent_Moved)(nil),
 		(*SessionEvent_Watching)(nil),
@@ -11163,13 +11298,13 @@ func file_gamehost_v1_gamehost_proto_init() {
 		(*SessionEvent_Draw)(nil),
 		(*SessionEvent_ChatSent)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[70].OneofWrappers = []any{}
 	file_gamehost_v1_gamehost_proto_msgTypes[71].OneofWrappers = []any{}
-	file_gamehost_v1_gamehost_proto_msgTypes[82].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[72].OneofWrappers = []any{}
+	file_gamehost_v1_gamehost_proto_msgTypes[83].OneofWrappers = []any{
 		(*AgentRequest_Register)(nil),
 		(*AgentRequest_Move)(nil),
 	}
-	file_gamehost_v1_gamehost_proto_msgTypes[85].OneofWrappers = []any{
+	file_gamehost_v1_gamehost_proto_msgTypes[86].OneofWrappers = []any{
 		(*AgentEvent_Registered)(nil),
 		(*AgentEvent_Turn)(nil),
 		(*AgentEvent_Verdict)(nil),
@@ -11181,7 +11316,7 @@ func file_gamehost_v1_gamehost_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamehost_v1_gamehost_proto_rawDesc), len(file_gamehost_v1_gamehost_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   119,
+			NumMessages:   120,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
