@@ -540,16 +540,16 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
             raise AssertionError(f"render_svg is not well-formed XML ({error}) at {step}") from None
         outside = _off_canvas(root)
         assert outside is None, f"render_svg draws outside its canvas: {outside} at {step}"
-        _check_legibility(svg, report, step)
+        _check_legibility(root, report, step)
 
 
 LEGIBILITY_LISTED = 20  # a report lists the first few: one per distinct text or target is plenty to act on
 
 
-def _check_legibility(svg: str, report: ConformanceReport, step: str) -> None:
-    """Small text and small targets go to the report; they fail the run for
-    the checks the game opted into."""
-    for problem in [*legibility.text_problems(svg), *legibility.target_problems(svg)]:
+def _check_legibility(root: ElementTree.Element, report: ConformanceReport, step: str) -> None:
+    """Small text and small targets in a parsed SVG go to the report; they
+    fail the run for the checks the game opted into."""
+    for problem in [*legibility.text_problems(root), *legibility.target_problems(root)]:
         assert not report.strict[problem.kind], f"render_svg is hard to read or tap: {problem} at {step}"
         if len(report.legibility) < LEGIBILITY_LISTED and str(problem) not in report.legibility:
             report.legibility.append(str(problem))
