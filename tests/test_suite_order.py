@@ -25,3 +25,13 @@ def test_a_module_with_a_long_running_test_goes_first_and_stays_whole():
     assert modules[0] == "tests/test_worker_replacement.py"
     assert modules == sorted(modules, key=lambda module: module != "tests/test_worker_replacement.py")
     assert modules.count("tests/test_worker_replacement.py") == 3 and "tests/test_chance.py" in modules
+
+
+def test_the_conformance_sweeps_come_after_the_long_modules_and_before_the_rest():
+    # The run ends on short tests: a sweep's batches (5 to 30 s each) are not the ones stolen last.
+    ids = collected("tests/test_chance.py", "tests/test_worker_replacement.py",
+                    "plugins/tictactoe/tests/test_tictactoe_rules.py", "plugins/callisto/tests/test_callisto_conformance.py")
+    modules = [test_id.split("::")[0] for test_id in ids]
+    order = ["tests/test_worker_replacement.py", "plugins/callisto/tests/test_callisto_conformance.py"]
+    ranks = [order.index(module) if module in order else len(order) for module in modules]
+    assert ranks == sorted(ranks) and set(ranks) == {0, 1, 2}
