@@ -11,6 +11,7 @@ from databases import create_database, drop_database
 from go_client import build_gamehost_go
 from hosts import HostProcess
 from identities import IdentityProvider, write_api_keys
+from web_hosts import serving_web_client
 
 LONG_RUNNING = "long_running"
 
@@ -75,6 +76,19 @@ def signed_in_host(idp):
     process = HostProcess(*idp.host_args()).start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def web_host():
+    """A host serving the web client to the module's browser scenarios (memory store)."""
+    yield from serving_web_client()
+
+
+@pytest.fixture(scope="module")
+def signed_in_web_host(idp):
+    """A host serving the web client that also accepts ``idp``'s tokens
+    (anonymous callers stay welcome, as on any host without --auth-required)."""
+    yield from serving_web_client(*idp.host_args())
 
 
 @pytest.fixture()

@@ -10,7 +10,6 @@ this test as soon as its plugin lists "fr" in ``Game.languages``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,29 +20,16 @@ from gamehost.sdk.i18n import catalogues_of
 from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
 
-from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "clients" / "web"
 PAGE_TABLES = WEB / "src" / "locales"
-CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 300
 LANGUAGE = "fr"
 
 CATALOG = load_catalog()
 FRENCH_GAMES = sorted(game_id for game_id, entry in CATALOG.games.items()
                       if LANGUAGE in catalogues_of(entry.game).languages)
-
-
-@pytest.fixture(scope="module")
-def web_host():
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist")).start()
-    yield process
-    process.stop()
 
 
 def play_in(language: str, game: str, target: str) -> dict:
