@@ -453,8 +453,10 @@ def _advance_twins(real: _Position, twins: list[_Twin], seat: int, chosen: Move,
     game = real.game
     kept = []
     for twin in twins:
+        if twin.moves >= TWIN_SPAN:
+            continue
         twin_entry = _entry(twin.position, seat, chosen.args, twin.viewer)
-        if twin_entry is None or twin.moves >= TWIN_SPAN:
+        if twin_entry is None:
             continue
         twin.real_entries.append((version, _entry(real, seat, chosen.args, twin.viewer)))
         twin.twin_entries.append((version, twin_entry))
