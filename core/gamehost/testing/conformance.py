@@ -357,9 +357,9 @@ class _Position:
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
-        self._moves: dict[int | None, list[Move]] = {}
+        self._moves: dict[int, list[Move]] = {}
 
-    def legal_moves(self, seat: int | None) -> list[Move]:
+    def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self._moves:
             self._moves[seat] = list(self.game.legal_moves(self.state, seat))
         return self._moves[seat]
@@ -373,7 +373,7 @@ def _shown_to(position: _Position, viewer: int | None) -> tuple[str, dict]:
     game, state = position.game, position.state
     to_move = sorted(int(seat) for seat in game.to_move(state))
     own = [[move.id, move.label, dict(move.args)] for move in position.legal_moves(viewer)] \
-        if viewer in to_move else []
+        if viewer is not None and viewer in to_move else []
     entries = {}
     for seat in to_move:
         if seat == viewer:
