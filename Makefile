@@ -40,7 +40,8 @@ serve: $(SERVING)
 # take some 8,900 CPU-seconds: a share of 0.15 is 1,340 s, about half of what
 # two cores have in 20 minutes beside the 1,600 other tests (some 1,000 to
 # 1,700 s); 0.1 is 890 s, and every configuration of every sweep still plays
-# at least one batch.
+# at least one batch. A sweep may weigh its sample down (Burgbaumeister plays
+# half its share: its random games repeat the same few turns).
 CONFORMANCE_SHARE ?= 0.1
 # The sources are compiled to bytecode once, before the tests: where
 # PYTHONDONTWRITEBYTECODE is set (CI's machines set it) Python writes no
