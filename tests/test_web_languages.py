@@ -25,6 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "clients" / "web"
 PAGE_TABLES = WEB / "src" / "locales"
 SCENARIO_TIMEOUT = 300
+SEED = 5  # the match's seed and the player's random choices
+# Kensington's match at seed 5 ran 169 moves of the player's (76 s idle, the suite's longest test);
+# at seed 11 it ends after 107, with the same kinds of turn and the same ending.
+SEEDS = {"kensington": 11}
 LANGUAGE = "fr"
 
 CATALOG = load_catalog()
@@ -34,7 +38,8 @@ FRENCH_GAMES = sorted(game_id for game_id, entry in CATALOG.games.items()
 
 def play_in(language: str, game: str, target: str) -> dict:
     command = [shutil.which("node") or "node", str(WEB / "e2e" / "languages.mjs"), "--target", target,
-               "--game", game, "--language", language, "--seed", "5", "--translated-games", ",".join(FRENCH_GAMES)]
+               "--game", game, "--language", language, "--seed", str(SEEDS.get(game, SEED)),
+               "--translated-games", ",".join(FRENCH_GAMES)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, f"languages.mjs failed:\n{done.stderr[-4000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])
