@@ -11,6 +11,7 @@ from databases import create_database, drop_database
 from go_client import build_gamehost_go
 from hosts import HostProcess
 from identities import IdentityProvider, write_api_keys
+from web_hosts import serving_web_client
 
 LONG_RUNNING = "long_running"
 
@@ -23,13 +24,27 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(items):
     """Modules holding a long-running test go first, each kept whole (its
-    module-scoped hosts start once), in their collected order. Under
-    ``--dist worksteal`` a worker runs its share from the front and idle
-    workers steal from the back: long tests at the front are over early,
-    and the run ends on short ones. Every xdist worker sorts alike, as the
-    order depends only on the collected items."""
+    module-scoped hosts start once), in their collected order; then the
+    batches of the plugins' conformance sweeps (5 to 30 s each); then the
+    rest. Under ``--dist worksteal`` a worker runs its share from the front
+    and idle workers steal from the back: long tests at the front are over
+    early, and the run ends on short ones. Every xdist worker sorts alike,
+    as the order depends only on the collected items."""
     long_modules = {getattr(item, "module", None) for item in items if item.get_closest_marker(LONG_RUNNING)}
-    items.sort(key=lambda item: getattr(item, "module", None) not in long_modules)
+
+    def rank(item) -> int:
+        if getattr(item, "module", None) in long_modules:
+            return 0
+        return 1 if _is_sweep_batch(item) else 2
+
+    items.sort(key=rank)
+
+
+def _is_sweep_batch(item) -> bool:
+    """A batch of seeds of a plugin's random-playout sweep: its module is
+    plugins/<plugin>/tests/test_<game>_conformance.py."""
+    path = getattr(item, "path", None)
+    return path is not None and path.name.endswith("_conformance.py") and "plugins" in path.parts
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +76,19 @@ def signed_in_host(idp):
     process = HostProcess(*idp.host_args()).start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def web_host():
+    """A host serving the web client to the module's browser scenarios (memory store)."""
+    yield from serving_web_client()
+
+
+@pytest.fixture(scope="module")
+def signed_in_web_host(idp):
+    """A host serving the web client that also accepts ``idp``'s tokens
+    (anonymous callers stay welcome, as on any host without --auth-required)."""
+    yield from serving_web_client(*idp.host_args())
 
 
 @pytest.fixture()

@@ -31,6 +31,15 @@ def test_the_share_samples_the_sweep_before_it_is_cut(monkeypatch):
     assert sum(batch.playouts for batch in seed_batches(sampled(500), seed=0, size=10)) == 150
 
 
+def test_a_weight_scales_the_sample_but_never_the_full_sweep(monkeypatch):
+    monkeypatch.setenv("GAMEHOST_CONFORMANCE_SHARE", "0.1")
+    assert sampled(500, weight=0.5) == 25 and sampled(500) == 50 and sampled(3, weight=0.5) == 1
+    monkeypatch.setenv("GAMEHOST_CONFORMANCE_SHARE", "1")
+    assert sampled(500, weight=0.5) == 500
+    with pytest.raises(ValueError):
+        sampled(500, weight=0)
+
+
 def _cases(test) -> list[str]:
     (mark,) = [mark for mark in test.pytestmark if mark.name == "parametrize"]
     return [case.id for case in mark.args[1]]

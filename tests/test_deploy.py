@@ -261,6 +261,7 @@ def test_compose_runs_two_replicas_on_postgres_behind_the_grpc_balancer():
     assert balancer["ports"] == [f"{grpc_port}:{grpc_port}", f"{web_port}:{web_port}"]
 
 
+@pytest.mark.long_running  # every package built and installed in a fresh venv: some 40 s idle
 def test_dockerfile_builder_and_install_commands_run(tmp_path):
     """The builder stage's COPY and RUN lines, then the runtime's install, for
     real: paths in ENV point into tmp_path, `pip` is a scratch venv's."""

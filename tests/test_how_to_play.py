@@ -7,7 +7,6 @@ dialog in the lobby and on the match page, in English and in French."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -26,7 +25,6 @@ from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "clients" / "web"
-CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 180
 SHIPPED = ["burgbaumeister", "callisto", "campanile", "kensington", "scalino", "scalino-pyramid", "tictactoe"]
 CATALOG = load_catalog()
@@ -111,17 +109,6 @@ def test_the_kit_passes_tictactoe_with_its_rules():
 
 
 # ------------------------------------------------------------ the page
-
-@pytest.fixture(scope="module")
-def web_host():
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist")).start()
-    yield process
-    process.stop()
-
 
 def open_how_to_play(target: str, games: list[str], language: str) -> dict:
     command = [shutil.which("node") or "node", str(WEB / "e2e" / "how-to-play.mjs"), "--target", target,

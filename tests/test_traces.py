@@ -13,7 +13,6 @@ import http.client
 import json
 import os
 import secrets
-import threading
 
 import grpc
 import pytest
@@ -22,7 +21,7 @@ from databases import create_database, drop_database
 from hosts import HostProcess
 from identities import write_api_keys
 from otlp_receiver import ReceivedSpan, RunningReceiver
-from test_webhooks import SECRET, Receiver
+from webhook_receiver import SECRET, running_receiver
 
 SERVICE = "gamehost-traced"
 SERVER, CLIENT = 2, 3  # OTLP's SpanKind numbers
@@ -37,12 +36,7 @@ def otlp():
 
 @pytest.fixture(scope="module")
 def webhook_receiver():
-    server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from running_receiver()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ only, never the other seats or a spectator."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import subprocess
@@ -23,7 +22,6 @@ from gamehost.sdk.replay import RecordedMove, initial_state, replay
 from gamehost.v1 import gamehost_pb2 as pb
 from google.protobuf import json_format
 
-from hosts import HostProcess
 
 CATALOG = load_catalog()
 SHIPPED = ["tictactoe", "scalino-pyramid", "scalino", "burgbaumeister", "campanile", "kensington", "callisto"]
@@ -198,18 +196,6 @@ def test_watch_in_the_terminal_prints_each_whole_turn_and_what_it_revealed(host,
 
 
 WEB = Path(__file__).resolve().parents[1] / "clients" / "web"
-CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
-
-
-@pytest.fixture(scope="module")
-def web_host():
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist")).start()
-    yield process
-    process.stop()
 
 
 @pytest.mark.parametrize(("language", "heading"), [("en", "Last turn: "), ("fr", "Dernier tour : ")])

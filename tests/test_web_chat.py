@@ -12,8 +12,7 @@ import subprocess
 import grpc
 import pytest
 
-from hosts import HostProcess
-from test_web_client import CHROMIUM, E2E, SCREENSHOTS, WEB
+from test_web_client import E2E, SCREENSHOTS
 
 from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
@@ -24,14 +23,8 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture()
-def chat_host(idp):
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist"), *idp.host_args()).start()
-    yield process
-    process.stop()
+def chat_host(signed_in_web_host):
+    return signed_in_web_host
 
 
 def test_a_chat_with_a_report_a_mute_and_a_ban_in_the_browser(chat_host, idp):

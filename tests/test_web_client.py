@@ -31,22 +31,15 @@ HOSTILE_PLUGIN_SITE = Path(__file__).parent / "fixtures" / "web_site"
 WEB = ROOT / "clients" / "web"
 E2E = WEB / "e2e"
 SCREENSHOTS = ROOT / "ci-artifacts" / "screenshots"
-CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 240
 
 
 @pytest.fixture(scope="module")
-def web_host(idp):
+def web_host(signed_in_web_host):
     """One host for the module; it also accepts the test identity provider's
     JWTs (anonymous callers stay welcome, as on any host without
     --auth-required)."""
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist"), *idp.host_args()).start()
-    yield process
-    process.stop()
+    return signed_in_web_host
 
 
 @pytest.fixture()

@@ -10,7 +10,6 @@ this test as soon as its plugin lists "fr" in ``Game.languages``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,13 +20,15 @@ from gamehost.sdk.i18n import catalogues_of
 from gamehost.testing.english_leaks import EnglishLeaks
 from gamehost.v1 import gamehost_pb2 as pb
 
-from hosts import HostProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "clients" / "web"
 PAGE_TABLES = WEB / "src" / "locales"
-CHROMIUM = Path(os.environ.get("GAMEHOST_CHROMIUM", "/usr/bin/chromium"))
 SCENARIO_TIMEOUT = 300
+SEED = 5  # the match's seed and the player's random choices
+# Kensington's match at seed 5 ran 169 moves of the player's (76 s idle, the suite's longest test);
+# at seed 11 it is played to its end in 107.
+SEEDS = {"kensington": 11}
 LANGUAGE = "fr"
 
 CATALOG = load_catalog()
@@ -35,20 +36,10 @@ FRENCH_GAMES = sorted(game_id for game_id, entry in CATALOG.games.items()
                       if LANGUAGE in catalogues_of(entry.game).languages)
 
 
-@pytest.fixture(scope="module")
-def web_host():
-    if not (WEB / "dist" / "index.html").is_file() or not (WEB / "node_modules" / "playwright-core").is_dir():
-        pytest.fail("the web client is not built: run `make web` (npm ci and vite build in clients/web)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"no {CHROMIUM}: `apt-get install chromium` (make test does it) or set GAMEHOST_CHROMIUM")
-    process = HostProcess("--web-root", str(WEB / "dist")).start()
-    yield process
-    process.stop()
-
-
 def play_in(language: str, game: str, target: str) -> dict:
     command = [shutil.which("node") or "node", str(WEB / "e2e" / "languages.mjs"), "--target", target,
-               "--game", game, "--language", language, "--seed", "5", "--translated-games", ",".join(FRENCH_GAMES)]
+               "--game", game, "--language", language, "--seed", str(SEEDS.get(game, SEED)),
+               "--translated-games", ",".join(FRENCH_GAMES)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=SCENARIO_TIMEOUT, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, f"languages.mjs failed:\n{done.stderr[-4000:]}"
     return json.loads(done.stdout.strip().splitlines()[-1])

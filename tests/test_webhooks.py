@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import http.server
 import json
 import os
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import grpc
@@ -25,54 +23,12 @@ from gamehost.client import GameHostError
 from gamehost.v1 import gamehost_pb2 as pb
 from hosts import HostProcess
 from identities import write_api_keys
-
-SECRET = "test-webhook-secret"
-
-
-class Receiver(http.server.ThreadingHTTPServer):
-    """A real HTTP receiver: records every delivery, answers 500 to the
-    first ``failures[key]`` deliveries of a key."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), ReceiverHandler)
-        self.deliveries: list[tuple[dict, bytes, dict]] = []
-        self.failures: dict[str, int] = {}
-        self.delay = 0.0  # seconds each answer takes (a slow receiver)
-        self.arrived = threading.Condition()
-
-    def wait_for(self, predicate, timeout: float = 30.0) -> list:
-        with self.arrived:
-            assert self.arrived.wait_for(lambda: predicate(self.deliveries), timeout), self.deliveries
-            return list(self.deliveries)
-
-
-class ReceiverHandler(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 (http.server's name)
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        payload = json.loads(body)
-        receiver = self.server
-        time.sleep(receiver.delay)
-        with receiver.arrived:
-            failing = receiver.failures.get(payload["key"], 0) > 0
-            if failing:
-                receiver.failures[payload["key"]] -= 1
-            receiver.deliveries.append((payload, body, dict(self.headers)))
-            receiver.arrived.notify_all()
-        self.send_response(500 if failing else 204)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
+from webhook_receiver import SECRET, running_receiver
 
 
 @pytest.fixture(scope="module")
 def receiver():
-    server = Receiver()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from running_receiver()
 
 
 @pytest.fixture(scope="module")

@@ -240,6 +240,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
     while True:
         step = f"{where}, version {live.version}"
         state = await engine.state_of(live)
+        real = _Position(game, state)
         # A JSON round trip of the state: the (d) check, and the copy that shows whether apply mutates it.
         frozen = json.loads(_dump(state))
         assert frozen == state, f"(d) state does not survive a JSON round trip at {step}"
@@ -247,9 +248,9 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
         seen_views[live.version] = [views[viewer].state for viewer in viewers]
         await _check_secrets(engine, live, state, views, events_checked, step)
         if twins and not live.over:
-            _check_twins(game, state, twins, step)
+            _check_twins(real, twins, step)
         if resamples and moves_made % INFORMATION_SETS_EVERY == 0 and not live.over:
-            twins.extend(_check_information_sets(game, state, frozen, viewers, step))
+            twins.extend(_check_information_sets(real, frozen, viewers, step))
         events_checked = live.version
         if moves_made % RENDER_EVERY == 0 or live.over:
             await _check_renderers(engine, live, views, step, shapes=moves_made % SVG_SHAPES_EVERY == 0 or live.over,
@@ -285,7 +286,7 @@ async def _playout(engine: MatchEngine, store: MemoryStore, game: Game, seats: i
             check_same_rules(game, reference, state, seats, seat, tried, seed, live.version + 1, step)
             report.compared += 1
         seen_moves.append(dict(chosen.args))
-        twins = _advance_twins(game, state, twins, seat, chosen, seed, live.version + 1)
+        twins = _advance_twins(real, twins, seat, chosen, seed, live.version + 1)
         result = await engine.submit(live.id, tokens[seat], move_id=chosen.id)
         assert result.version > 0 and not result.replayed
         for reveal in await _check_reveals(engine, game, live, frozen, seat, chosen, seats, result.version, step):
@@ -365,19 +366,39 @@ async def _check_reveals(engine: MatchEngine, game: Game, live: LiveMatch, befor
     return first
 
 
-def _shown_to(game: Game, state: State, viewer: int | None) -> tuple[str, dict]:
-    """What ``viewer`` is shown of ``state``: its view, the seats to move and
-    its own legal moves as canonical JSON; and by move id, the log entry it
-    would read of each move another seat to move may make (the move's id
-    and label go to the log unless ``public_move`` redacts it)."""
+class _Position:
+    """A state and the rules' legal moves of each seat in it, listed once:
+    the checks of a step ask the same state for the same seat's moves once
+    per viewer and per twin, and the rules' answer depends on the state and
+    the seat only (the replay of (a) holds them to that)."""
+
+    __slots__ = ("game", "state", "_moves")
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.game = game
+        self.state = state
+        self._moves: dict[int, list[Move]] = {}
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self._moves:
+            self._moves[seat] = list(self.game.legal_moves(self.state, seat))
+        return self._moves[seat]
+
+
+def _shown_to(position: _Position, viewer: int | None) -> tuple[str, dict]:
+    """What ``viewer`` is shown of the position's state: its view, the seats
+    to move and its own legal moves as canonical JSON; and by move id, the
+    log entry it would read of each move another seat to move may make (the
+    move's id and label go to the log unless ``public_move`` redacts it)."""
+    game, state = position.game, position.state
     to_move = sorted(int(seat) for seat in game.to_move(state))
-    own = [[move.id, move.label, dict(move.args)] for move in game.legal_moves(state, viewer)] \
-        if viewer in to_move else []
+    own = [[move.id, move.label, dict(move.args)] for move in position.legal_moves(viewer)] \
+        if viewer is not None and viewer in to_move else []
     entries = {}
     for seat in to_move:
         if seat == viewer:
             continue
-        for move in game.legal_moves(state, seat):
+        for move in position.legal_moves(seat):
             public = game.public_move(seat, move.args, viewer)
             public = None if public is None else dict(public)
             entries[(seat, move.id)] = [move.label, public] if public == dict(move.args) else [public]
@@ -386,22 +407,23 @@ def _shown_to(game: Game, state: State, viewer: int | None) -> tuple[str, dict]:
     return shown, entries
 
 
-def _check_information_sets(game: Game, state: State, frozen: State, viewers: Sequence[int | None],
+def _check_information_sets(real: _Position, frozen: State, viewers: Sequence[int | None],
                             step: str) -> list["_Twin"]:
     """(c') For each viewer, one state resampled with ``sample_state``: the
     viewer must be shown exactly what it is shown of the real state, and a
     move another seat may make in both states must read the same in the
     log (which moves that seat may make is its own knowledge). Returns the
     resamples that differ from the real state, as twins for (c'')."""
+    game, state = real.game, real.state
     twins = []
     for viewer in viewers:
-        expected, expected_entries = _shown_to(game, state, viewer)
+        expected, expected_entries = _shown_to(real, viewer)
         # A generator of its own: the playout's chooser draws the same as without this check.
         sample = game.sample_state(state, viewer, random.Random(f"{step}/{viewer}"))
         assert state == frozen, f"(c') sample_state mutated its input state at {step}"
         who = "a spectator" if viewer is None else f"seat {viewer}"
         assert json.loads(_dump(sample)) == sample, f"(c') the state sampled for {who} is not JSON data at {step}"
-        shown, entries = _shown_to(game, sample, viewer)
+        shown, entries = _shown_to(_Position(game, sample), viewer)
         for key in expected_entries.keys() & entries.keys():
             assert entries[key] == expected_entries[key], (
                 f"(c') {who} reads seat {key[0]}'s move {key[1]!r} in the log as {_dump(expected_entries[key])[:80]} "
@@ -410,7 +432,7 @@ def _check_information_sets(game: Game, state: State, frozen: State, viewers: Se
             raise AssertionError(f"(c') {who} can tell a resampled state from the real one at {step}: "
                                  f"{_first_difference(json.loads(expected), json.loads(shown))}")
         if sample is not state and sample != state:
-            twins.append(_Twin(viewer, step, sample))
+            twins.append(_Twin(viewer, step, _Position(game, sample)))
     return twins
 
 
@@ -422,41 +444,45 @@ class _Twin:
 
     viewer: int | None
     forked: str
-    state: Any
+    position: _Position
     moves: int = 0
     real_entries: list = field(default_factory=list)
     twin_entries: list = field(default_factory=list)
 
 
-def _entry(game: Game, state: State, seat: int, args: Mapping[str, Any], viewer: int | None) -> list | None:
-    """The log entry ``viewer`` reads of ``seat``'s move ``args`` made in
-    ``state`` (its id and label, or only the public part of its args when
+def _entry(position: _Position, seat: int, args: Mapping[str, Any], viewer: int | None) -> list | None:
+    """The log entry ``viewer`` reads of ``seat``'s move ``args`` made in the
+    position (its id and label, or only the public part of its args when
     ``public_move`` redacts it), or None if the move is not listed there."""
-    move = next((listed for listed in game.legal_moves(state, seat) if listed.args == args), None)
+    move = next((listed for listed in position.legal_moves(seat) if listed.args == args), None)
     if move is None:
         return None
     if viewer == seat:
         return [move.id, move.label, dict(args)]
-    public = game.public_move(seat, args, viewer)
+    public = position.game.public_move(seat, args, viewer)
     public = None if public is None else dict(public)
     return [move.id, move.label, public] if public == dict(args) else [public]
 
 
-def _advance_twins(game: Game, state: State, twins: list[_Twin], seat: int, chosen: Move, seed: int,
+def _advance_twins(real: _Position, twins: list[_Twin], seat: int, chosen: Move, seed: int,
                    version: int) -> list[_Twin]:
     """Each twin makes the real game's move with the same chance and notes
     both log entries; a twin where the move is not listed (the viewer learns
     from the move itself that the twin is not the game) or past its span
     is dropped."""
+    game = real.game
     kept = []
     for twin in twins:
-        twin_entry = _entry(game, twin.state, seat, chosen.args, twin.viewer)
-        if twin_entry is None or twin.moves >= TWIN_SPAN:
+        if twin.moves >= TWIN_SPAN:
             continue
-        twin.real_entries.append((version, _entry(game, state, seat, chosen.args, twin.viewer)))
+        twin_entry = _entry(twin.position, seat, chosen.args, twin.viewer)
+        if twin_entry is None:
+            continue
+        twin.real_entries.append((version, _entry(real, seat, chosen.args, twin.viewer)))
         twin.twin_entries.append((version, twin_entry))
         try:
-            twin.state = game.apply(twin.state, seat, chosen.args, rng_for(seed, version))  # the engine's chance
+            twin.position = _Position(game, game.apply(twin.position.state, seat, chosen.args,
+                                                       rng_for(seed, version)))  # the engine's chance
         except Exception as error:
             raise AssertionError(f"(c'') move {chosen.id!r}, listed on a state sampled at {twin.forked} and followed "
                                  f"since, is refused with {error!r}: is sample_state's state one the game "
@@ -466,7 +492,7 @@ def _advance_twins(game: Game, state: State, twins: list[_Twin], seat: int, chos
     return kept
 
 
-def _check_twins(game: Game, state: State, twins: list[_Twin], step: str) -> None:
+def _check_twins(real: _Position, twins: list[_Twin], step: str) -> None:
     """(c'') A twin that shows its viewer what the real game shows it now
     must have logged the same entries for that viewer since the fork: else
     the log keeps a fact the view no longer shows."""
@@ -475,9 +501,9 @@ def _check_twins(game: Game, state: State, twins: list[_Twin], step: str) -> Non
         if twin.real_entries == twin.twin_entries:
             continue
         if twin.viewer not in real_shown:
-            real_shown[twin.viewer] = _shown_to(game, state, twin.viewer)[0]
+            real_shown[twin.viewer] = _shown_to(real, twin.viewer)[0]
         expected = real_shown[twin.viewer]
-        shown, _ = _shown_to(game, twin.state, twin.viewer)
+        shown, _ = _shown_to(twin.position, twin.viewer)
         if shown != expected:
             continue  # the viewer can tell the twin apart now: the log may differ
         (version, real), (_, other) = next((pair for pair in zip(twin.real_entries, twin.twin_entries)
@@ -536,16 +562,16 @@ async def _check_renderers(engine: MatchEngine, live: LiveMatch, views: Mapping[
             raise AssertionError(f"render_svg is not well-formed XML ({error}) at {step}") from None
         outside = _off_canvas(root)
         assert outside is None, f"render_svg draws outside its canvas: {outside} at {step}"
-        _check_legibility(svg, report, step)
+        _check_legibility(root, report, step)
 
 
 LEGIBILITY_LISTED = 20  # a report lists the first few: one per distinct text or target is plenty to act on
 
 
-def _check_legibility(svg: str, report: ConformanceReport, step: str) -> None:
-    """Small text and small targets go to the report; they fail the run for
-    the checks the game opted into."""
-    for problem in [*legibility.text_problems(svg), *legibility.target_problems(svg)]:
+def _check_legibility(root: ElementTree.Element, report: ConformanceReport, step: str) -> None:
+    """Small text and small targets in a parsed SVG go to the report; they
+    fail the run for the checks the game opted into."""
+    for problem in [*legibility.text_problems(root), *legibility.target_problems(root)]:
         assert not report.strict[problem.kind], f"render_svg is hard to read or tap: {problem} at {step}"
         if len(report.legibility) < LEGIBILITY_LISTED and str(problem) not in report.legibility:
             report.legibility.append(str(problem))

@@ -121,30 +121,44 @@ def _font_size(element: Element, inherited: float, css: list[tuple[str, str, str
     return _resolve(stated, inherited) if stated else inherited
 
 
-def _walk(root: Element, scale: float, css: list[tuple[str, str, str]]) -> Iterator[tuple[Element, float, float]]:
-    """Every element with its font size (user units) and its pixels per user unit."""
+_TEXT_TAGS = ("text", "tspan")
+
+
+def _walk(root: Element, scale: float, css: list[tuple[str, str, str]] | None
+          ) -> Iterator[tuple[Element, float, float]]:
+    """Every element with its font size (user units) and its pixels per
+    user unit. A font size is worked out only where it is read: on text
+    and on elements with children (they pass it down); other elements, and
+    every element when ``css`` is None, carry the inherited one."""
     pending = [(root, DEFAULT_FONT_SIZE, scale * _transform_scale(root.get("transform")))]
     while pending:
         element, inherited, pixels = pending.pop()
-        size = _font_size(element, inherited, css)
+        size = inherited if css is None or not (len(element) or _local(element.tag) in _TEXT_TAGS) \
+            else _font_size(element, inherited, css)
         yield element, size, pixels
         pending.extend((child, size, pixels * _transform_scale(child.get("transform"))) for child in element)
+
+
+def _parsed(svg: str | Element) -> Element:
+    """The SVG's root: the conformance kit parses each picture once for all its checks."""
+    return ElementTree.fromstring(svg) if isinstance(svg, str) else svg
 
 
 def _words(element: Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def text_problems(svg: str, width: float = DRAWN_WIDTH, minimum: float = MIN_TEXT_PX) -> list[Problem]:
-    """Each ``<text>`` smaller than ``minimum`` px when the SVG is drawn
-    ``width`` px wide (the first of each distinct text)."""
-    root = ElementTree.fromstring(svg)
+def text_problems(svg: str | Element, width: float = DRAWN_WIDTH, minimum: float = MIN_TEXT_PX) -> list[Problem]:
+    """Each ``<text>`` smaller than ``minimum`` px when the SVG (its text,
+    or its root parsed already) is drawn ``width`` px wide (the first of
+    each distinct text)."""
+    root = _parsed(svg)
     scale = drawn_scale(root, width)
     if scale is None:
         return []
     problems, seen = [], set()
     for element, size, pixels in _walk(root, scale, _css_font_sizes(root)):
-        if _local(element.tag) not in ("text", "tspan"):
+        if _local(element.tag) not in _TEXT_TAGS:
             continue
         words = "".join(element.text or "").strip() if _local(element.tag) == "tspan" else _words(element)
         drawn = size * pixels
@@ -189,15 +203,17 @@ def _target_side(element: Element) -> float | None:
     return min(max(xs) - min(xs), max(ys) - min(ys))
 
 
-def target_problems(svg: str, width: float = DRAWN_WIDTH, minimum: float = MIN_TARGET_PX) -> list[Problem]:
+def target_problems(svg: str | Element, width: float = DRAWN_WIDTH, minimum: float = MIN_TARGET_PX
+                    ) -> list[Problem]:
     """Each ``data-move`` target smaller than ``minimum`` px on its shorter
-    side when the SVG is drawn ``width`` px wide."""
-    root = ElementTree.fromstring(svg)
+    side when the SVG (its text, or its root parsed already) is drawn
+    ``width`` px wide."""
+    root = _parsed(svg)
     scale = drawn_scale(root, width)
     if scale is None:
         return []
     problems = []
-    for element, _, pixels in _walk(root, scale, []):
+    for element, _, pixels in _walk(root, scale, None):
         move = element.get("data-move")
         if move is None:
             continue

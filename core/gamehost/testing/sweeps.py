@@ -13,14 +13,18 @@ import os
 from dataclasses import dataclass
 
 
-def sampled(games: int) -> int:
+def sampled(games: int, *, weight: float = 1.0) -> int:
     """How many of a sweep's ``games`` to play: all of them, or the share
     GAMEHOST_CONFORMANCE_SHARE names (0 to 1; ``make test`` plays a sample,
-    ``make conformance`` every game), at least one."""
+    ``make conformance`` every game), at least one. ``weight`` scales a
+    sample (never a full sweep) for a sweep whose games are long repeats of
+    the same few situations: its sample costs what its coverage is worth."""
     share = float(os.environ.get("GAMEHOST_CONFORMANCE_SHARE", "1"))
     if not 0 < share <= 1:
         raise ValueError(f"GAMEHOST_CONFORMANCE_SHARE must be in (0, 1], not {share}")
-    return max(1, round(games * share))
+    if not 0 < weight <= 1:
+        raise ValueError(f"a sample's weight must be in (0, 1], not {weight}")
+    return games if share == 1 else max(1, round(games * share * weight))
 
 
 @dataclass(frozen=True)
