@@ -15,11 +15,11 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from databases import create_database, drop_database
+from callers import Caller as StubCaller
 from hosts import HostProcess, wait_for
-from identities import bearer, write_api_keys
+from identities import write_api_keys
 
 from gamehost.v1 import gamehost_pb2 as pb
-from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -46,23 +46,8 @@ def hosts(request, tmp_path_factory):
     drop_database(url)
 
 
-class Caller:
-    """Raw GameHost and GameHostAdmin stubs on one host, as one caller."""
-
-    def __init__(self, host: HostProcess, user: str = "", key: str = "") -> None:
-        self.channel = host.channel()
-        self.metadata = (("x-fixture-user", user),) if user else bearer(key) if key else ()
-        self.game = pb_grpc.GameHostStub(self.channel)
-        self.admin = pb_grpc.GameHostAdminStub(self.channel)
-        self.subject = user
-
-    def __call__(self, method: str, request, admin: bool = False):
-        return getattr(self.admin if admin else self.game, method)(request, metadata=self.metadata, timeout=20)
-
-    def refused(self, method: str, request, admin: bool = False) -> grpc.RpcError:
-        with pytest.raises(grpc.RpcError) as caught:
-            self(method, request, admin)
-        return caught.value
+class Caller(StubCaller):
+    """A caller who chats."""
 
     def send(self, match: str, text: str, token: str = "") -> pb.ChatMessage:
         return self("SendChat", pb.SendChatRequest(name=match, text=text, player_token=token))

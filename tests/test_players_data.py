@@ -26,14 +26,14 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from databases import create_database, drop_database
+from callers import Caller as StubCaller
 from hosts import HostProcess, wait_for
-from identities import bearer, write_api_keys
+from identities import write_api_keys
 
 from gamehost.host.store.postgres import PostgresStore
 from gamehost.host.store.sqlite import SQLiteStore
 from gamehost.host.store.user_rows import IDENTITY_COLUMNS, OTHER_COLUMNS
 from gamehost.v1 import gamehost_pb2 as pb
-from gamehost.v1 import gamehost_pb2_grpc as pb_grpc
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -66,22 +66,8 @@ def hosts(request, tmp_path_factory):
     drop_database(url)
 
 
-class Caller:
-    """Raw GameHost stubs on one host, as one caller."""
-
-    def __init__(self, host: HostProcess, user: str = "", key: str = "") -> None:
-        self.channel = host.channel()
-        self.metadata = (("x-fixture-user", user),) if user else bearer(key) if key else ()
-        self.game = pb_grpc.GameHostStub(self.channel)
-        self.admin = pb_grpc.GameHostAdminStub(self.channel)
-
-    def __call__(self, method: str, request, admin: bool = False):
-        return getattr(self.admin if admin else self.game, method)(request, metadata=self.metadata, timeout=30)
-
-    def refused(self, method: str, request) -> grpc.RpcError:
-        with pytest.raises(grpc.RpcError) as caught:
-            self(method, request)
-        return caught.value
+class Caller(StubCaller):
+    """A caller who asks for a user's data."""
 
     def export(self, player: str = "") -> dict:
         return json.loads(self("ExportUserData", pb.ExportUserDataRequest(player=player)).json)
