@@ -14,9 +14,12 @@ sample size and a 95% Wilson interval, the think time per move of each side
 (median), the load average before and after, and the share of a core the
 process got (the think budget is wall-clock time: a loaded machine gives
 both sides fewer iterations alike). ``--scale`` is the factor on every
-level's budgets, as ``gamehost serve --bot-think-scale``. Usage:
-    python -m bench.bot_versions [--games N] [--scale F] [--only GAME ...] [--pairings easy medium ...]
-                                 [--first-seed N] [--jsonl rows.jsonl]
+level's budgets, as ``gamehost serve --bot-think-scale``. ``--cpu-clock``
+times both searches' budgets in this process's CPU time instead of wall time
+(the bench's own choice, not the host's): on a machine shared with other
+work a think then gets the CPU it would get alone, whatever the load. Usage:
+    python -m bench.bot_versions [--games N] [--scale F] [--cpu-clock] [--only GAME ...]
+                                 [--pairings easy medium ...] [--first-seed N] [--jsonl rows.jsonl]
     python -m bench.bot_versions --table rows.jsonl
 """
 
@@ -24,11 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
+import types
 
 import bench.search_reference as reference
+import gamehost.sdk.search as search
 from bench.bots import load_average, machine, play, wilson
 from gamehost.host.plugins import load_catalog
 from gamehost.sdk.search import SEARCH_BOTS, set_think_scale
@@ -42,6 +46,12 @@ PAIRINGS = {
     "medium-vs-easy": (("mcts-medium", SEARCH_BOTS["mcts-medium"]), ("mcts-easy", SEARCH_BOTS["mcts-easy"])),
     "hard-vs-medium": (("mcts-hard", SEARCH_BOTS["mcts-hard"]), ("mcts-medium", SEARCH_BOTS["mcts-medium"])),
 }
+
+
+def use_cpu_clock() -> None:
+    """Both searches read their deadlines from this process's CPU time."""
+    clock = types.SimpleNamespace(monotonic=time.process_time)
+    search.time = reference.time = clock  # type: ignore[assignment]
 
 
 def two_player_games(catalog) -> list[str]:
@@ -90,6 +100,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="factor on the levels' budgets")
     parser.add_argument("--only", nargs="*", help="these game ids only")
     parser.add_argument("--pairings", nargs="*", choices=list(PAIRINGS), default=list(PAIRINGS))
+    parser.add_argument("--cpu-clock", action="store_true", help="think budgets in CPU time, not wall time")
     parser.add_argument("--first-seed", type=int, default=50000)
     parser.add_argument("--jsonl", help="append each row to this file as soon as it is measured")
     parser.add_argument("--table", metavar="JSONL", help="print the rows of a --jsonl file as Markdown, and stop")
@@ -98,8 +109,10 @@ def main() -> None:
         print(markdown(args.table))
         return
     set_think_scale(args.scale)
+    if args.cpu_clock:
+        use_cpu_clock()
     catalog = load_catalog()
-    print(json.dumps(machine()), f"scale {args.scale}", flush=True)
+    print(json.dumps(machine()), f"scale {args.scale}", "cpu clock" if args.cpu_clock else "wall clock", flush=True)
     for game_id in args.only or two_player_games(catalog):
         game = catalog.games[game_id].game
         for pairing in args.pairings:
@@ -109,6 +122,7 @@ def main() -> None:
             row["seconds"] = round(time.time() - started, 1)
             row["cpu_share"] = round((time.process_time() - cpu_started) / max(1e-9, row["seconds"]), 2)
             row.update(load_after=load_average(), scale=args.scale, first_seed=args.first_seed,
+                       clock="cpu" if args.cpu_clock else "wall",
                        date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
             print(json.dumps(row), flush=True)
             if args.jsonl:

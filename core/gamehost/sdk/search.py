@@ -5,14 +5,14 @@ state the bot's seat cannot tell from the real one (``Game.sample_state``),
 walks the tree of moves with UCT (each move's statistics count only the
 iterations in which it was legal, so one tree serves every sampled state),
 adds one move, plays the rest out (the game's ``playout_move`` or
-``rollout_move`` at a level with ``move_hints``, else the moves that have
-scored best so far in this search) up to a cap (the level's, or the game's
+``rollout_move`` at a level with ``move_hints``, else random moves) up to a cap (the level's, or the game's
 shorter ``playout_horizon``), and scores the end: each seat's share of the
 other seats it beat (a tie counts half), or the game's ``evaluate`` where
 the cap cut the playout short. The move most often tried at the root is
 played.
 
-Two statistics let an iteration teach more than its own path:
+A level may also let an iteration teach more than its own path (both off
+in the shipped levels: see ``SearchLevel.mast`` and ``SearchLevel.rave``):
 
 - **MAST** (move-average sampling): every move played in an iteration, in
   the tree or the playout, adds that iteration's reward for its mover to
@@ -24,18 +24,6 @@ Two statistics let an iteration teach more than its own path:
   iterations in which its mover played it anywhere below that node; UCT
   blends that early, plentiful estimate into the move's own average, which
   takes over as its visits grow.
-
-Progressive widening keeps the iterations on few moves where a position
-has hundreds (Callisto: a median of 198): a node tried ``visits`` times
-holds at most ``ceil(widening * visits ** widening_exponent)`` moves, so its
-moves are tried again and compared instead of each being tried once. The
-move added next is the first untried one in the game's ``order_moves``, or
-the game's ``rollout_move`` among the untried ones, or a random one.
-
-All chance comes from the rng the engine hands ``choose`` (sampling, playout
-moves, the rules' own chance), so a bot's move is a function of the position
-and that rng whenever the iteration budget ends the search before the time
-budget does; either way the match log replays, since it records the moves.
 """
 
 from __future__ import annotations
@@ -79,10 +67,21 @@ class SearchLevel:
     ``rollout_move``, ``playout_move``); without, it adds moves and plays
     out by the search's own averages (MAST). How a playout is scored
     (``playout_horizon``, ``evaluate``) serves every level."""
-    rave: float = 30.0
+    mast: bool = False
+    """Whether playouts the game does not guide, and nodes it gives no
+    order, follow the moves' averages over the search (MAST) rather than
+    chance."""
+    rave: float = 0.0
     """RAVE's equivalence: the visits at which a move's own average and its
     all-moves-as-first average weigh the same (``rave / (3 * visits + rave)``
-    of the blend is RAVE's, square-rooted); 0: plain UCT."""
+    of the blend is RAVE's, square-rooted); 0: plain UCT.
+
+    Both assume that a move id names the same move wherever it is played.
+    Many games' ids do not ("take", "decline", "done", a draw from a pile,
+    the card at a place whose card a sampled state deals afresh), and
+    against the previous search at equal think time the shipped levels
+    with MAST and RAVE on lost in Callisto and Burgbaumeister
+    (bench/results/2026-11-29/bot_versions.md): they stay off there."""
 
     def moves_allowed(self, visits: int) -> int:
         """How many moves a node tried ``visits`` times may have tried."""
@@ -238,7 +237,8 @@ class SearchBot:
         for visited, mover in path:
             visited.visits += 1
             visited.reward += reward[mover] if reward is not None else 0.5
-        averages.add(played, reward)
+        if self.level.mast:
+            averages.add(played, reward)
         if rave:
             self._add_all_moves_as_first(root, path, played, reward)
 
@@ -264,7 +264,8 @@ class SearchBot:
         """The move a node tries next: the first untried one in the game's
         ``order_moves`` (asked once per node and mover), else the game's
         playout choice among the untried moves, else (and always, for a
-        level without move hints) the untried move best averaged so far."""
+        level without move hints) the untried move best averaged so far
+        (MAST) or a random one."""
         untried = [move for move in legal if move.id not in node.children]
         if self.level.move_hints:
             ranked = node.ranked.get(mover)
@@ -280,14 +281,16 @@ class SearchBot:
             preferred = game.rollout_move(state, mover, untried, rng)
             if preferred is not None and any(move.id == preferred.id for move in untried):
                 return preferred  # only one of the moves it was offered
-        return averages.best(mover, untried, rng)
+        if self.level.mast:
+            return averages.best(mover, untried, rng)
+        return untried[rng.randrange(len(untried))]
 
     def _playout(self, game: Game, state: Any, outcome: Outcome | None, averages: MoveAverages,
                  played: list[tuple[int, str]], rng: random.Random, deadline: float) -> list[float] | None:
         """The rewards of a playout from ``state``: the game's own choices
-        (at a level with move hints), or the best-averaged moves with a
-        random one now and then, until the end, or the cap, or the
-        deadline. Each move played goes to ``played``."""
+        (at a level with move hints), else random moves (MAST: mostly the
+        best-averaged ones), until the end, or the cap, or the deadline.
+        Each move played goes to ``played``."""
         cap = self.level.playout_cap if game.playout_horizon is None else min(self.level.playout_cap,
                                                                                 game.playout_horizon)
         hinted = self.level.move_hints
@@ -307,10 +310,10 @@ class SearchBot:
                     return None
                 move = game.rollout_move(state, mover, legal, rng) if hinted else None
                 if move is None:
-                    if rng.random() < MAST_RANDOM_SHARE:
-                        move = legal[rng.randrange(len(legal))]
-                    else:
+                    if self.level.mast and rng.random() >= MAST_RANDOM_SHARE:
                         move = averages.best(mover, legal, rng)
+                    else:
+                        move = legal[rng.randrange(len(legal))]
             played.append((mover, move.id))
             state = game.apply(state, mover, move.args, rng)
             outcome = game.outcome(state)
