@@ -25,7 +25,6 @@ each group by one of its tiles drawn at random.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 from typing import Any, Sequence
 
 from gamehost.sdk import Move, places, rank_shares
@@ -42,7 +41,6 @@ CHIP_VALUE = 0.5
 placement earns one."""
 
 
-@cache  # a handful of codes, asked for every cell of every placement a playout weighs
 def cell_points(code: str) -> int:
     """What a cell scores under a roof: 1 a window, 2 a door (spec 1.10)."""
     if code.startswith("door"):

@@ -154,28 +154,7 @@ def kind_problem(tile: dict, cells: list, touching: list[str], options: Mapping)
     return None
 
 
-PLACEMENTS_KEPT = 50_000
-"""Answers of ``placements`` kept before the memo starts afresh: a few MB."""
-_placements_memo: dict[tuple, list[list[int]]] = {}
-
-
 def placements(building: dict, tile: dict, options: Mapping, first_only: bool = False) -> list[list[int]]:
-    """Every legal [x, y] for ``tile`` (or the first one found), remembered
-    by the building's columns and the kind of tile: a search bot's playouts
-    ask again and again about buildings that have not changed since (a
-    building changes only on its owner's placements), and this was most of
-    their time. Tiles placed alike fit the same places."""
-    key = (building["left"], tuple(map(tuple, building["columns"])), tile["placed_alike"],
-           bool(options.get("strict_lighting")), bool(options.get("roof_on_ground")), first_only)
-    found = _placements_memo.get(key)
-    if found is None:
-        if len(_placements_memo) >= PLACEMENTS_KEPT:
-            _placements_memo.clear()
-        found = _placements_memo[key] = legal_placements(building, tile, options, first_only)
-    return [list(place) for place in found]
-
-
-def legal_placements(building: dict, tile: dict, options: Mapping, first_only: bool = False) -> list[list[int]]:
     """Every legal [x, y] for ``tile`` (or the first one found). Columns are
     solid stacks, so the lowest cell of each tile column must sit right on top
     of its building column: one y per x, and only those x where the building's
