@@ -31,6 +31,7 @@ State (plain JSON data):
 from __future__ import annotations
 
 from bisect import insort
+from functools import cache
 from typing import Any, Mapping
 
 from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Reveal, Secret, Text, names_joined, places, seat_name
@@ -462,28 +463,56 @@ def legal_moves(state: dict, seat: int) -> list[Move]:
     if state["phase"] == OVER or seat != state["seat"]:
         return []
     if state["phase"] == REVEAL:
-        return [Move(f"reveal:{place_name(place)}", Text("Turn up the card at {place}", place=place_name(place)),
-                     {"action": "reveal", "place": place})
-                for place, token in enumerate(state["table"]) if token is not None]
+        return [reveal_move(place) for place, token in enumerate(state["table"]) if token is not None]
     if state["phase"] == FIRE:
-        return [Move(f"fire:{target}:{number}",
-                     Text("Cannon: remove {number} from {player}'s wall", number=number, player=seat_name(target)),
-                     {"action": "fire", "seat": target, "card": number})
-                for target, number in cannon_targets(state, seat)]
-    # Labels name the place, never the number: a label goes to the log,
-    # and the log must not keep a card that goes back face down (§2.6).
+        return [fire_move(target, number) for target, number in cannon_targets(state, seat)]
     number = card_number(state["table"][state["revealed"]])
-    where = place_name(state["revealed"])
     moves = []
     if may_take(state["walls"][seat], number):
-        moves.append(Move("take", Text("Take the card at {place} onto the right end of the wall", place=where),
-                          {"action": "take"}))
+        moves.append(take_move(state["revealed"]))
     if may_use_magician(state, seat, number):
-        moves.append(Move("magician",
-                          Text("Magician: insert the card at {place} at its place in the wall", place=where),
-                          {"action": "magician"}))
-    moves.append(Move("decline", Text("Turn the card at {place} back face down", place=where), {"action": "decline"}))
+        moves.append(magician_move(state["revealed"]))
+    moves.append(decline_move(state["revealed"]))
     return moves
+
+
+# Each move is made once and shared (a Move is immutable): search bots list
+# the moves at every step of every playout, and a label costs more to format
+# than the rest of the listing.
+
+@cache
+def reveal_move(place: int) -> Move:
+    return Move(f"reveal:{place_name(place)}", Text("Turn up the card at {place}", place=place_name(place)),
+                {"action": "reveal", "place": place})
+
+
+@cache
+def fire_move(target: int, number: int) -> Move:
+    return Move(f"fire:{target}:{number}",
+                Text("Cannon: remove {number} from {player}'s wall", number=number, player=seat_name(target)),
+                {"action": "fire", "seat": target, "card": number})
+
+
+# Labels name the place, never the number: a label goes to the log,
+# and the log must not keep a card that goes back face down (§2.6).
+
+@cache
+def take_move(place: int) -> Move:
+    return Move("take", Text("Take the card at {place} onto the right end of the wall", place=place_name(place)),
+                {"action": "take"})
+
+
+@cache
+def magician_move(place: int) -> Move:
+    return Move("magician",
+                Text("Magician: insert the card at {place} at its place in the wall", place=place_name(place)),
+                {"action": "magician"})
+
+
+@cache
+def decline_move(place: int) -> Move:
+    return Move("decline", Text("Turn the card at {place} back face down", place=place_name(place)),
+                {"action": "decline"})
 
 
 def play(state: dict, seat: int, move: Any) -> dict:

@@ -13,6 +13,8 @@ must take from after emptying the level above it, else None.
 
 from __future__ import annotations
 
+from functools import cache
+
 from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Text, places, seat_name
 
 from gamehost_scalino.pyramid import (
@@ -215,16 +217,17 @@ def legal_moves(state: dict, seat: int):
     if state["over"] or seat != state["turn"]:
         return []
     pyr = pyramid(state["options"]["geometry"])
-    moves = []
-    for index, piece in enumerate(state["pieces"]):
-        if removal_problem(state, pyr, piece) is None:
-            span = pyr.span(piece_cells(pyr, piece))
-            moves.append(Move(id=f"take:{piece['level']}:{span}",
-                              label=Text("Take the {piece} on {cells} (level {level})",
-                                         piece=piece_name(piece["colour"], piece["size"]), cells=span,
-                                         level=piece["level"]),
-                              args={"piece": index}))
-    return moves
+    return [take_move(pyr, index, piece["colour"], piece["size"], piece["level"], tuple(piece["cells"]))
+            for index, piece in enumerate(state["pieces"]) if removal_problem(state, pyr, piece) is None]
+
+
+@cache  # a Move is immutable: made once, as search bots list the moves at every step of every playout
+def take_move(pyr: Pyramid, index: int, colour: str, size: int, level: int, cells: tuple[str, ...]) -> Move:
+    span = pyr.span([pyr.index[name] for name in cells])
+    return Move(id=f"take:{level}:{span}",
+                label=Text("Take the {piece} on {cells} (level {level})", piece=piece_name(colour, size),
+                           cells=span, level=level),
+                args={"piece": index})
 
 
 def play(state: dict, seat: int, move):

@@ -15,6 +15,8 @@ to move, ``bonus`` is true while that seat owes the level-completion piece,
 
 from __future__ import annotations
 
+from functools import cache
+
 from gamehost.sdk import IllegalMove, MalformedMove, Move, Outcome, Part, Text, places, seat_name
 
 from gamehost_scalino.pyramid import (
@@ -369,15 +371,17 @@ def legal_moves(state: dict, seat: int):
         return []
     pyr = pyramid(state["options"]["geometry"])
     level = current_level(state, pyr)
-    moves = []
-    for colour, bar in legal_placements(state, seat):
-        span = pyr.span(bar)
-        moves.append(Move(id=f"{colour}:{span}",
-                          label=Text("{piece} on {cells} (level {level})",
-                                     piece=piece_name(colour, len(bar), capital=True), cells=span, level=level),
-                          args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
-                          parts=placement_parts(pyr, colour, bar)))
-    return moves
+    return [placement_move(pyr, colour, bar, level) for colour, bar in legal_placements(state, seat)]
+
+
+@cache  # a Move is immutable: made once, as search bots list the moves at every step of every playout
+def placement_move(pyr: Pyramid, colour: str, bar: tuple, level: int) -> Move:
+    span = pyr.span(bar)
+    return Move(id=f"{colour}:{span}",
+                label=Text("{piece} on {cells} (level {level})",
+                           piece=piece_name(colour, len(bar), capital=True), cells=span, level=level),
+                args={"colour": colour, "level": level, "cells": [pyr.names[c] for c in bar]},
+                parts=placement_parts(pyr, colour, bar))
 
 
 def play(state: dict, seat: int, move):
