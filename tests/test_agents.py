@@ -329,7 +329,8 @@ def test_matchmaking_fills_a_waiting_players_seats_with_an_agent(start_host, key
 
 
 def test_the_lobby_offers_a_connected_agent_beside_the_bots(start_host, keys, agents):
-    from test_web_site_basics import CHROMIUM, WEB, site
+    from test_web_site_basics import site
+    from web_hosts import CHROMIUM, WEB
 
     if not (WEB / "dist" / "index.html").is_file() or not CHROMIUM.exists():
         pytest.fail("the web client is not built or chromium is missing: run `make web` (make test does both)")

@@ -84,8 +84,8 @@ from gamehost.host.engine.fair_seed import check_chosen_seed
 from gamehost.host.workers.moves_on_wire import summary_fields
 from gamehost.host.errors import shown
 from gamehost.host.engine.live import LiveMatch
-from gamehost.host.engine.match_access import (SPECTATOR_POLICIES, VISIBILITIES, Access, invitation_hash,
-                                               new_invitation_code, reserved_seats)
+from gamehost.host.engine.match_access import Access, invitation_hash, new_invitation_code, reserved_seats
+from gamehost.host.engine.match_settings import MAX_TURN_TIMEOUT, caller_request_id, check_match_settings
 from gamehost.host.engine.match_quotas import HeldMatches, MatchQuotas
 from gamehost.host.plugins import Catalog, GameEntry
 from gamehost.host.store.base import MatchRecord, PlayerRating, SeatRecord, Snapshot, Store, TicketRecord, VersionConflict
@@ -100,21 +100,6 @@ __all__ = ["FINISHED_CACHE", "caller_request_id", "HOST_MOVE_RETRY_MAX", "MAX_ST
            "MatchEngine", "MoveResult", "ViewData", "outcome_to_result"]
 
 log = structlog.get_logger("gamehost.engine")
-
-MAX_TURN_TIMEOUT = 30 * 24 * 3600.0
-
-
-def caller_request_id(caller: Principal, request_id: str) -> str:
-    """The stored key of a caller's CreateMatch request id: request ids are
-    the caller's own (AIP-155), so another caller's repeat of the same id
-    makes its own match instead of answering with this one. The key's
-    length prefix keeps every caller's keys apart, and apart from the host's
-    own ids (rematches, matches made from tickets)."""
-    if not request_id:
-        return ""
-    key = caller.quota_key
-    return f"{len(key)}:{key}/{request_id}"
-
 
 def outcome_to_result(outcome: Outcome) -> dict:
     return {"scores": [float(s) for s in outcome.scores], "ranking": [int(r) for r in outcome.ranking],
@@ -293,23 +278,11 @@ class MatchEngine(MatchDirectory, MatchSeats, MatchMoves, MatchSteps, HostMoves,
             if existing is not None:
                 return await self.live_match(existing.id), ""
         seats = seats or game.min_players
-        if seats not in game.allowed_player_counts():
-            raise errors.invalid_field("seats", f"{game.title} is played by {game.player_counts_text()}, not {seats}.")
+        check_match_settings(game, seats, bot_seats, turn_timeout, absent_grace, visibility, spectators)
         merged = self.merged_options(entry, variant, options or {})
-        if len(set(bot_seats)) != len(bot_seats) or any(not 0 <= s < seats for s in bot_seats):
-            raise errors.invalid_field("bot_seats", f"bot seats must be distinct seat numbers from 0 to {seats - 1}.")
-        if not 0 <= turn_timeout <= MAX_TURN_TIMEOUT:
-            raise errors.invalid_field("turn_timeout",
-                                       f"a turn timeout is 0 (no limit) to 30 days, not {turn_timeout} s.")
         clock = clocks.new_clock(clock_initial, clock_increment, seats, turn_timeout, clock_per_move)
-        if absent_grace is not None and not 0 <= absent_grace <= MAX_TURN_TIMEOUT:
-            raise errors.invalid_field("absent_grace", f"an absent player's grace is 0 to 30 days, not {absent_grace} s.")
         bot = bot or "random"
         seat_bot = self._seat_bots(game.id, bot_seats, bot, seat_bots) if seat_holders is None else {}
-        if visibility not in VISIBILITIES:
-            raise errors.invalid_field("visibility", f"a match is public, unlisted or private, not {visibility!r}.")
-        if spectators not in SPECTATOR_POLICIES:
-            raise errors.invalid_field("spectators", f"spectators are anyone, players or none, not {spectators!r}.")
         if rated:
             check_rated_bots(seat_bot, seats, caller)
         held = reserved_seats(reservations, seats, bot_seats, caller)
