@@ -119,6 +119,20 @@ def _read_until(stream, wanted: str, deadline: float) -> str:
     return seen
 
 
+def _interrupt_until(player: subprocess.Popen, wanted: str, deadline: float) -> str:
+    """Ctrl-C until the player answers it, then its output up to ``wanted``.
+    A SIGINT that lands between input()'s prompt and its read() only sets
+    CPython's flag, which the blocked read never looks at: the player stays
+    silent, and a person presses again. Once it answers (at once, with a new
+    line), no second press comes to cut into what it does next."""
+    while True:
+        player.send_signal(signal.SIGINT)
+        readable, _, _ = select.select([player.stdout], [], [], min(3.0, max(0.0, deadline - time.monotonic())))
+        if readable:
+            return _read_until(player.stdout, wanted, deadline)
+        assert time.monotonic() < deadline, f"the player never answered Ctrl-C, waiting for {wanted!r}"
+
+
 def _as_at_a_terminal(*command: str) -> list[str]:
     """``command`` with the SIGINT disposition a terminal gives it. A shell starts background jobs with
     SIGINT ignored, and the child would inherit that; the disposition is set in a Python that then execs the
@@ -134,8 +148,7 @@ def test_ctrl_c_asks_too_and_keeping_prints_the_resume_command(host, client):
     try:
         deadline = time.monotonic() + 60
         seen = _read_until(player.stdout, "q to quit): ", deadline)
-        player.send_signal(signal.SIGINT)
-        seen += _read_until(player.stdout, "k to keep your seat and quit: ", deadline)
+        seen += _interrupt_until(player, "k to keep your seat and quit: ", deadline)
         rest, _ = player.communicate(b"k\n", timeout=30)
     finally:
         player.kill()
