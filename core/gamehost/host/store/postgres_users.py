@@ -10,7 +10,7 @@ from typing import Any, Sequence
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from gamehost.host.store import user_rows
+from gamehost.host.store.user_rows import collect as collect_rows, erase as erase_rows
 from gamehost.host.store.postgres_chat import CHAT_CHANNEL
 from gamehost.host.store.postgres_notifications import USERS_CHANNEL, notify_tickets
 from gamehost.host.store.user_data import Erasure
@@ -39,13 +39,13 @@ class PostgresUsers:
     async def export(self, subject: str) -> dict[str, Any]:
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # one moment's data
-            return await user_rows.collect(_Rows(conn), subject)
+            return await collect_rows(_Rows(conn), subject)
 
     async def erase(self, subject: str, pseudonym: str) -> Erasure:
         async with self._pool.connection() as conn, conn.transaction():
             # Two erasures of one user (two admins, two replicas) take turns: the second finds nothing.
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", ("gamehost-user " + subject,))
-            done = await user_rows.erase(_Rows(conn), subject, pseudonym)
+            done = await erase_rows(_Rows(conn), subject, pseudonym)
             notes = [(CHAT_CHANNEL, "b"), (CHAT_CHANNEL, " ".join(["r", subject, *done.related]))]
             notes += [(CHAT_CHANNEL, f"m {match_id}") for match_id in sorted({*done.match_ids, *done.chat_match_ids})]
             notes += [(USERS_CHANNEL, " ".join(done.match_ids[start:start + NOTE_IDS]))

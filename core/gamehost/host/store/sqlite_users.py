@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Callable, Sequence
 
-from gamehost.host.store import user_rows
+from gamehost.host.store.user_rows import collect as collect_rows, erase as erase_rows
 from gamehost.host.store.user_data import Erasure
 
 
@@ -32,13 +32,13 @@ class SQLiteUsers:
         self._committed = committed  # tells the store's checkpoints of a commit, as its own transactions do
 
     async def export(self, subject: str) -> dict[str, Any]:
-        return await user_rows.collect(_Rows(self._connection()), subject)
+        return await collect_rows(_Rows(self._connection()), subject)
 
     async def erase(self, subject: str, pseudonym: str) -> Erasure:
         db = self._connection()
         db.execute("BEGIN IMMEDIATE")
         try:
-            done = await user_rows.erase(_Rows(db), subject, pseudonym)
+            done = await erase_rows(_Rows(db), subject, pseudonym)
         except BaseException:
             db.execute("ROLLBACK")
             raise
